@@ -39,3 +39,13 @@ type TextMerge struct {
 	// Conflicts counts the hunks with Conflict set.
 	Conflicts int
 }
+
+// TextOptions tune a three-way text merge. The zero value uses DefaultLabels
+// and git's default marker size of 7.
+type TextOptions struct {
+	Labels Labels
+	// MarkerSize is the length of the conflict markers; it grows past this
+	// when a side holds a line that looks like a marker, as git's
+	// conflict-marker-size does.
+	MarkerSize int
+}
