@@ -1,7 +1,423 @@
 package diff
 
-// Merge3Text merges mine and theirs, both derived from base, line by line.
-// PLACEHOLDER signature; the text-engine work replaces this body.
+import (
+	"sort"
+	"strings"
+)
+
+// DefaultMarkerSize is the length of conflict markers when TextOptions does
+// not set one, as git's DEFAULT_CONFLICT_MARKER_SIZE.
+const DefaultMarkerSize = 7
+
+// Merge3Text merges mine and theirs, both derived from base, line by line in
+// the diff3 way: a region only one side changed takes that side, a region
+// both sides changed identically is taken once, and overlapping different
+// changes become conflicts, written as
+//
+//	<<<<<<< mine
+//	(mine's lines)
+//	||||||| base
+//	(base's lines)
+//	=======
+//	(theirs' lines)
+//	>>>>>>> theirs
+//
+// Merged is byte for byte what
+// `git merge-file -p --diff3 -L mine -L base -L theirs MINE BASE THEIRS`
+// writes (git 2.39), including how lines without a final newline and CRLF
+// line ends are handled, and Conflicts is the count git reports (before git
+// caps its exit code at 127). Git's merge-file does not lengthen markers by
+// itself; neither does Merge3Text, so that the output stays git's. Callers
+// that need unambiguous blocks pass MarkerSizeFor's result in
+// opts.MarkerSize, which is what `--marker-size` would do for git.
+//
+// Texts are treated as bytes; git refuses texts with a NUL byte in their
+// first 8000 bytes as binary, Merge3Text merges them anyway.
 func Merge3Text(mine, base, theirs string, opts TextOptions) TextMerge {
-	panic("diff.Merge3Text: not implemented yet")
+	labels := opts.Labels
+	if labels == (Labels{}) {
+		labels = DefaultLabels
+	}
+	markerSize := opts.MarkerSize
+	if markerSize <= 0 {
+		markerSize = DefaultMarkerSize
+	}
+
+	m := newMerge3(mine, base, theirs)
+	return m.run(labels, markerSize)
+}
+
+// merge3 holds the three texts split into lines and their line classes.
+type merge3 struct {
+	mine, base, theirs    string
+	mineL, baseL, theirsL []string
+	// h0, h1, h2 are the classes of base, mine and theirs lines.
+	h0, h1, h2 []int32
+}
+
+func newMerge3(mine, base, theirs string) *merge3 {
+	m := &merge3{mine: mine, base: base, theirs: theirs}
+	m.baseL = splitLines(base)
+	m.mineL = splitLines(mine)
+	m.theirsL = splitLines(theirs)
+	cf := newClassifier(len(m.baseL) + len(m.baseL)/8 + 16)
+	m.h0 = cf.classify(m.baseL)
+	m.h1 = cf.classify(m.mineL)
+	m.h2 = cf.classify(m.theirsL)
+	return m
+}
+
+// xdmerge is one region of the merge (xdmerge_t): mode 0 is a conflict, 1
+// takes mine, 2 takes theirs; i0/chg0 locate it in base, i1/chg1 in mine
+// and i2/chg2 in theirs.
+type xdmerge struct {
+	mode                         int
+	i0, chg0, i1, chg1, i2, chg2 int
+}
+
+const (
+	modeConflict = 0
+	modeMine     = 1
+	modeTheirs   = 2
+	// modeBoth marks a change both sides made identically. Git does not
+	// keep such regions (the merged text copies mine there); they are kept
+	// apart from the merge list only to report them as hunks.
+	modeBoth = 3
+)
+
+// appendMerge adds a region, or extends the last one when they overlap in
+// mine or theirs, downgrading it to a conflict if the modes differ
+// (xdl_append_merge).
+func appendMerge(list []xdmerge, mode, i0, chg0, i1, chg1, i2, chg2 int) []xdmerge {
+	if n := len(list); n > 0 {
+		m := &list[n-1]
+		if i1 <= m.i1+m.chg1 || i2 <= m.i2+m.chg2 {
+			if mode != m.mode {
+				m.mode = modeConflict
+			}
+			m.chg0 = i0 + chg0 - m.i0
+			m.chg1 = i1 + chg1 - m.i1
+			m.chg2 = i2 + chg2 - m.i2
+			return list
+		}
+	}
+	return append(list, xdmerge{mode: mode, i0: i0, chg0: chg0, i1: i1, chg1: chg1, i2: i2, chg2: chg2})
+}
+
+func (m *merge3) run(labels Labels, markerSize int) TextMerge {
+	nclass := 0
+	for _, h := range [][]int32{m.h0, m.h1, m.h2} {
+		for _, c := range h {
+			nclass = max(nclass, int(c)+1)
+		}
+	}
+	c0 := countClasses(m.h0, nclass)
+	s1 := xdiffScript(m.h0, m.h1, c0, countClasses(m.h1, nclass))
+	s2 := xdiffScript(m.h0, m.h2, c0, countClasses(m.h2, nclass))
+
+	// As xdl_merge: when one side did not change base, the result is the
+	// other side, byte for byte.
+	if len(s1) == 0 {
+		return TextMerge{Merged: m.theirs, Hunks: m.oneSideHunks(s2, modeTheirs)}
+	}
+	if len(s2) == 0 {
+		return TextMerge{Merged: m.mine, Hunks: m.oneSideHunks(s1, modeMine)}
+	}
+
+	list, both := m.doMerge(s1, s2)
+	res := TextMerge{Merged: m.render(list, labels, markerSize)}
+	res.Hunks = m.hunks(list, both)
+	for _, e := range list {
+		if e.mode == modeConflict {
+			res.Conflicts++
+		}
+	}
+	return res
+}
+
+// oneSideHunks reports the changes of the only side that changed base.
+func (m *merge3) oneSideHunks(s []xdchange, mode int) []Hunk {
+	hunks := make([]Hunk, 0, len(s))
+	for _, c := range s {
+		e := xdmerge{mode: mode, i0: c.i1, chg0: c.chg1}
+		if mode == modeMine {
+			e.i1, e.chg1, e.i2, e.chg2 = c.i2, c.chg2, c.i1, c.chg1
+		} else {
+			e.i1, e.chg1, e.i2, e.chg2 = c.i1, c.chg1, c.i2, c.chg2
+		}
+		hunks = append(hunks, m.hunk(e))
+	}
+	return hunks
+}
+
+// hunks turns the merge regions, and the identical changes git folds into
+// the copied text, into Hunks in text order.
+func (m *merge3) hunks(list, both []xdmerge) []Hunk {
+	all := make([]xdmerge, 0, len(list)+len(both))
+	all = append(all, list...)
+	for _, b := range both {
+		// Skip an identical change that a wider region already covers.
+		inside := false
+		for _, e := range list {
+			if e.i0 <= b.i0 && b.i0+b.chg0 <= e.i0+e.chg0 &&
+				e.i1 <= b.i1 && b.i1+b.chg1 <= e.i1+e.chg1 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			all = append(all, b)
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].i1 != all[b].i1 {
+			return all[a].i1 < all[b].i1
+		}
+		return all[a].i0 < all[b].i0
+	})
+	hunks := make([]Hunk, len(all))
+	for k, e := range all {
+		hunks[k] = m.hunk(e)
+	}
+	return hunks
+}
+
+func (m *merge3) hunk(e xdmerge) Hunk {
+	return Hunk{
+		Conflict:    e.mode == modeConflict,
+		Base:        LineRange{Start: e.i0, Len: e.chg0},
+		Mine:        LineRange{Start: e.i1, Len: e.chg1},
+		Theirs:      LineRange{Start: e.i2, Len: e.chg2},
+		BaseLines:   subLines(m.baseL, e.i0, e.chg0),
+		MineLines:   subLines(m.mineL, e.i1, e.chg1),
+		TheirsLines: subLines(m.theirsL, e.i2, e.chg2),
+	}
+}
+
+// subLines returns n lines from i, capped so that a caller appending to the
+// result cannot overwrite the lines after it.
+func subLines(lines []string, i, n int) []string {
+	i = min(max(i, 0), len(lines))
+	j := min(max(i+n, i), len(lines))
+	return lines[i:j:j]
+}
+
+// render writes the merged text (xdl_fill_merge_buffer without a favored
+// side): mine's lines between regions, the side a clean region takes, and a
+// diff3 block for every conflict.
+func (m *merge3) render(list []xdmerge, labels Labels, markerSize int) string {
+	var b strings.Builder
+	b.Grow(len(m.mine) + len(m.theirs)/16 + 64)
+	i := 0
+	for _, e := range list {
+		switch e.mode {
+		case modeConflict:
+			m.fillConflict(&b, i, e, labels, markerSize)
+		case modeMine:
+			recsCopy(&b, m.mineL, i, e.i1-i, false, false)
+			recsCopy(&b, m.mineL, e.i1, e.chg1, false, false)
+		case modeTheirs:
+			recsCopy(&b, m.mineL, i, e.i1-i, false, false)
+			recsCopy(&b, m.theirsL, e.i2, e.chg2, false, false)
+		}
+		i = e.i1 + e.chg1
+	}
+	recsCopy(&b, m.mineL, i, len(m.mineL)-i, false, false)
+	return b.String()
+}
+
+// fillConflict writes mine's lines from i up to the conflict, then its
+// diff3 block (fill_conflict_hunk). Inside the block every side ends with a
+// line end, in CRLF when the texts around use CRLF, as git does.
+func (m *merge3) fillConflict(b *strings.Builder, i int, e xdmerge, labels Labels, markerSize int) {
+	needsCR := m.crNeeded(e)
+	recsCopy(b, m.mineL, i, e.i1-i, false, false)
+	writeMarker(b, '<', markerSize, labels.Mine, needsCR)
+	recsCopy(b, m.mineL, e.i1, e.chg1, needsCR, true)
+	writeMarker(b, '|', markerSize, labels.Base, needsCR)
+	recsCopy(b, m.baseL, e.i0, e.chg0, needsCR, true)
+	writeMarker(b, '=', markerSize, "", needsCR)
+	recsCopy(b, m.theirsL, e.i2, e.chg2, needsCR, true)
+	writeMarker(b, '>', markerSize, labels.Theirs, needsCR)
+}
+
+// writeMarker writes a marker line; an empty label gives a bare marker, as
+// git writes when it has no name for a side.
+func writeMarker(b *strings.Builder, c byte, size int, label string, cr bool) {
+	for k := 0; k < size; k++ {
+		b.WriteByte(c)
+	}
+	if label != "" {
+		b.WriteByte(' ')
+		b.WriteString(label)
+	}
+	if cr {
+		b.WriteByte('\r')
+	}
+	b.WriteByte('\n')
+}
+
+// recsCopy writes count lines from i; with addNL a last line lacking its
+// line end gets one (xdl_recs_copy_0).
+func recsCopy(b *strings.Builder, lines []string, i, count int, needsCR, addNL bool) {
+	if count < 1 || i < 0 || i >= len(lines) {
+		return
+	}
+	end := min(i+count, len(lines))
+	for _, l := range lines[i:end] {
+		b.WriteString(l)
+	}
+	if addNL {
+		last := lines[end-1]
+		if last == "" || last[len(last)-1] != '\n' {
+			if needsCR {
+				b.WriteByte('\r')
+			}
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// eolCRLF tells whether line i ends in CRLF: 1 yes, 0 no, -1 unknown
+// (is_eol_crlf). A last line without a line end takes the style of the line
+// before it.
+func eolCRLF(lines []string, i int) int {
+	n := len(lines)
+	crlf := func(l string) int {
+		if len(l) > 1 && l[len(l)-2] == '\r' {
+			return 1
+		}
+		return 0
+	}
+	if i < n-1 {
+		return crlf(lines[max(i, 0)])
+	}
+	if n == 0 {
+		return -1
+	}
+	i = min(i, n-1)
+	if l := lines[i]; l != "" && l[len(l)-1] == '\n' {
+		return crlf(l)
+	}
+	if i == 0 {
+		return -1
+	}
+	return crlf(lines[i-1])
+}
+
+// crNeeded decides whether a conflict block uses CRLF (is_cr_needed): the
+// line before the region in mine, then in theirs, then base's first line,
+// and LF when still undecided.
+func (m *merge3) crNeeded(e xdmerge) bool {
+	prev := func(i int) int {
+		if i > 0 {
+			return i - 1
+		}
+		return 0
+	}
+	needs := eolCRLF(m.mineL, prev(e.i1))
+	if needs != 0 {
+		needs = eolCRLF(m.theirsL, prev(e.i2))
+	}
+	if needs != 0 {
+		needs = eolCRLF(m.baseL, 0)
+	}
+	return needs > 0
+}
+
+// sameLines reports whether chg lines of mine at i1 equal those of theirs at
+// i2 (xdl_merge_cmp_lines).
+func (m *merge3) sameLines(i1, i2, chg int) bool {
+	for k := 0; k < chg; k++ {
+		if m.h1[i1+k] != m.h2[i2+k] {
+			return false
+		}
+	}
+	return true
+}
+
+// doMerge walks the two scripts (base to mine, base to theirs) in step and
+// builds the merge regions as xdl_do_merge does at level XDL_MERGE_EAGER,
+// the level git uses for the diff3 style (no refining of conflicts, no
+// simplifying). Identical changes are returned apart.
+func (m *merge3) doMerge(s1, s2 []xdchange) (list, both []xdmerge) {
+	n1, n2 := 0, 0
+	for n1 < len(s1) && n2 < len(s2) {
+		c1, c2 := &s1[n1], &s2[n2]
+		if c1.i1+c1.chg1 < c2.i1 {
+			list = appendMerge(list, modeMine,
+				c1.i1, c1.chg1, c1.i2, c1.chg2, c2.i2-c2.i1+c1.i1, c1.chg1)
+			n1++
+			continue
+		}
+		if c2.i1+c2.chg1 < c1.i1 {
+			list = appendMerge(list, modeTheirs,
+				c2.i1, c2.chg1, c1.i2-c1.i1+c2.i1, c2.chg1, c2.i2, c2.chg2)
+			n2++
+			continue
+		}
+		if c1.i1 != c2.i1 || c1.chg1 != c2.chg1 || c1.chg2 != c2.chg2 ||
+			!m.sameLines(c1.i2, c2.i2, c1.chg2) {
+			off := c1.i1 - c2.i1
+			ffo := off + c1.chg1 - c2.chg1
+			i0, i1, i2 := c1.i1, c1.i2, c2.i2
+			if off > 0 {
+				i0 -= off
+				i1 -= off
+			} else {
+				i2 += off
+			}
+			chg0 := c1.i1 + c1.chg1 - i0
+			chg1 := c1.i2 + c1.chg2 - i1
+			chg2 := c2.i2 + c2.chg2 - i2
+			if ffo < 0 {
+				chg0 -= ffo
+				chg1 -= ffo
+			} else {
+				chg2 += ffo
+			}
+			list = appendMerge(list, modeConflict, i0, chg0, i1, chg1, i2, chg2)
+		} else {
+			both = append(both, xdmerge{mode: modeBoth,
+				i0: c1.i1, chg0: c1.chg1, i1: c1.i2, chg1: c1.chg2, i2: c2.i2, chg2: c2.chg2})
+		}
+		e1 := c1.i1 + c1.chg1
+		e2 := c2.i1 + c2.chg1
+		if e1 >= e2 {
+			n2++
+		}
+		if e2 >= e1 {
+			n1++
+		}
+	}
+	for ; n1 < len(s1); n1++ {
+		c1 := &s1[n1]
+		list = appendMerge(list, modeMine,
+			c1.i1, c1.chg1, c1.i2, c1.chg2, c1.i1+len(m.theirsL)-len(m.baseL), c1.chg1)
+	}
+	for ; n2 < len(s2); n2++ {
+		c2 := &s2[n2]
+		list = appendMerge(list, modeTheirs,
+			c2.i1, c2.chg1, c2.i1+len(m.mineL)-len(m.baseL), c2.chg1, c2.i2, c2.chg2)
+	}
+	return list, both
+}
+
+// splitLines cuts s after every "\n"; a last line without one is kept as
+// is. The lines share s's memory.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, s)
+			break
+		}
+		lines = append(lines, s[:i+1])
+		s = s[i+1:]
+	}
+	return lines
 }
