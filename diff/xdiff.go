@@ -83,8 +83,6 @@ func (c *classifier) classify(lines []string) []int32 {
 	return ha
 }
 
-func (c *classifier) count() int { return len(c.ids) }
-
 // countClasses returns how many lines of each class ha holds (len1 or len2
 // of xdlclass_t).
 func countClasses(ha []int32, nclass int) []int32 {
