@@ -44,8 +44,10 @@ type TextMerge struct {
 // and git's default marker size of 7.
 type TextOptions struct {
 	Labels Labels
-	// MarkerSize is the length of the conflict markers; it grows past this
-	// when a side holds a line that looks like a marker, as git's
-	// conflict-marker-size does.
+	// MarkerSize is the length of the conflict markers, 0 meaning
+	// DefaultMarkerSize, as git merge-file's --marker-size. Merge3Text does
+	// not lengthen markers by itself, since git does not; pass
+	// MarkerSizeFor(mine, base, theirs) for markers that no line of the
+	// texts can be taken for.
 	MarkerSize int
 }

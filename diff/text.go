@@ -421,3 +421,31 @@ func splitLines(s string) []string {
 	}
 	return lines
 }
+
+// MarkerSizeFor returns a conflict marker size that no line of texts can be
+// mistaken for: DefaultMarkerSize, or one more than the longest run of '<',
+// '|', '=' or '>' that starts a line, if that is longer. Git never picks a
+// size by itself (its conflict-marker-size attribute is set by hand), so
+// Merge3Text keeps git's output unless the caller passes this in
+// TextOptions.MarkerSize, as the object-level merge does for values that
+// hold such lines.
+func MarkerSizeFor(texts ...string) int {
+	size := DefaultMarkerSize
+	for _, s := range texts {
+		for len(s) > 0 {
+			if c := s[0]; c == '<' || c == '|' || c == '=' || c == '>' {
+				n := 1
+				for n < len(s) && s[n] == c {
+					n++
+				}
+				size = max(size, n+1)
+			}
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				break
+			}
+			s = s[i+1:]
+		}
+	}
+	return size
+}
