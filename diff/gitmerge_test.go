@@ -99,6 +99,35 @@ func checkHunks(t testing.TB, name, mine, base, theirs string, m TextMerge) {
 	if conflicts != m.Conflicts {
 		t.Errorf("%s: %d conflicting hunks, Conflicts = %d", name, conflicts, m.Conflicts)
 	}
+	// Without conflicts the hunks alone rebuild the merge from mine: each
+	// clean hunk holds one change (or the same change twice), so no change
+	// of either side is dropped.
+	if m.Conflicts == 0 {
+		var b strings.Builder
+		mineL := sides[1].lines
+		at := 0
+		for k, h := range m.Hunks {
+			if h.Mine.Start < at || h.Mine.Start > len(mineL) {
+				t.Errorf("%s: hunk %d: mine range %+v out of order", name, k, h.Mine)
+				return
+			}
+			b.WriteString(strings.Join(mineL[at:h.Mine.Start], ""))
+			baseText, mineText, theirsText := strings.Join(h.BaseLines, ""), strings.Join(h.MineLines, ""), strings.Join(h.TheirsLines, "")
+			switch {
+			case mineText == baseText:
+				b.WriteString(theirsText)
+			case theirsText == baseText || theirsText == mineText:
+				b.WriteString(mineText)
+			default:
+				t.Errorf("%s: clean hunk %d changes both sides differently: %+v", name, k, h)
+			}
+			at = h.Mine.Start + h.Mine.Len
+		}
+		b.WriteString(strings.Join(mineL[min(at, len(mineL)):], ""))
+		if b.String() != m.Merged {
+			t.Errorf("%s: hunks rebuild %q, Merged is %q", name, b.String(), m.Merged)
+		}
+	}
 	for _, s := range sides {
 		end := 0
 		for k, h := range m.Hunks {

@@ -1,0 +1,111 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+)
+
+// The fuzz targets share seeds: the table tests' texts plus a few shapes
+// with CRLF, markers and missing newlines. The committed corpus under
+// testdata/fuzz adds generated cases and inputs that once failed.
+var fuzzSeeds = [][3]string{
+	{"", "", ""},
+	{"a\nB\nc\n", "a\nb\nc\n", "a\nb\nC\n"},
+	{"a\nm\nc\n", "a\nb\nc\n", "a\nt\nc\n"},
+	{"a\nm", "a\nb", "a\nt"},
+	{"a\r\nm\r\n", "a\r\nb\r\n", "a\r\nt\r\n"},
+	{"}\n\n}\n", "}\n}\n", "}\n}\n\n"},
+	{"=======\nm\n", "=======\nb\n", "=======\nt\n"},
+	{"x\n", "", "y"},
+}
+
+// FuzzMerge3TextOneSide checks that a change on one side only is taken
+// whole: merge(x, base, base) = x and merge(base, base, x) = x.
+func FuzzMerge3TextOneSide(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, x, base string) {
+		for _, m := range []TextMerge{
+			Merge3Text(x, base, base, TextOptions{}),
+			Merge3Text(base, base, x, TextOptions{}),
+		} {
+			if m.Merged != x || m.Conflicts != 0 {
+				t.Fatalf("merge of %q into base %q gave %q with %d conflicts", x, base, m.Merged, m.Conflicts)
+			}
+		}
+	})
+}
+
+// FuzzMerge3TextSameChange checks that the same change on both sides is
+// taken once: merge(x, base, x) = x.
+func FuzzMerge3TextSameChange(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, x, base string) {
+		m := Merge3Text(x, base, x, TextOptions{})
+		if m.Merged != x || m.Conflicts != 0 {
+			t.Fatalf("merge(%q, %q, %q) gave %q with %d conflicts", x, base, x, m.Merged, m.Conflicts)
+		}
+	})
+}
+
+// FuzzMerge3TextSwap checks that swapping mine and theirs swaps the sides
+// of every hunk, conflicts included.
+func FuzzMerge3TextSwap(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, mine, base, theirs string) {
+		a := Merge3Text(mine, base, theirs, TextOptions{})
+		b := Merge3Text(theirs, base, mine, TextOptions{})
+		if a.Conflicts != b.Conflicts || len(a.Hunks) != len(b.Hunks) {
+			t.Fatalf("%d conflicts in %d hunks, swapped %d in %d", a.Conflicts, len(a.Hunks), b.Conflicts, len(b.Hunks))
+		}
+		for k := range a.Hunks {
+			ha, hb := a.Hunks[k], b.Hunks[k]
+			if ha.Conflict != hb.Conflict || ha.Base != hb.Base || ha.Mine != hb.Theirs || ha.Theirs != hb.Mine {
+				t.Fatalf("hunk %d: %+v, swapped %+v", k, ha, hb)
+			}
+		}
+		if a.Conflicts == 0 && a.Merged != b.Merged {
+			t.Fatalf("clean merge %q, swapped %q", a.Merged, b.Merged)
+		}
+	})
+}
+
+// FuzzMerge3TextNoPanic feeds anything to Merge3Text, MarkerSizeFor and
+// LineDiff and checks that the results hang together.
+func FuzzMerge3TextNoPanic(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s[0], s[1], s[2], 0)
+	}
+	f.Add("a\nb", "\n", "\r\n", 3)
+	f.Fuzz(func(t *testing.T, mine, base, theirs string, size int) {
+		m := Merge3Text(mine, base, theirs, TextOptions{MarkerSize: size % 64})
+		checkHunks(t, "fuzz", mine, base, theirs, m)
+		_ = MarkerSizeFor(mine, base, theirs)
+		checkLineEdits(t, base, mine, LineDiff(base, mine))
+		checkLineEdits(t, base, mine, lineDiffXdiff(base, mine))
+	})
+}
+
+// FuzzMerge3TextGit compares Merge3Text with git merge-file. It runs git
+// for every input, so it is slow; leave it going for a while.
+func FuzzMerge3TextGit(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s[0], s[1], s[2])
+	}
+	git := newGitMerger(f)
+	f.Fuzz(func(t *testing.T, mine, base, theirs string) {
+		// git merge-file refuses what it takes for binary: a NUL byte in
+		// the first 8000 bytes.
+		for _, s := range []string{mine, base, theirs} {
+			if strings.IndexByte(s[:min(len(s), 8000)], 0) >= 0 {
+				t.Skip("git treats texts with NUL as binary")
+			}
+		}
+		checkAgainstGit(t, git, "fuzz", mine, base, theirs)
+	})
+}
