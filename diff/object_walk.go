@@ -1,0 +1,477 @@
+package diff
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// node is one version's value at a field; ok is false when the field is
+// absent there.
+type node struct {
+	v  any
+	ok bool
+}
+
+func (n node) field() FieldValue { return FieldValue{Present: n.ok, Value: n.v} }
+
+// changeState is what one side's comparison with base says about a field:
+// has is true when the field itself was added, modified or removed, and sub
+// holds the changed fields below it.
+type changeState struct {
+	has bool
+	sub *fieldpath.Set
+}
+
+var emptySet = fieldpath.NewSet()
+
+func (c changeState) changed() bool { return c.has || !c.sub.Empty() }
+
+func (c changeState) child(pe fieldpath.PathElement) changeState {
+	sub, ok := c.sub.Children.Get(pe)
+	if !ok {
+		sub = emptySet
+	}
+	return changeState{has: c.sub.Members.Has(pe), sub: sub}
+}
+
+// walker merges the three versions top down, guided by the change sets of
+// structured-merge-diff's comparisons: a field only one side changed is
+// taken from that side without looking inside, so the cost follows the size
+// of the changes, not of the object.
+type walker struct {
+	schema             *schema.Schema
+	cmpMine, cmpTheirs *typed.Comparison
+	changes            []Change
+	conflicts          []Conflict
+	pathBuf            fieldpath.Path
+}
+
+// merge returns the merged value of the field at path and whether it is
+// present.
+func (w *walker) merge(path fieldpath.Path, tr schema.TypeRef, b, m, t node, mc, tc changeState) (any, bool) {
+	mChanged, tChanged := mc.changed(), tc.changed()
+	switch {
+	case !mChanged && !tChanged:
+		return t.v, t.ok
+	case !mChanged:
+		w.record(path, tc, SideTheirs)
+		return t.v, t.ok
+	case !tChanged:
+		w.record(path, mc, SideMine)
+		return m.v, m.ok
+	}
+	if m.ok == t.ok && (!m.ok || equalJSON(m.v, t.v)) {
+		w.record(path, mc, SideBoth)
+		return m.v, m.ok
+	}
+
+	atom, _ := w.schema.Resolve(tr)
+	if b.v == nil {
+		// A null base is no more a container than an absent one.
+		b.ok = false
+	}
+	if m.ok && t.ok {
+		switch mv := m.v.(type) {
+		case map[string]any:
+			tv, tIsMap := t.v.(map[string]any)
+			bv, bIsMap := b.v.(map[string]any)
+			if tIsMap && (bIsMap || !b.ok) && atom.Map != nil && atom.Map.ElementRelationship != schema.Atomic {
+				return w.mergeMap(path, atom.Map, bv, mv, tv, mc, tc), true
+			}
+		case []any:
+			tv, tIsList := t.v.([]any)
+			bv, bIsList := b.v.([]any)
+			if tIsList && (bIsList || !b.ok) && atom.List != nil && atom.List.ElementRelationship == schema.Associative {
+				if v, ok := w.mergeList(path, atom.List, bv, mv, tv, mc, tc); ok {
+					return v, true
+				}
+			}
+		}
+	}
+	return w.mergeLeaf(path, b, m, t, mc)
+}
+
+// mergeLeaf merges a field both sides changed differently that has no
+// parts to merge separately: a scalar, an atomic map or list, or a field one
+// side removed.
+func (w *walker) mergeLeaf(path fieldpath.Path, b, m, t node, mc changeState) (any, bool) {
+	if bs, ok := b.v.(string); ok && b.ok && m.ok && t.ok {
+		ms, mok := m.v.(string)
+		ts, tok := t.v.(string)
+		if mok && tok && isMultiline(bs, ms, ts) {
+			tm := Merge3Text(ms, bs, ts, TextOptions{})
+			if tm.Conflicts == 0 {
+				w.record(path, mc, SideBoth)
+				return tm.Merged, true
+			}
+			return w.conflict(path, b, m, t, tm.Hunks), true
+		}
+	}
+	return w.conflict(path, b, m, t, nil), true
+}
+
+// isMultiline says whether a string field is a text worth merging line by
+// line (a config file, a script), rather than a value taken whole.
+func isMultiline(b, m, t string) bool {
+	if !utf8.ValidString(b) || !utf8.ValidString(m) || !utf8.ValidString(t) {
+		return false
+	}
+	return strings.Contains(b, "\n") || strings.Contains(m, "\n") || strings.Contains(t, "\n")
+}
+
+func (w *walker) conflict(path fieldpath.Path, b, m, t node, hunks []Hunk) slot {
+	w.conflicts = append(w.conflicts, Conflict{
+		Path:   path.Copy(),
+		Base:   b.field(),
+		Mine:   m.field(),
+		Theirs: t.field(),
+		Hunks:  hunks,
+	})
+	return slot{i: len(w.conflicts) - 1}
+}
+
+func (w *walker) mergeMap(path fieldpath.Path, t *schema.Map, b, m, th map[string]any, mc, tc changeState) map[string]any {
+	out := make(map[string]any, len(th)+len(m)/4)
+	keys := make([]string, 0, len(th)+len(m))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	for k := range m {
+		if _, ok := b[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for k := range th {
+		_, inB := b[k]
+		_, inM := m[k]
+		if !inB && !inM {
+			keys = append(keys, k)
+		}
+	}
+	// Sorted so that changes and conflicts come out in a stable order,
+	// the order kubectl prints the fields in.
+	sort.Strings(keys)
+	for _, k := range keys {
+		pe := fieldpath.PathElement{FieldName: &k}
+		ft := t.ElementType
+		if sf, ok := t.FindField(k); ok {
+			ft = sf.Type
+		}
+		bv, bok := b[k]
+		mv, mok := m[k]
+		tv, tok := th[k]
+		v, ok := w.merge(append(path, pe), ft, node{bv, bok}, node{mv, mok}, node{tv, tok}, mc.child(pe), tc.child(pe))
+		if ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// listIndex is an associative list's items by path element.
+type listIndex struct {
+	order []string
+	pes   map[string]fieldpath.PathElement
+	items map[string]any
+}
+
+// indexList keys the items of an associative list the way
+// structured-merge-diff does, so that the keys match its change sets. It
+// fails on an item without keys or a duplicate key: such a list can only be
+// merged whole.
+func (w *walker) indexList(t *schema.List, items []any) (listIndex, bool) {
+	ix := listIndex{
+		order: make([]string, 0, len(items)),
+		pes:   make(map[string]fieldpath.PathElement, len(items)),
+		items: make(map[string]any, len(items)),
+	}
+	for _, it := range items {
+		pe, ok := w.itemElement(t, it)
+		if !ok {
+			return ix, false
+		}
+		s := pe.String()
+		if _, dup := ix.items[s]; dup {
+			return ix, false
+		}
+		ix.order = append(ix.order, s)
+		ix.pes[s] = pe
+		ix.items[s] = it
+	}
+	return ix, true
+}
+
+// itemElement builds an item's path element as structured-merge-diff's
+// listItemToPathElement does, defaults of key fields included.
+func (w *walker) itemElement(t *schema.List, item any) (fieldpath.PathElement, bool) {
+	if len(t.Keys) == 0 {
+		switch item.(type) {
+		case map[string]any, []any, nil:
+			return fieldpath.PathElement{}, false
+		}
+		v := value.NewValueInterface(item)
+		return fieldpath.PathElement{Value: &v}, true
+	}
+	m, ok := item.(map[string]any)
+	if !ok {
+		return fieldpath.PathElement{}, false
+	}
+	var elemMap *schema.Map
+	if atom, ok := w.schema.Resolve(t.ElementType); ok {
+		elemMap = atom.Map
+	}
+	keys := make(value.FieldList, 0, len(t.Keys))
+	for _, name := range t.Keys {
+		if v, ok := m[name]; ok {
+			keys = append(keys, value.Field{Name: name, Value: value.NewValueInterface(v)})
+			continue
+		}
+		if elemMap == nil {
+			continue
+		}
+		if f, ok := elemMap.FindField(name); ok && f.Default != nil {
+			keys = append(keys, value.Field{Name: name, Value: value.NewValueInterface(f.Default)})
+		}
+	}
+	if len(keys) == 0 {
+		return fieldpath.PathElement{}, false
+	}
+	keys.Sort()
+	return fieldpath.PathElement{Key: &keys}, true
+}
+
+// mergeList merges an associative list item by item. Items keep theirs'
+// order, or mine's when only mine reordered them; items one side added go
+// after the item they follow on that side.
+func (w *walker) mergeList(path fieldpath.Path, t *schema.List, b, m, th []any, mc, tc changeState) ([]any, bool) {
+	bi, ok1 := w.indexList(t, b)
+	mi, ok2 := w.indexList(t, m)
+	ti, ok3 := w.indexList(t, th)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+
+	merged := make(map[string]any, len(ti.order)+len(mi.order))
+	present := make(map[string]bool, len(ti.order)+len(mi.order))
+	keys := unionOrder(bi.order, mi.order, ti.order)
+	sort.Strings(keys)
+	for _, k := range keys {
+		pe, ok := ti.pes[k]
+		if !ok {
+			if pe, ok = mi.pes[k]; !ok {
+				pe = bi.pes[k]
+			}
+		}
+		bv, bok := bi.items[k]
+		mv, mok := mi.items[k]
+		tv, tok := ti.items[k]
+		v, ok := w.merge(append(path, pe), t.ElementType, node{bv, bok}, node{mv, mok}, node{tv, tok}, mc.child(pe), tc.child(pe))
+		if ok {
+			merged[k] = v
+			present[k] = true
+		}
+	}
+
+	skeleton, other := ti.order, mi.order
+	if sameRelativeOrder(bi.order, ti.order) && !sameRelativeOrder(bi.order, mi.order) {
+		skeleton, other = mi.order, ti.order
+	}
+	order := weave(skeleton, other, present)
+	out := make([]any, 0, len(order))
+	for _, k := range order {
+		out = append(out, merged[k])
+	}
+	return out, true
+}
+
+func unionOrder(lists ...[]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range lists {
+		for _, k := range l {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// sameRelativeOrder says whether the keys both lists hold come in the same
+// order in each.
+func sameRelativeOrder(a, b []string) bool {
+	pos := make(map[string]int, len(a))
+	for i, k := range a {
+		pos[k] = i
+	}
+	last := -1
+	for _, k := range b {
+		p, ok := pos[k]
+		if !ok {
+			continue
+		}
+		if p < last {
+			return false
+		}
+		last = p
+	}
+	return true
+}
+
+// weave orders the present keys: skeleton's, with each key only other has
+// after the key it follows in other, else before the key it precedes, else
+// at the end (where an item appended on one side belongs).
+func weave(skeleton, other []string, present map[string]bool) []string {
+	out := make([]string, 0, len(skeleton)+len(other))
+	in := make(map[string]bool, len(skeleton)+len(other))
+	for _, k := range skeleton {
+		if present[k] {
+			out = append(out, k)
+			in[k] = true
+		}
+	}
+	var kept []string
+	for _, k := range other {
+		if present[k] {
+			kept = append(kept, k)
+		}
+	}
+	for j, k := range kept {
+		if in[k] {
+			continue
+		}
+		at := len(out)
+		if j > 0 {
+			at = indexOf(out, kept[j-1]) + 1
+		} else {
+			for _, next := range kept[1:] {
+				if in[next] {
+					at = indexOf(out, next)
+					break
+				}
+			}
+		}
+		out = append(out, "")
+		copy(out[at+1:], out[at:])
+		out[at] = k
+		in[k] = true
+	}
+	return out
+}
+
+func indexOf(l []string, k string) int {
+	for i, x := range l {
+		if x == k {
+			return i
+		}
+	}
+	return len(l) - 1
+}
+
+// record notes the changes one side made at or below path as taken.
+func (w *walker) record(path fieldpath.Path, c changeState, side Side) {
+	if c.has {
+		w.changes = append(w.changes, Change{Path: path.Copy(), Side: side, Kind: w.kind(path, side)})
+		return
+	}
+	w.recordSet(path, c.sub, side)
+}
+
+// recordSet records the outermost paths of set: a map added whole is one
+// change, not one per key.
+func (w *walker) recordSet(prefix fieldpath.Path, set *fieldpath.Set, side Side) {
+	set.Members.Iterate(func(pe fieldpath.PathElement) {
+		p := append(prefix[:len(prefix):len(prefix)], pe)
+		w.changes = append(w.changes, Change{Path: p, Side: side, Kind: w.kind(p, side)})
+	})
+	set.Children.Iterate(func(pe fieldpath.PathElement) {
+		if set.Members.Has(pe) {
+			return
+		}
+		sub, _ := set.Children.Get(pe)
+		w.recordSet(append(prefix[:len(prefix):len(prefix)], pe), sub, side)
+	})
+}
+
+func (w *walker) kind(p fieldpath.Path, side Side) ChangeKind {
+	c := w.cmpMine
+	if side == SideTheirs {
+		c = w.cmpTheirs
+	}
+	switch {
+	case c.Added.Has(p):
+		return Added
+	case c.Removed.Has(p):
+		return Removed
+	}
+	return Modified
+}
+
+// equalJSON compares two unstructured values. Numbers compare by value
+// whether decoded as int64 or float64, as JSON does not tell them apart.
+func equalJSON(a, b any) bool {
+	switch av := a.(type) {
+	case string:
+		bv, ok := b.(string)
+		return ok && av == bv
+	case bool:
+		bv, ok := b.(bool)
+		return ok && av == bv
+	case nil:
+		return b == nil
+	case int64:
+		switch bv := b.(type) {
+		case int64:
+			return av == bv
+		case float64:
+			return float64(av) == bv && bv == math.Trunc(bv)
+		}
+		return false
+	case float64:
+		switch bv := b.(type) {
+		case float64:
+			return av == bv
+		case int64:
+			return equalJSON(bv, av)
+		}
+		return false
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for k, x := range av {
+			y, ok := bv[k]
+			if !ok || !equalJSON(x, y) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bv, ok := b.([]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !equalJSON(av[i], bv[i]) {
+				return false
+			}
+		}
+		return true
+	case int:
+		return equalJSON(int64(av), b)
+	case int32:
+		return equalJSON(int64(av), b)
+	case float32:
+		return equalJSON(float64(av), b)
+	}
+	return false
+}

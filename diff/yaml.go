@@ -1,0 +1,570 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/yaml"
+)
+
+// ErrNotObject is wrapped by DecodeObject for input that is valid YAML or
+// JSON but not one Kubernetes object: no apiVersion or kind, not a map, or
+// several documents.
+var ErrNotObject = errors.New("not a Kubernetes object")
+
+// MarkerError reports a conflict block left in merged YAML, so that a
+// half-resolved merge is never saved.
+type MarkerError struct {
+	// Line is the 1-based line of the block's opening marker.
+	Line int
+	// Path is the field the block is in, in server-side apply's syntax
+	// (list items are named by their name field, else by index); empty
+	// when the text around the block cannot be read.
+	Path string
+}
+
+func (e *MarkerError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("line %d: unresolved conflict block", e.Line)
+	}
+	return fmt.Sprintf("line %d: unresolved conflict block in %s", e.Line, e.Path)
+}
+
+// YAML renders the merged object as `kubectl get -o yaml` prints it (map
+// keys sorted), with resolved conflicts applied and each open conflict as a
+// diff3 block around the YAML lines of its field:
+//
+//	data:
+//	<<<<<<< mine
+//	  foo: mine's value
+//	||||||| base
+//	  foo: base's value
+//	=======
+//	  foo: theirs' value
+//	>>>>>>> theirs
+//
+// A side without the field has an empty section. A multi-line string whose
+// line merge has conflicts is written as a literal block holding the line
+// merge, so only the colliding lines are in blocks. Markers are longer than
+// 7 characters when a line of the object already looks like a marker, as
+// git's conflict-marker-size. ParseYAML reads the text back once every
+// block is gone.
+func (m *ObjectMerge) YAML() ([]byte, error) {
+	var open []int
+	for i, r := range m.Resolutions {
+		if r.Choice == Unresolved {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 0 {
+		return yaml.Marshal(m.materialize(m.pickResolved, nil))
+	}
+
+	// Each open conflict's field gets a unique token in place of its
+	// value; the token's line is then replaced by the block.
+	for nonce := 0; nonce < 100; nonce++ {
+		tokens := make(map[int]string, len(open))
+		for _, i := range open {
+			tokens[i] = "kedit-conflict-" + strconv.Itoa(nonce) + "-" + strconv.Itoa(i)
+		}
+		isOpen := func(i int) bool { return m.Resolutions[i].Choice == Unresolved }
+		obj := m.materialize(func(i int) FieldValue {
+			if isOpen(i) {
+				return FieldValue{Present: true, Value: tokens[i]}
+			}
+			return m.pickResolved(i)
+		}, isOpen)
+		out, err := yaml.Marshal(obj)
+		if err != nil {
+			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
+		}
+		text, ok, err := m.expandBlocks(string(out), tokens)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return []byte(text), nil
+		}
+	}
+	return nil, errors.New("diff: the object holds every placeholder tried for its conflicts")
+}
+
+// expandBlocks replaces each token's line by its conflict's block. It
+// reports false when a token is not on exactly one line of its own, which
+// means the object itself holds the token text.
+func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, bool, error) {
+	lines := strings.SplitAfter(out, "\n")
+	byToken := make(map[string]int, len(tokens))
+	for i, tok := range tokens {
+		byToken[tok] = i
+	}
+	type site struct {
+		line   int
+		indent int
+		item   bool   // the line starts a list item ("- ")
+		key    string // the field's key, "" for a whole list item
+	}
+	sites := map[int]site{}
+	for li, l := range lines {
+		body := strings.TrimRight(l, "\n")
+		if !strings.Contains(body, "kedit-conflict-") {
+			continue
+		}
+		var tok string
+		for t := range byToken {
+			if strings.HasSuffix(body, t) && !strings.HasSuffix(body, "-"+t) {
+				tok = t
+				break
+			}
+		}
+		if tok == "" {
+			if tokensIn(body, byToken) {
+				return "", false, nil
+			}
+			continue
+		}
+		i := byToken[tok]
+		if _, dup := sites[i]; dup {
+			return "", false, nil
+		}
+		prefix := body[:len(body)-len(tok)]
+		indent := len(prefix) - len(strings.TrimLeft(prefix, " "))
+		rest := prefix[indent:]
+		s := site{line: li, indent: indent}
+		if strings.HasPrefix(rest, "- ") {
+			s.item = true
+			rest = rest[2:]
+		}
+		if rest != "" {
+			if !strings.HasSuffix(rest, ": ") {
+				return "", false, nil
+			}
+			s.key = rest[:len(rest)-2]
+		}
+		sites[i] = s
+	}
+	if len(sites) != len(tokens) {
+		return "", false, nil
+	}
+
+	// Build each block's sections first: the marker size depends on every
+	// line of the output.
+	type block struct {
+		head               []string // lines before the block
+		inline             []string // a literal block scalar instead of a block
+		mine, base, theirs []string
+	}
+	blocks := make(map[int]*block, len(sites))
+	for i, s := range sites {
+		c := &m.Conflicts[i]
+		indent := strings.Repeat(" ", s.indent)
+		bl := &block{}
+		if s.item && s.key != "" {
+			// `- key: token`: the item's other fields follow at the
+			// indentation of key, so the item starts on a line of its own.
+			bl.head = []string{indent + "-\n"}
+			indent += "  "
+		}
+		side := func(fv FieldValue) ([]string, error) {
+			if !fv.Present {
+				return nil, nil
+			}
+			v := m.encodeForYAML(c, fv.Value)
+			return renderField(s.key, v, indent)
+		}
+		var err error
+		if bl.mine, err = side(c.Mine); err != nil {
+			return "", false, err
+		}
+		if bl.base, err = side(c.Base); err != nil {
+			return "", false, err
+		}
+		if bl.theirs, err = side(c.Theirs); err != nil {
+			return "", false, err
+		}
+		blocks[i] = bl
+	}
+	size := DefaultMarkerSize
+	grow := func(ls []string) {
+		for _, l := range ls {
+			if n := markerRun(l); n >= size {
+				size = n + 1
+			}
+		}
+	}
+	grow(lines)
+	for i, bl := range blocks {
+		grow(bl.mine)
+		grow(bl.base)
+		grow(bl.theirs)
+		if c := &m.Conflicts[i]; c.Hunks != nil {
+			for _, fv := range []FieldValue{c.Mine, c.Base, c.Theirs} {
+				if s, ok := fv.Value.(string); ok {
+					grow(strings.SplitAfter(s, "\n"))
+				}
+			}
+		}
+	}
+	for i, bl := range blocks {
+		c := &m.Conflicts[i]
+		s := sites[i]
+		if c.Hunks == nil || s.key == "" || m.isSecretData(c.Path) {
+			continue
+		}
+		ms, _ := c.Mine.Value.(string)
+		bs, _ := c.Base.Value.(string)
+		ts, _ := c.Theirs.Value.(string)
+		tm := Merge3Text(ms, bs, ts, TextOptions{MarkerSize: size})
+		indent := strings.Repeat(" ", s.indent)
+		if s.item {
+			indent += "  "
+		}
+		ls, err := renderField(s.key, tm.Merged, indent)
+		if err != nil {
+			return "", false, err
+		}
+		if isLiteralBlock(ls) {
+			bl.inline = ls
+		}
+	}
+
+	var b strings.Builder
+	b.Grow(len(out) + 256*len(blocks))
+	siteAt := make(map[int]int, len(sites))
+	for i, s := range sites {
+		siteAt[s.line] = i
+	}
+	marker := func(c byte, label string) {
+		b.WriteString(strings.Repeat(string(c), size))
+		if label != "" {
+			b.WriteByte(' ')
+			b.WriteString(label)
+		}
+		b.WriteByte('\n')
+	}
+	for li, l := range lines {
+		i, ok := siteAt[li]
+		if !ok {
+			b.WriteString(l)
+			continue
+		}
+		bl := blocks[i]
+		writeLines(&b, bl.head)
+		if bl.inline != nil {
+			writeLines(&b, bl.inline)
+			continue
+		}
+		marker('<', DefaultLabels.Mine)
+		writeLines(&b, bl.mine)
+		marker('|', DefaultLabels.Base)
+		writeLines(&b, bl.base)
+		marker('=', "")
+		writeLines(&b, bl.theirs)
+		marker('>', DefaultLabels.Theirs)
+	}
+	return b.String(), true, nil
+}
+
+func tokensIn(s string, byToken map[string]int) bool {
+	for t := range byToken {
+		if strings.Contains(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func writeLines(b *strings.Builder, ls []string) {
+	for _, l := range ls {
+		b.WriteString(l)
+	}
+}
+
+// renderField renders `key: v` (or the list item `- v` when key is empty)
+// as kubectl would, each line indented by indent.
+func renderField(key string, v any, indent string) ([]string, error) {
+	var doc any = []any{v}
+	if key != "" {
+		// key is already in its YAML form (quoted if it had to be);
+		// decode it to render it the same way again.
+		var k string
+		if err := yamlv3.Unmarshal([]byte(key), &k); err != nil || k == "" {
+			k = key
+		}
+		doc = map[string]any{k: v}
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("diff: rendering a conflict: %w", err)
+	}
+	ls := strings.SplitAfter(string(out), "\n")
+	if n := len(ls); n > 0 && ls[n-1] == "" {
+		ls = ls[:n-1]
+	}
+	for j := range ls {
+		ls[j] = indent + ls[j]
+	}
+	return ls, nil
+}
+
+// isLiteralBlock says whether a rendered field is a literal block scalar,
+// whose lines hold the text as it is, so that a line merge with markers
+// reads as a line merge.
+func isLiteralBlock(ls []string) bool {
+	if len(ls) < 2 {
+		return false
+	}
+	first := strings.TrimRight(ls[0], "\n")
+	i := strings.LastIndex(first, ": |")
+	if i < 0 {
+		return false
+	}
+	for _, r := range first[i+3:] {
+		if !strings.ContainsRune("+-0123456789", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeForYAML gives a Secret's data value in base64, as the object holds
+// it, so that a resolved block parses back to a valid Secret.
+func (m *ObjectMerge) encodeForYAML(c *Conflict, v any) any {
+	if s, ok := v.(string); ok && m.isSecretData(c.Path) {
+		return base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	return v
+}
+
+func (m *ObjectMerge) isSecretData(p fieldpath.Path) bool {
+	return len(m.secretKeys) > 0 && len(p) == 2 && p[0].FieldName != nil && *p[0].FieldName == "data" &&
+		p[1].FieldName != nil && m.secretKeys[*p[1].FieldName]
+}
+
+// markerRun returns the length of a conflict-marker-like run of '<', '|',
+// '=' or '>' that starts a line (after indentation), or 0.
+func markerRun(line string) int {
+	t := strings.TrimLeft(line, " \t")
+	if t == "" || !strings.ContainsRune("<|=>", rune(t[0])) {
+		return 0
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < DefaultMarkerSize {
+		return 0
+	}
+	return n
+}
+
+// ParseYAML reads merged YAML back into an object. It refuses a text that
+// still holds a conflict block with a *MarkerError naming the line and the
+// field, and otherwise decodes it as DecodeObject does.
+func ParseYAML(text []byte) (*unstructured.Unstructured, error) {
+	if line, ok := findBlock(text); ok {
+		return nil, &MarkerError{Line: line + 1, Path: blockPath(text, line)}
+	}
+	return DecodeObject(text)
+}
+
+// findBlock finds the first conflict block: an opening marker of n >= 7
+// '<' followed by a separator of n '=' and a closing marker of n '>', each
+// at the start of a line (indentation allowed, for blocks inside a literal
+// scalar). It returns the 0-based line of the opening marker.
+func findBlock(text []byte) (int, bool) {
+	lines := strings.Split(string(text), "\n")
+	for i, l := range lines {
+		n := markerRun(l)
+		if n == 0 || strings.TrimLeft(l, " \t")[0] != '<' || !markerEnds(l, n) {
+			continue
+		}
+		sep := false
+		for _, l2 := range lines[i+1:] {
+			k := markerRun(l2)
+			if k != n || !markerEnds(l2, n) {
+				continue
+			}
+			switch strings.TrimLeft(l2, " \t")[0] {
+			case '=':
+				sep = true
+			case '>':
+				if sep {
+					return i, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// markerEnds says whether a marker run of n is followed by nothing or by a
+// space and a label, as git writes them.
+func markerEnds(l string, n int) bool {
+	t := strings.TrimRight(strings.TrimLeft(l, " \t"), "\r")
+	return len(t) == n || t[n] == ' '
+}
+
+// blockPath guesses the field a block at line sits in: it keeps one side of
+// every block (the first that is not empty), parses what remains and names
+// the field on the block's first kept line.
+func blockPath(text []byte, line int) string {
+	lines := strings.SplitAfter(string(text), "\n")
+	var kept []string
+	target := -1
+	for i := 0; i < len(lines); i++ {
+		n := markerRun(lines[i])
+		if n == 0 || strings.TrimLeft(lines[i], " \t")[0] != '<' || !markerEnds(lines[i], n) {
+			kept = append(kept, lines[i])
+			continue
+		}
+		// Collect the block's sections: mine, base, theirs.
+		var sections [3][]string
+		sec := 0
+		j := i + 1
+	scan:
+		for ; j < len(lines); j++ {
+			if k := markerRun(lines[j]); k == n && markerEnds(lines[j], n) {
+				switch strings.TrimLeft(lines[j], " \t")[0] {
+				case '|':
+					sec = 1
+					continue
+				case '=':
+					sec = 2
+					continue
+				case '>':
+					break scan
+				}
+			}
+			sections[sec] = append(sections[sec], lines[j])
+		}
+		pick := sections[0]
+		if len(pick) == 0 {
+			pick = sections[2]
+		}
+		if len(pick) == 0 {
+			pick = sections[1]
+		}
+		if i == line {
+			target = len(kept)
+		}
+		kept = append(kept, pick...)
+		i = j
+	}
+	if target < 0 {
+		return ""
+	}
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal([]byte(strings.Join(kept, "")), &doc); err != nil {
+		return ""
+	}
+	// yaml.v3 lines are 1-based.
+	want := target + 1
+	best, bestLine := "", 0
+	var walk func(n *yamlv3.Node, path string)
+	walk = func(n *yamlv3.Node, path string) {
+		switch n.Kind {
+		case yamlv3.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path)
+			}
+		case yamlv3.MappingNode:
+			for k := 0; k+1 < len(n.Content); k += 2 {
+				key, val := n.Content[k], n.Content[k+1]
+				p := path + "." + key.Value
+				if key.Line <= want && key.Line > bestLine {
+					best, bestLine = p, key.Line
+				}
+				walk(val, p)
+			}
+		case yamlv3.SequenceNode:
+			for idx, item := range n.Content {
+				p := path + itemName(item, idx)
+				if item.Line <= want && item.Line > bestLine {
+					best, bestLine = p, item.Line
+				}
+				walk(item, p)
+			}
+		}
+	}
+	walk(&doc, "")
+	return best
+}
+
+// itemName names a list item as server-side apply does for lists keyed by
+// name, and by index otherwise.
+func itemName(item *yamlv3.Node, idx int) string {
+	if item.Kind == yamlv3.MappingNode {
+		for k := 0; k+1 < len(item.Content); k += 2 {
+			if item.Content[k].Value == "name" && item.Content[k+1].Kind == yamlv3.ScalarNode {
+				return `[name=` + strconv.Quote(item.Content[k+1].Value) + `]`
+			}
+		}
+	}
+	return "[" + strconv.Itoa(idx) + "]"
+}
+
+// DecodeObject decodes one Kubernetes object from YAML or JSON. Input that
+// parses but is not one object (no apiVersion or kind, several documents,
+// not a map) gives an error wrapping ErrNotObject.
+func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
+	dec := yamlv3.NewDecoder(bytes.NewReader(data))
+	docs := 0
+	for {
+		var n yamlv3.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("invalid YAML: %w", err)
+		}
+		if len(n.Content) > 0 && !(n.Content[0].Kind == yamlv3.ScalarNode && n.Content[0].Tag == "!!null") {
+			docs++
+		}
+	}
+	if docs != 1 {
+		return nil, fmt.Errorf("%d documents: %w", docs, ErrNotObject)
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	var v any
+	if err := utiljson.Unmarshal(js, &v); err != nil {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("a %s: %w", jsonKind(v), ErrNotObject)
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	if av, ok := obj["apiVersion"].(string); !ok || av == "" {
+		return nil, fmt.Errorf("no apiVersion: %w", ErrNotObject)
+	}
+	if k, ok := obj["kind"].(string); !ok || k == "" {
+		return nil, fmt.Errorf("no kind: %w", ErrNotObject)
+	}
+	return u, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "list"
+	case string:
+		return "string"
+	case nil:
+		return "null"
+	}
+	return "scalar"
+}
