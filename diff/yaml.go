@@ -410,7 +410,7 @@ func findBlock(text []byte) (int, bool) {
 // markerEnds says whether a marker run of n is followed by nothing or by a
 // space and a label, as git writes them.
 func markerEnds(l string, n int) bool {
-	t := strings.TrimRight(strings.TrimLeft(l, " \t"), "\r")
+	t := strings.TrimRight(strings.TrimLeft(l, " \t"), "\r\n")
 	return len(t) == n || t[n] == ' '
 }
 
@@ -469,6 +469,18 @@ func blockPath(text []byte, line int) string {
 	}
 	// yaml.v3 lines are 1-based.
 	want := target + 1
+	// A block around a whole list item starts with "- ": name the item,
+	// not its first field, which sits on the same line.
+	item := target < len(kept) && strings.HasPrefix(strings.TrimLeft(kept[target], " "), "-")
+	better := func(line, bestLine int, isItem bool) bool {
+		if line > want {
+			return false
+		}
+		if item && isItem {
+			return line > bestLine
+		}
+		return line >= bestLine && !(item && line == want)
+	}
 	best, bestLine := "", 0
 	var walk func(n *yamlv3.Node, path string)
 	walk = func(n *yamlv3.Node, path string) {
@@ -481,18 +493,18 @@ func blockPath(text []byte, line int) string {
 			for k := 0; k+1 < len(n.Content); k += 2 {
 				key, val := n.Content[k], n.Content[k+1]
 				p := path + "." + key.Value
-				if key.Line <= want && key.Line > bestLine {
+				if better(key.Line, bestLine, false) {
 					best, bestLine = p, key.Line
 				}
 				walk(val, p)
 			}
 		case yamlv3.SequenceNode:
-			for idx, item := range n.Content {
-				p := path + itemName(item, idx)
-				if item.Line <= want && item.Line > bestLine {
-					best, bestLine = p, item.Line
+			for idx, it := range n.Content {
+				p := path + itemName(it, idx)
+				if better(it.Line, bestLine, true) {
+					best, bestLine = p, it.Line
 				}
-				walk(item, p)
+				walk(it, p)
 			}
 		}
 	}
