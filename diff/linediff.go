@@ -120,9 +120,11 @@ func appendEdit(edits []LineEdit, e LineEdit) []LineEdit {
 // go-diff's encoding. Within a change it puts deletions before insertions,
 // as go-diff does.
 func lineDiffXdiff(a, b string) []LineEdit {
-	aLines, bLines := splitLines(a), splitLines(b)
+	at, bt := newTextLines(a), newTextLines(b)
+	aLines, bLines := at.lines(0, at.n()), bt.lines(0, bt.n())
 	cf := newClassifier(len(aLines))
-	ha, hb := cf.classify(aLines), cf.classify(bLines)
+	ha := cf.classify(at)
+	hb := cf.classifyAlong(bt, at, ha)
 	nclass := len(cf.ids)
 	script := xdiffScript(ha, hb, countClasses(ha, nclass), countClasses(hb, nclass))
 

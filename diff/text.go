@@ -50,20 +50,20 @@ func Merge3Text(mine, base, theirs string, opts TextOptions) TextMerge {
 // merge3 holds the three texts split into lines and their line classes.
 type merge3 struct {
 	mine, base, theirs    string
-	mineL, baseL, theirsL []string
+	mineL, baseL, theirsL textLines
 	// h0, h1, h2 are the classes of base, mine and theirs lines.
 	h0, h1, h2 []int32
 }
 
 func newMerge3(mine, base, theirs string) *merge3 {
 	m := &merge3{mine: mine, base: base, theirs: theirs}
-	m.baseL = splitLines(base)
-	m.mineL = splitLines(mine)
-	m.theirsL = splitLines(theirs)
-	cf := newClassifier(len(m.baseL) + len(m.baseL)/8 + 16)
+	m.baseL = newTextLines(base)
+	m.mineL = newTextLines(mine)
+	m.theirsL = newTextLines(theirs)
+	cf := newClassifier(m.baseL.n() + m.baseL.n()/8 + 16)
 	m.h0 = cf.classify(m.baseL)
-	m.h1 = cf.classify(m.mineL)
-	m.h2 = cf.classify(m.theirsL)
+	m.h1 = cf.classifyAlong(m.mineL, m.baseL, m.h0)
+	m.h2 = cf.classifyAlong(m.theirsL, m.baseL, m.h0)
 	return m
 }
 
@@ -188,9 +188,9 @@ func (m *merge3) hunk(e xdmerge) Hunk {
 		Base:        LineRange{Start: e.i0, Len: e.chg0},
 		Mine:        LineRange{Start: e.i1, Len: e.chg1},
 		Theirs:      LineRange{Start: e.i2, Len: e.chg2},
-		BaseLines:   subLines(m.baseL, e.i0, e.chg0),
-		MineLines:   subLines(m.mineL, e.i1, e.chg1),
-		TheirsLines: subLines(m.theirsL, e.i2, e.chg2),
+		BaseLines:   m.baseL.lines(e.i0, e.chg0),
+		MineLines:   m.mineL.lines(e.i1, e.chg1),
+		TheirsLines: m.theirsL.lines(e.i2, e.chg2),
 	}
 }
 
@@ -222,7 +222,7 @@ func (m *merge3) render(list []xdmerge, labels Labels, markerSize int) string {
 		}
 		i = e.i1 + e.chg1
 	}
-	recsCopy(&b, m.mineL, i, len(m.mineL)-i, false, false)
+	recsCopy(&b, m.mineL, i, m.mineL.n()-i, false, false)
 	return b.String()
 }
 
@@ -259,17 +259,14 @@ func writeMarker(b *strings.Builder, c byte, size int, label string, cr bool) {
 
 // recsCopy writes count lines from i; with addNL a last line lacking its
 // line end gets one (xdl_recs_copy_0).
-func recsCopy(b *strings.Builder, lines []string, i, count int, needsCR, addNL bool) {
-	if count < 1 || i < 0 || i >= len(lines) {
+func recsCopy(b *strings.Builder, t textLines, i, count int, needsCR, addNL bool) {
+	if count < 1 || i < 0 || i >= t.n() {
 		return
 	}
-	end := min(i+count, len(lines))
-	for _, l := range lines[i:end] {
-		b.WriteString(l)
-	}
+	count = min(count, t.n()-i)
+	b.WriteString(t.span(i, count))
 	if addNL {
-		last := lines[end-1]
-		if last == "" || last[len(last)-1] != '\n' {
+		if last := t.line(i + count - 1); last == "" || last[len(last)-1] != '\n' {
 			if needsCR {
 				b.WriteByte('\r')
 			}
@@ -281,8 +278,8 @@ func recsCopy(b *strings.Builder, lines []string, i, count int, needsCR, addNL b
 // eolCRLF tells whether line i ends in CRLF: 1 yes, 0 no, -1 unknown
 // (is_eol_crlf). A last line without a line end takes the style of the line
 // before it.
-func eolCRLF(lines []string, i int) int {
-	n := len(lines)
+func eolCRLF(t textLines, i int) int {
+	n := t.n()
 	crlf := func(l string) int {
 		if len(l) > 1 && l[len(l)-2] == '\r' {
 			return 1
@@ -290,19 +287,19 @@ func eolCRLF(lines []string, i int) int {
 		return 0
 	}
 	if i < n-1 {
-		return crlf(lines[max(i, 0)])
+		return crlf(t.line(max(i, 0)))
 	}
 	if n == 0 {
 		return -1
 	}
 	i = min(i, n-1)
-	if l := lines[i]; l != "" && l[len(l)-1] == '\n' {
+	if l := t.line(i); l != "" && l[len(l)-1] == '\n' {
 		return crlf(l)
 	}
 	if i == 0 {
 		return -1
 	}
-	return crlf(lines[i-1])
+	return crlf(t.line(i - 1))
 }
 
 // crNeeded decides whether a conflict block uses CRLF (is_cr_needed): the
@@ -393,12 +390,12 @@ func (m *merge3) doMerge(s1, s2 []xdchange) (list, both []xdmerge) {
 	for ; n1 < len(s1); n1++ {
 		c1 := &s1[n1]
 		list = appendMerge(list, modeMine,
-			c1.i1, c1.chg1, c1.i2, c1.chg2, c1.i1+len(m.theirsL)-len(m.baseL), c1.chg1)
+			c1.i1, c1.chg1, c1.i2, c1.chg2, c1.i1+m.theirsL.n()-m.baseL.n(), c1.chg1)
 	}
 	for ; n2 < len(s2); n2++ {
 		c2 := &s2[n2]
 		list = appendMerge(list, modeTheirs,
-			c2.i1, c2.chg1, c2.i1+len(m.mineL)-len(m.baseL), c2.chg1, c2.i2, c2.chg2)
+			c2.i1, c2.chg1, c2.i1+m.mineL.n()-m.baseL.n(), c2.chg1, c2.i2, c2.chg2)
 	}
 	return list, both
 }
@@ -406,20 +403,59 @@ func (m *merge3) doMerge(s1, s2 []xdchange) (list, both []xdmerge) {
 // splitLines cuts s after every "\n"; a last line without one is kept as
 // is. The lines share s's memory.
 func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	lines := make([]string, 0, strings.Count(s, "\n")+1)
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
+	t := newTextLines(s)
+	return t.lines(0, t.n())
+}
+
+// textLines is a text with the offsets of its lines, so that a run of lines
+// is one substring: the merge copies long runs without touching each line.
+type textLines struct {
+	s string
+	// off[i] is where line i starts; off[n] is len(s).
+	off []int
+}
+
+func newTextLines(s string) textLines {
+	off := make([]int, 1, strings.Count(s, "\n")+2)
+	for at := 0; at < len(s); {
+		i := strings.IndexByte(s[at:], '\n')
 		if i < 0 {
-			lines = append(lines, s)
-			break
+			at = len(s)
+		} else {
+			at += i + 1
 		}
-		lines = append(lines, s[:i+1])
-		s = s[i+1:]
+		off = append(off, at)
 	}
-	return lines
+	return textLines{s: s, off: off}
+}
+
+// n is the number of lines.
+func (t textLines) n() int { return len(t.off) - 1 }
+
+// line returns line i with its line end.
+func (t textLines) line(i int) string { return t.s[t.off[i]:t.off[i+1]] }
+
+// span returns count lines from i as one string; i and count are clamped to
+// the text.
+func (t textLines) span(i, count int) string {
+	i = min(max(i, 0), t.n())
+	j := min(max(i+count, i), t.n())
+	return t.s[t.off[i]:t.off[j]]
+}
+
+// lines returns count lines from i, clamped to the text, in a slice of its
+// own.
+func (t textLines) lines(i, count int) []string {
+	i = min(max(i, 0), t.n())
+	j := min(max(i+count, i), t.n())
+	if i == j {
+		return []string{}
+	}
+	out := make([]string, j-i)
+	for k := range out {
+		out[k] = t.line(i + k)
+	}
+	return out
 }
 
 // MarkerSizeFor returns a conflict marker size that no line of texts can be

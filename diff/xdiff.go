@@ -69,16 +69,47 @@ func newClassifier(sizeHint int) *classifier {
 	return &classifier{ids: make(map[string]int32, sizeHint)}
 }
 
-// classify returns the classes of lines and grows the class count.
-func (c *classifier) classify(lines []string) []int32 {
-	ha := make([]int32, len(lines))
-	for i, l := range lines {
-		id, ok := c.ids[l]
-		if !ok {
-			id = int32(len(c.ids))
-			c.ids[l] = id
+// classify returns the classes of t's lines.
+func (c *classifier) classify(t textLines) []int32 {
+	ha := make([]int32, t.n())
+	for i := range ha {
+		ha[i] = c.id(t.line(i))
+	}
+	return ha
+}
+
+func (c *classifier) id(l string) int32 {
+	id, ok := c.ids[l]
+	if !ok {
+		id = int32(len(c.ids))
+		c.ids[l] = id
+	}
+	return id
+}
+
+// classifyAlong classifies t, an edited copy of ref whose classes are refHa,
+// walking both in step: a line equal to ref's line in step takes its class
+// without a lookup. After a difference it looks a few lines ahead in ref to
+// get back in step past a deletion. Only the speed depends on how well the
+// walk stays in step; every class comes from a string comparison or the map.
+func (c *classifier) classifyAlong(t, ref textLines, refHa []int32) []int32 {
+	const lookahead = 8
+	ha := make([]int32, t.n())
+	j, nref := 0, ref.n()
+	for i := range ha {
+		l := t.line(i)
+		if j < nref && l == ref.line(j) {
+			ha[i] = refHa[j]
+			j++
+			continue
 		}
-		ha[i] = id
+		ha[i] = c.id(l)
+		for k := 1; k <= lookahead && j+k < nref; k++ {
+			if refHa[j+k] == ha[i] {
+				j += k + 1
+				break
+			}
+		}
 	}
 	return ha
 }
