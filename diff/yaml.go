@@ -545,7 +545,7 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 		}
 	}
 	if docs != 1 {
-		return nil, fmt.Errorf("%d documents: %w", docs, ErrNotObject)
+		return nil, fmt.Errorf("%w (%d documents)", ErrNotObject, docs)
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
@@ -557,14 +557,14 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("a %s: %w", jsonKind(v), ErrNotObject)
+		return nil, fmt.Errorf("%w (a %s)", ErrNotObject, jsonKind(v))
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	if av, ok := obj["apiVersion"].(string); !ok || av == "" {
-		return nil, fmt.Errorf("no apiVersion: %w", ErrNotObject)
+		return nil, fmt.Errorf("%w (no apiVersion)", ErrNotObject)
 	}
 	if k, ok := obj["kind"].(string); !ok || k == "" {
-		return nil, fmt.Errorf("no kind: %w", ErrNotObject)
+		return nil, fmt.Errorf("%w (no kind)", ErrNotObject)
 	}
 	return u, nil
 }
