@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,20 @@ func FuzzMerge3TextGit(f *testing.F) {
 			}
 		}
 		checkAgainstGit(t, git, "fuzz", mine, base, theirs)
+	})
+}
+
+// FuzzMerge3TextGitGen compares Merge3Text with git merge-file on texts the
+// corpus generator makes from the fuzzed seed: structured edits (repeated
+// lines, shared and overlapping changes) that byte mutation rarely builds.
+func FuzzMerge3TextGitGen(f *testing.F) {
+	for _, seed := range []uint64{0, 1, 2, 3, 2026} {
+		f.Add(seed)
+	}
+	git := newGitMerger(f)
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		g := &corpusGen{r: rand.New(rand.NewPCG(seed, seed>>7))}
+		mine, base, theirs := g.next()
+		checkAgainstGit(t, git, fmt.Sprintf("seed %d", seed), mine, base, theirs)
 	})
 }
