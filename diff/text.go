@@ -31,6 +31,11 @@ const DefaultMarkerSize = 7
 // that need unambiguous blocks pass MarkerSizeFor's result in
 // opts.MarkerSize, which is what `--marker-size` would do for git.
 //
+// Zero opts.Labels mean DefaultLabels; an empty label among others gives a
+// bare marker, as git writes for a side it has no name for. Hunks lists the
+// changed regions, clean and conflicting, with a clean region both sides
+// changed alike reported once.
+//
 // Texts are treated as bytes; git refuses texts with a NUL byte in their
 // first 8000 bytes as binary, Merge3Text merges them anyway.
 func Merge3Text(mine, base, theirs string, opts TextOptions) TextMerge {
@@ -51,8 +56,10 @@ func Merge3Text(mine, base, theirs string, opts TextOptions) TextMerge {
 type merge3 struct {
 	mine, base, theirs    string
 	mineL, baseL, theirsL textLines
-	// h0, h1, h2 are the classes of base, mine and theirs lines.
+	// h0, h1, h2 are the classes of base, mine and theirs lines, numbered
+	// below nclass.
 	h0, h1, h2 []int32
+	nclass     int
 }
 
 func newMerge3(mine, base, theirs string) *merge3 {
@@ -64,6 +71,7 @@ func newMerge3(mine, base, theirs string) *merge3 {
 	m.h0 = cf.classify(m.baseL)
 	m.h1 = cf.classifyAlong(m.mineL, m.baseL, m.h0)
 	m.h2 = cf.classifyAlong(m.theirsL, m.baseL, m.h0)
+	m.nclass = len(cf.ids)
 	return m
 }
 
@@ -105,15 +113,9 @@ func appendMerge(list []xdmerge, mode, i0, chg0, i1, chg1, i2, chg2 int) []xdmer
 }
 
 func (m *merge3) run(labels Labels, markerSize int) TextMerge {
-	nclass := 0
-	for _, h := range [][]int32{m.h0, m.h1, m.h2} {
-		for _, c := range h {
-			nclass = max(nclass, int(c)+1)
-		}
-	}
-	c0 := countClasses(m.h0, nclass)
-	s1 := xdiffScript(m.h0, m.h1, c0, countClasses(m.h1, nclass))
-	s2 := xdiffScript(m.h0, m.h2, c0, countClasses(m.h2, nclass))
+	c0 := countClasses(m.h0, m.nclass)
+	s1 := xdiffScript(m.h0, m.h1, c0, countClasses(m.h1, m.nclass))
+	s2 := xdiffScript(m.h0, m.h2, c0, countClasses(m.h2, m.nclass))
 
 	// As xdl_merge: when one side did not change base, the result is the
 	// other side, byte for byte.
