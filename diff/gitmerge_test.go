@@ -310,7 +310,15 @@ func TestMerge3TextMatchesGit(t *testing.T) {
 	if testing.Short() {
 		cases, bigCases, hugeCases = 150, 8, 1
 	}
-	g := &corpusGen{r: rand.New(rand.NewPCG(3, 2026))}
+	seed := uint64(2026)
+	// KEDIT_DIFF3_CASES=n,seed runs a longer corpus, for a soak test.
+	if v := os.Getenv("KEDIT_DIFF3_CASES"); v != "" {
+		if _, err := fmt.Sscanf(v, "%d,%d", &cases, &seed); err != nil {
+			t.Fatalf("KEDIT_DIFF3_CASES=%q: want n,seed: %v", v, err)
+		}
+		bigCases, hugeCases = cases/20, cases/200
+	}
+	g := &corpusGen{r: rand.New(rand.NewPCG(3, seed))}
 	failed := 0
 	for i := 0; i < cases && failed < 5; i++ {
 		mine, base, theirs := g.next()
