@@ -310,6 +310,8 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 	w := &walker{schema: tb.Schema(), cmpMine: cmpMine, cmpTheirs: cmpTheirs}
 	mineSet := changeSet(cmpMine)
 	theirsSet := changeSet(cmpTheirs)
+	w.addReorders(mineSet, nil, tb.TypeRef(), b.Object, m.Object)
+	w.addReorders(theirsSet, nil, tb.TypeRef(), b.Object, t.Object)
 	root, _ := w.merge(nil, tb.TypeRef(),
 		node{b.Object, true}, node{m.Object, true}, node{t.Object, true},
 		changeState{sub: mineSet}, changeState{sub: theirsSet})

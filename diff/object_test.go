@@ -2,6 +2,7 @@ package diff
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -193,6 +194,20 @@ func TestMergeObjects(t *testing.T) {
 			mine:   deployHead + "      - name: app\n        env:\n        - name: A\n          value: \"2\"\n        - name: B\n          value: \"1\"\n",
 			theirs: deployHead + "      - name: app\n        env:\n        - name: A\n          value: \"1\"\n        - name: B\n          value: \"2\"\n        - name: C\n          value: \"3\"\n",
 			want:   deployHead + "      - name: app\n        env:\n        - name: A\n          value: \"2\"\n        - name: B\n          value: \"2\"\n        - name: C\n          value: \"3\"\n",
+		},
+		{
+			name:   "a reorder of keyed items on one side is kept",
+			base:   deployHead + "      - name: a\n      - name: b\n",
+			mine:   deployHead + "      - name: b\n      - name: a\n",
+			theirs: strings.Replace(deployHead, "replicas: 1", "replicas: 3", 1) + "      - name: a\n      - name: b\n",
+			want:   strings.Replace(deployHead, "replicas: 1", "replicas: 3", 1) + "      - name: b\n      - name: a\n",
+		},
+		{
+			name:   "a reorder on mine and an item change on theirs",
+			base:   deployHead + "      - name: a\n      - name: b\n",
+			mine:   deployHead + "      - name: b\n      - name: a\n",
+			theirs: deployHead + "      - name: a\n        image: x\n      - name: b\n",
+			want:   deployHead + "      - name: b\n      - name: a\n        image: x\n",
 		},
 		{
 			name:   "atomic list changed on one side is taken",

@@ -376,6 +376,56 @@ func indexOf(l []string, k string) int {
 	return len(l) - 1
 }
 
+// addReorders adds to set the associative lists whose items side holds in
+// another order than base. Structured-merge-diff's comparison sees items,
+// not their order, and a reorder (containers, env entries that refer to
+// each other) must not be lost when the other side changed nothing there.
+func (w *walker) addReorders(set *fieldpath.Set, path fieldpath.Path, tr schema.TypeRef, base, side any) {
+	atom, ok := w.schema.Resolve(tr)
+	if !ok {
+		return
+	}
+	switch b := base.(type) {
+	case map[string]any:
+		s, ok := side.(map[string]any)
+		if !ok || atom.Map == nil || atom.Map.ElementRelationship == schema.Atomic {
+			return
+		}
+		for k, bv := range b {
+			sv, ok := s[k]
+			if !ok {
+				continue
+			}
+			ft := atom.Map.ElementType
+			if sf, ok := atom.Map.FindField(k); ok {
+				ft = sf.Type
+			}
+			w.addReorders(set, append(path, fieldpath.PathElement{FieldName: &k}), ft, bv, sv)
+		}
+	case []any:
+		s, ok := side.([]any)
+		if !ok || atom.List == nil || atom.List.ElementRelationship != schema.Associative {
+			return
+		}
+		bi, ok1 := w.indexList(atom.List, b)
+		si, ok2 := w.indexList(atom.List, s)
+		if !ok1 || !ok2 {
+			return
+		}
+		if !sameRelativeOrder(bi.order, si.order) {
+			set.Insert(path.Copy())
+		}
+		if len(atom.List.Keys) == 0 {
+			return
+		}
+		for _, k := range bi.order {
+			if sv, ok := si.items[k]; ok {
+				w.addReorders(set, append(path, bi.pes[k]), atom.List.ElementType, bi.items[k], sv)
+			}
+		}
+	}
+}
+
 // record notes the changes one side made at or below path as taken.
 func (w *walker) record(path fieldpath.Path, c changeState, side Side) {
 	if c.has {
