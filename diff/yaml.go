@@ -383,28 +383,32 @@ func ParseYAML(text []byte) (*unstructured.Unstructured, error) {
 // scalar). It returns the 0-based line of the opening marker.
 func findBlock(text []byte) (int, bool) {
 	lines := strings.Split(string(text), "\n")
-	for i, l := range lines {
+	// One pass from the end, so that a text full of markers costs no more
+	// than its length: for each size, whether a closing marker follows,
+	// and whether a separator followed by a closing marker does.
+	closed := map[int]bool{}
+	separated := map[int]bool{}
+	first, found := 0, false
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
 		n := markerRun(l)
-		if n == 0 || strings.TrimLeft(l, " \t")[0] != '<' || !markerEnds(l, n) {
+		if n == 0 || !markerEnds(l, n) {
 			continue
 		}
-		sep := false
-		for _, l2 := range lines[i+1:] {
-			k := markerRun(l2)
-			if k != n || !markerEnds(l2, n) {
-				continue
+		switch strings.TrimLeft(l, " \t")[0] {
+		case '>':
+			closed[n] = true
+		case '=':
+			if closed[n] {
+				separated[n] = true
 			}
-			switch strings.TrimLeft(l2, " \t")[0] {
-			case '=':
-				sep = true
-			case '>':
-				if sep {
-					return i, true
-				}
+		case '<':
+			if separated[n] {
+				first, found = i, true
 			}
 		}
 	}
-	return 0, false
+	return first, found
 }
 
 // markerEnds says whether a marker run of n is followed by nothing or by a
