@@ -157,14 +157,18 @@ func (m *merge3) oneSideHunks(s []xdchange, mode int) []Hunk {
 func (m *merge3) hunks(list, both []xdmerge) []Hunk {
 	all := make([]xdmerge, 0, len(list)+len(both))
 	all = append(all, list...)
+	// Skip an identical change that a wider region already covers. Both
+	// lists run in base order, so one walk finds the candidates.
+	j := 0
 	for _, b := range both {
-		// Skip an identical change that a wider region already covers.
+		for j < len(list) && list[j].i0+list[j].chg0 < b.i0 {
+			j++
+		}
 		inside := false
-		for _, e := range list {
+		for _, e := range list[j:min(j+2, len(list))] {
 			if e.i0 <= b.i0 && b.i0+b.chg0 <= e.i0+e.chg0 &&
 				e.i1 <= b.i1 && b.i1+b.chg1 <= e.i1+e.chg1 {
 				inside = true
-				break
 			}
 		}
 		if !inside {
