@@ -1,0 +1,473 @@
+// Package kubetest runs kedit's integration tests against a real Kubernetes
+// API server: the project's localcluster (kube-apiserver over etcd, on
+// loopback), built once per machine and started once per test binary.
+//
+// A test package calls Main from TestMain; each test then takes its own
+// namespace with Namespace and talks to the server through Kubeconfig,
+// RESTConfig, Clientset or Kubectl. When KEDIT_TEST_KUBECONFIG names a
+// kubeconfig, that cluster is used instead of starting one. Only
+// `go test -short` leaves integration tests out; a server that cannot be
+// built or started fails every integration test with the reason.
+package kubetest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// KubeconfigEnv names a kubeconfig of an existing cluster to test against
+// instead of starting localcluster.
+const KubeconfigEnv = "KEDIT_TEST_KUBECONFIG"
+
+// readyTimeout bounds a localcluster start; it is ready in about 10 seconds
+// here, but a loaded CI machine may be much slower.
+const readyTimeout = 3 * time.Minute
+
+// env is the cluster shared by the tests of one binary.
+var env struct {
+	mu         sync.Mutex
+	err        error // why there is no cluster
+	kubeconfig string
+	viewer     string // kubeconfig of the user with no RBAC rights; "" for an external cluster
+	dir        string // localcluster's --dir; "" for an external cluster
+	proc       *process
+}
+
+// Main starts the cluster, runs the tests and stops the cluster, also when
+// tests fail. Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { kubetest.Main(m) }
+func Main(m *testing.M) {
+	flag.Parse()
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	if testing.Short() {
+		return m.Run()
+	}
+	if kc := os.Getenv(KubeconfigEnv); kc != "" {
+		env.kubeconfig = kc
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "kedit-localcluster-")
+	if err != nil {
+		env.err = err
+		return m.Run()
+	}
+	defer os.RemoveAll(dir)
+	env.dir = dir
+	env.err = startCluster()
+	defer stopCluster()
+	return m.Run()
+}
+
+func startCluster() error {
+	bin, err := Binary()
+	if err != nil {
+		return err
+	}
+	p, err := startProcess(bin, env.dir)
+	if err != nil {
+		return err
+	}
+	env.proc = p
+	env.kubeconfig = p.kubeconfig
+	env.viewer = filepath.Join(env.dir, "kubeconfig-viewer")
+	return nil
+}
+
+func stopCluster() {
+	if env.proc != nil {
+		env.proc.stop()
+		env.proc = nil
+	}
+}
+
+// require skips in -short mode and fails the test when there is no cluster.
+func require(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: needs a real API server; not run with -short")
+	}
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if env.err != nil {
+		t.Fatalf("no API server for integration tests: %v", env.err)
+	}
+	if env.kubeconfig == "" {
+		t.Fatal("kubetest: the test binary has no TestMain calling kubetest.Main")
+	}
+}
+
+// Kubeconfig returns the path of an admin kubeconfig for the test cluster.
+func Kubeconfig(t testing.TB) string {
+	t.Helper()
+	require(t)
+	return env.kubeconfig
+}
+
+// ViewerKubeconfig returns a kubeconfig for a user with no RBAC rights, to
+// see what forbidden requests look like. Tests against an external cluster
+// (KEDIT_TEST_KUBECONFIG) have none and fail.
+func ViewerKubeconfig(t testing.TB) string {
+	t.Helper()
+	require(t)
+	if env.viewer == "" {
+		t.Fatalf("no viewer kubeconfig: %s names an external cluster", KubeconfigEnv)
+	}
+	return env.viewer
+}
+
+// RESTConfig returns a client configuration for the admin kubeconfig.
+func RESTConfig(t testing.TB) *rest.Config {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", Kubeconfig(t))
+	if err != nil {
+		t.Fatalf("loading %s: %v", env.kubeconfig, err)
+	}
+	return cfg
+}
+
+// Clientset returns a typed client for the test cluster.
+func Clientset(t testing.TB) kubernetes.Interface {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(RESTConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// Dynamic returns a dynamic client for the test cluster.
+func Dynamic(t testing.TB) dynamic.Interface {
+	t.Helper()
+	dc, err := dynamic.NewForConfig(RESTConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc
+}
+
+var nonDNS = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Namespace creates a namespace of the test's own, named after it, and
+// deletes it when the test ends.
+func Namespace(t testing.TB) string {
+	t.Helper()
+	cs := Clientset(t)
+	base := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
+	if len(base) > 40 {
+		base = strings.Trim(base[:40], "-")
+	}
+	suffix := make([]byte, 3)
+	_, _ = rand.Read(suffix)
+	name := base + "-" + hex.EncodeToString(suffix)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating namespace %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		// No namespace controller runs in localcluster, so the namespace
+		// stays Terminating; what matters is that no later test reuses it.
+		_ = cs.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+	})
+	return name
+}
+
+// Kubectl runs kubectl against the test cluster, as a user would, and
+// returns its combined output. It does not fail the test; see MustKubectl.
+func Kubectl(t testing.TB, args ...string) (string, error) {
+	t.Helper()
+	return KubectlAs(t, Kubeconfig(t), args...)
+}
+
+// KubectlAs runs kubectl with the given kubeconfig.
+func KubectlAs(t testing.TB, kubeconfig string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	// Keep kubectl's discovery cache out of the user's home.
+	cmd.Env = append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// MustKubectl is Kubectl that fails the test when kubectl fails.
+func MustKubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := Kubectl(t, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Restart stops the API server and starts it again on the same directory,
+// port and credentials, so clients keep their kubeconfig. Tests that call it
+// must not run in parallel with others in the same binary.
+func Restart(t testing.TB) {
+	t.Helper()
+	require(t)
+	if env.dir == "" {
+		t.Fatalf("cannot restart an external cluster (%s)", KubeconfigEnv)
+	}
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	stopCluster()
+	if err := startCluster(); err != nil {
+		env.err = err
+		t.Fatalf("restarting the API server: %v", err)
+	}
+}
+
+// StopServer stops the API server without starting it again; StartServer
+// brings it back. Between the two, requests fail as against a server that
+// went away.
+func StopServer(t testing.TB) {
+	t.Helper()
+	require(t)
+	if env.dir == "" {
+		t.Fatalf("cannot stop an external cluster (%s)", KubeconfigEnv)
+	}
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	stopCluster()
+}
+
+// StartServer starts the API server again after StopServer.
+func StartServer(t testing.TB) {
+	t.Helper()
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if env.proc != nil {
+		return
+	}
+	if err := startCluster(); err != nil {
+		env.err = err
+		t.Fatalf("starting the API server again: %v", err)
+	}
+}
+
+// process is a running localcluster.
+type process struct {
+	cmd        *exec.Cmd
+	kubeconfig string
+	stderr     *lockedBuffer
+	exited     chan struct{}
+}
+
+func startProcess(bin, dir string) (*process, error) {
+	cmd := exec.Command(bin, "--dir", dir)
+	// If the test binary dies (a panic, a timeout), the kernel stops the
+	// server too rather than leaving it serving.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	p := &process{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	// Pdeathsig fires when the thread that started the child exits; keep
+	// this goroutine on its thread until the child is running.
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	ready := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if path, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
+				ready <- path
+			}
+		}
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	select {
+	case p.kubeconfig = <-ready:
+		return p, nil
+	case <-p.exited:
+		return nil, fmt.Errorf("localcluster exited before it was ready: %s\n%s", cmd.ProcessState, p.stderr)
+	case <-time.After(readyTimeout):
+		p.stop()
+		return nil, fmt.Errorf("localcluster not ready after %s; stderr:\n%s", readyTimeout, p.stderr)
+	}
+}
+
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(15 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// RepoRoot finds the kedit module's root from the working directory, which
+// `go test` sets to the package's directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.HasPrefix(bytes.TrimSpace(b), []byte("module github.com/kedit/kedit\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the kedit module (no go.mod for github.com/kedit/kedit above the working directory)")
+		}
+		dir = parent
+	}
+}
+
+// Binary returns the path of a localcluster built from the current sources,
+// building it into the user cache directory when those sources changed. Test
+// binaries running at once share one build through a lock file.
+func Binary() (string, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(root, "localcluster")
+	sum, err := sourceHash(src)
+	if err != nil {
+		return "", fmt.Errorf("hashing localcluster's sources: %w", err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "kedit", "localcluster")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "localcluster-"+sum[:16])
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+
+	lock, err := os.OpenFile(filepath.Join(dir, "build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("locking the localcluster build: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil // another test binary built it while we waited
+	}
+
+	ldflags, err := os.ReadFile(filepath.Join(src, "ldflags"))
+	if err != nil {
+		return "", err
+	}
+	tmp := bin + ".tmp"
+	cmd := exec.Command("go", "build", "-C", src, "-ldflags", strings.TrimSpace(string(ldflags)), "-o", tmp, ".")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building localcluster (go build -C %s): %v\n%s", src, err, out.String())
+	}
+	if err := os.Rename(tmp, bin); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// sourceHash digests every file of the localcluster module except its
+// tests, plus the Go version, so a changed source or toolchain rebuilds.
+func sourceHash(src string) (string, error) {
+	var files []string
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		files = append(files, path)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	h := sha256.New()
+	fmt.Fprintln(h, runtime.Version())
+	for _, f := range files {
+		rel, _ := filepath.Rel(src, f)
+		fmt.Fprintln(h, rel)
+		r, err := os.Open(f)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, r)
+		r.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
