@@ -202,6 +202,7 @@ func FuzzMergeObjectsSwap(f *testing.F) {
 	objectFuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		base, mine, theirs := fuzzObjects(data)
+		samePrunedComparison(t, base, mine, theirs)
 		a := mustMerge(t, base, mine, theirs)
 		b := mustMerge(t, base, theirs, mine)
 		if len(a.Conflicts) != len(b.Conflicts) {

@@ -338,3 +338,52 @@ func TestMergeObjectsPlainGoValues(t *testing.T) {
 		t.Errorf("err = %v, want *InputError", err)
 	}
 }
+
+// samePrunedComparison checks that Compare on the objects pruned of what
+// all three share reports the change sets Compare on the whole objects does.
+func samePrunedComparison(t *testing.T, base, mine, theirs *unstructured.Unstructured) {
+	t.Helper()
+	b, _ := stripped(base)
+	m, _ := stripped(mine)
+	th, _ := stripped(theirs)
+	tb, err := builtinSchemas().ObjectToTyped(b, typed.AllowDuplicates)
+	if err != nil {
+		return // not a built-in schema case
+	}
+	full := func(o *unstructured.Unstructured) *typed.Comparison {
+		tv, err := builtinSchemas().ObjectToTyped(o, typed.AllowDuplicates)
+		if err != nil {
+			return nil // the side does not validate: nothing to check
+		}
+		c, err := tb.Compare(tv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	wantMine, wantTheirs := full(m), full(th)
+	if wantMine == nil || wantTheirs == nil {
+		return
+	}
+	_, _, _, gotMine, gotTheirs, err := compareWith(builtinSchemas().ObjectToTyped, b, m, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		name      string
+		got, want *typed.Comparison
+	}{{"mine", gotMine, wantMine}, {"theirs", gotTheirs, wantTheirs}} {
+		if !p.got.Added.Equals(p.want.Added) || !p.got.Modified.Equals(p.want.Modified) || !p.got.Removed.Equals(p.want.Removed) {
+			t.Errorf("%s: pruned comparison\n%v\nwhole comparison\n%v", p.name, p.got, p.want)
+		}
+	}
+}
+
+func TestPrunedComparison(t *testing.T) {
+	for _, objs := range [][3]*unstructured.Unstructured{
+		func() (o [3]*unstructured.Unstructured) { o[0], o[1], o[2] = benchDeployment(); return }(),
+		func() (o [3]*unstructured.Unstructured) { o[0], o[1], o[2] = benchConfigMap(); return }(),
+	} {
+		samePrunedComparison(t, objs[0], objs[1], objs[2])
+	}
+}

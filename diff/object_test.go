@@ -72,8 +72,8 @@ func TestMergeObjects(t *testing.T) {
 			name:      "same key changed differently is one conflict",
 			base:      cm("  foo: base\n  bar: x\n"),
 			mine:      cm("  foo: mine\n  bar: x\n"),
-			theirs:    cm("  foo: theirs\n  bar: y\n"),
-			want:      cm("  foo: theirs\n  bar: y\n"),
+			theirs:    cm("  foo: theirs\n  bar: \"y\"\n"),
+			want:      cm("  foo: theirs\n  bar: \"y\"\n"),
 			conflicts: []wantConflict{{".data.foo", val("base"), val("mine"), val("theirs")}},
 		},
 		{
@@ -110,8 +110,8 @@ func TestMergeObjects(t *testing.T) {
 			name:   "delete on one side, untouched on the other",
 			base:   cm("  foo: base\n  bar: x\n"),
 			mine:   cm("  foo: base\n  bar: x\n"),
-			theirs: cm("  bar: y\n"),
-			want:   cm("  bar: y\n"),
+			theirs: cm("  bar: \"y\"\n"),
+			want:   cm("  bar: \"y\"\n"),
 		},
 		{
 			name:      "both add the same key with different values",
@@ -280,6 +280,7 @@ func TestMergeObjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			samePrunedComparison(t, obj(t, tt.base), obj(t, tt.mine), obj(t, tt.theirs))
 			res, err := MergeObjects(obj(t, tt.base), obj(t, tt.mine), obj(t, tt.theirs))
 			if err != nil {
 				t.Fatal(err)

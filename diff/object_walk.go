@@ -3,6 +3,7 @@ package diff
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -197,7 +198,7 @@ func (w *walker) indexList(t *schema.List, items []any) (listIndex, bool) {
 		if !ok {
 			return ix, false
 		}
-		s := pe.String()
+		s := keyString(pe)
 		if _, dup := ix.items[s]; dup {
 			return ix, false
 		}
@@ -206,6 +207,49 @@ func (w *walker) indexList(t *schema.List, items []any) (listIndex, bool) {
 		ix.items[s] = it
 	}
 	return ix, true
+}
+
+// keyString is a map key for a list item's path element, cheaper than
+// PathElement.String (which formats values through JSON).
+func keyString(pe fieldpath.PathElement) string {
+	var b strings.Builder
+	switch {
+	case pe.Key != nil:
+		for i, f := range *pe.Key {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(f.Name)
+			b.WriteByte('=')
+			if !writeScalar(&b, f.Value) {
+				return pe.String()
+			}
+		}
+	case pe.Value != nil:
+		b.WriteByte('=')
+		if !writeScalar(&b, *pe.Value) {
+			return pe.String()
+		}
+	default:
+		return pe.String()
+	}
+	return b.String()
+}
+
+func writeScalar(b *strings.Builder, v value.Value) bool {
+	switch {
+	case v.IsString():
+		b.WriteString(strconv.Quote(v.AsString()))
+	case v.IsInt():
+		b.WriteString(strconv.FormatInt(v.AsInt(), 10))
+	case v.IsFloat():
+		b.WriteString(strconv.FormatFloat(v.AsFloat(), 'g', -1, 64))
+	case v.IsBool():
+		b.WriteString(strconv.FormatBool(v.AsBool()))
+	default:
+		return false
+	}
+	return true
 }
 
 // itemElement builds an item's path element as structured-merge-diff's
@@ -393,7 +437,7 @@ func (w *walker) addReorders(set *fieldpath.Set, path fieldpath.Path, tr schema.
 		}
 		for k, bv := range b {
 			sv, ok := s[k]
-			if !ok {
+			if !ok || equalJSON(bv, sv) {
 				continue
 			}
 			ft := atom.Map.ElementType
@@ -404,7 +448,7 @@ func (w *walker) addReorders(set *fieldpath.Set, path fieldpath.Path, tr schema.
 		}
 	case []any:
 		s, ok := side.([]any)
-		if !ok || atom.List == nil || atom.List.ElementRelationship != schema.Associative {
+		if !ok || atom.List == nil || atom.List.ElementRelationship != schema.Associative || equalJSON(b, s) {
 			return
 		}
 		bi, ok1 := w.indexList(atom.List, b)
@@ -419,7 +463,7 @@ func (w *walker) addReorders(set *fieldpath.Set, path fieldpath.Path, tr schema.
 			return
 		}
 		for _, k := range bi.order {
-			if sv, ok := si.items[k]; ok {
+			if sv, ok := si.items[k]; ok && !equalJSON(bi.items[k], sv) {
 				w.addReorders(set, append(path, bi.pes[k]), atom.List.ElementType, bi.items[k], sv)
 			}
 		}
