@@ -1,0 +1,39 @@
+# kedit's build and test entry points. `make test` is what CI runs.
+
+GO ?= go
+# Link-time version of the embedded API server, so /version says v1.36.3.
+LOCALCLUSTER_LDFLAGS := $(shell cat localcluster/ldflags)
+TEST_TIMEOUT ?= 30m
+
+.PHONY: all build localcluster test vet test-root test-localcluster bench clean
+
+all: build
+
+## build: build bin/kedit
+build:
+	$(GO) build -o bin/kedit .
+
+## localcluster: build bin/localcluster, the real API server for tests and the demo
+localcluster:
+	$(GO) build -C localcluster -ldflags "$(LOCALCLUSTER_LDFLAGS)" -o ../bin/localcluster .
+
+## vet: go vet both modules
+vet:
+	$(GO) vet ./...
+	$(GO) vet -C localcluster ./...
+
+## test: vet, the root module's tests with the race detector, and localcluster's own test
+test: vet test-root test-localcluster
+
+test-root:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+
+test-localcluster: localcluster
+	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -timeout $(TEST_TIMEOUT) ./...
+
+## bench: the benchmarks recorded in BENCHMARKS.md
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./diff/
+
+clean:
+	rm -rf bin
