@@ -2,6 +2,7 @@ package diff
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -367,4 +368,121 @@ func keysOf(ms ...map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// fuzzDeployments builds a Deployment-like base and two sides from the fuzz
+// input: containers keyed by name with images, atomic args and env lists
+// keyed by name, so that keyed lists merge item by item.
+func fuzzDeployments(data []byte) (base, mine, theirs *unstructured.Unstructured) {
+	in := fuzzBytes(data)
+	container := func(i, bits int) map[string]any {
+		c := map[string]any{"name": fmt.Sprintf("c%d", i), "image": fmt.Sprintf("img%d:1", i)}
+		if bits&1 != 0 {
+			c["args"] = []any{"a", "b"}
+		}
+		if bits&2 != 0 {
+			c["env"] = []any{map[string]any{"name": "A", "value": "1"}, map[string]any{"name": "B", "value": "2"}}
+		}
+		return c
+	}
+	bits := in.next()
+	var cs []any
+	for i := range 1 + bits%3 {
+		cs = append(cs, container(i, bits>>(2+i)))
+	}
+	base = &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "d", "namespace": "default", "resourceVersion": "1"},
+		"spec": map[string]any{
+			"replicas": int64(1),
+			"template": map[string]any{"spec": map[string]any{"containers": cs}},
+		},
+	}}
+	edit := func() *unstructured.Unstructured {
+		o := base.DeepCopy()
+		spec := o.Object["spec"].(map[string]any)
+		ps := spec["template"].(map[string]any)["spec"].(map[string]any)
+		for range in.next() % 4 {
+			op, arg := in.next(), in.next()
+			cs, _ := ps["containers"].([]any)
+			var c map[string]any
+			if len(cs) > 0 {
+				c = cs[arg%len(cs)].(map[string]any)
+			}
+			switch op % 8 {
+			case 0:
+				if c != nil {
+					c["image"] = fmt.Sprintf("img:%d", arg%3)
+				}
+			case 1:
+				ps["containers"] = append(cs, container(3+arg%2, arg>>1))
+			case 2:
+				if len(cs) > 1 {
+					i := arg % len(cs)
+					ps["containers"] = append(cs[:i:i], cs[i+1:]...)
+				}
+			case 3:
+				if len(cs) > 1 {
+					ps["containers"] = append(append([]any{}, cs[1:]...), cs[0])
+				}
+			case 4:
+				if c != nil {
+					c["args"] = []any{"a", fmt.Sprint(arg % 3)}
+				}
+			case 5:
+				if c != nil {
+					env, _ := c["env"].([]any)
+					c["env"] = append(env, map[string]any{"name": fmt.Sprintf("E%d", arg%2), "value": fmt.Sprint(arg % 3)})
+				}
+			case 6:
+				if c != nil {
+					if env, ok := c["env"].([]any); ok && len(env) > 0 {
+						env[0].(map[string]any)["value"] = fmt.Sprint(arg % 3)
+					}
+				}
+			case 7:
+				spec["replicas"] = int64(arg % 3)
+			}
+		}
+		return o
+	}
+	return base, edit(), edit()
+}
+
+// FuzzMergeObjectsDeployment checks the properties on keyed lists:
+// merge(base, base, x) = x, merge(base, x, x) = x, swapped sides swap each
+// conflict, and pruning before Compare changes no change set.
+func FuzzMergeObjectsDeployment(f *testing.F) {
+	for _, s := range [][]byte{
+		{},
+		{0x0e, 2, 0, 1, 8, 2, 1, 0, 2, 0},
+		{0x2f, 3, 3, 0, 5, 1, 6, 2, 3, 0, 0, 1, 5, 1},
+		{0x7e, 2, 2, 1, 4, 2, 2, 0, 4, 2},
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		base, mine, theirs := fuzzDeployments(data)
+		samePrunedComparison(t, base, mine, theirs)
+		if res := mustMerge(t, base, base, mine); len(res.Conflicts) != 0 || !reflect.DeepEqual(res.Merged.Object, mine.Object) {
+			t.Fatalf("merge(base, base, x):\n got %v\nwant %v", res.Merged.Object, mine.Object)
+		}
+		if res := mustMerge(t, base, mine, mine.DeepCopy()); len(res.Conflicts) != 0 || !reflect.DeepEqual(res.Merged.Object, mine.Object) {
+			t.Fatalf("merge(base, x, x):\n got %v\nwant %v", res.Merged.Object, mine.Object)
+		}
+		a := mustMerge(t, base, mine, theirs)
+		b := mustMerge(t, base, theirs, mine)
+		if len(a.Conflicts) != len(b.Conflicts) {
+			t.Fatalf("conflicts %v, swapped %v", conflictPaths(a), conflictPaths(b))
+		}
+		for i, ca := range a.Conflicts {
+			cb := b.Conflicts[i]
+			if ca.Path.String() != cb.Path.String() || !reflect.DeepEqual(ca.Mine, cb.Theirs) || !reflect.DeepEqual(ca.Theirs, cb.Mine) {
+				t.Fatalf("conflict %d: %+v, swapped %+v", i, ca, cb)
+			}
+		}
+		if _, err := a.YAML(); err != nil {
+			t.Fatalf("YAML: %v", err)
+		}
+	})
 }
