@@ -162,3 +162,19 @@ func BenchmarkObjectMergeYAMLConfigMap1MiB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMergeDocumentsText times `kedit merge`'s in-process work on the
+// text rows' 1 MiB multi-document YAML: finding that it is no manifest,
+// then the line merge.
+func BenchmarkMergeDocumentsText(b *testing.B) {
+	mine, base, theirs := benchTexts()
+	m, bs, t := []byte(mine), []byte(base), []byte(theirs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := MergeDocuments(m, bs, t)
+		if err != nil || res.Object != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -533,23 +532,14 @@ func itemName(item *yamlv3.Node, idx int) string {
 // parses but is not one object (no apiVersion or kind, several documents,
 // not a map) gives an error wrapping ErrNotObject.
 func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
-	dec := yamlv3.NewDecoder(bytes.NewReader(data))
-	docs := 0
-	for {
-		var n yamlv3.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("invalid YAML: %w", err)
-		}
-		if len(n.Content) > 0 && !(n.Content[0].Kind == yamlv3.ScalarNode && n.Content[0].Tag == "!!null") {
-			docs++
-		}
+	// Cheap refusals first: `kedit merge` asks this of any text, and a
+	// full YAML parse of a large text that is no manifest was most of its
+	// time.
+	if !bytes.Contains(data, []byte("apiVersion")) || !bytes.Contains(data, []byte("kind")) {
+		return nil, fmt.Errorf("%w (no apiVersion or kind)", ErrNotObject)
 	}
-	if docs != 1 {
-		return nil, fmt.Errorf("%w (%d documents)", ErrNotObject, docs)
+	if n := countDocuments(data); n != 1 {
+		return nil, fmt.Errorf("%w (%d documents)", ErrNotObject, n)
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
@@ -571,6 +561,41 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 		return nil, fmt.Errorf("%w (no kind)", ErrNotObject)
 	}
 	return u, nil
+}
+
+// countDocuments counts the YAML documents of data that hold something
+// other than blanks and comments. Documents are separated by "---" lines
+// and ended by "..." lines at the start of a line, which no value of a
+// block mapping can hold there.
+func countDocuments(data []byte) int {
+	docs, content := 0, false
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if bytes.HasPrefix(line, []byte("---")) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t') ||
+			bytes.Equal(line, []byte("...")) {
+			if content {
+				docs++
+			}
+			content = false
+			if rest := bytes.TrimSpace(line[3:]); len(rest) > 0 && rest[0] != '#' {
+				content = true
+			}
+			continue
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			content = true
+		}
+	}
+	if content {
+		docs++
+	}
+	return docs
 }
 
 func jsonKind(v any) string {

@@ -344,8 +344,10 @@ func TestDecodeObject(t *testing.T) {
 		{name: "two documents", in: cm("") + "---\n" + cm(""), notObj: true},
 		{name: "a list", in: "- a\n- b\n", notObj: true},
 		{name: "empty", in: "", notObj: true},
-		{name: "invalid yaml", in: "a: [b\n", invalid: true},
-		{name: "tab indentation", in: "a:\n\tb: c\n", invalid: true},
+		{name: "invalid yaml", in: "apiVersion: v1\nkind: X\na: [b\n", invalid: true},
+		{name: "tab indentation", in: "apiVersion: v1\nkind: X\na:\n\tb: c\n", invalid: true},
+		{name: "comments around one document", in: "# c\n---\n" + cm("") + "...\n# end\n"},
+		{name: "document marker with content", in: "--- " + `{"apiVersion":"v1","kind":"ConfigMap"}` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
