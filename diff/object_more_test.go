@@ -387,3 +387,12 @@ func TestPrunedComparison(t *testing.T) {
 		samePrunedComparison(t, objs[0], objs[1], objs[2])
 	}
 }
+
+func TestLoadBuiltinSchemas(t *testing.T) {
+	LoadBuiltinSchemas()
+	LoadBuiltinSchemas()
+	res, err := MergeObjects(obj(t, cm("")), obj(t, cm("  a: b\n")), obj(t, cm("")))
+	if err != nil || res.Schema != SchemaBuiltin {
+		t.Fatalf("schema %v, err %v", res, err)
+	}
+}
