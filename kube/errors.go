@@ -1,0 +1,237 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The typed errors below turn API failures into something the UI can say
+// in words and branch on. Each wraps the original error.
+
+// FieldCause is one field the server named in a rejection.
+type FieldCause struct {
+	Field   string // e.g. metadata.labels
+	Message string
+}
+
+// ConflictError: the object changed on the server since base (409).
+type ConflictError struct {
+	Target *Target
+	// Managers lists, for a server-side apply conflict, each field and the
+	// field manager that owns it; empty for a resourceVersion conflict.
+	Managers []ManagerConflict
+	Err      error
+}
+
+// ManagerConflict is one field a server-side apply could not take because
+// another field manager owns it.
+type ManagerConflict struct {
+	Field   string
+	Manager string
+}
+
+func (e *ConflictError) Error() string {
+	if len(e.Managers) == 0 {
+		return fmt.Sprintf("%s changed on the server since you started editing (409 Conflict)", e.Target)
+	}
+	parts := make([]string, len(e.Managers))
+	for i, m := range e.Managers {
+		parts[i] = fmt.Sprintf("%s (owned by %s)", m.Field, m.Manager)
+	}
+	return fmt.Sprintf("%s: apply conflicts with other field managers: %s", e.Target, strings.Join(parts, ", "))
+}
+func (e *ConflictError) Unwrap() error { return e.Err }
+
+// InvalidError: the server's validation refused the object (422).
+type InvalidError struct {
+	Target *Target
+	Causes []FieldCause
+	Err    error
+}
+
+func (e *InvalidError) Error() string {
+	if len(e.Causes) == 0 {
+		return fmt.Sprintf("%s is invalid: %s", e.Target, serverMessage(e.Err))
+	}
+	parts := make([]string, len(e.Causes))
+	for i, c := range e.Causes {
+		parts[i] = c.Field + ": " + c.Message
+	}
+	return fmt.Sprintf("%s is invalid: %s", e.Target, strings.Join(parts, "; "))
+}
+func (e *InvalidError) Unwrap() error { return e.Err }
+
+// ImmutableError: the object, or one of its fields, cannot change.
+type ImmutableError struct {
+	Target *Target
+	Causes []FieldCause
+	Err    error
+}
+
+func (e *ImmutableError) Error() string {
+	fields := make([]string, len(e.Causes))
+	for i, c := range e.Causes {
+		fields[i] = c.Field
+	}
+	return fmt.Sprintf("%s cannot be changed: immutable field %s (delete and recreate it to change this)", e.Target, strings.Join(fields, ", "))
+}
+func (e *ImmutableError) Unwrap() error { return e.Err }
+
+// ForbiddenError: RBAC does not allow the request (403).
+type ForbiddenError struct {
+	Target *Target
+	Verb   string
+	Err    error
+}
+
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("not allowed to %s %s: %s", e.Verb, e.Target, serverMessage(e.Err))
+}
+func (e *ForbiddenError) Unwrap() error { return e.Err }
+
+// NotFoundError: the object does not exist (404), for example because it
+// was deleted while it was being edited.
+type NotFoundError struct {
+	Target *Target
+	Err    error
+}
+
+func (e *NotFoundError) Error() string {
+	where := e.Target.Where()
+	if where != "" {
+		where = " in " + where
+	}
+	return fmt.Sprintf("%s not found%s", e.Target, where)
+}
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// TooLargeError: the object is over the API server's or etcd's size limit.
+type TooLargeError struct {
+	Target *Target
+	Err    error
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is too large for the server: %s", e.Target, serverMessage(e.Err))
+}
+func (e *TooLargeError) Unwrap() error { return e.Err }
+
+// UnauthorizedError: the credentials were refused (401).
+type UnauthorizedError struct {
+	Err error
+}
+
+func (e *UnauthorizedError) Error() string {
+	return "the server refused the credentials (401 Unauthorized): log in again or check the kubeconfig"
+}
+func (e *UnauthorizedError) Unwrap() error { return e.Err }
+
+// UnavailableError: the server could not be reached or did not answer in
+// time; trying again later may work.
+type UnavailableError struct {
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return "the API server is unavailable: " + e.Err.Error()
+}
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// serverMessage is the server's own message in a Status error.
+func serverMessage(err error) string {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && status.Status().Message != "" {
+		return status.Status().Message
+	}
+	return err.Error()
+}
+
+func statusCauses(err error) []metav1.StatusCause {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && status.Status().Details != nil {
+		return status.Status().Details.Causes
+	}
+	return nil
+}
+
+// classify turns an error from a request about target into one of the
+// typed errors above; an error it does not recognise is returned wrapped.
+func classify(target *Target, verb string, err error) error {
+	if err == nil {
+		return nil
+	}
+	switch {
+	case apierrors.IsConflict(err):
+		ce := &ConflictError{Target: target, Err: err}
+		for _, c := range statusCauses(err) {
+			if c.Type == metav1.CauseTypeFieldManagerConflict {
+				ce.Managers = append(ce.Managers, ManagerConflict{Field: c.Field, Manager: managerFromMessage(c.Message)})
+			}
+		}
+		return ce
+	case apierrors.IsInvalid(err):
+		var causes, immutable []FieldCause
+		seen := map[FieldCause]bool{}
+		for _, c := range statusCauses(err) {
+			fc := FieldCause{Field: c.Field, Message: c.Message}
+			if seen[fc] {
+				continue // the server repeats a cause once per failed rule
+			}
+			seen[fc] = true
+			causes = append(causes, fc)
+			if strings.Contains(c.Message, "immutable") {
+				immutable = append(immutable, fc)
+			}
+		}
+		if len(immutable) > 0 {
+			return &ImmutableError{Target: target, Causes: immutable, Err: err}
+		}
+		return &InvalidError{Target: target, Causes: causes, Err: err}
+	case apierrors.IsForbidden(err):
+		return &ForbiddenError{Target: target, Verb: verb, Err: err}
+	case apierrors.IsNotFound(err):
+		return &NotFoundError{Target: target, Err: err}
+	case apierrors.IsRequestEntityTooLargeError(err), strings.Contains(err.Error(), "request is too large"):
+		return &TooLargeError{Target: target, Err: err}
+	case apierrors.IsUnauthorized(err):
+		return &UnauthorizedError{Err: err}
+	case isUnavailable(err):
+		return &UnavailableError{Err: err}
+	}
+	return fmt.Errorf("%s %s: %w", verb, target, err)
+}
+
+func isUnavailable(err error) bool {
+	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsServiceUnavailable(err) ||
+		apierrors.IsTooManyRequests(err) {
+		return true
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && status.Status().Code == http.StatusGatewayTimeout {
+		return true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) || strings.Contains(err.Error(), "connection refused") ||
+		strings.Contains(err.Error(), "EOF")
+}
+
+// managerFromMessage extracts the manager from a field-manager conflict
+// cause, which reads `conflict with "kubectl-patch" using v1`.
+func managerFromMessage(msg string) string {
+	if _, rest, ok := strings.Cut(msg, `conflict with "`); ok {
+		if m, _, ok := strings.Cut(rest, `"`); ok {
+			return m
+		}
+	}
+	return msg
+}

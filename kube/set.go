@@ -1,0 +1,258 @@
+package kube
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+)
+
+// Assignment sets the JSON value Value at the JSON pointer Path.
+type Assignment struct {
+	Path  string
+	Value json.RawMessage
+}
+
+// Condition must hold for a conditional set to apply: the value at Path
+// equals Value, or, with Absent, Path does not exist.
+type Condition struct {
+	Path   string
+	Value  json.RawMessage
+	Absent bool
+}
+
+// String writes the condition as it was given on the command line.
+func (c Condition) String() string {
+	if c.Absent {
+		return "--if-absent " + c.Path
+	}
+	return "--if " + c.Path + "=" + displayValue(c.Value)
+}
+
+// ParseAssignment reads PATH=VALUE, where VALUE is a string, or PATH:=JSON,
+// where JSON is any JSON value (a number, true, an object ...).
+func ParseAssignment(arg string) (Assignment, error) {
+	path, value, err := parsePathValue(arg)
+	return Assignment{Path: path, Value: value}, err
+}
+
+// ParseCondition reads the argument of --if, in ParseAssignment's forms.
+func ParseCondition(arg string) (Condition, error) {
+	path, value, err := parsePathValue(arg)
+	return Condition{Path: path, Value: value}, err
+}
+
+// AbsentCondition is the condition of --if-absent PATH.
+func AbsentCondition(path string) (Condition, error) {
+	if err := validatePointer(path); err != nil {
+		return Condition{}, err
+	}
+	return Condition{Path: path, Absent: true}, nil
+}
+
+func parsePathValue(arg string) (string, json.RawMessage, error) {
+	i := strings.IndexByte(arg, '=')
+	if i < 0 {
+		return "", nil, fmt.Errorf("%q is not PATH=VALUE (or PATH:=JSON)", arg)
+	}
+	path, raw := arg[:i], arg[i+1:]
+	var value json.RawMessage
+	if p, ok := strings.CutSuffix(path, ":"); ok {
+		path = p
+		if !json.Valid([]byte(raw)) {
+			return "", nil, fmt.Errorf("the value of %s is not valid JSON: %q (use PATH=VALUE for a string)", path, raw)
+		}
+		value = json.RawMessage(raw)
+	} else {
+		b, _ := json.Marshal(raw)
+		value = b
+	}
+	if err := validatePointer(path); err != nil {
+		return "", nil, err
+	}
+	return path, value, nil
+}
+
+// validatePointer checks a JSON pointer (RFC 6901): it starts with / and
+// uses ~ only as ~0 or ~1.
+func validatePointer(p string) error {
+	if p == "" || p[0] != '/' || p == "/" {
+		return fmt.Errorf("path %q is not a JSON pointer such as /data/foo", p)
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '~' && (i+1 == len(p) || (p[i+1] != '0' && p[i+1] != '1')) {
+			return fmt.Errorf("path %q: ~ must be written ~0, and a / inside a key ~1", p)
+		}
+	}
+	return nil
+}
+
+// ConditionalPatch builds one JSON Patch: a test op for each condition,
+// then an add op for each assignment. The API server applies a JSON Patch
+// atomically, so either every condition holds and every value is set, or
+// nothing changes.
+func ConditionalPatch(assignments []Assignment, conditions []Condition) ([]byte, error) {
+	if len(assignments) == 0 {
+		return nil, errors.New("nothing to set: give at least one PATH=VALUE")
+	}
+	type op struct {
+		Op    string          `json:"op"`
+		Path  string          `json:"path"`
+		Value json.RawMessage `json:"value"`
+	}
+	ops := make([]op, 0, len(conditions)+len(assignments))
+	for _, c := range conditions {
+		v := c.Value
+		if c.Absent {
+			// The server's JSON Patch treats a missing member as equal to
+			// null, and a present one as not: that is "absent".
+			v = json.RawMessage("null")
+		}
+		ops = append(ops, op{"test", c.Path, v})
+	}
+	for _, a := range assignments {
+		// add replaces an existing member and creates a missing one (the
+		// API server also creates missing parents).
+		ops = append(ops, op{"add", a.Path, a.Value})
+	}
+	return json.Marshal(ops)
+}
+
+// ConditionFailedError says that a condition of a conditional set did not
+// hold; the object was left unchanged.
+type ConditionFailedError struct {
+	Condition Condition
+	// Current is the value now at the condition's path; nil when absent.
+	Current json.RawMessage
+	// Hidden is set when Current is not shown because it is a Secret's.
+	Hidden          bool
+	ResourceVersion string
+}
+
+func (e *ConditionFailedError) Error() string {
+	now := "absent"
+	switch {
+	case e.Hidden && e.Current != nil:
+		now = "set (a Secret's value is not shown)"
+	case e.Current != nil:
+		now = displayValue(e.Current)
+	}
+	return fmt.Sprintf("condition %s does not hold: %s is %s (rv %s); nothing was changed", e.Condition, e.Condition.Path, now, e.ResourceVersion)
+}
+
+// displayValue shows a JSON string without its quotes and any other JSON
+// value as it is.
+func displayValue(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return strconv.Quote(s)
+	}
+	return string(v)
+}
+
+// ConditionalSet sends ConditionalPatch to the target in one request and
+// returns the new resourceVersion. When a condition does not hold it returns
+// a *ConditionFailedError with the value now on the server.
+func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition) (string, error) {
+	patch, err := ConditionalPatch(assignments, conditions)
+	if err != nil {
+		return "", err
+	}
+	ri := t.Resource(dc)
+	obj, err := ri.Patch(ctx, t.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: "kedit"})
+	if err == nil {
+		return obj.GetResourceVersion(), nil
+	}
+	// A failed test op comes back as a bare 422 (no field causes), the same
+	// as a patch that cannot apply; reading the object tells which.
+	if apierrors.IsInvalid(err) && len(statusCauses(err)) == 0 {
+		if current, gerr := ri.Get(ctx, t.Name, metav1.GetOptions{}); gerr == nil {
+			if doc, merr := json.Marshal(current.Object); merr == nil {
+				if why := explainRejectedPatch(t, doc, current.GetResourceVersion(), assignments, conditions); why != nil {
+					return "", why
+				}
+			}
+		}
+	}
+	return "", classify(t, "patch", err)
+}
+
+// explainRejectedPatch finds why the server refused a conditional patch
+// without naming a field: a condition that does not hold on doc, or an
+// assignment whose parent does not exist.
+func explainRejectedPatch(t *Target, doc []byte, rv string, assignments []Assignment, conditions []Condition) error {
+	for _, c := range conditions {
+		v, found := lookupPointer(doc, c.Path)
+		holds := (c.Absent && !found) || (!c.Absent && found && jsonEqual(v, c.Value))
+		if !holds {
+			fe := &ConditionFailedError{Condition: c, ResourceVersion: rv, Hidden: isSecret(t)}
+			if found {
+				fe.Current = v
+			}
+			return fe
+		}
+	}
+	for _, a := range assignments {
+		parent := a.Path[:strings.LastIndexByte(a.Path, '/')]
+		if parent == "" {
+			continue
+		}
+		if _, found := lookupPointer(doc, parent); !found {
+			return fmt.Errorf("cannot set %s on %s: %s does not exist; set it whole instead, for example %s:='{\"key\":\"value\"}'", a.Path, t, parent, parent)
+		}
+	}
+	return nil
+}
+
+func isSecret(t *Target) bool {
+	gvk := t.Mapping.GroupVersionKind
+	return gvk.Group == "" && gvk.Kind == "Secret"
+}
+
+// lookupPointer returns the JSON value at pointer p in doc.
+func lookupPointer(doc []byte, p string) (json.RawMessage, bool) {
+	cur := json.RawMessage(doc)
+	for _, tok := range strings.Split(p[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch t := bytes.TrimLeft(cur, " \t\r\n"); {
+		case len(t) > 0 && t[0] == '{':
+			var m map[string]json.RawMessage
+			if json.Unmarshal(cur, &m) != nil {
+				return nil, false
+			}
+			v, ok := m[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case len(t) > 0 && t[0] == '[':
+			var a []json.RawMessage
+			i, err := strconv.Atoi(tok)
+			if json.Unmarshal(cur, &a) != nil || err != nil || i < 0 || i >= len(a) {
+				return nil, false
+			}
+			cur = a[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return bytes.Equal(xb, yb)
+}
