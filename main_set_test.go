@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+func TestMain(m *testing.M) { kubetest.Main(m) }
+
+// setEnv points kedit at the test cluster's namespace, with its discovery
+// cache out of the user's home.
+func setEnv(t *testing.T) (ns string, args []string) {
+	t.Helper()
+	ns = kubetest.Namespace(t)
+	t.Setenv("KUBECACHEDIR", t.TempDir())
+	return ns, []string{"--kubeconfig", kubetest.Kubeconfig(t), "-n", ns}
+}
+
+func getData(t *testing.T, ns, name string) (map[string]string, string) {
+	t.Helper()
+	cm, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm.Data, cm.ResourceVersion
+}
+
+func TestSetAppliesWhenConditionHolds(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+
+	stdout, stderr, code := runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=2", "--if", "/data/foo=1"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	data, rv := getData(t, ns, "testmap")
+	if data["foo"] != "2" {
+		t.Errorf("foo = %q, want 2", data["foo"])
+	}
+	if strings.TrimSpace(stdout) != rv {
+		t.Errorf("printed %q, want the new resourceVersion %s", stdout, rv)
+	}
+
+	// TYPE NAME form, a short name, several values, a JSON value and an
+	// escaped key, and --if-absent.
+	_, stderr, code = runKedit(t, append([]string{"set", "cm", "testmap", `/metadata/annotations:={"example.com/team":"a"}`, "/data/bar=x",
+		"--if-absent", "/data/bar", "--if", `/data/foo:="2"`}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = runKedit(t, append([]string{"set", "configmaps/testmap", "/metadata/annotations/example.com~1team=b",
+		"--if", "/metadata/annotations/example.com~1team=a"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("escaped key: exit %d, stderr %q", code, stderr)
+	}
+	data, _ = getData(t, ns, "testmap")
+	cm, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Get(context.Background(), "testmap", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Annotations["example.com/team"] != "b" || data["bar"] != "x" {
+		t.Errorf("annotations %v, data %v: want example.com/team=b and bar=x", cm.Annotations, data)
+	}
+}
+
+func TestSetLosesRaceAgainstKubectl(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	// The user read foo=1; before kedit set runs, someone else writes 5.
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"5"}}`)
+	_, before := getData(t, ns, "testmap")
+
+	stdout, stderr, code := runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=2", "--if", "/data/foo=1"}, flags...)...)
+	if code != 3 {
+		t.Fatalf("exit %d (stderr %q), want 3: the condition no longer holds", code, stderr)
+	}
+	if strings.TrimSpace(stdout) != "5" {
+		t.Errorf("printed %q, want the current value 5", stdout)
+	}
+	if !strings.Contains(stderr, `--if /data/foo="1" does not hold: /data/foo is "5"`) {
+		t.Errorf("stderr %q does not explain the failed condition", stderr)
+	}
+	data, after := getData(t, ns, "testmap")
+	if data["foo"] != "5" || after != before {
+		t.Errorf("object changed: foo=%q rv %s -> %s", data["foo"], before, after)
+	}
+
+	_, _, code = runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=2", "--if-absent", "/data/foo"}, flags...)...)
+	if code != 3 {
+		t.Errorf("--if-absent on a present key: exit %d, want 3", code)
+	}
+}
+
+// TestSetRacesAreAtomic runs kedit set and kubectl's own conditional patch
+// at the same moment, both conditioned on foo=1: exactly one may win, and
+// the object holds the winner's value.
+func TestSetRacesAreAtomic(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	keditWins, kubectlWins := 0, 0
+	for round := 0; round < 6; round++ {
+		kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"1"}}`)
+		var wg sync.WaitGroup
+		var keditCode int
+		var kubectlErr error
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, _, keditCode = runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=kedit", "--if", "/data/foo=1"}, flags...)...)
+		}()
+		go func() {
+			defer wg.Done()
+			_, kubectlErr = kubetest.Kubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=json", "-p",
+				`[{"op":"test","path":"/data/foo","value":"1"},{"op":"replace","path":"/data/foo","value":"kubectl"}]`)
+		}()
+		wg.Wait()
+		data, _ := getData(t, ns, "testmap")
+		switch {
+		case keditCode == 0 && kubectlErr != nil && data["foo"] == "kedit":
+			keditWins++
+		case keditCode == 3 && kubectlErr == nil && data["foo"] == "kubectl":
+			kubectlWins++
+		default:
+			t.Fatalf("round %d: kedit exit %d, kubectl err %v, foo=%q: want exactly one winner", round, keditCode, kubectlErr, data["foo"])
+		}
+	}
+	t.Logf("kedit won %d rounds, kubectl %d", keditWins, kubectlWins)
+}
+
+// TestSetCounterLosesNoUpdate increments a counter from two writers with
+// compare-and-set; every increment must count.
+func TestSetCounterLosesNoUpdate(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "counter", "--from-literal=n=0")
+	const writers, each = 2, 5
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for done := 0; done < each; {
+				data, _ := getData(t, ns, "counter")
+				n, _ := strconv.Atoi(data["n"])
+				_, stderr, code := runKedit(t, append([]string{"set", "cm/counter", fmt.Sprintf("/data/n=%d", n+1), "--if", fmt.Sprintf("/data/n=%d", n)}, flags...)...)
+				switch code {
+				case 0:
+					done++
+				case 3: // lost the race: read again
+				default:
+					t.Errorf("exit %d: %s", code, stderr)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if data, _ := getData(t, ns, "counter"); data["n"] != strconv.Itoa(writers*each) {
+		t.Errorf("n = %s, want %d: an increment was lost", data["n"], writers*each)
+	}
+}
+
+func TestSetSecretValueIsNeverPrinted(t *testing.T) {
+	ns, flags := setEnv(t)
+	const secret = "hunter2-top-secret"
+	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "creds", "--from-literal=password="+secret)
+	stdout, stderr, code := runKedit(t, append([]string{"set", "secret/creds", "/data/password=" + base64.StdEncoding.EncodeToString([]byte("new")),
+		"--if", "/data/password=d3Jvbmc="}, flags...)...)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (stderr %q)", code, stderr)
+	}
+	encoded := base64.StdEncoding.EncodeToString([]byte(secret))
+	for _, out := range []string{stdout, stderr} {
+		if strings.Contains(out, secret) || strings.Contains(out, encoded) {
+			t.Errorf("a Secret's value was printed: %q", out)
+		}
+	}
+	if !strings.Contains(stdout, "hidden") {
+		t.Errorf("stdout %q should say the value is hidden", stdout)
+	}
+}
+
+func TestSetErrors(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	_, before := getData(t, ns, "testmap")
+	viewer := []string{"--kubeconfig", kubetest.ViewerKubeconfig(t), "-n", ns}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown type", append([]string{"set", "confgmap/testmap", "/data/foo=2"}, flags...), `resource type "confgmap"; did you mean configmaps?`},
+		{"missing object", append([]string{"set", "configmap/nope", "/data/foo=2"}, flags...), `configmaps/nope not found in namespace "` + ns + `"`},
+		{"not a pointer", append([]string{"set", "configmap/testmap", "data/foo=2"}, flags...), `path "data/foo" is not a JSON pointer`},
+		{"no value", append([]string{"set", "configmap/testmap"}, flags...), "nothing to set"},
+		{"bad JSON", append([]string{"set", "configmap/testmap", "/data/foo:={"}, flags...), "not valid JSON"},
+		{"missing name", append([]string{"set", "configmap"}, flags...), `missing the name after type "configmap"`},
+		{"invalid label", append([]string{"set", "configmap/testmap", `/metadata/labels:={"a b":"c"}`}, flags...), `is invalid: metadata.labels: Invalid value: "a b"`},
+		{"missing parent", append([]string{"set", "configmap/testmap", "/metadata/labels/x=y"}, flags...), "/metadata/labels does not exist"},
+		{"forbidden", append([]string{"set", "configmap/testmap", "/data/foo=2"}, viewer...), `not allowed to patch configmaps/testmap`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runKedit(t, tc.args...)
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tc.want)
+			}
+		})
+	}
+	if data, after := getData(t, ns, "testmap"); data["foo"] != "1" || after != before {
+		t.Errorf("a failed set changed the object: foo=%q rv %s -> %s", data["foo"], before, after)
+	}
+}
