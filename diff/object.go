@@ -198,6 +198,7 @@ type IdentityError struct {
 	Base, Got string
 }
 
+// Error names the side and the field that differ.
 func (e *IdentityError) Error() string {
 	return fmt.Sprintf("%s is not the same object as base: %s is %q, base has %q", e.Side, e.Field, e.Got, e.Base)
 }
@@ -208,6 +209,7 @@ type OpenConflictsError struct {
 	Open int
 }
 
+// Error says how many conflicts are open.
 func (e *OpenConflictsError) Error() string {
 	return fmt.Sprintf("%d conflict(s) still open", e.Open)
 }
@@ -220,6 +222,7 @@ type InputError struct {
 	Err  error
 }
 
+// Error names the side, then the cause.
 func (e *InputError) Error() string { return e.Side + ": " + e.Err.Error() }
 
 // Unwrap returns the cause.

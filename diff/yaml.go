@@ -31,6 +31,7 @@ type MarkerError struct {
 	Path string
 }
 
+// Error names the line and, when known, the field.
 func (e *MarkerError) Error() string {
 	if e.Path == "" {
 		return fmt.Sprintf("line %d: unresolved conflict block", e.Line)
