@@ -1,0 +1,84 @@
+package model
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Effect is something the session asks its caller to do. The session never
+// does I/O itself: kube/ performs each effect and reports the outcome back
+// as an Event.
+type Effect interface {
+	effect()
+}
+
+// Save asks kube/ to write Object conditionally on ResourceVersion, with
+// the configured strategy (update, patch or apply). ResourceVersion is never
+// empty, and Object's metadata.resourceVersion equals it. kube/ answers with
+// Saved or SaveFailed.
+type Save struct {
+	Ref    ObjectRef
+	Object *unstructured.Unstructured
+	// ResourceVersion is base's on a first save and theirs' on a resubmit.
+	ResourceVersion string
+	// Resubmit is true when Object is a rebase's merged object.
+	Resubmit bool
+}
+
+// Create asks kube/ to create Object again after it was deleted while
+// editing. Object carries no resourceVersion, uid or managedFields: a
+// create is conditional on the name being free. kube/ answers with Saved
+// or SaveFailed.
+type Create struct {
+	Ref    ObjectRef
+	Object *unstructured.Unstructured
+}
+
+// FetchTheirs asks kube/ for the object as the server has it now, after a
+// save was refused with a conflict and the informer's copy was not newer
+// than base. kube/ answers with Conflicted (or SaveFailed when even the
+// read fails; ErrorNotFound if the object is gone).
+type FetchTheirs struct {
+	Ref ObjectRef
+	// NotRV is base's resourceVersion: theirs must be newer, so a copy at
+	// this resourceVersion is stale and kube/ must read from the server.
+	NotRV string
+}
+
+// WriteDraft asks kube/ to store the draft, so that it survives a crash.
+// A failed write is kube/'s to report to the user; the session's draft is
+// unaffected by it.
+type WriteDraft struct {
+	Ref ObjectRef
+	// Text is what the user typed, whether it parses or not.
+	Text string
+	// BaseResourceVersion is base's resourceVersion, recorded so that a
+	// recovered draft knows where it started.
+	BaseResourceVersion string
+	// Base is base itself. Storing it lets a draft recovered after the
+	// object moved on be rebased; without it RecoverDraft has to refuse.
+	Base *unstructured.Unstructured
+}
+
+// DeleteDraft asks kube/ to remove the stored draft: it was saved or
+// discarded.
+type DeleteDraft struct {
+	Ref ObjectRef
+}
+
+// RetrySave asks the caller to send SaveRequested again after Delay: the
+// server was unavailable or timed out. The delay doubles with each attempt
+// up to a limit, and any other event in between is fine.
+type RetrySave struct {
+	// Attempt counts the failed attempts so far, from 1.
+	Attempt int
+	Delay   time.Duration
+}
+
+func (Save) effect()        {}
+func (Create) effect()      {}
+func (FetchTheirs) effect() {}
+func (WriteDraft) effect()  {}
+func (DeleteDraft) effect() {}
+func (RetrySave) effect()   {}

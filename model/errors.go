@@ -1,0 +1,251 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrorKind classifies why the API server refused a save. kube/ maps API
+// status errors to these; the session decides from the kind alone what to
+// do next (rebase, offer to recreate, retry with back-off, or stop), and the
+// UI picks its words from it.
+type ErrorKind int
+
+// The kinds of save failure.
+const (
+	// ErrorUnknown is any failure kedit has no better word for.
+	ErrorUnknown ErrorKind = iota
+	// ErrorConflict is a 409 on the resourceVersion precondition: someone
+	// else wrote the object since base. It starts a rebase.
+	ErrorConflict
+	// ErrorInvalid is a 422, with the field causes.
+	ErrorInvalid
+	// ErrorForbidden is a 403: the user may not update this object.
+	ErrorForbidden
+	// ErrorNotFound is a 404: the object was deleted while editing. The
+	// draft can be created again with Recreate.
+	ErrorNotFound
+	// ErrorTooLarge is a 413 or etcd's "request is too large".
+	ErrorTooLarge
+	// ErrorImmutable is an update of an immutable ConfigMap or Secret, or
+	// of an immutable field.
+	ErrorImmutable
+	// ErrorUnauthorized is a 401: the credentials are not accepted.
+	ErrorUnauthorized
+	// ErrorUnavailable is a server that cannot be reached or answers 503;
+	// the save is worth retrying.
+	ErrorUnavailable
+	// ErrorTimeout is a request or server timeout; the save is worth
+	// retrying.
+	ErrorTimeout
+	// ErrorFieldManagerConflict is server-side apply refusing to take
+	// fields another manager owns; the causes name each field and owner.
+	ErrorFieldManagerConflict
+)
+
+var errorKindNames = [...]string{
+	ErrorUnknown:              "unknown",
+	ErrorConflict:             "conflict",
+	ErrorInvalid:              "invalid",
+	ErrorForbidden:            "forbidden",
+	ErrorNotFound:             "not found",
+	ErrorTooLarge:             "too large",
+	ErrorImmutable:            "immutable",
+	ErrorUnauthorized:         "unauthorized",
+	ErrorUnavailable:          "unavailable",
+	ErrorTimeout:              "timeout",
+	ErrorFieldManagerConflict: "field manager conflict",
+}
+
+// String returns the kind in words, e.g. "too large".
+func (k ErrorKind) String() string {
+	if k >= 0 && int(k) < len(errorKindNames) {
+		return errorKindNames[k]
+	}
+	return fmt.Sprintf("ErrorKind(%d)", int(k))
+}
+
+// Retryable reports whether the same save may succeed later unchanged, so
+// that the session schedules a retry with back-off.
+func (k ErrorKind) Retryable() bool {
+	return k == ErrorUnavailable || k == ErrorTimeout
+}
+
+// FieldCause is one reason the server gave for refusing a save: a field and
+// what is wrong with it, or for a field manager conflict, the manager that
+// owns it.
+type FieldCause struct {
+	// Field is the field as the server names it, e.g. "metadata.labels".
+	Field string
+	// Message is the server's message for that field.
+	Message string
+	// Type is the server's cause type, e.g. "FieldValueInvalid".
+	Type string
+}
+
+// KindedError is implemented by kube/'s typed errors, so that model needs
+// no import of kube to classify them.
+type KindedError interface {
+	error
+	ErrorKind() ErrorKind
+}
+
+// CausedError is implemented by errors that carry field causes (invalid,
+// field manager conflict).
+type CausedError interface {
+	error
+	FieldCauses() []FieldCause
+}
+
+// KindOf returns the kind of the first error in err's chain that has one,
+// and ErrorUnknown otherwise.
+func KindOf(err error) ErrorKind {
+	var k KindedError
+	if errors.As(err, &k) {
+		return k.ErrorKind()
+	}
+	return ErrorUnknown
+}
+
+// CausesOf returns the field causes of the first error in err's chain that
+// has them.
+func CausesOf(err error) []FieldCause {
+	var c CausedError
+	if errors.As(err, &c) {
+		return c.FieldCauses()
+	}
+	return nil
+}
+
+// APIError is a ready-made KindedError and CausedError, for kube/ to return
+// (or wrap) and for tests.
+type APIError struct {
+	Kind    ErrorKind
+	Message string
+	Causes  []FieldCause
+	// Err is the underlying API error, if any.
+	Err error
+}
+
+func (e *APIError) Error() string {
+	msg := e.Message
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if msg == "" {
+		msg = e.Kind.String()
+	}
+	if len(e.Causes) == 0 {
+		return msg
+	}
+	var b strings.Builder
+	b.WriteString(msg)
+	for _, c := range e.Causes {
+		b.WriteString("; ")
+		if c.Field != "" {
+			b.WriteString(c.Field + ": ")
+		}
+		b.WriteString(c.Message)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying API error.
+func (e *APIError) Unwrap() error { return e.Err }
+
+// ErrorKind returns e.Kind.
+func (e *APIError) ErrorKind() ErrorKind { return e.Kind }
+
+// FieldCauses returns e.Causes.
+func (e *APIError) FieldCauses() []FieldCause { return e.Causes }
+
+// DraftError reports a draft that cannot be saved as it stands: text that
+// does not parse, a conflict block left in it, or a change of the object's
+// identity. The text itself is kept.
+type DraftError struct {
+	// Line is the 1-based line the problem is on, 0 when it has none.
+	Line int
+	// Field is the field concerned, when known, e.g. "metadata.name".
+	Field string
+	// Msg says what is wrong, for people.
+	Msg string
+	// Err is the parser's error, if any.
+	Err error
+}
+
+func (e *DraftError) Error() string {
+	var b strings.Builder
+	b.WriteString("draft")
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", e.Line)
+	}
+	if e.Field != "" {
+		b.WriteString(", " + e.Field)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// Unwrap returns the parser's error.
+func (e *DraftError) Unwrap() error { return e.Err }
+
+// StateError reports an intent the session cannot take in its current
+// state, such as a resubmit while nothing is being rebased.
+type StateError struct {
+	// Event names what was asked, e.g. "resubmit".
+	Event string
+	// State is the session's state at the time.
+	State State
+	// Reason says why, for people.
+	Reason string
+}
+
+func (e *StateError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("cannot %s while %s: %s", e.Event, e.State, e.Reason)
+	}
+	return fmt.Sprintf("cannot %s while %s", e.Event, e.State)
+}
+
+// OpenConflictsError refuses a resubmit while conflicts are open.
+type OpenConflictsError struct {
+	// Open is how many conflicts are still open.
+	Open int
+	// Total is how many conflicts the rebase found.
+	Total int
+}
+
+func (e *OpenConflictsError) Error() string {
+	if e.Open == 1 {
+		return fmt.Sprintf("1 of %d conflicts is still open: resolve it before resubmitting", e.Total)
+	}
+	return fmt.Sprintf("%d of %d conflicts are still open: resolve them before resubmitting", e.Open, e.Total)
+}
+
+// StaleDraftError refuses to recover a stored draft that was made from a
+// version the session cannot merge from: the store recorded base's
+// resourceVersion but not base itself, and the object has moved on since.
+// Taking the draft over the current object would undo the changes made in
+// between without anyone deciding to, so the draft stays in the store.
+type StaleDraftError struct {
+	// DraftBase is the resourceVersion the draft was made from.
+	DraftBase string
+	// Current is the object's resourceVersion now.
+	Current string
+}
+
+func (e *StaleDraftError) Error() string {
+	return fmt.Sprintf("the stored draft was made from resourceVersion %s, the object is now at %s, and base was not stored: cannot rebase it", e.DraftBase, e.Current)
+}
+
+// ErrNotOpen is returned for any event before Opened.
+var ErrNotOpen = errors.New("the session has no object yet")
+
+// ErrNoDraft is returned for a save, rebase or recreate without a draft.
+var ErrNoDraft = errors.New("there is no draft")
+
+// ErrNoResourceVersion is returned instead of a save whose resourceVersion
+// would be empty: without it the server would take the write
+// unconditionally, over whatever changed in between.
+var ErrNoResourceVersion = errors.New("refusing to save without a resourceVersion")

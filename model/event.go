@@ -1,0 +1,139 @@
+package model
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// Event is an intent from the user or an outcome reported by kube/, handed
+// to Session.Handle. Intents are named for what the user asks
+// (SaveRequested, Resolve); outcomes in the past tense (Saved, Conflicted).
+type Event interface {
+	event()
+}
+
+// Opened starts the session with the object as first read.
+type Opened struct {
+	Object *unstructured.Unstructured
+	At     time.Time
+}
+
+// LiveType is the kind of informer event.
+type LiveType int
+
+// The informer's event types.
+const (
+	LiveAdded LiveType = iota + 1
+	LiveModified
+	LiveDeleted
+)
+
+// String returns "added", "modified" or "deleted".
+func (t LiveType) String() string {
+	switch t {
+	case LiveAdded:
+		return "added"
+	case LiveModified:
+		return "modified"
+	case LiveDeleted:
+		return "deleted"
+	}
+	return "LiveType(?)"
+}
+
+// LiveChanged reports an informer event: the object as the server has it
+// now, or its last state before it was deleted.
+type LiveChanged struct {
+	Type   LiveType
+	Object *unstructured.Unstructured
+	At     time.Time
+}
+
+// DraftEdited reports the draft's new text, from the in-app editor or
+// $EDITOR. During a rebase it is the edited merged text, which resolves the
+// rebase by hand.
+type DraftEdited struct {
+	Text string
+}
+
+// SaveRequested asks to save the draft (during a rebase, to resubmit).
+type SaveRequested struct{}
+
+// Saved reports a save or create the server took, with the object it
+// stored.
+type Saved struct {
+	Object *unstructured.Unstructured
+	At     time.Time
+}
+
+// SaveFailed reports a save the server refused (or a FetchTheirs that
+// failed). Err's kind comes from KindOf.
+type SaveFailed struct {
+	Err error
+}
+
+// Conflicted reports theirs, the object as the server has it after a
+// conflict: kube/'s answer to FetchTheirs, or sent directly with a
+// conflict's SaveFailed when kube/ already holds theirs.
+type Conflicted struct {
+	Theirs *unstructured.Unstructured
+	At     time.Time
+}
+
+// RebaseRequested asks to rebase the draft onto live before saving, after
+// the banner said the object changed on the server.
+type RebaseRequested struct{}
+
+// Resolve resolves conflict Index (an index into Session.Conflicts).
+type Resolve struct {
+	Index      int
+	Resolution diff.Resolution
+}
+
+// ResolveAll resolves every open conflict the same way (TakeMine,
+// TakeTheirs or TakeBase).
+type ResolveAll struct {
+	Choice diff.Choice
+}
+
+// Resubmit asks to save the rebase's merged object with theirs'
+// resourceVersion. It is refused while conflicts are open.
+type Resubmit struct{}
+
+// DiscardDraft throws the draft (and any rebase) away.
+type DiscardDraft struct{}
+
+// StoredDraft is a draft as the draft store kept it.
+type StoredDraft struct {
+	Text                string
+	BaseResourceVersion string
+	// Base is the object the draft was made from, when the store kept it.
+	Base *unstructured.Unstructured
+}
+
+// RecoverDraft takes a stored draft back as the session's draft.
+type RecoverDraft struct {
+	Draft StoredDraft
+}
+
+// Recreate asks to create the object again from the draft after it was
+// deleted while editing.
+type Recreate struct{}
+
+func (Opened) event()          {}
+func (LiveChanged) event()     {}
+func (DraftEdited) event()     {}
+func (SaveRequested) event()   {}
+func (Saved) event()           {}
+func (SaveFailed) event()      {}
+func (Conflicted) event()      {}
+func (RebaseRequested) event() {}
+func (Resolve) event()         {}
+func (ResolveAll) event()      {}
+func (Resubmit) event()        {}
+func (DiscardDraft) event()    {}
+func (RecoverDraft) event()    {}
+func (Recreate) event()        {}

@@ -1,0 +1,133 @@
+package model
+
+import (
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// ObjectRef names one object kedit edits: where it lives (context,
+// namespace), what it is (resource and kind) and its name. kube/ builds it
+// from the command line through discovery; everything else only reads it.
+type ObjectRef struct {
+	// Context is the kubeconfig context the object was read through.
+	Context string
+	// Resource is the resource as the RESTMapper resolved it, e.g.
+	// {Group: "apps", Version: "v1", Resource: "deployments"}.
+	Resource schema.GroupVersionResource
+	// Kind is the object's kind, e.g. "Deployment".
+	Kind string
+	// Namespace is empty for a cluster-scoped object.
+	Namespace string
+	// Name is the object's metadata.name.
+	Name string
+	// ClusterScoped is true for kinds that live outside namespaces, such
+	// as Nodes and Namespaces themselves.
+	ClusterScoped bool
+}
+
+// clusterScopeDir stands for the namespace of cluster-scoped objects in
+// draft paths. Namespace names are DNS labels, which cannot start with "_",
+// so it never collides with a real namespace.
+const clusterScopeDir = "_cluster"
+
+// ResourceName is the resource as kubectl spells it on the command line:
+// "configmaps" for the core group, "deployments.apps" otherwise, so that it
+// is unambiguous across groups.
+func (r ObjectRef) ResourceName() string {
+	if r.Resource.Group == "" {
+		return r.Resource.Resource
+	}
+	return r.Resource.Resource + "." + r.Resource.Group
+}
+
+// String returns the object as a kubectl argument, "configmaps/testmap -n
+// ns", so that the UI's title can be pasted into a kubectl command.
+func (r ObjectRef) String() string {
+	s := r.ResourceName() + "/" + r.Name
+	if !r.ClusterScoped && r.Namespace != "" {
+		s += " -n " + r.Namespace
+	}
+	return s
+}
+
+// DraftPath returns the draft's path relative to the draft directory,
+// "<context>/<namespace>/<resource>/<name>.yaml", with slashes as the
+// separator (kube/ converts it with filepath.FromSlash). Each element is
+// escaped so that a context such as "arn:aws:eks:.../cluster/prod" stays one
+// directory and no element can be "." or "..".
+func (r ObjectRef) DraftPath() string {
+	ns := r.Namespace
+	if r.ClusterScoped {
+		ns = clusterScopeDir
+	}
+	return path.Join(pathElem(r.Context), pathElem(ns), pathElem(r.ResourceName()), pathElem(r.Name)+".yaml")
+}
+
+// pathElem makes s one safe path element.
+func pathElem(s string) string {
+	e := url.PathEscape(s)
+	// PathEscape leaves ":" alone, which Windows refuses in file names,
+	// and "." and "..", which would leave the directory.
+	e = strings.ReplaceAll(e, ":", "%3A")
+	switch e {
+	case "":
+		return "_"
+	case ".", "..":
+		return strings.ReplaceAll(e, ".", "%2E")
+	}
+	return e
+}
+
+// Version is one version of the object as kedit saw it.
+type Version struct {
+	// ResourceVersion is the object's metadata.resourceVersion.
+	ResourceVersion string
+	// Object is the whole object. Sessions hold their own copies; treat it
+	// as read-only.
+	Object *unstructured.Unstructured
+	// Observed is when kedit saw this version (not when it was written,
+	// which the API server does not record beyond managedFields' seconds).
+	Observed time.Time
+	// Manager is the field manager that most likely wrote this version;
+	// see Writer.
+	Manager string
+	// Operation is that manager's operation, "Update" or "Apply".
+	Operation string
+}
+
+// NewVersion describes obj as seen at observed, copying it so that the
+// caller may go on changing its own object.
+func NewVersion(obj *unstructured.Unstructured, observed time.Time) Version {
+	if obj == nil {
+		return Version{Observed: observed}
+	}
+	obj = obj.DeepCopy()
+	w := Writer(obj, nil)
+	return Version{
+		ResourceVersion: obj.GetResourceVersion(),
+		Object:          obj,
+		Observed:        observed,
+		Manager:         w.Manager,
+		Operation:       w.Operation,
+	}
+}
+
+// newerRV reports whether resourceVersion a is newer than b. The API
+// contract makes resourceVersions opaque, but every etcd-backed server uses
+// etcd revisions, which are integers that only grow. kedit compares them
+// only to drop an informer event older than its own write; when either is
+// not an integer it trusts arrival order and reports true.
+func newerRV(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	if errA != nil || errB != nil {
+		return a != b
+	}
+	return x > y
+}

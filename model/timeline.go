@@ -1,0 +1,235 @@
+package model
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// FieldChange is one field that changed between two versions.
+type FieldChange struct {
+	// Path is the field in server-side apply's syntax, e.g. `.data.foo`
+	// or `.spec.template.spec.containers[name="app"].image`.
+	Path string
+	Kind diff.ChangeKind
+}
+
+// WriterInfo is the field manager that wrote a version, as far as
+// managedFields tell.
+type WriterInfo struct {
+	Manager     string
+	Operation   string
+	Subresource string
+	// Time is the manager's last write, to the second.
+	Time time.Time
+}
+
+// Writer picks the field manager that wrote obj from its managedFields:
+// the entry with the latest time. managedFields' times have a resolution of
+// one second, so among entries with that same time it prefers one that owns
+// a field in changed (the fields this version changed), which is the
+// manager whose operation made the change.
+func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
+	if obj == nil {
+		return WriterInfo{}
+	}
+	var best *metav1.ManagedFieldsEntry
+	var bestTime time.Time
+	bestOwns := false
+	mfs := obj.GetManagedFields()
+	for i := range mfs {
+		e := &mfs[i]
+		var t time.Time
+		if e.Time != nil {
+			t = e.Time.Time
+		}
+		switch {
+		case best == nil || t.After(bestTime):
+			best, bestTime, bestOwns = e, t, ownsAny(e, changed)
+		case t.Equal(bestTime) && !bestOwns && ownsAny(e, changed):
+			best, bestOwns = e, true
+		}
+	}
+	if best == nil {
+		return WriterInfo{}
+	}
+	return WriterInfo{Manager: best.Manager, Operation: string(best.Operation), Subresource: best.Subresource, Time: bestTime}
+}
+
+// ownsAny reports whether the managedFields entry owns one of the changed
+// fields, a field inside one (a map added whole is owned key by key) or the
+// map or list item holding one (a removed field is owned by no one, but its
+// parent still is).
+func ownsAny(e *metav1.ManagedFieldsEntry, changed []FieldChange) bool {
+	if len(changed) == 0 || e.FieldsV1 == nil {
+		return false
+	}
+	var owned fieldpath.Set
+	if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+		return false
+	}
+	found := false
+	owned.Iterate(func(p fieldpath.Path) {
+		if found || len(p) == 0 {
+			return
+		}
+		ps := p.String()
+		for _, c := range changed {
+			if within(c.Path, ps) || within(ps, c.Path) {
+				found = true
+				return
+			}
+		}
+	})
+	return found
+}
+
+// within reports whether path a is path b or a field inside it.
+func within(a, b string) bool {
+	if !strings.HasPrefix(a, b) {
+		return false
+	}
+	return len(a) == len(b) || a[len(b)] == '.' || a[len(b)] == '['
+}
+
+// Changes returns the fields that differ from prev to cur, in field order,
+// ignoring what the server maintains on every write (resourceVersion,
+// managedFields, generation, uid ...). The spec and metadata are compared
+// with diff's structured comparison, so keyed lists are compared item by
+// item; status, which diff leaves to the server, is compared key by key
+// with lists as a whole.
+func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]FieldChange, error) {
+	if prev == nil || cur == nil {
+		return nil, nil
+	}
+	// Merging cur into prev with no change of our own leaves exactly the
+	// changes from prev to cur as "theirs".
+	m, err := diff.MergeObjects(prev, prev, cur, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FieldChange, 0, len(m.Changes))
+	for _, c := range m.Changes {
+		out = append(out, FieldChange{Path: c.Path.String(), Kind: c.Kind})
+	}
+	st, err := statusChanges(prev.Object["status"], cur.Object["status"])
+	if err != nil {
+		return nil, err
+	}
+	return append(out, st...), nil
+}
+
+// statusChanges compares two status values with a schema deduced from
+// them: maps key by key, lists as one value.
+func statusChanges(prev, cur any) ([]FieldChange, error) {
+	wrap := func(v any) map[string]any {
+		if v == nil {
+			return map[string]any{}
+		}
+		return map[string]any{"status": v}
+	}
+	a, err := typed.DeducedParseableType.FromUnstructured(wrap(prev))
+	if err != nil {
+		return nil, err
+	}
+	b, err := typed.DeducedParseableType.FromUnstructured(wrap(cur))
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := a.Compare(b)
+	if err != nil {
+		return nil, err
+	}
+	var out []FieldChange
+	add := func(s *fieldpath.Set, k diff.ChangeKind) {
+		s.Leaves().Iterate(func(p fieldpath.Path) {
+			out = append(out, FieldChange{Path: p.String(), Kind: k})
+		})
+	}
+	add(cmp.Added, diff.Added)
+	add(cmp.Modified, diff.Modified)
+	add(cmp.Removed, diff.Removed)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// Entry is one version on the timeline.
+type Entry struct {
+	Version
+	// Deleted is true for the object's deletion; Version is then its last
+	// state.
+	Deleted bool
+	// Changes are the fields this version changed against the entry
+	// before it; nil for the first entry and for a deletion.
+	Changes []FieldChange
+	// Subresource is the writer's subresource, e.g. "status", when the
+	// writer wrote through one.
+	Subresource string
+	// Err is set when the comparison with the previous version failed;
+	// Changes is then empty.
+	Err error
+}
+
+// Timeline is every version observed since the session opened, oldest
+// first, each once.
+type Timeline struct {
+	entries []Entry
+	opts    []diff.Option
+}
+
+// Entries returns the timeline, oldest first. The slice is a copy.
+func (t *Timeline) Entries() []Entry {
+	return append([]Entry(nil), t.entries...)
+}
+
+// Len returns how many versions were observed.
+func (t *Timeline) Len() int { return len(t.entries) }
+
+// Observe records a version seen at at, unless the timeline already has
+// its resourceVersion (a save's result and then the informer's event for
+// it). A version older than the newest (an informer event arriving after
+// kedit's own save result) is put in its place. It reports whether the
+// version was new.
+func (t *Timeline) Observe(obj *unstructured.Unstructured, at time.Time, deleted bool) bool {
+	if obj == nil {
+		return false
+	}
+	rv := obj.GetResourceVersion()
+	for _, e := range t.entries {
+		if e.ResourceVersion == rv && e.Deleted == deleted {
+			return false
+		}
+	}
+	e := Entry{Version: Version{ResourceVersion: rv, Object: obj.DeepCopy(), Observed: at}, Deleted: deleted}
+	i := len(t.entries)
+	for i > 0 && !deleted && t.entries[i-1].ResourceVersion != rv && !newerRV(rv, t.entries[i-1].ResourceVersion) {
+		i--
+	}
+	t.entries = append(t.entries, Entry{})
+	copy(t.entries[i+1:], t.entries[i:])
+	t.entries[i] = e
+	t.describe(i)
+	if i+1 < len(t.entries) {
+		t.describe(i + 1)
+	}
+	return true
+}
+
+// describe fills entry i's changes and writer from the entry before it.
+func (t *Timeline) describe(i int) {
+	e := &t.entries[i]
+	e.Changes, e.Err = nil, nil
+	if i > 0 && !e.Deleted {
+		e.Changes, e.Err = Changes(t.entries[i-1].Object, e.Object, t.opts...)
+	}
+	w := Writer(e.Object, e.Changes)
+	e.Manager, e.Operation, e.Subresource = w.Manager, w.Operation, w.Subresource
+}
