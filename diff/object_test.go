@@ -144,6 +144,21 @@ func TestMergeObjects(t *testing.T) {
 			conflicts: []wantConflict{{".data.foo", val("base"), val(nil), absent()}},
 		},
 		{
+			name:      "a null base value is reported as null, not absent",
+			base:      cmHead + "data:\n  foo: null\n",
+			mine:      cmHead + "data:\n  foo: m\n",
+			theirs:    cmHead + "data:\n  foo: t\n",
+			want:      cmHead + "data:\n  foo: t\n",
+			conflicts: []wantConflict{{".data.foo", val(nil), val("m"), val("t")}},
+		},
+		{
+			name:   "keys added on both sides to a null map merge",
+			base:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels: null\n",
+			mine:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    a: \"1\"\n",
+			theirs: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    b: \"1\"\n",
+			want:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    a: \"1\"\n    b: \"1\"\n",
+		},
+		{
 			name:   "multi-line value: edits to different lines merge",
 			base:   cm("  app.conf: |\n    a=1\n    b=1\n    c=1\n    d=1\n    e=1\n"),
 			mine:   cm("  app.conf: |\n    a=2\n    b=1\n    c=1\n    d=1\n    e=1\n"),

@@ -74,22 +74,21 @@ func (w *walker) merge(path fieldpath.Path, tr schema.TypeRef, b, m, t node, mc,
 	}
 
 	atom, _ := w.schema.Resolve(tr)
-	if b.v == nil {
-		// A null base is no more a container than an absent one.
-		b.ok = false
-	}
+	// A null base is no more a container than an absent one (the conflict
+	// still reports it as null).
+	noBase := !b.ok || b.v == nil
 	if m.ok && t.ok {
 		switch mv := m.v.(type) {
 		case map[string]any:
 			tv, tIsMap := t.v.(map[string]any)
 			bv, bIsMap := b.v.(map[string]any)
-			if tIsMap && (bIsMap || !b.ok) && atom.Map != nil && atom.Map.ElementRelationship != schema.Atomic {
+			if tIsMap && (bIsMap || noBase) && atom.Map != nil && atom.Map.ElementRelationship != schema.Atomic {
 				return w.mergeMap(path, atom.Map, bv, mv, tv, mc, tc), true
 			}
 		case []any:
 			tv, tIsList := t.v.([]any)
 			bv, bIsList := b.v.([]any)
-			if tIsList && (bIsList || !b.ok) && atom.List != nil && atom.List.ElementRelationship == schema.Associative {
+			if tIsList && (bIsList || noBase) && atom.List != nil && atom.List.ElementRelationship == schema.Associative {
 				if v, ok := w.mergeList(path, atom.List, bv, mv, tv, mc, tc); ok {
 					return v, true
 				}
