@@ -108,10 +108,11 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		byToken[tok] = i
 	}
 	type site struct {
-		line   int
-		indent int
-		item   bool   // the line starts a list item ("- ")
-		key    string // the field's key, "" for a whole list item
+		start, line int  // the lines the block replaces
+		indent      int  // of the field's key, or of the item's "- "
+		item        bool // the field starts a list item ("- key: ..." or "- ...")
+		isKey       bool // the conflict is a map field (else a whole list item)
+		key         string
 	}
 	sites := map[int]site{}
 	for li, l := range lines {
@@ -121,7 +122,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		}
 		var tok string
 		for t := range byToken {
-			if strings.HasSuffix(body, t) && !strings.HasSuffix(body, "-"+t) {
+			if strings.HasSuffix(body, t) {
 				tok = t
 				break
 			}
@@ -136,19 +137,39 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		if _, dup := sites[i]; dup {
 			return "", false, nil
 		}
+		s := site{start: li, line: li}
+		// The key comes from the path, not from the line, which may hold
+		// it quoted, or not at all for a long key (below).
+		if last := m.Conflicts[i].Path; len(last) > 0 && last[len(last)-1].FieldName != nil {
+			s.isKey, s.key = true, *last[len(last)-1].FieldName
+		}
 		prefix := body[:len(body)-len(tok)]
-		indent := len(prefix) - len(strings.TrimLeft(prefix, " "))
-		rest := prefix[indent:]
-		s := site{line: li, indent: indent}
+		s.indent = len(prefix) - len(strings.TrimLeft(prefix, " "))
+		rest := prefix[s.indent:]
 		if strings.HasPrefix(rest, "- ") {
 			s.item = true
 			rest = rest[2:]
 		}
-		if rest != "" {
-			if !strings.HasSuffix(rest, ": ") {
+		switch {
+		case !s.isKey && s.item && rest == "":
+		case s.isKey && !s.item && rest == ": ":
+			// A key too long for a simple key is written "? key" on
+			// lines of its own, then ": value"; the block replaces all.
+			j := li - 1
+			for j >= 0 && !strings.HasPrefix(strings.TrimLeft(lines[j], " "), "? ") && !strings.HasPrefix(strings.TrimLeft(lines[j], " "), "- ? ") {
+				j--
+			}
+			if j < 0 {
 				return "", false, nil
 			}
-			s.key = rest[:len(rest)-2]
+			s.start = j
+			if lead := strings.TrimLeft(lines[j], " "); strings.HasPrefix(lead, "- ? ") {
+				s.item = true
+				s.indent = len(lines[j]) - len(lead)
+			}
+		case s.isKey && strings.HasSuffix(rest, ": "):
+		default:
+			return "", false, nil
 		}
 		sites[i] = s
 	}
@@ -168,7 +189,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		c := &m.Conflicts[i]
 		indent := strings.Repeat(" ", s.indent)
 		bl := &block{}
-		if s.item && s.key != "" {
+		if s.item && s.isKey {
 			// `- key: token`: the item's other fields follow at the
 			// indentation of key, so the item starts on a line of its own.
 			bl.head = []string{indent + "-\n"}
@@ -179,7 +200,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 				return nil, nil
 			}
 			v := m.encodeForYAML(c, fv.Value)
-			return renderField(s.key, v, indent)
+			return renderField(s.isKey, s.key, v, indent)
 		}
 		var err error
 		if bl.mine, err = side(c.Mine); err != nil {
@@ -217,7 +238,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 	for i, bl := range blocks {
 		c := &m.Conflicts[i]
 		s := sites[i]
-		if c.Hunks == nil || s.key == "" || m.isSecretData(c.Path) {
+		if c.Hunks == nil || !s.isKey || m.isSecretData(c.Path) {
 			continue
 		}
 		ms, _ := c.Mine.Value.(string)
@@ -228,7 +249,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		if s.item {
 			indent += "  "
 		}
-		ls, err := renderField(s.key, tm.Merged, indent)
+		ls, err := renderField(true, s.key, tm.Merged, indent)
 		if err != nil {
 			return "", false, err
 		}
@@ -240,8 +261,12 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 	var b strings.Builder
 	b.Grow(len(out) + 256*len(blocks))
 	siteAt := make(map[int]int, len(sites))
+	replaced := map[int]bool{}
 	for i, s := range sites {
-		siteAt[s.line] = i
+		siteAt[s.start] = i
+		for l := s.start; l <= s.line; l++ {
+			replaced[l] = true
+		}
 	}
 	marker := func(c byte, label string) {
 		b.WriteString(strings.Repeat(string(c), size))
@@ -254,7 +279,9 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 	for li, l := range lines {
 		i, ok := siteAt[li]
 		if !ok {
-			b.WriteString(l)
+			if !replaced[li] {
+				b.WriteString(l)
+			}
 			continue
 		}
 		bl := blocks[i]
@@ -289,18 +316,12 @@ func writeLines(b *strings.Builder, ls []string) {
 	}
 }
 
-// renderField renders `key: v` (or the list item `- v` when key is empty)
-// as kubectl would, each line indented by indent.
-func renderField(key string, v any, indent string) ([]string, error) {
+// renderField renders `key: v` (or the list item `- v` when isKey is
+// false) as kubectl would, each line indented by indent.
+func renderField(isKey bool, key string, v any, indent string) ([]string, error) {
 	var doc any = []any{v}
-	if key != "" {
-		// key is already in its YAML form (quoted if it had to be);
-		// decode it to render it the same way again.
-		var k string
-		if err := yamlv3.Unmarshal([]byte(key), &k); err != nil || k == "" {
-			k = key
-		}
-		doc = map[string]any{k: v}
+	if isKey {
+		doc = map[string]any{key: v}
 	}
 	out, err := yaml.Marshal(doc)
 	if err != nil {

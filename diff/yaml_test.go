@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+var longKey = strings.Repeat("k", 130)
+
 func TestObjectMergeYAML(t *testing.T) {
 	tests := []struct {
 		name               string
@@ -141,6 +143,49 @@ data:
     ========
     b2
     >>>>>>>> theirs
+kind: ConfigMap
+metadata:
+  name: cm
+  namespace: default
+`,
+		},
+		{
+			name:   "a key that needs quotes",
+			base:   cm("  \"007\": b\n"),
+			mine:   cm("  \"007\": m\n"),
+			theirs: cm("  \"007\": t\n"),
+			want: `apiVersion: v1
+data:
+<<<<<<< mine
+  "007": m
+||||||| base
+  "007": b
+=======
+  "007": t
+>>>>>>> theirs
+kind: ConfigMap
+metadata:
+  name: cm
+  namespace: default
+`,
+		},
+		{
+			name:   "a key too long for a simple key",
+			base:   cm("  " + longKey + ": b\n"),
+			mine:   cm("  " + longKey + ": m\n"),
+			theirs: cm("  " + longKey + ": t\n"),
+			want: `apiVersion: v1
+data:
+<<<<<<< mine
+  ? ` + longKey + `
+  : m
+||||||| base
+  ? ` + longKey + `
+  : b
+=======
+  ? ` + longKey + `
+  : t
+>>>>>>> theirs
 kind: ConfigMap
 metadata:
   name: cm
