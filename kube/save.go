@@ -1,0 +1,215 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+)
+
+// FieldManager is the field manager kedit writes under.
+const FieldManager = "kedit"
+
+// Strategy says how a save is sent. Every strategy is conflict-safe: each
+// carries base's resourceVersion, so a save over a change made meanwhile
+// gets 409 Conflict instead of overwriting it.
+type Strategy string
+
+// The save strategies of --strategy.
+const (
+	// StrategyUpdate PUTs the whole draft with base's resourceVersion.
+	StrategyUpdate Strategy = "update"
+	// StrategyPatch sends a JSON merge patch from base to the draft with
+	// metadata.resourceVersion in it, which the server treats as a
+	// precondition.
+	StrategyPatch Strategy = "patch"
+	// StrategyApply sends a server-side apply as field manager kedit, never
+	// forced, with base's resourceVersion as a precondition.
+	StrategyApply Strategy = "apply"
+)
+
+// Strategies lists the valid strategies in the order help shows them.
+var Strategies = []Strategy{StrategyUpdate, StrategyPatch, StrategyApply}
+
+// ParseStrategy reads the value of --strategy.
+func ParseStrategy(s string) (Strategy, error) {
+	for _, v := range Strategies {
+		if string(v) == s {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("unknown save strategy %q: use update, patch or apply", s)
+}
+
+// SaveOptions tune a save.
+type SaveOptions struct {
+	// DryRun asks the server to validate and return the object it would
+	// store without storing it.
+	DryRun bool
+}
+
+// ErrNoResourceVersion is returned for a save whose base has no
+// resourceVersion: without one the save could overwrite someone's change.
+var ErrNoResourceVersion = errors.New("refusing to save without base's resourceVersion: the save could overwrite a change made meanwhile")
+
+// IdentityChangedError is returned when the draft names another object
+// than base: kedit edits one object and never saves it under another name.
+type IdentityChangedError struct {
+	Field      string
+	Base, Mine string
+}
+
+func (e *IdentityChangedError) Error() string {
+	return fmt.Sprintf("the draft changes %s from %q to %q: kedit saves the object it opened, not another one", e.Field, e.Base, e.Mine)
+}
+
+// Save sends draft as the new state of the object base was read from,
+// conditioned on base's resourceVersion, and returns what the server stored
+// (or, with DryRun, would store). Failures are the typed errors of this
+// package; a *ConflictError means the object changed since base.
+func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strategy, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
+	rv := base.GetResourceVersion()
+	if rv == "" {
+		return nil, ErrNoResourceVersion
+	}
+	if err := sameIdentity(base, draft); err != nil {
+		return nil, err
+	}
+	var dryRun []string
+	if opts.DryRun {
+		dryRun = []string{metav1.DryRunAll}
+	}
+	ri := t.Resource(dc)
+	switch strategy {
+	case StrategyUpdate, "":
+		obj := draft.DeepCopy()
+		obj.SetResourceVersion(rv)
+		// Leaving managedFields out of an update keeps the server's record.
+		obj.SetManagedFields(nil)
+		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun})
+		return out, classify(t, "update", err)
+
+	case StrategyPatch:
+		patch, err := mergePatch(base, draft, rv)
+		if err != nil {
+			return nil, err
+		}
+		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager, DryRun: dryRun})
+		return out, classify(t, "patch", err)
+
+	case StrategyApply:
+		obj := draft.DeepCopy()
+		stripServerOwned(obj)
+		obj.SetResourceVersion(rv)
+		// An apply creates a missing object, resourceVersion or not; base's
+		// uid makes the server refuse instead, so a save never brings back
+		// an object deleted meanwhile.
+		obj.SetUID(base.GetUID())
+		body, err := json.Marshal(obj.Object)
+		if err != nil {
+			return nil, err
+		}
+		force := false
+		out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: FieldManager, Force: &force, DryRun: dryRun})
+		return out, classifyApply(t, err)
+	}
+	return nil, fmt.Errorf("unknown save strategy %q", strategy)
+}
+
+// classifyApply reads the two answers the uid precondition of an apply
+// gives: the object is gone, or it was deleted and created again.
+func classifyApply(t *Target, err error) error {
+	if err == nil {
+		return nil
+	}
+	if apierrors.IsConflict(err) && strings.Contains(err.Error(), "no existing object was found") {
+		return &NotFoundError{Target: t, Err: err}
+	}
+	if apierrors.IsInvalid(err) {
+		for _, c := range statusCauses(err) {
+			if c.Field == "metadata.uid" {
+				return &ConflictError{Target: t, Err: err}
+			}
+		}
+	}
+	return classify(t, "apply", err)
+}
+
+// mergePatch is the JSON merge patch from base to draft, with base's
+// resourceVersion as the precondition.
+func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, error) {
+	from, to := base.DeepCopy(), draft.DeepCopy()
+	stripServerOwned(from)
+	stripServerOwned(to)
+	fromJSON, err := json.Marshal(from.Object)
+	if err != nil {
+		return nil, err
+	}
+	toJSON, err := json.Marshal(to.Object)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := jsonpatch.CreateMergePatch(fromJSON, toJSON)
+	if err != nil {
+		return nil, fmt.Errorf("computing the merge patch: %w", err)
+	}
+	var patch map[string]any
+	if err := json.Unmarshal(raw, &patch); err != nil {
+		return nil, err
+	}
+	meta, _ := patch["metadata"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+		patch["metadata"] = meta
+	}
+	meta["resourceVersion"] = rv
+	return json.Marshal(patch)
+}
+
+// stripServerOwned removes what the server owns and a client must not send
+// in an apply (managedFields) or need not send in a patch.
+func stripServerOwned(obj *unstructured.Unstructured) {
+	obj.SetManagedFields(nil)
+	for _, f := range []string{"resourceVersion", "uid", "generation", "creationTimestamp", "selfLink"} {
+		unstructured.RemoveNestedField(obj.Object, "metadata", f)
+	}
+	unstructured.RemoveNestedField(obj.Object, "status")
+}
+
+func sameIdentity(base, draft *unstructured.Unstructured) error {
+	for _, f := range []struct {
+		name       string
+		base, mine string
+	}{
+		{"apiVersion", base.GetAPIVersion(), draft.GetAPIVersion()},
+		{"kind", base.GetKind(), draft.GetKind()},
+		{"metadata.name", base.GetName(), draft.GetName()},
+		{"metadata.namespace", base.GetNamespace(), draft.GetNamespace()},
+	} {
+		if f.base != f.mine {
+			return &IdentityChangedError{Field: f.name, Base: f.base, Mine: f.mine}
+		}
+	}
+	return nil
+}
+
+// Theirs returns the object as it is on the server now, after a save based
+// on base hit a conflict: the informer's cached copy when it has moved past
+// base, else a GET.
+func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	// resourceVersions are opaque: "not base's" is all a client may
+	// conclude, and the informer only moves forward.
+	if cached != nil && cached.GetResourceVersion() != "" && cached.GetResourceVersion() != base.GetResourceVersion() {
+		return cached.DeepCopy(), nil
+	}
+	obj, err := t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{})
+	return obj, classify(t, "get", err)
+}
