@@ -481,8 +481,19 @@ func FuzzMergeObjectsDeployment(f *testing.F) {
 				t.Fatalf("conflict %d: %+v, swapped %+v", i, ca, cb)
 			}
 		}
-		if _, err := a.YAML(); err != nil {
+		text, err := a.YAML()
+		if err != nil {
 			t.Fatalf("YAML: %v", err)
+		}
+		got, err := ParseYAML(text)
+		var me *MarkerError
+		switch {
+		case len(a.Conflicts) > 0 && !errors.As(err, &me):
+			t.Fatalf("ParseYAML with open conflicts: %v\n%s", err, text)
+		case len(a.Conflicts) > 0 && me.Path == "":
+			t.Fatalf("MarkerError names no field:\n%s", text)
+		case len(a.Conflicts) == 0 && (err != nil || !reflect.DeepEqual(got.Object, a.Merged.Object)):
+			t.Fatalf("YAML reads back as %v, %v; want %v", got, err, a.Merged.Object)
 		}
 	})
 }
