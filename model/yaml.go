@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
@@ -42,6 +43,9 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 	}
 	obj, err := diff.ParseYAML([]byte(text))
 	if err == nil {
+		if de := duplicateKey(text); de != nil {
+			return nil, de
+		}
 		return obj, nil
 	}
 	var me *diff.MarkerError
@@ -51,24 +55,91 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 	if errors.Is(err, diff.ErrNotObject) {
 		return nil, &DraftError{Msg: err.Error(), Err: err}
 	}
-	de := &DraftError{Msg: yamlMessage(err), Err: err}
-	if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-		de.Line, _ = strconv.Atoi(m[1])
+	line, msg := locateYAMLError(text)
+	if msg == "" {
+		msg = yamlMessage(err)
 	}
-	return nil, de
+	return nil, &DraftError{Line: line, Msg: msg, Err: err}
 }
 
-// yamlMessage strips the wrappers ("invalid YAML: yaml: line 3: ") from a
-// parser error so that the DraftError states the line once.
-func yamlMessage(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, "yaml: "); i >= 0 {
-		msg = msg[i+len("yaml: "):]
+// locateYAMLError finds the line of text's syntax error. yaml.v3, which
+// diff.ParseYAML reads with, names the line where the enclosing structure
+// began; yaml.v2 names the line where the parser found the problem, which
+// is the one to fix, but like libyaml counts it from 0 for parser errors
+// (those that "did not find expected" something). An unclosed quote is
+// found at the end of the text, so there the enclosing line is the one to
+// fix.
+func locateYAMLError(text string) (int, string) {
+	var v any
+	err := yamlv2.Unmarshal([]byte(text), &v)
+	if err == nil {
+		return 0, ""
 	}
-	if m := lineRE.FindStringIndex(msg); m != nil && m[0] == 0 {
-		msg = strings.TrimLeft(msg[m[1]:], ": ")
+	msg := yamlMessage(err)
+	m := lineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, msg
 	}
-	return msg
+	line, _ := strconv.Atoi(m[1])
+	switch {
+	case strings.Contains(msg, "did not find expected"):
+		line++
+	case strings.Contains(msg, "unexpected end of stream"):
+		var n yamlv3.Node
+		if err3 := yamlv3.Unmarshal([]byte(text), &n); err3 != nil {
+			if m3 := lineRE.FindStringSubmatch(err3.Error()); m3 != nil {
+				line, _ = strconv.Atoi(m3[1])
+			}
+		}
+	}
+	lines := strings.Split(text, "\n")
+	if line >= 1 && line <= len(lines) {
+		l := lines[line-1]
+		if strings.Contains(l[:len(l)-len(strings.TrimLeft(l, " \t"))], "\t") {
+			msg += " (the line is indented with a tab; YAML indents with spaces)"
+		}
+	}
+	return line, msg
+}
+
+// duplicateKey finds a key given twice in one map, which the YAML decoder
+// would settle silently by keeping the last: the first value would be lost
+// without the user knowing.
+func duplicateKey(text string) *DraftError {
+	var doc yamlv3.Node
+	if yamlv3.Unmarshal([]byte(text), &doc) != nil {
+		return nil
+	}
+	var found *DraftError
+	var walk func(n *yamlv3.Node, path string)
+	walk = func(n *yamlv3.Node, path string) {
+		if found != nil {
+			return
+		}
+		switch n.Kind {
+		case yamlv3.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path)
+			}
+		case yamlv3.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, path+"["+strconv.Itoa(i)+"]")
+			}
+		case yamlv3.MappingNode:
+			seen := map[string]int{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if first, ok := seen[k.Value]; ok && k.Kind == yamlv3.ScalarNode {
+					found = &DraftError{Line: k.Line, Field: path + "." + k.Value, Msg: fmt.Sprintf("key %q is already defined on line %d", k.Value, first)}
+					return
+				}
+				seen[k.Value] = k.Line
+				walk(n.Content[i+1], path+"."+k.Value)
+			}
+		}
+	}
+	walk(&doc, "")
+	return found
 }
 
 // identityFields are the fields a draft may not change: they name the
@@ -129,4 +200,17 @@ func lineOf(text string, path ...string) int {
 		n = next
 	}
 	return line
+}
+
+// yamlMessage strips the wrappers ("invalid YAML: yaml: line 3: ") from a
+// parser error so that the DraftError states the line once.
+func yamlMessage(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "yaml: "); i >= 0 {
+		msg = msg[i+len("yaml: "):]
+	}
+	if m := lineRE.FindStringIndex(msg); m != nil && m[0] == 0 {
+		msg = strings.TrimLeft(msg[m[1]:], ": ")
+	}
+	return msg
 }
