@@ -291,8 +291,9 @@ func (w *walker) itemElement(t *schema.List, item any) (fieldpath.PathElement, b
 }
 
 // mergeList merges an associative list item by item. Items keep theirs'
-// order, or mine's when only mine reordered them; items one side added go
-// after the item they follow on that side.
+// order, or mine's when only mine reordered them; when both reordered,
+// theirs' order wins, as order alone is not worth a conflict. Items one
+// side added go after the item they follow on that side.
 func (w *walker) mergeList(path fieldpath.Path, t *schema.List, b, m, th []any, mc, tc changeState) ([]any, bool) {
 	bi, ok1 := w.indexList(t, b)
 	mi, ok2 := w.indexList(t, m)
