@@ -1,0 +1,46 @@
+package kube
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/discovery"
+	"k8s.io/kube-openapi/pkg/spec3"
+)
+
+// ServerSchemas builds a type converter from the OpenAPI v3 document the
+// API server publishes for gv, so that MergeObjects merges custom resources
+// by their own schema (list keys, atomic fields). It passes straight to
+// diff.WithSchemas.
+func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (managedfields.TypeConverter, error) {
+	paths, err := dc.OpenAPIV3().Paths()
+	if err != nil {
+		return nil, fmt.Errorf("listing the server's OpenAPI v3 documents: %w", err)
+	}
+	key := "apis/" + gv.Group + "/" + gv.Version
+	if gv.Group == "" {
+		key = "api/" + gv.Version
+	}
+	gvDoc, ok := paths[key]
+	if !ok {
+		return nil, fmt.Errorf("the server publishes no OpenAPI v3 document for %s", gv)
+	}
+	raw, err := gvDoc.Schema("application/json")
+	if err != nil {
+		return nil, fmt.Errorf("reading the OpenAPI v3 document of %s: %w", gv, err)
+	}
+	var doc spec3.OpenAPI
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("parsing the OpenAPI v3 document of %s: %w", gv, err)
+	}
+	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
+		return nil, fmt.Errorf("the OpenAPI v3 document of %s has no schemas", gv)
+	}
+	tc, err := managedfields.NewTypeConverter(doc.Components.Schemas, false)
+	if err != nil {
+		return nil, fmt.Errorf("building schemas for %s: %w", gv, err)
+	}
+	return tc, nil
+}
