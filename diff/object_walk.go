@@ -20,7 +20,12 @@ type node struct {
 	ok bool
 }
 
-func (n node) field() FieldValue { return FieldValue{Present: n.ok, Value: n.v} }
+// field is the node as a conflict reports it: a copy, so that the
+// conflict does not share maps with the caller's objects.
+func (n node) field() FieldValue {
+	v, _ := copyJSON(n.v)
+	return FieldValue{Present: n.ok, Value: v}
+}
 
 // changeState is what one side's comparison with base says about a field:
 // has is true when the field itself was added, modified or removed, and sub
