@@ -126,7 +126,10 @@ type pendingSave struct {
 // theirs collide takes mine without a resolution; no failure touches the
 // draft.
 //
-// A Session is not safe for concurrent use; the UI owns it.
+// Objects it hands out (Base, Live, Draft, Rebase, Timeline) are its own
+// and must be treated as read-only; it copies what it is given, so callers
+// may go on changing their objects. A Session is not safe for concurrent
+// use; the UI owns it.
 type Session struct {
 	ref  ObjectRef
 	opts []diff.Option
