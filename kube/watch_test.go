@@ -1,0 +1,392 @@
+package kube
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// watchTimeout bounds every wait on a watch, so a broken watch fails the
+// test instead of hanging it. A restarted API server is ready in about 10
+// seconds and the reflector's backoff can add up to 30 more.
+const watchTimeout = 60 * time.Second
+
+// watchRecorder reads a Watch's events and keeps them for failure messages.
+type watchRecorder struct {
+	t    *testing.T
+	w    *Watch
+	name string // the only object name allowed in object events
+	seen []WatchEvent
+}
+
+// next returns the first event for which match is true, failing the test
+// on timeout, on a closed channel, or on an event about another object.
+func (r *watchRecorder) next(what string, match func(WatchEvent) bool) WatchEvent {
+	r.t.Helper()
+	timeout := time.After(watchTimeout)
+	for {
+		select {
+		case ev, ok := <-r.w.Events():
+			if !ok {
+				r.t.Fatalf("waiting for %s: events channel closed; seen %s", what, r.describe())
+			}
+			r.seen = append(r.seen, ev)
+			if ev.Type.IsObject() {
+				if ev.Object == nil {
+					r.t.Fatalf("%s event without an object", ev.Type)
+				}
+				if got := ev.Object.GetName(); got != r.name {
+					r.t.Fatalf("%s event for %q, watching only %q", ev.Type, got, r.name)
+				}
+				if ev.ResourceVersion == "" || ev.ResourceVersion != ev.Object.GetResourceVersion() {
+					r.t.Fatalf("%s event resourceVersion %q, object's %q", ev.Type, ev.ResourceVersion, ev.Object.GetResourceVersion())
+				}
+			}
+			if match(ev) {
+				return ev
+			}
+		case <-timeout:
+			r.t.Fatalf("no %s within %s; seen %s", what, watchTimeout, r.describe())
+		}
+	}
+}
+
+// since returns the events recorded from index i on.
+func (r *watchRecorder) since(i int) []WatchEvent { return r.seen[i:] }
+
+func (r *watchRecorder) describe() string {
+	var parts []string
+	for _, ev := range r.seen {
+		s := ev.Type.String()
+		if ev.Object != nil {
+			s += " rv=" + ev.ResourceVersion + " data=" + dataString(ev.Object)
+		}
+		if ev.Err != nil {
+			s += " err=" + ev.Err.Error()
+		}
+		parts = append(parts, s)
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+func dataString(u *unstructured.Unstructured) string {
+	data, _, _ := unstructured.NestedStringMap(u.Object, "data")
+	var parts []string
+	for k, v := range data {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func hasData(typ WatchEventType, key, value string) func(WatchEvent) bool {
+	return func(ev WatchEvent) bool {
+		if ev.Type != typ {
+			return false
+		}
+		v, _, _ := unstructured.NestedString(ev.Object.Object, "data", key)
+		return v == value
+	}
+}
+
+func isType(typ WatchEventType) func(WatchEvent) bool {
+	return func(ev WatchEvent) bool { return ev.Type == typ }
+}
+
+// startWatch starts a watch on t and stops it when the test ends, failing
+// the test when Stop does not return: a leaked goroutine would hang there.
+func startWatch(t *testing.T, dc dynamic.Interface, tgt *Target) *watchRecorder {
+	t.Helper()
+	w := NewWatch(dc, tgt)
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
+	return &watchRecorder{t: t, w: w, name: tgt.Name}
+}
+
+func stopWithin(t *testing.T, w *Watch, d time.Duration) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { w.Stop(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("Stop did not return within %s", d)
+	}
+	// Events is closed once everything has stopped; drain what was queued.
+	for range w.Events() {
+	}
+}
+
+func TestWatchReportsOnlyItsObject(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "watched", "--from-literal=foo=1")
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "other", "--from-literal=foo=1")
+	tgt := configMapTarget("", ns, "watched")
+	r := startWatch(t, kubetest.Dynamic(t), tgt)
+
+	added := r.next("Added on start", hasData(ObjectAdded, "foo", "1"))
+	r.next("Connected", isType(WatchConnected))
+
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "other", "--type=merge", "-p", `{"data":{"foo":"other"}}`)
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "watched", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
+	mod := r.next("Modified after kubectl patch", hasData(ObjectModified, "foo", "2"))
+	if mod.ResourceVersion == added.ResourceVersion {
+		t.Errorf("Modified has the Added resourceVersion %s", mod.ResourceVersion)
+	}
+	latest, ok := r.w.Latest()
+	if !ok || latest.GetResourceVersion() != mod.ResourceVersion {
+		t.Errorf("Latest = %v, %v; want resourceVersion %s", latest, ok, mod.ResourceVersion)
+	}
+	// Latest is a copy: changing it does not change the cache.
+	latest.SetResourceVersion("1")
+	if again, _ := r.w.Latest(); again.GetResourceVersion() != mod.ResourceVersion {
+		t.Error("Latest returned the informer's own object")
+	}
+
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "watched")
+	del := r.next("Deleted after kubectl delete", isType(ObjectDeleted))
+	if v, _, _ := unstructured.NestedString(del.Object.Object, "data", "foo"); v != "2" {
+		t.Errorf("Deleted carries data foo=%q, want the last state foo=2", v)
+	}
+	if _, ok := r.w.Latest(); ok {
+		t.Error("Latest still has the deleted object")
+	}
+
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "watched", "--from-literal=foo=3")
+	r.next("Added after re-creation", hasData(ObjectAdded, "foo", "3"))
+
+	// "other" changed again meanwhile; next() fails on any event about it.
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "other")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "watched", "--type=merge", "-p", `{"data":{"foo":"4"}}`)
+	r.next("Modified after the other object's deletion", hasData(ObjectModified, "foo", "4"))
+}
+
+func TestWatchClusterScoped(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	// The test's own namespace is a cluster-scoped object to watch.
+	tgt := draftTarget("", "", "", "v1", "namespaces", "Namespace", ns)
+	r := startWatch(t, kubetest.Dynamic(t), tgt)
+	r.next("Added on start", isType(ObjectAdded))
+	kubetest.MustKubectl(t, "label", "namespace", ns, "kedit-test=watched")
+	r.next("Modified after kubectl label", func(ev WatchEvent) bool {
+		return ev.Type == ObjectModified && ev.Object.GetLabels()["kedit-test"] == "watched"
+	})
+}
+
+func TestWatchMissingObjectThenCreated(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	r := startWatch(t, kubetest.Dynamic(t), configMapTarget("", ns, "later"))
+	r.next("Connected", isType(WatchConnected))
+	deadline := time.Now().Add(watchTimeout)
+	for !r.w.HasSynced() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, ok := r.w.Latest(); ok || !r.w.HasSynced() {
+		t.Fatalf("synced=%v, Latest ok=%v for a missing object", r.w.HasSynced(), ok)
+	}
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "later", "--from-literal=foo=1")
+	r.next("Added once created", hasData(ObjectAdded, "foo", "1"))
+}
+
+// TestWatchSurvivesAPIServerRestart stops the API server under a running
+// watch: the watch reports reconnecting, and once the server is back it
+// reports connected and delivers a change made by kubectl.
+func TestWatchSurvivesAPIServerRestart(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "survivor", "--from-literal=foo=1")
+	r := startWatch(t, kubetest.Dynamic(t), configMapTarget("", ns, "survivor"))
+	r.next("Added on start", hasData(ObjectAdded, "foo", "1"))
+	r.next("Connected", isType(WatchConnected))
+
+	stoppedAt := time.Now()
+	kubetest.StopServer(t)
+	// Whatever happens below, later tests need the server.
+	t.Cleanup(func() { kubetest.StartServer(t) })
+	rec := r.next("Reconnecting while the API server is down", isType(WatchReconnecting))
+	if rec.Err == nil {
+		t.Error("Reconnecting without the error")
+	}
+	if rec.Since.Before(stoppedAt.Add(-time.Second)) || rec.Since.After(time.Now()) {
+		t.Errorf("Reconnecting since %v; the server stopped at %v", rec.Since, stoppedAt)
+	}
+	t.Logf("reconnecting since %s: %v", rec.Since.Format("15:04:05"), rec.Err)
+	if _, ok := r.w.Latest(); !ok {
+		t.Error("Latest lost the object while the server is down")
+	}
+
+	mark := len(r.seen)
+	kubetest.StartServer(t)
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "survivor", "--type=merge", "-p", `{"data":{"foo":"after-restart"}}`)
+	r.next("Modified after the restart", hasData(ObjectModified, "foo", "after-restart"))
+	var connected bool
+	for _, ev := range r.since(mark) {
+		if ev.Type == WatchConnected {
+			connected = true
+		}
+		if ev.Type == WatchReconnecting && !ev.Since.Equal(rec.Since) {
+			t.Errorf("one outage reported with two start times: %v and %v", rec.Since, ev.Since)
+		}
+	}
+	if !connected {
+		// The change may arrive in the same instant; give Connected a moment.
+		r.next("Connected after the restart", isType(WatchConnected))
+	}
+}
+
+// unreachableConfig is a client configuration for an address that refuses
+// connections, as an API server that went away does.
+func unreachableConfig(t *testing.T) *rest.Config {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return &rest.Config{Host: "http://" + addr, Timeout: 5 * time.Second}
+}
+
+// TestWatchReportsReconnectingWithoutServer needs no cluster: a watch of an
+// address that refuses connections reports reconnecting, keeps its start
+// time across retries, and stops promptly.
+func TestWatchReportsReconnectingWithoutServer(t *testing.T) {
+	dc, err := dynamic.NewForConfig(unreachableConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	r := startWatch(t, dc, configMapTarget("", "default", "nothing"))
+	ev := r.next("Reconnecting", isType(WatchReconnecting))
+	if ev.Err == nil || ev.Since.Before(before) {
+		t.Errorf("Reconnecting since %v, err %v", ev.Since, ev.Err)
+	}
+	if _, ok := r.w.Latest(); ok || r.w.HasSynced() {
+		t.Error("a watch that never connected has an object")
+	}
+}
+
+func TestWatchStopEndsEvents(t *testing.T) {
+	dc, err := dynamic.NewForConfig(unreachableConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Stopped by Stop.
+	w := NewWatch(dc, configMapTarget("", "default", "x"))
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err == nil {
+		t.Error("a second Start succeeded")
+	}
+	stopWithin(t, w, 5*time.Second)
+	stopWithin(t, w, time.Second) // again: a no-op
+
+	// Stopped by its context.
+	w = NewWatch(dc, configMapTarget("", "default", "x"))
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-drained(w):
+	case <-time.After(5 * time.Second):
+		t.Fatal("Events not closed after the context ended")
+	}
+	stopWithin(t, w, 5*time.Second)
+
+	// Stopped before it started: Events is closed, Start refuses.
+	w = NewWatch(dc, configMapTarget("", "default", "x"))
+	stopWithin(t, w, time.Second)
+	if err := w.Start(context.Background()); err == nil {
+		t.Error("Start after Stop succeeded")
+	}
+}
+
+// drained closes its channel once w's Events channel is closed.
+func drained(w *Watch) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		for range w.Events() {
+		}
+		close(done)
+	}()
+	return done
+}
+
+func TestWatchCoalescesWhenTheReaderFallsBehind(t *testing.T) {
+	dc, err := dynamic.NewForConfig(unreachableConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not started: events pile up in the queue as they would behind a UI
+	// that stopped reading.
+	w := NewWatch(dc, configMapTarget("", "default", "x"))
+	obj := func(rv string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{}
+		u.SetName("x")
+		u.SetResourceVersion(rv)
+		return u
+	}
+	w.pushObject(ObjectAdded, obj("1"))
+	w.setReconnecting(context.DeadlineExceeded)
+	for i := range maxPendingEvents {
+		w.pushObject(ObjectModified, obj(strconv.Itoa(i+2)))
+	}
+	w.pushObject(ObjectModified, obj("last"))
+	w.mu.Lock()
+	got := append([]WatchEvent(nil), w.pending...)
+	w.mu.Unlock()
+	if len(got) > maxPendingEvents {
+		t.Fatalf("%d events pending, bound is %d", len(got), maxPendingEvents)
+	}
+	// The latest object and the latest state survive.
+	lastObj, lastState := got[len(got)-1], WatchEvent{}
+	for _, ev := range got {
+		if !ev.Type.IsObject() {
+			lastState = ev
+		}
+	}
+	if lastObj.ResourceVersion != "last" || lastState.Type != WatchReconnecting {
+		t.Errorf("after coalescing: %d events, last object rv %q, last state %s", len(got), lastObj.ResourceVersion, lastState.Type)
+	}
+	stopWithin(t, w, time.Second)
+}
+
+func TestCoalesce(t *testing.T) {
+	ev := func(typ WatchEventType, rv string) WatchEvent { return WatchEvent{Type: typ, ResourceVersion: rv} }
+	cases := []struct {
+		name string
+		in   []WatchEvent
+		want []WatchEvent
+	}{
+		{"objects only", []WatchEvent{ev(ObjectAdded, "1"), ev(ObjectModified, "2"), ev(ObjectDeleted, "3")}, []WatchEvent{ev(ObjectDeleted, "3")}},
+		{"state then objects", []WatchEvent{ev(WatchReconnecting, ""), ev(WatchConnected, ""), ev(ObjectModified, "2"), ev(ObjectModified, "3")}, []WatchEvent{ev(WatchConnected, ""), ev(ObjectModified, "3")}},
+		{"objects then state", []WatchEvent{ev(ObjectModified, "2"), ev(WatchConnected, ""), ev(WatchReconnecting, "")}, []WatchEvent{ev(ObjectModified, "2"), ev(WatchReconnecting, "")}},
+		{"deleted then re-created", []WatchEvent{ev(ObjectDeleted, "5"), ev(ObjectAdded, "6")}, []WatchEvent{ev(ObjectAdded, "6")}},
+	}
+	for _, c := range cases {
+		got := coalesce(c.in)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i].Type != c.want[i].Type || got[i].ResourceVersion != c.want[i].ResourceVersion {
+				t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+	}
+}
