@@ -47,6 +47,7 @@ func TestMergeCommand(t *testing.T) {
 		{dir: "configmap-disjoint", code: 0},
 		{dir: "configmap-same-key", code: 1, stderr: "conflict at .data.foo"},
 		{dir: "configmap-config-file", code: 0},
+		{dir: "configmap-delete-modify", code: 1, stderr: "conflict at .data.foo"},
 		{dir: "deployment-image-and-container", code: 0},
 		{dir: "json-manifests", code: 0},
 		{dir: "secret-data", code: 0},
@@ -169,6 +170,15 @@ func TestMergeCommandJSON(t *testing.T) {
 	var merged map[string]any
 	if err := json.Unmarshal(r.Merged, &merged); err != nil || merged["kind"] != "ConfigMap" {
 		t.Errorf("merged is not the object: %s", r.Merged)
+	}
+
+	// A side without the field has no key; null would be a field set to null.
+	r, code = run(t, "configmap-delete-modify")
+	if code != 1 || len(r.Conflicts) != 1 {
+		t.Fatalf("exit %d, report %+v", code, r)
+	}
+	if _, ok := r.Conflicts[0]["mine"]; ok || string(r.Conflicts[0]["theirs"]) != `"theirs"` {
+		t.Errorf("conflict %v: want no mine key", r.Conflicts[0])
 	}
 
 	r, code = run(t, "configmap-disjoint")
