@@ -52,10 +52,17 @@ type LiveChanged struct {
 	At     time.Time
 }
 
-// DraftEdited reports the draft's new text, from the in-app editor or
-// $EDITOR. During a rebase it is the edited merged text, which resolves the
-// rebase by hand.
+// DraftEdited reports the draft's new text (mine), from the in-app editor
+// or $EDITOR. During a rebase, mine is merged with theirs again.
 type DraftEdited struct {
+	Text string
+}
+
+// MergedEdited reports the rebase's merged text (Session.MergedText) as the
+// user edited it by hand, conflict blocks and all. It ends the rebase: the
+// text becomes the draft, made from theirs. Blocks left in it make it a
+// draft that cannot be saved until they are gone.
+type MergedEdited struct {
 	Text string
 }
 
@@ -126,6 +133,7 @@ type Recreate struct{}
 func (Opened) event()          {}
 func (LiveChanged) event()     {}
 func (DraftEdited) event()     {}
+func (MergedEdited) event()    {}
 func (SaveRequested) event()   {}
 func (Saved) event()           {}
 func (SaveFailed) event()      {}

@@ -78,7 +78,16 @@ type Rebase struct {
 	// each Resolve instead of changing it, so a Merge handed out stays as
 	// it was.
 	Merge *diff.ObjectMerge
+
+	// stale is true when the draft was edited since into text that does
+	// not parse, so Merge is not of the draft as it stands.
+	stale bool
 }
+
+// Stale reports whether the draft was edited since the merge into text
+// that does not parse: Merge is of an older mine, and Resubmit is refused
+// until the draft parses again (and is merged again).
+func (r *Rebase) Stale() bool { return r.stale }
 
 // Failure is why the last save did not go through.
 type Failure struct {
@@ -223,7 +232,7 @@ func (s *Session) Open() int {
 
 // MergedText renders the rebase's merged object with a conflict block for
 // each open conflict, for the conflict view or $EDITOR. Handing the edited
-// text back as DraftEdited resolves the rebase by hand.
+// text back as MergedEdited resolves the rebase by hand.
 func (s *Session) MergedText() (string, error) {
 	if s.rebase == nil || s.rebase.Merge == nil {
 		return "", &StateError{Event: "render the merge", State: s.state, Reason: "nothing is being rebased"}
@@ -272,6 +281,8 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		err = s.liveChanged(ev)
 	case DraftEdited:
 		effects, err = s.draftEdited(ev.Text)
+	case MergedEdited:
+		effects, err = s.mergedEdited(ev.Text)
 	case SaveRequested:
 		effects, err = s.saveRequested()
 	case Saved:
@@ -341,26 +352,28 @@ func (s *Session) liveChanged(ev LiveChanged) error {
 
 // draftEdited takes the user's text as the draft, whether it parses or not.
 func (s *Session) draftEdited(text string) ([]Effect, error) {
-	if s.rebase != nil && s.rebase.Merge != nil {
-		// The merged text came back edited: the user resolved the rebase
-		// by hand, so the draft is now made from theirs.
-		s.base = s.rebase.Theirs
-		s.rebase = nil
-		s.state = StateEditing
-	}
-	obj, err := parseDraft(text)
-	if err == nil {
-		err = checkIdentity(text, s.base.Object, obj)
-		if err != nil {
-			obj = nil
-		}
-	}
+	obj, err := s.parse(text)
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj, Err: err}
 	switch s.state {
-	case StateSaving, StateRebasing:
-		// The save in flight or the wait for theirs goes on; its outcome
-		// looks at the newer draft.
+	case StateSaving:
+		// The save in flight goes on; its outcome looks at the newer
+		// draft.
+	case StateRebasing, StateResolving:
+		switch {
+		case s.rebase.Merge == nil:
+			// Waiting for theirs: the merge will take the newer draft.
+		case obj != nil:
+			// Mine changed under the merge: merge again, keeping the
+			// resolutions of the conflicts that stayed the same.
+			s.merge(s.rebase.Theirs, s.rebase.Merge)
+		default:
+			// The merge is of an older mine now; Resubmit refuses it
+			// until the draft parses again.
+			rb := *s.rebase
+			rb.stale = true
+			s.rebase = &rb
+		}
 	default:
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
@@ -372,6 +385,35 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 		}
 		s.state, s.failure, s.retries = StateEditing, nil, 0
 	}
+	return []Effect{s.writeDraft()}, err
+}
+
+// parse reads a draft's text and checks that it is still base's object.
+func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
+	obj, err := parseDraft(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(text, s.base.Object, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// mergedEdited takes the merged text as the user edited it by hand: the
+// rebase is done, and the draft is that text, made from theirs. It starts
+// from theirs' values (open conflicts are blocks holding all three), so
+// nothing of theirs is lost unless the user removes it.
+func (s *Session) mergedEdited(text string) ([]Effect, error) {
+	if err := s.merging("take the edited merge"); err != nil {
+		return nil, err
+	}
+	s.base = s.rebase.Theirs
+	s.rebase = nil
+	obj, err := s.parse(text)
+	s.gen++
+	s.draft = &Draft{Text: text, Object: obj, Err: err}
+	s.state, s.failure, s.retries = StateEditing, nil, 0
 	return []Effect{s.writeDraft()}, err
 }
 
@@ -492,27 +534,31 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 // startRebase follows a conflict: theirs is live when the informer already
 // has a version newer than base, and is fetched otherwise.
 func (s *Session) startRebase() ([]Effect, error) {
-	mine := s.mine()
-	s.pending = nil
 	if !s.liveDeleted && newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
-		s.merge(mine, s.live)
+		s.merge(s.live, nil)
 		return nil, nil
 	}
+	mine, _ := s.mine()
+	s.pending = nil
 	s.state = StateRebasing
 	s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
 	return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
 }
 
-// mine is the draft's object, or when the draft was edited into text that
-// does not parse since the save, the object that was sent.
-func (s *Session) mine() *unstructured.Unstructured {
+// mine is the draft's object. When the draft was edited into text that
+// does not parse, it is the last object that did (the one sent, or the one
+// merged before), and current is false: a merge of it is stale.
+func (s *Session) mine() (obj *unstructured.Unstructured, current bool) {
 	if s.draft != nil && s.draft.Object != nil {
-		return s.draft.Object
+		return s.draft.Object, true
 	}
 	if s.pending != nil {
-		return s.pending.object
+		return s.pending.object, false
 	}
-	return nil
+	if s.rebase != nil {
+		return s.rebase.Mine, false
+	}
+	return nil, false
 }
 
 func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
@@ -523,43 +569,61 @@ func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
 	if ev.Theirs == nil {
 		return nil, errors.New("model: Conflicted without theirs")
 	}
-	mine := s.mine()
-	if waiting {
-		mine = s.rebase.Mine
-		if s.draft != nil && s.draft.Object != nil {
-			mine = s.draft.Object
-		}
-	}
 	s.timeline.Observe(ev.Theirs, ev.At, false)
 	theirs := NewVersion(ev.Theirs, ev.At)
 	if newerRV(theirs.ResourceVersion, s.live.ResourceVersion) {
 		s.live, s.liveDeleted = theirs, false
 	}
-	s.pending = nil
 	if theirs.ResourceVersion == s.base.ResourceVersion {
 		// A stale copy: the server refused base's resourceVersion, so it
 		// has something newer. Ask again, from the server.
+		mine, _ := s.mine()
+		s.pending = nil
 		s.state = StateRebasing
 		s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
 		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
 	}
-	s.merge(mine, theirs)
+	s.merge(theirs, nil)
 	return nil, nil
 }
 
-// merge runs the three-way merge of base, mine and theirs. A merge that
-// cannot run (an object that is not JSON, theirs renamed) fails the save
-// with the draft intact.
-func (s *Session) merge(mine *unstructured.Unstructured, theirs Version) {
+// merge runs the three-way merge of base, mine and theirs, and takes over
+// from prev (the merge before, if any) the resolutions of conflicts that
+// are still the same. A merge that cannot run (an object that is not JSON,
+// theirs renamed) fails the save with the draft intact.
+func (s *Session) merge(theirs Version, prev *diff.ObjectMerge) {
+	mine, current := s.mine()
+	s.pending = nil
+	if mine == nil {
+		s.rebase, s.state = nil, StateFailed
+		s.failure = &Failure{Kind: ErrorUnknown, Err: ErrNoDraft}
+		return
+	}
 	m, err := diff.MergeObjects(s.base.Object, mine, theirs.Object, s.opts...)
 	if err != nil {
 		s.rebase, s.state = nil, StateFailed
 		s.failure = &Failure{Kind: ErrorUnknown, Err: fmt.Errorf("rebasing onto theirs (resourceVersion %s): %w", theirs.ResourceVersion, err)}
 		return
 	}
+	if prev != nil {
+		carryResolutions(prev, m)
+	}
 	s.failure, s.retries = nil, 0
-	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: theirs, Merge: m}
+	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: theirs, Merge: m, stale: !current}
 	s.setRebaseState()
+}
+
+// carryResolutions resolves each conflict of next that prev had, with the
+// same values on every side, the way prev resolved it.
+func carryResolutions(prev, next *diff.ObjectMerge) {
+	for i, c := range next.Conflicts {
+		for j, p := range prev.Conflicts {
+			if p.Path.Equals(c.Path) && reflect.DeepEqual(p.Base, c.Base) && reflect.DeepEqual(p.Mine, c.Mine) && reflect.DeepEqual(p.Theirs, c.Theirs) {
+				// Same conflict, same choices: cannot fail.
+				_, _ = next.Resolve(i, prev.Resolutions[j])
+			}
+		}
+	}
 }
 
 func (s *Session) setRebaseState() {
@@ -590,7 +654,7 @@ func (s *Session) rebaseRequested() ([]Effect, error) {
 	if !newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
 		return nil, ErrUpToDate
 	}
-	s.merge(s.draft.Object, s.live)
+	s.merge(s.live, nil)
 	return nil, nil
 }
 
@@ -644,6 +708,9 @@ func (s *Session) resolveAll(c diff.Choice) error {
 func (s *Session) resubmit() ([]Effect, error) {
 	if err := s.merging("resubmit"); err != nil {
 		return nil, err
+	}
+	if s.rebase.stale && s.draft != nil && s.draft.Err != nil {
+		return nil, s.draft.Err
 	}
 	m := s.rebase.Merge
 	if open := m.Open(); open > 0 {

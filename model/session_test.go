@@ -432,7 +432,7 @@ func TestEditedMergedTextResolvesTheRebaseByHand(t *testing.T) {
 	}
 	// Markers left in: refused with line and field, text kept, and the
 	// draft is now made from theirs.
-	state, _, err := s.Handle(DraftEdited{Text: merged})
+	state, _, err := s.Handle(MergedEdited{Text: merged})
 	var de *DraftError
 	if !errors.As(err, &de) || de.Field != ".data.foo" || de.Line == 0 {
 		t.Fatalf("err = %v, want a DraftError on .data.foo with a line", err)
@@ -441,7 +441,7 @@ func TestEditedMergedTextResolvesTheRebaseByHand(t *testing.T) {
 		t.Fatalf("state %s base %s", state, s.Base().ResourceVersion)
 	}
 	// Fixed by hand.
-	must(t, s, DraftEdited{Text: text(t, cm("5", "foo", "42", "bar", "1"))})
+	must(t, s, DraftEdited{Text: strings.Replace(text(t, cm("5", "foo", "3", "bar", "1")), `foo: "3"`, `foo: "42"`, 1)})
 	save := saveOf(t, must(t, s, SaveRequested{}))
 	if v, _ := dataOf(save.Object, "foo"); v != "42" || save.ResourceVersion != "5" {
 		t.Fatalf("save foo %q rv %q, want 42 at theirs' 5", v, save.ResourceVersion)
@@ -750,5 +750,85 @@ func TestMergeFailureKeepsDraft(t *testing.T) {
 	}
 	if s.Draft() == nil || s.Draft().Object == nil {
 		t.Fatal("draft lost")
+	}
+}
+
+func TestMergedEditedOutsideARebaseIsRefused(t *testing.T) {
+	s := editing(t, "2")
+	if _, _, err := s.Handle(MergedEdited{Text: "x"}); err == nil || s.Draft().Text == "x" {
+		t.Fatal("merged text taken without a rebase")
+	}
+}
+
+func TestDraftEditedDuringARebaseMergesAgain(t *testing.T) {
+	// Two conflicts: foo (base 1, mine 2, theirs 3) and bar (1, 2, 3).
+	s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1", "baz", "1"))
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "2", "bar", "2", "baz", "1"))})
+	must(t, s, SaveRequested{})
+	must(t, s, SaveFailed{Err: conflictErr()})
+	must(t, s, Conflicted{Theirs: cm("5", "foo", "3", "bar", "3", "baz", "1")})
+	if n := len(s.Conflicts()); n != 2 {
+		t.Fatalf("%d conflicts, want 2", n)
+	}
+	must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}}) // bar: mine
+
+	// Mine changes foo to theirs' value and baz: foo's conflict goes away,
+	// bar's resolution stays, baz is merged in.
+	effects := must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "3", "bar", "2", "baz", "7"))})
+	if _, ok := effects[0].(WriteDraft); !ok {
+		t.Errorf("effects = %s, want the draft stored", describe(effects))
+	}
+	wantState(t, s, StateRebasing)
+	if cs := s.Conflicts(); len(cs) != 1 || cs[0].Path.String() != ".data.bar" || s.Open() != 0 {
+		t.Fatalf("conflicts after the edit = %v, open %d", cs, s.Open())
+	}
+	save := saveOf(t, must(t, s, Resubmit{}))
+	for k, want := range map[string]string{"foo": "3", "bar": "2", "baz": "7"} {
+		if v, _ := dataOf(save.Object, k); v != want {
+			t.Errorf("%s = %q, want %q", k, v, want)
+		}
+	}
+}
+
+func TestUnparsableDraftDuringARebaseBlocksResubmit(t *testing.T) {
+	s := sameFieldConflict(t)
+	must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}})
+	_, _, err := s.Handle(DraftEdited{Text: "data: ["})
+	var de *DraftError
+	if !errors.As(err, &de) {
+		t.Fatalf("err = %v", err)
+	}
+	wantState(t, s, StateRebasing)
+	if !s.Rebase().Stale() {
+		t.Error("rebase not marked stale")
+	}
+	if _, effects, err := s.Handle(Resubmit{}); !errors.As(err, &de) || effects != nil {
+		t.Fatalf("resubmit of a stale merge: err %v effects %s", err, describe(effects))
+	}
+	if s.Draft().Text != "data: [" {
+		t.Fatal("typed text lost")
+	}
+	// Fixing the draft merges again and unblocks.
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "2", "bar", "1"))})
+	if s.Rebase().Stale() {
+		t.Fatal("still stale after a good draft")
+	}
+	if save := saveOf(t, must(t, s, Resubmit{})); save.ResourceVersion != "5" {
+		t.Fatalf("rv %q", save.ResourceVersion)
+	}
+}
+
+func TestDraftEditedWhileWaitingForTheirs(t *testing.T) {
+	s := editing(t, "2")
+	must(t, s, SaveRequested{})
+	must(t, s, SaveFailed{Err: conflictErr()})
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "2", "bar", "1", "new", "x"))})
+	wantState(t, s, StateRebasing)
+	must(t, s, Conflicted{Theirs: cm("5", "foo", "1", "bar", "9")})
+	save := saveOf(t, must(t, s, Resubmit{}))
+	for k, want := range map[string]string{"foo": "2", "bar": "9", "new": "x"} {
+		if v, _ := dataOf(save.Object, k); v != want {
+			t.Errorf("%s = %q, want %q", k, v, want)
+		}
 	}
 }
