@@ -24,6 +24,9 @@ type Save struct {
 	ResourceVersion string
 	// Resubmit is true when Object is a rebase's merged object.
 	Resubmit bool
+	// DryRun asks for a server-side dry run (PreviewRequested): kube/
+	// answers with Previewed, and nothing is written.
+	DryRun bool
 }
 
 // Create asks kube/ to create Object again after it was deleted while

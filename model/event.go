@@ -130,18 +130,31 @@ type RecoverDraft struct {
 // deleted while editing.
 type Recreate struct{}
 
-func (Opened) event()          {}
-func (LiveChanged) event()     {}
-func (DraftEdited) event()     {}
-func (MergedEdited) event()    {}
-func (SaveRequested) event()   {}
-func (Saved) event()           {}
-func (SaveFailed) event()      {}
-func (Conflicted) event()      {}
-func (RebaseRequested) event() {}
-func (Resolve) event()         {}
-func (ResolveAll) event()      {}
-func (Resubmit) event()        {}
-func (DiscardDraft) event()    {}
-func (RecoverDraft) event()    {}
-func (Recreate) event()        {}
+// PreviewRequested asks for a server-side dry run of the draft's save, to
+// show the object the server would store before it is written.
+type PreviewRequested struct{}
+
+// Previewed reports the dry run's answer: the object the server would
+// store, or Err when it would refuse the save.
+type Previewed struct {
+	Object *unstructured.Unstructured
+	Err    error
+}
+
+func (PreviewRequested) event() {}
+func (Previewed) event()        {}
+func (Opened) event()           {}
+func (LiveChanged) event()      {}
+func (DraftEdited) event()      {}
+func (MergedEdited) event()     {}
+func (SaveRequested) event()    {}
+func (Saved) event()            {}
+func (SaveFailed) event()       {}
+func (Conflicted) event()       {}
+func (RebaseRequested) event()  {}
+func (Resolve) event()          {}
+func (ResolveAll) event()       {}
+func (Resubmit) event()         {}
+func (DiscardDraft) event()     {}
+func (RecoverDraft) event()     {}
+func (Recreate) event()         {}

@@ -832,3 +832,35 @@ func TestDraftEditedWhileWaitingForTheirs(t *testing.T) {
 		}
 	}
 }
+
+func TestPreview(t *testing.T) {
+	s := editing(t, "2")
+	effects := must(t, s, PreviewRequested{})
+	wantState(t, s, StateEditing)
+	save := saveOf(t, effects)
+	if !save.DryRun || save.ResourceVersion != "1" {
+		t.Fatalf("dry run = %+v", save)
+	}
+	if _, ok := s.Preview(); ok {
+		t.Fatal("preview before the answer")
+	}
+	must(t, s, Previewed{Object: cm("1", "foo", "2", "bar", "1", "defaulted", "y")})
+	p, ok := s.Preview()
+	if v, _ := dataOf(p.Object, "defaulted"); !ok || v != "y" || p.Err != nil {
+		t.Fatalf("preview = %+v, %v", p, ok)
+	}
+	// A newer draft makes the preview outdated.
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "3", "bar", "1"))})
+	if _, ok := s.Preview(); ok {
+		t.Fatal("preview of an older draft shown")
+	}
+	must(t, s, PreviewRequested{})
+	must(t, s, Previewed{Err: &APIError{Kind: ErrorInvalid}})
+	if p, ok := s.Preview(); !ok || KindOf(p.Err) != ErrorInvalid {
+		t.Fatalf("refused preview = %+v, %v", p, ok)
+	}
+	if _, _, err := s.Handle(Previewed{}); err == nil {
+		t.Error("second answer to one dry run taken")
+	}
+	wantState(t, s, StateEditing)
+}
