@@ -18,7 +18,9 @@ type Effect interface {
 // empty, and Object's metadata.resourceVersion equals it. kube/ answers with
 // Saved or SaveFailed.
 type Save struct {
-	Ref    ObjectRef
+	// Ref is the object concerned.
+	Ref ObjectRef
+	// Object is the whole object to write.
 	Object *unstructured.Unstructured
 	// ResourceVersion is base's on a first save and theirs' on a resubmit.
 	ResourceVersion string
@@ -34,7 +36,9 @@ type Save struct {
 // create is conditional on the name being free. kube/ answers with Saved
 // or SaveFailed.
 type Create struct {
-	Ref    ObjectRef
+	// Ref is the object concerned.
+	Ref ObjectRef
+	// Object is the draft, cleaned of what the server assigns.
 	Object *unstructured.Unstructured
 }
 
@@ -43,6 +47,7 @@ type Create struct {
 // than base. kube/ answers with Conflicted (or SaveFailed when even the
 // read fails; ErrorNotFound if the object is gone).
 type FetchTheirs struct {
+	// Ref is the object concerned.
 	Ref ObjectRef
 	// NotRV is base's resourceVersion: theirs must be newer, so a copy at
 	// this resourceVersion is stale and kube/ must read from the server.
@@ -53,6 +58,7 @@ type FetchTheirs struct {
 // A failed write is kube/'s to report to the user; the session's draft is
 // unaffected by it.
 type WriteDraft struct {
+	// Ref is the object concerned.
 	Ref ObjectRef
 	// Text is what the user typed, whether it parses or not.
 	Text string
@@ -67,6 +73,7 @@ type WriteDraft struct {
 // DeleteDraft asks kube/ to remove the stored draft: it was saved or
 // discarded.
 type DeleteDraft struct {
+	// Ref is the object concerned.
 	Ref ObjectRef
 }
 
@@ -76,7 +83,8 @@ type DeleteDraft struct {
 type RetrySave struct {
 	// Attempt counts the failed attempts so far, from 1.
 	Attempt int
-	Delay   time.Duration
+	// Delay is how long to wait before sending SaveRequested.
+	Delay time.Duration
 }
 
 func (Save) effect()        {}

@@ -121,13 +121,17 @@ func CausesOf(err error) []FieldCause {
 // APIError is a ready-made KindedError and CausedError, for kube/ to return
 // (or wrap) and for tests.
 type APIError struct {
-	Kind    ErrorKind
+	// Kind classifies the failure.
+	Kind ErrorKind
+	// Message says what happened, for people.
 	Message string
-	Causes  []FieldCause
+	// Causes are the server's field causes, if any.
+	Causes []FieldCause
 	// Err is the underlying API error, if any.
 	Err error
 }
 
+// Error returns the message, then each field cause.
 func (e *APIError) Error() string {
 	msg := e.Message
 	if msg == "" && e.Err != nil {
@@ -174,6 +178,7 @@ type DraftError struct {
 	Err error
 }
 
+// Error names the line and field, then says what is wrong.
 func (e *DraftError) Error() string {
 	var b strings.Builder
 	b.WriteString("draft")
@@ -201,6 +206,7 @@ type StateError struct {
 	Reason string
 }
 
+// Error says what could not be done, in which state, and why.
 func (e *StateError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("cannot %s while %s: %s", e.Event, e.State, e.Reason)
@@ -216,6 +222,7 @@ type OpenConflictsError struct {
 	Total int
 }
 
+// Error says how many conflicts are open and what to do.
 func (e *OpenConflictsError) Error() string {
 	if e.Open == 1 {
 		return fmt.Sprintf("1 of %d conflicts is still open: resolve it before resubmitting", e.Total)
@@ -235,6 +242,7 @@ type StaleDraftError struct {
 	Current string
 }
 
+// Error says which versions the draft and the object are at.
 func (e *StaleDraftError) Error() string {
 	return fmt.Sprintf("the stored draft was made from resourceVersion %s, the object is now at %s, and base was not stored: cannot rebase it", e.DraftBase, e.Current)
 }

@@ -17,8 +17,10 @@ type Event interface {
 
 // Opened starts the session with the object as first read.
 type Opened struct {
+	// Object is the object as first read; it becomes base and live.
 	Object *unstructured.Unstructured
-	At     time.Time
+	// At is when kube/ saw it; the session never reads the clock.
+	At time.Time
 }
 
 // LiveType is the kind of informer event.
@@ -47,14 +49,18 @@ func (t LiveType) String() string {
 // LiveChanged reports an informer event: the object as the server has it
 // now, or its last state before it was deleted.
 type LiveChanged struct {
-	Type   LiveType
+	// Type is the informer's event type.
+	Type LiveType
+	// Object is the object now, or its last state for LiveDeleted.
 	Object *unstructured.Unstructured
-	At     time.Time
+	// At is when kube/ saw it; the session never reads the clock.
+	At time.Time
 }
 
 // DraftEdited reports the draft's new text (mine), from the in-app editor
 // or $EDITOR. During a rebase, mine is merged with theirs again.
 type DraftEdited struct {
+	// Text is the whole draft, exactly as typed.
 	Text string
 }
 
@@ -63,6 +69,7 @@ type DraftEdited struct {
 // text becomes the draft, made from theirs. Blocks left in it make it a
 // draft that cannot be saved until they are gone.
 type MergedEdited struct {
+	// Text is the whole merged text, exactly as edited.
 	Text string
 }
 
@@ -72,13 +79,16 @@ type SaveRequested struct{}
 // Saved reports a save or create the server took, with the object it
 // stored.
 type Saved struct {
+	// Object is what the server stored; it becomes base.
 	Object *unstructured.Unstructured
-	At     time.Time
+	// At is when kube/ saw it; the session never reads the clock.
+	At time.Time
 }
 
 // SaveFailed reports a save the server refused (or a FetchTheirs that
 // failed). Err's kind comes from KindOf.
 type SaveFailed struct {
+	// Err is the typed error (a KindedError somewhere in its chain).
 	Err error
 }
 
@@ -86,8 +96,10 @@ type SaveFailed struct {
 // conflict: kube/'s answer to FetchTheirs, or sent directly with a
 // conflict's SaveFailed when kube/ already holds theirs.
 type Conflicted struct {
+	// Theirs is the object the server has now.
 	Theirs *unstructured.Unstructured
-	At     time.Time
+	// At is when kube/ saw it; the session never reads the clock.
+	At time.Time
 }
 
 // RebaseRequested asks to rebase the draft onto live before saving, after
@@ -96,13 +108,17 @@ type RebaseRequested struct{}
 
 // Resolve resolves conflict Index (an index into Session.Conflicts).
 type Resolve struct {
-	Index      int
+	// Index is the conflict's index in Session.Conflicts.
+	Index int
+	// Resolution is mine, theirs, base, a custom value, or Unresolved to
+	// open the conflict again.
 	Resolution diff.Resolution
 }
 
 // ResolveAll resolves every open conflict the same way (TakeMine,
 // TakeTheirs or TakeBase).
 type ResolveAll struct {
+	// Choice is diff.TakeMine, diff.TakeTheirs or diff.TakeBase.
 	Choice diff.Choice
 }
 
@@ -115,7 +131,10 @@ type DiscardDraft struct{}
 
 // StoredDraft is a draft as the draft store kept it.
 type StoredDraft struct {
-	Text                string
+	// Text is the draft as typed.
+	Text string
+	// BaseResourceVersion is base's resourceVersion when the draft was
+	// stored.
 	BaseResourceVersion string
 	// Base is the object the draft was made from, when the store kept it.
 	Base *unstructured.Unstructured
@@ -123,6 +142,7 @@ type StoredDraft struct {
 
 // RecoverDraft takes a stored draft back as the session's draft.
 type RecoverDraft struct {
+	// Draft is what the draft store read.
 	Draft StoredDraft
 }
 
@@ -137,8 +157,10 @@ type PreviewRequested struct{}
 // Previewed reports the dry run's answer: the object the server would
 // store, or Err when it would refuse the save.
 type Previewed struct {
+	// Object is what the server would store.
 	Object *unstructured.Unstructured
-	Err    error
+	// Err is why the server would refuse the save.
+	Err error
 }
 
 func (PreviewRequested) event() {}

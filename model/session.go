@@ -91,8 +91,11 @@ func (r *Rebase) Stale() bool { return r.stale }
 
 // Failure is why the last save did not go through.
 type Failure struct {
-	Kind   ErrorKind
-	Err    error
+	// Kind classifies the failure, from KindOf(Err).
+	Kind ErrorKind
+	// Err is the error kube/ reported.
+	Err error
+	// Causes are the server's field causes, from CausesOf(Err).
 	Causes []FieldCause
 	// Attempt counts consecutive retryable failures (unavailable,
 	// timeout); 0 for the others.

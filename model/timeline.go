@@ -19,14 +19,18 @@ type FieldChange struct {
 	// Path is the field in server-side apply's syntax, e.g. `.data.foo`
 	// or `.spec.template.spec.containers[name="app"].image`.
 	Path string
+	// Kind says whether the field was added, modified or removed.
 	Kind diff.ChangeKind
 }
 
 // WriterInfo is the field manager that wrote a version, as far as
 // managedFields tell.
 type WriterInfo struct {
-	Manager     string
-	Operation   string
+	// Manager is the field manager's name, e.g. "kubectl-edit".
+	Manager string
+	// Operation is "Update" or "Apply".
+	Operation string
+	// Subresource is set for writes through one, e.g. "status".
 	Subresource string
 	// Time is the manager's last write, to the second.
 	Time time.Time
