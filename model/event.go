@@ -15,7 +15,8 @@ type Event interface {
 	event()
 }
 
-// Opened starts the session with the object as first read.
+// Opened starts the session with the object as first read. A LiveChanged
+// (added or modified) before it opens the session the same way.
 type Opened struct {
 	// Object is the object as first read; it becomes base and live.
 	Object *unstructured.Unstructured

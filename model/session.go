@@ -275,8 +275,19 @@ func (s *Session) Timeline() []Entry { return s.timeline.Entries() }
 func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	var effects []Effect
 	var err error
-	if _, ok := ev.(Opened); !ok && !s.opened {
-		return s.state, nil, ErrNotOpen
+	if !s.opened {
+		switch e := ev.(type) {
+		case Opened:
+		case LiveChanged:
+			// The informer's first event may well come before anything
+			// else: it opens the session.
+			if e.Type == LiveDeleted || e.Object == nil {
+				return s.state, nil, ErrNotOpen
+			}
+			ev = Opened{Object: e.Object, At: e.At}
+		default:
+			return s.state, nil, ErrNotOpen
+		}
 	}
 	switch ev := ev.(type) {
 	case Opened:
@@ -385,13 +396,15 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 	default:
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
-			s.draft, s.state, s.failure, s.retries = nil, StateViewing, nil, 0
+			s.draft, s.state, s.failure = nil, StateViewing, nil
 			if !s.liveDeleted {
 				s.base = s.live
 			}
 			return []Effect{DeleteDraft{Ref: s.ref}}, nil
 		}
-		s.state, s.failure, s.retries = StateEditing, nil, 0
+		// The retry count stays: a retry scheduled before the edit is
+		// still due, and its back-off goes on from where it was.
+		s.state, s.failure = StateEditing, nil
 	}
 	return []Effect{s.writeDraft()}, err
 }

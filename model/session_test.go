@@ -29,11 +29,17 @@ func conflictErr() error {
 
 func TestHandleBeforeOpened(t *testing.T) {
 	s := NewSession(cmRef)
-	for _, ev := range []Event{DraftEdited{Text: "x"}, SaveRequested{}, LiveChanged{Type: LiveModified, Object: cm("2")}} {
+	for _, ev := range []Event{DraftEdited{Text: "x"}, SaveRequested{}, LiveChanged{Type: LiveDeleted, Object: cm("2")}} {
 		if _, _, err := s.Handle(ev); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("%T before Opened: err = %v, want ErrNotOpen", ev, err)
 		}
 	}
+	// The informer's first event opens the session.
+	must(t, s, LiveChanged{Type: LiveAdded, Object: cm("2", "foo", "1"), At: at(1)})
+	if s.Base().ResourceVersion != "2" || len(s.Timeline()) != 1 {
+		t.Fatalf("base %q, %d timeline entries", s.Base().ResourceVersion, len(s.Timeline()))
+	}
+	wantState(t, s, StateViewing)
 }
 
 func TestCleanSave(t *testing.T) {
@@ -863,4 +869,24 @@ func TestPreview(t *testing.T) {
 		t.Error("second answer to one dry run taken")
 	}
 	wantState(t, s, StateEditing)
+}
+
+func TestRetryBackOffSurvivesAnEdit(t *testing.T) {
+	s := editing(t, "2")
+	must(t, s, SaveRequested{})
+	must(t, s, SaveFailed{Err: &APIError{Kind: ErrorUnavailable}})
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "3", "bar", "1"))})
+	wantState(t, s, StateEditing)
+	must(t, s, SaveRequested{})
+	effects := must(t, s, SaveFailed{Err: &APIError{Kind: ErrorUnavailable}})
+	if r := effects[0].(RetrySave); r.Attempt != 2 || r.Delay != 2*time.Second {
+		t.Fatalf("retry = %+v, want attempt 2 after 2s", r)
+	}
+	// A refusal that is not worth retrying ends the back-off.
+	must(t, s, SaveRequested{})
+	must(t, s, SaveFailed{Err: &APIError{Kind: ErrorForbidden}})
+	must(t, s, SaveRequested{})
+	if effects := must(t, s, SaveFailed{Err: &APIError{Kind: ErrorTimeout}}); effects[0].(RetrySave).Attempt != 1 {
+		t.Fatal("back-off not reset by a forbidden save")
+	}
 }
