@@ -104,7 +104,9 @@ type Conflicted struct {
 }
 
 // RebaseRequested asks to rebase the draft onto live before saving, after
-// the banner said the object changed on the server.
+// the banner said the object changed on the server. During a rebase it
+// merges onto live instead of theirs, keeping the resolutions of the
+// conflicts that did not change.
 type RebaseRequested struct{}
 
 // Resolve resolves conflict Index (an index into Session.Conflicts).

@@ -725,6 +725,18 @@ func (s *Session) setRebaseState() {
 var ErrUpToDate = errors.New("the draft is already based on the latest version")
 
 func (s *Session) rebaseRequested() ([]Effect, error) {
+	if s.rebase != nil && s.rebase.Merge != nil {
+		// Theirs moved on while resolving: merge onto live instead,
+		// keeping the resolutions of the conflicts that stayed the same.
+		if s.liveDeleted {
+			return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
+		}
+		if !newerRV(s.live.ResourceVersion, s.rebase.Theirs.ResourceVersion) {
+			return nil, ErrUpToDate
+		}
+		s.merge(s.live, s.rebase.Merge)
+		return nil, nil
+	}
 	if s.state != StateEditing && s.state != StateFailed {
 		return nil, &StateError{Event: "rebase", State: s.state}
 	}

@@ -890,3 +890,40 @@ func TestRetryBackOffSurvivesAnEdit(t *testing.T) {
 		t.Fatal("back-off not reset by a forbidden save")
 	}
 }
+
+func TestRebaseOntoNewerLiveWhileResolving(t *testing.T) {
+	s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1"))
+	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "2", "bar", "2"))})
+	must(t, s, SaveRequested{})
+	must(t, s, SaveFailed{Err: conflictErr()})
+	must(t, s, Conflicted{Theirs: cm("5", "foo", "3", "bar", "3")})
+	must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeTheirs}}) // bar
+	if _, _, err := s.Handle(RebaseRequested{}); !errors.Is(err, ErrUpToDate) {
+		t.Fatalf("rebase with live at theirs: %v", err)
+	}
+	// theirs changes foo again and adds baz while the user resolves.
+	must(t, s, LiveChanged{Type: LiveModified, Object: cm("6", "foo", "4", "bar", "3", "baz", "1")})
+	if ch, ok := s.ServerChange(); !ok || ch.FromRV != "5" || ch.ToRV != "6" {
+		t.Fatalf("banner while resolving = %+v %v", ch, ok)
+	}
+	must(t, s, RebaseRequested{})
+	rb := s.Rebase()
+	if rb.Theirs.ResourceVersion != "6" || rb.Base.GetResourceVersion() != "1" {
+		t.Fatalf("theirs %s base %s", rb.Theirs.ResourceVersion, rb.Base.GetResourceVersion())
+	}
+	// bar's conflict is unchanged and stays resolved; foo's is new.
+	if s.Open() != 1 {
+		t.Fatalf("open = %d, want 1", s.Open())
+	}
+	wantState(t, s, StateResolving)
+	must(t, s, ResolveAll{Choice: diff.TakeMine})
+	save := saveOf(t, must(t, s, Resubmit{}))
+	for k, want := range map[string]string{"foo": "2", "bar": "3", "baz": "1"} {
+		if v, _ := dataOf(save.Object, k); v != want {
+			t.Errorf("%s = %q, want %q", k, v, want)
+		}
+	}
+	if save.ResourceVersion != "6" {
+		t.Errorf("rv %q, want 6", save.ResourceVersion)
+	}
+}
