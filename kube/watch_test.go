@@ -2,12 +2,17 @@ package kube
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -400,4 +405,92 @@ func TestCoalesce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// requestLog records the requests a client sends.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []string
+	next http.RoundTripper
+}
+
+func (l *requestLog) RoundTrip(req *http.Request) (*http.Response, error) {
+	l.mu.Lock()
+	l.reqs = append(l.reqs, req.Method+" "+req.URL.Path+"?"+req.URL.RawQuery)
+	l.mu.Unlock()
+	return l.next.RoundTrip(req)
+}
+
+func (l *requestLog) snapshot() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.reqs...)
+}
+
+// TestWatchIdleSendsOnlyItsWatch checks that an idle watch does not poll:
+// after the first list and watch, nothing is sent while nothing changes,
+// and every request asks for the one object by name.
+func TestWatchIdleSendsOnlyItsWatch(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "idle", "--from-literal=foo=1")
+	cfg := kubetest.RESTConfig(t)
+	log := &requestLog{}
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { log.next = rt; return log })
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startWatch(t, dc, configMapTarget("", ns, "idle"))
+	r.next("Added on start", isType(ObjectAdded))
+	r.await(0, "Connected", isType(WatchConnected))
+
+	time.Sleep(500 * time.Millisecond) // let the watch request follow a list
+	startup := log.snapshot()
+	time.Sleep(3 * time.Second)
+	idle := log.snapshot()
+	t.Logf("start-up requests: %q", startup)
+	if len(idle) != len(startup) {
+		t.Errorf("requests while idle: %q", idle[len(startup):])
+	}
+	if len(startup) == 0 || len(startup) > 2 {
+		t.Errorf("start-up requests: %q; want a list and a watch, or one watch-list", startup)
+	}
+	for _, req := range startup {
+		if !strings.HasPrefix(req, "GET /api/v1/namespaces/"+ns+"/configmaps?") || !strings.Contains(req, "fieldSelector=metadata.name%3Didle") {
+			t.Errorf("request not for the one object: %s", req)
+		}
+	}
+}
+
+// TestWatchExpiredIsNotReconnecting: a 410 Gone is answered by a relist,
+// the connection is fine, and the UI must not flash "reconnecting".
+func TestWatchExpiredIsNotReconnecting(t *testing.T) {
+	dc, err := dynamic.NewForConfig(unreachableConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatch(dc, configMapTarget("", "default", "x"))
+	ctx := context.Background()
+	w.observe(ctx, nil)
+	w.observe(ctx, apierrors.NewResourceExpired("too old resource version: 5 (812)"))
+	w.observe(ctx, apierrors.NewGone("gone"))
+	w.watchError(ctx, nil, io.EOF)
+	w.observe(ctx, errors.New("connection refused"))
+	w.observe(ctx, errors.New("connection refused")) // same outage, same cause: no repeat
+	w.observe(ctx, errors.New("EOF while reading"))  // same outage, new cause: reported, same Since
+	w.observe(ctx, nil)
+	w.mu.Lock()
+	got := append([]WatchEvent(nil), w.pending...)
+	w.mu.Unlock()
+	var types []string
+	for _, ev := range got {
+		types = append(types, ev.Type.String())
+	}
+	if want := "Connected Reconnecting Reconnecting Connected"; strings.Join(types, " ") != want {
+		t.Fatalf("events %s, want %s", strings.Join(types, " "), want)
+	}
+	if !got[1].Since.Equal(got[2].Since) || got[2].Err.Error() != "EOF while reading" {
+		t.Errorf("second Reconnecting: since %v (first %v), err %v", got[2].Since, got[1].Since, got[2].Err)
+	}
+	stopWithin(t, w, time.Second)
 }
