@@ -245,7 +245,8 @@ func (s *Session) MergedText() (string, error) {
 	return string(out), err
 }
 
-// Failure returns why the last save failed, or nil.
+// Failure returns why the last save failed while the session is in
+// StateFailed, and nil otherwise.
 func (s *Session) Failure() *Failure {
 	if s.failure == nil {
 		return nil
@@ -484,7 +485,7 @@ func (s *Session) startSave(obj *unstructured.Unstructured, rv string, resubmit 
 		return nil, err
 	}
 	s.pending = &pendingSave{gen: s.gen, object: o, resubmit: resubmit}
-	s.state = StateSaving
+	s.state, s.failure = StateSaving, nil
 	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Resubmit: resubmit}}, nil
 }
 

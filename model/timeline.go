@@ -169,7 +169,7 @@ func statusChanges(prev, cur any) ([]FieldChange, error) {
 type Entry struct {
 	Version
 	// Deleted is true for the object's deletion; Version is then its last
-	// state.
+	// state, and Manager is empty: the API does not say who deleted it.
 	Deleted bool
 	// Changes are the fields this version changed against the entry
 	// before it; nil for the first entry and for a deletion.
@@ -233,6 +233,12 @@ func (t *Timeline) describe(i int) {
 	e.Changes, e.Err = nil, nil
 	if i > 0 && !e.Deleted {
 		e.Changes, e.Err = Changes(t.entries[i-1].Object, e.Object, t.opts...)
+	}
+	if e.Deleted {
+		// A deleted object's managedFields name its last writer, not
+		// whoever deleted it, which the API does not record.
+		e.Manager, e.Operation, e.Subresource = "", "", ""
+		return
 	}
 	w := Writer(e.Object, e.Changes)
 	e.Manager, e.Operation, e.Subresource = w.Manager, w.Operation, w.Subresource

@@ -177,7 +177,7 @@ func TestSessionTimeline(t *testing.T) {
 		{RV: "3", Manager: "helm", Paths: []string{"added .data.baz"}},
 		{RV: "4", Manager: "helm"},
 		{RV: "5", Manager: "kedit", Paths: []string{"modified .data.foo"}},
-		{RV: "5", Manager: "kedit", Deleted: true},
+		{RV: "5", Deleted: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("timeline:\n got %+v\nwant %+v", got, want)
