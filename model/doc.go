@@ -2,4 +2,38 @@
 // session as a pure state machine (base, draft, live, conflicts and their
 // resolutions) and the timeline of observed versions. It does no I/O and
 // knows nothing of terminals or API clients.
+//
+// The words mean the same everywhere: base is the version a draft was made
+// from; the draft is mine, what the user typed; live is the latest version
+// the informer delivered; theirs is the server's version after a save was
+// refused with a conflict; a rebase merges mine onto theirs
+// (diff.MergeObjects(base, mine, theirs)); a resubmit saves the merged
+// object with theirs' resourceVersion.
+//
+// The UI owns one Session and hands it every intent and every outcome:
+//
+//	state, effects, err := sess.Handle(model.SaveRequested{})
+//
+// Effects (Save, Create, FetchTheirs, WriteDraft, DeleteDraft, RetrySave)
+// are for the caller to perform, in kube/ inside tea.Cmd closures, and
+// their outcomes come back as events (Saved, SaveFailed, Conflicted,
+// Previewed). kube/ classifies API errors with an ErrorKind by implementing
+// KindedError (and CausedError for field causes) on its typed errors.
+//
+// The states:
+//
+//	viewing ──DraftEdited──▶ editing ──SaveRequested──▶ saving ──Saved──▶ saved
+//	                            ▲                         │
+//	                            │                         ├─SaveFailed (not a conflict)──▶ failed
+//	                            │                         └─SaveFailed (conflict)
+//	                            │                                   │  theirs: live, or FetchTheirs ▶ Conflicted
+//	                            │                                   ▼
+//	                            └──MergedEdited── rebasing (no open conflict) ◀─Resolve─▶ resolving
+//	                                                   │
+//	                                                   └─Resubmit──▶ saving (with theirs' resourceVersion)
+//
+// RebaseRequested enters the rebase from editing without a conflict;
+// MergedEdited (the merged text edited by hand) leaves rebasing or resolving
+// for editing; DiscardDraft leaves anything but saving for viewing; a
+// conflict on a resubmit starts the rebase again with the newer theirs.
 package model
