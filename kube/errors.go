@@ -9,16 +9,12 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kedit/kedit/model"
 )
 
 // The typed errors below turn API failures into something the UI can say
 // in words and branch on. Each wraps the original error.
-
-// FieldCause is one field the server named in a rejection.
-type FieldCause struct {
-	Field   string // e.g. metadata.labels
-	Message string
-}
 
 // ConflictError: the object changed on the server since base (409).
 type ConflictError struct {
@@ -51,7 +47,7 @@ func (e *ConflictError) Unwrap() error { return e.Err }
 // InvalidError: the server's validation refused the object (422).
 type InvalidError struct {
 	Target *Target
-	Causes []FieldCause
+	Causes []model.FieldCause
 	Err    error
 }
 
@@ -70,7 +66,7 @@ func (e *InvalidError) Unwrap() error { return e.Err }
 // ImmutableError: the object, or one of its fields, cannot change.
 type ImmutableError struct {
 	Target *Target
-	Causes []FieldCause
+	Causes []model.FieldCause
 	Err    error
 }
 
@@ -135,10 +131,16 @@ func (e *UnauthorizedError) Unwrap() error { return e.Err }
 // UnavailableError: the server could not be reached or did not answer in
 // time; trying again later may work.
 type UnavailableError struct {
-	Err error
+	// Timeout is set when the server or the request timed out, rather than
+	// the server being unreachable.
+	Timeout bool
+	Err     error
 }
 
 func (e *UnavailableError) Error() string {
+	if e.Timeout {
+		return "the API server did not answer in time: " + e.Err.Error()
+	}
 	return "the API server is unavailable: " + e.Err.Error()
 }
 func (e *UnavailableError) Unwrap() error { return e.Err }
@@ -176,10 +178,10 @@ func classify(target *Target, verb string, err error) error {
 		}
 		return ce
 	case apierrors.IsInvalid(err):
-		var causes, immutable []FieldCause
-		seen := map[FieldCause]bool{}
+		var causes, immutable []model.FieldCause
+		seen := map[model.FieldCause]bool{}
 		for _, c := range statusCauses(err) {
-			fc := FieldCause{Field: c.Field, Message: c.Message}
+			fc := model.FieldCause{Field: c.Field, Message: c.Message, Type: string(c.Type)}
 			if seen[fc] {
 				continue // the server repeats a cause once per failed rule
 			}
@@ -202,7 +204,7 @@ func classify(target *Target, verb string, err error) error {
 	case apierrors.IsUnauthorized(err):
 		return &UnauthorizedError{Err: err}
 	case isUnavailable(err):
-		return &UnavailableError{Err: err}
+		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
 	}
 	return fmt.Errorf("%s %s: %w", verb, target, err)
 }
@@ -225,6 +227,64 @@ func isUnavailable(err error) bool {
 		strings.Contains(err.Error(), "EOF")
 }
 
+func isNetTimeout(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
+}
+
+// ErrorKind and FieldCauses let model.Session classify these errors
+// without importing kube.
+
+// ErrorKind implements model.KindedError.
+func (e *ConflictError) ErrorKind() model.ErrorKind {
+	if len(e.Managers) > 0 {
+		return model.ErrorFieldManagerConflict
+	}
+	return model.ErrorConflict
+}
+
+// FieldCauses names each field and the manager that owns it, for an apply
+// conflict.
+func (e *ConflictError) FieldCauses() []model.FieldCause {
+	out := make([]model.FieldCause, len(e.Managers))
+	for i, m := range e.Managers {
+		out[i] = model.FieldCause{Field: m.Field, Message: "owned by " + m.Manager, Type: string(metav1.CauseTypeFieldManagerConflict)}
+	}
+	return out
+}
+
+// ErrorKind implements model.KindedError.
+func (e *InvalidError) ErrorKind() model.ErrorKind { return model.ErrorInvalid }
+
+// FieldCauses implements model.CausedError.
+func (e *InvalidError) FieldCauses() []model.FieldCause { return e.Causes }
+
+// ErrorKind implements model.KindedError.
+func (e *ImmutableError) ErrorKind() model.ErrorKind { return model.ErrorImmutable }
+
+// FieldCauses implements model.CausedError.
+func (e *ImmutableError) FieldCauses() []model.FieldCause { return e.Causes }
+
+// ErrorKind implements model.KindedError.
+func (e *ForbiddenError) ErrorKind() model.ErrorKind { return model.ErrorForbidden }
+
+// ErrorKind implements model.KindedError.
+func (e *NotFoundError) ErrorKind() model.ErrorKind { return model.ErrorNotFound }
+
+// ErrorKind implements model.KindedError.
+func (e *TooLargeError) ErrorKind() model.ErrorKind { return model.ErrorTooLarge }
+
+// ErrorKind implements model.KindedError.
+func (e *UnauthorizedError) ErrorKind() model.ErrorKind { return model.ErrorUnauthorized }
+
+// ErrorKind implements model.KindedError.
+func (e *UnavailableError) ErrorKind() model.ErrorKind {
+	if e.Timeout {
+		return model.ErrorTimeout
+	}
+	return model.ErrorUnavailable
+}
+
 // managerFromMessage extracts the manager from a field-manager conflict
 // cause, which reads `conflict with "kubectl-patch" using v1`.
 func managerFromMessage(msg string) string {
@@ -235,3 +295,17 @@ func managerFromMessage(msg string) string {
 	}
 	return msg
 }
+
+var (
+	_ model.KindedError = (*ConflictError)(nil)
+	_ model.CausedError = (*ConflictError)(nil)
+	_ model.KindedError = (*InvalidError)(nil)
+	_ model.CausedError = (*InvalidError)(nil)
+	_ model.KindedError = (*ImmutableError)(nil)
+	_ model.CausedError = (*ImmutableError)(nil)
+	_ model.KindedError = (*ForbiddenError)(nil)
+	_ model.KindedError = (*NotFoundError)(nil)
+	_ model.KindedError = (*TooLargeError)(nil)
+	_ model.KindedError = (*UnauthorizedError)(nil)
+	_ model.KindedError = (*UnavailableError)(nil)
+)

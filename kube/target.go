@@ -11,6 +11,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/model"
 )
 
 // Target is one object on one cluster, resolved from kubectl-style
@@ -245,4 +247,16 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Ref is the target as the session names it.
+func (t *Target) Ref() model.ObjectRef {
+	return model.ObjectRef{
+		Context:       t.Context,
+		Resource:      t.Mapping.Resource,
+		Kind:          t.Mapping.GroupVersionKind.Kind,
+		Namespace:     t.Namespace,
+		Name:          t.Name,
+		ClusterScoped: !t.Namespaced(),
+	}
 }
