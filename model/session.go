@@ -266,8 +266,12 @@ func (s *Session) ServerChange() (ServerChange, bool) {
 }
 
 // Timeline returns every version observed since the session opened,
-// oldest first.
+// oldest first (the latest MaxTimeline of them).
 func (s *Session) Timeline() []Entry { return s.timeline.Entries() }
+
+// TimelineDropped returns how many of the oldest versions the timeline let
+// go to stay within MaxTimeline.
+func (s *Session) TimelineDropped() int { return s.timeline.Dropped() }
 
 // Handle applies ev and returns the new state and the effects to perform,
 // in order. A non-nil error means ev was refused and nothing changed,

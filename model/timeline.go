@@ -183,11 +183,21 @@ type Entry struct {
 }
 
 // Timeline is every version observed since the session opened, oldest
-// first, each once.
+// first, each once, up to MaxTimeline versions.
 type Timeline struct {
 	entries []Entry
 	opts    []diff.Option
+	dropped int
 }
+
+// MaxTimeline bounds the timeline: a controller that writes status every
+// few seconds would otherwise grow a long session without end. The oldest
+// versions go first; each kept entry still lists what it changed.
+const MaxTimeline = 1000
+
+// Dropped returns how many of the oldest versions were let go to stay
+// within MaxTimeline.
+func (t *Timeline) Dropped() int { return t.dropped }
 
 // Entries returns the timeline, oldest first. The slice is a copy.
 func (t *Timeline) Entries() []Entry {
@@ -223,6 +233,10 @@ func (t *Timeline) Observe(obj *unstructured.Unstructured, at time.Time, deleted
 	t.describe(i)
 	if i+1 < len(t.entries) {
 		t.describe(i + 1)
+	}
+	if n := len(t.entries) - MaxTimeline; n > 0 {
+		t.entries = append(t.entries[:0:0], t.entries[n:]...)
+		t.dropped += n
 	}
 	return true
 }

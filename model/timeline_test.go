@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -213,5 +214,19 @@ func TestTimelineOutOfOrder(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("timeline:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestTimelineIsBounded(t *testing.T) {
+	var tl Timeline
+	for i := 1; i <= MaxTimeline+5; i++ {
+		tl.Observe(cm(strconv.Itoa(i), "n", strconv.Itoa(i)), at(i), false)
+	}
+	es := tl.Entries()
+	if len(es) != MaxTimeline || tl.Dropped() != 5 || es[0].ResourceVersion != "6" {
+		t.Fatalf("%d entries, %d dropped, first rv %s", len(es), tl.Dropped(), es[0].ResourceVersion)
+	}
+	if len(es[0].Changes) != 1 {
+		t.Errorf("first kept entry lost its changes: %v", es[0].Changes)
 	}
 }
