@@ -226,8 +226,8 @@ func (s *Session) Resolutions() []diff.Resolution {
 	return append([]diff.Resolution(nil), s.rebase.Merge.Resolutions...)
 }
 
-// Open returns how many of the rebase's conflicts are still open.
-func (s *Session) Open() int {
+// OpenConflicts returns how many of the rebase's conflicts are still open.
+func (s *Session) OpenConflicts() int {
 	if s.rebase == nil || s.rebase.Merge == nil {
 		return 0
 	}

@@ -232,7 +232,7 @@ func TestConflictRebasesDisjointChangeAndResubmitsWithTheirsRV(t *testing.T) {
 	// theirs: bar 1 -> 9.
 	must(t, s, Conflicted{Theirs: cm("5", "foo", "1", "bar", "9"), At: at(2)})
 	wantState(t, s, StateRebasing)
-	if n := len(s.Conflicts()); n != 0 || s.Open() != 0 {
+	if n := len(s.Conflicts()); n != 0 || s.OpenConflicts() != 0 {
 		t.Fatalf("%d conflicts, want 0", n)
 	}
 	rb := s.Rebase()
@@ -785,8 +785,8 @@ func TestDraftEditedDuringARebaseMergesAgain(t *testing.T) {
 		t.Errorf("effects = %s, want the draft stored", describe(effects))
 	}
 	wantState(t, s, StateRebasing)
-	if cs := s.Conflicts(); len(cs) != 1 || cs[0].Path.String() != ".data.bar" || s.Open() != 0 {
-		t.Fatalf("conflicts after the edit = %v, open %d", cs, s.Open())
+	if cs := s.Conflicts(); len(cs) != 1 || cs[0].Path.String() != ".data.bar" || s.OpenConflicts() != 0 {
+		t.Fatalf("conflicts after the edit = %v, open %d", cs, s.OpenConflicts())
 	}
 	save := saveOf(t, must(t, s, Resubmit{}))
 	for k, want := range map[string]string{"foo": "3", "bar": "2", "baz": "7"} {
@@ -912,8 +912,8 @@ func TestRebaseOntoNewerLiveWhileResolving(t *testing.T) {
 		t.Fatalf("theirs %s base %s", rb.Theirs.ResourceVersion, rb.Base.GetResourceVersion())
 	}
 	// bar's conflict is unchanged and stays resolved; foo's is new.
-	if s.Open() != 1 {
-		t.Fatalf("open = %d, want 1", s.Open())
+	if s.OpenConflicts() != 1 {
+		t.Fatalf("open = %d, want 1", s.OpenConflicts())
 	}
 	wantState(t, s, StateResolving)
 	must(t, s, ResolveAll{Choice: diff.TakeMine})

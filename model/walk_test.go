@@ -60,7 +60,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				}
 			}
 			before := snapshot(s)
-			openBefore := s.Open()
+			openBefore := s.OpenConflicts()
 			state, effects, err := s.Handle(ev)
 			where := func() string { return "walk " + strconv.Itoa(w) + " step " + strconv.Itoa(step) + ": " }
 			if state != s.State() {
@@ -111,7 +111,7 @@ type snap struct {
 }
 
 func snapshot(s *Session) snap {
-	sn := snap{state: s.state, base: s.base.ResourceVersion, live: s.live.ResourceVersion, rebase: s.rebase, open: s.Open(), failure: s.failure, pendingSaves: s.pending != nil}
+	sn := snap{state: s.state, base: s.base.ResourceVersion, live: s.live.ResourceVersion, rebase: s.rebase, open: s.OpenConflicts(), failure: s.failure, pendingSaves: s.pending != nil}
 	if s.draft != nil {
 		sn.draft, sn.hasDraft = s.draft.Text, true
 	}
