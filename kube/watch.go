@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 )
 
 // WatchEventType says what a WatchEvent reports: a change of the object,
@@ -115,7 +117,6 @@ type Watch struct {
 	cancel       context.CancelFunc
 	wg           sync.WaitGroup
 	ctx          context.Context // the running watch's, to tell a stop from a failure
-	now          func() time.Time
 	handlerError error
 }
 
@@ -126,7 +127,6 @@ func NewWatch(dc dynamic.Interface, t *Target) *Watch {
 		target: t,
 		out:    make(chan WatchEvent),
 		wake:   make(chan struct{}, 1),
-		now:    time.Now,
 	}
 	ri := t.Resource(dc)
 	selector := fields.OneTermEqualSelector("metadata.name", t.Name).String()
@@ -182,6 +182,13 @@ func (w *Watch) Start(ctx context.Context) error {
 		return fmt.Errorf("watching %s: %w", w.target, w.handlerError)
 	}
 	w.started = true
+	if _, err := logr.FromContext(ctx); err != nil {
+		// The informer logs through the context's logger, falling back to
+		// klog's, which writes to stderr: that belongs to the renderer.
+		// Without a logger from the caller (a --debug log file), stay
+		// silent; the state events say what the user needs to know.
+		ctx = klog.NewContext(ctx, logr.Discard())
+	}
 	ctx, w.cancel = context.WithCancel(ctx)
 	w.ctx = ctx
 	w.wg.Go(func() { w.informer.RunWithContext(ctx) })
@@ -339,7 +346,7 @@ func (w *Watch) setConnected() {
 		return
 	}
 	w.state, w.lastErr = WatchConnected, ""
-	now := w.now()
+	now := time.Now()
 	w.mu.Unlock()
 	w.push(WatchEvent{Type: WatchConnected, Since: now})
 }
@@ -351,7 +358,7 @@ func (w *Watch) setReconnecting(err error) {
 		return
 	}
 	if w.state != WatchReconnecting {
-		w.state, w.lostSince = WatchReconnecting, w.now()
+		w.state, w.lostSince = WatchReconnecting, time.Now()
 	} else if err.Error() == w.lastErr {
 		// Same outage, same cause: the UI already shows it.
 		w.mu.Unlock()
