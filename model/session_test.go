@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -925,5 +927,36 @@ func TestRebaseOntoNewerLiveWhileResolving(t *testing.T) {
 	}
 	if save.ResourceVersion != "6" {
 		t.Errorf("rv %q, want 6", save.ResourceVersion)
+	}
+}
+
+func TestSecretRebase(t *testing.T) {
+	secret := func(rv, pw, user string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+			"metadata": map[string]any{"name": "creds", "namespace": "ns", "resourceVersion": rv},
+			"data": map[string]any{
+				"password": base64.StdEncoding.EncodeToString([]byte(pw)),
+				"user":     base64.StdEncoding.EncodeToString([]byte(user)),
+			},
+		}}
+	}
+	ref := ObjectRef{Resource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespace: "ns", Name: "creds"}
+	s := opened(t, ref, secret("1", "old", "admin"))
+	must(t, s, DraftEdited{Text: text(t, secret("1", "mine", "admin"))})
+	must(t, s, SaveRequested{})
+	must(t, s, LiveChanged{Type: LiveModified, Object: secret("2", "theirs", "root"), At: at(1)})
+	must(t, s, SaveFailed{Err: conflictErr()})
+	cs := s.Conflicts()
+	if len(cs) != 1 || cs[0].Mine.Value != "mine" || cs[0].Theirs.Value != "theirs" {
+		t.Fatalf("conflicts = %+v, want password decoded", cs)
+	}
+	must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}})
+	save := saveOf(t, must(t, s, Resubmit{}))
+	for k, want := range map[string]string{"password": "mine", "user": "root"} {
+		v, _ := dataOf(save.Object, k)
+		if raw, _ := base64.StdEncoding.DecodeString(v); string(raw) != want {
+			t.Errorf("%s = %q, want base64 of %q", k, v, want)
+		}
 	}
 }
