@@ -24,6 +24,10 @@ type Save struct {
 	Object *unstructured.Unstructured
 	// ResourceVersion is base's on a first save and theirs' on a resubmit.
 	ResourceVersion string
+	// Base is the object at ResourceVersion that Object was made from
+	// (base, or theirs on a resubmit): the patch strategy sends the
+	// difference from it.
+	Base *unstructured.Unstructured
 	// Resubmit is true when Object is a rebase's merged object.
 	Resubmit bool
 	// DryRun asks for a server-side dry run (PreviewRequested): kube/

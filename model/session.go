@@ -490,7 +490,7 @@ func (s *Session) startSave(obj *unstructured.Unstructured, rv string, resubmit 
 	}
 	s.pending = &pendingSave{gen: s.gen, object: o, resubmit: resubmit}
 	s.state, s.failure = StateSaving, nil
-	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Resubmit: resubmit}}, nil
+	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(), Resubmit: resubmit}}, nil
 }
 
 // toSave is obj as it goes to the server, conditional on rv.
@@ -526,7 +526,7 @@ func (s *Session) previewRequested() ([]Effect, error) {
 		return nil, err
 	}
 	s.preview = &preview{gen: s.gen}
-	return []Effect{Save{Ref: s.ref, Object: o, ResourceVersion: s.base.ResourceVersion, DryRun: true}}, nil
+	return []Effect{Save{Ref: s.ref, Object: o, ResourceVersion: s.base.ResourceVersion, Base: s.base.Object.DeepCopy(), DryRun: true}}, nil
 }
 
 func (s *Session) previewed(ev Previewed) error {

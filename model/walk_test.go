@@ -75,6 +75,9 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 					if sv.ResourceVersion == "" || sv.Object.GetResourceVersion() != sv.ResourceVersion {
 						t.Fatalf("%sSave with rv %q, object rv %q", where(), sv.ResourceVersion, sv.Object.GetResourceVersion())
 					}
+					if sv.Base == nil || sv.Base.GetResourceVersion() != sv.ResourceVersion {
+						t.Fatalf("%sSave at rv %q carries a base at another version", where(), sv.ResourceVersion)
+					}
 					if sv.Resubmit && openBefore > 0 {
 						t.Fatalf("%sresubmit with %d open conflicts", where(), openBefore)
 					}
