@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
@@ -217,13 +219,37 @@ func TestWatchMissingObjectThenCreated(t *testing.T) {
 
 // TestWatchSurvivesAPIServerRestart stops the API server under a running
 // watch: the watch reports reconnecting, and once the server is back it
-// reports connected and delivers a change made by kubectl.
+// reports connected, survives the 410 Gone its resumed watch gets (by a
+// relist), and delivers a change made by kubectl.
 func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "survivor", "--from-literal=foo=1")
-	r := startWatch(t, kubetest.Dynamic(t), configMapTarget("", ns, "survivor"))
+	dc := kubetest.Dynamic(t)
+	// The reflector's own log, through the context, shows which way it
+	// recovered.
+	var logMu sync.Mutex
+	var logged []string
+	logger := funcr.New(func(prefix, args string) {
+		logMu.Lock()
+		logged = append(logged, prefix+" "+args)
+		logMu.Unlock()
+	}, funcr.Options{Verbosity: 4})
+	w := NewWatch(dc, configMapTarget("", ns, "survivor"))
+	if err := w.Start(logr.NewContext(context.Background(), logger)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
+	r := &watchRecorder{t: t, w: w, name: "survivor"}
 	r.next("Added on start", hasData(ObjectAdded, "foo", "1"))
 	r.await(0, "Connected", isType(WatchConnected))
+
+	// Move etcd's revision on past the watch's resourceVersion with objects
+	// the watch does not see: the restarted server's watch cache starts at
+	// the newer revision, so resuming the watch is answered with 410 Gone
+	// (too old resource version) and the informer has to relist.
+	for i := range 3 {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "unrelated-"+strconv.Itoa(i))
+	}
 
 	stoppedAt := time.Now()
 	kubetest.StopServer(t)
@@ -256,6 +282,15 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	}
 	if !connected {
 		t.Errorf("no Connected after the restart; seen %s", r.describe())
+	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	var relisted bool
+	for _, l := range logged {
+		relisted = relisted || strings.Contains(l, "too old resource version")
+	}
+	if !relisted {
+		t.Errorf("the resumed watch was not answered with 410 Gone, so the relist went untested; reflector log:\n%s", strings.Join(logged, "\n"))
 	}
 }
 
