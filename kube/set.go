@@ -193,7 +193,7 @@ func explainRejectedPatch(t *Target, doc []byte, rv string, assignments []Assign
 		v, found := lookupPointer(doc, c.Path)
 		holds := (c.Absent && !found) || (!c.Absent && found && jsonEqual(v, c.Value))
 		if !holds {
-			fe := &ConditionFailedError{Condition: c, ResourceVersion: rv, Hidden: isSecret(t)}
+			fe := &ConditionFailedError{Condition: c, ResourceVersion: rv, Hidden: IsSecret(t)}
 			if found {
 				fe.Current = v
 			}
@@ -210,11 +210,6 @@ func explainRejectedPatch(t *Target, doc []byte, rv string, assignments []Assign
 		}
 	}
 	return nil
-}
-
-func isSecret(t *Target) bool {
-	gvk := t.Mapping.GroupVersionKind
-	return gvk.Group == "" && gvk.Kind == "Secret"
 }
 
 // lookupPointer returns the JSON value at pointer p in doc.

@@ -47,7 +47,7 @@ func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
 	}
 	var best *metav1.ManagedFieldsEntry
 	var bestTime time.Time
-	bestOwns := false
+	bestOwns := 0
 	mfs := obj.GetManagedFields()
 	for i := range mfs {
 		e := &mfs[i]
@@ -57,9 +57,13 @@ func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
 		}
 		switch {
 		case best == nil || t.After(bestTime):
-			best, bestTime, bestOwns = e, t, ownsAny(e, changed)
-		case t.Equal(bestTime) && !bestOwns && ownsAny(e, changed):
-			best, bestOwns = e, true
+			best, bestTime, bestOwns = e, t, ownership(e, changed)
+		case t.Equal(bestTime):
+			// Times are to the second: prefer who owns the changed field
+			// itself over who owns only the map holding it.
+			if o := ownership(e, changed); o > bestOwns {
+				best, bestOwns = e, o
+			}
 		}
 	}
 	if best == nil {
@@ -68,32 +72,36 @@ func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
 	return WriterInfo{Manager: best.Manager, Operation: string(best.Operation), Subresource: best.Subresource, Time: bestTime}
 }
 
-// ownsAny reports whether the managedFields entry owns one of the changed
-// fields, a field inside one (a map added whole is owned key by key) or the
-// map or list item holding one (a removed field is owned by no one, but its
-// parent still is).
-func ownsAny(e *metav1.ManagedFieldsEntry, changed []FieldChange) bool {
+// ownership scores how closely the managedFields entry owns the changed
+// fields: 2 when it owns one of them or a field inside one (a map added
+// whole is owned key by key), 1 when it owns only the map or list item
+// holding one (a removed field is owned by no one, but its parent still
+// is), 0 otherwise.
+func ownership(e *metav1.ManagedFieldsEntry, changed []FieldChange) int {
 	if len(changed) == 0 || e.FieldsV1 == nil {
-		return false
+		return 0
 	}
 	var owned fieldpath.Set
 	if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
-		return false
+		return 0
 	}
-	found := false
+	score := 0
 	owned.Iterate(func(p fieldpath.Path) {
-		if found || len(p) == 0 {
+		if score == 2 || len(p) == 0 {
 			return
 		}
 		ps := p.String()
 		for _, c := range changed {
-			if within(c.Path, ps) || within(ps, c.Path) {
-				found = true
+			switch {
+			case within(ps, c.Path):
+				score = 2
 				return
+			case within(c.Path, ps):
+				score = max(score, 1)
 			}
 		}
 	})
-	return found
+	return score
 }
 
 // within reports whether path a is path b or a field inside it.

@@ -39,6 +39,11 @@ func TestWriter(t *testing.T) {
 			[]FieldChange{{Path: ".data.gone", Kind: diff.Removed}}, "b",
 		},
 		{
+			"same second: the field's owner beats the owner of its map",
+			[]mf{{"kubectl-create", "Update", 5, `{"f:data":{".":{},"f:bar":{}}}`}, {"kubectl-patch", "Update", 5, `{"f:data":{"f:foo":{}}}`}},
+			[]FieldChange{{Path: ".data.foo", Kind: diff.Modified}}, "kubectl-patch",
+		},
+		{
 			"same second, no owner of the change: the first",
 			[]mf{{"a", "Update", 5, `{"f:data":{"f:foo":{}}}`}, {"b", "Update", 5, `{"f:data":{"f:bar":{}}}`}},
 			[]FieldChange{{Path: ".spec.x", Kind: diff.Modified}}, "a",

@@ -1,0 +1,232 @@
+package kube
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/model"
+)
+
+// These tests drive the whole engine the UI sits on, with no terminal: a
+// model.Session fed by the Watch, its effects performed by the Runner
+// against the real API server, kubectl as the other writer.
+
+type engine struct {
+	t       *testing.T
+	ctx     context.Context
+	session *model.Session
+	runner  *Runner
+	watch   *Watch
+}
+
+func newEngine(t *testing.T, ns, name string) *engine {
+	t.Helper()
+	target := resolveForTest(t, kubetest.Kubeconfig(t), ns, "configmap", name)
+	dc := kubetest.Dynamic(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	w := NewWatch(dc, target)
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	drafts, err := NewDraftStore(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()),
+		runner: &Runner{Client: dc, Target: target, Strategy: StrategyUpdate, Cached: w.Latest, Drafts: drafts}}
+	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
+	if e.session.State() != model.StateViewing {
+		t.Fatalf("after the first event the session is %v, want viewing", e.session.State())
+	}
+	return e
+}
+
+// awaitLive feeds watch events to the session until one satisfies ok.
+func (e *engine) awaitLive(ok func(*unstructured.Unstructured) bool) {
+	e.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-e.watch.Events():
+			if !ev.Type.IsObject() {
+				continue
+			}
+			typ := map[WatchEventType]model.LiveType{ObjectAdded: model.LiveAdded, ObjectModified: model.LiveModified, ObjectDeleted: model.LiveDeleted}[ev.Type]
+			e.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+			if ok(ev.Object) {
+				return
+			}
+		case <-timeout:
+			e.t.Fatal("the watch delivered no matching event in 30s")
+		}
+	}
+}
+
+// handle gives the session an event and performs the effects it asks for,
+// feeding their outcomes back, until nothing is left to do.
+func (e *engine) handle(ev model.Event) error {
+	e.t.Helper()
+	queue := []model.Event{ev}
+	var first error
+	for len(queue) > 0 {
+		ev, queue = queue[0], queue[1:]
+		_, effects, err := e.session.Handle(ev)
+		if err != nil && first == nil {
+			first = err
+		}
+		for _, eff := range effects {
+			next, err := e.runner.Perform(e.ctx, eff)
+			if err != nil {
+				e.t.Errorf("performing %T: %v", eff, err)
+			}
+			if next != nil {
+				queue = append(queue, next)
+			}
+		}
+	}
+	return first
+}
+
+// editDraft replaces old with new in the draft's text, as the user would.
+func (e *engine) editDraft(old, new string) {
+	e.t.Helper()
+	text, err := e.session.DraftText()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if !strings.Contains(text, old) {
+		e.t.Fatalf("draft has no %q:\n%s", old, text)
+	}
+	if err := e.handle(model.DraftEdited{Text: strings.Replace(text, old, new, 1)}); err != nil {
+		e.t.Fatalf("DraftEdited: %v", err)
+	}
+}
+
+func liveData(key, want string) func(*unstructured.Unstructured) bool {
+	return func(obj *unstructured.Unstructured) bool {
+		v, _, _ := unstructured.NestedString(obj.Object, "data", key)
+		return v == want
+	}
+}
+
+func TestEngineSameFieldConflict(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		choice diff.Choice
+		want   string
+	}{{"mine", diff.TakeMine, "mine"}, {"theirs", diff.TakeTheirs, "theirs"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ns := kubetest.Namespace(t)
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+			e := newEngine(t, ns, "testmap")
+			e.editDraft(`foo: "1"`, `foo: mine`)
+
+			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+			e.awaitLive(liveData("foo", "theirs"))
+			if ch, ok := e.session.ServerChange(); !ok || len(ch.Changes) == 0 || ch.Manager != "kubectl-patch" {
+				t.Errorf("banner = %+v (%v), want a change by kubectl-patch", ch, ok)
+			}
+
+			e.handle(model.SaveRequested{})
+			if e.session.State() != model.StateResolving || len(e.session.Conflicts()) != 1 {
+				t.Fatalf("after the save: state %v, %d conflicts; want resolving with 1", e.session.State(), len(e.session.Conflicts()))
+			}
+			if p := e.session.Conflicts()[0].Path.String(); p != ".data.foo" {
+				t.Errorf("conflict at %s, want .data.foo", p)
+			}
+			if err := e.handle(model.Resubmit{}); err == nil {
+				t.Fatal("resubmit with an open conflict was accepted")
+			}
+			e.handle(model.Resolve{Index: 0, Resolution: diff.Resolution{Choice: tc.choice}})
+			if err := e.handle(model.Resubmit{}); err != nil {
+				t.Fatalf("resubmit: %v", err)
+			}
+			if e.session.State() != model.StateSaved {
+				t.Fatalf("state %v after resubmit, want saved (failure: %+v)", e.session.State(), e.session.Failure())
+			}
+			if got := dataOf(t, e.runner.Target)["foo"]; got != tc.want {
+				t.Errorf("foo = %q on the server, want exactly %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestEngineDisjointChangeRebasesCleanly(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	e := newEngine(t, ns, "testmap")
+	e.editDraft(`foo: "1"`, `foo: mine`)
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	e.awaitLive(liveData("bar", "theirs"))
+
+	e.handle(model.SaveRequested{})
+	// A clean rebase stops to be seen before it is resubmitted.
+	if e.session.State() != model.StateRebasing || len(e.session.Conflicts()) != 0 {
+		t.Fatalf("state %v with %d conflicts, want a clean rebase", e.session.State(), len(e.session.Conflicts()))
+	}
+	if err := e.handle(model.Resubmit{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := dataOf(t, e.runner.Target); got["foo"] != "mine" || got["bar"] != "theirs" {
+		t.Errorf("data = %v, want both changes", got)
+	}
+}
+
+func TestEngineDeletedWhileEditingThenRecreated(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	e := newEngine(t, ns, "testmap")
+	e.editDraft(`foo: "1"`, `foo: mine`)
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "testmap")
+	e.awaitLive(func(*unstructured.Unstructured) bool { return true })
+
+	e.handle(model.SaveRequested{})
+	f := e.session.Failure()
+	if f == nil || f.Kind != model.ErrorNotFound {
+		t.Fatalf("failure %+v, want not found", f)
+	}
+	if e.session.Draft() == nil || !strings.Contains(e.session.Draft().Text, "foo: mine") {
+		t.Fatal("the draft was lost")
+	}
+	if err := e.handle(model.Recreate{}); err != nil {
+		t.Fatalf("recreate: %v", err)
+	}
+	if got := dataOf(t, e.runner.Target)["foo"]; got != "mine" {
+		t.Errorf("recreated foo = %q, want mine", got)
+	}
+}
+
+func TestEngineInvalidSaveKeepsDraft(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	e := newEngine(t, ns, "testmap")
+	before := readBase(t, e.runner.Target)
+	e.editDraft("  name: testmap\n", "  name: testmap\n  labels:\n    \"bad key!\": x\n")
+	draft := e.session.Draft().Text
+
+	e.handle(model.SaveRequested{})
+	f := e.session.Failure()
+	if f == nil || f.Kind != model.ErrorInvalid || len(f.Causes) == 0 || f.Causes[0].Field != "metadata.labels" {
+		t.Fatalf("failure %+v, want invalid with a metadata.labels cause", f)
+	}
+	if e.session.Draft().Text != draft {
+		t.Error("the draft changed after the refused save")
+	}
+	if now := readBase(t, e.runner.Target); now.GetResourceVersion() != before.GetResourceVersion() {
+		t.Error("the refused save changed the object")
+	}
+	// The draft is on disk too, to survive a crash.
+	stored, ok, err := e.runner.Drafts.Load(e.runner.Target)
+	if err != nil || !ok || string(stored.Text) != draft {
+		t.Errorf("stored draft = %v, %v, %v; want the draft text", stored, ok, err)
+	}
+}

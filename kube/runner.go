@@ -1,0 +1,108 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/model"
+)
+
+// Runner performs a model.Session's effects against the API server and
+// reports each outcome as the event the session expects. It holds no state
+// of the edit: the session does. The UI calls Perform inside a tea.Cmd.
+type Runner struct {
+	Client   dynamic.Interface
+	Target   *Target
+	Strategy Strategy
+	// Cached returns the informer's latest copy of the object, if it has
+	// one (Watch.Latest); nil means always read from the server.
+	Cached func() (*unstructured.Unstructured, bool)
+	// Drafts stores drafts on disk; nil keeps them in memory only.
+	Drafts *DraftStore
+	// Now is the clock for the events' times; nil means time.Now.
+	Now func() time.Time
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// Perform carries out one effect and returns the event to hand back to the
+// session, or nil when the effect has no answer (writing a draft). Effects
+// that are the caller's own to schedule (RetrySave: wait, then send
+// SaveRequested) return nil as well. The error is for the user only (a
+// draft that could not be written); it never changes the session.
+func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event, error) {
+	switch e := effect.(type) {
+	case model.Save:
+		base := e.Base
+		if base == nil {
+			return model.SaveFailed{Err: ErrNoResourceVersion}, nil
+		}
+		saved, err := Save(ctx, r.Client, r.Target, r.Strategy, base, e.Object, SaveOptions{DryRun: e.DryRun})
+		if e.DryRun {
+			return model.Previewed{Object: saved, Err: err}, nil
+		}
+		if err != nil {
+			return model.SaveFailed{Err: err}, nil
+		}
+		return model.Saved{Object: saved, At: r.now()}, nil
+
+	case model.Create:
+		created, err := r.Target.Resource(r.Client).Create(ctx, e.Object, metav1.CreateOptions{FieldManager: FieldManager})
+		if apierrors.IsAlreadyExists(err) {
+			// Someone created it again first: theirs now exists, rebase onto it.
+			return model.SaveFailed{Err: &ConflictError{Target: r.Target, Err: err}}, nil
+		}
+		if err != nil {
+			return model.SaveFailed{Err: classify(r.Target, "create", err)}, nil
+		}
+		return model.Saved{Object: created, At: r.now()}, nil
+
+	case model.FetchTheirs:
+		var cached *unstructured.Unstructured
+		if r.Cached != nil {
+			if obj, ok := r.Cached(); ok {
+				cached = obj
+			}
+		}
+		stale := &unstructured.Unstructured{}
+		stale.SetResourceVersion(e.NotRV)
+		theirs, err := Theirs(ctx, r.Client, r.Target, stale, cached)
+		if err != nil {
+			return model.SaveFailed{Err: err}, nil
+		}
+		return model.Conflicted{Theirs: theirs, At: r.now()}, nil
+
+	case model.WriteDraft:
+		if r.Drafts == nil {
+			return nil, nil
+		}
+		if _, err := r.Drafts.Save(r.Target, e.BaseResourceVersion, []byte(e.Text)); err != nil {
+			return nil, fmt.Errorf("the draft is kept in memory but could not be written to disk: %w", err)
+		}
+		return nil, nil
+
+	case model.DeleteDraft:
+		if r.Drafts == nil {
+			return nil, nil
+		}
+		if err := r.Drafts.Delete(r.Target); err != nil {
+			return nil, fmt.Errorf("removing the saved draft: %w", err)
+		}
+		return nil, nil
+
+	case model.RetrySave:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("kube: no way to perform %T", effect)
+}
