@@ -156,7 +156,10 @@ func (s *DraftStore) Save(t *Target, baseResourceVersion string, text []byte) (p
 		now = s.now
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, t, strconv.Quote(t.Namespace), strconv.Quote(t.Context))
+	// The first line only informs the reader; a name typed on the command
+	// line may hold anything, and no line break may end the line early.
+	name := strings.ReplaceAll(EscapeControl(t.String()), "\n", `\n`)
+	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(t.Namespace), strconv.Quote(t.Context))
 	fmt.Fprintf(&buf, "%s%s\n", draftBaseRVPrefix, baseResourceVersion)
 	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, now().UTC().Format(time.RFC3339Nano))
 	buf.WriteString(draftTextFollows + "\n")

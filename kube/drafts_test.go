@@ -94,6 +94,26 @@ func TestDraftRoundTripByteForByte(t *testing.T) {
 	}
 }
 
+func TestDraftHeaderSurvivesOddNames(t *testing.T) {
+	s, _ := newTestDraftStore(t, false)
+	tgt := configMapTarget("ctx\n# base resourceVersion: 1", "ns\r\n", "two\nlines\x1b[2J")
+	text := []byte("data: {}\n")
+	if _, err := s.Save(tgt, "42", text); err != nil {
+		t.Fatal(err)
+	}
+	d, ok, err := s.Load(tgt)
+	if err != nil || !ok || d.BaseResourceVersion != "42" || !bytes.Equal(d.Text, text) {
+		t.Fatalf("Load = %+v, %v, %v", d, ok, err)
+	}
+	raw, _ := os.ReadFile(d.Path)
+	if bytes.Contains(raw, []byte("\x1b")) {
+		t.Error("a terminal escape reached the draft file's header")
+	}
+	if _, err := s.Save(tgt, "4\n2", text); err == nil {
+		t.Error("a resourceVersion with a line break was written into the header")
+	}
+}
+
 func TestDraftLoadMissingAndDelete(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapTarget("c", "ns", "gone")

@@ -307,7 +307,7 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 	}
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
-		return
+		return // the dynamic client decodes nothing else; nothing to show
 	}
 	u = u.DeepCopy() // the informer's cache shares the original
 	w.push(WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()})
