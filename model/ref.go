@@ -1,10 +1,7 @@
 package model
 
 import (
-	"net/url"
-	"path"
 	"strconv"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -31,10 +28,6 @@ type ObjectRef struct {
 	ClusterScoped bool
 }
 
-// clusterScopeDir stands for the namespace of cluster-scoped objects in
-// draft paths. Namespace names are DNS labels, which cannot start with "_",
-// so it never collides with a real namespace.
-const clusterScopeDir = "_cluster"
 
 // ResourceName is the resource as kubectl spells it on the command line:
 // "configmaps" for the core group, "deployments.apps" otherwise, so that it
@@ -54,34 +47,6 @@ func (r ObjectRef) String() string {
 		s += " -n " + r.Namespace
 	}
 	return s
-}
-
-// DraftPath returns the draft's path relative to the draft directory,
-// "<context>/<namespace>/<resource>/<name>.yaml", with slashes as the
-// separator (kube/ converts it with filepath.FromSlash). Each element is
-// escaped so that a context such as "arn:aws:eks:.../cluster/prod" stays one
-// directory and no element can be "." or "..".
-func (r ObjectRef) DraftPath() string {
-	ns := r.Namespace
-	if r.ClusterScoped {
-		ns = clusterScopeDir
-	}
-	return path.Join(pathElem(r.Context), pathElem(ns), pathElem(r.ResourceName()), pathElem(r.Name)+".yaml")
-}
-
-// pathElem makes s one safe path element.
-func pathElem(s string) string {
-	e := url.PathEscape(s)
-	// PathEscape leaves ":" alone, which Windows refuses in file names,
-	// and "." and "..", which would leave the directory.
-	e = strings.ReplaceAll(e, ":", "%3A")
-	switch e {
-	case "":
-		return "_"
-	case ".", "..":
-		return strings.ReplaceAll(e, ".", "%2E")
-	}
-	return e
 }
 
 // Version is one version of the object as kedit saw it.

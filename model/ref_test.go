@@ -6,45 +6,18 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-func TestObjectRefStringAndDraftPath(t *testing.T) {
-	tests := []struct {
-		name      string
-		ref       ObjectRef
-		wantStr   string
-		wantDraft string
+func TestObjectRefString(t *testing.T) {
+	for _, tt := range []struct {
+		ref  ObjectRef
+		want string
 	}{
-		{"core namespaced", cmRef, "configmaps/testmap -n ns", "kind-dev/ns/configmaps/testmap.yaml"},
-		{"group", deployRef, "deployments.apps/web -n ns", "kind-dev/ns/deployments.apps/web.yaml"},
-		{
-			"cluster-scoped",
-			ObjectRef{Context: "prod", Resource: schema.GroupVersionResource{Version: "v1", Resource: "nodes"}, Kind: "Node", Name: "n1", ClusterScoped: true},
-			"nodes/n1", "prod/_cluster/nodes/n1.yaml",
-		},
-		{
-			"context with slashes and colons stays one element",
-			ObjectRef{Context: "arn:aws:eks:eu-west-1:1:cluster/prod", Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns", Name: "m"},
-			"configmaps/m -n ns", "arn%3Aaws%3Aeks%3Aeu-west-1%3A1%3Acluster%2Fprod/ns/configmaps/m.yaml",
-		},
-		{
-			"dot-dot context cannot escape",
-			ObjectRef{Context: "..", Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns", Name: "m"},
-			"configmaps/m -n ns", "%2E%2E/ns/configmaps/m.yaml",
-		},
-		{
-			"empty context",
-			ObjectRef{Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns", Name: "m"},
-			"configmaps/m -n ns", "_/ns/configmaps/m.yaml",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.ref.String(); got != tt.wantStr {
-				t.Errorf("String() = %q, want %q", got, tt.wantStr)
-			}
-			if got := tt.ref.DraftPath(); got != tt.wantDraft {
-				t.Errorf("DraftPath() = %q, want %q", got, tt.wantDraft)
-			}
-		})
+		{cmRef, "configmaps/testmap -n ns"},
+		{deployRef, "deployments.apps/web -n ns"},
+		{ObjectRef{Context: "prod", Resource: schema.GroupVersionResource{Version: "v1", Resource: "nodes"}, Kind: "Node", Name: "n1", ClusterScoped: true}, "nodes/n1"},
+	} {
+		if got := tt.ref.String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
 	}
 }
 
