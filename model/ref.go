@@ -28,7 +28,6 @@ type ObjectRef struct {
 	ClusterScoped bool
 }
 
-
 // ResourceName is the resource as kubectl spells it on the command line:
 // "configmaps" for the core group, "deployments.apps" otherwise, so that it
 // is unambiguous across groups.
