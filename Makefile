@@ -4,6 +4,8 @@ GO ?= go
 # Link-time version of the embedded API server, so /version says v1.36.3.
 LOCALCLUSTER_LDFLAGS := $(shell cat localcluster/ldflags)
 TEST_TIMEOUT ?= 30m
+# kedit's version for `kedit version`: the git description of the checkout.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
 .PHONY: all build localcluster test vet test-root test-localcluster bench clean
 
@@ -11,7 +13,7 @@ all: build
 
 ## build: build bin/kedit
 build:
-	$(GO) build -o bin/kedit .
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/kedit .
 
 ## localcluster: build bin/localcluster, the real API server for tests and the demo
 localcluster:
