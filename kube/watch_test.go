@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -188,6 +189,10 @@ func TestWatchReportsOnlyItsObject(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "other")
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "watched", "--type=merge", "-p", `{"data":{"foo":"4"}}`)
 	r.next("Modified after the other object's deletion", hasData(ObjectModified, "foo", "4"))
+
+	// A connected watch leaves nothing running once stopped.
+	stopWithin(t, r.w, 10*time.Second)
+	assertNoWatchGoroutines(t)
 }
 
 func TestWatchClusterScoped(t *testing.T) {
@@ -363,6 +368,33 @@ func TestWatchStopEndsEvents(t *testing.T) {
 	if err := w.Start(context.Background()); err == nil {
 		t.Error("Start after Stop succeeded")
 	}
+	assertNoWatchGoroutines(t)
+}
+
+// assertNoWatchGoroutines fails the test when goroutines of a watch (the
+// informer, the reflector, the stream decoder, the event pump) outlive
+// Stop. Connections the HTTP transport keeps for reuse are not a watch's.
+func assertNoWatchGoroutines(t *testing.T) {
+	t.Helper()
+	markers := []string{"k8s.io/client-go/tools/cache.", "k8s.io/apimachinery/pkg/watch.", "kedit/kube.(*Watch)"}
+	var leaked string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		leaked = ""
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			for _, m := range markers {
+				if strings.Contains(g, m) {
+					leaked += g + "\n\n"
+					break
+				}
+			}
+		}
+		if leaked == "" {
+			return
+		}
+	}
+	t.Errorf("goroutines outlived Stop:\n%s", leaked)
 }
 
 // drained closes its channel once w's Events channel is closed.
