@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/model"
 )
 
 // A draft file is a readable YAML file: a comment header of exactly
@@ -54,6 +59,21 @@ type Draft struct {
 	Text []byte
 	// Path is the file holding the draft.
 	Path string
+	// Base is the object the draft was made from, when SaveBase kept it
+	// (at BaseResourceVersion or an older one: see Stored).
+	Base *unstructured.Unstructured
+}
+
+// Stored is the draft as the session takes it back. Base is handed on
+// only when it is the version the draft was last based on; a draft
+// recovered without its base can still be taken up when the object has
+// not moved on since.
+func (d *Draft) Stored() model.StoredDraft {
+	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion}
+	if d.Base != nil && d.Base.GetResourceVersion() == d.BaseResourceVersion {
+		sd.Base = d.Base.DeepCopy()
+	}
+	return sd
 }
 
 // SecretDraftError is returned by DraftStore.Save for a Secret when the
@@ -170,6 +190,48 @@ func (s *DraftStore) Save(t *Target, baseResourceVersion string, text []byte) (p
 	return path, nil
 }
 
+// basePath is the file beside the draft that keeps its base as JSON.
+// Drafts end in .yaml, so List never mistakes it for one.
+func (s *DraftStore) basePath(t *Target) string { return s.Path(t) + ".base.json" }
+
+// SaveBase keeps base, the object a draft was made from, beside the draft,
+// so that a draft recovered after the object moved on can be rebased rather
+// than refused. It writes only when base is a version it does not already
+// hold, not on every draft change. A Secret's base holds its values and
+// follows the same rule as its draft.
+func (s *DraftStore) SaveBase(t *Target, base *unstructured.Unstructured) error {
+	if IsSecret(t) && !s.AllowSecrets {
+		return &SecretDraftError{Target: t.String()}
+	}
+	path := s.basePath(t)
+	if old, err := loadBaseFile(path); err == nil && old.GetResourceVersion() == base.GetResourceVersion() {
+		return nil
+	}
+	if err := s.mkdirPrivate(s.objectDir(t)); err != nil {
+		return fmt.Errorf("saving the base of the draft of %s: %w", t, err)
+	}
+	b, err := json.Marshal(base.Object)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(path, b); err != nil {
+		return fmt.Errorf("saving the base of the draft of %s: %w", t, err)
+	}
+	return nil
+}
+
+func loadBaseFile(path string) (*unstructured.Unstructured, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	obj := &unstructured.Unstructured{}
+	if err := obj.UnmarshalJSON(b); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
 // Load reads t's draft, to offer its recovery. ok is false when there is
 // none.
 func (s *DraftStore) Load(t *Target) (d *Draft, ok bool, err error) {
@@ -186,15 +248,19 @@ func (s *DraftStore) Load(t *Target) (d *Draft, ok bool, err error) {
 		return nil, false, fmt.Errorf("reading the draft of %s from %s: %w", t, path, err)
 	}
 	d.Path = path
+	if base, err := loadBaseFile(s.basePath(t)); err == nil {
+		d.Base = base // a missing or unreadable base only makes recovery stricter
+	}
 	return d, true, nil
 }
 
 // Delete removes t's draft, after a save or when the user discards it.
 // Deleting a draft that does not exist is not an error.
 func (s *DraftStore) Delete(t *Target) error {
-	err := os.Remove(s.Path(t))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("deleting the draft of %s: %w", t, err)
+	for _, p := range []string{s.Path(t), s.basePath(t)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("deleting the draft of %s: %w", t, err)
+		}
 	}
 	return nil
 }

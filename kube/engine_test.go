@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +229,52 @@ func TestEngineInvalidSaveKeepsDraft(t *testing.T) {
 	stored, ok, err := e.runner.Drafts.Load(e.runner.Target)
 	if err != nil || !ok || string(stored.Text) != draft {
 		t.Errorf("stored draft = %v, %v, %v; want the draft text", stored, ok, err)
+	}
+}
+
+// TestEngineRecoversStaleDraft quits with a draft on disk, lets someone
+// else change the object, then opens it again: the recovered draft is
+// rebased onto the new version with both changes kept.
+func TestEngineRecoversStaleDraft(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	e := newEngine(t, ns, "testmap")
+	e.editDraft(`foo: "1"`, `foo: mine`)
+	target := e.runner.Target
+
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	e.awaitLive(liveData("bar", "theirs"))
+
+	// A new session, as after a restart of kedit.
+	stored, ok, err := e.runner.Drafts.Load(target)
+	if err != nil || !ok {
+		t.Fatalf("no stored draft: %v", err)
+	}
+	if stored.Base == nil {
+		t.Fatal("the draft's base was not stored beside it")
+	}
+	latest, _ := e.watch.Latest()
+	e.session = model.NewSession(target.Ref())
+	if err := e.handle(model.Opened{Object: latest, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.handle(model.RecoverDraft{Draft: stored.Stored()}); err != nil {
+		t.Fatalf("recovering a draft whose object moved on: %v", err)
+	}
+	e.handle(model.SaveRequested{})
+	if st := e.session.State(); st == model.StateRebasing || st == model.StateResolving {
+		if err := e.handle(model.Resubmit{}); err != nil {
+			t.Fatalf("resubmit: %v", err)
+		}
+	}
+	if got := dataOf(t, target); got["foo"] != "mine" || got["bar"] != "theirs" {
+		t.Errorf("data = %v, want foo=mine (the recovered draft) and bar=theirs", got)
+	}
+	// Saved: the draft and its base are gone from disk.
+	if _, ok, _ := e.runner.Drafts.Load(target); ok {
+		t.Error("the draft is still on disk after it was saved")
+	}
+	if _, err := os.Stat(e.runner.Drafts.Path(target) + ".base.json"); !os.IsNotExist(err) {
+		t.Errorf("the draft's base is still on disk: %v", err)
 	}
 }

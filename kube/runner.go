@@ -90,6 +90,11 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		if _, err := r.Drafts.Save(r.Target, e.BaseResourceVersion, []byte(e.Text)); err != nil {
 			return nil, fmt.Errorf("the draft is kept in memory but could not be written to disk: %w", err)
 		}
+		if e.Base != nil {
+			if err := r.Drafts.SaveBase(r.Target, e.Base); err != nil {
+				return nil, fmt.Errorf("the draft is saved, but not its base (recovering it later may need a fresh edit): %w", err)
+			}
+		}
 		return nil, nil
 
 	case model.DeleteDraft:
