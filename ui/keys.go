@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+)
+
+// KeyMap is every key kedit answers to. The keys of issue 5 are a contract
+// (the README's key table and the end-to-end tests use them), so change a
+// default only together with both.
+type KeyMap struct {
+	// Scrolling the object view's body.
+	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+
+	// Object view.
+	Edit, Save, Rebase, Discard, Fields, Diff, Conflicts key.Binding
+
+	// Conflict view.
+	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
+
+	// Confirmations.
+	Yes, No key.Binding
+
+	// Everywhere.
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultKeyMap returns kedit's keys.
+func DefaultKeyMap() KeyMap {
+	b := func(help string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
+	}
+	return KeyMap{
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:         key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
+		Right:        key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+		HalfPageUp:   b("half page up", "ctrl+u"),
+		HalfPageDown: b("half page down", "ctrl+d"),
+		Home:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
+		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
+
+		Edit:      b("edit in $EDITOR", "e"),
+		Save:      key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save")),
+		Rebase:    b("rebase onto live", "r"),
+		Discard:   b("discard draft", "x"),
+		Fields:    b("managedFields/status", "f"),
+		Diff:      b("draft/diff", "d"),
+		Conflicts: b("back to the rebase", "c"),
+
+		Next:       key.NewBinding(key.WithKeys("n", "j", "down"), key.WithHelp("n/j/↓", "next conflict")),
+		Prev:       key.NewBinding(key.WithKeys("p", "k", "up"), key.WithHelp("p/k/↑", "previous conflict")),
+		TakeMine:   b("take mine", "m"),
+		TakeTheirs: b("take theirs", "t"),
+		TakeBase:   b("take base", "b"),
+		AllMine:    b("all mine", "M"),
+		AllTheirs:  b("all theirs", "T"),
+		Layout:     b("columns/stacked", "v"),
+		Back:       b("back to the draft", "esc"),
+
+		Yes: b("yes", "y"),
+		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+
+		Help:      b("help", "?"),
+		Quit:      b("quit", "q"),
+		ForceQuit: b("quit now", "ctrl+c"),
+	}
+}
+
+// viewportKeys gives the viewport kedit's scrolling keys only: its defaults
+// take f, d, b and u, which are kedit's own keys.
+func (k KeyMap) viewportKeys() viewport.KeyMap {
+	return viewport.KeyMap{
+		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right,
+		PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
+	}
+}

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// ObjectView is the first screen: a header naming the object and its live
+// resourceVersion, the banner when the object changed on the server under a
+// draft, and a scrollable body with the live object, the draft, or the
+// draft's diff against base.
+type ObjectView struct {
+	keys   KeyMap
+	styles *Styles
+	width  int
+	height int
+	body   viewport.Model
+
+	// full shows managedFields and status (f).
+	full bool
+	// showDiff shows the draft's diff against base instead of the draft (d).
+	showDiff bool
+
+	// What the session says, copied by SetSession.
+	ref      model.ObjectRef
+	liveRV   string
+	deleted  bool
+	live     *unstructured.Unstructured
+	base     *unstructured.Unstructured
+	baseRV   string
+	draft    *model.Draft
+	banner   string
+	rebasing bool
+	conn     string
+}
+
+// NewObjectView returns an object view with nothing to show until SetSession.
+func NewObjectView(keys KeyMap, styles *Styles) ObjectView {
+	vp := viewport.New(0, 0)
+	vp.KeyMap = keys.viewportKeys()
+	vp.MouseWheelEnabled = true
+	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting"}
+}
+
+// SetSize gives the view the terminal's size less what the app draws around it.
+func (m *ObjectView) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.layout()
+}
+
+// SetConnection sets the connection state the header shows, e.g.
+// "reconnecting since 12:01:03".
+func (m *ObjectView) SetConnection(state string) {
+	m.conn = state
+	m.layout()
+}
+
+// SetSession copies what the view shows from the session. The app calls it
+// after every event the session handled, so the view never reads a session
+// that moved on.
+func (m *ObjectView) SetSession(s *model.Session) {
+	m.ref = s.Ref()
+	live, deleted := s.Live()
+	m.liveRV, m.live, m.deleted = live.ResourceVersion, live.Object, deleted
+	base := s.Base()
+	m.base, m.baseRV = base.Object, base.ResourceVersion
+	m.draft = s.Draft()
+	m.banner = ""
+	if ch, ok := s.ServerChange(); ok {
+		m.banner = bannerText(ch)
+	}
+	m.rebasing = s.Rebase() != nil
+	if m.draft == nil {
+		m.showDiff = false
+	}
+	m.layout()
+}
+
+// ShowingDiff reports whether the body shows the draft's diff against base.
+func (m ObjectView) ShowingDiff() bool { return m.showDiff }
+
+// ShowingAllFields reports whether managedFields and status are shown.
+func (m ObjectView) ShowingAllFields() bool { return m.full }
+
+// Update handles the view's own keys (f, d, home, end) and scrolling.
+func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
+	if msg, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(msg, m.keys.Fields):
+			m.full = !m.full
+			m.layout()
+			return m, nil
+		case key.Matches(msg, m.keys.Diff):
+			if m.draft != nil {
+				m.showDiff = !m.showDiff
+				m.layout()
+			}
+			return m, nil
+		case key.Matches(msg, m.keys.Home):
+			m.body.GotoTop()
+			return m, nil
+		case key.Matches(msg, m.keys.End):
+			m.body.GotoBottom()
+			return m, nil
+		}
+	}
+	var cmd tea.Cmd
+	m.body, cmd = m.body.Update(msg)
+	return m, cmd
+}
+
+// header returns the lines above the body.
+func (m ObjectView) header() []string {
+	st := m.styles
+	parts := []string{m.ref.Kind + "/" + m.ref.Name}
+	if m.ref.Namespace != "" {
+		parts = append(parts, "namespace "+m.ref.Namespace)
+	}
+	if m.ref.Context != "" {
+		parts = append(parts, "context "+m.ref.Context)
+	}
+	rv := "rv " + m.liveRV
+	if m.deleted {
+		rv += " (deleted)"
+	}
+	parts = append(parts, rv)
+	first := st.Header.Render(kube.EscapeControl(strings.Join(parts, "  "))) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+
+	var second string
+	switch {
+	case m.draft == nil:
+		second = st.Muted.Render("live object; e edits a draft")
+	case m.showDiff:
+		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft)")
+	default:
+		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
+	}
+	if m.draft != nil && m.draft.Err != nil {
+		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
+	}
+	if m.rebasing {
+		second += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
+	}
+	if !m.full {
+		second += "  " + st.Muted.Render("managedFields, status hidden (f)")
+	}
+	lines := []string{ansi.Truncate(first, m.width, "…"), ansi.Truncate(second, m.width, "…")}
+	if m.banner != "" {
+		text := m.banner + "  (r: rebase now)"
+		// Width wraps a long list of paths instead of cutting it off.
+		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
+	}
+	return lines
+}
+
+// content renders the body's text: the live object, the draft or its diff.
+func (m ObjectView) content() string {
+	if m.draft == nil {
+		if m.live == nil {
+			return m.styles.Muted.Render("waiting for the object ...")
+		}
+		return kube.EscapeControl(renderObject(m.live, m.full))
+	}
+	if !m.showDiff {
+		return kube.EscapeControl(m.draft.Text)
+	}
+	var b strings.Builder
+	for _, e := range diff.LineDiff(renderObject(m.base, false), m.draft.Text) {
+		for _, l := range e.Lines {
+			l = kube.EscapeControl(strings.TrimSuffix(l, "\n"))
+			switch e.Op {
+			case diff.LineInsert:
+				b.WriteString(m.styles.Added.Render("+ " + l))
+			case diff.LineDelete:
+				b.WriteString(m.styles.Removed.Render("- " + l))
+			default:
+				b.WriteString("  " + l)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// layout sizes the body to what the header leaves and refills it.
+func (m *ObjectView) layout() {
+	h := max(1, m.height-len(m.header()))
+	m.body.Width, m.body.Height = m.width, h
+	m.body.SetContent(strings.TrimSuffix(m.content(), "\n"))
+}
+
+// View draws the header, the banner and the body.
+func (m ObjectView) View() string {
+	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
+}
+
+// ShortHelp is the object view's keys for the help line.
+func (m ObjectView) ShortHelp() []key.Binding {
+	k := m.keys
+	bindings := []key.Binding{k.Edit, k.Save}
+	if m.banner != "" || m.draft != nil {
+		bindings = append(bindings, k.Rebase)
+	}
+	if m.draft != nil {
+		bindings = append(bindings, k.Diff, k.Discard)
+	}
+	return append(bindings, k.Fields, k.Help, k.Quit)
+}
+
+// FullHelp is every key of the object view, in groups.
+func (m ObjectView) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Edit, k.Save, k.Rebase, k.Discard, k.Conflicts},
+		{k.Diff, k.Fields, k.Help, k.Quit, k.ForceQuit},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+	}
+}

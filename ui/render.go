@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// renderObject renders obj as YAML for the object view. By default it hides
+// managedFields and status, which nobody edits and which bury the spec;
+// full shows them.
+func renderObject(obj *unstructured.Unstructured, full bool) string {
+	if obj == nil {
+		return ""
+	}
+	if full {
+		out, err := yaml.Marshal(obj.Object)
+		if err != nil {
+			return "cannot render the object: " + err.Error()
+		}
+		return string(out)
+	}
+	c := obj.DeepCopy()
+	unstructured.RemoveNestedField(c.Object, "status")
+	out, err := model.RenderYAML(c)
+	if err != nil {
+		return "cannot render the object: " + err.Error()
+	}
+	return out
+}
+
+// renderValue renders one side's value of a conflicting field.
+func renderValue(v diff.FieldValue) string {
+	if !v.Present {
+		return "(absent)"
+	}
+	if s, ok := v.Value.(string); ok {
+		return s
+	}
+	out, err := yaml.Marshal(v.Value)
+	if err != nil {
+		return fmt.Sprint(v.Value)
+	}
+	return strings.TrimSuffix(string(out), "\n")
+}
+
+// bannerText is the banner's sentence: what changed on the server since the
+// draft's base, and who changed it.
+func bannerText(ch model.ServerChange) string {
+	if ch.Deleted {
+		return fmt.Sprintf("deleted on server: rv %s was deleted; s offers to create it again from the draft", ch.FromRV)
+	}
+	var paths []string
+	for _, c := range ch.Changes {
+		paths = append(paths, c.Path)
+	}
+	manager := ch.Manager
+	if manager == "" {
+		manager = "an unknown manager"
+	}
+	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, manager)
+	if len(paths) > 0 {
+		text += ": " + strings.Join(paths, ", ")
+	}
+	return kube.EscapeControl(text)
+}
+
+// failureText says in plain words why a save did not go through, and what
+// the user can do; the draft is always kept.
+func failureText(f *model.Failure) string {
+	if f == nil {
+		return ""
+	}
+	var s string
+	switch f.Kind {
+	case model.ErrorInvalid:
+		s = "the server refused the draft as invalid (422)"
+	case model.ErrorForbidden:
+		s = "forbidden: you may not update this object (403)"
+	case model.ErrorNotFound:
+		s = "the object was deleted on the server; s creates it again from the draft, x discards the draft"
+	case model.ErrorTooLarge:
+		s = "the object is too large for the API server (413)"
+	case model.ErrorImmutable:
+		s = "the object, or a field of it, is immutable and cannot change"
+	case model.ErrorUnauthorized:
+		s = "the server does not accept your credentials (401)"
+	case model.ErrorUnavailable, model.ErrorTimeout:
+		s = fmt.Sprintf("the API server is unavailable; retrying (attempt %d)", f.Attempt)
+	case model.ErrorFieldManagerConflict:
+		s = "server-side apply: fields are owned by another manager"
+	default:
+		s = "the save failed"
+		if f.Err != nil {
+			s += ": " + f.Err.Error()
+		}
+	}
+	var causes []string
+	for _, c := range f.Causes {
+		causes = append(causes, c.Field+": "+c.Message)
+	}
+	if len(causes) > 0 {
+		s += ": " + strings.Join(causes, "; ")
+	}
+	return kube.EscapeControl(s + " (the draft is kept)")
+}
+
+// errorText says in words why an intent was refused.
+func errorText(err error) string {
+	var oc *model.OpenConflictsError
+	if errors.As(err, &oc) {
+		return fmt.Sprintf("resubmit refused: %d of %d conflicts are still open (m/t/b resolves the selected one)", oc.Open, oc.Total)
+	}
+	return kube.EscapeControl(err.Error())
+}

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"os"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Styles is every style kedit draws with, built once by NewStyles so that
+// no View builds styles of its own.
+type Styles struct {
+	// Header is the object view's first line (context, namespace, object).
+	Header lipgloss.Style
+	// Muted is for secondary text: labels, hints, the connection state.
+	Muted lipgloss.Style
+	// Draft marks the unsaved draft.
+	Draft lipgloss.Style
+	// Banner says that the object changed on the server.
+	Banner lipgloss.Style
+	// Error is for failures and refused input.
+	Error lipgloss.Style
+	// OK is for a save the server took.
+	OK lipgloss.Style
+	// Added and Removed colour a diff's lines.
+	Added, Removed lipgloss.Style
+	// Title is the conflict view's title line.
+	Title lipgloss.Style
+	// Selected is the selected row of a list.
+	Selected lipgloss.Style
+	// Column is a column of the conflict view, ColumnTitle its heading.
+	Column, ColumnTitle lipgloss.Style
+	// Changed highlights a line that differs from base.
+	Changed lipgloss.Style
+}
+
+// NewStyles returns kedit's styles. With NO_COLOR set (https://no-color.org)
+// it uses no colour at all, only bold, underline and reverse, so that the
+// screen still shows what is selected and what is a heading.
+func NewStyles() *Styles {
+	noColor := os.Getenv("NO_COLOR") != ""
+	s := &Styles{
+		Header:      lipgloss.NewStyle().Bold(true),
+		Muted:       lipgloss.NewStyle(),
+		Draft:       lipgloss.NewStyle().Bold(true),
+		Banner:      lipgloss.NewStyle().Bold(true),
+		Error:       lipgloss.NewStyle().Bold(true),
+		OK:          lipgloss.NewStyle(),
+		Added:       lipgloss.NewStyle(),
+		Removed:     lipgloss.NewStyle(),
+		Title:       lipgloss.NewStyle().Bold(true),
+		Selected:    lipgloss.NewStyle().Reverse(true),
+		Column:      lipgloss.NewStyle().PaddingRight(1),
+		ColumnTitle: lipgloss.NewStyle().Bold(true).Underline(true),
+		Changed:     lipgloss.NewStyle().Bold(true),
+	}
+	if noColor {
+		return s
+	}
+	s.Header = s.Header.Foreground(lipgloss.AdaptiveColor{Light: "#5A56E0", Dark: "#7571F9"})
+	s.Muted = s.Muted.Foreground(lipgloss.AdaptiveColor{Light: "#8A8A8A", Dark: "#777777"})
+	s.Draft = s.Draft.Foreground(lipgloss.AdaptiveColor{Light: "#B8860B", Dark: "#F1C40F"})
+	s.Banner = s.Banner.Foreground(lipgloss.Color("#000000")).Background(lipgloss.AdaptiveColor{Light: "#F5B041", Dark: "#F39C12"})
+	s.Error = s.Error.Foreground(lipgloss.AdaptiveColor{Light: "#C0392B", Dark: "#FF5F56"})
+	s.OK = s.OK.Foreground(lipgloss.AdaptiveColor{Light: "#1E8449", Dark: "#2ECC71"})
+	s.Added = s.Added.Foreground(lipgloss.AdaptiveColor{Light: "#1E8449", Dark: "#2ECC71"})
+	s.Removed = s.Removed.Foreground(lipgloss.AdaptiveColor{Light: "#C0392B", Dark: "#FF5F56"})
+	s.Title = s.Title.Foreground(lipgloss.AdaptiveColor{Light: "#C0392B", Dark: "#FF8C69"})
+	s.Changed = s.Changed.Foreground(lipgloss.AdaptiveColor{Light: "#B8860B", Dark: "#F1C40F"})
+	return s
+}
