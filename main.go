@@ -7,20 +7,31 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui"
 )
 
 // version is kedit's version, set at build time with
@@ -34,18 +45,148 @@ type exitError struct{ code int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
+// appOptions are the root command's own flags.
+type appOptions struct {
+	strategy          string
+	allowSecretDrafts bool
+	autoRebase        bool
+	debug             string
+}
+
 func newRootCmd() *cobra.Command {
+	// One set of kubectl connection flags, persistent, so that
+	// `kedit -n ns TYPE/NAME` and `kedit set -n ns ...` read them alike.
+	flags := genericclioptions.NewConfigFlags(true)
+	var opts appOptions
 	root := &cobra.Command{
-		Use:           "kedit",
-		Short:         "Conflict-safe editing of live Kubernetes objects",
-		Long:          "kedit edits a live Kubernetes object and saves it with its resourceVersion.\nWhen someone else changed the object meanwhile it shows base, theirs and mine,\nmerges what does not collide and lets you resolve each real conflict.",
+		Use:   "kedit [flags] TYPE/NAME | TYPE NAME",
+		Short: "Conflict-safe editing of live Kubernetes objects",
+		Long: `kedit edits a live Kubernetes object and saves it with its resourceVersion.
+When someone else changed the object meanwhile it shows base, theirs and mine,
+merges what does not collide and lets you resolve each real conflict.
+
+  kedit configmap/testmap
+  kedit -n kube-system deployment coredns --strategy apply`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return runApp(cmd, flags, opts, args)
+		},
 	}
+	flags.AddFlags(root.PersistentFlags())
+	strategies := make([]string, len(kube.Strategies))
+	for i, s := range kube.Strategies {
+		strategies[i] = string(s)
+	}
+	root.Flags().StringVar(&opts.strategy, "strategy", string(kube.StrategyUpdate),
+		"how a save is sent: "+strings.Join(strategies, ", ")+"; each carries base's resourceVersion")
+	root.Flags().BoolVar(&opts.allowSecretDrafts, "allow-secret-drafts", false, "store drafts of Secrets on disk (0600) too; without it they stay in memory")
+	root.Flags().BoolVar(&opts.autoRebase, "auto-rebase", false, "resubmit a clean rebase after a conflict without asking, and report what was merged")
+	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
+	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
-	root.AddCommand(newSetCmd())
+	root.AddCommand(newSetCmd(flags))
 	return root
+}
+
+// runApp resolves the object, reads it, and runs the UI on it. Errors before
+// the UI starts are printed on stderr with exit status 1.
+func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOptions, args []string) error {
+	fail := func(err error) error {
+		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", err)
+		return &exitError{1}
+	}
+	typ, name, rest, err := kube.SplitObjectArgs(args)
+	if err != nil {
+		return fail(err)
+	}
+	if len(rest) > 0 {
+		return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
+	}
+	strategy, err := kube.ParseStrategy(opts.strategy)
+	if err != nil {
+		return fail(err)
+	}
+	target, err := kube.Resolve(flags, typ, name)
+	if err != nil {
+		return fail(err)
+	}
+	rc, err := flags.ToRESTConfig()
+	if err != nil {
+		return fail(err)
+	}
+	client, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	logger := logr.Discard()
+	if opts.debug != "" {
+		f, err := tea.LogToFile(opts.debug, "kedit")
+		if err != nil {
+			return fail(err)
+		}
+		defer f.Close()
+		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
+	}
+	// The watch logs through the context's logger, never to stderr, which
+	// belongs to the renderer.
+	ctx = logr.NewContext(ctx, logger)
+
+	obj, err := target.Resource(client).Get(ctx, target.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		where := target.Where()
+		if where == "" {
+			where = "the cluster"
+		}
+		return fail(fmt.Errorf("%s not found in %s", target, where))
+	}
+	if err != nil {
+		return fail(err)
+	}
+	drafts, err := kube.NewDraftStore(opts.allowSecretDrafts)
+	if err != nil {
+		return fail(err)
+	}
+	var stored *model.StoredDraft
+	if d, ok, err := drafts.Load(target); err != nil {
+		return fail(fmt.Errorf("reading the stored draft: %w", err))
+	} else if ok {
+		sd := d.Stored()
+		stored = &sd
+	}
+	// The first conflict should not wait for client-go's schemas to parse.
+	go diff.LoadBuiltinSchemas()
+
+	sess := model.NewSession(target.Ref())
+	if _, _, err := sess.Handle(model.Opened{Object: obj, At: time.Now()}); err != nil {
+		return fail(err)
+	}
+	watch := kube.NewWatch(client, target)
+	if err := watch.Start(ctx); err != nil {
+		return fail(err)
+	}
+	defer watch.Stop()
+	app := ui.New(ui.Config{
+		Session:    sess,
+		Runner:     &kube.Runner{Client: client, Target: target, Strategy: strategy, Cached: watch.Latest, Drafts: drafts},
+		Events:     watch.Events(),
+		Stored:     stored,
+		AutoRebase: opts.autoRebase,
+		Context:    ctx,
+	})
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
+		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fail(err)
+	}
+	return nil
 }
 
 func newVersionCmd() *cobra.Command {
@@ -221,8 +362,9 @@ const (
 	setExitConditionFailed = 3
 )
 
-func newSetCmd() *cobra.Command {
-	flags := genericclioptions.NewConfigFlags(true)
+// newSetCmd takes the root's connection flags, which it reads as
+// persistent flags.
+func newSetCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
 	var ifs, ifAbsent []string
 	cmd := &cobra.Command{
 		Use:   "set TYPE/NAME PATH=VALUE... [--if PATH=VALUE]... [--if-absent PATH]...",
@@ -308,7 +450,6 @@ not hold (prints the current value; the object is unchanged); 1 any other error.
 			return nil
 		},
 	}
-	flags.AddFlags(cmd.Flags())
 	cmd.Flags().StringArrayVar(&ifs, "if", nil, "apply only if PATH equals VALUE (PATH=VALUE or PATH:=JSON); repeatable")
 	cmd.Flags().StringArrayVar(&ifAbsent, "if-absent", nil, "apply only if PATH does not exist; repeatable")
 	return cmd
