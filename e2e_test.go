@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// End to end: the real kedit binary in tmux against localcluster, with
+// KUBE_EDITOR pointing at a script that edits the file (as kubectl's own
+// edit tests do) and kubectl as the other writer between the edit and the
+// save. Each test asserts on the screen and on the object read back.
+
+const screenWait = 20 * time.Second
+
+// editorScript writes an editor that runs body with the file as $1.
+func editorScript(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "editor.sh")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nset -e\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// openKedit starts kedit on configmap/NAME in ns, in a terminal of the
+// given size, and waits for the object view.
+func openKedit(t *testing.T, ns, name, editor string, width, height int) *terminal {
+	t.Helper()
+	env := []string{
+		"KUBE_EDITOR=" + editor,
+		"XDG_STATE_HOME=" + t.TempDir(),
+		"KUBECACHEDIR=" + t.TempDir(),
+		"TERM=xterm-256color",
+	}
+	term := startTerminal(t, width, height, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmap/"+name)
+	term.waitFor(screenWait, "ConfigMap/"+name, "apiVersion: v1")
+	return term
+}
+
+func configMapData(t *testing.T, ns, name string) (map[string]string, string) {
+	t.Helper()
+	cm, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm.Data, cm.ResourceVersion
+}
+
+func TestE2ESameFieldConflict(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{{"m", "mine"}, {"t", "theirs"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			ns := kubetest.Namespace(t)
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+			term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40)
+
+			term.send("e")
+			term.waitFor(screenWait, "unsaved draft")
+			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+			term.waitFor(screenWait, "changed on server", "by kubectl-patch", ".data.foo")
+
+			term.send("s")
+			screen := term.waitFor(screenWait, "conflict: base rv", "1 conflicts", ".data.foo")
+			for _, col := range []string{"base (rv", "theirs (rv", "mine"} {
+				if !strings.Contains(screen, col) {
+					t.Errorf("the conflict view has no %q column:\n%s", col, screen)
+				}
+			}
+			// Resubmitting with the conflict open is refused.
+			term.send("s")
+			term.waitFor(screenWait, "1 conflict")
+			if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
+				t.Fatalf("foo = %q before the conflict was resolved", data["foo"])
+			}
+
+			term.send(tc.key)
+			term.send("s")
+			term.waitFor(screenWait, "saved rv")
+			if data, _ := configMapData(t, ns, "testmap"); data["foo"] != tc.want {
+				t.Errorf("foo = %q on the server, want exactly %q", data["foo"], tc.want)
+			}
+		})
+	}
+}
+
+func TestE2EDisjointChangeMergedAndResubmitted(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 80, 24)
+
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	term.waitFor(screenWait, "changed on server")
+
+	term.send("s")
+	// A clean rebase is shown before it is resubmitted.
+	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" || data["bar"] != "theirs" {
+		t.Errorf("data = %v, want foo=mine and bar=theirs", data)
+	}
+}
+
+func TestE2EControlCharactersAreEscaped(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	// OSC 52 would write the operator's clipboard, CSI 2J clear the screen.
+	// Had the terminal obeyed them, their text would not be on screen and
+	// the header would be gone.
+	evil := "\x1b]52;c;aGFja2Vk\x07 then \x1b[2J cleared"
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "evil", "--from-literal=payload="+evil)
+	term := openKedit(t, ns, "evil", editorScript(t, `sed -i 's/cleared/mine/' "$1"`), 120, 40)
+	term.waitFor(screenWait, "ConfigMap/evil", "]52;c;aGFja2Vk", "[2J cleared")
+
+	// The conflict view draws the three values outside YAML: they must be
+	// escaped there too.
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "evil", "--type=merge", "-p",
+		`{"data":{"payload":"\u001b]0;owned title\u0007 \u001b[2J theirs"}}`)
+	term.waitFor(screenWait, "changed on server")
+	term.send("s")
+	screen := term.waitFor(screenWait, "conflict: base rv", "]0;owned title", "[2J theirs")
+	if !strings.Contains(screen, ".data.payload") {
+		t.Errorf("the conflict list is gone: the value drove the terminal:\n%s", screen)
+	}
+}
+
+func TestE2EInvalidYAMLKeepsDraft(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	_, before := configMapData(t, ns, "testmap")
+	term := openKedit(t, ns, "testmap", editorScript(t, `printf 'data:\n  foo: [unclosed\n' >> "$1"`), 120, 40)
+
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "does not parse: draft, line 13: did not find expected ',' or ']'", "foo: [unclosed")
+	term.send("s")
+	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 13")
+	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {
+		t.Errorf("the invalid draft changed the server: foo=%q rv %s -> %s", data["foo"], before, rv)
+	}
+	// Still there after the refused save: nothing typed is lost.
+	term.waitFor(screenWait, "unsaved draft", "foo: [unclosed")
+}
