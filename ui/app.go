@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
@@ -529,10 +530,17 @@ func (m App) bottomLine() string {
 
 // helpView is the help line, or every key with ?.
 func (m App) helpView() string {
+	var v string
 	if m.screen == screenConflict {
-		return m.help.View(m.conflict)
+		v = m.help.View(m.conflict)
+	} else {
+		v = m.help.View(m.object)
 	}
-	return m.help.View(m.object)
+	if m.help.ShowAll {
+		return v
+	}
+	// help's own cut lets the last item through when its ellipsis does not fit.
+	return ansi.Truncate(v, m.width, "…")
 }
 
 // View draws the screen.

@@ -174,7 +174,7 @@ func (m ConflictView) View() string {
 	avail := m.height - len(lines)
 	if len(m.rows) == 0 {
 		if !m.waiting {
-			lines = append(lines, "clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.")
+			lines = append(lines, ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""))
 		}
 		return strings.Join(lines, "\n")
 	}

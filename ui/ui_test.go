@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+func init() {
+	// Golden files hold plain text: no colour, whatever the terminal.
+	lipgloss.SetColorProfile(termenv.Ascii)
+}
+
+var ref = model.ObjectRef{
+	Context:  "kind-dev",
+	Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+	Kind:     "ConfigMap", Namespace: "default", Name: "testmap",
+}
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// configMap builds testmap at rv with data, last written by manager at
+// second sec (managedFields' resolution), owning the data keys in owned.
+func configMap(rv string, data map[string]any, manager string, sec int, owned ...string) *unstructured.Unstructured {
+	fields := map[string]any{}
+	for _, k := range owned {
+		fields["f:"+k] = map[string]any{}
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1",
+		"kind":       "ConfigMap",
+		"metadata": map[string]any{
+			"name": "testmap", "namespace": "default", "resourceVersion": rv, "uid": "u-1",
+			"managedFields": []any{map[string]any{
+				"manager": manager, "operation": "Update", "apiVersion": "v1",
+				"time":       t0.Add(time.Duration(sec) * time.Second).Format(time.RFC3339),
+				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": fields},
+			}},
+		},
+		"data": data,
+	}}
+}
+
+// fakeRunner answers a session's effects as the API server would, with
+// theirs as the object on the server: a save based on an older
+// resourceVersion is a conflict.
+type fakeRunner struct {
+	server *unstructured.Unstructured
+	fail   error
+	saves  int
+}
+
+func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, error) {
+	switch e := eff.(type) {
+	case model.Save:
+		f.saves++
+		if f.fail != nil {
+			return model.SaveFailed{Err: f.fail}, nil
+		}
+		if e.ResourceVersion != f.server.GetResourceVersion() {
+			return model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
+		}
+		obj := e.Object.DeepCopy()
+		rv, _ := strconv.Atoi(f.server.GetResourceVersion())
+		obj.SetResourceVersion(strconv.Itoa(rv + 1))
+		f.server = obj
+		return model.Saved{Object: obj, At: t0}, nil
+	case model.FetchTheirs:
+		return model.Conflicted{Theirs: f.server.DeepCopy(), At: t0}, nil
+	}
+	return nil, nil
+}
+
+// drive sends msg to the app and runs the commands it returns, feeding
+// their messages back, as the program would; spinner ticks and the watch
+// are left out (they only wait).
+func drive(t *testing.T, m App, msgs ...tea.Msg) App {
+	t.Helper()
+	queue := msgs
+	for n := 0; len(queue) > 0; n++ {
+		if n > 200 {
+			t.Fatal("the app does not settle")
+		}
+		msg := queue[0]
+		queue = queue[1:]
+		if _, ok := msg.(spinner.TickMsg); ok {
+			continue
+		}
+		rv := reflect.ValueOf(msg)
+		if rv.Kind() == reflect.Slice && rv.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+			for i := 0; i < rv.Len(); i++ {
+				if c := rv.Index(i).Interface().(tea.Cmd); c != nil {
+					queue = append(queue, c())
+				}
+			}
+			continue
+		}
+		next, cmd := m.Update(msg)
+		m = next.(App)
+		if cmd != nil {
+			queue = append(queue, cmd())
+		}
+	}
+	return m
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	switch k {
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "ctrl+s":
+		return tea.KeyMsg{Type: tea.KeyCtrlS}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+func keys(ks ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, k := range ks {
+		out = append(out, keyMsg(k))
+	}
+	return out
+}
+
+// newApp opens testmap at rv 812 in an app of the given size.
+func newApp(t *testing.T, w, h int, runner *fakeRunner, extra ...func(*Config)) App {
+	t.Helper()
+	sess := model.NewSession(ref)
+	base := configMap("812", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 0, "foo", "bar")
+	if _, _, err := sess.Handle(model.Opened{Object: base, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if runner != nil && runner.server == nil {
+		runner.server = base.DeepCopy()
+	}
+	cfg := Config{Session: sess}
+	if runner != nil {
+		cfg.Runner = runner
+	}
+	for _, f := range extra {
+		f(&cfg)
+	}
+	return drive(t, New(cfg), tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// edit replaces old with new in the draft as $EDITOR would.
+func edit(t *testing.T, m App, old, new string) App {
+	t.Helper()
+	text, err := m.Session().DraftText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, old) {
+		t.Fatalf("no %q in the draft:\n%s", old, text)
+	}
+	return drive(t, m, editorFinishedMsg{original: text, text: strings.Replace(text, old, new, 1)})
+}
+
+// theirsWrite changes testmap on the server as kubectl patch would, and
+// lets the watch report it.
+func theirsWrite(t *testing.T, m App, r *fakeRunner, key, value string) App {
+	t.Helper()
+	obj := r.server.DeepCopy()
+	unstructured.SetNestedField(obj.Object, value, "data", key)
+	rv, _ := strconv.Atoi(obj.GetResourceVersion())
+	obj.SetResourceVersion(strconv.Itoa(rv + 3))
+	obj.SetManagedFields(nil)
+	unstructured.SetNestedSlice(obj.Object, []any{map[string]any{
+		"manager": "kubectl-patch", "operation": "Update", "apiVersion": "v1",
+		"time": t0.Add(time.Minute).Format(time.RFC3339), "fieldsType": "FieldsV1",
+		"fieldsV1": map[string]any{"f:data": map[string]any{"f:" + key: map[string]any{}}},
+	}}, "metadata", "managedFields")
+	r.server = obj
+	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+}
+
+func plain(m App) string { return ansi.Strip(m.View()) }
+
+var sizes = []struct {
+	name string
+	w, h int
+}{{"120x40", 120, 40}, {"80x24", 80, 24}}
+
+// TestGolden draws each screen at both sizes from constructed objects.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(t *testing.T, w, h int) App
+	}{
+		{"object", func(t *testing.T, w, h int) App { return newApp(t, w, h, &fakeRunner{}) }},
+		{"object_draft", func(t *testing.T, w, h int) App {
+			return edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`)
+		}},
+		{"object_draft_diff", func(t *testing.T, w, h int) App {
+			m := edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`)
+			return drive(t, m, keys("d")...)
+		}},
+		{"banner", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			return theirsWrite(t, m, r, "bar", "theirs")
+		}},
+		{"conflict", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m = theirsWrite(t, m, r, "foo", "theirs")
+			return drive(t, m, keys("s")...)
+		}},
+		{"conflict_flipped", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m = theirsWrite(t, m, r, "foo", "theirs")
+			// v after the save's outcome, as a user would press it.
+			return drive(t, drive(t, m, keys("s")...), keys("v")...)
+		}},
+		{"clean_rebase", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m = theirsWrite(t, m, r, "bar", "theirs")
+			return drive(t, m, keys("s")...)
+		}},
+		{"invalid", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+				Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			return drive(t, m, keys("s")...)
+		}},
+	}
+	for _, c := range cases {
+		for _, s := range sizes {
+			t.Run(c.name+"_"+s.name, func(t *testing.T) {
+				m := c.build(t, s.w, s.h)
+				out := plain(m)
+				if n := strings.Count(out, "\n") + 1; n != s.h {
+					t.Errorf("the screen has %d lines, want %d", n, s.h)
+				}
+				for i, l := range strings.Split(out, "\n") {
+					if w := ansi.StringWidth(l); w > s.w {
+						t.Errorf("line %d is %d wide, more than %d: %q", i+1, w, s.w, l)
+					}
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}

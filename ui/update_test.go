@@ -1,0 +1,363 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+func dataOf(obj *unstructured.Unstructured, key string) string {
+	v, _, _ := unstructured.NestedString(obj.Object, "data", key)
+	return v
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestObjectViewToggles(t *testing.T) {
+	sess := model.NewSession(ref)
+	obj := configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo")
+	obj.Object["status"] = map[string]any{"phase": "x"}
+	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v.SetSize(80, 40)
+	v.SetSession(sess)
+	if out := v.View(); strings.Contains(out, "managedFields:") || strings.Contains(out, "phase") {
+		t.Errorf("managedFields or status shown by default:\n%s", out)
+	}
+	v, _ = v.Update(keyMsg("f"))
+	if out := v.View(); !v.ShowingAllFields() || !strings.Contains(out, "managedFields:") || !strings.Contains(out, "phase: x") {
+		t.Errorf("f does not show managedFields and status:\n%s", out)
+	}
+	v, _ = v.Update(keyMsg("d"))
+	if v.ShowingDiff() {
+		t.Error("d shows a diff without a draft")
+	}
+	text, _ := sess.DraftText()
+	if _, _, err := sess.Handle(model.DraftEdited{Text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)}); err != nil {
+		t.Fatal(err)
+	}
+	v.SetSession(sess)
+	if !strings.Contains(v.View(), "unsaved draft") {
+		t.Error("no unsaved draft mark")
+	}
+	v, _ = v.Update(keyMsg("d"))
+	if out := v.View(); !v.ShowingDiff() || !strings.Contains(out, "+   foo: mine") || !strings.Contains(out, `-   foo: "1"`) {
+		t.Errorf("d does not show the diff against base:\n%s", out)
+	}
+	v, _ = v.Update(keyMsg("d"))
+	if v.ShowingDiff() {
+		t.Error("d again does not go back to the draft")
+	}
+}
+
+func TestObjectViewScrolls(t *testing.T) {
+	data := map[string]any{}
+	for i := 0; i < 100; i++ {
+		data["k"+strings.Repeat("0", 3-len(string(rune('0'+i%10))))+string(rune('a'+i%26))+string(rune('a'+i/26))] = "v"
+	}
+	sess := model.NewSession(ref)
+	if _, _, err := sess.Handle(model.Opened{Object: configMap("1", data, "m", 0), At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v.SetSize(80, 10)
+	v.SetSession(sess)
+	top := v.View()
+	v, _ = v.Update(keyMsg("end"))
+	if v.View() == top || !v.body.AtBottom() {
+		t.Error("end does not scroll to the bottom")
+	}
+	v, _ = v.Update(keyMsg("home"))
+	if v.View() != top {
+		t.Error("home does not scroll back to the top")
+	}
+	v, _ = v.Update(keyMsg("down"))
+	if v.body.YOffset != 1 {
+		t.Errorf("down: offset %d, want 1", v.body.YOffset)
+	}
+	v, _ = v.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if v.body.YOffset <= 1 {
+		t.Error("the mouse wheel does not scroll")
+	}
+}
+
+func TestStatusBarSpinner(t *testing.T) {
+	s := NewStatusBar(NewStyles())
+	s.SetSize(80, 1)
+	if cmd := s.SetBusy("saving"); cmd == nil {
+		t.Fatal("SetBusy does not start the spinner")
+	}
+	if !strings.Contains(s.View(), "saving") {
+		t.Errorf("status %q does not say saving", s.View())
+	}
+	s.SetBusy("")
+	s.OK("saved rv 9")
+	if _, cmd := s.Update(spinner.TickMsg{}); cmd != nil {
+		t.Error("the spinner goes on ticking after the save")
+	}
+	if got := s.View(); got != "saved rv 9" {
+		t.Errorf("status %q, want saved rv 9", got)
+	}
+}
+
+// conflicted returns an app in the conflict view: foo is mine in the
+// draft and theirs on the server.
+func conflicted(t *testing.T, w int) (App, *fakeRunner) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, w, 40, r), `foo: "1"`, `foo: mine`)
+	m = theirsWrite(t, m, r, "foo", "theirs")
+	m = drive(t, m, keys("s")...)
+	if m.screen != screenConflict || m.Session().State() != model.StateResolving {
+		t.Fatalf("after s: screen %v, state %v; want the conflict view", m.screen, m.Session().State())
+	}
+	return m, r
+}
+
+func TestConflictResolveAndResubmit(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{{"m", "mine"}, {"t", "theirs"}, {"b", "1"}, {"M", "mine"}, {"T", "theirs"}} {
+		t.Run(tc.key, func(t *testing.T) {
+			m, r := conflicted(t, 120)
+			m = drive(t, m, keys("s")...)
+			if got := m.status.Text(); !strings.Contains(got, "1 of 1 conflicts are still open") {
+				t.Errorf("resubmit with an open conflict says %q", got)
+			}
+			if r.saves != 1 {
+				t.Errorf("%d saves sent, want only the first", r.saves)
+			}
+			m = drive(t, m, keys(tc.key)...)
+			if m.Session().OpenConflicts() != 0 {
+				t.Fatalf("%s leaves %d open", tc.key, m.Session().OpenConflicts())
+			}
+			m = drive(t, m, keys("ctrl+s")...)
+			if m.Session().State() != model.StateSaved || m.screen != screenObject {
+				t.Fatalf("after resubmit: state %v, screen %v", m.Session().State(), m.screen)
+			}
+			if got := dataOf(r.server, "foo"); got != tc.want {
+				t.Errorf("foo = %q on the server, want %q", got, tc.want)
+			}
+			if got := m.status.Text(); got != "saved rv "+r.server.GetResourceVersion() {
+				t.Errorf("status %q, want saved rv %s", got, r.server.GetResourceVersion())
+			}
+		})
+	}
+}
+
+func TestConflictViewKeys(t *testing.T) {
+	m, _ := conflicted(t, 120)
+	if !m.conflict.Wide() {
+		t.Error("120 columns are not side by side")
+	}
+	m = drive(t, m, keys("v")...)
+	if m.conflict.Wide() {
+		t.Error("v does not stack the columns")
+	}
+	m = drive(t, m, keys("n", "j", "down")...)
+	if m.conflict.Selected() != 0 {
+		t.Errorf("selection %d past the only conflict", m.conflict.Selected())
+	}
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenObject || m.Session().Draft() == nil || !strings.Contains(m.Session().Draft().Text, "foo: mine") {
+		t.Fatal("esc does not go back to the draft unchanged")
+	}
+	m = drive(t, m, keys("c")...)
+	if m.screen != screenConflict {
+		t.Error("c does not return to the rebase")
+	}
+
+	narrow, _ := conflicted(t, 80)
+	if narrow.conflict.Wide() {
+		t.Error("80 columns are not stacked")
+	}
+}
+
+func TestConflictViewSelection(t *testing.T) {
+	v := NewConflictView(DefaultKeyMap(), NewStyles())
+	v.rows = make([]conflictRow, 3)
+	for _, step := range []struct {
+		key  string
+		want int
+	}{{"n", 1}, {"j", 2}, {"down", 2}, {"p", 1}, {"k", 0}, {"up", 0}} {
+		km := keyMsg(step.key)
+		if step.key == "up" {
+			km = tea.KeyMsg{Type: tea.KeyUp}
+		}
+		v, _ = v.Update(km)
+		if v.Selected() != step.want {
+			t.Errorf("after %s: selected %d, want %d", step.key, v.Selected(), step.want)
+		}
+	}
+}
+
+func TestCleanRebase(t *testing.T) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
+	m = theirsWrite(t, m, r, "bar", "theirs")
+	m = drive(t, m, keys("s")...)
+	if m.screen != screenConflict || !strings.Contains(plain(m), ": 0 conflicts, 2 changes merged") {
+		t.Fatalf("a clean rebase is not shown:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("s")...)
+	if dataOf(r.server, "foo") != "mine" || dataOf(r.server, "bar") != "theirs" {
+		t.Errorf("server data %v, want both changes", r.server.Object["data"])
+	}
+}
+
+func TestAutoRebase(t *testing.T) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, 120, 40, r, func(c *Config) { c.AutoRebase = true }), `foo: "1"`, `foo: mine`)
+	m = theirsWrite(t, m, r, "bar", "theirs")
+	m = drive(t, m, keys("s")...)
+	if m.Session().State() != model.StateSaved || dataOf(r.server, "foo") != "mine" || dataOf(r.server, "bar") != "theirs" {
+		t.Fatalf("state %v, server %v: want the clean rebase resubmitted", m.Session().State(), r.server.Object["data"])
+	}
+	if got := m.status.Text(); !strings.Contains(got, "saved rv") && !strings.Contains(got, "merged") {
+		t.Errorf("status %q does not report the outcome", got)
+	}
+}
+
+func TestQuitAsksWithDraft(t *testing.T) {
+	m := newApp(t, 80, 24, nil)
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q without a draft does not quit")
+	}
+	m = edit(t, m, `foo: "1"`, "foo: mine")
+	next, cmd := m.Update(keyMsg("q"))
+	m = next.(App)
+	if isQuit(cmd) || !strings.Contains(plain(m), "quit with an unsaved draft?") {
+		t.Fatal("q with a draft does not ask")
+	}
+	next, cmd = m.Update(keyMsg("n"))
+	m = next.(App)
+	if isQuit(cmd) || m.Session().Draft() == nil {
+		t.Fatal("n does not keep the app and the draft")
+	}
+	m = drive(t, m, keys("q")...)
+	if _, cmd := m.Update(keyMsg("y")); !isQuit(cmd) {
+		t.Error("y does not quit")
+	}
+}
+
+func TestDiscardAsks(t *testing.T) {
+	m := edit(t, newApp(t, 80, 24, nil), `foo: "1"`, "foo: mine")
+	m = drive(t, m, keys("x")...)
+	if m.Session().Draft() == nil || !strings.Contains(plain(m), "discard the draft? (y/n)") {
+		t.Fatal("x does not ask")
+	}
+	m = drive(t, m, keys("n")...)
+	if m.Session().Draft() == nil {
+		t.Fatal("n discarded the draft")
+	}
+	m = drive(t, m, keys("x", "y")...)
+	if m.Session().Draft() != nil || m.Session().State() != model.StateViewing {
+		t.Fatal("y does not discard the draft")
+	}
+}
+
+func TestEditorResults(t *testing.T) {
+	m := newApp(t, 80, 24, nil)
+	text, _ := m.Session().DraftText()
+	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	if m.Session().Draft() != nil || m.status.Text() != "no change" {
+		t.Errorf("an unchanged file made a draft, or says %q", m.status.Text())
+	}
+	m = drive(t, m, editorFinishedMsg{original: text, text: "data: [unclosed\n"})
+	if d := m.Session().Draft(); d == nil || d.Text != "data: [unclosed\n" {
+		t.Fatal("invalid YAML was not kept as the draft")
+	}
+	if got := m.status.Text(); !strings.Contains(got, "cannot be saved") {
+		t.Errorf("invalid YAML says %q", got)
+	}
+	m = drive(t, m, editorFinishedMsg{original: text, err: errString("exit status 1")})
+	if m.Session().Draft().Text != "data: [unclosed\n" || !strings.Contains(m.status.Text(), "editor: exit status 1") {
+		t.Errorf("a failed editor changed the draft or says %q", m.status.Text())
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func TestFailuresInWords(t *testing.T) {
+	for _, tc := range []struct {
+		kind model.ErrorKind
+		want string
+	}{
+		{model.ErrorForbidden, "forbidden"},
+		{model.ErrorNotFound, "deleted on the server; s creates it again"},
+		{model.ErrorTooLarge, "too large"},
+		{model.ErrorImmutable, "immutable"},
+	} {
+		r := &fakeRunner{fail: &model.APIError{Kind: tc.kind, Message: "no"}}
+		m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, "foo: mine")
+		m = drive(t, m, keys("s")...)
+		if got := m.status.Text(); !strings.Contains(got, tc.want) || !strings.Contains(got, "draft is kept") {
+			t.Errorf("%v: status %q, want %q and that the draft is kept", tc.kind, got, tc.want)
+		}
+		if m.Session().Draft() == nil {
+			t.Errorf("%v: the draft is lost", tc.kind)
+		}
+	}
+}
+
+func TestWatchEvents(t *testing.T) {
+	ch := make(chan kube.WatchEvent, 1)
+	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
+	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
+	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.WatchReconnecting, Since: since}})
+	m = next.(App)
+	if !strings.Contains(plain(m), "reconnecting since 12:01:03") {
+		t.Errorf("no reconnecting state in the header:\n%s", plain(m))
+	}
+	// The command that reads the channel is issued again.
+	obj := configMap("900", map[string]any{"foo": "2"}, "kubectl-patch", 9, "foo")
+	ch <- kube.WatchEvent{Type: kube.ObjectModified, Object: obj}
+	if cmd == nil {
+		t.Fatal("the watch is not read again after an event")
+	}
+	// Update, not drive: drive would run the next read, which waits.
+	next, _ = m.Update(cmd())
+	m = next.(App)
+	if live, _ := m.Session().Live(); live.ResourceVersion != "900" || !strings.Contains(plain(m), "rv 900") {
+		t.Errorf("live is rv %s after the event", live.ResourceVersion)
+	}
+	close(ch)
+	next, _ = m.Update(watchCmd(ch)())
+	m = next.(App)
+	if !strings.Contains(plain(m), "watch stopped") {
+		t.Error("a closed watch is not shown")
+	}
+}
+
+func TestServerTextIsEscaped(t *testing.T) {
+	sess := model.NewSession(ref)
+	obj := configMap("1", map[string]any{"evil": "\x1b]52;c;cGF3bmVk\x07\x1b[2J\r"}, "m\x1b[31m", 0, "evil")
+	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 120, Height: 40})
+	// The draft is the user's text, but it holds the server's values.
+	m = drive(t, m, editorFinishedMsg{original: "", text: "data:\n  evil: \"\x1b[2J\"\nraw: \x1b]52;c;x\x07\n"})
+	for _, k := range []string{"", "d", "f"} {
+		if k != "" {
+			m = drive(t, m, keys(k)...)
+		}
+		if out := m.View(); strings.ContainsAny(out, "\x1b\x07\r") {
+			t.Errorf("after %q the screen holds a raw control character: %q", k, out)
+		}
+	}
+}
