@@ -41,6 +41,9 @@ type ObjectView struct {
 	banner   string
 	rebasing bool
 	conn     string
+	// causes are the field causes of the last refused save (a 422), shown
+	// next to their lines in the draft.
+	causes []model.FieldCause
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -79,6 +82,10 @@ func (m *ObjectView) SetSession(s *model.Session) {
 		m.banner = bannerText(ch)
 	}
 	m.rebasing = s.Rebase() != nil
+	m.causes = nil
+	if f := s.Failure(); f != nil {
+		m.causes = f.Causes
+	}
 	if m.draft == nil {
 		m.showDiff = false
 	}
@@ -171,7 +178,7 @@ func (m ObjectView) content() string {
 		return kube.EscapeControl(renderObject(m.live, m.full))
 	}
 	if !m.showDiff {
-		return kube.EscapeControl(m.draft.Text)
+		return m.annotated(kube.EscapeControl(m.draft.Text))
 	}
 	var b strings.Builder
 	for _, e := range diff.LineDiff(renderObject(m.base, false), m.draft.Text) {
@@ -189,6 +196,69 @@ func (m ObjectView) content() string {
 		}
 	}
 	return b.String()
+}
+
+// annotated puts each field cause of a refused save under the line of its
+// field, so the user sees where the server's complaint is without reading
+// paths; a cause whose field is not found goes on top.
+func (m ObjectView) annotated(text string) string {
+	if len(m.causes) == 0 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	notes := map[int][]string{}
+	for _, c := range m.causes {
+		at := causeLine(lines, c.Field)
+		note := kube.EscapeControl(c.Field + ": " + c.Message)
+		if at >= 0 {
+			indent := len(lines[at]) - len(strings.TrimLeft(lines[at], " "))
+			note = strings.Repeat(" ", indent) + "^ " + note
+		}
+		notes[at] = append(notes[at], m.styles.Error.Render(note))
+	}
+	out := append([]string(nil), notes[-1]...)
+	for i, l := range lines {
+		out = append(out, l)
+		out = append(out, notes[i]...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// causeLine finds the line of field (the server's dotted path, e.g.
+// "metadata.labels" or "spec.containers[0].image") in YAML lines, following
+// each element one indentation level deeper; -1 when it is not there.
+func causeLine(lines []string, field string) int {
+	found, start, indent := -1, 0, -1
+	for _, seg := range strings.Split(field, ".") {
+		if i := strings.IndexByte(seg, '['); i >= 0 {
+			seg = seg[:i]
+		}
+		if seg == "" {
+			continue
+		}
+		hit := -1
+		for i := start; i < len(lines); i++ {
+			l := lines[i]
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			// A list item's "- " counts as indentation: its keys are
+			// inside the list even when the dash sits at the list's level.
+			ind := len(l) - len(strings.TrimLeft(l, " -"))
+			if found >= 0 && ind <= indent {
+				break // out of the parent's block
+			}
+			if strings.HasPrefix(l[ind:], seg+":") {
+				hit, indent = i, ind
+				break
+			}
+		}
+		if hit < 0 {
+			return found
+		}
+		found, start = hit, hit+1
+	}
+	return found
 }
 
 // layout sizes the body to what the header leaves and refills it.

@@ -243,7 +243,7 @@ func TestGolden(t *testing.T) {
 		{"invalid", func(t *testing.T, w, h int) App {
 			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 				Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
-			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m := edit(t, newApp(t, w, h, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
 			return drive(t, m, keys("s")...)
 		}},
 	}

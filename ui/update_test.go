@@ -361,3 +361,35 @@ func TestServerTextIsEscaped(t *testing.T) {
 		}
 	}
 }
+
+func TestCauseLine(t *testing.T) {
+	lines := strings.Split(`metadata:
+  labels:
+    app: x
+  name: web
+spec:
+  template:
+    metadata:
+      labels:
+        app: y
+    spec:
+      containers:
+      - image: nginx
+        name: app`, "\n")
+	for _, tc := range []struct {
+		field string
+		want  int
+	}{
+		{"metadata.labels", 1},
+		{"metadata.name", 3},
+		{"spec.template.metadata.labels", 7},
+		{"spec.template.spec.containers[0].image", 11},
+		{"spec.template.spec.containers[0].name", 12},
+		{"spec.replicas", 4},
+		{"data", -1},
+	} {
+		if got := causeLine(lines, tc.field); got != tc.want {
+			t.Errorf("causeLine(%s) = %d, want %d", tc.field, got, tc.want)
+		}
+	}
+}
