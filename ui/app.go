@@ -50,6 +50,7 @@ type screen int
 const (
 	screenObject screen = iota
 	screenConflict
+	screenEditor
 )
 
 // confirmation is a question waiting for y or n.
@@ -101,6 +102,7 @@ type App struct {
 
 	object   ObjectView
 	conflict ConflictView
+	editor   EditorView
 	status   StatusBar
 	help     help.Model
 }
@@ -120,7 +122,7 @@ func New(cfg Config) App {
 		ctx = context.Background()
 	}
 	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
-		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles),
+		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
 	if cfg.Stored != nil {
 		m.stored, m.confirm = cfg.Stored, confirmRecover
@@ -291,6 +293,11 @@ func (m *App) refused(ev model.Event, err error) {
 // the status bar, and which screen shows.
 func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	var cmd tea.Cmd
+	if m.screen == screenEditor {
+		// A watch event while typing: the editor stays, and the banner
+		// waits for the user to leave it.
+		return nil
+	}
 	if state == model.StateSaving {
 		cmd = m.status.SetBusy("saving")
 		m.status.Info("")
@@ -353,6 +360,7 @@ func (m *App) relayout() {
 	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())
 	m.object.SetSize(m.width, h)
 	m.conflict.SetSize(m.width, h)
+	m.editor.SetSize(m.width, h)
 }
 
 // key handles a key press: a pending question first, then the keys of
@@ -363,6 +371,10 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	if m.confirm != confirmNone {
 		return m.answer(msg)
+	}
+	if m.screen == screenEditor {
+		// Every other key is typed into the draft, q and ? included.
+		return m.editorKey(msg)
 	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
@@ -386,6 +398,19 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		return m, editCmd(text, false)
+	case key.Matches(msg, m.keys.EditInApp):
+		text, err := m.sess.DraftText()
+		if err != nil {
+			m.status.Error(errorText(err))
+			return m, nil
+		}
+		if kube.EscapeControl(text) != text {
+			// The editor would draw them raw; $EDITOR is the user's choice.
+			m.status.Error("the draft holds control characters: e edits it in $EDITOR")
+			return m, nil
+		}
+		m.screen = screenEditor
+		return m, m.editor.Open(text)
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
 			// Saving over a deleted object can only create it again.
@@ -410,6 +435,31 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	var cmd tea.Cmd
 	m.object, cmd = m.object.Update(msg)
 	return m, cmd
+}
+
+// editorKey handles the in-app editor's keys: esc leaves, keeping what was
+// typed as the draft; ctrl+s keeps it and saves.
+func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
+	leave := key.Matches(msg, m.keys.EditorLeave)
+	save := key.Matches(msg, m.keys.EditorSave)
+	if !leave && !save {
+		var cmd tea.Cmd
+		m.editor, cmd = m.editor.Update(msg)
+		return m, cmd
+	}
+	m.screen = screenObject
+	var cmds []tea.Cmd
+	if m.editor.Changed() {
+		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text()}))
+		if d := m.sess.Draft(); d != nil && d.Err != nil {
+			// handle has said why; a draft that does not parse is not sent.
+			return m, tea.Batch(cmds...)
+		}
+	}
+	if save {
+		cmds = append(cmds, m.handle(model.SaveRequested{}))
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // conflictKey handles the conflict view's keys that act on the session.
@@ -531,9 +581,12 @@ func (m App) bottomLine() string {
 // helpView is the help line, or every key with ?.
 func (m App) helpView() string {
 	var v string
-	if m.screen == screenConflict {
+	switch m.screen {
+	case screenConflict:
 		v = m.help.View(m.conflict)
-	} else {
+	case screenEditor:
+		v = m.help.View(m.editor)
+	default:
 		v = m.help.View(m.object)
 	}
 	if m.help.ShowAll {
@@ -546,9 +599,12 @@ func (m App) helpView() string {
 // View draws the screen.
 func (m App) View() string {
 	var body string
-	if m.screen == screenConflict {
+	switch m.screen {
+	case screenConflict:
 		body = m.conflict.View()
-	} else {
+	case screenEditor:
+		body = m.editor.View()
+	default:
 		body = m.object.View()
 	}
 	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())

@@ -13,7 +13,10 @@ type KeyMap struct {
 	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 
 	// Object view.
-	Edit, Save, Rebase, Discard, Fields, Diff, Conflicts key.Binding
+	Edit, EditInApp, Save, Rebase, Discard, Fields, Diff, Conflicts key.Binding
+
+	// In-app editor: everything else is typed into the draft.
+	EditorLeave, EditorSave key.Binding
 
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
@@ -43,12 +46,16 @@ func DefaultKeyMap() KeyMap {
 		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
 
 		Edit:      b("edit", "e"),
+		EditInApp: b("edit here", "i"),
 		Save:      key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save")),
 		Rebase:    b("rebase", "r"),
 		Discard:   b("discard", "x"),
 		Fields:    b("all fields", "f"),
 		Diff:      b("draft/diff", "d"),
 		Conflicts: b("conflicts", "c"),
+
+		EditorLeave: b("leave, keep the draft", "esc"),
+		EditorSave:  b("save", "ctrl+s"),
 
 		Next:       key.NewBinding(key.WithKeys("n", "j", "down"), key.WithHelp("n/j/↓", "next")),
 		Prev:       key.NewBinding(key.WithKeys("p", "k", "up"), key.WithHelp("p/k/↑", "previous")),

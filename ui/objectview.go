@@ -276,7 +276,7 @@ func (m ObjectView) View() string {
 // ShortHelp is the object view's keys for the help line.
 func (m ObjectView) ShortHelp() []key.Binding {
 	k := m.keys
-	bindings := []key.Binding{k.Edit, k.Save}
+	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
 	if m.banner != "" || m.draft != nil {
 		bindings = append(bindings, k.Rebase)
 	}
@@ -290,7 +290,7 @@ func (m ObjectView) ShortHelp() []key.Binding {
 func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Edit, k.Save, k.Rebase, k.Discard, k.Conflicts},
+		{k.Edit, k.EditInApp, k.Save, k.Rebase, k.Discard, k.Conflicts},
 		{k.Diff, k.Fields, k.Help, k.Quit, k.ForceQuit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 	}

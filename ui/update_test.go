@@ -393,3 +393,32 @@ spec:
 		}
 	}
 }
+
+func TestInAppEditor(t *testing.T) {
+	r := &fakeRunner{}
+	m := newApp(t, 80, 24, r)
+	m = drive(t, m, keys("i")...)
+	if m.screen != screenEditor {
+		t.Fatal("i does not open the in-app editor")
+	}
+	// q and ? are typed, not obeyed; esc leaves without a change.
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenObject || m.Session().Draft() != nil {
+		t.Fatal("esc without a change made a draft or stayed")
+	}
+	m = drive(t, m, keys("i")...)
+	m = drive(t, m, keyMsg("down"), tea.KeyMsg{Type: tea.KeyCtrlE}, tea.KeyMsg{Type: tea.KeyEnter})
+	m = drive(t, m, keys("  baz: q?")...)
+	if !m.editor.Changed() || m.screen != screenEditor {
+		t.Fatal("typing did not change the text, or q/? left the editor")
+	}
+	m = drive(t, m, keys("esc")...)
+	if d := m.Session().Draft(); m.screen != screenObject || d == nil || !strings.Contains(d.Text, "baz: q?") {
+		t.Fatalf("esc did not keep the typed draft: %+v", d)
+	}
+	m = drive(t, m, keys("i")...)
+	m = drive(t, m, keys("ctrl+s")...)
+	if m.Session().State() != model.StateSaved || dataOf(r.server, "baz") != "q?" {
+		t.Fatalf("ctrl+s in the editor: state %v, server %v", m.Session().State(), r.server.Object["data"])
+	}
+}
