@@ -264,10 +264,12 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 		}
 	}
 	m.refresh()
+	// Even a refused event can move the session: merged text edited by
+	// hand with a block left in ends the rebase as a draft that cannot be
+	// saved yet.
+	cmds = append(cmds, m.moved(before, state, ev))
 	if err != nil {
 		m.refused(ev, err)
-	} else {
-		cmds = append(cmds, m.moved(before, state, ev))
 	}
 	// In order: a draft's write must not overtake its deletion after a save.
 	return tea.Sequence(cmds...)

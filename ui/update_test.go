@@ -422,3 +422,32 @@ func TestInAppEditor(t *testing.T) {
 		t.Fatalf("ctrl+s in the editor: state %v, server %v", m.Session().State(), r.server.Object["data"])
 	}
 }
+
+func TestMergedEditedWithBlockLeft(t *testing.T) {
+	m, _ := conflicted(t, 120)
+	merged, err := m.Session().MergedText()
+	if err != nil || !strings.Contains(merged, "<<<<<<<") {
+		t.Fatalf("merged text %q, %v: want a conflict block", merged, err)
+	}
+	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: merged + "# looked at it\n"})
+	if got := m.status.Text(); !strings.Contains(got, ".data.foo") {
+		t.Errorf("status %q does not name the field of the block left in", got)
+	}
+	if m.Session().Rebase() == nil && m.screen != screenObject {
+		t.Error("the rebase ended but the conflict view stays")
+	}
+	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "# looked at it") {
+		t.Error("the edited merged text is lost")
+	}
+}
+
+func TestResizeReflows(t *testing.T) {
+	m, _ := conflicted(t, 120)
+	m = drive(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if m.conflict.Wide() {
+		t.Error("80 columns after a resize are still side by side")
+	}
+	if n := strings.Count(plain(m), "\n") + 1; n != 24 {
+		t.Errorf("%d lines after resizing to 24", n)
+	}
+}
