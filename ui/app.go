@@ -420,7 +420,12 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, m.handle(model.SaveRequested{})
 	case key.Matches(msg, m.keys.Rebase):
-		return m, m.handle(model.RebaseRequested{})
+		cmd := m.handle(model.RebaseRequested{})
+		if m.sess.Rebase() != nil {
+			// Also when a rebase was already under way: r shows it again.
+			m.screen = screenConflict
+		}
+		return m, cmd
 	case key.Matches(msg, m.keys.Discard):
 		if m.sess.Draft() == nil {
 			m.status.Info("there is no draft to discard")

@@ -451,3 +451,24 @@ func TestResizeReflows(t *testing.T) {
 		t.Errorf("%d lines after resizing to 24", n)
 	}
 }
+
+func TestRebaseKey(t *testing.T) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
+	m = drive(t, m, keys("r")...)
+	if got := m.status.Text(); !strings.Contains(got, "already based on the latest") {
+		t.Errorf("r with nothing new says %q", got)
+	}
+	m = theirsWrite(t, m, r, "foo", "theirs")
+	if !strings.Contains(plain(m), "changed on server: rv 812 -> 815 by kubectl-patch: .data.foo") {
+		t.Fatalf("no banner:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("r")...)
+	if m.screen != screenConflict || len(m.Session().Conflicts()) != 1 {
+		t.Fatalf("r does not rebase through the conflict view: screen %v", m.screen)
+	}
+	m = drive(t, m, keys("esc", "r")...)
+	if m.screen != screenConflict {
+		t.Error("r during a rebase does not show it again")
+	}
+}
