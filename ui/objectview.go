@@ -56,6 +56,11 @@ func NewObjectView(keys KeyMap, styles *Styles) ObjectView {
 
 // SetSize gives the view the terminal's size less what the app draws around it.
 func (m *ObjectView) SetSize(width, height int) {
+	if width == m.width && height == m.height {
+		// The app sets the size after every message; rendering the YAML
+		// again on each key would make scrolling a large object slow.
+		return
+	}
 	m.width, m.height = width, height
 	m.layout()
 }
@@ -63,8 +68,8 @@ func (m *ObjectView) SetSize(width, height int) {
 // SetConnection sets the connection state the header shows, e.g.
 // "reconnecting since 12:01:03".
 func (m *ObjectView) SetConnection(state string) {
+	// The header keeps its height, so the body needs no new layout.
 	m.conn = state
-	m.layout()
 }
 
 // SetSession copies what the view shows from the session. The app calls it

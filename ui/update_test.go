@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/kube"
@@ -470,5 +471,22 @@ func TestRebaseKey(t *testing.T) {
 	m = drive(t, m, keys("esc", "r")...)
 	if m.screen != screenConflict {
 		t.Error("r during a rebase does not show it again")
+	}
+}
+
+func TestNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	s := NewStyles()
+	for name, st := range map[string]lipgloss.Style{"error": s.Error, "banner": s.Banner, "added": s.Added, "header": s.Header} {
+		if _, ok := st.GetForeground().(lipgloss.NoColor); !ok {
+			t.Errorf("%s has a foreground colour under NO_COLOR", name)
+		}
+		if _, ok := st.GetBackground().(lipgloss.NoColor); !ok {
+			t.Errorf("%s has a background colour under NO_COLOR", name)
+		}
+	}
+	t.Setenv("NO_COLOR", "")
+	if _, ok := NewStyles().Error.GetForeground().(lipgloss.NoColor); ok {
+		t.Error("no colour without NO_COLOR")
 	}
 }
