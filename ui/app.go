@@ -309,7 +309,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		if _, ok := ev.(model.Saved); ok {
-			m.status.OK("saved rv " + m.sess.Base().ResourceVersion)
+			m.status.OK("saved rv " + kube.EscapeControl(m.sess.Base().ResourceVersion))
 		}
 		m.screen = screenObject
 	case model.StateFailed:
@@ -328,7 +328,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			// once, and the status bar still says what was merged.
 			merged := changeList(r.Merge)
 			next := m.handle(model.Resubmit{})
-			m.status.Info("auto-rebased onto rv " + r.Theirs.ResourceVersion + ", merged: " + merged)
+			m.status.Info("auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + merged)
 			return tea.Batch(cmd, next)
 		}
 	case model.StateViewing, model.StateEditing:

@@ -64,8 +64,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	if r == nil {
 		return
 	}
-	m.baseRV = r.Base.GetResourceVersion()
-	m.theirsRV = r.Theirs.ResourceVersion
+	// Escaped once here: the columns' titles use them too.
+	m.baseRV = kube.EscapeControl(r.Base.GetResourceVersion())
+	m.theirsRV = kube.EscapeControl(r.Theirs.ResourceVersion)
 	m.waiting = r.Merge == nil
 	resolutions := s.Resolutions()
 	for i, c := range s.Conflicts() {

@@ -78,9 +78,9 @@ func (m *ObjectView) SetConnection(state string) {
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
 	live, deleted := s.Live()
-	m.liveRV, m.live, m.deleted = live.ResourceVersion, live.Object, deleted
+	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
-	m.base, m.baseRV = base.Object, base.ResourceVersion
+	m.base, m.baseRV = base.Object, kube.EscapeControl(base.ResourceVersion)
 	m.draft = s.Draft()
 	m.banner = ""
 	if ch, ok := s.ServerChange(); ok {
