@@ -99,6 +99,8 @@ type App struct {
 	screen        screen
 	confirm       confirmation
 	stored        *model.StoredDraft
+	// autoMerged says what --auto-rebase merged, for the saved message.
+	autoMerged string
 
 	object   ObjectView
 	conflict ConflictView
@@ -309,10 +311,16 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		if _, ok := ev.(model.Saved); ok {
-			m.status.OK("saved rv " + kube.EscapeControl(m.sess.Base().ResourceVersion))
+			text := "saved rv " + kube.EscapeControl(m.sess.Base().ResourceVersion)
+			if m.autoMerged != "" {
+				text += " (" + m.autoMerged + ")"
+				m.autoMerged = ""
+			}
+			m.status.OK(text)
 		}
 		m.screen = screenObject
 	case model.StateFailed:
+		m.autoMerged = ""
 		// A retryable failure already said when the next try is.
 		if f := m.sess.Failure(); f != nil && !f.Kind.Retryable() {
 			m.status.Error(failureText(f))
@@ -326,13 +334,14 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			r != nil && r.Merge != nil && len(r.Merge.Conflicts) == 0 {
 			// --auto-rebase: a clean rebase after a conflict goes back at
 			// once, and the status bar still says what was merged.
-			merged := changeList(r.Merge)
+			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
 			next := m.handle(model.Resubmit{})
-			m.status.Info("auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + merged)
+			m.status.Info(m.autoMerged)
 			return tea.Batch(cmd, next)
 		}
 	case model.StateViewing, model.StateEditing:
 		m.screen = screenObject
+		m.autoMerged = ""
 	}
 	return cmd
 }

@@ -226,7 +226,7 @@ func TestAutoRebase(t *testing.T) {
 	if m.Session().State() != model.StateSaved || dataOf(r.server, "foo") != "mine" || dataOf(r.server, "bar") != "theirs" {
 		t.Fatalf("state %v, server %v: want the clean rebase resubmitted", m.Session().State(), r.server.Object["data"])
 	}
-	if got := m.status.Text(); !strings.Contains(got, "saved rv") && !strings.Contains(got, "merged") {
+	if got := m.status.Text(); !strings.Contains(got, "saved rv 816 (auto-rebased onto rv 815, merged: .data.bar (theirs), .data.foo (mine))") {
 		t.Errorf("status %q does not report the outcome", got)
 	}
 }
