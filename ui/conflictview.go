@@ -212,8 +212,11 @@ func (m ConflictView) View() string {
 		}
 		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, parts...))
 	} else {
-		h := max(2, avail/3)
+		h := max(2, avail/3-1)
 		for i := range cols {
+			if i > 0 {
+				lines = append(lines, "")
+			}
 			lines = append(lines, render(i, m.width, h))
 		}
 	}
