@@ -490,3 +490,20 @@ func TestNoColor(t *testing.T) {
 		t.Error("no colour without NO_COLOR")
 	}
 }
+
+func TestResolveSelectedConflict(t *testing.T) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
+	m = edit(t, m, `bar: "1"`, `bar: mine`)
+	m = theirsWrite(t, m, r, "foo", "theirs")
+	m = theirsWrite(t, m, r, "bar", "theirs")
+	m = drive(t, m, keys("s")...)
+	if n := len(m.Session().Conflicts()); n != 2 || !strings.Contains(plain(m), ": 2 conflicts") {
+		t.Fatalf("%d conflicts:\n%s", n, plain(m))
+	}
+	// Conflicts come in field order: .data.bar, then .data.foo.
+	m = drive(t, m, keys("n", "t", "p", "m", "s")...)
+	if got := r.server.Object["data"]; dataOf(r.server, "bar") != "mine" || dataOf(r.server, "foo") != "theirs" {
+		t.Errorf("server data %v, want bar mine and foo theirs", got)
+	}
+}
