@@ -132,6 +132,12 @@ type Resubmit struct{}
 // DiscardDraft throws the draft (and any rebase) away.
 type DiscardDraft struct{}
 
+// AbandonRebase leaves a rebase and goes back to the draft, unchanged and
+// still based on base: the conflict view's way back. Nothing of theirs is
+// lost: a later save conflicts again and starts a new rebase, and the
+// banner keeps saying that the object changed on the server.
+type AbandonRebase struct{}
+
 // StoredDraft is a draft as the draft store kept it.
 type StoredDraft struct {
 	// Text is the draft as typed.
@@ -169,6 +175,7 @@ type Previewed struct {
 func (PreviewRequested) event() {}
 func (Previewed) event()        {}
 func (Opened) event()           {}
+func (AbandonRebase) event()    {}
 func (LiveChanged) event()      {}
 func (DraftEdited) event()      {}
 func (MergedEdited) event()     {}

@@ -321,6 +321,8 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		effects, err = s.resubmit()
 	case DiscardDraft:
 		effects, err = s.discard()
+	case AbandonRebase:
+		err = s.abandonRebase()
 	case RecoverDraft:
 		effects, err = s.recover(ev.Draft)
 	case Recreate:
@@ -424,6 +426,20 @@ func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
 		return nil, err
 	}
 	return obj, nil
+}
+
+// abandonRebase drops the rebase and keeps the draft as it is. A theirs
+// still on its way is then refused as a StateError, which is harmless.
+func (s *Session) abandonRebase() error {
+	if s.state != StateRebasing && s.state != StateResolving {
+		return &StateError{Event: "leave the rebase", State: s.state, Reason: "no rebase is under way"}
+	}
+	s.rebase, s.pending = nil, nil
+	s.state = StateViewing
+	if s.draft != nil {
+		s.state = StateEditing
+	}
+	return nil
 }
 
 // mergedEdited takes the merged text as the user edited it by hand: the

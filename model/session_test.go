@@ -960,3 +960,31 @@ func TestSecretRebase(t *testing.T) {
 		}
 	}
 }
+
+func TestAbandonRebaseKeepsTheDraft(t *testing.T) {
+	s := sameFieldConflict(t)
+	draft := s.Draft().Text
+	base := s.Base().ResourceVersion
+	must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}})
+
+	must(t, s, AbandonRebase{})
+	wantState(t, s, StateEditing)
+	if s.Rebase() != nil || len(s.Conflicts()) != 0 {
+		t.Fatal("the rebase is still there")
+	}
+	if s.Draft().Text != draft || s.Base().ResourceVersion != base {
+		t.Errorf("leaving the rebase changed the draft or its base (rv %s -> %s)", base, s.Base().ResourceVersion)
+	}
+	if _, ok := s.ServerChange(); !ok {
+		t.Error("the banner forgot that the object changed on the server")
+	}
+	// Saving again goes out from the old base: the server decides, and a
+	// conflict starts a new rebase rather than putting mine over theirs.
+	if save := saveOf(t, must(t, s, SaveRequested{})); save.ResourceVersion != base {
+		t.Errorf("save after leaving the rebase at rv %s, want base's %s", save.ResourceVersion, base)
+	}
+
+	if _, _, err := opened(t, cmRef, cm("1", "foo", "1")).Handle(AbandonRebase{}); err == nil {
+		t.Error("AbandonRebase without a rebase was accepted")
+	}
+}

@@ -53,8 +53,10 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			case 12:
 				ev = ResolveAll{Choice: diff.TakeTheirs}
 			case 13:
-				if r.IntN(4) == 0 {
+				if n := r.IntN(8); n == 0 {
 					ev = DiscardDraft{}
+				} else if n == 1 {
+					ev = AbandonRebase{}
 				} else {
 					ev = MergedEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 				}

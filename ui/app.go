@@ -508,11 +508,12 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, editCmd(text, true)
 	case key.Matches(msg, m.keys.Back):
-		// The session keeps the rebase: the draft is unchanged, and c
-		// comes back to the rebase.
+		// Back to the draft, unchanged: the rebase and its resolutions
+		// are dropped; r (or a save that conflicts) starts a new one.
+		cmd := m.handle(model.AbandonRebase{})
 		m.screen = screenObject
-		m.status.Info("back to the draft; the rebase is kept (c returns to it)")
-		return m, nil
+		m.status.Info("back to the draft, unchanged; r rebases again")
+		return m, cmd
 	}
 	var cmd tea.Cmd
 	m.conflict, cmd = m.conflict.Update(msg)

@@ -171,13 +171,21 @@ func TestConflictViewKeys(t *testing.T) {
 	if m.conflict.Selected() != 0 {
 		t.Errorf("selection %d past the only conflict", m.conflict.Selected())
 	}
-	m = drive(t, m, keys("esc")...)
+	m = drive(t, m, keys("m", "esc")...)
 	if m.screen != screenObject || m.Session().Draft() == nil || !strings.Contains(m.Session().Draft().Text, "foo: mine") {
 		t.Fatal("esc does not go back to the draft unchanged")
 	}
+	if m.Session().Rebase() != nil || m.Session().State() != model.StateEditing {
+		t.Fatalf("esc kept the rebase: state %v", m.Session().State())
+	}
 	m = drive(t, m, keys("c")...)
-	if m.screen != screenConflict {
-		t.Error("c does not return to the rebase")
+	if m.screen != screenObject {
+		t.Error("c shows a rebase that was left")
+	}
+	// r starts a new rebase, with its conflict open again.
+	m = drive(t, m, keys("r")...)
+	if m.screen != screenConflict || m.Session().OpenConflicts() != 1 {
+		t.Errorf("r after esc: screen %v, %d open conflicts; want the conflict view with 1", m.screen, m.Session().OpenConflicts())
 	}
 
 	narrow, _ := conflicted(t, 80)
