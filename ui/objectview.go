@@ -144,8 +144,12 @@ func (m ObjectView) header() []string {
 	if m.deleted {
 		rv += " (deleted)"
 	}
-	parts = append(parts, rv)
-	first := st.Header.Render(kube.EscapeControl(strings.Join(parts, "  "))) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+	// The live resourceVersion and the connection state matter most while
+	// editing: on a narrow terminal the namespace and context give way.
+	right := kube.EscapeControl(rv) + "  " + kube.EscapeControl(m.conn)
+	avail := max(m.width-ansi.StringWidth(right)-2, 1)
+	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
+	first := st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
 
 	var second string
 	switch {

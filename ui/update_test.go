@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -513,5 +514,26 @@ func TestResolveSelectedConflict(t *testing.T) {
 	m = drive(t, m, keys("n", "t", "p", "m", "s")...)
 	if got := r.server.Object["data"]; dataOf(r.server, "bar") != "mine" || dataOf(r.server, "foo") != "theirs" {
 		t.Errorf("server data %v, want bar mine and foo theirs", got)
+	}
+}
+
+func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
+	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v.SetSize(80, 24)
+	sess := model.NewSession(model.ObjectRef{Context: "arn:aws:eks:eu-west-1:123456789012:cluster/production",
+		Resource: ref.Resource, Kind: "ConfigMap", Namespace: "a-rather-long-namespace-name-for-a-team", Name: "testmap"})
+	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo"), At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	v.SetSession(sess)
+	v.SetConnection("reconnecting since 12:01:03")
+	first := strings.Split(ansi.Strip(v.View()), "\n")[0]
+	for _, want := range []string{"ConfigMap/testmap", "rv 812", "reconnecting since 12:01:03"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("80-column header %q lost %q", first, want)
+		}
+	}
+	if w := ansi.StringWidth(first); w > 80 {
+		t.Errorf("header is %d columns wide", w)
 	}
 }
