@@ -26,7 +26,15 @@ type conflictRow struct {
 	base       string
 	theirs     string
 	mine       string
+	// from is the first colliding line of a multi-line value in each
+	// column (base, theirs, mine): the columns start there, so that a long
+	// config file shows its conflict rather than its first lines.
+	from [3]int
 }
+
+// contextLines is how many lines the columns show above a colliding hunk
+// when there is room.
+const contextLines = 2
 
 // ConflictView is the heart of kedit: a rebase's conflicts, base, theirs and
 // mine of the selected one, and the changes merged without conflict. It shows
@@ -81,6 +89,12 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		}
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
+		}
+		for _, h := range c.Hunks {
+			if h.Conflict {
+				row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
+				break
+			}
 		}
 		m.rows = append(m.rows, row)
 	}
@@ -186,18 +200,27 @@ func (m ConflictView) View() string {
 		{"mine", r.mine},
 	}
 	baseLines := map[string]bool{}
-	for _, l := range strings.Split(r.base, "\n") {
+	for _, l := range strings.Split(kube.EscapeControl(r.base), "\n") {
 		baseLines[l] = true
 	}
 	render := func(i int, width, height int) string {
 		out := []string{st.ColumnTitle.Render(ansi.Truncate(cols[i].title, width, "…"))}
-		for _, l := range strings.Split(kube.EscapeControl(cols[i].text), "\n") {
+		all := strings.Split(kube.EscapeControl(cols[i].text), "\n")
+		// Title, "lines above" and the closing "…" take three rows; the
+		// colliding line needs one more, context gets what is left.
+		context := min(contextLines, max(0, height-4))
+		if skip := min(max(0, r.from[i]-context), len(all)); skip > 0 {
+			out = append(out, st.Muted.Render(fmt.Sprintf("… %d lines above", skip)))
+			all = all[skip:]
+		}
+		for _, l := range all {
 			if len(out) >= height {
 				out = append(out[:height-1], st.Muted.Render("…"))
 				break
 			}
+			changed := i > 0 && !baseLines[l]
 			l = ansi.Truncate(l, width, "…")
-			if i > 0 && !baseLines[l] {
+			if changed {
 				l = st.Changed.Render(l)
 			}
 			out = append(out, l)

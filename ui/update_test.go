@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -536,4 +537,57 @@ func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
 	if w := ansi.StringWidth(first); w > 80 {
 		t.Errorf("header is %d columns wide", w)
 	}
+}
+
+// TestConflictColumnsShowTheCollidingLines: a conflict deep inside a long
+// config file is shown where it is, not cut off below the first lines.
+func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 60; i++ {
+		lines = append(lines, fmt.Sprintf("setting%02d = %d", i, i))
+	}
+	config := func(line50 string) string {
+		l := append([]string(nil), lines...)
+		l[49] = line50
+		return strings.Join(l, "\n") + "\n"
+	}
+	base := configMap("812", map[string]any{"app.conf": config("setting50 = 50")}, "kubectl-create", 0, "app.conf")
+	mineObj := configMap("812", map[string]any{"app.conf": config("setting50 = mine")}, "kubectl-create", 0, "app.conf")
+	theirs := configMap("815", map[string]any{"app.conf": config("setting50 = theirs")}, "kubectl-patch", 5, "app.conf")
+
+	sess := model.NewSession(ref)
+	for _, ev := range []model.Event{
+		model.Opened{Object: base, At: t0},
+		model.DraftEdited{Text: mustRender(t, mineObj)},
+		model.SaveRequested{},
+		model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict}},
+		model.Conflicted{Theirs: theirs, At: t0},
+	} {
+		if _, _, err := sess.Handle(ev); err != nil {
+			t.Fatalf("%T: %v", ev, err)
+		}
+	}
+	if len(sess.Conflicts()) != 1 {
+		t.Fatalf("%d conflicts, want 1", len(sess.Conflicts()))
+	}
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		v := NewConflictView(DefaultKeyMap(), NewStyles())
+		v.SetSize(size[0], size[1])
+		v.SetSession(sess)
+		screen := ansi.Strip(v.View())
+		for _, want := range []string{"lines above", "setting50 = 50", "setting50 = theirs", "setting50 = mine"} {
+			if !strings.Contains(screen, want) {
+				t.Errorf("%dx%d: the columns do not show %q:\n%s", size[0], size[1], want, screen)
+			}
+		}
+	}
+}
+
+func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
+	t.Helper()
+	text, err := model.RenderYAML(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
 }
