@@ -196,7 +196,12 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, nil
 	case performedMsg:
 		var cmd tea.Cmd
-		if msg.err != nil {
+		var secret *kube.SecretDraftError
+		switch {
+		case errors.As(msg.err, &secret):
+			// The default for Secrets, not a failure: say it without alarm.
+			m.status.Info(errorText(msg.err))
+		case msg.err != nil:
 			// Only a draft that could not be written to disk: the session's
 			// draft is intact, but the user must know it will not survive a crash.
 			m.status.Error(errorText(msg.err))

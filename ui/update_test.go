@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -590,4 +591,16 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 		t.Fatal(err)
 	}
 	return text
+}
+
+func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
+	m := newApp(t, 120, 40, &fakeRunner{})
+	m = drive(t, m, performedMsg{err: &kube.SecretDraftError{Target: "secrets/db"}})
+	if m.status.kind != statusInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
+		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.kind, m.status.Text())
+	}
+	m = drive(t, m, performedMsg{err: errors.New("disk full")})
+	if m.status.kind != statusError {
+		t.Errorf("a failed draft write is shown as %v, want an error", m.status.kind)
+	}
 }
