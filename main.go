@@ -23,8 +23,6 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/cobra"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
@@ -139,14 +137,9 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	// belongs to the renderer.
 	ctx = logr.NewContext(ctx, logger)
 
-	obj, err := target.Resource(client).Get(ctx, target.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		where := target.Where()
-		if where == "" {
-			where = "the cluster"
-		}
-		return fail(fmt.Errorf("%s not found in %s", target, where))
-	}
+	// Read once before the UI starts, so that a missing or forbidden object
+	// is said on the terminal, not inside a screen that then has nothing.
+	obj, err := kube.Get(ctx, client, target)
 	if err != nil {
 		return fail(err)
 	}

@@ -46,7 +46,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 	case model.Save:
 		base := e.Base
 		if base == nil {
-			return model.SaveFailed{Err: ErrNoResourceVersion}, nil
+			return model.SaveFailed{Err: model.ErrNoResourceVersion}, nil
 		}
 		saved, err := Save(ctx, r.Client, r.Target, r.Strategy, base, e.Object, SaveOptions{DryRun: e.DryRun})
 		if e.DryRun {

@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/model"
 )
 
 // FieldManager is the field manager kedit writes under.
@@ -56,10 +57,6 @@ type SaveOptions struct {
 	DryRun bool
 }
 
-// ErrNoResourceVersion is returned for a save whose base has no
-// resourceVersion: without one the save could overwrite someone's change.
-var ErrNoResourceVersion = errors.New("refusing to save without base's resourceVersion: the save could overwrite a change made meanwhile")
-
 // IdentityChangedError is returned when the draft names another object
 // than base: kedit edits one object and never saves it under another name.
 type IdentityChangedError struct {
@@ -78,7 +75,7 @@ func (e *IdentityChangedError) Error() string {
 func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strategy, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
 	rv := base.GetResourceVersion()
 	if rv == "" {
-		return nil, ErrNoResourceVersion
+		return nil, model.ErrNoResourceVersion
 	}
 	if err := sameIdentity(base, draft); err != nil {
 		return nil, err
@@ -210,6 +207,15 @@ func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *
 	if cached != nil && cached.GetResourceVersion() != "" && cached.GetResourceVersion() != base.GetResourceVersion() {
 		return cached.DeepCopy(), nil
 	}
+	return Get(ctx, dc, t)
+}
+
+// Get reads the target from the server; a failure is one of this package's
+// typed errors (a missing object names where it was looked for).
+func Get(ctx context.Context, dc dynamic.Interface, t *Target) (*unstructured.Unstructured, error) {
 	obj, err := t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{})
-	return obj, classify(t, "get", err)
+	if err != nil {
+		return nil, classify(t, "get", err)
+	}
+	return obj, nil
 }

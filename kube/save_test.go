@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/model"
 )
 
 // resolveForTest resolves TYPE NAME in ns the way kedit's flags do.
@@ -246,8 +247,8 @@ func TestSaveErrorsLeaveServerUnchanged(t *testing.T) {
 		base := readBase(t, target)
 		blind := base.DeepCopy()
 		blind.SetResourceVersion("")
-		if _, err := Save(ctx, dc, target, StrategyPatch, blind, withData(base, "foo", "2"), SaveOptions{}); !errors.Is(err, ErrNoResourceVersion) {
-			t.Errorf("err = %v, want ErrNoResourceVersion", err)
+		if _, err := Save(ctx, dc, target, StrategyPatch, blind, withData(base, "foo", "2"), SaveOptions{}); !errors.Is(err, model.ErrNoResourceVersion) {
+			t.Errorf("err = %v, want model.ErrNoResourceVersion", err)
 		}
 		check(t, target, base)
 	})

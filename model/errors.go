@@ -256,4 +256,4 @@ var ErrNoDraft = errors.New("there is no draft")
 // ErrNoResourceVersion is returned instead of a save whose resourceVersion
 // would be empty: without it the server would take the write
 // unconditionally, over whatever changed in between.
-var ErrNoResourceVersion = errors.New("refusing to save without a resourceVersion")
+var ErrNoResourceVersion = errors.New("refusing to save without a resourceVersion: the save could overwrite a change made meanwhile")
