@@ -26,14 +26,17 @@
 //	                            ▲                         │
 //	                            │                         ├─SaveFailed (not a conflict)──▶ failed
 //	                            │                         └─SaveFailed (conflict)
-//	                            │                                   │  theirs: live, or FetchTheirs ▶ Conflicted
-//	                            │                                   ▼
+//	                            │                                   │  theirs in the informer's cache?
+//	                            │                          no: FetchTheirs ──▶ waiting for theirs
+//	                            │                                   │              │ Conflicted
+//	                            │                                   ▼ yes          ▼
 //	                            └──MergedEdited── rebasing (no open conflict) ◀─Resolve─▶ resolving
 //	                                                   │
 //	                                                   └─Resubmit──▶ saving (with theirs' resourceVersion)
 //
 // RebaseRequested enters the rebase from editing without a conflict;
 // MergedEdited (the merged text edited by hand) leaves rebasing or resolving
-// for editing; DiscardDraft leaves anything but saving for viewing; a
+// for editing; AbandonRebase leaves any of the three rebase states for
+// editing; DiscardDraft leaves anything but saving for viewing; a
 // conflict on a resubmit starts the rebase again with the newer theirs.
 package model

@@ -223,7 +223,7 @@ func TestConflictRebasesDisjointChangeAndResubmitsWithTheirsRV(t *testing.T) {
 
 	// The informer has not seen theirs yet: the session asks for it.
 	effects := must(t, s, SaveFailed{Err: conflictErr()})
-	wantState(t, s, StateRebasing)
+	wantState(t, s, StateWaitingTheirs)
 	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1"}}) {
 		t.Fatalf("effects = %#v, want FetchTheirs not at rv 1", effects)
 	}
@@ -291,7 +291,7 @@ func TestStaleTheirsIsFetchedAgain(t *testing.T) {
 	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1"}}) {
 		t.Fatalf("effects = %#v, want FetchTheirs again", effects)
 	}
-	wantState(t, s, StateRebasing)
+	wantState(t, s, StateWaitingTheirs)
 }
 
 // sameFieldConflict brings a session to one conflict on data.foo: base 1,
@@ -831,7 +831,7 @@ func TestDraftEditedWhileWaitingForTheirs(t *testing.T) {
 	must(t, s, SaveRequested{})
 	must(t, s, SaveFailed{Err: conflictErr()})
 	must(t, s, DraftEdited{Text: text(t, cm("1", "foo", "2", "bar", "1", "new", "x"))})
-	wantState(t, s, StateRebasing)
+	wantState(t, s, StateWaitingTheirs)
 	must(t, s, Conflicted{Theirs: cm("5", "foo", "1", "bar", "9")})
 	save := saveOf(t, must(t, s, Resubmit{}))
 	for k, want := range map[string]string{"foo": "2", "bar": "9", "new": "x"} {

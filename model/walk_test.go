@@ -96,7 +96,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		}
 	}
 	// The walks must reach every state, or they check less than they say.
-	for st := StateViewing; st <= StateFailed; st++ {
+	for st := StateViewing; st <= StateWaitingTheirs; st++ {
 		if visited[st] == 0 {
 			t.Errorf("no walk reached %s: %v", st, visited)
 		}
@@ -140,8 +140,14 @@ func checkStateAgrees(t *testing.T, where string, s *Session) {
 			t.Fatalf("%ssaving without a save in flight or a draft", where)
 		}
 	case StateRebasing:
-		if rb == nil || (rb.Merge != nil && rb.Merge.Open() > 0) {
+		if rb == nil || rb.Merge == nil || rb.Merge.Open() > 0 {
 			t.Fatalf("%srebasing with %v", where, rb)
+		}
+	case StateWaitingTheirs:
+		// Waiting for theirs: a rebase without a merge, and nothing in
+		// flight but the FetchTheirs.
+		if rb == nil || rb.Merge != nil || s.pending != nil || s.OpenConflicts() != 0 {
+			t.Fatalf("%swaiting for theirs with %v, pending %v", where, rb, s.pending)
 		}
 	case StateResolving:
 		if rb == nil || rb.Merge == nil || rb.Merge.Open() == 0 {

@@ -75,7 +75,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	// Escaped once here: the columns' titles use them too.
 	m.baseRV = kube.EscapeControl(r.Base.GetResourceVersion())
 	m.theirsRV = kube.EscapeControl(r.Theirs.ResourceVersion)
-	m.waiting = r.Merge == nil
+	m.waiting = s.State() == model.StateWaitingTheirs
 	resolutions := s.Resolutions()
 	for i, c := range s.Conflicts() {
 		row := conflictRow{

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/model"
 )
 
 // editorCommand returns the command that edits path, looked up as kubectl
@@ -55,4 +57,20 @@ func editCmd(text string, merged bool) tea.Cmd {
 			return editorFinishedMsg{text: string(b), original: text, merged: merged, err: err}
 		})()
 	}
+}
+
+// editorFinished hands what $EDITOR left in the file to the session.
+func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+	switch {
+	case msg.err != nil:
+		m.status.Error("editor: " + errorText(msg.err) + " (the draft is unchanged)")
+		return m, nil
+	case msg.text == msg.original:
+		m.status.Info("no change")
+		return m, nil
+	case msg.merged:
+		return m, m.handle(model.MergedEdited{Text: msg.text})
+	}
+	cmd := m.handle(model.DraftEdited{Text: msg.text})
+	return m, cmd
 }

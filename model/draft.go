@@ -1,0 +1,96 @@
+package model
+
+import (
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// draftEdited takes the user's text as the draft, whether it parses or not.
+func (s *Session) draftEdited(text string) ([]Effect, error) {
+	obj, err := s.parse(text)
+	s.gen++
+	s.draft = &Draft{Text: text, Object: obj, Err: err}
+	switch s.state {
+	case StateSaving:
+		// The save in flight goes on; its outcome looks at the newer
+		// draft.
+	case StateWaitingTheirs:
+		// The merge will take the newer draft when theirs comes.
+	case StateRebasing, StateResolving:
+		switch {
+		case obj != nil:
+			// Mine changed under the merge: merge again, keeping the
+			// resolutions of the conflicts that stayed the same.
+			s.merge(s.rebase.Theirs, s.rebase.Merge)
+		default:
+			// The merge is of an older mine now; Resubmit refuses it
+			// until the draft parses again.
+			rb := *s.rebase
+			rb.stale = true
+			s.rebase = &rb
+		}
+	default:
+		if err == nil && sameContent(obj, s.base.Object) {
+			// No change, as kubectl edit says: nothing to save or keep.
+			s.draft, s.state, s.failure = nil, StateViewing, nil
+			if !s.liveDeleted {
+				s.base = s.live
+			}
+			return []Effect{DeleteDraft{Ref: s.ref}}, nil
+		}
+		// The retry count stays: a retry scheduled before the edit is
+		// still due, and its back-off goes on from where it was.
+		s.state, s.failure = StateEditing, nil
+	}
+	return []Effect{s.writeDraft()}, err
+}
+
+// parse reads a draft's text and checks that it is still base's object.
+func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
+	obj, err := parseDraft(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(text, s.base.Object, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// mergedEdited takes the merged text as the user edited it by hand: the
+// rebase is done, and the draft is that text, made from theirs. It starts
+// from theirs' values (open conflicts are blocks holding all three), so
+// nothing of theirs is lost unless the user removes it.
+func (s *Session) mergedEdited(text string) ([]Effect, error) {
+	if err := s.merging("take the edited merge"); err != nil {
+		return nil, err
+	}
+	s.base = s.rebase.Theirs
+	s.rebase = nil
+	obj, err := s.parse(text)
+	s.gen++
+	s.draft = &Draft{Text: text, Object: obj, Err: err}
+	s.state, s.failure, s.retries = StateEditing, nil, 0
+	return []Effect{s.writeDraft()}, err
+}
+
+func (s *Session) writeDraft() WriteDraft {
+	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object}
+}
+
+// sameContent compares two versions of the object, leaving out what the
+// server maintains.
+func sameContent(a, b *unstructured.Unstructured) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	strip := func(o *unstructured.Unstructured) map[string]any {
+		c := o.DeepCopy()
+		for _, f := range []string{"resourceVersion", "managedFields", "generation", "uid", "creationTimestamp"} {
+			unstructured.RemoveNestedField(c.Object, "metadata", f)
+		}
+		return c.Object
+	}
+	return reflect.DeepEqual(strip(a), strip(b))
+}

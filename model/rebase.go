@@ -1,0 +1,252 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// abandonRebase drops the rebase and keeps the draft as it is. A theirs
+// still on its way is then refused as a StateError, which is harmless.
+func (s *Session) abandonRebase() error {
+	if !s.rebasing() && s.state != StateWaitingTheirs {
+		return &StateError{Event: "leave the rebase", State: s.state, Reason: "no rebase is under way"}
+	}
+	s.rebase, s.pending = nil, nil
+	s.state = StateViewing
+	if s.draft != nil {
+		s.state = StateEditing
+	}
+	return nil
+}
+
+// startRebase follows a conflict: theirs is live when the informer already
+// has a version newer than base, and is fetched otherwise.
+func (s *Session) startRebase() ([]Effect, error) {
+	if !s.liveDeleted && newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
+		s.merge(s.live, nil)
+		return nil, nil
+	}
+	mine, _ := s.mine()
+	s.pending = nil
+	s.state = StateWaitingTheirs
+	s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
+	return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
+}
+
+// mine is the draft's object. When the draft was edited into text that
+// does not parse, it is the last object that did (the one sent, or the one
+// merged before), and current is false: a merge of it is stale.
+func (s *Session) mine() (obj *unstructured.Unstructured, current bool) {
+	if s.draft != nil && s.draft.Object != nil {
+		return s.draft.Object, true
+	}
+	if s.pending != nil {
+		return s.pending.object, false
+	}
+	if s.rebase != nil {
+		return s.rebase.Mine, false
+	}
+	return nil, false
+}
+
+func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
+	if s.state != StateSaving && s.state != StateWaitingTheirs {
+		return nil, &StateError{Event: "rebase onto theirs", State: s.state, Reason: "no conflict is pending"}
+	}
+	if ev.Theirs == nil {
+		return nil, errors.New("model: Conflicted without theirs")
+	}
+	s.timeline.Observe(ev.Theirs, ev.At, false)
+	theirs := NewVersion(ev.Theirs, ev.At)
+	if newerRV(theirs.ResourceVersion, s.live.ResourceVersion) {
+		s.live, s.liveDeleted = theirs, false
+	}
+	if theirs.ResourceVersion == s.base.ResourceVersion {
+		// A stale copy: the server refused base's resourceVersion, so it
+		// has something newer. Ask again, from the server.
+		mine, _ := s.mine()
+		s.pending = nil
+		s.state = StateWaitingTheirs
+		s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
+		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
+	}
+	s.merge(theirs, nil)
+	return nil, nil
+}
+
+// merge runs the three-way merge of base, mine and theirs, and takes over
+// from prev (the merge before, if any) the resolutions of conflicts that
+// are still the same. A merge that cannot run (an object that is not JSON,
+// theirs renamed) fails the save with the draft intact.
+func (s *Session) merge(theirs Version, prev *diff.ObjectMerge) {
+	mine, current := s.mine()
+	s.pending = nil
+	if mine == nil {
+		s.rebase, s.state = nil, StateFailed
+		s.failure = &Failure{Kind: ErrorUnknown, Err: ErrNoDraft}
+		return
+	}
+	m, err := diff.MergeObjects(s.base.Object, mine, theirs.Object, s.opts...)
+	if err != nil {
+		s.rebase, s.state = nil, StateFailed
+		s.failure = &Failure{Kind: ErrorUnknown, Err: fmt.Errorf("rebasing onto theirs (resourceVersion %s): %w", theirs.ResourceVersion, err)}
+		return
+	}
+	if prev != nil {
+		carryResolutions(prev, m)
+	}
+	s.failure, s.retries = nil, 0
+	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: theirs, Merge: m, stale: !current}
+	s.setRebaseState()
+}
+
+// carryResolutions resolves each conflict of next that prev had, with the
+// same values on every side, the way prev resolved it.
+func carryResolutions(prev, next *diff.ObjectMerge) {
+	for i, c := range next.Conflicts {
+		for j, p := range prev.Conflicts {
+			if p.Path.Equals(c.Path) && reflect.DeepEqual(p.Base, c.Base) && reflect.DeepEqual(p.Mine, c.Mine) && reflect.DeepEqual(p.Theirs, c.Theirs) {
+				// Same conflict, same choices: cannot fail.
+				_, _ = next.Resolve(i, prev.Resolutions[j])
+			}
+		}
+	}
+}
+
+func (s *Session) setRebaseState() {
+	if s.rebase.Merge.Open() > 0 {
+		s.state = StateResolving
+	} else {
+		s.state = StateRebasing
+	}
+}
+
+// ErrUpToDate is returned for a rebase requested while base is already
+// live's version.
+var ErrUpToDate = errors.New("the draft is already based on the latest version")
+
+func (s *Session) rebaseRequested() ([]Effect, error) {
+	if s.rebasing() {
+		// Theirs moved on while resolving: merge onto live instead,
+		// keeping the resolutions of the conflicts that stayed the same.
+		if s.liveDeleted {
+			return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
+		}
+		if !newerRV(s.live.ResourceVersion, s.rebase.Theirs.ResourceVersion) {
+			return nil, ErrUpToDate
+		}
+		s.merge(s.live, s.rebase.Merge)
+		return nil, nil
+	}
+	if s.state != StateEditing && s.state != StateFailed {
+		return nil, &StateError{Event: "rebase", State: s.state}
+	}
+	if s.draft == nil {
+		return nil, ErrNoDraft
+	}
+	if s.draft.Err != nil {
+		return nil, s.draft.Err
+	}
+	if s.liveDeleted {
+		return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
+	}
+	if !newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
+		return nil, ErrUpToDate
+	}
+	s.merge(s.live, nil)
+	return nil, nil
+}
+
+// rebasing reports whether a merge is there to resolve and resubmit.
+func (s *Session) rebasing() bool {
+	return s.state == StateRebasing || s.state == StateResolving
+}
+
+func (s *Session) merging(event string) error {
+	if !s.rebasing() {
+		return &StateError{Event: event, State: s.state, Reason: "nothing is being rebased"}
+	}
+	return nil
+}
+
+func (s *Session) resolve(i int, r diff.Resolution) error {
+	if err := s.merging("resolve"); err != nil {
+		return err
+	}
+	m := s.rebase.Merge.Clone()
+	if _, err := m.Resolve(i, r); err != nil {
+		return err
+	}
+	rb := *s.rebase
+	rb.Merge = m
+	s.rebase = &rb
+	s.setRebaseState()
+	return nil
+}
+
+func (s *Session) resolveAll(c diff.Choice) error {
+	if err := s.merging("resolve"); err != nil {
+		return err
+	}
+	if c != diff.TakeMine && c != diff.TakeTheirs && c != diff.TakeBase {
+		return fmt.Errorf("model: resolve all takes mine, theirs or base, not choice %d", c)
+	}
+	m := s.rebase.Merge.Clone()
+	for i, r := range m.Resolutions {
+		if r.Choice == diff.Unresolved {
+			if _, err := m.Resolve(i, diff.Resolution{Choice: c}); err != nil {
+				return err
+			}
+		}
+	}
+	rb := *s.rebase
+	rb.Merge = m
+	s.rebase = &rb
+	s.setRebaseState()
+	return nil
+}
+
+// resubmit saves the merged object with theirs' resourceVersion. From here
+// the draft is the merged object made from theirs, so that a further
+// conflict merges theirs' successor into it.
+func (s *Session) resubmit() ([]Effect, error) {
+	if err := s.merging("resubmit"); err != nil {
+		return nil, err
+	}
+	if s.rebase.stale && s.draft != nil && s.draft.Err != nil {
+		return nil, s.draft.Err
+	}
+	m := s.rebase.Merge
+	if open := m.Open(); open > 0 {
+		return nil, &OpenConflictsError{Open: open, Total: len(m.Conflicts)}
+	}
+	final, err := m.Final()
+	if err != nil {
+		return nil, err
+	}
+	text, err := RenderYAML(final)
+	if err != nil {
+		return nil, err
+	}
+	theirs := s.rebase.Theirs
+	if theirs.ResourceVersion == "" {
+		return nil, ErrNoResourceVersion
+	}
+	prev := s.base
+	s.base = theirs
+	effects, err := s.startSave(final, theirs.ResourceVersion, true)
+	if err != nil {
+		s.base = prev
+		return nil, err
+	}
+	s.gen++
+	s.pending.gen = s.gen
+	s.draft = &Draft{Text: text, Object: final}
+	s.rebase = nil
+	return append([]Effect{s.writeDraft()}, effects...), nil
+}

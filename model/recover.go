@@ -1,0 +1,38 @@
+package model
+
+import "time"
+
+func (s *Session) discard() ([]Effect, error) {
+	if s.state == StateSaving {
+		return nil, &StateError{Event: "discard the draft", State: s.state, Reason: "a save is in flight"}
+	}
+	s.draft, s.rebase, s.failure, s.retries = nil, nil, nil, 0
+	if !s.liveDeleted {
+		s.base = s.live
+	}
+	s.state = StateViewing
+	return []Effect{DeleteDraft{Ref: s.ref}}, nil
+}
+
+// recover takes a stored draft back. Its base must be known: either it is
+// the current version, or the store kept the object itself.
+func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
+	if s.draft != nil || s.rebase != nil || s.state == StateSaving {
+		return nil, &StateError{Event: "recover a draft", State: s.state, Reason: "a draft is already open"}
+	}
+	rv := sd.BaseResourceVersion
+	if sd.Base != nil && sd.Base.GetResourceVersion() != "" {
+		rv = sd.Base.GetResourceVersion()
+	}
+	switch {
+	case rv == s.base.ResourceVersion:
+	case sd.Base != nil:
+		// The object moved on since the draft was made: keep the draft's
+		// own base, so that the save conflicts and the rebase merges the
+		// changes in between instead of undoing them.
+		s.base = NewVersion(sd.Base, time.Time{})
+	default:
+		return nil, &StaleDraftError{DraftBase: sd.BaseResourceVersion, Current: s.base.ResourceVersion}
+	}
+	return s.draftEdited(sd.Text)
+}

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// handle hands ev to the session, turns its effects into commands and
+// brings the views up to date.
+func (m *App) handle(ev model.Event) tea.Cmd {
+	before := m.sess.State()
+	state, effects, err := m.sess.Handle(ev)
+	var cmds []tea.Cmd
+	for _, eff := range effects {
+		if r, ok := eff.(model.RetrySave); ok {
+			m.status.Error(failureText(m.sess.Failure()) + fmt.Sprintf("; next try in %s", r.Delay.Round(time.Second)))
+			cmds = append(cmds, retryCmd(r.Delay))
+			continue
+		}
+		if m.cfg.Runner != nil {
+			cmds = append(cmds, performCmd(m.ctx, m.cfg.Runner, eff))
+		}
+	}
+	m.refresh()
+	// Even a refused event can move the session: merged text edited by
+	// hand with a block left in ends the rebase as a draft that cannot be
+	// saved yet.
+	cmds = append(cmds, m.moved(before, state, ev))
+	if err != nil {
+		m.refused(ev, err)
+	}
+	// In order: a draft's write must not overtake its deletion after a save.
+	return tea.Sequence(cmds...)
+}
+
+// refused reports an intent the session did not take.
+func (m *App) refused(ev model.Event, err error) {
+	var de *model.DraftError
+	switch {
+	case errors.As(err, &de):
+		// The text is kept (and stored) even though it cannot be saved.
+		m.status.Error("the draft is kept but cannot be saved: " + errorText(err))
+	case errors.Is(err, model.ErrUpToDate):
+		m.status.Info("the draft is already based on the latest version")
+	case errors.Is(err, model.ErrNoDraft):
+		m.status.Info("there is no draft: e edits one")
+	default:
+		m.status.Error(errorText(err))
+	}
+}
+
+// moved reacts to the session's state change: the spinner, the outcome in
+// the status bar, and which screen shows.
+func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
+	var cmd tea.Cmd
+	if m.screen == screenEditor {
+		// A watch event while typing: the editor stays, and the banner
+		// waits for the user to leave it.
+		return nil
+	}
+	if state == model.StateSaving {
+		cmd = m.status.SetBusy("saving")
+		m.status.Info("")
+	} else {
+		m.status.SetBusy("")
+	}
+	switch state {
+	case model.StateSaved:
+		if _, ok := ev.(model.Saved); ok {
+			text := "saved rv " + kube.EscapeControl(m.sess.Base().ResourceVersion)
+			if m.autoMerged != "" {
+				text += " (" + m.autoMerged + ")"
+				m.autoMerged = ""
+			}
+			m.status.OK(text)
+		}
+		m.screen = screenObject
+	case model.StateFailed:
+		m.autoMerged = ""
+		// A retryable failure already said when the next try is.
+		if f := m.sess.Failure(); f != nil && !f.Kind.Retryable() {
+			m.status.Error(failureText(f))
+		}
+		m.screen = screenObject
+	case model.StateRebasing, model.StateResolving, model.StateWaitingTheirs:
+		if !inRebase(before) {
+			m.screen = screenConflict
+		}
+		// A conflict's merge comes straight from the save (theirs was in
+		// the informer's cache) or after reading theirs.
+		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs
+		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
+			r != nil && len(r.Merge.Conflicts) == 0 {
+			// --auto-rebase: a clean rebase after a conflict goes back at
+			// once, and the status bar still says what was merged.
+			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
+			next := m.handle(model.Resubmit{})
+			m.status.Info(m.autoMerged)
+			return tea.Batch(cmd, next)
+		}
+	case model.StateViewing, model.StateEditing:
+		m.screen = screenObject
+		m.autoMerged = ""
+	}
+	return cmd
+}
+
+// inRebase reports whether st is one of the rebase's states, in which the
+// conflict view shows.
+func inRebase(st model.State) bool {
+	return st == model.StateRebasing || st == model.StateResolving || st == model.StateWaitingTheirs
+}
+
+// changeList names a merge's changes for the status bar.
+func changeList(mg *diff.ObjectMerge) string {
+	if len(mg.Changes) == 0 {
+		return "nothing"
+	}
+	var paths []string
+	for _, c := range mg.Changes {
+		paths = append(paths, c.Path.String()+" ("+c.Side.String()+")")
+	}
+	return kube.EscapeControl(strings.Join(paths, ", "))
+}
+
+// refresh copies the session into the views.
+func (m *App) refresh() {
+	m.object.SetSession(m.sess)
+	m.conflict.SetSession(m.sess)
+}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// relayout gives each part of the screen its height.
+func (m *App) relayout() {
+	m.help.Width = m.width
+	m.status.SetSize(m.width, 1)
+	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())
+	m.object.SetSize(m.width, h)
+	m.conflict.SetSize(m.width, h)
+	m.editor.SetSize(m.width, h)
+}
+
+// question is the pending question's text.
+func (m App) question() string {
+	switch m.confirm {
+	case confirmQuit:
+		return "quit with an unsaved draft? It stays on disk and is offered next time. (y/n)"
+	case confirmDiscard:
+		return "discard the draft? (y/n)"
+	case confirmRecover:
+		return fmt.Sprintf("a draft of this object from rv %s is stored: recover it? (y/n)", kube.EscapeControl(m.stored.BaseResourceVersion))
+	}
+	return ""
+}
+
+// bottomLine is the status bar, or the pending question in its place.
+func (m App) bottomLine() string {
+	if q := m.question(); q != "" {
+		return m.styles.Banner.Width(m.width).Render(q)
+	}
+	return m.status.View()
+}
+
+// helpView is the help line, or every key with ?.
+func (m App) helpView() string {
+	var v string
+	switch m.screen {
+	case screenConflict:
+		v = m.help.View(m.conflict)
+	case screenEditor:
+		v = m.help.View(m.editor)
+	default:
+		v = m.help.View(m.object)
+	}
+	if m.help.ShowAll {
+		return v
+	}
+	// help's own cut lets the last item through when its ellipsis does not fit.
+	return ansi.Truncate(v, m.width, "…")
+}
+
+// View draws the screen.
+func (m App) View() string {
+	var body string
+	switch m.screen {
+	case screenConflict:
+		body = m.conflict.View()
+	case screenEditor:
+		body = m.editor.View()
+	default:
+		body = m.object.View()
+	}
+	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())
+	// Pad or cut the body so that the status bar and help stay at the bottom.
+	lines := strings.Split(body, "\n")
+	if len(lines) > h {
+		lines = lines[:max(0, h)]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n") + "\n" + m.bottomLine() + "\n" + m.helpView()
+}
