@@ -181,6 +181,10 @@ type Conflict struct {
 	// region's lines only: the field's other regions keep their own
 	// resolutions and the clean changes of both sides.
 	Hunk *Hunk
+	// Owner is set for a conflict of server-side apply
+	// (OwnershipConflicts): the field manager that owns the field on the
+	// server.
+	Owner string
 }
 
 // Where names the conflict's field, and for a colliding region of a
