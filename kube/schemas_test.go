@@ -120,7 +120,9 @@ spec:
 		kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/sprockets.cache.kedit.example.com", "--timeout=60s")
 	}
 	apply(crd(""))
-	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "crd", "sprockets.cache.kedit.example.com", "--wait=false") })
+	t.Cleanup(func() {
+		_, _ = kubetest.Kubectl(t, "delete", "crd", "sprockets.cache.kedit.example.com", "--wait=false")
+	})
 	sprocket := func(field string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "cache.kedit.example.com/v1", "kind": "Sprocket",
