@@ -77,10 +77,10 @@ var (
 // A dry run does not move kedit's fields, which it cannot do without
 // writing.
 func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
-	if !opts.Force {
-		if err := checkRemovals(t, base, draft, opts.MergeOptions); err != nil {
-			return nil, err
-		}
+	// Force takes fields whose values collide; it removes nothing
+	// another manager owns either.
+	if err := checkRemovals(t, base, draft, opts.LeftOut, opts.MergeOptions); err != nil {
+		return nil, err
 	}
 	var dryRun []string
 	if opts.DryRun {
@@ -163,9 +163,10 @@ func migrateToApply(ctx context.Context, ri dynamic.ResourceInterface, t *Target
 }
 
 // checkRemovals refuses a draft that removes fields another manager owns
-// in base. kedit's own fields count as its apply's: migrateToApply moves
-// those written by update before the apply.
-func checkRemovals(t *Target, base, draft *unstructured.Unstructured, mergeOpts []diff.Option) error {
+// in base, but for those left out on purpose. kedit's own fields count as
+// its apply's: migrateToApply moves those written by update before the
+// apply.
+func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []string, mergeOpts []diff.Option) error {
 	removed, err := diff.RemovedFields(base, draft, mergeOpts...)
 	if err != nil || removed.Empty() {
 		// Without the fields named there is nothing to check; the report
@@ -183,6 +184,11 @@ func checkRemovals(t *Target, base, draft *unstructured.Unstructured, mergeOpts 
 		}
 		owned.Intersection(removed).Iterate(func(p fieldpath.Path) {
 			k := p.String()
+			for _, l := range leftOut {
+				if k == l || strings.HasPrefix(k, l) && (k[len(l)] == '.' || k[len(l)] == '[') {
+					return
+				}
+			}
 			owners[k] = append(owners[k], e.Manager)
 		})
 	}

@@ -58,7 +58,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			// The user's choice after apply could not remove a field.
 			strategy = StrategyUpdate
 		}
-		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, MergeOptions: r.MergeOptions})
+		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut, MergeOptions: r.MergeOptions})
 		if e.DryRun {
 			return model.Previewed{Object: saved, Err: err}, nil
 		}

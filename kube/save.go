@@ -61,6 +61,9 @@ type SaveOptions struct {
 	DryRun bool
 	// Force makes a server-side apply take the fields other managers own.
 	Force bool
+	// LeftOut are fields an apply leaves out on purpose (model.Save's
+	// LeftOut): not removals to refuse.
+	LeftOut []string
 	// MergeOptions are the session's merge options (diff.WithSchemas):
 	// an apply names the fields a draft removes with them.
 	MergeOptions []diff.Option

@@ -85,8 +85,8 @@ func TestApplyConflictResolvedToTheirsStopsClaiming(t *testing.T) {
 	if !save.Force {
 		t.Error("foo resolved to mine is not forced")
 	}
-	if _, ok := dataOf(save.Object, "bar"); ok {
-		t.Errorf("bar, left to its owner, is still applied: %v", save.Object.Object["data"])
+	if _, ok := dataOf(save.Object, "bar"); ok || len(save.LeftOut) != 1 || save.LeftOut[0] != ".data.bar" {
+		t.Errorf("bar, left to its owner, is still applied: %v (left out: %v)", save.Object.Object["data"], save.LeftOut)
 	}
 	if v, _ := dataOf(save.Object, "foo"); v != "mine" {
 		t.Errorf("foo = %q, want mine", v)

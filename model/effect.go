@@ -42,6 +42,11 @@ type Save struct {
 	// Update sends the save as an update (a PUT with ResourceVersion)
 	// whatever the configured strategy: SaveRequested{AsUpdate: true}.
 	Update bool
+	// LeftOut are the fields Object leaves out on purpose, in
+	// server-side apply's syntax: ownership conflicts resolved to theirs,
+	// which the apply stops claiming and their owners keep. They are not
+	// removals of the draft's.
+	LeftOut []string
 }
 
 // Create asks kube/ to create Object again after it was deleted while

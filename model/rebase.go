@@ -264,8 +264,11 @@ func (s *Session) resubmit() ([]Effect, error) {
 			return nil, err
 		}
 		for i, c := range m.Conflicts {
-			if m.Resolutions[i].Choice == diff.TakeMine {
+			switch m.Resolutions[i].Choice {
+			case diff.TakeMine:
 				how.forced = append(how.forced, FieldOwner{Field: c.Path.String(), Manager: c.Owner})
+			case diff.TakeTheirs:
+				how.leftOut = append(how.leftOut, c.Path.String())
 			}
 		}
 	}

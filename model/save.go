@@ -38,7 +38,7 @@ func (s *Session) startSave(obj *unstructured.Unstructured, rv string, how pendi
 	s.pending = &p
 	s.state, s.failure, s.lastSave = StateSaving, nil, nil
 	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(),
-		Resubmit: p.resubmit, Force: len(p.forced) > 0, Update: p.update}}, nil
+		Resubmit: p.resubmit, Force: len(p.forced) > 0, Update: p.update, LeftOut: p.leftOut}}, nil
 }
 
 // toSave is obj as it goes to the server, conditional on rv.

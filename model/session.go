@@ -147,7 +147,9 @@ type pendingSave struct {
 	// the same but for the fields an apply stops claiming.
 	intended *unstructured.Unstructured
 	// forced are the fields an apply takes with force, and from whom.
-	forced   []FieldOwner
+	forced []FieldOwner
+	// leftOut are the fields an apply leaves to their owners.
+	leftOut  []string
 	update   bool
 	resubmit bool
 }
