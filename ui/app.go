@@ -98,6 +98,9 @@ type App struct {
 	stored        *model.StoredDraft
 	// autoMerged says what --auto-rebase merged, for the saved message.
 	autoMerged string
+	// editingMerged is set while the in-app editor holds the rebase's
+	// merged text rather than the draft.
+	editingMerged bool
 
 	object   ObjectView
 	conflict ConflictView
