@@ -56,6 +56,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.screen = screenEditor
+		m.editor.merged = false
 		return m, m.editor.Open(text)
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
@@ -191,6 +192,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.screen, m.editingMerged = screenEditor, true
+		m.editor.merged = true
 		return m, m.editor.Open(text)
 	case key.Matches(msg, m.keys.Back):
 		// Back to the draft, unchanged: the rebase and its resolutions
