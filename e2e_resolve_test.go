@@ -47,6 +47,7 @@ func writeFile(t *testing.T, name, body string) string {
 // a config file, theirs lines 10 and 30. m on the colliding line 10, then
 // s: theirs' line 30 is on the server with mine's 5 and 10.
 func TestE2ETakeMineKeepsTheirsCleanLine(t *testing.T) {
+	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "app", "--from-file=app.conf="+writeFile(t, "app.conf", confLines(nil)))
 	term := openKedit(t, ns, "app", editorScript(t, `sed -i 's/option5 = 5$/option5 = mine/; s/option10 = 10$/option10 = mine/' "$1"`), 120, 40)
@@ -104,6 +105,7 @@ spec:
 // map, mine changes item http, theirs item https. The shipped binary reads
 // the server's schema, so the rebase is clean and both changes land.
 func TestE2ECustomResourceListMergesByItem(t *testing.T) {
+	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "apply", "-f", writeFile(t, "crd.yaml", e2eCRD))
 	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/ports.e2e.kedit.example.com", "--timeout=60s")
