@@ -143,7 +143,7 @@ func retain(v any) any {
 	case string:
 		return strings.Clone(x)
 	case map[string]any, []any:
-		return runtime.DeepCopyJSONValue(cloneStrings(x))
+		return cloneStrings(x)
 	}
 	return v
 }
