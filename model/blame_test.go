@@ -164,7 +164,7 @@ func TestBlameDeploymentContainersAndEnv(t *testing.T) {
 			{"value: from-alice", "alice"},
 			{"value: from-bob", "bob"},
 			{"- name: B", "bob"},
-			{"- --port", "~alice"},   // an atomic list is its owner's, item by item
+			{"- --port", "~alice"},      // an atomic list is its owner's, item by item
 			{"resources: {}", "~alice"}, // defaulted inside alice's container
 			{"replicas: 2", "alice"},
 			{"uid:", ""},
