@@ -163,6 +163,8 @@ type Session struct {
 	change      *ServerChange
 	preview     *preview
 	timeline    Timeline
+
+	emitTimeline bool
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects
