@@ -81,7 +81,7 @@ type DemoWriter struct {
 // demoKeys are the data keys the demo writer changes in a ConfigMap
 // without a config file: mine, the one the user most likely edits (the
 // first there was: testmap's foo), and other, one the user has no reason
-// to touch.
+// to touch (bar).
 type demoKeys struct{ mine, other string }
 
 // demoWritesBuffered bounds the reports waiting to be read; more are
@@ -226,16 +226,27 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWr
 			}
 		}
 		if keys.mine == "" {
-			keys.mine, keys.other = sorted[0], "bar"
-			if keys.mine == "bar" {
-				keys.other = "baz"
+			// The first key that is not the writer's own bar (which an
+			// earlier demo writer may have left), else bar itself.
+			keys.mine, keys.other = "bar", "baz"
+			for _, k := range sorted {
+				if k != "bar" {
+					keys.mine, keys.other = k, "bar"
+					break
+				}
 			}
 		}
 		key := keys.mine
 		if step%2 == 1 {
 			key = keys.other
 		}
-		v := strconv.Itoa(step/2 + 2)
+		// One more than it was, so that every write is a change (a
+		// write of the value already there makes no new version).
+		n, err := strconv.Atoi(data[key])
+		if err != nil {
+			n = 0
+		}
+		v := strconv.Itoa(n + 1)
 		data[key] = v
 		_ = unstructured.SetNestedStringMap(obj.Object, data, "data")
 		return DemoWrite{Path: ".data." + key, Value: v}
@@ -249,7 +260,11 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWr
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	v := strconv.Itoa(step + 1)
+	n, err := strconv.Atoi(ann[key])
+	if err != nil {
+		n = 0
+	}
+	v := strconv.Itoa(n + 1)
 	ann[key] = v
 	obj.SetAnnotations(ann)
 	return DemoWrite{Path: ".metadata.annotations." + key, Value: v}
