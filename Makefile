@@ -43,6 +43,7 @@ test-localcluster: localcluster
 ## bench: the benchmarks recorded in BENCHMARKS.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./diff/
+	$(GO) test -run '^$$' -bench TimelineObserve -benchmem ./model/
 
 clean:
 	rm -rf bin

@@ -78,6 +78,7 @@ func TestE2EDemo(t *testing.T) {
 // TestE2ETimelineOut runs kedit with --timeline-out while kubectl writes:
 // each version becomes one JSON line with its writer and changed paths.
 func TestE2ETimelineOut(t *testing.T) {
+	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	out := filepath.Join(t.TempDir(), "incident.jsonl")
