@@ -230,8 +230,8 @@ type Timeline struct {
 	// newest is the newest entry's object, whole, owned by the timeline.
 	newest     map[string]any
 	newestSize int
-	// bytes is the estimated heap the timeline retains: the newest object
-	// plus every entry's fields and delta.
+	// bytes is the estimated heap of every entry's fields and delta; with
+	// newestSize, all the timeline retains.
 	bytes int
 	// limit overrides MaxTimelineBytes in tests; 0 means the constant.
 	limit int
@@ -253,7 +253,7 @@ func (t *Timeline) Dropped() int { return t.dropped }
 
 // Bytes returns the estimated heap bytes the timeline retains: the newest
 // object whole, and each entry's fields and reverse delta.
-func (t *Timeline) Bytes() int { return t.bytes }
+func (t *Timeline) Bytes() int { return t.bytes + t.newestSize }
 
 // Entries returns the timeline, oldest first. The slice is a copy.
 func (t *Timeline) Entries() []Entry {
