@@ -30,6 +30,9 @@ func poll(t *testing.T, timeout time.Duration, what string, ok func() bool) {
 // writer's writes show, and after q the cluster process and the demo's
 // directory are gone.
 func TestE2EDemo(t *testing.T) {
+	// An integration test, left out by -short like the others, though
+	// the demo runs a cluster of its own.
+	kubetest.Kubeconfig(t)
 	kedit := keditBinary(t)
 	lc, err := kubetest.Binary()
 	if err != nil {

@@ -43,8 +43,15 @@ func TestStartWaitsForReadyAndStopEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Kubeconfig != dir+"/kubeconfig" || !strings.Contains(p.Stderr(), "starting") {
-		t.Errorf("kubeconfig %q, stderr %q", p.Kubeconfig, p.Stderr())
+	if p.Kubeconfig != dir+"/kubeconfig" {
+		t.Errorf("kubeconfig %q", p.Kubeconfig)
+	}
+	// stderr is copied by a goroutine of its own: it may come after the
+	// ready line.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(p.Stderr(), "starting"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr %q", p.Stderr())
+		}
 	}
 	// Its own process group: a terminal's Ctrl-C reaches only the parent.
 	if pgid, err := syscall.Getpgid(p.Pid()); err != nil || pgid != p.Pid() {
