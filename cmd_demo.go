@@ -72,7 +72,9 @@ stop and the directory is removed.`,
 			pointAt(flags, demo)
 			// Drafts stay inside the demo's directory: a demo's draft
 			// means nothing to the next demo's fresh cluster.
-			os.Setenv("XDG_STATE_HOME", filepath.Join(demo.Dir, "state"))
+			if err := os.Setenv("XDG_STATE_HOME", filepath.Join(demo.Dir, "state")); err != nil {
+				return fail(err)
+			}
 			if len(args) == 0 {
 				args = []string{"configmap/testmap"}
 			}

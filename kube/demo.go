@@ -177,11 +177,11 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// The demo's objects.
-var (
-	configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
-	demoFieldManager   = "kedit-demo"
-)
+var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+
+// demoFieldManager creates the demo's objects, so that the timeline's
+// first version names the demo rather than kedit.
+const demoFieldManager = "kedit-demo"
 
 // CreateDemoObjects creates the demo's objects in namespace ns: ConfigMap
 // testmap with foo: "1", and ConfigMap nginx-conf holding an nginx.conf
