@@ -27,6 +27,9 @@ type Runner struct {
 	Drafts *DraftStore
 	// Now is the clock for the events' times; nil means time.Now.
 	Now func() time.Time
+	// TimelineOut receives the session's AppendTimeline effects
+	// (--timeline-out); nil ignores them.
+	TimelineOut *TimelineLog
 }
 
 func (r *Runner) now() time.Time {
@@ -107,6 +110,15 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		return nil, nil
 
 	case model.RetrySave:
+		return nil, nil
+
+	case model.AppendTimeline:
+		if r.TimelineOut == nil {
+			return nil, nil
+		}
+		if err := r.TimelineOut.Append(e.Ref, e.Entries); err != nil {
+			return nil, fmt.Errorf("writing the timeline: %w", err)
+		}
 		return nil, nil
 	}
 	return nil, fmt.Errorf("kube: no way to perform %T", effect)

@@ -163,6 +163,8 @@ type Session struct {
 	change      *ServerChange
 	preview     *preview
 	timeline    Timeline
+
+	emitTimeline bool
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects
@@ -269,9 +271,10 @@ func (s *Session) ServerChange() (ServerChange, bool) {
 }
 
 // Timeline returns every version observed since the session opened,
-// oldest first (the latest MaxTimeline of them).
+// oldest first, as far as MaxTimeline and MaxTimelineBytes keep them.
+// TimelineObject and TimelineDiff rebuild an entry's object.
 func (s *Session) Timeline() []Entry { return s.timeline.Entries() }
 
 // TimelineDropped returns how many of the oldest versions the timeline let
-// go to stay within MaxTimeline.
+// go to stay within MaxTimeline and MaxTimelineBytes.
 func (s *Session) TimelineDropped() int { return s.timeline.Dropped() }
