@@ -154,6 +154,11 @@ func (r ResourceType) Name() string {
 	return resourceName(schema.GroupVersionResource{Group: r.Group, Resource: r.Resource})
 }
 
+// GroupResource is the type as a draft or a Target's mapping names it.
+func (r ResourceType) GroupResource() schema.GroupResource {
+	return schema.GroupResource{Group: r.Group, Resource: r.Resource}
+}
+
 // Names is every form of the type kubectl accepts, for completion: the
 // plural, the singular, the kind in lower case, the short names and
 // plural.group.
