@@ -49,9 +49,8 @@ func (c *Collection) ListNamespace() string {
 	return c.Namespace
 }
 
-// Resource names the type the way kubectl accepts it without ambiguity:
-// configmaps, deployments.apps.
-func (c *Collection) Resource() string { return resourceName(c.Mapping.Resource) }
+// Resource names the type (ResourceName): configmaps, deployments.apps.
+func (c *Collection) Resource() string { return ResourceName(c.Mapping.Resource.GroupResource()) }
 
 // Where says which objects the collection holds, for messages:
 // `in namespace "team-a"`, `in all namespaces`, or "" for a cluster-scoped

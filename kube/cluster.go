@@ -97,7 +97,7 @@ func (c *Cluster) Collection(typ string, allNamespaces bool) (*Collection, error
 		return nil, err
 	}
 	if !Editable(verbs) {
-		return nil, &NotEditableError{Type: typ, Resource: resourceName(mapping.Resource), Verbs: verbs}
+		return nil, &NotEditableError{Type: typ, Resource: ResourceName(mapping.Resource.GroupResource()), Verbs: verbs}
 	}
 	return &Collection{Context: c.Context, Mapping: mapping, Namespace: c.Namespace, AllNamespaces: allNamespaces}, nil
 }
@@ -109,7 +109,7 @@ func (c *Cluster) Target(resource schema.GroupResource, namespace, name string) 
 	gvk, err := c.mapper.KindFor(resource.WithVersion(""))
 	if err != nil {
 		if meta.IsNoMatchError(err) {
-			return nil, &UnknownTypeError{Type: resourceName(resource.WithVersion(""))}
+			return nil, &UnknownTypeError{Type: ResourceName(resource)}
 		}
 		return nil, fmt.Errorf("looking up %s: %w", resource, err)
 	}
@@ -125,14 +125,14 @@ func (c *Cluster) Target(resource schema.GroupResource, namespace, name string) 
 func (c *Cluster) verbs(gvr schema.GroupVersionResource) ([]string, error) {
 	list, err := c.discovery.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
 	if err != nil {
-		return nil, fmt.Errorf("reading the verbs of %s: %w", resourceName(gvr), err)
+		return nil, fmt.Errorf("reading the verbs of %s: %w", ResourceName(gvr.GroupResource()), err)
 	}
 	for _, r := range list.APIResources {
 		if r.Name == gvr.Resource {
 			return r.Verbs, nil
 		}
 	}
-	return nil, &UnknownTypeError{Type: resourceName(gvr)}
+	return nil, &UnknownTypeError{Type: ResourceName(gvr.GroupResource())}
 }
 
 // ResourceType is one type of object the server serves, as discovery
@@ -148,10 +148,9 @@ type ResourceType struct {
 	Verbs      []string
 }
 
-// Name is the type's unambiguous name: the plural, with the group for
-// every group but the core one (configmaps, deployments.apps).
+// Name is the type's unambiguous name (ResourceName).
 func (r ResourceType) Name() string {
-	return resourceName(schema.GroupVersionResource{Group: r.Group, Resource: r.Resource})
+	return ResourceName(r.GroupResource())
 }
 
 // GroupResource is the type as a draft or a Target's mapping names it.
@@ -234,11 +233,14 @@ func (c *Cluster) Namespaces(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-func resourceName(gvr schema.GroupVersionResource) string {
-	if gvr.Group == "" {
-		return gvr.Resource
+// ResourceName names a resource the way kubectl accepts it without
+// ambiguity: the plural, with the group for every group but the core one
+// (configmaps, deployments.apps).
+func ResourceName(gr schema.GroupResource) string {
+	if gr.Group == "" {
+		return gr.Resource
 	}
-	return gvr.Resource + "." + gvr.Group
+	return gr.Resource + "." + gr.Group
 }
 
 // ForbiddenListError: RBAC does not allow listing or watching a
