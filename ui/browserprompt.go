@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,10 +36,16 @@ func typeCandidates(types []kube.ResourceType) []completionCandidate {
 		if plurals[t.Resource] > 1 {
 			text = t.Name()
 		}
-		out[i] = completionCandidate{text: text, aliases: t.Names()}
+		// The prompt's own words win: :ns is the namespace picker, not
+		// namespaces' short name (:namespaces lists them as a type).
+		aliases := slices.DeleteFunc(t.Names(), func(n string) bool { return promptWords[n] })
+		out[i] = completionCandidate{text: text, aliases: aliases}
 	}
 	return out
 }
+
+// promptWords are the : prompt's commands; every other word is a type.
+var promptWords = map[string]bool{"ns": true, "drafts": true}
 
 // matchCandidates returns the texts of the candidates that line is a
 // prefix of, by text or by alias, ignoring case; sorted, each once.
@@ -192,7 +199,7 @@ func (p *picker) view(st *Styles, width, height int) []string {
 	lines := []string{st.ColumnTitle.Render(ansi.Truncate(kube.EscapeControl(title), width, "…"))}
 	switch {
 	case p.err != nil:
-		return append(lines, strings.Split(st.Error.Width(width).Render(kube.EscapeControl(p.err.Error())), "\n")...)
+		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(kube.EscapeControl(p.err.Error()), width, "")), "\n")...)
 	case len(p.items) == 0:
 		return append(lines, st.Muted.Render(p.empty))
 	case len(p.shown) == 0:
