@@ -525,7 +525,7 @@ func TestBrowserDraftMarks(t *testing.T) {
 		{Resource: configMapsGR, Namespace: "default", Name: "web-frontend"}:   DraftInMemory,
 		// The same names of another type or namespace are not these objects.
 		{Resource: schema.GroupResource{Resource: "secrets"}, Namespace: "default", Name: "payments-config"}: DraftStored,
-		{Resource: configMapsGR, Namespace: "other", Name: "kube-root-ca.crt"}:                              DraftStored,
+		{Resource: configMapsGR, Namespace: "other", Name: "kube-root-ca.crt"}:                               DraftStored,
 	})
 	marks := map[string]string{}
 	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
