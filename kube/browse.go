@@ -90,6 +90,13 @@ func (c *Collection) Target(namespace, name string) *Target {
 	return &Target{Context: c.Context, Mapping: c.Mapping, Namespace: namespace, Name: name}
 }
 
+// Collection returns the collection t belongs to: its type in its
+// namespace, the list to go back to from the object (also when kedit was
+// started on TYPE/NAME).
+func (t *Target) Collection() *Collection {
+	return &Collection{Context: t.Context, Mapping: t.Mapping, Namespace: t.Namespace}
+}
+
 // ObjectRow is one object of a Browse, from its metadata only.
 type ObjectRow struct {
 	// Namespace is empty for cluster-scoped kinds.
@@ -440,7 +447,6 @@ func trimForRow(obj any) (any, error) {
 	out.Name, out.Namespace, out.UID = m.Name, m.Namespace, m.UID
 	out.ResourceVersion = m.ResourceVersion
 	out.CreationTimestamp = m.CreationTimestamp
-	out.DeletionTimestamp = m.DeletionTimestamp
 	if e, ok := newestManagedFields(m.ManagedFields); ok {
 		out.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: e.Manager, Operation: e.Operation, Time: e.Time, Subresource: e.Subresource}}
 	}

@@ -238,6 +238,10 @@ func TestBrowseAllNamespacesAndClusterScoped(t *testing.T) {
 	if tgt.Namespace != ns2 || tgt.Name != "two" || tgt.String() != "configmaps/two" || tgt.Context != cl.Context {
 		t.Errorf("target %+v", tgt)
 	}
+	// Back from the object: its type in its own namespace.
+	if back := tgt.Collection(); back.AllNamespaces || back.ListNamespace() != ns2 || back.Resource() != "configmaps" || back.Context != cl.Context {
+		t.Errorf("the collection of %s: %+v", tgt, back)
+	}
 
 	// A cluster-scoped kind: the test's namespaces are objects of it.
 	nsCol, err := cl.Collection("ns", false)

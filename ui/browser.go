@@ -910,7 +910,8 @@ func (m Browser) bottomLine() string {
 	case modePrompt:
 		s = ":" + kube.EscapeControl(m.prompt) + cursor
 		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt)); hint != "" {
-			s += "  " + st.Muted.Render(hint)
+			// Type and namespace names come from the server.
+			s += "  " + st.Muted.Render(kube.EscapeControl(hint))
 		}
 	default:
 		s = st.Muted.Render("order: " + m.order.String())
