@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"sync"
 	"time"
@@ -460,7 +459,7 @@ func (b *Browse) observe(ctx context.Context, verb string, err error) {
 	switch {
 	case err == nil:
 		b.setConnection(Connected, nil)
-	case ctx.Err() != nil || apierrors.IsResourceExpired(err) || apierrors.IsGone(err):
+	case notLost(ctx, err):
 		// Stopping, or an expired resourceVersion the reflector answers
 		// with a relist: neither is a lost connection.
 	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
@@ -473,7 +472,7 @@ func (b *Browse) observe(ctx context.Context, verb string, err error) {
 // watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
 // err and will be retried after a backoff.
 func (b *Browse) watchError(ctx context.Context, _ *cache.Reflector, err error) {
-	if ctx.Err() != nil || errors.Is(err, io.EOF) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+	if watchEndNotLost(ctx, err) {
 		return // a watch closed normally, or a relist is due
 	}
 	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
