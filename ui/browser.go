@@ -448,7 +448,8 @@ func textWidth(s string) int {
 // sort orders sorted by the current order; equal times fall back to
 // namespace and name, so that the order never depends on the one before.
 func (m *Browser) sort() {
-	slices.Sort(m.sorted) // all's own order: by namespace and name
+	m.sorted = slices.Clone(m.sorted) // copies of a Browser value share it
+	slices.Sort(m.sorted)             // all's own order: by namespace and name
 	if m.order == OrderName {
 		return
 	}
@@ -468,7 +469,9 @@ func (m *Browser) sort() {
 // refilter finds the rows whose name contains the filter, ignoring case.
 func (m *Browser) refilter() {
 	q := strings.ToLower(m.filter)
-	m.shown = m.shown[:0]
+	// A new slice, not m.shown[:0]: copies of a Browser value share the
+	// old one.
+	m.shown = make([]int, 0, len(m.sorted))
 	for _, i := range m.sorted {
 		if q == "" || strings.Contains(m.all[i].lower, q) {
 			m.shown = append(m.shown, i)

@@ -182,6 +182,20 @@ func TestBrowserFilter(t *testing.T) {
 	}
 }
 
+// TestBrowserIsAValue: Update returns a new Browser and leaves the one it
+// was given as it was, as a Bubble Tea model must (a test, or an app that
+// keeps the previous model, would otherwise see rows change under it).
+func TestBrowserIsAValue(t *testing.T) {
+	m := newBrowser(t, 120, 40, true, fixtureRows(true))
+	before := m.Rows()
+	_, _ = press(t, m, append([]string{"/"}, typed("pay")...)...)
+	_, _ = press(t, m, "o", "o")
+	_, _ = press(t, m, ":", "n", "s", "enter", "k")
+	if got := m.Rows(); !reflect.DeepEqual(got, before) {
+		t.Errorf("rows changed under the original: %v, was %v", got, before)
+	}
+}
+
 func TestBrowserOrder(t *testing.T) {
 	m := newBrowser(t, 120, 40, false, fixtureRows(false))
 	byName := []string{"kube-root-ca.crt", "no-managed-fields", "orders-settings-with-a-rather-long-name-that-does-not-fit", "payments-config", "payments-flags", "web-frontend"}

@@ -166,7 +166,6 @@ type picker struct {
 	query    string
 	shown    []int
 	selected int
-	offset   int
 	// err says why there is nothing to pick; empty, what to say when
 	// there is nothing and no error.
 	err   error
@@ -181,7 +180,7 @@ func newPicker(kind pickerKind, title string, items []pickItem) picker {
 
 func (p *picker) refilter() {
 	q := strings.ToLower(p.query)
-	p.shown = p.shown[:0]
+	p.shown = nil // not p.shown[:0]: copies of a Browser value share it
 	for i, it := range p.items {
 		if strings.Contains(strings.ToLower(it.text), q) {
 			p.shown = append(p.shown, i)
@@ -190,8 +189,8 @@ func (p *picker) refilter() {
 	p.selected = max(0, min(p.selected, len(p.shown)-1))
 }
 
-// view draws the picker in height lines.
-func (p *picker) view(st *Styles, width, height int) []string {
+// view draws the picker in height lines, the selected item on them.
+func (p picker) view(st *Styles, width, height int) []string {
 	title := p.title + ": type to narrow, enter picks, esc goes back"
 	if p.query != "" {
 		title = p.title + " containing " + fmt.Sprintf("%q", p.query)
@@ -206,13 +205,8 @@ func (p *picker) view(st *Styles, width, height int) []string {
 		return append(lines, st.Muted.Render("nothing matches"))
 	}
 	h := max(1, height-1)
-	if p.selected < p.offset {
-		p.offset = p.selected
-	}
-	if p.selected >= p.offset+h {
-		p.offset = p.selected - h + 1
-	}
-	for i := p.offset; i < len(p.shown) && i < p.offset+h; i++ {
+	first := max(0, p.selected-h+1)
+	for i := first; i < len(p.shown) && i < first+h; i++ {
 		text := ansi.Truncate(p.items[p.shown[i]].text, width-2, "…")
 		if i == p.selected {
 			lines = append(lines, st.Selected.Render("> "+text+strings.Repeat(" ", max(0, width-2-ansi.StringWidth(text)))))
