@@ -19,27 +19,11 @@ build:
 localcluster:
 	$(GO) build -C localcluster -ldflags "$(LOCALCLUSTER_LDFLAGS)" -o ../bin/localcluster .
 
-DEMO_DIR ?= /tmp/kedit-demo
-
-## demo: start a local API server, create configmap testmap and open it in kedit
+## demo: build kedit and localcluster and run `kedit demo`: a local API server in a fresh
+## temporary directory, configmaps testmap and nginx-conf, a second writer, and kedit on testmap.
+## DEMO_ARGS passes flags and TYPE/NAME, e.g. DEMO_ARGS="--demo-interval 0 configmap/nginx-conf".
 demo: build localcluster
-	@mkdir -p $(DEMO_DIR)
-	@rm -f $(DEMO_DIR)/ready.out
-	@bin/localcluster --dir $(DEMO_DIR) >$(DEMO_DIR)/ready.out 2>$(DEMO_DIR)/localcluster.err & \
-	pid=$$!; trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT INT TERM; \
-	echo "starting a local API server in $(DEMO_DIR) ..."; \
-	for i in $$(seq 1200); do \
-		grep -q '^ready ' $(DEMO_DIR)/ready.out 2>/dev/null && break; \
-		kill -0 $$pid 2>/dev/null || { cat $(DEMO_DIR)/localcluster.err; exit 1; }; \
-		sleep 0.1; \
-	done; \
-	grep -q '^ready ' $(DEMO_DIR)/ready.out || { echo "the API server was not ready in 2 minutes"; cat $(DEMO_DIR)/localcluster.err; exit 1; }; \
-	export KUBECONFIG=$(DEMO_DIR)/kubeconfig; \
-	kubectl get configmap testmap >/dev/null 2>&1 || kubectl create configmap testmap --from-literal=foo=1 --from-literal=bar=1 >/dev/null; \
-	echo; echo "kedit opens configmap/testmap. Press e to edit it, then in another terminal be the other writer:"; \
-	echo; echo "  KUBECONFIG=$(DEMO_DIR)/kubeconfig kubectl patch configmap testmap --type=merge -p '{\"data\":{\"foo\":\"theirs\"}}'"; \
-	echo; echo "and press s to save: kedit shows base, theirs and mine. Press enter to start."; read _; \
-	bin/kedit configmap/testmap
+	bin/kedit demo $(DEMO_ARGS)
 
 ## vet: go vet both modules
 vet:
@@ -59,6 +43,7 @@ test-localcluster: localcluster
 ## bench: the benchmarks recorded in BENCHMARKS.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./diff/
+	$(GO) test -run '^$$' -bench TimelineObserve -benchmem ./model/
 
 clean:
 	rm -rf bin

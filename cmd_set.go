@@ -22,6 +22,7 @@ const (
 // persistent flags.
 func newSetCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
 	var ifs, ifAbsent []string
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "set TYPE/NAME PATH=VALUE... [--if PATH=VALUE]... [--if-absent PATH]...",
 		Short: "Set fields atomically, only if conditions hold (one JSON Patch request)",
@@ -36,8 +37,13 @@ PATH is a JSON pointer (/data/foo; ~1 stands for a / inside a key, ~0 for ~).
 PATH=VALUE takes VALUE as a string; PATH:=JSON takes any JSON value
 (/spec/replicas:=3).
 
-Exit status: 0 applied (prints the new resourceVersion); 3 a condition does
-not hold (prints the current value; the object is unchanged); 1 any other error.`,
+--dry-run sends the same patch with dryRun=All: the server checks the
+conditions, validates and admits the result, and stores nothing. kedit prints
+the value the server would store at each PATH, one per line, in order.
+
+Exit status: 0 applied (prints the new resourceVersion; with --dry-run, the
+values); 3 a condition does not hold (prints the current value; the object is
+unchanged); 1 any other error. A Secret's values are never printed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(code int, err error) error {
@@ -86,29 +92,48 @@ not hold (prints the current value; the object is unchanged); 1 any other error.
 			if err != nil {
 				return fail(setExitError, err)
 			}
-			rv, err := kube.ConditionalSet(cmd.Context(), client, target, assignments, conditions)
+			var rv string
+			var values []kube.SetValue
+			if dryRun {
+				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, assignments, conditions)
+			} else {
+				rv, err = kube.ConditionalSet(cmd.Context(), client, target, assignments, conditions)
+			}
 			var failed *kube.ConditionFailedError
 			switch {
 			case errors.As(err, &failed):
-				switch {
-				case failed.Current == nil:
-					fmt.Fprintln(cmd.OutOrStdout(), "<absent>")
-				case failed.Hidden:
-					fmt.Fprintln(cmd.OutOrStdout(), "<hidden: Secret value>")
-				default:
-					fmt.Fprintln(cmd.OutOrStdout(), currentValue(failed.Current))
-				}
+				fmt.Fprintln(cmd.OutOrStdout(), shownValue(failed.Current, failed.Hidden))
 				return fail(setExitConditionFailed, err)
 			case err != nil:
 				return fail(setExitError, err)
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), rv)
+			if !dryRun {
+				fmt.Fprintln(cmd.OutOrStdout(), rv)
+				return nil
+			}
+			for _, v := range values {
+				fmt.Fprintln(cmd.OutOrStdout(), shownValue(v.Value, v.Hidden))
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "kedit set: dry run against rv %s: nothing was changed\n", kube.EscapeControl(rv))
 			return nil
 		},
 	}
 	cmd.Flags().StringArrayVar(&ifs, "if", nil, "apply only if PATH equals VALUE (PATH=VALUE or PATH:=JSON); repeatable")
 	cmd.Flags().StringArrayVar(&ifAbsent, "if-absent", nil, "apply only if PATH does not exist; repeatable")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "send the patch with dryRun=All and print the value the server would store at each PATH; nothing is changed")
 	return cmd
+}
+
+// shownValue is how kedit set prints a value from the server: <absent>
+// when there is none, never a Secret's, else as currentValue.
+func shownValue(v json.RawMessage, hidden bool) string {
+	switch {
+	case v == nil:
+		return "<absent>"
+	case hidden:
+		return "<hidden: Secret value>"
+	}
+	return currentValue(v)
 }
 
 // currentValue prints a JSON string as its text, any other value as JSON.

@@ -46,6 +46,11 @@ type appOptions struct {
 	allowSecretDrafts bool
 	autoRebase        bool
 	debug             string
+	timelineOut       string
+	// started, when set, runs once the object is resolved and read, before
+	// the UI starts (kedit demo starts its writer there); the returned
+	// stop runs when the UI has ended.
+	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), err error)
 }
 
 func newRootCmd() *cobra.Command {
@@ -83,9 +88,11 @@ merges what does not collide and lets you resolve each real conflict.
 	root.Flags().BoolVar(&opts.autoRebase, "auto-rebase", false, "resubmit a clean rebase after a conflict without asking, and report what was merged")
 	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
 	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
+	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
+	root.AddCommand(newDemoCmd(flags))
 	return root
 }
 
@@ -167,18 +174,40 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
 	}
 
+	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: drafts, MergeOptions: mergeOpts}
 	sess := model.NewSession(target.Ref(), mergeOpts...)
-	if _, _, err := sess.Handle(model.Opened{Object: obj, At: time.Now()}); err != nil {
+	if opts.timelineOut != "" {
+		if runner.TimelineOut, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
+			return fail(err)
+		}
+		defer runner.TimelineOut.Close()
+		sess.EmitTimeline()
+	}
+	_, effects, err := sess.Handle(model.Opened{Object: obj, At: time.Now()})
+	if err != nil {
 		return fail(err)
+	}
+	for _, eff := range effects {
+		if _, err := runner.Perform(ctx, eff); err != nil {
+			return fail(err)
+		}
 	}
 	watch := kube.NewWatch(client, target)
 	if err := watch.Start(ctx); err != nil {
 		return fail(err)
 	}
 	defer watch.Stop()
+	runner.Cached = watch.Latest
+	if opts.started != nil {
+		stop, err := opts.started(ctx, client, target)
+		if err != nil {
+			return fail(err)
+		}
+		defer stop()
+	}
 	app := ui.New(ui.Config{
 		Session:    sess,
-		Runner:     &kube.Runner{Client: client, Target: target, Strategy: strategy, Cached: watch.Latest, Drafts: drafts, MergeOptions: mergeOpts},
+		Runner:     runner,
 		Events:     watch.Events(),
 		Stored:     stored,
 		AutoRebase: opts.autoRebase,

@@ -222,3 +222,69 @@ func TestSetErrors(t *testing.T) {
 		t.Errorf("a failed set changed the object: foo=%q rv %s -> %s", data["foo"], before, after)
 	}
 }
+
+func TestSetDryRun(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27")
+	_, before := getData(t, ns, "testmap")
+
+	// The server validates a dry run: ConfigMap data holds strings.
+	_, stderr, code := runKedit(t, append([]string{"set", "--dry-run", "configmap/testmap", "/data/bar:=3"}, flags...)...)
+	if code != 1 || !strings.Contains(stderr, "invalid") {
+		t.Errorf("a number in ConfigMap data: exit %d, stderr %q; want 1 and the server's refusal", code, stderr)
+	}
+	stdout, stderr, code := runKedit(t, append([]string{"set", "--dry-run", "configmap/testmap", "/data/foo=2", "/data/bar=3", "--if", "/data/foo=1"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if stdout != "2\n3\n" {
+		t.Errorf("stdout %q, want the two values the server would store", stdout)
+	}
+	if !strings.Contains(stderr, "dry run against rv "+before+": nothing was changed") {
+		t.Errorf("stderr %q does not say the dry run changed nothing", stderr)
+	}
+	if data, after := getData(t, ns, "testmap"); data["foo"] != "1" || data["bar"] != "" || after != before {
+		t.Errorf("the dry run changed the object: %v, rv %s -> %s", data, before, after)
+	}
+
+	// What the server would store, defaults included: the port's protocol.
+	stdout, stderr, code = runKedit(t, append([]string{"set", "--dry-run", "deployment/web",
+		`/spec/template/spec/containers/0/ports:=[{"containerPort":80}]`}, flags...)...)
+	if code != 0 {
+		t.Fatalf("deployment: exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, `"protocol":"TCP"`) {
+		t.Errorf("stdout %q lacks the defaulted protocol", stdout)
+	}
+
+	// A condition that does not hold: exit 3 with the current value, as
+	// without --dry-run.
+	stdout, _, code = runKedit(t, append([]string{"set", "--dry-run", "configmap/testmap", "/data/foo=2", "--if", "/data/foo=9"}, flags...)...)
+	if code != 3 || stdout != "1\n" {
+		t.Errorf("failed condition: exit %d, stdout %q; want 3 and the current value", code, stdout)
+	}
+	if _, after := getData(t, ns, "testmap"); after != before {
+		t.Errorf("rv %s -> %s after dry runs", before, after)
+	}
+}
+
+func TestSetDryRunNeverPrintsSecretValues(t *testing.T) {
+	ns, flags := setEnv(t)
+	const secret = "hunter2-top-secret"
+	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "creds", "--from-literal=password=old")
+	encoded := base64.StdEncoding.EncodeToString([]byte(secret))
+	stdout, stderr, code := runKedit(t, append([]string{"set", "--dry-run", "secret/creds", "/data/password=" + encoded, "/stringData:={\"token\":\"" + secret + "\"}"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, out := range []string{stdout, stderr} {
+		if strings.Contains(out, secret) || strings.Contains(out, encoded) {
+			t.Errorf("a Secret's value was printed: %q", out)
+		}
+	}
+	// stringData is moved into data by the server: absent at its path.
+	if stdout != "<hidden: Secret value>\n<absent>\n" {
+		t.Errorf("stdout %q", stdout)
+	}
+}

@@ -29,7 +29,7 @@ import (
 type ApplyRemoveError struct {
 	Target *Target
 	// Owners are the fields the draft removes and their managers.
-	Owners []model.FieldOwner
+	Owners []model.OwnedField
 }
 
 func (e *ApplyRemoveError) Error() string {
@@ -202,7 +202,7 @@ func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []
 	sort.Strings(paths)
 	e := &ApplyRemoveError{Target: t}
 	for _, p := range paths {
-		e.Owners = append(e.Owners, model.FieldOwner{Field: p, Manager: strings.Join(owners[p], ", ")})
+		e.Owners = append(e.Owners, model.OwnedField{Field: p, Manager: strings.Join(owners[p], ", ")})
 	}
 	return e
 }

@@ -262,10 +262,10 @@ func (e *ConflictError) FieldCauses() []model.FieldCause {
 
 // FieldOwners names each field of a server-side apply conflict and its
 // owner (model.OwnershipError).
-func (e *ConflictError) FieldOwners() []model.FieldOwner {
-	out := make([]model.FieldOwner, len(e.Managers))
+func (e *ConflictError) OwnedFields() []model.OwnedField {
+	out := make([]model.OwnedField, len(e.Managers))
 	for i, m := range e.Managers {
-		out[i] = model.FieldOwner{Field: m.Field, Manager: m.Manager}
+		out[i] = model.OwnedField{Field: m.Field, Manager: m.Manager}
 	}
 	return out
 }

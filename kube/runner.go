@@ -32,6 +32,9 @@ type Runner struct {
 	// the server's schemas), with which an apply names the fields a draft
 	// removes.
 	MergeOptions []diff.Option
+	// TimelineOut receives the session's AppendTimeline effects
+	// (--timeline-out); nil ignores them.
+	TimelineOut *TimelineLog
 }
 
 func (r *Runner) now() time.Time {
@@ -117,6 +120,15 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		return nil, nil
 
 	case model.RetrySave:
+		return nil, nil
+
+	case model.AppendTimeline:
+		if r.TimelineOut == nil {
+			return nil, nil
+		}
+		if err := r.TimelineOut.Append(e.Ref, e.Entries); err != nil {
+			return nil, fmt.Errorf("writing the timeline: %w", err)
+		}
 		return nil, nil
 	}
 	return nil, fmt.Errorf("kube: no way to perform %T", effect)

@@ -11,6 +11,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 )
@@ -162,14 +163,65 @@ func displayValue(v json.RawMessage) string {
 // returns the new resourceVersion. When a condition does not hold it returns
 // a *ConditionFailedError with the value now on the server.
 func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition) (string, error) {
-	patch, err := ConditionalPatch(assignments, conditions)
+	obj, err := conditionalPatch(ctx, dc, t, assignments, conditions, false)
 	if err != nil {
 		return "", err
 	}
+	return obj.GetResourceVersion(), nil
+}
+
+// SetValue is the value a dry run of a conditional set says the server
+// would store at one assignment's path.
+type SetValue struct {
+	// Path is the assignment's JSON pointer.
+	Path string
+	// Value is the JSON value at Path; nil when Path would not exist (a
+	// Secret's stringData, which the server moves into data).
+	Value json.RawMessage
+	// Hidden is set for a Secret's values, which are never shown.
+	Hidden bool
+}
+
+// ConditionalSetDryRun sends ConditionalSet's patch with dryRun=All: the
+// server checks the conditions, applies the patch to the version it has,
+// runs validation and admission, and stores nothing. It returns the values
+// the server would store at the assignments' paths, in their order, and
+// the resourceVersion the patch applied to. A condition that does not hold
+// gives a *ConditionFailedError, as ConditionalSet's does.
+func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
+	obj, err := conditionalPatch(ctx, dc, t, assignments, conditions, true)
+	if err != nil {
+		return nil, "", err
+	}
+	doc, err := json.Marshal(obj.Object)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading the dry run's result: %w", err)
+	}
+	out := make([]SetValue, len(assignments))
+	for i, a := range assignments {
+		out[i] = SetValue{Path: a.Path, Hidden: IsSecret(t)}
+		if v, found := lookupPointer(doc, a.Path); found {
+			out[i].Value = v
+		}
+	}
+	return out, obj.GetResourceVersion(), nil
+}
+
+// conditionalPatch sends ConditionalPatch, as a dry run when dryRun is set,
+// and returns the object the server stored (or would store).
+func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition, dryRun bool) (*unstructured.Unstructured, error) {
+	patch, err := ConditionalPatch(assignments, conditions)
+	if err != nil {
+		return nil, err
+	}
+	opts := metav1.PatchOptions{FieldManager: FieldManager}
+	if dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
 	ri := t.Resource(dc)
-	obj, err := ri.Patch(ctx, t.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: "kedit"})
+	obj, err := ri.Patch(ctx, t.Name, types.JSONPatchType, patch, opts)
 	if err == nil {
-		return obj.GetResourceVersion(), nil
+		return obj, nil
 	}
 	// A failed test op comes back as a bare 422 (no field causes), the same
 	// as a patch that cannot apply; reading the object tells which.
@@ -177,12 +229,12 @@ func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, assign
 		if current, gerr := ri.Get(ctx, t.Name, metav1.GetOptions{}); gerr == nil {
 			if doc, merr := json.Marshal(current.Object); merr == nil {
 				if why := explainRejectedPatch(t, doc, current.GetResourceVersion(), assignments, conditions); why != nil {
-					return "", why
+					return nil, why
 				}
 			}
 		}
 	}
-	return "", classify(t, "patch", err)
+	return nil, classify(t, "patch", err)
 }
 
 // explainRejectedPatch finds why the server refused a conditional patch

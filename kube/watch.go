@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -322,7 +320,7 @@ func (w *Watch) observe(ctx context.Context, err error) {
 		w.setConnected()
 		return
 	}
-	if ctx.Err() != nil || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+	if notLost(ctx, err) {
 		// Stopping, or an expired resourceVersion the reflector answers
 		// with a relist: neither is a lost connection.
 		return
@@ -333,7 +331,7 @@ func (w *Watch) observe(ctx context.Context, err error) {
 // watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
 // err and will be retried after a backoff.
 func (w *Watch) watchError(ctx context.Context, _ *cache.Reflector, err error) {
-	if ctx.Err() != nil || errors.Is(err, io.EOF) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+	if watchEndNotLost(ctx, err) {
 		return // a watch closed normally, or a relist is due
 	}
 	w.setReconnecting(err)

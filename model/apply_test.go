@@ -13,7 +13,7 @@ import (
 func ownershipErr(fields ...string) error {
 	e := &APIError{Kind: ErrorFieldManagerConflict, Message: "Apply failed with conflicts"}
 	for _, f := range fields {
-		e.Owners = append(e.Owners, FieldOwner{Field: f, Manager: "kubectl-patch"})
+		e.Owners = append(e.Owners, OwnedField{Field: f, Manager: "kubectl-patch"})
 	}
 	return e
 }
@@ -71,7 +71,7 @@ func TestApplyConflictResolvedToMineForces(t *testing.T) {
 	stored.SetResourceVersion("2")
 	must(t, s, Saved{Object: stored, At: at(1)})
 	r := s.LastSave()
-	if r == nil || len(r.Forced) != 2 || r.Forced[0] != (FieldOwner{Field: ".data.bar", Manager: "kubectl-patch"}) || len(r.NotStored) != 0 {
+	if r == nil || len(r.Forced) != 2 || r.Forced[0] != (OwnedField{Field: ".data.bar", Manager: "kubectl-patch"}) || len(r.NotStored) != 0 {
 		t.Errorf("report %+v, want bar and foo forced from kubectl-patch", r)
 	}
 }

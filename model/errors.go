@@ -97,8 +97,8 @@ type FieldCause struct {
 // server-side apply.
 const FieldManager = "kedit"
 
-// FieldOwner is a field and the field manager that owns it.
-type FieldOwner struct {
+// OwnedField is a field and the field manager that owns it.
+type OwnedField struct {
 	// Field is the field in server-side apply's syntax, e.g. `.data.foo`.
 	Field string
 	// Manager is the field manager, e.g. "kubectl-patch".
@@ -111,7 +111,7 @@ type FieldOwner struct {
 type OwnershipError interface {
 	KindedError
 	// FieldOwners names each field and its owner.
-	FieldOwners() []FieldOwner
+	OwnedFields() []OwnedField
 	// Live is the object on the server when the apply was refused, with
 	// base's content but perhaps a newer resourceVersion (kedit moving
 	// its own fields to its apply manager writes the object); nil when
@@ -145,10 +145,10 @@ func KindOf(err error) ErrorKind {
 
 // OwnersOf returns the fields and owners of the first OwnershipError in
 // err's chain, and that error; nil when there is none or it names no field.
-func OwnersOf(err error) ([]FieldOwner, OwnershipError) {
+func OwnersOf(err error) ([]OwnedField, OwnershipError) {
 	var oe OwnershipError
-	if errors.As(err, &oe) && len(oe.FieldOwners()) > 0 {
-		return oe.FieldOwners(), oe
+	if errors.As(err, &oe) && len(oe.OwnedFields()) > 0 {
+		return oe.OwnedFields(), oe
 	}
 	return nil, nil
 }
@@ -174,7 +174,7 @@ type APIError struct {
 	Causes []FieldCause
 	// Owners are, for a field manager conflict, the fields and their
 	// owners; with them the error is an OwnershipError.
-	Owners []FieldOwner
+	Owners []OwnedField
 	// LiveObject is the object on the server, for an OwnershipError.
 	LiveObject *unstructured.Unstructured
 	// Err is the underlying API error, if any.
@@ -215,7 +215,7 @@ func (e *APIError) ErrorKind() ErrorKind { return e.Kind }
 func (e *APIError) FieldCauses() []FieldCause { return e.Causes }
 
 // FieldOwners returns e.Owners.
-func (e *APIError) FieldOwners() []FieldOwner { return e.Owners }
+func (e *APIError) OwnedFields() []OwnedField { return e.Owners }
 
 // Live returns e.LiveObject.
 func (e *APIError) Live() *unstructured.Unstructured { return e.LiveObject }

@@ -12,6 +12,7 @@ import (
 func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	var effects []Effect
 	var err error
+	firstNew := s.timeline.nextID
 	if !s.opened {
 		switch e := ev.(type) {
 		case Opened:
@@ -67,6 +68,9 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		err = fmt.Errorf("model: unknown event %T", ev)
 	}
 	s.updateChange()
+	if e := s.timelineEffect(firstNew); e != nil {
+		effects = append(effects, e)
+	}
 	return s.state, effects, err
 }
 

@@ -266,7 +266,7 @@ func (s *Session) resubmit() ([]Effect, error) {
 		for i, c := range m.Conflicts {
 			switch m.Resolutions[i].Choice {
 			case diff.TakeMine:
-				how.forced = append(how.forced, FieldOwner{Field: c.Path.String(), Manager: c.Owner})
+				how.forced = append(how.forced, OwnedField{Field: c.Path.String(), Manager: c.Owner})
 			case diff.TakeTheirs:
 				how.leftOut = append(how.leftOut, c.Path.String())
 			}

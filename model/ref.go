@@ -95,3 +95,9 @@ func newerRV(a, b string) bool {
 	}
 	return x > y
 }
+
+// IsSecret reports whether r is a core/v1 Secret, whose values kedit never
+// shows or writes where they do not belong.
+func (r ObjectRef) IsSecret() bool {
+	return r.Resource.Group == "" && r.Resource.Resource == "secrets"
+}

@@ -21,7 +21,7 @@ type SaveReport struct {
 	NotStored []diff.Mismatch
 	// Forced are the fields a server-side apply took from other field
 	// managers with force, and from whom.
-	Forced []FieldOwner
+	Forced []OwnedField
 	// AsUpdate is true when the save went as an update at the user's
 	// request (SaveRequested{AsUpdate: true}).
 	AsUpdate bool

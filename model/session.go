@@ -147,7 +147,7 @@ type pendingSave struct {
 	// the same but for the fields an apply stops claiming.
 	intended *unstructured.Unstructured
 	// forced are the fields an apply takes with force, and from whom.
-	forced []FieldOwner
+	forced []OwnedField
 	// leftOut are the fields an apply leaves to their owners.
 	leftOut  []string
 	update   bool
@@ -186,6 +186,8 @@ type Session struct {
 	preview     *preview
 	timeline    Timeline
 	lastSave    *SaveReport
+
+	emitTimeline bool
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects
@@ -307,9 +309,10 @@ func (s *Session) ServerChange() (ServerChange, bool) {
 }
 
 // Timeline returns every version observed since the session opened,
-// oldest first (the latest MaxTimeline of them).
+// oldest first, as far as MaxTimeline and MaxTimelineBytes keep them.
+// TimelineObject and TimelineDiff rebuild an entry's object.
 func (s *Session) Timeline() []Entry { return s.timeline.Entries() }
 
 // TimelineDropped returns how many of the oldest versions the timeline let
-// go to stay within MaxTimeline.
+// go to stay within MaxTimeline and MaxTimelineBytes.
 func (s *Session) TimelineDropped() int { return s.timeline.Dropped() }

@@ -40,7 +40,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
 				e := &APIError{Kind: ErrorFieldManagerConflict}
 				for _, f := range fields {
-					e.Owners = append(e.Owners, FieldOwner{Field: f, Manager: "kubectl-patch"})
+					e.Owners = append(e.Owners, OwnedField{Field: f, Manager: "kubectl-patch"})
 				}
 				ev = SaveFailed{Err: e}
 			case 15:

@@ -362,7 +362,7 @@ func (m ConflictView) View() string {
 		if m.ownership {
 			theirsTitle = "theirs (rv " + m.theirsRV + "), owned by " + kube.EscapeControl(r.manager)
 		}
-		lines = append(lines, m.columns(avail, r.base, []column{
+		lines = append(lines, m.columns(avail, r.base, []detailColumn{
 			{"base (rv " + m.baseRV + ")", r.base, r.from[0]},
 			{theirsTitle, r.theirs, r.from[1]},
 			{"mine", r.mine, r.from[2]},
@@ -370,7 +370,7 @@ func (m ConflictView) View() string {
 	} else if m.selected-len(m.rows) < len(m.merged) {
 		r := m.merged[m.selected-len(m.rows)]
 		side := map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
-		lines = append(lines, m.columns(avail, r.before, []column{
+		lines = append(lines, m.columns(avail, r.before, []detailColumn{
 			{"base (rv " + m.baseRV + ")", r.before, r.from[0]},
 			{side, r.after, r.from[1]},
 		}))
@@ -378,16 +378,16 @@ func (m ConflictView) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// column is one version in the detail: its title, its text and the line it
+// detailColumn is one version in the detail: its title, its text and the line it
 // starts at.
-type column struct {
+type detailColumn struct {
 	title, text string
 	from        int
 }
 
 // columns draws versions side by side when wide, stacked otherwise, within
 // height lines; lines that differ from base are highlighted.
-func (m ConflictView) columns(height int, base string, cols []column) string {
+func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
 	st := m.styles
 	baseLines := map[string]bool{}
 	for _, l := range strings.Split(kube.EscapeControl(base), "\n") {

@@ -1,5 +1,5 @@
 // Package ui is kedit's Bubble Tea application: the root model and one child
-// view each for the object, the in-app editor, the three-way conflict view,
-// the timeline and the status bar. It renders model.Session and turns keys
+// view each for the browser, the object, the in-app editor, the three-way
+// conflict view, the timeline and the status bar. It renders model.Session and turns keys
 // into intents; all I/O runs in tea.Cmd closures.
 package ui

@@ -31,6 +31,11 @@ type KeyMap struct {
 	// Confirmations.
 	Yes, No key.Binding
 
+	// Browser: the list of a type's objects. It moves with Up, Down,
+	// PageUp, PageDown, Home and End; while a filter or a command is typed,
+	// only the arrow and page keys move, the rest are text.
+	Filter, ClearFilter, Open, Order, Command, Complete, Accept key.Binding
+
 	// Everywhere.
 	Help, Quit, ForceQuit key.Binding
 }
@@ -80,6 +85,14 @@ func DefaultKeyMap() KeyMap {
 
 		Yes: b("yes", "y"),
 		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+
+		Filter:      b("filter", "/"),
+		ClearFilter: b("clear filter", "esc"),
+		Open:        b("open", "enter"),
+		Order:       b("order", "o"),
+		Command:     b("command", ":"),
+		Complete:    b("complete", "tab"),
+		Accept:      b("ok", "enter"),
 
 		Help:      b("help", "?"),
 		Quit:      b("quit", "q"),

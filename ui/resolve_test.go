@@ -106,7 +106,7 @@ func TestSaveAsUpdateKey(t *testing.T) {
 
 func TestApplyConflictThroughTheApp(t *testing.T) {
 	r := &fakeRunner{failOnce: []error{&model.APIError{Kind: model.ErrorFieldManagerConflict,
-		Owners: []model.FieldOwner{{Field: ".data.foo", Manager: "kubectl-patch"}}}}}
+		Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}}
 	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s")...)
 	if m.screen != screenConflict || !strings.Contains(plain(m), "owned by kubectl-patch") {

@@ -324,14 +324,14 @@ func TestGolden(t *testing.T) {
 		}},
 		{"apply_conflict", func(t *testing.T, w, h int) App {
 			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
-				Owners: []model.FieldOwner{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
+				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, m, keys("s")...)
 		}},
 		{"apply_conflict_resolved", func(t *testing.T, w, h int) App {
 			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
-				Owners: []model.FieldOwner{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
+				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, drive(t, m, keys("s")...), keys("m")...)

@@ -11,7 +11,6 @@
 package kubetest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -40,6 +39,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kedit/kedit/kube/localproc"
 )
 
 // KubeconfigEnv names a kubeconfig of an existing cluster to test against
@@ -57,7 +58,7 @@ var env struct {
 	kubeconfig string
 	viewer     string // kubeconfig of the user with no RBAC rights; "" for an external cluster
 	dir        string // localcluster's --dir; "" for an external cluster
-	proc       *process
+	proc       *localproc.Process
 }
 
 // Main starts the cluster, runs the tests and stops the cluster, also when
@@ -94,19 +95,19 @@ func startCluster() error {
 	if err != nil {
 		return err
 	}
-	p, err := startProcess(bin, env.dir)
+	p, err := localproc.Start(context.Background(), bin, env.dir, readyTimeout)
 	if err != nil {
 		return err
 	}
 	env.proc = p
-	env.kubeconfig = p.kubeconfig
+	env.kubeconfig = p.Kubeconfig
 	env.viewer = filepath.Join(env.dir, "kubeconfig-viewer")
 	return nil
 }
 
 func stopCluster() {
 	if env.proc != nil {
-		env.proc.stop()
+		env.proc.Stop()
 		env.proc = nil
 	}
 }
@@ -282,82 +283,6 @@ func StartServer(t testing.TB) {
 		env.err = err
 		t.Fatalf("starting the API server again: %v", err)
 	}
-}
-
-// process is a running localcluster.
-type process struct {
-	cmd        *exec.Cmd
-	kubeconfig string
-	stderr     *lockedBuffer
-	exited     chan struct{}
-}
-
-func startProcess(bin, dir string) (*process, error) {
-	cmd := exec.Command(bin, "--dir", dir)
-	// If the test binary dies (a panic, a timeout), the kernel stops the
-	// server too rather than leaving it serving.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	p := &process{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	// Pdeathsig fires when the thread that started the child exits; keep
-	// this goroutine on its thread until the child is running.
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
-	if err != nil {
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	ready := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if path, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
-				ready <- path
-			}
-		}
-		_ = cmd.Wait()
-		close(p.exited)
-	}()
-	select {
-	case p.kubeconfig = <-ready:
-		return p, nil
-	case <-p.exited:
-		return nil, fmt.Errorf("localcluster exited before it was ready: %s\n%s", cmd.ProcessState, p.stderr)
-	case <-time.After(readyTimeout):
-		p.stop()
-		return nil, fmt.Errorf("localcluster not ready after %s; stderr:\n%s", readyTimeout, p.stderr)
-	}
-}
-
-func (p *process) stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.exited:
-	case <-time.After(15 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	}
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // RepoRoot finds the kedit module's root from the working directory, which

@@ -47,22 +47,6 @@ func TestNamespacesAreDistinct(t *testing.T) {
 	}
 }
 
-func TestStartFailureSaysWhy(t *testing.T) {
-	script := filepath.Join(t.TempDir(), "broken-localcluster")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'etcd: address already in use' >&2\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	_, err := startProcess(script, t.TempDir())
-	if err == nil {
-		t.Fatal("a server that exits at once was reported as started")
-	}
-	for _, want := range []string{"exited before it was ready", "etcd: address already in use"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not contain %q", err, want)
-		}
-	}
-}
-
 func TestSourceHashFollowsSources(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {

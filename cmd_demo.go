@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// newDemoCmd is `kedit demo`: a cluster of its own, two ConfigMaps and a
+// second writer, for showing optimistic concurrency. It takes the root's
+// connection flags only to point them at its own cluster.
+func newDemoCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
+	var interval time.Duration
+	var opts appOptions
+	cmd := &cobra.Command{
+		Use:   "demo [TYPE/NAME]",
+		Short: "Start a local API server with objects to edit and a second writer, and open kedit on one",
+		Long: `demo starts a real Kubernetes API server (localcluster, found next to kedit or
+on PATH; build it with make localcluster) in a fresh temporary directory,
+creates configmap/testmap (foo: "1") and configmap/nginx-conf (an nginx.conf),
+and opens kedit on testmap, or on TYPE/NAME.
+
+A second writer, field manager demo-writer, changes the object every
+--demo-interval: in turn the field you are most likely editing (testmap's foo,
+nginx.conf's worker_connections line), so a save shows a conflict, and another
+one (bar, the keepalive_timeout line), so a save shows a clean rebase.
+
+When kedit quits (also after Ctrl-C or a signal), the writer and the server
+stop and the directory is removed.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fail := func(err error) error {
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", err)
+				return &exitError{1}
+			}
+			if interval < 0 {
+				return fail(fmt.Errorf("--demo-interval %s is negative", interval))
+			}
+			bin, err := kube.FindLocalCluster()
+			if err != nil {
+				return fail(err)
+			}
+			// A signal (the terminal closed, a kill) ends the demo the
+			// way q does, so that the cleanup below runs; a crash leaves
+			// the cluster to Pdeathsig and the directory to the next demo.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: starting a local API server ...")
+			demo, err := kube.StartDemo(ctx, bin, "")
+			if err != nil {
+				return fail(err)
+			}
+			// Deferred, so that a panic stops the cluster and removes the
+			// directory too.
+			defer func() {
+				if err := demo.Close(); err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", err)
+					return
+				}
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", demo.Dir)
+			}()
+			pointAt(flags, demo)
+			// Drafts stay inside the demo's directory: a demo's draft
+			// means nothing to the next demo's fresh cluster.
+			if err := os.Setenv("XDG_STATE_HOME", filepath.Join(demo.Dir, "state")); err != nil {
+				return fail(err)
+			}
+			if len(args) == 0 {
+				args = []string{"configmap/testmap"}
+			}
+			opts.strategy = string(kube.StrategyUpdate)
+			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), error) {
+				w := kube.NewDemoWriter(client, target, interval)
+				w.Start(ctx)
+				return w.Stop, nil
+			}
+			cmd.SetContext(ctx)
+			return runApp(cmd, flags, opts, args)
+		},
+	}
+	cmd.Flags().DurationVar(&interval, "demo-interval", kube.DefaultDemoInterval, "how often the demo writer changes the object; 0 turns the timer off")
+	cmd.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each")
+	return cmd
+}
+
+// pointAt makes the connection flags name the demo's cluster, whatever
+// the environment's KUBECONFIG or the command line said, with kubectl's
+// discovery cache inside the demo's directory.
+func pointAt(flags *genericclioptions.ConfigFlags, demo *kube.Demo) {
+	kubeconfig, ns, cache := demo.Kubeconfig, kube.DemoNamespace, filepath.Join(demo.Dir, "cache")
+	empty := ""
+	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cache
+	flags.Context, flags.ClusterName, flags.AuthInfoName = &empty, &empty, &empty
+}

@@ -1,0 +1,507 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+)
+
+// Collection is what a browser lists: the objects of one resource type, in
+// one namespace or in all of them.
+type Collection struct {
+	// Context is the kubeconfig context in use, for the header and messages.
+	Context string
+	// Mapping holds the resource, kind and scope.
+	Mapping *meta.RESTMapping
+	// Namespace is the namespace listed; it is ignored for cluster-scoped
+	// kinds and with AllNamespaces.
+	Namespace string
+	// AllNamespaces lists every namespace (kubectl's -A).
+	AllNamespaces bool
+}
+
+// Namespaced reports whether the collection's kind lives in a namespace.
+func (c *Collection) Namespaced() bool {
+	return c.Mapping.Scope.Name() == meta.RESTScopeNameNamespace
+}
+
+// ListNamespace is the namespace the list request names: "" for all
+// namespaces and for cluster-scoped kinds.
+func (c *Collection) ListNamespace() string {
+	if !c.Namespaced() || c.AllNamespaces {
+		return ""
+	}
+	return c.Namespace
+}
+
+// Resource names the type (ResourceName): configmaps, deployments.apps.
+func (c *Collection) Resource() string { return ResourceName(c.Mapping.Resource.GroupResource()) }
+
+// Where says which objects the collection holds, for messages:
+// `in namespace "team-a"`, `in all namespaces`, or "" for a cluster-scoped
+// kind.
+func (c *Collection) Where() string {
+	switch {
+	case !c.Namespaced():
+		return ""
+	case c.AllNamespaces:
+		return "in all namespaces"
+	}
+	return fmt.Sprintf("in namespace %q", c.Namespace)
+}
+
+// InNamespace returns the collection of the same type in namespace ns.
+func (c *Collection) InNamespace(ns string) *Collection {
+	out := *c
+	out.Namespace, out.AllNamespaces = ns, false
+	return &out
+}
+
+// InAllNamespaces returns the collection of the same type in every
+// namespace; Namespace stays as the one to go back to.
+func (c *Collection) InAllNamespaces() *Collection {
+	out := *c
+	out.AllNamespaces = true
+	return &out
+}
+
+// Target names one object of the collection, for opening it: the same
+// context and mapping, the object's own namespace (which matters with
+// AllNamespaces) and its name. Nothing is read from flags or the server.
+func (c *Collection) Target(namespace, name string) *Target {
+	if !c.Namespaced() {
+		namespace = ""
+	}
+	return &Target{Context: c.Context, Mapping: c.Mapping, Namespace: namespace, Name: name}
+}
+
+// Collection returns the collection t belongs to: its type in its
+// namespace, the list to go back to from the object (also when kedit was
+// started on TYPE/NAME).
+func (t *Target) Collection() *Collection {
+	return &Collection{Context: t.Context, Mapping: t.Mapping, Namespace: t.Namespace}
+}
+
+// ObjectRow is one object of a Browse, from its metadata only.
+type ObjectRow struct {
+	// Namespace is empty for cluster-scoped kinds.
+	Namespace       string
+	Name            string
+	UID             types.UID
+	ResourceVersion string
+	Created         time.Time
+	// Changed is when the newest managedFields entry was written, and
+	// ChangedBy its field manager: who touched the object last, and when.
+	// Both are zero for an object without managedFields.
+	Changed   time.Time
+	ChangedBy string
+}
+
+// ConnectionState says how a Browse's link to the API server stands.
+type ConnectionState int
+
+const (
+	// Connecting: no list or watch request has ended yet.
+	Connecting ConnectionState = iota
+	// Connected: the latest request succeeded.
+	Connected
+	// Reconnecting: the connection is lost and the informer retries with
+	// backoff.
+	Reconnecting
+	// Refused: the server answered, but refuses the list or watch
+	// (forbidden, or the credentials). The informer still retries, so the
+	// list appears once the user is given the rights.
+	Refused
+)
+
+// String names the state for logs and tests.
+func (s ConnectionState) String() string {
+	switch s {
+	case Connecting:
+		return "connecting"
+	case Connected:
+		return "connected"
+	case Reconnecting:
+		return "reconnecting"
+	case Refused:
+		return "refused"
+	}
+	return fmt.Sprintf("ConnectionState(%d)", int(s))
+}
+
+// Connection is the state of a Browse's link to the API server.
+type Connection struct {
+	State ConnectionState
+	// Since is when the state began; for Reconnecting, when the connection
+	// was lost (the same through one outage, so the UI can say
+	// "reconnecting since 12:01:03").
+	Since time.Time
+	// Err is, for Reconnecting, the latest failure, and for Refused the
+	// refusal: a *ForbiddenListError or an *UnauthorizedError.
+	Err error
+}
+
+// BrowseSnapshot is a Browse's whole state at one moment. A browser needs
+// only the latest one, so snapshots replace each other rather than being
+// applied as changes.
+type BrowseSnapshot struct {
+	// Rows is every object, ordered by namespace and name. It is shared
+	// with later snapshots while the list does not change, so a receiver
+	// must not modify it.
+	Rows []ObjectRow
+	// Generation grows with every change of Rows: a receiver whose rows
+	// are of this generation already has nothing to redo.
+	Generation uint64
+	// Synced is set once the first complete list has arrived; before that
+	// Rows is empty and says nothing about the server.
+	Synced bool
+	// Connection is the state of the link to the API server.
+	Connection Connection
+}
+
+// minSnapshotInterval spaces snapshots out while objects change quickly
+// (a rollout, a mass relabel): each one costs the receiver a sort of every
+// row, and a screen needs no more than a few a second to look live.
+const minSnapshotInterval = 100 * time.Millisecond
+
+// Browse is a live list of one Collection: a metadata-only informer
+// (PartialObjectMetadata through the metadata client), so a namespace of
+// large ConfigMaps or Secrets costs only their metadata, and a Secret's
+// values are never downloaded. Like Watch, it relists after an expired
+// watch, reconnects with backoff, never resyncs (an idle Browse sends
+// nothing but its long-running watch) and stores only what a row shows.
+//
+// Snapshots arrive on Snapshots, which the UI reads with a command it
+// returns again after each message. The informer's handlers never block:
+// they mark the list changed, and one goroutine sends the latest snapshot
+// when the receiver is ready, so a receiver that falls behind skips
+// intermediate states instead of queueing them.
+type Browse struct {
+	coll     *Collection
+	informer cache.SharedIndexInformer
+	synced   cache.DoneChecker
+	out      chan BrowseSnapshot
+	wake     chan struct{}
+
+	mu         sync.Mutex
+	rowsDirty  bool // the store changed since rows was built
+	stateDirty bool // the connection changed since the last snapshot
+	rows       []ObjectRow
+	gen        uint64
+	conn       Connection
+	lastErr    string
+	started    bool
+	cancel     context.CancelFunc
+	ctx        context.Context // the running informer's, to tell a stop from a failure
+	wg         sync.WaitGroup
+	handlerErr error
+}
+
+// NewBrowse prepares a live list of c through the metadata client mc.
+// Nothing is sent to the server until Start.
+func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
+	b := &Browse{
+		coll: c,
+		out:  make(chan BrowseSnapshot),
+		wake: make(chan struct{}, 1),
+		conn: Connection{State: Connecting, Since: time.Now()},
+	}
+	ri := mc.Resource(c.Mapping.Resource).Namespace(c.ListNamespace())
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			list, err := ri.List(ctx, opts)
+			b.observe(ctx, "list", err)
+			if err != nil {
+				return nil, err // not a typed nil in an interface
+			}
+			return list, nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			wi, err := ri.Watch(ctx, opts)
+			b.observe(ctx, "watch", err)
+			return wi, err
+		},
+	}
+	b.informer = cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, cache.SharedIndexInformerOptions{
+		ResyncPeriod:      0, // no polling: the watch alone keeps the list current
+		ObjectDescription: c.Resource() + " " + c.Where(),
+	})
+	// Keep only what a row shows: an object's annotations alone (say a
+	// 1 MiB kubectl last-applied-configuration) can dwarf the rest.
+	_ = b.informer.SetTransform(trimForRow)
+	// The default handler logs through klog to stderr, which belongs to the
+	// renderer; the connection state says what the user needs to know.
+	_ = b.informer.SetWatchErrorHandlerWithContext(b.watchError)
+	changed := func(any) { b.markChanged() }
+	reg, err := b.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    changed,
+		UpdateFunc: func(_, obj any) { changed(obj) },
+		DeleteFunc: changed,
+	})
+	b.handlerErr = err
+	if reg != nil {
+		b.synced = reg.HasSyncedChecker()
+	}
+	return b
+}
+
+// Collection returns what the Browse lists.
+func (b *Browse) Collection() *Collection { return b.coll }
+
+// Snapshots returns the channel of snapshots. The first one comes once the
+// first complete list has arrived, or earlier when the connection changes
+// (a refused list, a server that cannot be reached). It is closed once the
+// Browse has stopped, by Stop or by the end of Start's context.
+func (b *Browse) Snapshots() <-chan BrowseSnapshot { return b.out }
+
+// Start runs the informer until ctx ends or Stop is called. It returns at
+// once; snapshots follow on Snapshots. A Browse starts only once.
+func (b *Browse) Start(ctx context.Context) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.started {
+		return errors.New("browse of " + b.coll.Resource() + " already started")
+	}
+	if b.handlerErr != nil {
+		return fmt.Errorf("listing %s: %w", b.coll.Resource(), b.handlerErr)
+	}
+	b.started = true
+	if _, err := logr.FromContext(ctx); err != nil {
+		// As in Watch: without a logger from the caller, stay silent
+		// rather than let klog write on the renderer's stderr.
+		ctx = klog.NewContext(ctx, logr.Discard())
+	}
+	ctx, b.cancel = context.WithCancel(ctx)
+	b.ctx = ctx
+	b.wg.Go(func() { b.informer.RunWithContext(ctx) })
+	b.wg.Go(func() { b.pump(ctx) })
+	return nil
+}
+
+// Stop ends the Browse and returns once its goroutines have ended. It is
+// safe to call more than once, and before Start.
+func (b *Browse) Stop() {
+	b.mu.Lock()
+	cancel := b.cancel
+	if !b.started {
+		// Nothing runs; close Snapshots so a reader does not wait forever.
+		b.started = true
+		close(b.out)
+	}
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	b.wg.Wait()
+}
+
+// markChanged is every event handler: the rows are built from the
+// informer's store when a snapshot is due, so a burst of events costs one
+// build.
+func (b *Browse) markChanged() {
+	b.mu.Lock()
+	b.rowsDirty = true
+	b.mu.Unlock()
+	b.poke()
+}
+
+func (b *Browse) poke() {
+	select {
+	case b.wake <- struct{}{}:
+	default: // the pump is already awake
+	}
+}
+
+// pump sends a snapshot whenever something changed and the receiver is
+// ready, at most one per minSnapshotInterval.
+func (b *Browse) pump(ctx context.Context) {
+	defer close(b.out)
+	synced := b.synced.Done()
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.wake:
+		case <-synced:
+			synced = nil // closed for good: stop selecting it
+		}
+		if wait := minSnapshotInterval - time.Since(last); !last.IsZero() && wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		snap, ok := b.snapshot()
+		if !ok {
+			continue
+		}
+		select {
+		case b.out <- snap:
+			last = time.Now()
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// snapshot builds the snapshot to send, if there is news: a change of the
+// connection, or of the rows once the first list is complete (before that,
+// the rows are a partial list that would flash on the screen).
+func (b *Browse) snapshot() (BrowseSnapshot, bool) {
+	synced := cache.IsDone(b.synced)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	rowsNews := synced && (b.rowsDirty || b.gen == 0)
+	if !rowsNews && !b.stateDirty {
+		return BrowseSnapshot{}, false
+	}
+	if rowsNews {
+		// Listing the store under b.mu keeps handlers waiting for a few
+		// milliseconds at most; they only set a flag.
+		b.rows = rowsOf(b.informer.GetStore().List())
+		b.rowsDirty = false
+		b.gen++
+	}
+	b.stateDirty = false
+	return BrowseSnapshot{Rows: b.rows, Generation: b.gen, Synced: synced, Connection: b.conn}, true
+}
+
+// rowsOf turns the informer's trimmed objects into rows, ordered by
+// namespace and name.
+func rowsOf(objs []any) []ObjectRow {
+	rows := make([]ObjectRow, 0, len(objs))
+	for _, o := range objs {
+		if m, ok := o.(*metav1.PartialObjectMetadata); ok {
+			rows = append(rows, rowOf(m))
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Namespace != rows[j].Namespace {
+			return rows[i].Namespace < rows[j].Namespace
+		}
+		return rows[i].Name < rows[j].Name
+	})
+	return rows
+}
+
+func rowOf(m *metav1.PartialObjectMetadata) ObjectRow {
+	r := ObjectRow{
+		Namespace:       m.Namespace,
+		Name:            m.Name,
+		UID:             m.UID,
+		ResourceVersion: m.ResourceVersion,
+		Created:         m.CreationTimestamp.Time,
+	}
+	if e, ok := newestManagedFields(m.ManagedFields); ok {
+		r.Changed, r.ChangedBy = e.Time.Time, e.Manager
+	}
+	return r
+}
+
+// newestManagedFields returns the entry written last. Entries without a
+// time (allowed by the API) never count as newest.
+func newestManagedFields(entries []metav1.ManagedFieldsEntry) (metav1.ManagedFieldsEntry, bool) {
+	var newest metav1.ManagedFieldsEntry
+	found := false
+	for _, e := range entries {
+		if e.Time == nil {
+			continue
+		}
+		// Later entries win ties: the server appends, and managedFields'
+		// times have a resolution of one second.
+		if !found || !e.Time.Time.Before(newest.Time.Time) {
+			newest, found = e, true
+		}
+	}
+	return newest, found
+}
+
+// trimForRow is the informer's transform: it keeps what rowOf reads and
+// what the informer itself needs (name, namespace, resourceVersion), and
+// drops the rest, labels, annotations and field sets included.
+func trimForRow(obj any) (any, error) {
+	m, ok := obj.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return obj, nil // a tombstone or a bookmark: the informer's own
+	}
+	out := &metav1.PartialObjectMetadata{TypeMeta: m.TypeMeta}
+	out.Name, out.Namespace, out.UID = m.Name, m.Namespace, m.UID
+	out.ResourceVersion = m.ResourceVersion
+	out.CreationTimestamp = m.CreationTimestamp
+	if e, ok := newestManagedFields(m.ManagedFields); ok {
+		out.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: e.Manager, Operation: e.Operation, Time: e.Time, Subresource: e.Subresource}}
+	}
+	return out, nil
+}
+
+// observe turns the outcome of every list and watch request into the
+// connection state, as Watch.observe does; a refusal is not an outage and
+// says which verb was refused.
+func (b *Browse) observe(ctx context.Context, verb string, err error) {
+	switch {
+	case err == nil:
+		b.setConnection(Connected, nil)
+	case notLost(ctx, err):
+		// Stopping, or an expired resourceVersion the reflector answers
+		// with a relist: neither is a lost connection.
+	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
+		b.setConnection(Refused, classifyList(b.coll, verb, err))
+	default:
+		b.setConnection(Reconnecting, err)
+	}
+}
+
+// watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
+// err and will be retried after a backoff.
+func (b *Browse) watchError(ctx context.Context, _ *cache.Reflector, err error) {
+	if watchEndNotLost(ctx, err) {
+		return // a watch closed normally, or a relist is due
+	}
+	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+		return // observe has said so, naming the verb
+	}
+	b.setConnection(Reconnecting, err)
+}
+
+func (b *Browse) setConnection(state ConnectionState, err error) {
+	b.mu.Lock()
+	if b.ctx != nil && b.ctx.Err() != nil {
+		b.mu.Unlock()
+		return
+	}
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if state == b.conn.State && msg == b.lastErr {
+		// Same state, same cause: the UI already shows it.
+		b.mu.Unlock()
+		return
+	}
+	if state != b.conn.State {
+		// Through one outage Since stays when it began.
+		b.conn.Since = time.Now()
+	}
+	b.conn.State, b.conn.Err, b.lastErr = state, err, msg
+	b.stateDirty = true
+	b.mu.Unlock()
+	b.poke()
+}

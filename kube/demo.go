@@ -1,0 +1,278 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kedit/kedit/kube/localproc"
+)
+
+// `kedit demo` is the teacher's one command: a real API server of its own
+// in a fresh temporary directory, two ConfigMaps to edit, and a second
+// writer (DemoWriter) to conflict with. Everything it starts, it stops.
+
+// DemoNamespace is where the demo's objects live: the kubeconfig's
+// default.
+const DemoNamespace = "default"
+
+// demoDirPrefix names the demo's temporary directories, so that one left
+// behind by a demo that was killed can be recognised and removed.
+const demoDirPrefix = "kedit-demo-"
+
+// ownerFile in a demo directory holds the pid of the kedit that made it.
+const ownerFile = "kedit.pid"
+
+// ClusterPIDFile in a demo directory holds the pid of its localcluster.
+const ClusterPIDFile = "localcluster.pid"
+
+// LocalClusterMissingError says that no localcluster binary was found.
+type LocalClusterMissingError struct {
+	// Looked lists where kedit looked.
+	Looked []string
+}
+
+func (e *LocalClusterMissingError) Error() string {
+	return "kedit demo needs the localcluster binary (a real API server), on PATH or next to kedit; looked in " +
+		strings.Join(e.Looked, ", ") + ". Build it with `make localcluster` (bin/localcluster), or run `make demo`"
+}
+
+// FindLocalCluster finds the localcluster binary: next to the running
+// kedit first (make builds both into bin/), then on PATH.
+func FindLocalCluster() (string, error) {
+	var looked []string
+	if self, err := os.Executable(); err == nil {
+		if resolved, err := filepath.EvalSymlinks(self); err == nil {
+			self = resolved
+		}
+		p := filepath.Join(filepath.Dir(self), "localcluster")
+		if isExecutable(p) {
+			return p, nil
+		}
+		looked = append(looked, filepath.Dir(self))
+	}
+	if p, err := exec.LookPath("localcluster"); err == nil {
+		return p, nil
+	}
+	return "", &LocalClusterMissingError{Looked: append(looked, "$PATH")}
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// Demo is a running demo cluster with its objects.
+type Demo struct {
+	// Dir is the demo's temporary directory: the cluster's data, its
+	// kubeconfig, and anything else of the demo's; Close removes it.
+	Dir string
+	// Kubeconfig is the cluster's admin kubeconfig.
+	Kubeconfig string
+
+	cluster *localproc.Process
+}
+
+// StartDemo makes a fresh directory under parent (os.TempDir() when
+// empty), starts the localcluster bin in it and creates the demo's
+// objects. On failure everything started is stopped and removed again.
+// Directories of earlier demos whose kedit is gone (killed before it could
+// clean up) are removed first.
+func StartDemo(ctx context.Context, bin, parent string) (_ *Demo, err error) {
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	removeAbandonedDemos(parent)
+	dir, err := os.MkdirTemp(parent, demoDirPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("making the demo's directory: %w", err)
+	}
+	d := &Demo{Dir: dir}
+	defer func() {
+		if err != nil {
+			_ = d.Close()
+		}
+	}()
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		return nil, err
+	}
+	if d.cluster, err = localproc.Start(ctx, bin, filepath.Join(dir, "cluster"), 0); err != nil {
+		return nil, err
+	}
+	d.Kubeconfig = d.cluster.Kubeconfig
+	if err := os.WriteFile(filepath.Join(dir, ClusterPIDFile), []byte(strconv.Itoa(d.cluster.Pid())), 0o600); err != nil {
+		return nil, err
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", d.Kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := CreateDemoObjects(ctx, dc, DemoNamespace); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// ClusterPID returns the demo cluster's process id, 0 when it did not
+// start.
+func (d *Demo) ClusterPID() int {
+	if d.cluster == nil {
+		return 0
+	}
+	return d.cluster.Pid()
+}
+
+// Close stops the cluster and removes the directory. It is safe to call
+// more than once.
+func (d *Demo) Close() error {
+	if d.cluster != nil {
+		d.cluster.Stop()
+	}
+	if err := os.RemoveAll(d.Dir); err != nil {
+		return fmt.Errorf("removing the demo's directory: %w", err)
+	}
+	return nil
+}
+
+// removeAbandonedDemos removes the demo directories in parent whose kedit
+// no longer runs. Their cluster stopped with that kedit (see
+// localproc.Start); only the directory was left.
+func removeAbandonedDemos(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, demoDirPrefix+"*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue // not ours, or not finished being made
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// processAlive reports whether a process with pid exists (a process of
+// another user counts: EPERM says it exists).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+
+// demoFieldManager creates the demo's objects, so that the timeline's
+// first version names the demo rather than kedit.
+const demoFieldManager = "kedit-demo"
+
+// CreateDemoObjects creates the demo's objects in namespace ns: ConfigMap
+// testmap with foo: "1", and ConfigMap nginx-conf holding an nginx.conf
+// under one key. Objects that already exist are left as they are.
+func CreateDemoObjects(ctx context.Context, dc dynamic.Interface, ns string) error {
+	nsObj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns},
+	}}
+	_, err := dc.Resource(corev1.SchemeGroupVersion.WithResource("namespaces")).Create(ctx, nsObj, metav1.CreateOptions{FieldManager: demoFieldManager})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating namespace %s: %w", ns, err)
+	}
+	for name, data := range map[string]map[string]any{
+		"testmap":    {"foo": "1"},
+		"nginx-conf": {"nginx.conf": NginxConf},
+	} {
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "namespace": ns},
+			"data":     data,
+		}}
+		_, err := dc.Resource(configMapsResource).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{FieldManager: demoFieldManager})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating configmap %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// NginxConf is the demo's config file: a realistic nginx.conf of 60 lines,
+// with worker_connections (the line the demo writer and the user both
+// change) far enough from keepalive_timeout (the line only the writer
+// changes) for a line merge to take both.
+const NginxConf = `user nginx;
+worker_processes auto;
+error_log /var/log/nginx/error.log notice;
+pid /run/nginx.pid;
+
+events {
+    worker_connections 1024;
+    multi_accept on;
+}
+
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+
+    log_format main '$remote_addr - $remote_user [$time_local] "$request" '
+                    '$status $body_bytes_sent "$http_referer" '
+                    '"$http_user_agent" "$http_x_forwarded_for"';
+    access_log /var/log/nginx/access.log main;
+
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    types_hash_max_size 2048;
+
+    gzip on;
+    gzip_comp_level 5;
+    gzip_min_length 256;
+    gzip_types text/plain text/css application/json application/javascript;
+
+    upstream app {
+        server app-0.app.default.svc.cluster.local:8080 max_fails=3;
+        server app-1.app.default.svc.cluster.local:8080 max_fails=3;
+        keepalive 32;
+    }
+
+    server {
+        listen 80 default_server;
+        server_name _;
+        client_max_body_size 10m;
+
+        location / {
+            proxy_pass http://app;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Real-IP $remote_addr;
+            proxy_read_timeout 30s;
+        }
+
+        location /healthz {
+            access_log off;
+            return 200 "ok\n";
+        }
+
+        location = /favicon.ico {
+            log_not_found off;
+        }
+    }
+}
+`

@@ -1,0 +1,291 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
+)
+
+// DemoWriterManager is the field manager the demo writer writes under, so
+// that banners, the timeline and blame name it.
+const DemoWriterManager = "demo-writer"
+
+// DefaultDemoInterval is how often the demo writer writes unless told.
+const DefaultDemoInterval = 20 * time.Second
+
+// DemoWrite reports one write of the demo writer.
+type DemoWrite struct {
+	// Path is the field written, e.g. `.data.foo`.
+	Path string
+	// Line is the 1-based line of a multi-line value that was changed; 0
+	// for a whole field.
+	Line int
+	// Value is what was written: the field's value, or the line's text.
+	Value string
+	// ResourceVersion is the version the write made.
+	ResourceVersion string
+	// Err is why the write failed; the writer goes on with the next.
+	Err error
+}
+
+// String says what was written, for the status line:
+// `demo-writer set .data.foo = "7" (rv 1043)`.
+func (w DemoWrite) String() string {
+	where := w.Path
+	if w.Line > 0 {
+		where += " line " + strconv.Itoa(w.Line)
+	}
+	if w.Err != nil {
+		return fmt.Sprintf("%s could not set %s: %v", DemoWriterManager, where, w.Err)
+	}
+	return fmt.Sprintf("%s set %s = %s (rv %s)", DemoWriterManager, where, strconv.Quote(w.Value), w.ResourceVersion)
+}
+
+// DemoWriter is the demo's second writer: another client, with field
+// manager demo-writer, that changes the object every interval and at once
+// on WriteNow. It alternates between the field the user most likely edits
+// (testmap's foo; the worker_connections line of nginx-conf's nginx.conf)
+// and another one (a bar key; the keepalive_timeout line), so that a save
+// after each of its writes shows a real conflict and a clean rebase in
+// turn.
+type DemoWriter struct {
+	client   dynamic.Interface
+	target   *Target
+	interval time.Duration
+
+	now    chan struct{}
+	writes chan DemoWrite
+
+	mu      sync.Mutex
+	started bool
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	// step counts the writes: even ones collide with the user, odd ones
+	// do not.
+	step int
+	// keys are the plain data keys written, chosen at the first write.
+	keys demoKeys
+}
+
+// demoKeys are the data keys the demo writer changes in a ConfigMap
+// without a config file: mine, the one the user most likely edits (the
+// first there was: testmap's foo), and other, one the user has no reason
+// to touch (bar).
+type demoKeys struct{ mine, other string }
+
+// demoWritesBuffered bounds the reports waiting to be read; more are
+// dropped (the writes themselves still happen) rather than ever stalling
+// the writer on a UI that does not read them.
+const demoWritesBuffered = 16
+
+// NewDemoWriter prepares a demo writer on t's object through dc, writing
+// every interval (0: only on WriteNow). Nothing is written until Start.
+func NewDemoWriter(dc dynamic.Interface, t *Target, interval time.Duration) *DemoWriter {
+	return &DemoWriter{
+		client:   dc,
+		target:   t,
+		interval: interval,
+		now:      make(chan struct{}, 1),
+		writes:   make(chan DemoWrite, demoWritesBuffered),
+	}
+}
+
+// Writes returns the reports of the writes, one per write, in order. It is
+// closed once the writer has stopped.
+func (w *DemoWriter) Writes() <-chan DemoWrite { return w.writes }
+
+// Start runs the writer until ctx ends or Stop is called.
+func (w *DemoWriter) Start(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.started {
+		return
+	}
+	w.started = true
+	ctx, w.cancel = context.WithCancel(ctx)
+	w.wg.Go(func() { w.run(ctx) })
+}
+
+// WriteNow asks for a write at once (the demo's `w`); the timer starts
+// over after it. Asking again before it happened asks once.
+func (w *DemoWriter) WriteNow() {
+	select {
+	case w.now <- struct{}{}:
+	default:
+	}
+}
+
+// Stop ends the writer and returns once it has ended. It is safe to call
+// more than once, and without Start.
+func (w *DemoWriter) Stop() {
+	w.mu.Lock()
+	cancel, started := w.cancel, w.started
+	if !started {
+		w.started = true
+		close(w.writes)
+	}
+	w.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	w.wg.Wait()
+}
+
+func (w *DemoWriter) run(ctx context.Context) {
+	defer close(w.writes)
+	var tick <-chan time.Time
+	var timer *time.Timer
+	if w.interval > 0 {
+		timer = time.NewTimer(w.interval)
+		defer timer.Stop()
+		tick = timer.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+		case <-w.now:
+		}
+		report := w.write(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case w.writes <- report:
+		default: // nobody reads: drop the report, not the writes
+		}
+		if timer != nil {
+			timer.Reset(w.interval)
+		}
+	}
+}
+
+// write makes the next change, reading the object afresh and retrying when
+// someone else wrote in between: the writer is a client like any other.
+func (w *DemoWriter) write(ctx context.Context) DemoWrite {
+	ri := w.target.Resource(w.client)
+	var report DemoWrite
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj, err := ri.Get(ctx, w.target.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		report = demoChange(obj, w.step, &w.keys)
+		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: DemoWriterManager})
+		if err != nil {
+			return err
+		}
+		report.ResourceVersion = updated.GetResourceVersion()
+		return nil
+	})
+	w.step++
+	if err != nil {
+		report.Err = classify(w.target, "update", err)
+	}
+	return report
+}
+
+// demoLine is a line of a config file the demo writer changes: the
+// setting's name and its number.
+var demoLine = regexp.MustCompile(`^(\s*)(worker_connections|keepalive_timeout)(\s+)(\d+)(;.*)$`)
+
+// demoChange changes obj in place for write number step and says what it
+// changed. An even step changes the field the user most likely edits, an
+// odd step another one.
+func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWrite {
+	data, _, _ := unstructured.NestedStringMap(obj.Object, "data")
+	if obj.GetKind() == "ConfigMap" && len(data) > 0 {
+		sorted := make([]string, 0, len(data))
+		for k := range data {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		// A config file: one line of it, as the user would change it.
+		setting := "worker_connections"
+		if step%2 == 1 {
+			setting = "keepalive_timeout"
+		}
+		for _, k := range sorted {
+			if text, line, ok := bumpSetting(data[k], setting); ok {
+				data[k] = text
+				_ = unstructured.SetNestedStringMap(obj.Object, data, "data")
+				l := strings.Split(text, "\n")[line-1]
+				return DemoWrite{Path: ".data." + k, Line: line, Value: strings.TrimSpace(l)}
+			}
+		}
+		if keys.mine == "" {
+			// The first key that is not the writer's own bar (which an
+			// earlier demo writer may have left), else bar itself.
+			keys.mine, keys.other = "bar", "baz"
+			for _, k := range sorted {
+				if k != "bar" {
+					keys.mine, keys.other = k, "bar"
+					break
+				}
+			}
+		}
+		key := keys.mine
+		if step%2 == 1 {
+			key = keys.other
+		}
+		// One more than it was, so that every write is a change (a
+		// write of the value already there makes no new version).
+		n, err := strconv.Atoi(data[key])
+		if err != nil {
+			n = 0
+		}
+		v := strconv.Itoa(n + 1)
+		data[key] = v
+		_ = unstructured.SetNestedStringMap(obj.Object, data, "data")
+		return DemoWrite{Path: ".data." + key, Value: v}
+	}
+	// Any other object: annotations of the writer's own.
+	key := "demo.kedit.io/write"
+	if step%2 == 1 {
+		key = "demo.kedit.io/tick"
+	}
+	ann := obj.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	n, err := strconv.Atoi(ann[key])
+	if err != nil {
+		n = 0
+	}
+	v := strconv.Itoa(n + 1)
+	ann[key] = v
+	obj.SetAnnotations(ann)
+	return DemoWrite{Path: ".metadata.annotations." + key, Value: v}
+}
+
+// bumpSetting raises the number on setting's line in text (a config
+// file), and returns the new text and the line's 1-based number.
+func bumpSetting(text, setting string) (string, int, bool) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		m := demoLine.FindStringSubmatch(l)
+		if m == nil || m[2] != setting {
+			continue
+		}
+		n, _ := strconv.Atoi(m[4])
+		next := n + 1
+		if setting == "worker_connections" {
+			next = n + 1024
+		}
+		lines[i] = m[1] + m[2] + m[3] + strconv.Itoa(next) + m[5]
+		return strings.Join(lines, "\n"), i + 1, true
+	}
+	return "", 0, false
+}

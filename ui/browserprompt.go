@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// completionCandidate is one thing the : prompt completes to: its text,
+// and the other forms that also lead to it (a type's short names, kind,
+// singular).
+type completionCandidate struct {
+	text    string
+	aliases []string
+}
+
+// typeCandidates turns the server's types into completions. A type
+// completes to its plural, which kubectl accepts, unless another group
+// serves the same plural (events, events.events.k8s.io): then to its
+// unambiguous name.
+func typeCandidates(types []kube.ResourceType) []completionCandidate {
+	plurals := map[string]int{}
+	for _, t := range types {
+		plurals[t.Resource]++
+	}
+	out := make([]completionCandidate, len(types))
+	for i, t := range types {
+		text := t.Resource
+		if plurals[t.Resource] > 1 {
+			text = t.Name()
+		}
+		// The prompt's own words win: :ns is the namespace picker, not
+		// namespaces' short name (:namespaces lists them as a type).
+		aliases := slices.DeleteFunc(t.Names(), func(n string) bool { return promptWords[n] })
+		out[i] = completionCandidate{text: text, aliases: aliases}
+	}
+	return out
+}
+
+// promptWords are the : prompt's commands; every other word is a type.
+var promptWords = map[string]bool{"ns": true, "drafts": true}
+
+// matchCandidates returns the texts of the candidates that line is a
+// prefix of, by text or by alias, ignoring case; sorted, each once.
+func matchCandidates(line string, cands []completionCandidate) []string {
+	l := strings.ToLower(line)
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range cands {
+		ok := strings.HasPrefix(strings.ToLower(c.text), l)
+		for _, a := range c.aliases {
+			ok = ok || strings.HasPrefix(strings.ToLower(a), l)
+		}
+		if ok && !seen[c.text] {
+			seen[c.text] = true
+			out = append(out, c.text)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// completion is the state of tab completion in the : prompt: tab completes
+// the one match, or the matches' common prefix, and once there is nothing
+// in common cycles through them.
+type completion struct {
+	// cycling are the matches tab goes through, and last what it wrote;
+	// typing anything ends the cycle.
+	cycling []string
+	at      int
+	last    string
+	// note replaces the list of matches with a word for the user.
+	note string
+}
+
+// next returns line after one tab.
+func (c *completion) next(line string, cands []completionCandidate) string {
+	if len(c.cycling) > 1 && line == c.last {
+		c.at = (c.at + 1) % len(c.cycling)
+		c.last = c.cycling[c.at]
+		return c.last
+	}
+	*c = completion{}
+	ms := matchCandidates(line, cands)
+	switch len(ms) {
+	case 0:
+		c.note = "no match"
+		return line
+	case 1:
+		if ms[0] == "ns" {
+			return "ns " // a namespace follows
+		}
+		return ms[0]
+	}
+	if p := commonPrefix(ms); len(p) > len(line) && strings.HasPrefix(p, line) {
+		return p
+	}
+	c.cycling, c.at, c.last = ms, 0, ms[0]
+	return ms[0]
+}
+
+// hint is what the prompt shows after the line: the matches, or the note.
+func (c completion) hint(line string, cands []completionCandidate) string {
+	if c.note != "" {
+		return c.note
+	}
+	if line == "" {
+		return "TYPE, ns, ns NAME or drafts; tab completes"
+	}
+	ms := c.cycling
+	if len(ms) == 0 {
+		ms = matchCandidates(line, cands)
+	}
+	if len(ms) == 0 {
+		return "no match"
+	}
+	const shown = 8
+	text := strings.Join(ms[:min(len(ms), shown)], "  ")
+	if len(ms) > shown {
+		text += fmt.Sprintf("  (%d more)", len(ms)-shown)
+	}
+	return text
+}
+
+// commonPrefix is the longest prefix all of ss share.
+func commonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// pickerKind says what a picker picks.
+type pickerKind int
+
+const (
+	pickNamespace pickerKind = iota
+	pickDraft
+)
+
+// pickItem is one line of a picker.
+type pickItem struct {
+	// text is escaped for the terminal.
+	text string
+	// namespace and all are a namespace pick's, draft a draft pick's.
+	namespace string
+	all       bool
+	draft     DraftItem
+}
+
+// picker is a list to pick one item from, narrowed as the user types.
+type picker struct {
+	kind     pickerKind
+	title    string
+	items    []pickItem
+	query    string
+	shown    []int
+	selected int
+	// err says why there is nothing to pick; empty, what to say when
+	// there is nothing and no error.
+	err   error
+	empty string
+}
+
+func newPicker(kind pickerKind, title string, items []pickItem) picker {
+	p := picker{kind: kind, title: title, items: items}
+	p.refilter()
+	return p
+}
+
+func (p *picker) refilter() {
+	q := strings.ToLower(p.query)
+	p.shown = nil // not p.shown[:0]: copies of a Browser value share it
+	for i, it := range p.items {
+		if strings.Contains(strings.ToLower(it.text), q) {
+			p.shown = append(p.shown, i)
+		}
+	}
+	p.selected = max(0, min(p.selected, len(p.shown)-1))
+}
+
+// view draws the picker in height lines, the selected item on them.
+func (p picker) view(st *Styles, width, height int) []string {
+	title := p.title + ": type to narrow, enter picks, esc goes back"
+	if p.query != "" {
+		title = p.title + " containing " + fmt.Sprintf("%q", p.query)
+	}
+	lines := []string{st.ColumnTitle.Render(ansi.Truncate(kube.EscapeControl(title), width, "…"))}
+	switch {
+	case p.err != nil:
+		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(kube.EscapeControl(p.err.Error()), width, "")), "\n")...)
+	case len(p.items) == 0:
+		return append(lines, st.Muted.Render(p.empty))
+	case len(p.shown) == 0:
+		return append(lines, st.Muted.Render("nothing matches"))
+	}
+	h := max(1, height-1)
+	first := max(0, p.selected-h+1)
+	for i := first; i < len(p.shown) && i < first+h; i++ {
+		text := ansi.Truncate(p.items[p.shown[i]].text, width-2, "…")
+		if i == p.selected {
+			lines = append(lines, st.Selected.Render("> "+text+strings.Repeat(" ", max(0, width-2-ansi.StringWidth(text)))))
+		} else {
+			lines = append(lines, "  "+text)
+		}
+	}
+	return lines
+}
+
+// openNamespacePicker shows the namespaces to pick from, keeping what was
+// typed when the list is refreshed.
+func (m *Browser) openNamespacePicker() {
+	var items []pickItem
+	if m.coll == nil || m.coll.Namespaced() {
+		items = append(items, pickItem{text: "all namespaces", all: true})
+	}
+	for _, n := range m.namespaces {
+		items = append(items, pickItem{text: kube.EscapeControl(n), namespace: n})
+	}
+	old := m.picker
+	m.picker = picker{kind: pickNamespace, title: "namespaces", items: items, err: m.nsErr}
+	if old.kind == pickNamespace {
+		m.picker.query, m.picker.selected = old.query, old.selected
+	}
+	if m.namespaces == nil && m.nsErr == nil {
+		m.picker.items = nil
+		m.picker.empty = "reading the namespaces ..."
+	}
+	m.picker.refilter()
+}
+
+// pickerKey handles a key while a picker is open.
+func (m Browser) pickerKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+	p := &m.picker
+	switch {
+	case msg.Type == tea.KeyUp:
+		p.selected = max(0, p.selected-1)
+	case msg.Type == tea.KeyDown:
+		p.selected = max(0, min(p.selected+1, len(p.shown)-1))
+	case key.Matches(msg, m.keys.Back):
+		m.mode = modeList
+	case key.Matches(msg, m.keys.Accept):
+		if len(p.shown) == 0 {
+			return m, nil
+		}
+		it := p.items[p.shown[p.selected]]
+		m.mode = modeList
+		if p.kind == pickDraft {
+			return m, emit(OpenDraftMsg{Draft: it.draft})
+		}
+		return m, emit(SwitchNamespaceMsg{Namespace: it.namespace, AllNamespaces: it.all})
+	default:
+		if q, ok := editLine(p.query, msg); ok {
+			p.query = q
+			p.refilter()
+		}
+	}
+	return m, nil
+}
