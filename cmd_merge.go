@@ -33,7 +33,9 @@ git merge-file -p --diff3 -L mine -L base -L theirs.
 --json writes {"clean", "conflicts": [{"path", "base", "mine", "theirs"}],
 "merged"} instead: merged is the merged object for manifests (a conflicting
 field holds THEIRS' value; a side without the field has no key in its
-conflict) and the merged text otherwise.
+conflict) and the merged text otherwise. Each colliding region of a
+multi-line string is a conflict of its own, with "lines" naming its lines
+in each version; the string's clean regions are merged in.
 
 Exit status: 0 clean, 1 conflicts remain, 2 trouble (unreadable file,
 invalid YAML, or three objects that are not the same object).`,
@@ -80,7 +82,7 @@ func runMerge(stdout, stderr io.Writer, files []string, output string, asJSON bo
 	}
 	if res.Object != nil {
 		for _, c := range res.Object.Conflicts {
-			fmt.Fprintf(stderr, "kedit: conflict at %s\n", c.Path)
+			fmt.Fprintf(stderr, "kedit: conflict at %s\n", c.Where())
 		}
 	} else {
 		fmt.Fprintf(stderr, "kedit: %d conflict(s)\n", res.Text.Conflicts)

@@ -34,14 +34,22 @@ func editorScript(t *testing.T, body string) string {
 // given size, and waits for the object view.
 func openKedit(t *testing.T, ns, name, editor string, width, height int) *terminal {
 	t.Helper()
+	return openKeditOn(t, ns, "configmap/"+name, "ConfigMap/"+name, editor, width, height)
+}
+
+// openKeditOn starts kedit on object (TYPE/NAME) in ns and waits for the
+// object view's header, which names it as header.
+func openKeditOn(t *testing.T, ns, object, header, editor string, width, height int, flags ...string) *terminal {
+	t.Helper()
 	env := []string{
 		"KUBE_EDITOR=" + editor,
 		"XDG_STATE_HOME=" + t.TempDir(),
 		"KUBECACHEDIR=" + t.TempDir(),
 		"TERM=xterm-256color",
 	}
-	term := startTerminal(t, width, height, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmap/"+name)
-	term.waitFor(screenWait, "ConfigMap/"+name, "apiVersion: v1")
+	args := append([]string{keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns}, flags...)
+	term := startTerminal(t, width, height, env, append(args, object)...)
+	term.waitFor(screenWait, header, "apiVersion: ")
 	return term
 }
 
@@ -67,7 +75,7 @@ func TestE2ESameFieldConflict(t *testing.T) {
 			term.waitFor(screenWait, "changed on server", "by kubectl-patch", ".data.foo")
 
 			term.send("s")
-			screen := term.waitFor(screenWait, "conflict: base rv", "1 conflicts", ".data.foo")
+			screen := term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo")
 			for _, col := range []string{"base (rv", "theirs (rv", "mine"} {
 				if !strings.Contains(screen, col) {
 					t.Errorf("the conflict view has no %q column:\n%s", col, screen)
@@ -75,7 +83,7 @@ func TestE2ESameFieldConflict(t *testing.T) {
 			}
 			// Resubmitting with the conflict open is refused.
 			term.send("s")
-			term.waitFor(screenWait, "1 conflict")
+			term.waitFor(screenWait, "1 of 1 conflict is still open")
 			if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
 				t.Fatalf("foo = %q before the conflict was resolved", data["foo"])
 			}

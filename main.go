@@ -161,8 +161,21 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	// The first conflict should not wait for client-go's schemas to parse.
 	go diff.LoadBuiltinSchemas()
 
-	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: drafts}
-	sess := model.NewSession(target.Ref())
+	// The server's schema of the object's group-version tells the merge
+	// which lists of a custom resource merge item by item. It is read once
+	// and kept on disk; without it the merge falls back to client-go's
+	// schemas, then to treating every list as one value.
+	var mergeOpts []diff.Option
+	var notice string
+	if schemas, err := kube.LoadSchemas(flags, target); err == nil {
+		mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
+	} else {
+		logger.Info("no server schema", "err", err.Error())
+		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
+	}
+
+	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: drafts, MergeOptions: mergeOpts}
+	sess := model.NewSession(target.Ref(), mergeOpts...)
 	if opts.timelineOut != "" {
 		if runner.TimelineOut, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)
@@ -199,6 +212,7 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		Stored:     stored,
 		AutoRebase: opts.autoRebase,
 		Context:    ctx,
+		Notice:     notice,
 	})
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
 		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()))

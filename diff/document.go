@@ -94,6 +94,31 @@ type ReportConflict struct {
 	Base   *JSONValue `json:"base,omitempty"`
 	Mine   *JSONValue `json:"mine,omitempty"`
 	Theirs *JSONValue `json:"theirs,omitempty"`
+	// Lines is set for a manifest's multi-line string whose lines collide:
+	// each colliding region is a conflict of its own, with the same Path
+	// and whole values, and Lines says which lines of each side it covers.
+	Lines *ReportLines `json:"lines,omitempty"`
+}
+
+// ReportLines locates a colliding region of a multi-line string in each
+// version.
+type ReportLines struct {
+	Base   ReportRegion `json:"base"`
+	Mine   ReportRegion `json:"mine"`
+	Theirs ReportRegion `json:"theirs"`
+}
+
+// ReportRegion is a run of lines of one version: Start is the 1-based
+// number of its first line (of the line it comes before when Count is 0),
+// and Text its lines.
+type ReportRegion struct {
+	Start int    `json:"start"`
+	Count int    `json:"count"`
+	Text  string `json:"text"`
+}
+
+func reportRegion(r LineRange, lines []string) ReportRegion {
+	return ReportRegion{Start: r.Start + 1, Count: r.Len, Text: strings.Join(lines, "")}
 }
 
 // JSONValue is a present value in a report, null included.
@@ -111,12 +136,20 @@ func (d *DocumentMerge) Report() Report {
 			if d.Object.Resolutions[i].Choice != Unresolved {
 				continue
 			}
-			r.Conflicts = append(r.Conflicts, ReportConflict{
+			rc := ReportConflict{
 				Path:   c.Path.String(),
 				Base:   reportValue(c.Base),
 				Mine:   reportValue(c.Mine),
 				Theirs: reportValue(c.Theirs),
-			})
+			}
+			if h := c.Hunk; h != nil {
+				rc.Lines = &ReportLines{
+					Base:   reportRegion(h.Base, h.BaseLines),
+					Mine:   reportRegion(h.Mine, h.MineLines),
+					Theirs: reportRegion(h.Theirs, h.TheirsLines),
+				}
+			}
+			r.Conflicts = append(r.Conflicts, rc)
 		}
 		return r
 	}

@@ -22,6 +22,10 @@ type LineRange struct {
 type Hunk struct {
 	// Conflict is true when mine and theirs changed the region differently.
 	Conflict bool
+	// Side is the side a clean region comes from: SideMine or SideTheirs
+	// when only that side changed it, SideBoth when both made the same
+	// change. It is zero for a conflict.
+	Side Side
 	// Base, Mine and Theirs locate the region in each side.
 	Base, Mine, Theirs LineRange
 	// BaseLines, MineLines and TheirsLines are the region's text on each side.

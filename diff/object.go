@@ -147,9 +147,23 @@ type Change struct {
 	Path fieldpath.Path
 	Side Side
 	Kind ChangeKind
+	// Base is the field's value in base, Value its value on Side (mine's
+	// for SideBoth); Value is absent for a removal. For a Secret's data
+	// they are decoded.
+	Base, Value FieldValue
+	// Hunk is set when the change is one region of a line merge of a
+	// multi-line string both sides changed: the lines Side changed there
+	// (Base and Value are then the whole texts). A line merge lists one
+	// change per region, so that each side's lines are named.
+	Hunk *Hunk
 }
 
-// Conflict is a field that mine and theirs changed in different ways.
+// Where names the change's field, and for a region of a line merge its
+// lines in base: `.data.app.conf line 5`.
+func (c Change) Where() string { return where(c.Path, c.Hunk) }
+
+// Conflict is a field that mine and theirs changed in different ways, or
+// one region of a multi-line string where their lines collide.
 type Conflict struct {
 	// Path is the field in server-side apply's syntax:
 	// `.data.foo`, `.spec.template.spec.containers[name="app"].image`.
@@ -157,9 +171,43 @@ type Conflict struct {
 	// Base, Mine and Theirs are the field's value in each version.
 	Base, Mine, Theirs FieldValue
 	// Hunks is set when the field is a multi-line string both sides
-	// changed: the line merge of the three texts, where only the hunks with
-	// Conflict set collide. It is nil for other conflicts.
+	// changed: the line merge of the three texts. Each region where their
+	// lines collide is a conflict of its own, which Hunk points at; the
+	// clean regions are in ObjectMerge.Changes. It is nil for other
+	// conflicts.
 	Hunks []Hunk
+	// Hunk is the colliding region of Hunks this conflict is about, nil
+	// when the conflict is the whole field. Resolving it chooses that
+	// region's lines only: the field's other regions keep their own
+	// resolutions and the clean changes of both sides.
+	Hunk *Hunk
+	// Owner is set for a conflict of server-side apply
+	// (OwnershipConflicts): the field manager that owns the field on the
+	// server.
+	Owner string
+}
+
+// Where names the conflict's field, and for a colliding region of a
+// multi-line string its lines in base: `.data.app.conf lines 10–12`.
+func (c Conflict) Where() string { return where(c.Path, c.Hunk) }
+
+// where names a field, with the lines of h in base when h is set. A region
+// that inserts lines without replacing any is named by the line it follows.
+func where(p fieldpath.Path, h *Hunk) string {
+	s := p.String()
+	if h == nil {
+		return s
+	}
+	r := h.Base
+	switch {
+	case r.Len == 0 && r.Start == 0:
+		return s + " before line 1"
+	case r.Len == 0:
+		return fmt.Sprintf("%s after line %d", s, r.Start)
+	case r.Len == 1:
+		return fmt.Sprintf("%s line %d", s, r.Start+1)
+	}
+	return fmt.Sprintf("%s lines %d–%d", s, r.Start+1, r.Start+r.Len)
 }
 
 // Choice is how a conflict is resolved.
@@ -183,7 +231,9 @@ const (
 type Resolution struct {
 	Choice Choice
 	// Value is the field's value for TakeCustom; Present false removes the
-	// field. For a Secret's data it is the decoded value.
+	// field. For a Secret's data it is the decoded value. For a conflict
+	// that is one region of a multi-line string (Conflict.Hunk) it is the
+	// region's lines, a string, and the field stays.
 	Value FieldValue
 }
 
@@ -260,15 +310,27 @@ type ObjectMerge struct {
 	// Schema says which schema the merge used.
 	Schema SchemaSource
 
-	// tree is the merged object with a slot at each conflict.
+	// tree is the merged object with a slot at each conflicting field.
 	tree map[string]any
+	// units are the slots' fields: a whole field in conflict, or a
+	// multi-line string with one conflict per colliding region.
+	units []unit
 	// secretKeys are the keys of a Secret's data that were decoded from
 	// base64 for the merge and must be encoded again.
 	secretKeys map[string]bool
 }
 
-// slot stands in the merged tree for conflict i until it is resolved.
-type slot struct{ i int }
+// slot stands in the merged tree for units[u], the field of one or more
+// conflicts, until they are resolved.
+type slot struct{ u int }
+
+// unit is the field behind a slot: conflicts [first, first+n), and for a
+// multi-line string their line merge.
+type unit struct {
+	first, n int
+	// text is nil for a whole field in conflict (n is then 1).
+	text *textField
+}
 
 // MergeObjects merges mine and theirs, two versions of one object both made
 // from base, field by field.
@@ -340,9 +402,11 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		Resolutions: make([]Resolution, len(w.conflicts)),
 		Schema:      source,
 		tree:        tree,
+		units:       w.units,
 		secretKeys:  secretKeys,
 	}
-	res.Merged = &unstructured.Unstructured{Object: res.materialize(func(i int) FieldValue { return res.Conflicts[i].Theirs }, nil)}
+	// Open conflicts keep theirs' value (see resolvedValue).
+	res.Merged = &unstructured.Unstructured{Object: res.materialize(res.pickResolved, nil)}
 	return res, nil
 }
 

@@ -138,7 +138,7 @@ func benchMergeObjects(b *testing.B, base, mine, theirs *unstructured.Unstructur
 
 func BenchmarkMergeObjectsConfigMap1MiB(b *testing.B) {
 	base, mine, theirs := benchConfigMap()
-	benchMergeObjects(b, base, mine, theirs, 1)
+	benchMergeObjects(b, base, mine, theirs, 2)
 }
 
 func BenchmarkMergeObjectsDeployment20(b *testing.B) {

@@ -27,6 +27,16 @@ func (n node) field() FieldValue {
 	return FieldValue{Present: n.ok, Value: v}
 }
 
+// child is the node's value at one path element: a map's field, a list's
+// item by its keys, value or index.
+func (n node) child(pe fieldpath.PathElement) node {
+	if !n.ok {
+		return node{}
+	}
+	v, ok := childValue(n.v, pe)
+	return node{v, ok}
+}
+
 // changeState is what one side's comparison with base says about a field:
 // has is true when the field itself was added, modified or removed, and sub
 // holds the changed fields below it.
@@ -56,6 +66,7 @@ type walker struct {
 	cmpMine, cmpTheirs *typed.Comparison
 	changes            []Change
 	conflicts          []Conflict
+	units              []unit
 	pathBuf            fieldpath.Path
 }
 
@@ -67,14 +78,14 @@ func (w *walker) merge(path fieldpath.Path, tr schema.TypeRef, b, m, t node, mc,
 	case !mChanged && !tChanged:
 		return t.v, t.ok
 	case !mChanged:
-		w.record(path, tc, SideTheirs)
+		w.record(path, tc, SideTheirs, b, t)
 		return t.v, t.ok
 	case !tChanged:
-		w.record(path, mc, SideMine)
+		w.record(path, mc, SideMine, b, m)
 		return m.v, m.ok
 	}
 	if m.ok == t.ok && (!m.ok || equalJSON(m.v, t.v)) {
-		w.record(path, mc, SideBoth)
+		w.record(path, mc, SideBoth, b, m)
 		return m.v, m.ok
 	}
 
@@ -100,26 +111,28 @@ func (w *walker) merge(path fieldpath.Path, tr schema.TypeRef, b, m, t node, mc,
 			}
 		}
 	}
-	return w.mergeLeaf(path, b, m, t, mc)
+	return w.mergeLeaf(path, b, m, t)
 }
 
 // mergeLeaf merges a field both sides changed differently that has no
 // parts to merge separately: a scalar, an atomic map or list, or a field one
-// side removed.
-func (w *walker) mergeLeaf(path fieldpath.Path, b, m, t node, mc changeState) (any, bool) {
+// side removed. A multi-line string merges line by line: each region only
+// one side changed is a change of its own, and each region where their
+// lines collide a conflict of its own.
+func (w *walker) mergeLeaf(path fieldpath.Path, b, m, t node) (any, bool) {
 	if bs, ok := b.v.(string); ok && b.ok && m.ok && t.ok {
 		ms, mok := m.v.(string)
 		ts, tok := t.v.(string)
 		if mok && tok && isMultiline(bs, ms, ts) {
 			tm := Merge3Text(ms, bs, ts, TextOptions{})
+			w.recordHunks(path, b, m, t, tm.Hunks)
 			if tm.Conflicts == 0 {
-				w.record(path, mc, SideBoth)
 				return tm.Merged, true
 			}
-			return w.conflict(path, b, m, t, tm.Hunks), true
+			return w.textConflicts(path, b, m, t, bs, tm.Hunks), true
 		}
 	}
-	return w.conflict(path, b, m, t, nil), true
+	return w.conflict(path, b, m, t), true
 }
 
 // isMultiline says whether a string field is a text worth merging line by
@@ -131,15 +144,57 @@ func isMultiline(b, m, t string) bool {
 	return strings.Contains(b, "\n") || strings.Contains(m, "\n") || strings.Contains(t, "\n")
 }
 
-func (w *walker) conflict(path fieldpath.Path, b, m, t node, hunks []Hunk) slot {
+// conflict makes the whole field a conflict.
+func (w *walker) conflict(path fieldpath.Path, b, m, t node) slot {
 	w.conflicts = append(w.conflicts, Conflict{
 		Path:   path.Copy(),
 		Base:   b.field(),
 		Mine:   m.field(),
 		Theirs: t.field(),
-		Hunks:  hunks,
 	})
-	return slot{i: len(w.conflicts) - 1}
+	w.units = append(w.units, unit{first: len(w.conflicts) - 1, n: 1})
+	return slot{u: len(w.units) - 1}
+}
+
+// textConflicts makes each colliding region of a multi-line string's line
+// merge a conflict, all behind one slot: the field's value is put together
+// from base's lines, both sides' clean regions and each conflict's choice.
+func (w *walker) textConflicts(path fieldpath.Path, b, m, t node, base string, hunks []Hunk) slot {
+	p := path.Copy()
+	bf, mf, tf := b.field(), m.field(), t.field()
+	u := unit{first: len(w.conflicts), text: newTextField(base, hunks)}
+	for k := range hunks {
+		if !hunks[k].Conflict {
+			continue
+		}
+		w.conflicts = append(w.conflicts, Conflict{
+			Path: p, Base: bf, Mine: mf, Theirs: tf,
+			Hunks: hunks, Hunk: &hunks[k],
+		})
+		u.n++
+	}
+	w.units = append(w.units, u)
+	return slot{u: len(w.units) - 1}
+}
+
+// recordHunks records each clean region of a line merge as a change of
+// its side.
+func (w *walker) recordHunks(path fieldpath.Path, b, m, t node, hunks []Hunk) {
+	p := path.Copy()
+	// Strings: the copies share their bytes.
+	bf, mf, tf := b.field(), m.field(), t.field()
+	for k := range hunks {
+		h := &hunks[k]
+		if h.Conflict {
+			continue
+		}
+		c := Change{Path: p, Side: h.Side, Kind: Modified, Hunk: h}
+		c.Base, c.Value = bf, mf
+		if h.Side == SideTheirs {
+			c.Value = tf
+		}
+		w.changes = append(w.changes, c)
+	}
 }
 
 func (w *walker) mergeMap(path fieldpath.Path, t *schema.Map, b, m, th map[string]any, mc, tc changeState) map[string]any {
@@ -475,28 +530,30 @@ func (w *walker) addReorders(set *fieldpath.Set, path fieldpath.Path, tr schema.
 	}
 }
 
-// record notes the changes one side made at or below path as taken.
-func (w *walker) record(path fieldpath.Path, c changeState, side Side) {
+// record notes the changes one side made at or below path as taken; b and
+// s are base's and that side's values at path.
+func (w *walker) record(path fieldpath.Path, c changeState, side Side, b, s node) {
 	if c.has {
-		w.changes = append(w.changes, Change{Path: path.Copy(), Side: side, Kind: w.kind(path, side)})
+		w.changes = append(w.changes, Change{Path: path.Copy(), Side: side, Kind: w.kind(path, side), Base: b.field(), Value: s.field()})
 		return
 	}
-	w.recordSet(path, c.sub, side)
+	w.recordSet(path, c.sub, side, b, s)
 }
 
 // recordSet records the outermost paths of set: a map added whole is one
 // change, not one per key.
-func (w *walker) recordSet(prefix fieldpath.Path, set *fieldpath.Set, side Side) {
+func (w *walker) recordSet(prefix fieldpath.Path, set *fieldpath.Set, side Side, b, s node) {
 	set.Members.Iterate(func(pe fieldpath.PathElement) {
 		p := append(prefix[:len(prefix):len(prefix)], pe)
-		w.changes = append(w.changes, Change{Path: p, Side: side, Kind: w.kind(p, side)})
+		w.changes = append(w.changes, Change{Path: p, Side: side, Kind: w.kind(p, side),
+			Base: b.child(pe).field(), Value: s.child(pe).field()})
 	})
 	set.Children.Iterate(func(pe fieldpath.PathElement) {
 		if set.Members.Has(pe) {
 			return
 		}
 		sub, _ := set.Children.Get(pe)
-		w.recordSet(append(prefix[:len(prefix):len(prefix)], pe), sub, side)
+		w.recordSet(append(prefix[:len(prefix):len(prefix)], pe), sub, side, b.child(pe), s.child(pe))
 	})
 }
 

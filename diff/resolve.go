@@ -21,6 +21,9 @@ func (m *ObjectMerge) Resolve(i int, r Resolution) (open int, err error) {
 		if err != nil {
 			return m.Open(), fmt.Errorf("diff: custom value for %s: %w", m.Conflicts[i].Path, err)
 		}
+		if _, isText := v.(string); m.Conflicts[i].Hunk != nil && (!isText || !r.Value.Present) {
+			return m.Open(), fmt.Errorf("diff: the custom value for %s must be its lines, a string", m.Conflicts[i].Where())
+		}
 		r.Value.Value = v
 	} else {
 		r.Value = FieldValue{}
@@ -58,7 +61,7 @@ func (m *ObjectMerge) Final() (*unstructured.Unstructured, error) {
 	return &unstructured.Unstructured{Object: m.materialize(m.pickResolved, nil)}, nil
 }
 
-// resolvedValue is the value a resolution gives its conflict's field.
+// resolvedValue is the value a resolution gives a whole field in conflict.
 func resolvedValue(c *Conflict, r Resolution) FieldValue {
 	switch r.Choice {
 	case TakeMine:
@@ -73,12 +76,12 @@ func resolvedValue(c *Conflict, r Resolution) FieldValue {
 	return c.Theirs
 }
 
-// materialize builds the merged object from the tree, giving conflict i's
-// field the value pick(i) chooses (absent removes the field), and encodes a
-// Secret's data again, except for the conflicts raw says to leave alone.
-func (m *ObjectMerge) materialize(pick func(i int) FieldValue, raw func(i int) bool) map[string]any {
+// materialize builds the merged object from the tree, giving unit u's
+// field the value pick(u) chooses (absent removes the field), and encodes a
+// Secret's data again, except for the units raw says to leave alone.
+func (m *ObjectMerge) materialize(pick func(u int) FieldValue, raw func(u int) bool) map[string]any {
 	fill := func(s slot) (any, bool) {
-		fv := pick(s.i)
+		fv := pick(s.u)
 		v, _ := fillSlots(fv.Value, nil)
 		return v, fv.Present
 	}
@@ -96,7 +99,7 @@ func (m *ObjectMerge) materialize(pick func(i int) FieldValue, raw func(i int) b
 	}
 	treeData, _ := m.tree["data"].(map[string]any)
 	for k := range m.secretKeys {
-		if sl, ok := treeData[k].(slot); ok && raw != nil && raw(sl.i) {
+		if sl, ok := treeData[k].(slot); ok && raw != nil && raw(sl.u) {
 			continue
 		}
 		if s, ok := data[k].(string); ok {
@@ -106,9 +109,25 @@ func (m *ObjectMerge) materialize(pick func(i int) FieldValue, raw func(i int) b
 	return obj
 }
 
-// pickResolved is the value conflict i's resolution gives its field.
-func (m *ObjectMerge) pickResolved(i int) FieldValue {
-	return resolvedValue(&m.Conflicts[i], m.Resolutions[i])
+// pickResolved is the value the resolutions of unit u's conflicts give its
+// field.
+func (m *ObjectMerge) pickResolved(u int) FieldValue {
+	un := &m.units[u]
+	if un.text == nil {
+		return resolvedValue(&m.Conflicts[un.first], m.Resolutions[un.first])
+	}
+	return FieldValue{Present: true, Value: un.text.resolved(func(j int) Resolution { return m.Resolutions[un.first+j] })}
+}
+
+// unitOpen says whether any conflict of unit u is open.
+func (m *ObjectMerge) unitOpen(u int) bool {
+	un := &m.units[u]
+	for _, r := range m.Resolutions[un.first : un.first+un.n] {
+		if r.Choice == Unresolved {
+			return true
+		}
+	}
+	return false
 }
 
 // fillSlots copies v, replacing each slot by fill's value and dropping the

@@ -189,8 +189,18 @@ func (m *merge3) hunks(list, both []xdmerge) []Hunk {
 }
 
 func (m *merge3) hunk(e xdmerge) Hunk {
+	var side Side
+	switch e.mode {
+	case modeMine:
+		side = SideMine
+	case modeTheirs:
+		side = SideTheirs
+	case modeBoth:
+		side = SideBoth
+	}
 	return Hunk{
 		Conflict:    e.mode == modeConflict,
+		Side:        side,
 		Base:        LineRange{Start: e.i0, Len: e.chg0},
 		Mine:        LineRange{Start: e.i1, Len: e.chg1},
 		Theirs:      LineRange{Start: e.i2, Len: e.chg2},

@@ -37,7 +37,7 @@ func TestMerge3Text(t *testing.T) {
 			mine: lines("a", "B", "c"), base: lines("a", "b", "c"), theirs: lines("a", "b", "c"),
 			want: lines("a", "B", "c"),
 			hunks: []Hunk{{
-				Base: LineRange{1, 1}, Mine: LineRange{1, 1}, Theirs: LineRange{1, 1},
+				Side: SideMine, Base: LineRange{1, 1}, Mine: LineRange{1, 1}, Theirs: LineRange{1, 1},
 				BaseLines: []string{"b\n"}, MineLines: []string{"B\n"}, TheirsLines: []string{"b\n"},
 			}},
 		},
@@ -51,10 +51,10 @@ func TestMerge3Text(t *testing.T) {
 			mine: lines("A", "b", "c", "d"), base: lines("a", "b", "c", "d"), theirs: lines("a", "b", "c", "D"),
 			want: lines("A", "b", "c", "D"),
 			hunks: []Hunk{{
-				Base: LineRange{0, 1}, Mine: LineRange{0, 1}, Theirs: LineRange{0, 1},
+				Side: SideMine, Base: LineRange{0, 1}, Mine: LineRange{0, 1}, Theirs: LineRange{0, 1},
 				BaseLines: []string{"a\n"}, MineLines: []string{"A\n"}, TheirsLines: []string{"a\n"},
 			}, {
-				Base: LineRange{3, 1}, Mine: LineRange{3, 1}, Theirs: LineRange{3, 1},
+				Side: SideTheirs, Base: LineRange{3, 1}, Mine: LineRange{3, 1}, Theirs: LineRange{3, 1},
 				BaseLines: []string{"d\n"}, MineLines: []string{"d\n"}, TheirsLines: []string{"D\n"},
 			}},
 		},
@@ -63,10 +63,10 @@ func TestMerge3Text(t *testing.T) {
 			mine: lines("a", "X", "c", "Y"), base: lines("a", "b", "c", "d"), theirs: lines("a", "X", "c", "d"),
 			want: lines("a", "X", "c", "Y"),
 			hunks: []Hunk{{
-				Base: LineRange{1, 1}, Mine: LineRange{1, 1}, Theirs: LineRange{1, 1},
+				Side: SideBoth, Base: LineRange{1, 1}, Mine: LineRange{1, 1}, Theirs: LineRange{1, 1},
 				BaseLines: []string{"b\n"}, MineLines: []string{"X\n"}, TheirsLines: []string{"X\n"},
 			}, {
-				Base: LineRange{3, 1}, Mine: LineRange{3, 1}, Theirs: LineRange{3, 1},
+				Side: SideMine, Base: LineRange{3, 1}, Mine: LineRange{3, 1}, Theirs: LineRange{3, 1},
 				BaseLines: []string{"d\n"}, MineLines: []string{"Y\n"}, TheirsLines: []string{"d\n"},
 			}},
 		},

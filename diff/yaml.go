@@ -54,35 +54,38 @@ func (e *MarkerError) Error() string {
 //
 // A side without the field has an empty section. A multi-line string whose
 // line merge has conflicts is written as a literal block holding the line
-// merge, so only the colliding lines are in blocks. Markers are longer than
+// merge, so only its open colliding regions are in blocks, and its clean
+// and resolved regions are merged in. Where a literal block cannot hold the
+// text, the block is around the field, and each of its sections holds the
+// field with every open region as that side has it and all else merged, so
+// that no section drops the other side's clean changes. Markers are longer than
 // 7 characters when a line of the object already looks like a marker, as
 // git's conflict-marker-size. ParseYAML reads the text back once every
 // block is gone.
 func (m *ObjectMerge) YAML() ([]byte, error) {
 	var open []int
-	for i, r := range m.Resolutions {
-		if r.Choice == Unresolved {
-			open = append(open, i)
+	for u := range m.units {
+		if m.unitOpen(u) {
+			open = append(open, u)
 		}
 	}
 	if len(open) == 0 {
 		return yaml.Marshal(m.materialize(m.pickResolved, nil))
 	}
 
-	// Each open conflict's field gets a unique token in place of its
+	// Each field with an open conflict gets a unique token in place of its
 	// value; the token's line is then replaced by the block.
 	for nonce := 0; nonce < 100; nonce++ {
 		tokens := make(map[int]string, len(open))
-		for _, i := range open {
-			tokens[i] = "kedit-conflict-" + strconv.Itoa(nonce) + "-" + strconv.Itoa(i)
+		for _, u := range open {
+			tokens[u] = "kedit-conflict-" + strconv.Itoa(nonce) + "-" + strconv.Itoa(u)
 		}
-		isOpen := func(i int) bool { return m.Resolutions[i].Choice == Unresolved }
-		obj := m.materialize(func(i int) FieldValue {
-			if isOpen(i) {
-				return FieldValue{Present: true, Value: tokens[i]}
+		obj := m.materialize(func(u int) FieldValue {
+			if tok, ok := tokens[u]; ok {
+				return FieldValue{Present: true, Value: tok}
 			}
-			return m.pickResolved(i)
-		}, isOpen)
+			return m.pickResolved(u)
+		}, m.unitOpen)
 		out, err := yaml.Marshal(obj)
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
@@ -98,7 +101,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 	return nil, errors.New("diff: the object holds every placeholder tried for its conflicts")
 }
 
-// expandBlocks replaces each token's line by its conflict's block. It
+// expandBlocks replaces each token's line by its unit's block. It
 // reports false when a token is not on exactly one line of its own, which
 // means the object itself holds the token text.
 func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, bool, error) {
@@ -140,7 +143,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		s := site{start: li, line: li}
 		// The key comes from the path, not from the line, which may hold
 		// it quoted, or not at all for a long key (below).
-		if last := m.Conflicts[i].Path; len(last) > 0 && last[len(last)-1].FieldName != nil {
+		if last := m.Conflicts[m.units[i].first].Path; len(last) > 0 && last[len(last)-1].FieldName != nil {
 			s.isKey, s.key = true, *last[len(last)-1].FieldName
 		}
 		prefix := body[:len(body)-len(tok)]
@@ -186,7 +189,8 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 	}
 	blocks := make(map[int]*block, len(sites))
 	for i, s := range sites {
-		c := &m.Conflicts[i]
+		un := &m.units[i]
+		c := &m.Conflicts[un.first]
 		indent := strings.Repeat(" ", s.indent)
 		bl := &block{}
 		if s.item && s.isKey {
@@ -202,14 +206,28 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 			v := m.encodeForYAML(c, fv.Value)
 			return renderField(s.isKey, s.key, v, indent)
 		}
+		mine, base, theirs := c.Mine, c.Base, c.Theirs
+		if un.text != nil {
+			// Each section: the field with the open regions as that side
+			// has them, the rest merged.
+			asSide := func(ch Choice) FieldValue {
+				return FieldValue{Present: true, Value: un.text.resolved(func(j int) Resolution {
+					if r := m.Resolutions[un.first+j]; r.Choice != Unresolved {
+						return r
+					}
+					return Resolution{Choice: ch}
+				})}
+			}
+			mine, base, theirs = asSide(TakeMine), asSide(TakeBase), asSide(TakeTheirs)
+		}
 		var err error
-		if bl.mine, err = side(c.Mine); err != nil {
+		if bl.mine, err = side(mine); err != nil {
 			return "", false, err
 		}
-		if bl.base, err = side(c.Base); err != nil {
+		if bl.base, err = side(base); err != nil {
 			return "", false, err
 		}
-		if bl.theirs, err = side(c.Theirs); err != nil {
+		if bl.theirs, err = side(theirs); err != nil {
 			return "", false, err
 		}
 		blocks[i] = bl
@@ -227,7 +245,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		grow(bl.mine)
 		grow(bl.base)
 		grow(bl.theirs)
-		if c := &m.Conflicts[i]; c.Hunks != nil {
+		if c := &m.Conflicts[m.units[i].first]; c.Hunks != nil {
 			for _, fv := range []FieldValue{c.Mine, c.Base, c.Theirs} {
 				if s, ok := fv.Value.(string); ok {
 					grow(strings.SplitAfter(s, "\n"))
@@ -236,20 +254,18 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		}
 	}
 	for i, bl := range blocks {
-		c := &m.Conflicts[i]
+		un := &m.units[i]
+		c := &m.Conflicts[un.first]
 		s := sites[i]
-		if c.Hunks == nil || !s.isKey || m.isSecretData(c.Path) {
+		if un.text == nil || !s.isKey || m.isSecretData(c.Path) {
 			continue
 		}
-		ms, _ := c.Mine.Value.(string)
-		bs, _ := c.Base.Value.(string)
-		ts, _ := c.Theirs.Value.(string)
-		tm := Merge3Text(ms, bs, ts, TextOptions{MarkerSize: size})
+		text := un.text.withBlocks(func(j int) Resolution { return m.Resolutions[un.first+j] }, size)
 		indent := strings.Repeat(" ", s.indent)
 		if s.item {
 			indent += "  "
 		}
-		ls, err := renderField(true, s.key, tm.Merged, indent)
+		ls, err := renderField(true, s.key, text, indent)
 		if err != nil {
 			return "", false, err
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube/kubetest"
@@ -48,6 +49,39 @@ func newEngine(t *testing.T, ns, name string) *engine {
 	if e.session.State() != model.StateViewing {
 		t.Fatalf("after the first event the session is %v, want viewing", e.session.State())
 	}
+	return e
+}
+
+// newEngineFor is an engine on any type that saves with strategy and
+// merges with the server's schema of the type's group-version, as kedit
+// runs. It keeps drafts in memory and sets no environment, so that its
+// tests can run in parallel.
+func newEngineFor(t *testing.T, ns, typ, name string, strategy Strategy) *engine {
+	t.Helper()
+	kc := kubetest.Kubeconfig(t)
+	cacheDir := t.TempDir()
+	flags := genericclioptions.NewConfigFlags(true)
+	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kc, &ns, &cacheDir
+	target, err := Resolve(flags, typ, name)
+	if err != nil {
+		t.Fatalf("resolving %s/%s: %v", typ, name, err)
+	}
+	schemas, err := LoadSchemas(flags, target)
+	if err != nil {
+		t.Fatalf("LoadSchemas: %v", err)
+	}
+	opts := []diff.Option{diff.WithSchemas(schemas)}
+	dc := kubetest.Dynamic(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	w := NewWatch(dc, target)
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref(), opts...),
+		runner: &Runner{Client: dc, Target: target, Strategy: strategy, Cached: w.Latest, MergeOptions: opts}}
+	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
 	return e
 }
 

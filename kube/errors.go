@@ -9,6 +9,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/model"
 )
@@ -16,13 +17,19 @@ import (
 // The typed errors below turn API failures into something the UI can say
 // in words and branch on. Each wraps the original error.
 
-// ConflictError: the object changed on the server since base (409).
+// ConflictError: the object changed on the server since base (409), or a
+// server-side apply was refused because other field managers own fields
+// it sets.
 type ConflictError struct {
 	Target *Target
 	// Managers lists, for a server-side apply conflict, each field and the
 	// field manager that owns it; empty for a resourceVersion conflict.
 	Managers []ManagerConflict
-	Err      error
+	// Current is, for a server-side apply conflict, the object as read
+	// back after the refusal: base's content (else the conflict would be
+	// a resourceVersion conflict), perhaps at a newer resourceVersion.
+	Current *unstructured.Unstructured
+	Err     error
 }
 
 // ManagerConflict is one field a server-side apply could not take because
@@ -252,6 +259,19 @@ func (e *ConflictError) FieldCauses() []model.FieldCause {
 	}
 	return out
 }
+
+// FieldOwners names each field of a server-side apply conflict and its
+// owner (model.OwnershipError).
+func (e *ConflictError) OwnedFields() []model.OwnedField {
+	out := make([]model.OwnedField, len(e.Managers))
+	for i, m := range e.Managers {
+		out[i] = model.OwnedField{Field: m.Field, Manager: m.Manager}
+	}
+	return out
+}
+
+// Live returns the object read back after a server-side apply conflict.
+func (e *ConflictError) Live() *unstructured.Unstructured { return e.Current }
 
 // ErrorKind implements model.KindedError.
 func (e *InvalidError) ErrorKind() model.ErrorKind { return model.ErrorInvalid }

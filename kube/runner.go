@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model"
 )
 
@@ -27,6 +28,10 @@ type Runner struct {
 	Drafts *DraftStore
 	// Now is the clock for the events' times; nil means time.Now.
 	Now func() time.Time
+	// MergeOptions are the session's merge options (diff.WithSchemas with
+	// the server's schemas), with which an apply names the fields a draft
+	// removes.
+	MergeOptions []diff.Option
 	// TimelineOut receives the session's AppendTimeline effects
 	// (--timeline-out); nil ignores them.
 	TimelineOut *TimelineLog
@@ -51,7 +56,12 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		if base == nil {
 			return model.SaveFailed{Err: model.ErrNoResourceVersion}, nil
 		}
-		saved, err := Save(ctx, r.Client, r.Target, r.Strategy, base, e.Object, SaveOptions{DryRun: e.DryRun})
+		strategy := r.Strategy
+		if e.Update {
+			// The user's choice after apply could not remove a field.
+			strategy = StrategyUpdate
+		}
+		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut, MergeOptions: r.MergeOptions})
 		if e.DryRun {
 			return model.Previewed{Object: saved, Err: err}, nil
 		}

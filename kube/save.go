@@ -13,11 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model"
 )
 
-// FieldManager is the field manager kedit writes under.
-const FieldManager = "kedit"
+// FieldManager is the field manager kedit writes under, as update and as
+// server-side apply.
+const FieldManager = model.FieldManager
 
 // Strategy says how a save is sent. Every strategy is conflict-safe: each
 // carries base's resourceVersion, so a save over a change made meanwhile
@@ -32,8 +34,10 @@ const (
 	// metadata.resourceVersion in it, which the server treats as a
 	// precondition.
 	StrategyPatch Strategy = "patch"
-	// StrategyApply sends a server-side apply as field manager kedit, never
-	// forced, with base's resourceVersion as a precondition.
+	// StrategyApply sends a server-side apply as field manager kedit with
+	// base's resourceVersion as a precondition, forced only for the fields
+	// the user took from other managers in the conflict view (see
+	// applyDraft).
 	StrategyApply Strategy = "apply"
 )
 
@@ -55,6 +59,14 @@ type SaveOptions struct {
 	// DryRun asks the server to validate and return the object it would
 	// store without storing it.
 	DryRun bool
+	// Force makes a server-side apply take the fields other managers own.
+	Force bool
+	// LeftOut are fields an apply leaves out on purpose (model.Save's
+	// LeftOut): not removals to refuse.
+	LeftOut []string
+	// MergeOptions are the session's merge options (diff.WithSchemas):
+	// an apply names the fields a draft removes with them.
+	MergeOptions []diff.Option
 }
 
 // IdentityChangedError is returned when the draft names another object
@@ -103,20 +115,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		return out, classify(t, "patch", err)
 
 	case StrategyApply:
-		obj := draft.DeepCopy()
-		stripServerOwned(obj)
-		obj.SetResourceVersion(rv)
-		// An apply creates a missing object, resourceVersion or not; base's
-		// uid makes the server refuse instead, so a save never brings back
-		// an object deleted meanwhile.
-		obj.SetUID(base.GetUID())
-		body, err := json.Marshal(obj.Object)
-		if err != nil {
-			return nil, err
-		}
-		force := false
-		out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: FieldManager, Force: &force, DryRun: dryRun})
-		return out, classifyApply(t, err)
+		return applyDraft(ctx, ri, t, base, draft, opts)
 	}
 	return nil, fmt.Errorf("unknown save strategy %q", strategy)
 }

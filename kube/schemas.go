@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/kube-openapi/pkg/spec3"
 )
@@ -43,4 +44,20 @@ func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (man
 		return nil, fmt.Errorf("building schemas for %s: %w", gv, err)
 	}
 	return tc, nil
+}
+
+// LoadSchemas returns the server's schemas for the target's group and
+// version, for diff.WithSchemas: custom resources then merge by their own
+// list keys. The documents come through the flags' discovery client, which
+// keeps them on disk as kubectl does (under the cache directory, --cache-dir,
+// KUBECACHEDIR or ~/.kube/cache, in http/, per server): the server's
+// discovery document names each group-version's document with a hash of
+// its content, so a stored document serves until the schema changes (a CRD
+// updated, the server upgraded), and is read again then.
+func LoadSchemas(flags *genericclioptions.ConfigFlags, t *Target) (managedfields.TypeConverter, error) {
+	dc, err := flags.ToDiscoveryClient()
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	return ServerSchemas(dc, t.Mapping.GroupVersionKind.GroupVersion())
 }

@@ -22,7 +22,7 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 		case obj != nil:
 			// Mine changed under the merge: merge again, keeping the
 			// resolutions of the conflicts that stayed the same.
-			s.merge(s.rebase.Theirs, s.rebase.Merge)
+			s.remerge()
 		default:
 			// The merge is of an older mine now; Resubmit refuses it
 			// until the draft parses again.
@@ -61,18 +61,30 @@ func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
 // mergedEdited takes the merged text as the user edited it by hand: the
 // rebase is done, and the draft is that text, made from theirs. It starts
 // from theirs' values (open conflicts are blocks holding all three), so
-// nothing of theirs is lost unless the user removes it.
+// nothing of theirs is lost unless the user removes it. Text that cannot
+// be saved (a block left in, YAML that does not parse) is refused: the
+// rebase and its resolutions stay as they were, and the text is kept to
+// be offered again.
 func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	if err := s.merging("take the edited merge"); err != nil {
 		return nil, err
 	}
+	obj, err := parseDraft(text)
+	if err == nil {
+		err = checkIdentity(text, s.rebase.Theirs.Object, obj)
+	}
+	if err != nil {
+		rb := *s.rebase
+		rb.Edited = text
+		s.rebase = &rb
+		return nil, err
+	}
 	s.base = s.rebase.Theirs
 	s.rebase = nil
-	obj, err := s.parse(text)
 	s.gen++
-	s.draft = &Draft{Text: text, Object: obj, Err: err}
+	s.draft = &Draft{Text: text, Object: obj}
 	s.state, s.failure, s.retries = StateEditing, nil, 0
-	return []Effect{s.writeDraft()}, err
+	return []Effect{s.writeDraft()}, nil
 }
 
 func (s *Session) writeDraft() WriteDraft {

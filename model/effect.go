@@ -33,6 +33,20 @@ type Save struct {
 	// DryRun asks for a server-side dry run (PreviewRequested): kube/
 	// answers with Previewed, and nothing is written.
 	DryRun bool
+	// Force takes the fields of Object that other field managers own
+	// (server-side apply's force). The session sets it only on the
+	// resubmit of an apply's ownership conflicts, every one of them
+	// resolved, at least one to mine; the fields resolved to theirs are
+	// left out of Object.
+	Force bool
+	// Update sends the save as an update (a PUT with ResourceVersion)
+	// whatever the configured strategy: SaveRequested{AsUpdate: true}.
+	Update bool
+	// LeftOut are the fields Object leaves out on purpose, in
+	// server-side apply's syntax: ownership conflicts resolved to theirs,
+	// which the apply stops claiming and their owners keep. They are not
+	// removals of the draft's.
+	LeftOut []string
 }
 
 // Create asks kube/ to create Object again after it was deleted while

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // ErrorKind classifies why the API server refused a save. kube/ maps API
@@ -41,7 +43,13 @@ const (
 	ErrorTimeout
 	// ErrorFieldManagerConflict is server-side apply refusing to take
 	// fields another manager owns; the causes name each field and owner.
+	// When the error is an OwnershipError the session turns it into a
+	// rebase whose conflicts are those fields.
 	ErrorFieldManagerConflict
+	// ErrorApplyCannotRemove is a save kube/ did not send: server-side
+	// apply cannot remove a field another manager owns, and the draft
+	// removes one. SaveRequested{AsUpdate: true} sends it as an update.
+	ErrorApplyCannotRemove
 )
 
 var errorKindNames = [...]string{
@@ -56,6 +64,7 @@ var errorKindNames = [...]string{
 	ErrorUnavailable:          "unavailable",
 	ErrorTimeout:              "timeout",
 	ErrorFieldManagerConflict: "field manager conflict",
+	ErrorApplyCannotRemove:    "apply cannot remove",
 }
 
 // String returns the kind in words, e.g. "too large".
@@ -84,6 +93,32 @@ type FieldCause struct {
 	Type string
 }
 
+// FieldManager is the field manager kedit writes under, as update and as
+// server-side apply.
+const FieldManager = "kedit"
+
+// OwnedField is a field and the field manager that owns it.
+type OwnedField struct {
+	// Field is the field in server-side apply's syntax, e.g. `.data.foo`.
+	Field string
+	// Manager is the field manager, e.g. "kubectl-patch".
+	Manager string
+}
+
+// OwnershipError is implemented by a server-side apply the server refused
+// because other field managers own fields it sets, while the object was
+// as base had it: the session makes those fields conflicts to resolve.
+type OwnershipError interface {
+	KindedError
+	// FieldOwners names each field and its owner.
+	OwnedFields() []OwnedField
+	// Live is the object on the server when the apply was refused, with
+	// base's content but perhaps a newer resourceVersion (kedit moving
+	// its own fields to its apply manager writes the object); nil when
+	// unknown, which means base.
+	Live() *unstructured.Unstructured
+}
+
 // KindedError is implemented by kube/'s typed errors, so that model needs
 // no import of kube to classify them.
 type KindedError interface {
@@ -108,6 +143,16 @@ func KindOf(err error) ErrorKind {
 	return ErrorUnknown
 }
 
+// OwnersOf returns the fields and owners of the first OwnershipError in
+// err's chain, and that error; nil when there is none or it names no field.
+func OwnersOf(err error) ([]OwnedField, OwnershipError) {
+	var oe OwnershipError
+	if errors.As(err, &oe) && len(oe.OwnedFields()) > 0 {
+		return oe.OwnedFields(), oe
+	}
+	return nil, nil
+}
+
 // CausesOf returns the field causes of the first error in err's chain that
 // has them.
 func CausesOf(err error) []FieldCause {
@@ -127,6 +172,11 @@ type APIError struct {
 	Message string
 	// Causes are the server's field causes, if any.
 	Causes []FieldCause
+	// Owners are, for a field manager conflict, the fields and their
+	// owners; with them the error is an OwnershipError.
+	Owners []OwnedField
+	// LiveObject is the object on the server, for an OwnershipError.
+	LiveObject *unstructured.Unstructured
 	// Err is the underlying API error, if any.
 	Err error
 }
@@ -163,6 +213,12 @@ func (e *APIError) ErrorKind() ErrorKind { return e.Kind }
 
 // FieldCauses returns e.Causes.
 func (e *APIError) FieldCauses() []FieldCause { return e.Causes }
+
+// FieldOwners returns e.Owners.
+func (e *APIError) OwnedFields() []OwnedField { return e.Owners }
+
+// Live returns e.LiveObject.
+func (e *APIError) Live() *unstructured.Unstructured { return e.LiveObject }
 
 // DraftError reports a draft that cannot be saved as it stands: text that
 // does not parse, a conflict block left in it, or a change of the object's
@@ -225,9 +281,17 @@ type OpenConflictsError struct {
 // Error says how many conflicts are open and what to do.
 func (e *OpenConflictsError) Error() string {
 	if e.Open == 1 {
-		return fmt.Sprintf("1 of %d conflicts is still open: resolve it before resubmitting", e.Total)
+		return fmt.Sprintf("1 of %s is still open: resolve it before resubmitting", Count(e.Total, "conflict"))
 	}
 	return fmt.Sprintf("%d of %d conflicts are still open: resolve them before resubmitting", e.Open, e.Total)
+}
+
+// Count says n things in words: "1 conflict", "2 conflicts", "0 changes".
+func Count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // StaleDraftError refuses to recover a stored draft that was made from a

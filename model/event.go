@@ -66,16 +66,24 @@ type DraftEdited struct {
 }
 
 // MergedEdited reports the rebase's merged text (Session.MergedText) as the
-// user edited it by hand, conflict blocks and all. It ends the rebase: the
-// text becomes the draft, made from theirs. Blocks left in it make it a
-// draft that cannot be saved until they are gone.
+// user edited it by hand. Text that parses ends the rebase: it becomes the
+// draft, made from theirs. Text that does not (a conflict block left in,
+// YAML that does not parse) is refused with its *DraftError: the rebase and
+// its resolutions stay, the draft is not touched, and MergedText offers the
+// edited text again.
 type MergedEdited struct {
 	// Text is the whole merged text, exactly as edited.
 	Text string
 }
 
 // SaveRequested asks to save the draft (during a rebase, to resubmit).
-type SaveRequested struct{}
+type SaveRequested struct {
+	// AsUpdate sends this save as an update (a PUT with base's
+	// resourceVersion) whatever the strategy: the user's way on after
+	// server-side apply could not remove a field another manager owns
+	// (ErrorApplyCannotRemove).
+	AsUpdate bool
+}
 
 // Saved reports a save or create the server took, with the object it
 // stored.

@@ -37,7 +37,7 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	case MergedEdited:
 		effects, err = s.mergedEdited(ev.Text)
 	case SaveRequested:
-		effects, err = s.saveRequested()
+		effects, err = s.saveRequested(ev)
 	case Saved:
 		effects, err = s.saved(ev)
 	case SaveFailed:

@@ -106,11 +106,13 @@ func (s *Session) merge(theirs Version, prev *diff.ObjectMerge) {
 }
 
 // carryResolutions resolves each conflict of next that prev had, with the
-// same values on every side, the way prev resolved it.
+// same values on every side (and the same lines, for a region of a
+// multi-line string), the way prev resolved it.
 func carryResolutions(prev, next *diff.ObjectMerge) {
 	for i, c := range next.Conflicts {
 		for j, p := range prev.Conflicts {
-			if p.Path.Equals(c.Path) && reflect.DeepEqual(p.Base, c.Base) && reflect.DeepEqual(p.Mine, c.Mine) && reflect.DeepEqual(p.Theirs, c.Theirs) {
+			if p.Path.Equals(c.Path) && reflect.DeepEqual(p.Base, c.Base) && reflect.DeepEqual(p.Mine, c.Mine) && reflect.DeepEqual(p.Theirs, c.Theirs) &&
+				reflect.DeepEqual(p.Hunk, c.Hunk) && p.Owner == c.Owner {
 				// Same conflict, same choices: cannot fail.
 				_, _ = next.Resolve(i, prev.Resolutions[j])
 			}
@@ -131,6 +133,9 @@ func (s *Session) setRebaseState() {
 var ErrUpToDate = errors.New("the draft is already based on the latest version")
 
 func (s *Session) rebaseRequested() ([]Effect, error) {
+	if s.draft == nil && s.rebase == nil && s.state != StateSaving {
+		return nil, ErrNoDraft
+	}
 	if s.rebasing() {
 		// Theirs moved on while resolving: merge onto live instead,
 		// keeping the resolutions of the conflicts that stayed the same.
@@ -174,9 +179,17 @@ func (s *Session) merging(event string) error {
 	return nil
 }
 
+// ErrOwnershipChoice refuses base, or a value typed by hand, for a
+// conflict of server-side apply: kedit either takes the field (mine) or
+// leaves it to its owner (theirs).
+var ErrOwnershipChoice = errors.New("a field another manager owns is resolved to mine (kedit takes it, with force) or theirs (kedit leaves it to its owner)")
+
 func (s *Session) resolve(i int, r diff.Resolution) error {
 	if err := s.merging("resolve"); err != nil {
 		return err
+	}
+	if s.rebase.Ownership && r.Choice != diff.TakeMine && r.Choice != diff.TakeTheirs && r.Choice != diff.Unresolved {
+		return ErrOwnershipChoice
 	}
 	m := s.rebase.Merge.Clone()
 	if _, err := m.Resolve(i, r); err != nil {
@@ -195,6 +208,9 @@ func (s *Session) resolveAll(c diff.Choice) error {
 	}
 	if c != diff.TakeMine && c != diff.TakeTheirs && c != diff.TakeBase {
 		return fmt.Errorf("model: resolve all takes mine, theirs or base, not choice %d", c)
+	}
+	if s.rebase.Ownership && c == diff.TakeBase {
+		return ErrOwnershipChoice
 	}
 	m := s.rebase.Merge.Clone()
 	for i, r := range m.Resolutions {
@@ -237,9 +253,28 @@ func (s *Session) resubmit() ([]Effect, error) {
 	if theirs.ResourceVersion == "" {
 		return nil, ErrNoResourceVersion
 	}
+	how := pendingSave{resubmit: true, intended: final}
+	sent := final
+	if s.rebase.Ownership {
+		// A field left to its owner is left out of the apply, so that
+		// kedit stops claiming it; the fields taken are forced, which is
+		// safe only now that no conflict is left open.
+		sent, err = m.FinalWithout(func(i int) bool { return m.Resolutions[i].Choice == diff.TakeTheirs })
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range m.Conflicts {
+			switch m.Resolutions[i].Choice {
+			case diff.TakeMine:
+				how.forced = append(how.forced, OwnedField{Field: c.Path.String(), Manager: c.Owner})
+			case diff.TakeTheirs:
+				how.leftOut = append(how.leftOut, c.Path.String())
+			}
+		}
+	}
 	prev := s.base
 	s.base = theirs
-	effects, err := s.startSave(final, theirs.ResourceVersion, true)
+	effects, err := s.startSave(sent, theirs.ResourceVersion, how)
 	if err != nil {
 		s.base = prev
 		return nil, err
@@ -249,4 +284,57 @@ func (s *Session) resubmit() ([]Effect, error) {
 	s.draft = &Draft{Text: text, Object: final}
 	s.rebase = nil
 	return append([]Effect{s.writeDraft()}, effects...), nil
+}
+
+// startOwnership follows an apply the server refused because other field
+// managers own fields of it: those fields become the rebase's conflicts,
+// with the object on the server as theirs. It reports false, leaving the
+// session as it was, when the error names no field of mine's.
+func (s *Session) startOwnership(err error) bool {
+	owners, oe := OwnersOf(err)
+	if oe == nil {
+		return false
+	}
+	byPath := make(map[string]string, len(owners))
+	for _, o := range owners {
+		byPath[o.Field] = o.Manager
+	}
+	theirs := s.base
+	if live := oe.Live(); live != nil {
+		theirs = NewVersion(live, s.base.Observed)
+	}
+	mine, _ := s.mine()
+	if mine == nil {
+		return false
+	}
+	m, merr := diff.OwnershipConflicts(s.base.Object, mine, theirs.Object, byPath, s.opts...)
+	if merr != nil || len(m.Conflicts) == 0 {
+		return false
+	}
+	s.pending, s.failure, s.retries = nil, nil, 0
+	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: theirs, Merge: m, Ownership: true, owners: byPath}
+	s.setRebaseState()
+	return true
+}
+
+// remerge merges again after mine changed under the rebase, keeping the
+// resolutions of the conflicts that stayed the same; an ownership rebase
+// stays one.
+func (s *Session) remerge() {
+	rb := s.rebase
+	if !rb.Ownership {
+		s.merge(rb.Theirs, rb.Merge)
+		return
+	}
+	mine, _ := s.mine()
+	m, err := diff.OwnershipConflicts(s.base.Object, mine, rb.Theirs.Object, rb.owners, s.opts...)
+	if err != nil || len(m.Conflicts) == 0 {
+		// Mine no longer sets an owned field differently: an ordinary
+		// rebase (a clean one) shows what goes.
+		s.merge(rb.Theirs, nil)
+		return
+	}
+	carryResolutions(rb.Merge, m)
+	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: rb.Theirs, Merge: m, Ownership: true, owners: rb.owners}
+	s.setRebaseState()
 }

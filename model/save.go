@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-func (s *Session) saveRequested() ([]Effect, error) {
+func (s *Session) saveRequested(ev SaveRequested) ([]Effect, error) {
 	switch s.state {
 	case StateRebasing, StateResolving:
 		return s.resubmit()
@@ -22,18 +22,23 @@ func (s *Session) saveRequested() ([]Effect, error) {
 	if s.draft.Err != nil {
 		return nil, s.draft.Err
 	}
-	return s.startSave(s.draft.Object, s.base.ResourceVersion, false)
+	return s.startSave(s.draft.Object, s.base.ResourceVersion, pendingSave{update: ev.AsUpdate})
 }
 
 // startSave sends obj conditionally on rv, the one way the session writes.
-func (s *Session) startSave(obj *unstructured.Unstructured, rv string, resubmit bool) ([]Effect, error) {
+// how says how: a resubmit, an update whatever the strategy, the fields to
+// force and the object meant (when obj leaves fields out).
+func (s *Session) startSave(obj *unstructured.Unstructured, rv string, how pendingSave) ([]Effect, error) {
 	o, err := s.toSave(obj, rv)
 	if err != nil {
 		return nil, err
 	}
-	s.pending = &pendingSave{gen: s.gen, object: o, resubmit: resubmit}
-	s.state, s.failure = StateSaving, nil
-	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(), Resubmit: resubmit}}, nil
+	p := how
+	p.gen, p.object = s.gen, o
+	s.pending = &p
+	s.state, s.failure, s.lastSave = StateSaving, nil, nil
+	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(),
+		Resubmit: p.resubmit, Force: len(p.forced) > 0, Update: p.update, LeftOut: p.leftOut}}, nil
 }
 
 // toSave is obj as it goes to the server, conditional on rv.
@@ -63,6 +68,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 	}
 	v := NewVersion(ev.Object, ev.At)
 	s.timeline.Observe(ev.Object, ev.At, false)
+	s.lastSave = s.report(s.pending, ev.Object)
 	s.base = v
 	if s.liveDeleted || newerRV(v.ResourceVersion, s.live.ResourceVersion) {
 		s.live, s.liveDeleted = v, false
@@ -93,6 +99,9 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 	kind := KindOf(ev.Err)
 	if kind == ErrorConflict && s.state == StateSaving {
 		return s.startRebase()
+	}
+	if kind == ErrorFieldManagerConflict && s.state == StateSaving && s.startOwnership(ev.Err) {
+		return nil, nil
 	}
 	s.pending, s.rebase = nil, nil
 	s.state = StateFailed
@@ -134,6 +143,6 @@ func (s *Session) recreate() ([]Effect, error) {
 		o.SetNamespace(s.base.Object.GetNamespace())
 	}
 	s.pending = &pendingSave{gen: s.gen, object: o}
-	s.state, s.failure = StateSaving, nil
+	s.state, s.failure, s.lastSave = StateSaving, nil, nil
 	return []Effect{Create{Ref: s.ref, Object: o.DeepCopy()}}, nil
 }

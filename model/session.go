@@ -82,9 +82,23 @@ type Rebase struct {
 	// it was.
 	Merge *diff.ObjectMerge
 
+	// Ownership is true when the conflicts are fields other field managers
+	// own, from a server-side apply the server refused (Theirs is then the
+	// object as it was, base's content): resolving one to theirs leaves the
+	// field to its owner and out of the apply, to mine takes it, and the
+	// resubmit forces the fields resolved to mine.
+	Ownership bool
+	// Edited is the merged text as the user last edited it, when the
+	// session refused it (a block left in, YAML that does not parse):
+	// MergedText offers it again. Empty otherwise.
+	Edited string
+
 	// stale is true when the draft was edited since into text that does
 	// not parse, so Merge is not of the draft as it stands.
 	stale bool
+	// owners are, for an ownership rebase, the owner of each field the
+	// server named, by path.
+	owners map[string]string
 }
 
 // Stale reports whether the draft was edited since the merge into text
@@ -127,8 +141,16 @@ type ServerChange struct {
 type pendingSave struct {
 	// gen is the draft generation that was sent: a draft edited while
 	// saving has a newer one and stays a draft after the save.
-	gen      int
-	object   *unstructured.Unstructured
+	gen    int
+	object *unstructured.Unstructured
+	// intended is the object the user means to store; object, sent, is
+	// the same but for the fields an apply stops claiming.
+	intended *unstructured.Unstructured
+	// forced are the fields an apply takes with force, and from whom.
+	forced []OwnedField
+	// leftOut are the fields an apply leaves to their owners.
+	leftOut  []string
+	update   bool
 	resubmit bool
 }
 
@@ -163,6 +185,7 @@ type Session struct {
 	change      *ServerChange
 	preview     *preview
 	timeline    Timeline
+	lastSave    *SaveReport
 
 	emitTimeline bool
 }
@@ -241,13 +264,28 @@ func (s *Session) OpenConflicts() int {
 
 // MergedText renders the rebase's merged object with a conflict block for
 // each open conflict, for the conflict view or $EDITOR. Handing the edited
-// text back as MergedEdited resolves the rebase by hand.
+// text back as MergedEdited resolves the rebase by hand. After the session
+// refused an edited text, it is that text again, so that nothing typed is
+// lost.
 func (s *Session) MergedText() (string, error) {
 	if !s.rebasing() {
 		return "", &StateError{Event: "render the merge", State: s.state, Reason: "nothing is being rebased"}
 	}
+	if s.rebase.Edited != "" {
+		return s.rebase.Edited, nil
+	}
 	out, err := s.rebase.Merge.YAML()
 	return string(out), err
+}
+
+// LastSave reports what the last save the server took did, compared with
+// what was sent; nil before the first and while a save is in flight.
+func (s *Session) LastSave() *SaveReport {
+	if s.lastSave == nil {
+		return nil
+	}
+	r := *s.lastSave
+	return &r
 }
 
 // Failure returns why the last save failed while the session is in

@@ -432,27 +432,63 @@ func TestDeploymentContainerConflict(t *testing.T) {
 	}
 }
 
-func TestEditedMergedTextResolvesTheRebaseByHand(t *testing.T) {
-	s := sameFieldConflict(t)
-	merged, err := s.MergedText()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Markers left in: refused with line and field, text kept, and the
-	// draft is now made from theirs.
-	state, _, err := s.Handle(MergedEdited{Text: merged})
-	var de *DraftError
-	if !errors.As(err, &de) || de.Field != ".data.foo" || de.Line == 0 {
-		t.Fatalf("err = %v, want a DraftError on .data.foo with a line", err)
-	}
-	if state != StateEditing || s.Draft().Text != merged || s.Base().ResourceVersion != "5" {
-		t.Fatalf("state %s base %s", state, s.Base().ResourceVersion)
-	}
-	// Fixed by hand.
-	must(t, s, DraftEdited{Text: strings.Replace(text(t, cm("5", "foo", "3", "bar", "1")), `foo: "3"`, `foo: "42"`, 1)})
-	save := saveOf(t, must(t, s, SaveRequested{}))
-	if v, _ := dataOf(save.Object, "foo"); v != "42" || save.ResourceVersion != "5" {
-		t.Fatalf("save foo %q rv %q, want 42 at theirs' 5", v, save.ResourceVersion)
+// TestRefusedMergedTextKeepsTheRebase: merged text edited by hand with a
+// block left in, or YAML that does not parse, is refused with its line and
+// field; the rebase, its resolutions and the draft stay as they were, and
+// the edited text is offered again by MergedText.
+func TestRefusedMergedTextKeepsTheRebase(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(merged string) string
+		field string
+	}{
+		{"block left in", func(m string) string { return m }, ".data.foo"},
+		{"does not parse", func(m string) string { return m + "data: [\n" }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := editing(t, "2")
+			draft := s.Draft().Text
+			must(t, s, SaveRequested{})
+			must(t, s, SaveFailed{Err: conflictErr()})
+			must(t, s, Conflicted{Theirs: cm("5", "foo", "3", "bar", "1", "baz", "x"), At: at(1)})
+			// A second conflict, resolved before the edit.
+			must(t, s, LiveChanged{Type: LiveModified, Object: cm("6", "foo", "3", "bar", "9", "baz", "x"), At: at(2)})
+			must(t, s, DraftEdited{Text: strings.Replace(draft, `bar: "1"`, `bar: "8"`, 1)})
+			must(t, s, RebaseRequested{})
+			if len(s.Conflicts()) != 2 {
+				t.Fatalf("conflicts %v", s.Conflicts())
+			}
+			must(t, s, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}})
+			draft = s.Draft().Text
+			baseRV := s.Base().ResourceVersion
+			merged, err := s.MergedText()
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := tc.edit(merged)
+			state, effects, err := s.Handle(MergedEdited{Text: edited})
+			var de *DraftError
+			if !errors.As(err, &de) || de.Field != tc.field || de.Line == 0 {
+				t.Fatalf("err = %v, want a DraftError on %q with a line", err, tc.field)
+			}
+			if state != StateResolving || len(effects) != 0 || s.Draft().Text != draft || s.Base().ResourceVersion != baseRV {
+				t.Fatalf("state %s, effects %v, base %s: the refusal changed the session", state, effects, s.Base().ResourceVersion)
+			}
+			if r := s.Resolutions(); len(r) != 2 || r[0].Choice != diff.TakeMine || r[1].Choice != diff.Unresolved {
+				t.Errorf("resolutions %v, want mine and open", r)
+			}
+			if again, _ := s.MergedText(); again != edited {
+				t.Errorf("MergedText after the refusal:\n%s\nwant the edited text", again)
+			}
+			// Fixed by hand: the rebase is done, the draft made from theirs.
+			fixed := strings.Replace(text(t, cm("6", "foo", "3", "bar", "9", "baz", "x")), `foo: "3"`, `foo: "42"`, 1)
+			must(t, s, MergedEdited{Text: fixed})
+			wantState(t, s, StateEditing)
+			save := saveOf(t, must(t, s, SaveRequested{}))
+			if v, _ := dataOf(save.Object, "foo"); v != "42" || save.ResourceVersion != "6" {
+				t.Fatalf("save foo %q rv %q, want 42 at theirs' 6", v, save.ResourceVersion)
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -13,13 +14,18 @@ import (
 // intents and outcomes and checks the session's rules after every step:
 // no Save without a resourceVersion, no resubmit over an open conflict, no
 // failure that touches the draft, refusals that change nothing, and states
-// that agree with what the session holds.
+// that agree with what the session holds. For server-side apply: no force
+// but on the resubmit of ownership conflicts all resolved, at least one to
+// mine, with the fields resolved to theirs left out; no update in place of
+// the strategy unless asked for; a refused merged text keeps the rebase and
+// the draft; and every save the server took is reported.
 func TestRulesHoldOnRandomWalks(t *testing.T) {
 	walks, steps := 300, 40
 	if testing.Short() {
 		walks = 50
 	}
 	visited := map[State]int{}
+	forced = 0
 	for w := range walks {
 		r := rand.New(rand.NewPCG(uint64(w), 1))
 		s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1"))
@@ -28,7 +34,27 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		val := func() string { return strconv.Itoa(r.IntN(3)) }
 		for step := range steps {
 			var ev Event
-			switch r.IntN(14) {
+			switch r.IntN(17) {
+			case 14:
+				// Server-side apply refusing fields other managers own.
+				fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
+				e := &APIError{Kind: ErrorFieldManagerConflict}
+				for _, f := range fields {
+					e.Owners = append(e.Owners, OwnedField{Field: f, Manager: "kubectl-patch"})
+				}
+				ev = SaveFailed{Err: e}
+			case 15:
+				if r.IntN(2) == 0 {
+					ev = SaveFailed{Err: &APIError{Kind: ErrorApplyCannotRemove}}
+				} else {
+					ev = SaveRequested{AsUpdate: true}
+				}
+			case 16:
+				if r.IntN(2) == 0 {
+					ev = MergedEdited{Text: "data: [\n"}
+				} else {
+					ev = ResolveAll{Choice: []diff.Choice{diff.TakeMine, diff.TakeMine, diff.TakeTheirs, diff.TakeBase}[r.IntN(4)]}
+				}
 			case 0, 1:
 				ev = DraftEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 			case 2:
@@ -63,6 +89,8 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			}
 			before := snapshot(s)
 			openBefore := s.OpenConflicts()
+			rebaseBefore := s.Rebase()
+			resolutionsBefore := s.Resolutions()
 			state, effects, err := s.Handle(ev)
 			where := func() string { return "walk " + strconv.Itoa(w) + " step " + strconv.Itoa(step) + ": " }
 			if state != s.State() {
@@ -83,6 +111,25 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 					if sv.Resubmit && openBefore > 0 {
 						t.Fatalf("%sresubmit with %d open conflicts", where(), openBefore)
 					}
+					if sv.Force {
+						checkForce(t, where(), rebaseBefore, resolutionsBefore, sv)
+					}
+					if asked, _ := ev.(SaveRequested); sv.Update && !asked.AsUpdate {
+						t.Fatalf("%s%T sent a save as an update", where(), ev)
+					}
+				}
+			}
+			if _, ok := ev.(MergedEdited); ok && isDraftErr {
+				if s.Draft().Text != before.draft || s.State() != before.state || !reflect.DeepEqual(s.Resolutions(), resolutionsBefore) {
+					t.Fatalf("%sa refused merged text changed the draft, the state or the resolutions", where())
+				}
+				if text, _ := s.MergedText(); text != ev.(MergedEdited).Text {
+					t.Fatalf("%sthe refused merged text is not offered again", where())
+				}
+			}
+			if _, ok := ev.(Saved); ok && err == nil {
+				if r := s.LastSave(); r == nil || r.ResourceVersion != ev.(Saved).Object.GetResourceVersion() {
+					t.Fatalf("%sa save the server took has report %+v", where(), r)
 				}
 			}
 			if _, ok := ev.(SaveFailed); ok && err == nil && s.Draft().Text != before.draft {
@@ -101,7 +148,44 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			t.Errorf("no walk reached %s: %v", st, visited)
 		}
 	}
-	t.Logf("steps per state: %v", visited)
+	if forced == 0 {
+		t.Error("no walk forced an apply")
+	}
+	t.Logf("steps per state: %v; forced applies: %d", visited, forced)
+}
+
+// forced counts the forced applies the walks checked.
+var forced int
+
+// checkForce checks a forced Save: it resubmits an ownership rebase whose
+// every conflict was resolved, at least one to mine (sent with mine's
+// value), and none of the fields resolved to theirs is sent.
+func checkForce(t *testing.T, where string, rb *Rebase, rs []diff.Resolution, sv Save) {
+	t.Helper()
+	forced++
+	if rb == nil || !rb.Ownership || !sv.Resubmit {
+		t.Fatalf("%sa forced save that is not the resubmit of an apply's ownership conflicts", where)
+	}
+	mine := 0
+	for i, c := range rb.Merge.Conflicts {
+		got := diff.ValueAt(sv.Object.Object, c.Path)
+		switch rs[i].Choice {
+		case diff.TakeMine:
+			mine++
+			if !reflect.DeepEqual(got, c.Mine) {
+				t.Fatalf("%s%s resolved to mine is sent as %+v", where, c.Where(), got)
+			}
+		case diff.TakeTheirs:
+			if got.Present {
+				t.Fatalf("%s%s resolved to theirs is still claimed", where, c.Where())
+			}
+		default:
+			t.Fatalf("%sforced with %s resolved to %v", where, c.Where(), rs[i].Choice)
+		}
+	}
+	if mine == 0 {
+		t.Fatalf("%sforced with nothing resolved to mine", where)
+	}
 }
 
 type snap struct {

@@ -33,6 +33,9 @@ type Config struct {
 	AutoRebase bool
 	// Context bounds every API call; nil means context.Background.
 	Context context.Context
+	// Notice is said in the status bar at start, e.g. that the server's
+	// schema could not be read.
+	Notice string
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
 	Keys   *KeyMap
 	Styles *Styles
@@ -95,6 +98,9 @@ type App struct {
 	stored        *model.StoredDraft
 	// autoMerged says what --auto-rebase merged, for the saved message.
 	autoMerged string
+	// editingMerged is set while the in-app editor holds the rebase's
+	// merged text rather than the draft.
+	editingMerged bool
 
 	object   ObjectView
 	conflict ConflictView
@@ -122,6 +128,9 @@ func New(cfg Config) App {
 		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
 	if cfg.Stored != nil {
 		m.stored, m.confirm = cfg.Stored, confirmRecover
+	}
+	if cfg.Notice != "" {
+		m.status.Info(kube.EscapeControl(cfg.Notice))
 	}
 	m.refresh()
 	m.relayout()

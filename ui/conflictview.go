@@ -20,7 +20,11 @@ const wideWidth = 120
 
 // conflictRow is one conflict as the list shows it.
 type conflictRow struct {
-	path       string
+	// where names the field, and the lines of a colliding region of a
+	// multi-line string: `.data.app.conf lines 10–12`.
+	where string
+	// manager is the field manager that wrote theirs' value, or for an
+	// apply's conflict the one that owns the field.
 	manager    string
 	resolution diff.Choice
 	base       string
@@ -32,28 +36,44 @@ type conflictRow struct {
 	from [3]int
 }
 
+// mergedRow is one change merged without conflict.
+type mergedRow struct {
+	where string
+	side  diff.Side
+	// summary is the change on one line: before -> after.
+	summary string
+	// before and after are the field in base and on the change's side;
+	// from is the first line of the change in each.
+	before, after string
+	from          [2]int
+}
+
 // contextLines is how many lines the columns show above a colliding hunk
 // when there is room.
 const contextLines = 2
 
-// ConflictView is the heart of kedit: a rebase's conflicts, base, theirs and
-// mine of the selected one, and the changes merged without conflict. It shows
-// a clean rebase too (0 conflicts), so the user sees what is merged before
-// resubmitting.
+// ConflictView is the heart of kedit: a rebase's conflicts and the changes
+// merged without conflict, in one list, and the selected entry's versions:
+// base, theirs and mine of a conflict, before and after of a merged
+// change. It shows a clean rebase too (0 conflicts), so the user sees what
+// is merged before resubmitting.
 type ConflictView struct {
 	keys   KeyMap
 	styles *Styles
 	width  int
 	height int
 
+	// selected is the selected entry: a conflict below len(rows), a
+	// merged change after.
 	selected int
 	// flipped swaps the layout the width chose (v).
 	flipped bool
 
 	baseRV, theirsRV string
 	waiting          bool
+	ownership        bool
 	rows             []conflictRow
-	merged           []string
+	merged           []mergedRow
 	open             int
 }
 
@@ -76,40 +96,82 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	m.baseRV = kube.EscapeControl(r.Base.GetResourceVersion())
 	m.theirsRV = kube.EscapeControl(r.Theirs.ResourceVersion)
 	m.waiting = s.State() == model.StateWaitingTheirs
+	m.ownership = r.Ownership
 	resolutions := s.Resolutions()
 	for i, c := range s.Conflicts() {
 		row := conflictRow{
-			path:   c.Path.String(),
+			where:  c.Where(),
 			base:   renderValue(c.Base),
 			theirs: renderValue(c.Theirs),
 			mine:   renderValue(c.Mine),
 		}
-		if r.Theirs.Object != nil {
-			row.manager = model.Writer(r.Theirs.Object, []model.FieldChange{{Path: row.path}}).Manager
+		switch {
+		case c.Owner != "":
+			row.manager = c.Owner
+		case r.Theirs.Object != nil:
+			row.manager = model.Writer(r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
 		}
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
 		}
-		for _, h := range c.Hunks {
-			if h.Conflict {
-				row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
-				break
-			}
+		if h := c.Hunk; h != nil {
+			row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
 		}
 		m.rows = append(m.rows, row)
 	}
 	if r.Merge != nil {
 		for _, c := range r.Merge.Changes {
-			m.merged = append(m.merged, fmt.Sprintf("%s (%s, %s)", c.Path.String(), c.Side, c.Kind))
+			m.merged = append(m.merged, newMergedRow(c))
 		}
 	}
-	m.selected = min(m.selected, max(0, len(m.rows)-1))
+	m.selected = min(m.selected, max(0, m.entries()-1))
 }
 
-// Selected returns the index of the selected conflict in Session.Conflicts.
+// newMergedRow describes a merged change: for a region of a multi-line
+// string its lines, else the field's value before and after.
+func newMergedRow(c diff.Change) mergedRow {
+	row := mergedRow{where: c.Where(), side: c.Side, before: renderValue(c.Base), after: renderValue(c.Value)}
+	if h := c.Hunk; h != nil {
+		lines, start := h.MineLines, h.Mine.Start
+		if c.Side == diff.SideTheirs {
+			lines, start = h.TheirsLines, h.Theirs.Start
+		}
+		row.from = [2]int{h.Base.Start, start}
+		row.summary = oneLine(strings.Join(h.BaseLines, "")) + " -> " + oneLine(strings.Join(lines, ""))
+		return row
+	}
+	row.summary = oneLine(row.before) + " -> " + oneLine(row.after)
+	return row
+}
+
+// oneLine shortens a value to its first line, saying how many more there
+// are; the whole value is in the detail below the list.
+func oneLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return `""`
+	}
+	first, rest, more := strings.Cut(s, "\n")
+	if more {
+		return fmt.Sprintf("%s (+%d lines)", first, strings.Count(rest, "\n")+1)
+	}
+	return first
+}
+
+// entries is how many entries the list has: conflicts, then merged changes.
+func (m ConflictView) entries() int { return len(m.rows) + len(m.merged) }
+
+// Selected returns the index of the selected entry: a conflict's index in
+// Session.Conflicts when it is below the number of conflicts.
 func (m ConflictView) Selected() int { return m.selected }
 
-// Wide reports whether the three versions are drawn side by side.
+// SelectedConflict returns the selected conflict's index in
+// Session.Conflicts, false when a merged change is selected.
+func (m ConflictView) SelectedConflict() (int, bool) {
+	return m.selected, m.selected < len(m.rows)
+}
+
+// Wide reports whether the versions are drawn side by side.
 func (m ConflictView) Wide() bool { return (m.width >= wideWidth) != m.flipped }
 
 // Update moves the selection and switches the layout; the resolutions are
@@ -121,20 +183,25 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(km, m.keys.Next):
-		if m.selected < len(m.rows)-1 {
+		if m.selected < m.entries()-1 {
 			m.selected++
 		}
 	case key.Matches(km, m.keys.Prev):
 		if m.selected > 0 {
 			m.selected--
 		}
+	case key.Matches(km, m.keys.Home):
+		m.selected = 0
+	case key.Matches(km, m.keys.End):
+		m.selected = max(0, m.entries()-1)
 	case key.Matches(km, m.keys.Layout):
 		m.flipped = !m.flipped
 	}
 	return m, nil
 }
 
-// choiceText names a resolution in the list.
+// choiceText names a resolution in the list; for an apply's conflict,
+// what it does.
 func choiceText(c diff.Choice) string {
 	switch c {
 	case diff.TakeMine:
@@ -149,58 +216,181 @@ func choiceText(c diff.Choice) string {
 	return "open"
 }
 
-// View draws the title, the conflict list, the merged changes and the
-// selected conflict's three versions.
-func (m ConflictView) View() string {
-	st := m.styles
-	title := fmt.Sprintf("conflict: base rv %s, theirs rv %s: %d conflicts, %d changes merged", m.baseRV, m.theirsRV, len(m.rows), len(m.merged))
-	if len(m.rows) > 0 {
-		title += fmt.Sprintf(" (%d open)", m.open)
-	}
+// title is the view's first line.
+func (m ConflictView) title() string {
 	if m.waiting {
-		title = "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
+		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}
-	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(title), m.width, "…"))}
+	counts := model.Count(len(m.rows), "conflict") + ", " + model.Count(len(m.merged), "change") + " merged"
+	if len(m.rows) > 0 {
+		counts += fmt.Sprintf(" (%d open)", m.open)
+	}
+	if m.ownership {
+		return "apply conflict at rv " + m.theirsRV + ": " + counts
+	}
+	return "conflict: base rv " + m.baseRV + ", theirs rv " + m.theirsRV + ": " + counts
+}
 
-	// The list shows a window around the selection, so that a rebase with
-	// many conflicts still leaves room for the columns.
-	const maxRows = 6
-	first := max(0, min(m.selected-maxRows/2, len(m.rows)-maxRows))
-	for i := first; i < len(m.rows) && i < first+maxRows; i++ {
-		r := m.rows[i]
-		text := fmt.Sprintf("%-7s %s", choiceText(r.resolution), r.path)
-		if r.manager != "" {
+// hint says what the keys do in an apply's conflict, and what s will do.
+func (m ConflictView) hint() string {
+	if !m.ownership {
+		return ""
+	}
+	if m.open > 0 {
+		return "fields other managers own: m takes one (kedit forces it), t leaves it to its owner"
+	}
+	var taken, left []string
+	for _, r := range m.rows {
+		switch r.resolution {
+		case diff.TakeMine:
+			taken = append(taken, r.where+" from "+r.manager)
+		case diff.TakeTheirs:
+			left = append(left, r.where)
+		}
+	}
+	s := "s applies"
+	if len(taken) > 0 {
+		s += " with force, taking " + strings.Join(taken, ", ")
+	}
+	if len(left) > 0 {
+		if len(taken) > 0 {
+			s += ", and"
+		}
+		s += " without " + strings.Join(left, ", ") + " (left to its owner)"
+	}
+	return s
+}
+
+// listLines are the list's lines, each with the entry it shows (-1 for a
+// heading).
+func (m ConflictView) listLines() ([]string, []int) {
+	var lines []string
+	var at []int
+	for i, r := range m.rows {
+		text := fmt.Sprintf("%-7s %s", choiceText(r.resolution), r.where)
+		switch {
+		case m.ownership:
+			text += "  owned by " + r.manager
+		case r.manager != "":
 			text += "  theirs by " + r.manager
 		}
-		text = ansi.Truncate(kube.EscapeControl(text), m.width-2, "…")
-		if i == m.selected {
-			lines = append(lines, st.Selected.Render("> "+text))
-		} else {
-			lines = append(lines, "  "+text)
-		}
+		lines, at = append(lines, text), append(at, i)
 	}
-	merged := "merged without conflict: none"
-	if len(m.merged) > 0 {
-		merged = "merged without conflict: " + strings.Join(m.merged, ", ")
+	if len(m.merged) == 0 {
+		return append(lines, "merged without conflict: none"), append(at, -1)
 	}
-	lines = append(lines, ansi.Truncate(st.Muted.Render(kube.EscapeControl(merged)), m.width, "…"))
-	lines = append(lines, "")
+	lines, at = append(lines, "merged without conflict:"), append(at, -1)
+	for i, r := range m.merged {
+		lines = append(lines, fmt.Sprintf("%-7s %s  %s", r.side, r.where, r.summary))
+		at = append(at, len(m.rows)+i)
+	}
+	return lines, at
+}
 
-	avail := m.height - len(lines)
-	if len(m.rows) == 0 {
-		if !m.waiting {
-			lines = append(lines, ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""))
+// listHeight is how many lines the list may take: all it needs, up to a
+// third of the view, so that the versions keep room.
+func (m ConflictView) listHeight(n int) int {
+	return min(n, max(4, (m.height-2)/3))
+}
+
+// View draws the title, the list of conflicts and merged changes, and the
+// selected entry's versions.
+func (m ConflictView) View() string {
+	st := m.styles
+	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
+	if h := m.hint(); h != "" {
+		// Wrapped, not cut: it says what s will take from whom.
+		for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(h), m.width, ""), "\n") {
+			lines = append(lines, st.Muted.Render(ansi.Truncate(l, m.width, "…")))
 		}
+	}
+	if m.waiting {
 		return strings.Join(lines, "\n")
 	}
-	r := m.rows[m.selected]
-	cols := []struct{ title, text string }{
-		{"base (rv " + m.baseRV + ")", r.base},
-		{"theirs (rv " + m.theirsRV + ")", r.theirs},
-		{"mine", r.mine},
+
+	// The list shows a window that keeps the selection in view; what is
+	// above or below it is counted, and reached by moving the selection.
+	all, at := m.listLines()
+	h := m.listHeight(len(all))
+	sel := 0
+	for i, e := range at {
+		if e == m.selected {
+			sel = i
+		}
 	}
+	a, b := 0, len(all)
+	if len(all) > h {
+		// h-2 lines around the selection, and a line above and below that
+		// counts what is out of view; at either end that line shows one
+		// more of the list instead.
+		inner := max(1, h-2)
+		a = max(0, min(sel-inner/2, len(all)-inner))
+		b = a + inner
+		if a == 0 {
+			b++
+		}
+		if b >= len(all) {
+			b, a = len(all), len(all)-(h-1)
+		}
+	}
+	if a > 0 {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↑ %d more", a)))
+	}
+	for i := a; i < b; i++ {
+		text := kube.EscapeControl(all[i])
+		switch {
+		case at[i] < 0:
+			lines = append(lines, st.Muted.Render(ansi.Truncate(text, m.width, "…")))
+		case at[i] == m.selected:
+			lines = append(lines, st.Selected.Render("> "+ansi.Truncate(text, m.width-2, "…")))
+		default:
+			lines = append(lines, "  "+ansi.Truncate(text, m.width-2, "…"))
+		}
+	}
+	if b < len(all) {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↓ %d more", len(all)-b)))
+	}
+	lines = append(lines, "")
+
+	if len(m.rows) == 0 {
+		lines = append(lines, ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""))
+	}
+	avail := m.height - len(lines)
+	if m.selected < len(m.rows) {
+		r := m.rows[m.selected]
+		theirsTitle := "theirs (rv " + m.theirsRV + ")"
+		if m.ownership {
+			theirsTitle = "theirs (rv " + m.theirsRV + "), owned by " + kube.EscapeControl(r.manager)
+		}
+		lines = append(lines, m.columns(avail, r.base, []detailColumn{
+			{"base (rv " + m.baseRV + ")", r.base, r.from[0]},
+			{theirsTitle, r.theirs, r.from[1]},
+			{"mine", r.mine, r.from[2]},
+		}))
+	} else if m.selected-len(m.rows) < len(m.merged) {
+		r := m.merged[m.selected-len(m.rows)]
+		side := map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
+		lines = append(lines, m.columns(avail, r.before, []detailColumn{
+			{"base (rv " + m.baseRV + ")", r.before, r.from[0]},
+			{side, r.after, r.from[1]},
+		}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// detailColumn is one version in the detail: its title, its text and the line it
+// starts at.
+type detailColumn struct {
+	title, text string
+	from        int
+}
+
+// columns draws versions side by side when wide, stacked otherwise, within
+// height lines; lines that differ from base are highlighted.
+func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
+	st := m.styles
 	baseLines := map[string]bool{}
-	for _, l := range strings.Split(kube.EscapeControl(r.base), "\n") {
+	for _, l := range strings.Split(kube.EscapeControl(base), "\n") {
 		baseLines[l] = true
 	}
 	render := func(i int, width, height int) string {
@@ -209,7 +399,7 @@ func (m ConflictView) View() string {
 		// Title, "lines above" and the closing "…" take three rows; the
 		// colliding line needs one more, context gets what is left.
 		context := min(contextLines, max(0, height-4))
-		if skip := min(max(0, r.from[i]-context), len(all)); skip > 0 {
+		if skip := min(max(0, cols[i].from-context), len(all)); skip > 0 {
 			out = append(out, st.Muted.Render(fmt.Sprintf("… %d lines above", skip)))
 			all = all[skip:]
 		}
@@ -228,22 +418,22 @@ func (m ConflictView) View() string {
 		return strings.Join(out, "\n")
 	}
 	if m.Wide() {
-		w := (m.width - 2) / 3
+		w := (m.width - 2) / len(cols)
 		var parts []string
 		for i := range cols {
-			parts = append(parts, st.Column.Width(w).Render(render(i, w-1, max(2, avail))))
+			parts = append(parts, st.Column.Width(w).Render(render(i, w-1, max(2, height))))
 		}
-		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, parts...))
-	} else {
-		h := max(2, avail/3-1)
-		for i := range cols {
-			if i > 0 {
-				lines = append(lines, "")
-			}
-			lines = append(lines, render(i, m.width, h))
-		}
+		return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
 	}
-	return strings.Join(lines, "\n")
+	h := max(2, height/len(cols)-1)
+	var out []string
+	for i := range cols {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, render(i, m.width, h))
+	}
+	return strings.Join(out, "\n")
 }
 
 // ShortHelp is the conflict view's keys for the help line.
@@ -256,8 +446,8 @@ func (m ConflictView) ShortHelp() []key.Binding {
 func (m ConflictView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Next, k.Prev, k.Layout},
+		{k.Next, k.Prev, k.Home, k.End, k.Layout},
 		{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs},
-		{k.Edit, k.Save, k.Back, k.Help, k.Quit},
+		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit},
 	}
 }

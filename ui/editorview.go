@@ -16,6 +16,9 @@ type EditorView struct {
 	area     textarea.Model
 	original string
 	width    int
+	// merged is set while the text is the rebase's merged result, not
+	// the draft.
+	merged bool
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
@@ -67,6 +70,9 @@ func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 // View draws a title line and the text with line numbers.
 func (m EditorView) View() string {
 	title := "editing the draft: esc leaves and keeps it, ctrl+s saves"
+	if m.merged {
+		title = "editing the merged result: esc hands it to the rebase, ctrl+s also saves"
+	}
 	if m.Changed() {
 		title += "  (changed)"
 	}

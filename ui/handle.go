@@ -44,12 +44,19 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 // refused reports an intent the session did not take.
 func (m *App) refused(ev model.Event, err error) {
 	var de *model.DraftError
+	_, merged := ev.(model.MergedEdited)
+	_, rebase := ev.(model.RebaseRequested)
 	switch {
+	case merged && errors.As(err, &de):
+		// The rebase, its resolutions and the draft are as they were.
+		m.status.Error("the edited merge was not taken: " + errorText(err) + "; the resolutions are kept, e or i opens your text again")
 	case errors.As(err, &de):
 		// The text is kept (and stored) even though it cannot be saved.
 		m.status.Error("the draft is kept but cannot be saved: " + errorText(err))
 	case errors.Is(err, model.ErrUpToDate):
 		m.status.Info("the draft is already based on the latest version")
+	case rebase && errors.Is(err, model.ErrNoDraft):
+		m.status.Info("nothing to rebase: no draft")
 	case errors.Is(err, model.ErrNoDraft):
 		m.status.Info("there is no draft: e edits one")
 	default:
@@ -75,12 +82,16 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		if _, ok := ev.(model.Saved); ok {
-			text := "saved rv " + kube.EscapeControl(m.sess.Base().ResourceVersion)
+			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
 				m.autoMerged = ""
 			}
-			m.status.OK(text)
+			if whole {
+				m.status.OK(text)
+			} else {
+				m.status.Error(text)
+			}
 		}
 		m.screen = screenObject
 	case model.StateFailed:
@@ -126,9 +137,46 @@ func changeList(mg *diff.ObjectMerge) string {
 	}
 	var paths []string
 	for _, c := range mg.Changes {
-		paths = append(paths, c.Path.String()+" ("+c.Side.String()+")")
+		paths = append(paths, c.Where()+" ("+c.Side.String()+")")
 	}
 	return kube.EscapeControl(strings.Join(paths, ", "))
+}
+
+// savedText says that a save went through at rv, and, from the session's
+// report, what it forced and what the server stored otherwise than the
+// draft said: `saved rv 812, but .data.baz is still on the server`. It
+// reports false when the server did not store the draft whole.
+func savedText(rv string, r *model.SaveReport) (string, bool) {
+	text := "saved rv " + rv
+	if r == nil {
+		return kube.EscapeControl(text), true
+	}
+	if r.AsUpdate {
+		text += " as an update"
+	}
+	if len(r.Forced) > 0 {
+		var taken []string
+		for _, f := range r.Forced {
+			taken = append(taken, f.Field+" from "+f.Manager)
+		}
+		text += ", applied with force: took " + strings.Join(taken, ", ")
+	}
+	var buts []string
+	for _, ms := range r.NotStored {
+		p := ms.Path.String()
+		switch {
+		case !ms.Sent.Present:
+			buts = append(buts, p+" is still on the server")
+		case !ms.Stored.Present:
+			buts = append(buts, p+" is not on the server")
+		default:
+			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
+		}
+	}
+	if len(buts) > 0 {
+		text += ", but " + strings.Join(buts, ", ")
+	}
+	return kube.EscapeControl(text), len(buts) == 0
 }
 
 // refresh copies the session into the views.

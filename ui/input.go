@@ -56,6 +56,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.screen = screenEditor
+		m.editor.merged = false
 		return m, m.editor.Open(text)
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
@@ -63,6 +64,12 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, m.handle(model.Recreate{})
 		}
 		return m, m.handle(model.SaveRequested{})
+	case key.Matches(msg, m.keys.SaveAsUpdate):
+		if f := m.sess.Failure(); f == nil || f.Kind != model.ErrorApplyCannotRemove {
+			m.status.Info("u sends a save as an update when server-side apply cannot remove a field another manager owns")
+			return m, nil
+		}
+		return m, m.handle(model.SaveRequested{AsUpdate: true})
 	case key.Matches(msg, m.keys.Rebase):
 		cmd := m.handle(model.RebaseRequested{})
 		if m.sess.Rebase() != nil {
@@ -98,6 +105,9 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
 	}
+	if m.editingMerged {
+		return m.leaveMergedEditor(save)
+	}
 	m.screen = screenObject
 	var cmds []tea.Cmd
 	if m.editor.Changed() {
@@ -113,6 +123,30 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// leaveMergedEditor hands the merged text edited in the app to the
+// session: taken, the rebase is done and ctrl+s saves the draft; refused,
+// the conflict view comes back with the resolutions, and i or e opens the
+// text again.
+func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
+	m.editingMerged = false
+	m.screen = screenConflict
+	var cmds []tea.Cmd
+	if m.editor.Changed() {
+		cmds = append(cmds, m.handle(model.MergedEdited{Text: m.editor.Text()}))
+		if m.sess.Rebase() != nil {
+			// Refused: handle has said why; nothing is saved.
+			return m, tea.Batch(cmds...)
+		}
+	}
+	switch {
+	case save && m.sess.Rebase() == nil:
+		cmds = append(cmds, m.handle(model.SaveRequested{}))
+	case save:
+		cmds = append(cmds, m.handle(model.Resubmit{}))
+	}
+	return m, tea.Batch(cmds...)
+}
+
 // conflictKey handles the conflict view's keys that act on the session.
 func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	resolve := func(c diff.Choice) tea.Cmd {
@@ -120,7 +154,12 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Info("nothing to resolve: 0 conflicts")
 			return nil
 		}
-		return m.handle(model.Resolve{Index: m.conflict.Selected(), Resolution: diff.Resolution{Choice: c}})
+		i, ok := m.conflict.SelectedConflict()
+		if !ok {
+			m.status.Info("a merged change has nothing to resolve: n/p moves to a conflict")
+			return nil
+		}
+		return m.handle(model.Resolve{Index: i, Resolution: diff.Resolution{Choice: c}})
 	}
 	switch {
 	case key.Matches(msg, m.keys.TakeMine):
@@ -142,6 +181,19 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		return m, editCmd(text, true)
+	case key.Matches(msg, m.keys.EditInApp):
+		text, err := m.sess.MergedText()
+		if err != nil {
+			m.status.Error(errorText(err))
+			return m, nil
+		}
+		if kube.EscapeControl(text) != text {
+			m.status.Error("the merged text holds control characters: e edits it in $EDITOR")
+			return m, nil
+		}
+		m.screen, m.editingMerged = screenEditor, true
+		m.editor.merged = true
+		return m, m.editor.Open(text)
 	case key.Matches(msg, m.keys.Back):
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.

@@ -15,6 +15,13 @@ type KeyMap struct {
 	// Object view.
 	Edit, EditInApp, Save, Rebase, Discard, Fields, Diff, Conflicts key.Binding
 
+	// SaveAsUpdate sends the save as an update after server-side apply
+	// could not remove a field another manager owns.
+	SaveAsUpdate key.Binding
+
+	// The diff view's hunks (p is kept free for a preview).
+	NextHunk, PrevHunk key.Binding
+
 	// In-app editor: everything else is typed into the draft.
 	EditorLeave, EditorSave key.Binding
 
@@ -58,6 +65,10 @@ func DefaultKeyMap() KeyMap {
 		Fields:    b("all fields", "f"),
 		Diff:      b("draft/diff", "d"),
 		Conflicts: b("conflicts", "c"),
+
+		SaveAsUpdate: b("save as update", "u"),
+		NextHunk:     b("next hunk", "n"),
+		PrevHunk:     b("previous hunk", "N"),
 
 		EditorLeave: b("leave, keep the draft", "esc"),
 		EditorSave:  b("save", "ctrl+s"),

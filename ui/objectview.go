@@ -44,6 +44,11 @@ type ObjectView struct {
 	// causes are the field causes of the last refused save (a 422), shown
 	// next to their lines in the draft.
 	causes []model.FieldCause
+	// canUpdate is set when apply could not remove a field and u sends
+	// the save as an update.
+	canUpdate bool
+	// hunkAt are the body lines where the diff's hunks start, for n and N.
+	hunkAt []int
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -87,9 +92,10 @@ func (m *ObjectView) SetSession(s *model.Session) {
 		m.banner = bannerText(ch)
 	}
 	m.rebasing = s.Rebase() != nil
-	m.causes = nil
+	m.causes, m.canUpdate = nil, false
 	if f := s.Failure(); f != nil {
 		m.causes = f.Causes
+		m.canUpdate = f.Kind == model.ErrorApplyCannotRemove
 	}
 	if m.draft == nil {
 		m.showDiff = false
@@ -115,6 +121,22 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 			if m.draft != nil {
 				m.showDiff = !m.showDiff
 				m.layout()
+			}
+			return m, nil
+		case m.showDiff && key.Matches(msg, m.keys.NextHunk):
+			for _, at := range m.hunkAt {
+				if at > m.body.YOffset {
+					m.body.SetYOffset(at)
+					break
+				}
+			}
+			return m, nil
+		case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
+			for i := len(m.hunkAt) - 1; i >= 0; i-- {
+				if m.hunkAt[i] < m.body.YOffset {
+					m.body.SetYOffset(m.hunkAt[i])
+					break
+				}
 			}
 			return m, nil
 		case key.Matches(msg, m.keys.Home):
@@ -156,7 +178,7 @@ func (m ObjectView) header() []string {
 	case m.draft == nil:
 		second = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft)")
+		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
 	default:
 		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
 	}
@@ -178,33 +200,48 @@ func (m ObjectView) header() []string {
 	return lines
 }
 
-// content renders the body's text: the live object, the draft or its diff.
-func (m ObjectView) content() string {
+// content renders the body's text: the live object, the draft or its
+// diff, and the lines where the diff's hunks start.
+func (m ObjectView) content() (string, []int) {
 	if m.draft == nil {
 		if m.live == nil {
-			return m.styles.Muted.Render("waiting for the object ...")
+			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return kube.EscapeControl(renderObject(m.live, m.full))
+		return kube.EscapeControl(renderObject(m.live, m.full)), nil
 	}
 	if !m.showDiff {
-		return m.annotated(kube.EscapeControl(m.draft.Text))
+		return m.annotated(kube.EscapeControl(m.draft.Text)), nil
+	}
+	// Hunks with three lines of context, as git diff shows them: the
+	// changes, not the whole object.
+	hunks := diff.Hunks(diff.LineDiff(renderObject(m.base, false), m.draft.Text), diff.DefaultContext)
+	if len(hunks) == 0 {
+		return m.styles.Muted.Render("no difference from base"), nil
 	}
 	var b strings.Builder
-	for _, e := range diff.LineDiff(renderObject(m.base, false), m.draft.Text) {
-		for _, l := range e.Lines {
-			l = kube.EscapeControl(strings.TrimSuffix(l, "\n"))
-			switch e.Op {
-			case diff.LineInsert:
-				b.WriteString(m.styles.Added.Render("+ " + l))
-			case diff.LineDelete:
-				b.WriteString(m.styles.Removed.Render("- " + l))
-			default:
-				b.WriteString("  " + l)
+	var at []int
+	line := 0
+	for _, h := range hunks {
+		at = append(at, line)
+		b.WriteString(m.styles.Muted.Render(h.Header()) + "\n")
+		line++
+		for _, e := range h.Edits {
+			for _, l := range e.Lines {
+				l = kube.EscapeControl(strings.TrimSuffix(l, "\n"))
+				switch e.Op {
+				case diff.LineInsert:
+					b.WriteString(m.styles.Added.Render("+ " + l))
+				case diff.LineDelete:
+					b.WriteString(m.styles.Removed.Render("- " + l))
+				default:
+					b.WriteString("  " + l)
+				}
+				b.WriteByte('\n')
+				line++
 			}
-			b.WriteByte('\n')
 		}
 	}
-	return b.String()
+	return b.String(), at
 }
 
 // annotated puts each field cause of a refused save under the line of its
@@ -274,7 +311,9 @@ func causeLine(lines []string, field string) int {
 func (m *ObjectView) layout() {
 	h := max(1, m.height-len(m.header()))
 	m.body.Width, m.body.Height = m.width, h
-	m.body.SetContent(strings.TrimSuffix(m.content(), "\n"))
+	text, at := m.content()
+	m.hunkAt = at
+	m.body.SetContent(strings.TrimSuffix(text, "\n"))
 }
 
 // View draws the header, the banner and the body.
@@ -286,6 +325,9 @@ func (m ObjectView) View() string {
 func (m ObjectView) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
+	if m.canUpdate {
+		bindings = append(bindings, k.SaveAsUpdate)
+	}
 	if m.banner != "" || m.draft != nil {
 		bindings = append(bindings, k.Rebase)
 	}
@@ -299,8 +341,8 @@ func (m ObjectView) ShortHelp() []key.Binding {
 func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Edit, k.EditInApp, k.Save, k.Rebase, k.Discard, k.Conflicts},
-		{k.Diff, k.Fields, k.Help, k.Quit, k.ForceQuit},
+		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
+		{k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 	}
 }

@@ -3,8 +3,10 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
@@ -49,6 +51,15 @@ func renderValue(v diff.FieldValue) string {
 		return fmt.Sprint(v.Value)
 	}
 	return strings.TrimSuffix(string(out), "\n")
+}
+
+// shortValue is a value on one line, cut to a length a status bar can
+// hold.
+func shortValue(v diff.FieldValue) string {
+	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
+		return ansi.Truncate(strconv.Quote(s), 40, "…")
+	}
+	return ansi.Truncate(oneLine(renderValue(v)), 40, "…")
 }
 
 // bannerText is the banner's sentence: what changed on the server since the
@@ -96,6 +107,8 @@ func failureText(f *model.Failure) string {
 		s = fmt.Sprintf("the API server is unavailable; retrying (attempt %d)", f.Attempt)
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
+	case model.ErrorApplyCannotRemove:
+		s = "not sent: server-side apply cannot remove a field another manager owns; u sends this save as an update (a PUT with base's resourceVersion) instead"
 	default:
 		s = "the save failed"
 		if f.Err != nil {
@@ -116,7 +129,11 @@ func failureText(f *model.Failure) string {
 func errorText(err error) string {
 	var oc *model.OpenConflictsError
 	if errors.As(err, &oc) {
-		return fmt.Sprintf("resubmit refused: %d of %d conflicts are still open (m/t/b resolves the selected one)", oc.Open, oc.Total)
+		verb := "are"
+		if oc.Open == 1 {
+			verb = "is"
+		}
+		return fmt.Sprintf("resubmit refused: %d of %s %s still open (m/t/b resolves the selected one)", oc.Open, model.Count(oc.Total, "conflict"), verb)
 	}
 	return kube.EscapeControl(err.Error())
 }

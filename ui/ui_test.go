@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -62,15 +63,27 @@ func configMap(rv string, data map[string]any, manager string, sec int, owned ..
 type fakeRunner struct {
 	server *unstructured.Unstructured
 	fail   error
+	// failOnce fail the next saves, one each.
+	failOnce []error
+	// stored changes what the server stores, as defaults or other
+	// managers would.
+	stored func(*unstructured.Unstructured)
 	saves  int
+	last   model.Save
 }
 
 func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, error) {
 	switch e := eff.(type) {
 	case model.Save:
 		f.saves++
+		f.last = e
 		if f.fail != nil {
 			return model.SaveFailed{Err: f.fail}, nil
+		}
+		if len(f.failOnce) > 0 {
+			err := f.failOnce[0]
+			f.failOnce = f.failOnce[1:]
+			return model.SaveFailed{Err: err}, nil
 		}
 		if e.ResourceVersion != f.server.GetResourceVersion() {
 			return model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
@@ -78,6 +91,9 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		obj := e.Object.DeepCopy()
 		rv, _ := strconv.Atoi(f.server.GetResourceVersion())
 		obj.SetResourceVersion(strconv.Itoa(rv + 1))
+		if f.stored != nil {
+			f.stored(obj)
+		}
 		f.server = obj
 		return model.Saved{Object: obj, At: t0}, nil
 	case model.FetchTheirs:
@@ -149,8 +165,18 @@ func keys(ks ...string) []tea.Msg {
 // newApp opens testmap at rv 812 in an app of the given size.
 func newApp(t *testing.T, w, h int, runner *fakeRunner, extra ...func(*Config)) App {
 	t.Helper()
+	return newAppWith(t, w, h, runner, map[string]any{"foo": "1", "bar": "1"}, extra...)
+}
+
+// newAppWith opens testmap at rv 812 holding data.
+func newAppWith(t *testing.T, w, h int, runner *fakeRunner, data map[string]any, extra ...func(*Config)) App {
+	t.Helper()
 	sess := model.NewSession(ref)
-	base := configMap("812", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 0, "foo", "bar")
+	var keys []string
+	for k := range data {
+		keys = append(keys, k)
+	}
+	base := configMap("812", data, "kubectl-create", 0, keys...)
 	if _, _, err := sess.Handle(model.Opened{Object: base, At: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +226,20 @@ func theirsWrite(t *testing.T, m App, r *fakeRunner, key, value string) App {
 
 func plain(m App) string { return ansi.Strip(m.View()) }
 
+// confText is a 40-line config file with the given lines (1-based)
+// replaced.
+func confText(set map[int]string) string {
+	var b strings.Builder
+	for i := 1; i <= 40; i++ {
+		if v, ok := set[i]; ok {
+			b.WriteString(v + "\n")
+		} else {
+			fmt.Fprintf(&b, "option%d = %d\n", i, i)
+		}
+	}
+	return b.String()
+}
+
 var sizes = []struct {
 	name string
 	w, h int
@@ -241,6 +281,65 @@ func TestGolden(t *testing.T) {
 			r := &fakeRunner{}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = theirsWrite(t, m, r, "bar", "theirs")
+			return drive(t, m, keys("s")...)
+		}},
+		{"conflict_hunks", func(t *testing.T, w, h int) App {
+			// Issue 8's config file: mine changes lines 5 and 10, theirs
+			// 10 and 30; only line 10 collides.
+			r := &fakeRunner{}
+			m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+			m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
+			m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
+			m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+			return drive(t, m, keys("s")...)
+		}},
+		{"conflict_hunks_merged_selected", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{}
+			m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+			m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
+			m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
+			m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+			// The conflict to mine, then down to theirs' line 30.
+			m = drive(t, m, keys("s")...)
+			return drive(t, m, keys("m", "n", "n")...)
+		}},
+		{"conflict_merged_scrolled", func(t *testing.T, w, h int) App {
+			// Many changes merged: the list scrolls with the selection.
+			r := &fakeRunner{}
+			data := map[string]any{"foo": "1"}
+			for i := range 16 {
+				data[fmt.Sprintf("key%02d", i)] = "1"
+			}
+			m := newAppWith(t, w, h, r, data)
+			m = edit(t, m, `foo: "1"`, `foo: mine`)
+			m = edit(t, m, `key03: "1"`, `key03: mine`)
+			m = theirsWrite(t, m, r, "foo", "theirs")
+			for i := range 16 {
+				if i != 3 {
+					m = theirsWrite(t, m, r, fmt.Sprintf("key%02d", i), fmt.Sprintf("theirs %d", i))
+				}
+			}
+			m = drive(t, m, keys("s")...)
+			return drive(t, m, keys(strings.Split(strings.Repeat("j", 9), "")...)...)
+		}},
+		{"apply_conflict", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m = edit(t, m, `bar: "1"`, `bar: mine`)
+			return drive(t, m, keys("s")...)
+		}},
+		{"apply_conflict_resolved", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
+			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
+			m = edit(t, m, `bar: "1"`, `bar: mine`)
+			return drive(t, drive(t, m, keys("s")...), keys("m")...)
+		}},
+		{"apply_cannot_remove", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
+				Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}
+			m := edit(t, newApp(t, w, h, r), "  bar: \"1\"\n", "")
 			return drive(t, m, keys("s")...)
 		}},
 		{"editor", func(t *testing.T, w, h int) App {

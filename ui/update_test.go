@@ -137,7 +137,7 @@ func TestConflictResolveAndResubmit(t *testing.T) {
 		t.Run(tc.key, func(t *testing.T) {
 			m, r := conflicted(t, 120)
 			m = drive(t, m, keys("s")...)
-			if got := m.status.Text(); !strings.Contains(got, "1 of 1 conflicts are still open") {
+			if got := m.status.Text(); !strings.Contains(got, "1 of 1 conflict is still open") {
 				t.Errorf("resubmit with an open conflict says %q", got)
 			}
 			if r.saves != 1 {
@@ -435,21 +435,37 @@ func TestInAppEditor(t *testing.T) {
 	}
 }
 
+// TestMergedEditedWithBlockLeft: merged text edited with a block left in
+// is refused, and the conflict view stays with its resolutions; the draft
+// is untouched, and e or i offers the edited text again.
 func TestMergedEditedWithBlockLeft(t *testing.T) {
 	m, _ := conflicted(t, 120)
+	draft := m.Session().Draft().Text
 	merged, err := m.Session().MergedText()
 	if err != nil || !strings.Contains(merged, "<<<<<<<") {
 		t.Fatalf("merged text %q, %v: want a conflict block", merged, err)
 	}
-	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: merged + "# looked at it\n"})
-	if got := m.status.Text(); !strings.Contains(got, ".data.foo") {
+	edited := merged + "# looked at it\n"
+	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: edited})
+	if got := m.status.Text(); !strings.Contains(got, ".data.foo") || !strings.Contains(got, "resolutions are kept") {
 		t.Errorf("status %q does not name the field of the block left in", got)
 	}
-	if m.Session().Rebase() == nil && m.screen != screenObject {
-		t.Error("the rebase ended but the conflict view stays")
+	if m.screen != screenConflict || m.Session().Rebase() == nil || m.Session().State() != model.StateResolving {
+		t.Fatalf("screen %v, state %v: the refusal left the conflict view", m.screen, m.Session().State())
 	}
-	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "# looked at it") {
-		t.Error("the edited merged text is lost")
+	if d := m.Session().Draft(); d == nil || d.Text != draft {
+		t.Error("the draft was replaced by the refused text")
+	}
+	// i opens the edited text in the app; fixed there, the rebase is done.
+	m = drive(t, m, keys("i")...)
+	if m.screen != screenEditor || m.editor.Text() != edited {
+		t.Fatalf("i opens %q, want the edited text", m.editor.Text())
+	}
+	fixed := strings.Replace(mustRender(t, m.Session().Rebase().Theirs.Object), "foo: theirs", "foo: fixed", 1)
+	m.editor.area.SetValue(fixed)
+	m = drive(t, m, keys("esc")...)
+	if d := m.Session().Draft(); m.screen != screenObject || m.Session().Rebase() != nil || d == nil || !strings.Contains(d.Text, "foo: fixed") {
+		t.Fatalf("screen %v, draft %v: the fixed merge was not taken", m.screen, d)
 	}
 }
 

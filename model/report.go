@@ -1,0 +1,84 @@
+package model
+
+import (
+	"bytes"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// SaveReport is what a save the server took did, compared with what the
+// draft asked for.
+type SaveReport struct {
+	// ResourceVersion is the version the server stored.
+	ResourceVersion string
+	// NotStored are the fields the draft set or removed that the server
+	// stored otherwise: a removal server-side apply could not do (another
+	// manager owns the field), a value the server changed or dropped.
+	// Defaults and fields the server owns are not among them.
+	NotStored []diff.Mismatch
+	// Forced are the fields a server-side apply took from other field
+	// managers with force, and from whom.
+	Forced []OwnedField
+	// AsUpdate is true when the save went as an update at the user's
+	// request (SaveRequested{AsUpdate: true}).
+	AsUpdate bool
+	// Err is set when the comparison could not be made.
+	Err error
+}
+
+// report compares what the save in flight meant to store, made from base,
+// with what the server stored.
+func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *SaveReport {
+	r := &SaveReport{ResourceVersion: stored.GetResourceVersion(), Forced: p.forced, AsUpdate: p.update}
+	intended := p.intended
+	if intended == nil {
+		intended = p.object
+	}
+	if s.base.Object == nil || intended == nil {
+		return r
+	}
+	ms, err := diff.NotStored(s.base.Object, intended, stored, s.opts...)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	for _, m := range ms {
+		if !m.Sent.Present && m.Stored.Present && !ownedByOthers(stored, m.Path) {
+			// A removed field back on the server that no other manager
+			// owns is a default the server put back, not a removal
+			// that did not happen.
+			continue
+		}
+		r.NotStored = append(r.NotStored, m)
+	}
+	return r
+}
+
+// ownedByOthers says whether a field manager other than kedit owns path, or
+// a field inside it, in obj's managedFields. Without managedFields it
+// cannot tell, and says yes.
+func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path) bool {
+	mfs := obj.GetManagedFields()
+	if len(mfs) == 0 {
+		return true
+	}
+	want := path.String()
+	for _, e := range mfs {
+		if e.Manager == FieldManager || e.FieldsV1 == nil {
+			continue
+		}
+		var owned fieldpath.Set
+		if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+			continue
+		}
+		found := false
+		owned.Iterate(func(p fieldpath.Path) { found = found || within(p.String(), want) })
+		if found {
+			return true
+		}
+	}
+	return false
+}
