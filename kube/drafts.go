@@ -16,6 +16,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/model"
 )
 
@@ -184,7 +185,7 @@ func (s *DraftStore) Save(t *Target, baseResourceVersion string, text []byte) (p
 	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, now().UTC().Format(time.RFC3339Nano))
 	buf.WriteString(draftTextFollows + "\n")
 	buf.Write(text)
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := fsutil.WriteFileAtomic(path, buf.Bytes(), 0o600); err != nil {
 		return "", fmt.Errorf("saving the draft of %s: %w", t, err)
 	}
 	return path, nil
@@ -214,7 +215,7 @@ func (s *DraftStore) SaveBase(t *Target, base *unstructured.Unstructured) error 
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, b); err != nil {
+	if err := fsutil.WriteFileAtomic(path, b, 0o600); err != nil {
 		return fmt.Errorf("saving the base of the draft of %s: %w", t, err)
 	}
 	return nil
@@ -383,47 +384,6 @@ func (s *DraftStore) mkdirPrivate(dir string) error {
 				return err
 			}
 		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it,
-// and renames it over path, then syncs the directory so the rename itself
-// survives a crash.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	// CreateTemp makes the file 0600; the leading dot keeps it out of List.
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		// Not every file system can sync a directory; the file is already
-		// in place, so a failure here is not worth failing the save for.
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	return nil
 }
