@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model"
 )
 
@@ -173,27 +175,13 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 
 // stripServerOwned removes what the server owns and a client must not send
 // in an apply (managedFields) or need not send in a patch.
-func stripServerOwned(obj *unstructured.Unstructured) {
-	obj.SetManagedFields(nil)
-	for _, f := range []string{"resourceVersion", "uid", "generation", "creationTimestamp", "selfLink"} {
-		unstructured.RemoveNestedField(obj.Object, "metadata", f)
-	}
-	unstructured.RemoveNestedField(obj.Object, "status")
-}
+func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
 
+// sameIdentity applies diff's rule of the same object to the draft.
 func sameIdentity(base, draft *unstructured.Unstructured) error {
-	for _, f := range []struct {
-		name       string
-		base, mine string
-	}{
-		{"apiVersion", base.GetAPIVersion(), draft.GetAPIVersion()},
-		{"kind", base.GetKind(), draft.GetKind()},
-		{"metadata.name", base.GetName(), draft.GetName()},
-		{"metadata.namespace", base.GetNamespace(), draft.GetNamespace()},
-	} {
-		if f.base != f.mine {
-			return &IdentityChangedError{Field: f.name, Base: f.base, Mine: f.mine}
-		}
+	var ie *diff.IdentityError
+	if errors.As(diff.SameObject(base, draft, "mine"), &ie) {
+		return &IdentityChangedError{Field: ie.Field, Base: ie.Base, Mine: ie.Got}
 	}
 	return nil
 }

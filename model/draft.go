@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
 )
 
 // draftEdited takes the user's text as the draft, whether it parses or not.
@@ -87,7 +89,7 @@ func sameContent(a, b *unstructured.Unstructured) bool {
 	}
 	strip := func(o *unstructured.Unstructured) map[string]any {
 		c := o.DeepCopy()
-		for _, f := range []string{"resourceVersion", "managedFields", "generation", "uid", "creationTimestamp"} {
+		for _, f := range diff.ServerOwnedMeta() {
 			unstructured.RemoveNestedField(c.Object, "metadata", f)
 		}
 		return c.Object

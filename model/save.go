@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
 )
 
 func (s *Session) saveRequested() ([]Effect, error) {
@@ -108,9 +110,6 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 	return []Effect{RetrySave{Attempt: s.retries, Delay: min(delay, retryMax)}}, nil
 }
 
-// serverOwned are the fields a create must not carry.
-var serverOwned = []string{"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"}
-
 func (s *Session) recreate() ([]Effect, error) {
 	gone := s.liveDeleted || (s.failure != nil && s.failure.Kind == ErrorNotFound)
 	if !gone {
@@ -126,10 +125,8 @@ func (s *Session) recreate() ([]Effect, error) {
 		return nil, s.draft.Err
 	}
 	o := s.draft.Object.DeepCopy()
-	for _, f := range serverOwned {
-		unstructured.RemoveNestedField(o.Object, "metadata", f)
-	}
-	unstructured.RemoveNestedField(o.Object, "status")
+	// A create carries nothing the server assigns.
+	diff.StripServerOwned(o)
 	if o.GetNamespace() == "" && !s.ref.ClusterScoped {
 		o.SetNamespace(s.base.Object.GetNamespace())
 	}
