@@ -187,15 +187,36 @@ func sameIdentity(base, draft *unstructured.Unstructured) error {
 }
 
 // Theirs returns the object as it is on the server now, after a save based
-// on base hit a conflict: the informer's cached copy when it has moved past
-// base, else a GET.
+// on base hit a conflict: the informer's cached copy when it is newer than
+// base, else a GET. A theirs that is not newer than base is never returned
+// (model.NewerResourceVersion is the rule): a rebase onto it would undo
+// base's changes. A GET that is not newer either is a *TheirsNotNewerError.
 func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	// resourceVersions are opaque: "not base's" is all a client may
-	// conclude, and the informer only moves forward.
-	if cached != nil && cached.GetResourceVersion() != "" && cached.GetResourceVersion() != base.GetResourceVersion() {
+	// The cache may be older than base: a watch that reconnects after
+	// kedit's own save still holds the version before it.
+	if cached != nil && cached.GetResourceVersion() != "" && model.NewerResourceVersion(cached.GetResourceVersion(), base.GetResourceVersion()) {
 		return cached.DeepCopy(), nil
 	}
-	return Get(ctx, dc, t)
+	obj, err := Get(ctx, dc, t)
+	if err != nil {
+		return nil, err
+	}
+	if !model.NewerResourceVersion(obj.GetResourceVersion(), base.GetResourceVersion()) {
+		return nil, &TheirsNotNewerError{Target: t, Theirs: obj.GetResourceVersion(), Base: base.GetResourceVersion()}
+	}
+	return obj, nil
+}
+
+// TheirsNotNewerError says that the server's copy, read after a conflict,
+// is not newer than base, so there is nothing to rebase onto: the conflict
+// came from something other than a newer version.
+type TheirsNotNewerError struct {
+	Target       *Target
+	Theirs, Base string
+}
+
+func (e *TheirsNotNewerError) Error() string {
+	return fmt.Sprintf("%s: the server refused the save as a conflict, but its copy (resourceVersion %s) is not newer than base (%s): nothing to rebase onto; the draft is kept", e.Target, e.Theirs, e.Base)
 }
 
 // Get reads the target from the server; a failure is one of this package's

@@ -21,8 +21,10 @@ import (
 // resolveForTest resolves TYPE NAME in ns the way kedit's flags do.
 func resolveForTest(t *testing.T, kubeconfig, ns, typ, name string) *Target {
 	t.Helper()
-	t.Setenv("KUBECACHEDIR", t.TempDir())
 	flags := genericclioptions.NewConfigFlags(true)
+	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
+	cache := t.TempDir()
+	flags.CacheDir = &cache
 	flags.KubeConfig = &kubeconfig
 	flags.Namespace = &ns
 	target, err := Resolve(flags, typ, name)
@@ -285,8 +287,10 @@ func TestResolveForms(t *testing.T) {
 		t.Errorf("namespaces resolved as namespaced (%q)", ns2.Namespace)
 	}
 
-	t.Setenv("KUBECACHEDIR", t.TempDir())
 	flags := genericclioptions.NewConfigFlags(true)
+	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
+	cache := t.TempDir()
+	flags.CacheDir = &cache
 	flags.KubeConfig = &admin
 	_, err := Resolve(flags, "configmapz", "x")
 	var unknown *UnknownTypeError
