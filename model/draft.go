@@ -39,7 +39,7 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 			if !s.liveDeleted {
 				s.base = s.live
 			}
-			return []Effect{DeleteDraft{Ref: s.ref}}, nil
+			return []Effect{s.deleteDraft()}, nil
 		}
 		// The retry count stays: a retry scheduled before the edit is
 		// still due, and its back-off goes on from where it was.
@@ -78,7 +78,25 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 }
 
 func (s *Session) writeDraft() WriteDraft {
-	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object}
+	s.storeSeq++
+	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object, Seq: s.storeSeq}
+}
+
+func (s *Session) deleteDraft() DeleteDraft {
+	s.storeSeq++
+	return DeleteDraft{Ref: s.ref, Seq: s.storeSeq}
+}
+
+// StoreDraft returns the effect that brings the draft store up to the
+// session as it is now: a WriteDraft of the draft, or a DeleteDraft when
+// there is none. It orders after every effect handed out before, so
+// performing it last (when kedit ends) leaves the store holding the latest
+// draft whatever happened to the writes still in flight.
+func (s *Session) StoreDraft() Effect {
+	if s.draft == nil {
+		return s.deleteDraft()
+	}
+	return s.writeDraft()
 }
 
 // sameContent compares two versions of the object, leaving out what the

@@ -45,8 +45,13 @@ func (s *Session) toSave(obj *unstructured.Unstructured, rv string) (*unstructur
 	}
 	o := obj.DeepCopy()
 	// Base's resourceVersion, not whatever the text says: base is what
-	// the draft was made from.
+	// the draft was made from. Its uid too: a draft recovered from an
+	// object deleted and created again still names the old one, which the
+	// server would refuse as a conflict no rebase can settle.
 	o.SetResourceVersion(rv)
+	if uid := s.base.Object.GetUID(); uid != "" {
+		o.SetUID(uid)
+	}
 	// Without managedFields the server keeps the ones it has; stale ones
 	// typed back in would rewrite ownership.
 	unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
@@ -79,7 +84,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 		return []Effect{s.writeDraft()}, nil
 	}
 	s.draft, s.state = nil, StateSaved
-	return []Effect{DeleteDraft{Ref: s.ref}}, nil
+	return []Effect{s.deleteDraft()}, nil
 }
 
 // Retry back-off: the first retry after retryBase, doubling up to retryMax.

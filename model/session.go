@@ -163,6 +163,8 @@ type Session struct {
 	change      *ServerChange
 	preview     *preview
 	timeline    Timeline
+	// storeSeq numbers the WriteDraft and DeleteDraft effects.
+	storeSeq uint64
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects
