@@ -144,11 +144,11 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	if err != nil {
 		return fail(err)
 	}
+	objDrafts := drafts.Open(target, string(obj.GetUID()))
+	defer objDrafts.Close()
 	var stored *model.StoredDraft
-	if d, ok, err := drafts.Load(target); err != nil {
-		return fail(fmt.Errorf("reading the stored draft: %w", err))
-	} else if ok {
-		sd := d.Stored()
+	if s := objDrafts.Stored(); len(s) > 0 {
+		sd := s[0].Stored()
 		stored = &sd
 	}
 	// The first conflict should not wait for client-go's schemas to parse.
@@ -165,7 +165,7 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	defer watch.Stop()
 	app := ui.New(ui.Config{
 		Session:    sess,
-		Runner:     &kube.Runner{Client: client, Target: target, Strategy: strategy, Cached: watch.Latest, Drafts: drafts},
+		Runner:     &kube.Runner{Client: client, Target: target, Strategy: strategy, Cached: watch.Latest, Drafts: objDrafts},
 		Events:     watch.Events(),
 		Stored:     stored,
 		AutoRebase: opts.autoRebase,

@@ -6,6 +6,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -115,4 +116,44 @@ func ProcessAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	// EPERM: it exists, it is someone else's.
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// NotRegularError reports a path that kedit expected to be a file it
+// wrote, holding something else: a symlink, a directory, a device.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+// Error names the path and what it is.
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode&fs.ModeSymlink != 0:
+		what = "a symlink"
+	case e.Mode.IsDir():
+		what = "a directory"
+	}
+	return fmt.Sprintf("%s is %s, not a file kedit wrote; kedit never follows or reads it", e.Path, what)
+}
+
+// ReadFileNoFollow reads the regular file at path. A symlink there is
+// never followed, and anything but a regular file is a *NotRegularError.
+func ReadFileNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	return io.ReadAll(f)
 }

@@ -116,3 +116,28 @@ func TestProcessAlive(t *testing.T) {
 		t.Error("pid 0 or -1 is alive")
 	}
 }
+
+func TestReadFileNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "draft.yaml")
+	if err := os.WriteFile(file, []byte("text"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFileNoFollow(file); err != nil || string(b) != "text" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	var nr *NotRegularError
+	if _, err := ReadFileNoFollow(link); !errors.As(err, &nr) || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("a symlink: %v, want it refused", err)
+	}
+	if _, err := ReadFileNoFollow(dir); !errors.As(err, &nr) || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("a directory: %v, want it refused", err)
+	}
+	if _, err := ReadFileNoFollow(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v, want not exist", err)
+	}
+}
