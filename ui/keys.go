@@ -21,8 +21,8 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
-	// Confirmations.
-	Yes, No key.Binding
+	// Confirmations; Pick chooses one of several stored drafts.
+	Yes, No, Pick key.Binding
 
 	// Everywhere.
 	Help, Quit, ForceQuit key.Binding
@@ -67,8 +67,9 @@ func DefaultKeyMap() KeyMap {
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
 
-		Yes: b("yes", "y"),
-		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+		Yes:  b("yes", "y"),
+		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),
+		No:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
 
 		Help:      b("help", "?"),
 		Quit:      b("quit", "q"),
