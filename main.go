@@ -90,6 +90,7 @@ merges what does not collide and lets you resolve each real conflict.
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
+	root.AddCommand(newDraftsCmd(flags))
 	return root
 }
 
