@@ -37,6 +37,7 @@ func openKedit(t *testing.T, ns, name, editor string, width, height int) *termin
 	env := []string{
 		"KUBE_EDITOR=" + editor,
 		"XDG_STATE_HOME=" + t.TempDir(),
+		"XDG_RUNTIME_DIR=" + t.TempDir(),
 		"KUBECACHEDIR=" + t.TempDir(),
 		"TERM=xterm-256color",
 	}

@@ -70,14 +70,14 @@ func (m App) quitQuestion() string {
 	if !m.inMemory() {
 		return "quit with an unsaved draft? It stays on disk in " + kube.EscapeControl(m.draftPath) + " and is offered next time. (y/n)"
 	}
-	q := "quit? The draft exists only in memory and will be lost"
+	q := "the draft exists only in memory and will be lost"
 	if m.memoryOnly && m.cfg.Drafts != nil {
 		q += " (a Secret's draft is written to disk only with --allow-secret-drafts)"
 	}
 	if m.forceArmed {
-		return q + ". (y/n; ctrl+c again quits)"
+		return q + ": quit anyway? (y/n; ctrl+c again quits)"
 	}
-	return q + ". (y/n)"
+	return q + ": quit anyway? (y/n)"
 }
 
 // recoverQuestion offers the stored drafts, each with where it is and, for

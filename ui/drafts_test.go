@@ -67,7 +67,7 @@ func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Drafts = d 
 // to be lost on quitting, by q and by the first ctrl+c; a second ctrl+c
 // quits (#10, defect 3).
 func TestQuitSaysWhereTheDraftIs(t *testing.T) {
-	const lost = "quit? The draft exists only in memory and will be lost"
+	const lost = "the draft exists only in memory and will be lost"
 	for _, tc := range []struct {
 		name   string
 		drafts *fakeDrafts
