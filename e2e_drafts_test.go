@@ -138,7 +138,9 @@ func waitFile(t *testing.T, path string, ok func(b []byte) bool) []byte {
 	}
 }
 
-func holds(s string) func([]byte) bool { return func(b []byte) bool { return bytes.Contains(b, []byte(s)) } }
+func holds(s string) func([]byte) bool {
+	return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
+}
 
 func gone(b []byte) bool { return b == nil }
 
