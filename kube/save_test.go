@@ -125,9 +125,10 @@ func TestSaveStrategies(t *testing.T) {
 			if got.GetAnnotations()["from"] != "cache" {
 				t.Error("Theirs ignored a cached copy newer than base")
 			}
-			got, _ = Theirs(ctx, dc, target, now, cached)
-			if got.GetAnnotations()["from"] == "cache" {
-				t.Error("Theirs used a cached copy no newer than base")
+			// Nothing on the server is newer than now: no theirs at all.
+			var notNewer *TheirsNotNewerError
+			if got, err = Theirs(ctx, dc, target, now, cached); !errors.As(err, &notNewer) {
+				t.Errorf("Theirs with nothing newer than base = %v, %v; want *TheirsNotNewerError", got, err)
 			}
 		})
 	}

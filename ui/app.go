@@ -22,12 +22,13 @@ type Performer interface {
 // Drafts is this kedit's share of the draft store for the object
 // (*kube.ObjectDrafts): where its draft is written, the stored drafts to
 // offer for recovery, and what to do with them. The app reads the first
-// five once, when it starts; the last three it calls inside commands.
+// six once, when it starts; the last three it calls inside commands.
 type Drafts interface {
 	Path() string
 	Stored() []*kube.Draft
 	Others() []kube.Editor
 	Problem() error
+	Warnings() []error
 	MemoryOnly() bool
 	Adopt(path string) (string, error)
 	Discard(paths ...string) (string, error)
@@ -97,7 +98,9 @@ type (
 	// file for a draft kept aside.
 	storedDraftsMsg struct {
 		path, kept string
-		err        error
+		// why a draft was kept aside, said with where it is kept.
+		why string
+		err error
 	}
 )
 
@@ -166,8 +169,12 @@ func New(cfg Config) App {
 	m.memoryOnly = true
 	if d := cfg.Drafts; d != nil {
 		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
+		if w := d.Warnings(); len(w) > 0 {
+			// A file at a draft's name that kedit did not write: left alone.
+			m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+		}
 		if others := d.Others(); len(others) > 0 {
-			m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, m.draftPath))
+			m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
 		}
 		if err := d.Problem(); err != nil {
 			m.diskFailed, m.diskWarned = true, true
@@ -230,12 +237,12 @@ func discardCmd(d Drafts, paths []string) tea.Cmd {
 	}
 }
 
-// keepAsideCmd moves a stored draft that cannot be recovered out of the
-// way, where nothing writes it again.
-func keepAsideCmd(d Drafts, path string) tea.Cmd {
+// keepAsideCmd moves a stored draft that cannot be recovered (why says
+// so) out of the way, where nothing writes it again.
+func keepAsideCmd(d Drafts, path, why string) tea.Cmd {
 	return func() tea.Msg {
 		kept, err := d.KeepAside(path)
-		return storedDraftsMsg{kept: kept, err: err}
+		return storedDraftsMsg{kept: kept, why: why, err: err}
 	}
 }
 
@@ -280,7 +287,7 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		case msg.err != nil:
 			m.status.Error(errorText(msg.err))
 		case msg.kept != "":
-			m.status.Error(m.status.Text() + "; it is kept in " + kube.EscapeControl(msg.kept))
+			m.status.Error(msg.why + "; it is kept in " + kube.EscapeControl(msg.kept))
 		case msg.path != "":
 			m.draftPath = msg.path
 		}

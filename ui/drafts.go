@@ -140,7 +140,7 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	case errors.As(err, &stale):
 		// It cannot be taken up, and must not be written over by the
 		// edits to come: it goes aside, and the status bar says where.
-		return m, tea.Batch(cmd, keepAsideCmd(m.cfg.Drafts, d.Path))
+		return m, tea.Batch(cmd, keepAsideCmd(m.cfg.Drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
 	case m.sess.Draft() == nil:
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd

@@ -38,6 +38,7 @@ func (f *fakeDrafts) Stored() []*kube.Draft { return f.stored }
 func (f *fakeDrafts) Others() []kube.Editor { return f.others }
 func (f *fakeDrafts) Problem() error        { return f.problem }
 func (f *fakeDrafts) MemoryOnly() bool      { return f.memory }
+func (f *fakeDrafts) Warnings() []error     { return nil }
 
 func (f *fakeDrafts) Adopt(path string) (string, error) {
 	f.mu.Lock()
