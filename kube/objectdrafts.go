@@ -320,7 +320,8 @@ func (o *ObjectDrafts) KeepAside(path string) (string, error) {
 
 // mine checks that path is a stored draft this kedit holds.
 func (o *ObjectDrafts) mine(path string) error {
-	if _, ok := o.held[path]; !ok || path == o.own && !slices.ContainsFunc(o.stored, func(d *Draft) bool { return d.Path == path }) {
+	stored := slices.ContainsFunc(o.stored, func(d *Draft) bool { return d.Path == path })
+	if _, held := o.held[path]; !held || !stored {
 		return fmt.Errorf("%s is not a stored draft this kedit holds", path)
 	}
 	return nil
