@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/fsutil"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -74,7 +74,7 @@ func runMerge(stdout, stderr io.Writer, files []string, output string, asJSON bo
 		if _, err := stdout.Write(out); err != nil {
 			return err
 		}
-	} else if err := writeFileAtomic(output, out); err != nil {
+	} else if err := writeOutput(output, out); err != nil {
 		return err
 	}
 	if res.Clean() {
@@ -105,28 +105,13 @@ func mergeInputError(err error, files []string) error {
 	return err
 }
 
-// writeFileAtomic replaces name with data through a temporary file in the
-// same directory, so that a reader never sees half a merge.
-func writeFileAtomic(name string, data []byte) error {
+// writeOutput replaces name with data atomically, keeping the mode of the
+// file it replaces (0644 for a new one), so that a reader never sees half a
+// merge.
+func writeOutput(name string, data []byte) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(name); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return fsutil.WriteFileAtomic(name, data, mode)
 }

@@ -44,6 +44,7 @@ func openKeditOn(t *testing.T, ns, object, header, editor string, width, height 
 	env := []string{
 		"KUBE_EDITOR=" + editor,
 		"XDG_STATE_HOME=" + t.TempDir(),
+		"XDG_RUNTIME_DIR=" + t.TempDir(),
 		"KUBECACHEDIR=" + t.TempDir(),
 		"TERM=xterm-256color",
 	}

@@ -11,9 +11,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -93,6 +97,7 @@ merges what does not collide and lets you resolve each real conflict.
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
 	root.AddCommand(newDemoCmd(flags))
+	root.AddCommand(newDraftsCmd(flags))
 	return root
 }
 
@@ -151,13 +156,13 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	if err != nil {
 		return fail(err)
 	}
-	var stored *model.StoredDraft
-	if d, ok, err := drafts.Load(target); err != nil {
-		return fail(fmt.Errorf("reading the stored draft: %w", err))
-	} else if ok {
-		sd := d.Stored()
-		stored = &sd
-	}
+	// Drafts of this object on this cluster; the other kedits editing it
+	// keep theirs in files of their own.
+	objDrafts := drafts.Open(target, string(obj.GetUID()))
+	defer objDrafts.Close()
+	// $EDITOR files that killed kedits left behind hold drafts, maybe a
+	// Secret's values.
+	_ = ui.RemoveEditorFiles(false)
 	// The first conflict should not wait for client-go's schemas to parse.
 	go diff.LoadBuiltinSchemas()
 
@@ -174,7 +179,7 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
 	}
 
-	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: drafts, MergeOptions: mergeOpts}
+	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: objDrafts, MergeOptions: mergeOpts}
 	sess := model.NewSession(target.Ref(), mergeOpts...)
 	if opts.timelineOut != "" {
 		if runner.TimelineOut, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
@@ -209,17 +214,70 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		Session:    sess,
 		Runner:     runner,
 		Events:     watch.Events(),
-		Stored:     stored,
+		Drafts:     objDrafts,
 		AutoRebase: opts.autoRebase,
 		Context:    ctx,
 		Notice:     notice,
 	})
+	// kedit handles the signals that end it itself: Bubble Tea quits at
+	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP
+	// to kill it. The app quits once $EDITOR is back; then the draft is
+	// stored, and kedit exits with 128 + the signal's number.
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()))
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
+	received, stop := relaySignals(p)
+	defer stop()
+	final, err := p.Run()
+	// However the app ended, the store gets the latest draft: the last
+	// write may still have been on its way.
+	storeLatest(cmd.ErrOrStderr(), runner, final)
+	objDrafts.Close()
+	_ = ui.RemoveEditorFiles(true)
+	if sig := received(); sig != 0 {
+		return &exitError{128 + int(sig)}
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(err)
 	}
 	return nil
+}
+
+// relaySignals hands SIGHUP, SIGTERM and SIGINT to the app as
+// ui.SignalMsg. Sending waits while $EDITOR has the terminal, which is
+// what makes the app end only once the editor is back. received tells the
+// last signal, 0 for none; stop ends the relay.
+func relaySignals(p *tea.Program) (received func() syscall.Signal, stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-ch:
+				got.Store(int32(s.(syscall.Signal)))
+				p.Send(ui.SignalMsg{Signal: s})
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() syscall.Signal { return syscall.Signal(got.Load()) }, func() { signal.Stop(ch); close(done) }
+}
+
+// storeLatest brings the draft store up to the app's session. A Secret's
+// draft kept in memory stays there; any other failure is said on stderr,
+// the terminal being the app's no more.
+func storeLatest(stderr io.Writer, r *kube.Runner, final tea.Model) {
+	app, ok := final.(ui.App)
+	if !ok {
+		return
+	}
+	_, err := r.Perform(context.Background(), app.Session().StoreDraft())
+	var secret *kube.SecretDraftError
+	if err != nil && !errors.As(err, &secret) {
+		fmt.Fprintln(stderr, "kedit:", err)
+	}
 }
 
 func main() {

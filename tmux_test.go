@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -68,9 +69,54 @@ func startTerminal(t *testing.T, width, height int, env []string, argv ...string
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
+		pids := term.processes()
 		_ = exec.Command("tmux", "-L", term.socket, "kill-server").Run()
+		// What ran in the pane may take a moment to end (kedit stores its
+		// draft on the hang-up): wait, so that it does not write into the
+		// test's directories while they are removed.
+		deadline := time.Now().Add(10 * time.Second)
+		for _, pid := range pids {
+			for running(pid) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
 	})
 	return term
+}
+
+// processes returns the pids of the pane's shell and all it started.
+func (term *terminal) processes() []int {
+	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{pane_pid}").Output()
+	if err != nil {
+		return nil
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return nil
+	}
+	pids := []int{pid}
+	for i := 0; i < len(pids); i++ {
+		p := strconv.Itoa(pids[i])
+		b, _ := os.ReadFile(filepath.Join("/proc", p, "task", p, "children"))
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, c)
+			}
+		}
+	}
+	return pids
+}
+
+// running reports whether pid is a live process (a zombie has ended).
+func running(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
 }
 
 // send types keys, in tmux's send-keys names ("e", "Enter", "C-s", "Escape").

@@ -413,23 +413,14 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 // sameObject checks that mine and theirs are base's object: a merge of two
 // different objects would be meaningless.
 func sameObject(base, mine, theirs *unstructured.Unstructured) error {
-	fields := []struct {
-		name string
-		get  func(*unstructured.Unstructured) string
-	}{
-		{"apiVersion", (*unstructured.Unstructured).GetAPIVersion},
-		{"kind", (*unstructured.Unstructured).GetKind},
-		{"metadata.namespace", (*unstructured.Unstructured).GetNamespace},
-		{"metadata.name", (*unstructured.Unstructured).GetName},
-	}
-	for _, f := range fields {
-		want := f.get(base)
+	for _, f := range identityFields {
+		want := f.Get(base)
 		for _, s := range []struct {
 			name string
 			obj  *unstructured.Unstructured
 		}{{"mine", mine}, {"theirs", theirs}} {
-			if got := f.get(s.obj); got != want {
-				return &IdentityError{Side: s.name, Field: f.name, Base: want, Got: got}
+			if got := f.Get(s.obj); got != want {
+				return &IdentityError{Side: s.name, Field: f.Name, Base: want, Got: got}
 			}
 		}
 	}

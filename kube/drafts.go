@@ -16,21 +16,26 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/model"
 )
 
-// A draft file is a readable YAML file: a comment header of exactly
-// draftHeaderLines lines, then the draft text byte for byte. The header is
-// comments so that a user who opens the file, or feeds it to kubectl,
-// still has YAML; its shape is fixed so that Load never has to guess where
-// the draft text starts, even when the text itself begins with comments or
-// is not YAML at all.
+// A draft file is a readable YAML file: a comment header, then the draft
+// text byte for byte. The header is comments so that a user who opens the
+// file, or feeds it to kubectl, still has YAML. It is a fixed first line,
+// the base resourceVersion, the time it was saved, optionally the cluster
+// and the object's uid, and a fixed last line; Load never has to guess
+// where the draft text starts, even when the text itself begins with
+// comments or is not YAML at all. Drafts written before the cluster and uid
+// were recorded have neither line.
 const (
 	draftMagic        = "# kedit draft: "
 	draftBaseRVPrefix = "# base resourceVersion: "
 	draftSavedPrefix  = "# saved at: "
+	draftServerPrefix = "# server: "
+	draftUIDPrefix    = "# uid: "
 	draftTextFollows  = "# The draft text follows this header line byte for byte."
-	draftHeaderLines  = 4
+	maxHeaderLines    = 6
 )
 
 // clusterScopedDir stands in for the namespace of cluster-scoped objects.
@@ -44,6 +49,19 @@ const (
 // maxComponent bounds one escaped path component: object names may be 253
 // bytes and escaping can triple them, while most file systems allow 255.
 const maxComponent = 200
+
+// The names of the files of one object's drafts, beside each other in its
+// directory. The first kedit on an object stores its draft in
+// <name>.yaml, a second one at the same time in <name>_2.yaml, and so on:
+// escapeComponent never writes "_", so no object's name can look like
+// another's numbered one.
+const (
+	draftExt   = ".yaml"
+	baseExt    = ".base.json" // beside a draft: its base as JSON
+	lockExt    = ".lock"      // beside a draft: flock'ed by the kedit writing it
+	keptExt    = ".kept"      // <draft>.<UTC time>.kept: set aside, never written again
+	keptLayout = "20060102T150405Z"
+)
 
 // Draft is a draft as stored on disk: the user's unsaved text and the
 // base it was written against, so recovery can tell whether the object
@@ -59,9 +77,15 @@ type Draft struct {
 	Text []byte
 	// Path is the file holding the draft.
 	Path string
-	// Base is the object the draft was made from, when SaveBase kept it
-	// (at BaseResourceVersion or an older one: see Stored).
+	// Base is the object the draft was made from, when it was kept beside
+	// the draft (at BaseResourceVersion or an older one: see Stored).
 	Base *unstructured.Unstructured
+	// Server is the API server's URL the draft was made against; empty
+	// for drafts of older kedits, which did not record it.
+	Server string
+	// UID is the uid of the object the draft was made on; empty when not
+	// recorded.
+	UID string
 }
 
 // Stored is the draft as the session takes it back. Base is handed on
@@ -69,14 +93,14 @@ type Draft struct {
 // recovered without its base can still be taken up when the object has
 // not moved on since.
 func (d *Draft) Stored() model.StoredDraft {
-	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion}
+	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
 	if d.Base != nil && d.Base.GetResourceVersion() == d.BaseResourceVersion {
 		sd.Base = d.Base.DeepCopy()
 	}
 	return sd
 }
 
-// SecretDraftError is returned by DraftStore.Save for a Secret when the
+// SecretDraftError is returned by ObjectDrafts.Write for a Secret when the
 // store does not allow Secret drafts (--allow-secret-drafts): the draft
 // stays in memory only, so a Secret's values never reach the disk. The
 // message names the object, never its contents.
@@ -88,14 +112,29 @@ func (e *SecretDraftError) Error() string {
 	return fmt.Sprintf("draft of %s kept in memory only: Secret drafts are written to disk only with --allow-secret-drafts", e.Target)
 }
 
-// DraftStore keeps drafts under Dir, one file per object:
+// DraftWriteError says that the draft could not be written to the store
+// (a full or read-only disk, a draft directory that cannot be used): it
+// exists only in memory until a write succeeds.
+type DraftWriteError struct {
+	// Path is the file the draft was to be written to.
+	Path string
+	Err  error
+}
+
+func (e *DraftWriteError) Error() string {
+	return fmt.Sprintf("the draft exists only in memory: writing %s failed: %v", e.Path, e.Err)
+}
+
+func (e *DraftWriteError) Unwrap() error { return e.Err }
+
+// DraftStore keeps drafts under Dir, one directory per object:
 // Dir/<context>/<namespace>/<resource.group>/<name>.yaml, mode 0600 in
 // 0700 directories, so that an edit survives a crash, a closed terminal or
-// a lost connection.
+// a lost connection. Open hands one kedit its object's drafts.
 type DraftStore struct {
 	// Dir is the root of the store, normally $XDG_STATE_HOME/kedit/drafts.
 	Dir string
-	// AllowSecrets lets Save write drafts of Secrets to disk.
+	// AllowSecrets lets drafts of Secrets be written to disk.
 	AllowSecrets bool
 	// now is the clock for SavedAt; tests replace it.
 	now func() time.Time
@@ -133,9 +172,24 @@ func IsSecret(t *Target) bool {
 	return r.Group == "" && r.Resource == "secrets"
 }
 
-// Path returns the file that holds t's draft.
-func (s *DraftStore) Path(t *Target) string {
-	return filepath.Join(s.objectDir(t), escapeComponent(t.Name)+".yaml")
+func (s *DraftStore) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// Path returns the file that holds t's draft when no other kedit edits t
+// at the same time: <name>.yaml in the object's directory.
+func (s *DraftStore) Path(t *Target) string { return s.slotPath(t, 1) }
+
+// slotPath is the file of t's n-th draft: <name>.yaml, <name>_2.yaml, ...
+func (s *DraftStore) slotPath(t *Target, n int) string {
+	name := escapeComponent(t.Name)
+	if n > 1 {
+		name += "_" + strconv.Itoa(n)
+	}
+	return filepath.Join(s.objectDir(t), name+draftExt)
 }
 
 func (s *DraftStore) objectDir(t *Target) string {
@@ -155,190 +209,74 @@ func (s *DraftStore) objectDir(t *Target) string {
 	return filepath.Join(s.Dir, ctx, ns, escapeComponent(res))
 }
 
-// Save writes t's draft atomically: a crash leaves either the previous
-// draft or the new one, never a mix. For a Secret without AllowSecrets it
-// writes nothing and returns a *SecretDraftError.
-func (s *DraftStore) Save(t *Target, baseResourceVersion string, text []byte) (path string, err error) {
-	if IsSecret(t) && !s.AllowSecrets {
-		return "", &SecretDraftError{Target: t.String()}
+// slotOf reads a file name in an object's directory: the draft number n
+// of the object whose escaped name is name, and what the file is (the
+// draft, its base or its lock; "" for a name that is not the object's).
+func slotOf(file, name string) (n int, kind string) {
+	rest, ok := strings.CutPrefix(file, name)
+	if !ok {
+		return 0, ""
 	}
-	if strings.ContainsAny(baseResourceVersion, "\r\n") {
+	n = 1
+	if num, after, ok := strings.Cut(rest, draftExt); ok && strings.HasPrefix(num, "_") {
+		v, err := strconv.Atoi(num[1:])
+		if err != nil || v < 2 || strconv.Itoa(v) != num[1:] {
+			return 0, ""
+		}
+		n, rest = v, draftExt+after
+	}
+	switch rest {
+	case draftExt:
+		return n, draftExt
+	case draftExt + baseExt:
+		return n, baseExt
+	case draftExt + lockExt:
+		return n, lockExt
+	}
+	return 0, ""
+}
+
+// formatDraft is the file of a draft: its header, then text.
+func (s *DraftStore) formatDraft(t *Target, uid, baseRV string, text []byte) ([]byte, error) {
+	if strings.ContainsAny(baseRV, "\r\n") {
 		// It would break the header; the server never sends one like it.
-		return "", fmt.Errorf("saving the draft of %s: resourceVersion %q contains a line break", t, baseResourceVersion)
-	}
-	dir := s.objectDir(t)
-	if err := s.mkdirPrivate(dir); err != nil {
-		return "", fmt.Errorf("saving the draft of %s: %w", t, err)
-	}
-	path = s.Path(t)
-	now := time.Now
-	if s.now != nil {
-		now = s.now
+		return nil, fmt.Errorf("resourceVersion %q contains a line break", baseRV)
 	}
 	var buf bytes.Buffer
 	// The first line only informs the reader; a name typed on the command
 	// line may hold anything, and no line break may end the line early.
 	name := strings.ReplaceAll(EscapeControl(t.String()), "\n", `\n`)
 	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(t.Namespace), strconv.Quote(t.Context))
-	fmt.Fprintf(&buf, "%s%s\n", draftBaseRVPrefix, baseResourceVersion)
-	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, now().UTC().Format(time.RFC3339Nano))
+	fmt.Fprintf(&buf, "%s%s\n", draftBaseRVPrefix, baseRV)
+	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, s.clock().UTC().Format(time.RFC3339Nano))
+	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(t.Server))
+	fmt.Fprintf(&buf, "%s%s\n", draftUIDPrefix, strconv.Quote(uid))
 	buf.WriteString(draftTextFollows + "\n")
 	buf.Write(text)
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-		return "", fmt.Errorf("saving the draft of %s: %w", t, err)
-	}
-	return path, nil
-}
-
-// basePath is the file beside the draft that keeps its base as JSON.
-// Drafts end in .yaml, so List never mistakes it for one.
-func (s *DraftStore) basePath(t *Target) string { return s.Path(t) + ".base.json" }
-
-// SaveBase keeps base, the object a draft was made from, beside the draft,
-// so that a draft recovered after the object moved on can be rebased rather
-// than refused. It writes only when base is a version it does not already
-// hold, not on every draft change. A Secret's base holds its values and
-// follows the same rule as its draft.
-func (s *DraftStore) SaveBase(t *Target, base *unstructured.Unstructured) error {
-	if IsSecret(t) && !s.AllowSecrets {
-		return &SecretDraftError{Target: t.String()}
-	}
-	path := s.basePath(t)
-	if old, err := loadBaseFile(path); err == nil && old.GetResourceVersion() == base.GetResourceVersion() {
-		return nil
-	}
-	if err := s.mkdirPrivate(s.objectDir(t)); err != nil {
-		return fmt.Errorf("saving the base of the draft of %s: %w", t, err)
-	}
-	b, err := json.Marshal(base.Object)
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(path, b); err != nil {
-		return fmt.Errorf("saving the base of the draft of %s: %w", t, err)
-	}
-	return nil
-}
-
-func loadBaseFile(path string) (*unstructured.Unstructured, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	obj := &unstructured.Unstructured{}
-	if err := obj.UnmarshalJSON(b); err != nil {
-		return nil, err
-	}
-	return obj, nil
-}
-
-// Load reads t's draft, to offer its recovery. ok is false when there is
-// none.
-func (s *DraftStore) Load(t *Target) (d *Draft, ok bool, err error) {
-	path := s.Path(t)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("reading the draft of %s: %w", t, err)
-	}
-	d, err = parseDraft(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("reading the draft of %s from %s: %w", t, path, err)
-	}
-	d.Path = path
-	if base, err := loadBaseFile(s.basePath(t)); err == nil {
-		d.Base = base // a missing or unreadable base only makes recovery stricter
-	}
-	return d, true, nil
-}
-
-// Delete removes t's draft, after a save or when the user discards it.
-// Deleting a draft that does not exist is not an error.
-func (s *DraftStore) Delete(t *Target) error {
-	for _, p := range []string{s.Path(t), s.basePath(t)} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("deleting the draft of %s: %w", t, err)
-		}
-	}
-	return nil
-}
-
-// DraftEntry is one draft found by List, named by where it belongs.
-type DraftEntry struct {
-	// Context is the kubeconfig context; empty when there was none.
-	Context string
-	// Namespace is empty for cluster-scoped objects.
-	Namespace string
-	// Resource is resource.group, e.g. deployments.apps or configmaps.
-	Resource string
-	Name     string
-	Path     string
-}
-
-// List returns every draft in the store, to show what can be recovered.
-// Files that are not drafts' (a stray temp file, a user's backup) are
-// skipped.
-func (s *DraftStore) List() ([]DraftEntry, error) {
-	var out []DraftEntry
-	err := filepath.WalkDir(s.Dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == s.Dir {
-				return fs.SkipAll
-			}
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".yaml") || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		rel, err := filepath.Rel(s.Dir, path)
-		if err != nil {
-			return err
-		}
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if len(parts) != 4 {
-			return nil
-		}
-		var e DraftEntry
-		var ok [4]bool
-		if parts[0] != noContextDir {
-			e.Context, ok[0] = unescapeComponent(parts[0])
-		} else {
-			ok[0] = true
-		}
-		if parts[1] != clusterScopedDir {
-			e.Namespace, ok[1] = unescapeComponent(parts[1])
-		} else {
-			ok[1] = true
-		}
-		e.Resource, ok[2] = unescapeComponent(parts[2])
-		e.Name, ok[3] = unescapeComponent(strings.TrimSuffix(parts[3], ".yaml"))
-		if ok != [4]bool{true, true, true, true} {
-			return nil // hashed (too long) or foreign names cannot be turned back
-		}
-		e.Path = path
-		out = append(out, e)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("listing drafts in %s: %w", s.Dir, err)
-	}
-	return out, nil
+	return buf.Bytes(), nil
 }
 
 func parseDraft(b []byte) (*Draft, error) {
 	rest := b
-	var lines [draftHeaderLines]string
-	for i := range lines {
+	var lines []string
+	for {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
 		if !found {
 			return nil, errors.New("not a kedit draft: the header is cut short")
 		}
-		lines[i], rest = string(line), after
+		lines, rest = append(lines, string(line)), after
+		if string(line) == draftTextFollows {
+			break
+		}
+		if len(lines) == maxHeaderLines {
+			return nil, errors.New("not a kedit draft: header does not end where expected")
+		}
 	}
 	if !strings.HasPrefix(lines[0], draftMagic) {
 		return nil, errors.New("not a kedit draft: no header")
+	}
+	if len(lines) < 4 {
+		return nil, errors.New("not a kedit draft: the header is cut short")
 	}
 	rv, ok := strings.CutPrefix(lines[1], draftBaseRVPrefix)
 	if !ok {
@@ -352,78 +290,129 @@ func parseDraft(b []byte) (*Draft, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a kedit draft: saved-at time: %w", err)
 	}
-	if lines[3] != draftTextFollows {
-		return nil, errors.New("not a kedit draft: header does not end where expected")
+	d := &Draft{BaseResourceVersion: rv, SavedAt: saved, Text: bytes.Clone(rest)}
+	for _, l := range lines[3 : len(lines)-1] {
+		var field *string
+		var v string
+		if v, ok = strings.CutPrefix(l, draftServerPrefix); ok {
+			field = &d.Server
+		} else if v, ok = strings.CutPrefix(l, draftUIDPrefix); ok {
+			field = &d.UID
+		} else {
+			return nil, fmt.Errorf("not a kedit draft: unknown header line %q", l)
+		}
+		if *field, err = strconv.Unquote(v); err != nil {
+			return nil, fmt.Errorf("not a kedit draft: header line %q: %w", l, err)
+		}
 	}
-	return &Draft{BaseResourceVersion: rv, SavedAt: saved, Text: bytes.Clone(rest)}, nil
+	return d, nil
+}
+
+// readDraft reads the draft at path, and its base when one is kept beside
+// it. A symlink is never followed.
+func readDraft(path string) (*Draft, error) {
+	b, err := fsutil.ReadFileNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := parseDraft(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Path = path
+	if base, err := loadBaseFile(path + baseExt); err == nil {
+		d.Base = base // a missing or unreadable base only makes recovery stricter
+	}
+	return d, nil
+}
+
+func loadBaseFile(path string) (*unstructured.Unstructured, error) {
+	b, err := fsutil.ReadFileNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	obj := &unstructured.Unstructured{}
+	if err := obj.UnmarshalJSON(b); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// writeDraftFiles writes the draft at path atomically, then its base
+// beside it when given. A crash leaves either the previous draft or the
+// new one, never a mix.
+func writeDraftFiles(path string, file []byte, base *unstructured.Unstructured) error {
+	if err := fsutil.WriteFileAtomic(path, file, 0o600); err != nil {
+		return err
+	}
+	if base == nil {
+		return nil
+	}
+	b, err := json.Marshal(base.Object)
+	if err != nil {
+		return err
+	}
+	if err := fsutil.WriteFileAtomic(path+baseExt, b, 0o600); err != nil {
+		return fmt.Errorf("the draft is saved, but not its base (recovering it later may need a fresh edit): %w", err)
+	}
+	return nil
+}
+
+// removeDraftFiles removes a draft and its base; what is missing already
+// is no error.
+func removeDraftFiles(path string) error {
+	for _, p := range []string{path, path + baseExt} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	fsutil.SyncDir(filepath.Dir(path))
+	return nil
+}
+
+// keepAside moves the draft at path to <path>.<UTC time>.kept, which
+// nothing writes again, and removes its base. It never replaces a file.
+func keepAside(path string, now time.Time) (string, error) {
+	stamp := now.UTC().Format(keptLayout)
+	for i := 1; ; i++ {
+		kept := path + "." + stamp + keptExt
+		if i > 1 {
+			kept = path + "." + stamp + "-" + strconv.Itoa(i) + keptExt
+		}
+		err := os.Link(path, kept)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if err := removeDraftFiles(path); err != nil {
+			return kept, err
+		}
+		return kept, nil
+	}
 }
 
 // mkdirPrivate creates dir with mode 0700 and makes every kedit directory
-// from the store's parent (…/kedit) down to dir 0700, including ones an
+// from the store's parent (…/kedit) down to dir a private directory
+// (fsutil.PrivateDir: 0700, the user's, no symlink), including ones an
 // older version or a umask left readable by others. Directories above
 // …/kedit belong to the user and are left as they are.
 func (s *DraftStore) mkdirPrivate(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	top := filepath.Dir(s.Dir)
 	rel, err := filepath.Rel(top, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return fmt.Errorf("draft directory %s is outside %s", dir, top)
 	}
+	if err := os.MkdirAll(filepath.Dir(top), 0o700); err != nil {
+		return err
+	}
 	p := top
 	for _, part := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
 		p = filepath.Join(p, part)
-		fi, err := os.Stat(p)
-		if err != nil {
+		if err := fsutil.PrivateDir(p); err != nil {
 			return err
 		}
-		if fi.Mode().Perm() != 0o700 {
-			if err := os.Chmod(p, 0o700); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it,
-// and renames it over path, then syncs the directory so the rename itself
-// survives a crash.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	// CreateTemp makes the file 0600; the leading dot keeps it out of List.
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		// Not every file system can sync a directory; the file is already
-		// in place, so a failure here is not worth failing the save for.
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ func draftTarget(ctx, ns, group, version, resource, kind, name string) *Target {
 		Context:   ctx,
 		Namespace: ns,
 		Name:      name,
+		Server:    "https://cluster-a.example:6443",
 		Mapping: &meta.RESTMapping{
 			Resource:         schema.GroupVersionResource{Group: group, Version: version, Resource: resource},
 			GroupVersionKind: schema.GroupVersionKind{Group: group, Version: version, Kind: kind},
@@ -48,6 +49,34 @@ func newTestDraftStore(t *testing.T, allowSecrets bool) (*DraftStore, string) {
 	return s, state
 }
 
+// open opens t's drafts as one kedit would, and closes them at the end.
+func open(t *testing.T, s *DraftStore, tgt *Target, uid string) *ObjectDrafts {
+	t.Helper()
+	o := s.Open(tgt, uid)
+	t.Cleanup(o.Close)
+	return o
+}
+
+// crash lets go of o's locks as a killed kedit does: the kernel releases
+// them, and the lock files stay behind.
+func (o *ObjectDrafts) crash() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, f := range o.held {
+		f.Close()
+	}
+	o.held = map[string]*os.File{}
+}
+
+func mustWrite(t *testing.T, o *ObjectDrafts, seq uint64, rv, text string) string {
+	t.Helper()
+	path, err := o.Write(seq, rv, []byte(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestDraftRoundTripByteForByte(t *testing.T) {
 	s, state := newTestDraftStore(t, false)
 	fixed := time.Date(2026, 11, 22, 4, 1, 3, 5, time.UTC)
@@ -64,23 +93,31 @@ func TestDraftRoundTripByteForByte(t *testing.T) {
 	}
 	for name, text := range texts {
 		t.Run(name, func(t *testing.T) {
-			path, err := s.Save(tgt, "812", text)
+			o := open(t, s, tgt, "uid-1")
+			path, err := o.Write(1, "812", text, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := filepath.Join(state, "kedit", "drafts", "kind-dev", "team-a", "configmaps", "settings.yaml")
-			if path != want {
+			if path != want || s.Path(tgt) != want {
 				t.Fatalf("path = %s, want %s", path, want)
 			}
-			d, ok, err := s.Load(tgt)
-			if err != nil || !ok {
-				t.Fatalf("Load = %v, %v", ok, err)
+			o.Close()
+			// The next kedit on the object finds it.
+			next := open(t, s, tgt, "uid-1")
+			stored := next.Stored()
+			if len(stored) != 1 {
+				t.Fatalf("%d stored drafts, want 1", len(stored))
 			}
+			d := stored[0]
 			if !bytes.Equal(d.Text, text) {
 				t.Errorf("text = %q, want %q", d.Text, text)
 			}
-			if d.BaseResourceVersion != "812" || !d.SavedAt.Equal(fixed) || d.Path != want {
-				t.Errorf("draft = rv %q saved %v path %s", d.BaseResourceVersion, d.SavedAt, d.Path)
+			if d.BaseResourceVersion != "812" || !d.SavedAt.Equal(fixed) || d.Path != want || d.UID != "uid-1" || d.Server != tgt.Server {
+				t.Errorf("draft = rv %q saved %v path %s uid %s server %s", d.BaseResourceVersion, d.SavedAt, d.Path, d.UID, d.Server)
+			}
+			if sd := d.Stored(); sd.Text != string(text) || sd.UID != "uid-1" {
+				t.Errorf("Stored() = %+v", sd)
 			}
 			// The file stays a readable YAML file: a comment header, then the text.
 			raw, _ := os.ReadFile(path)
@@ -90,62 +127,73 @@ func TestDraftRoundTripByteForByte(t *testing.T) {
 			if !bytes.HasSuffix(raw, text) {
 				t.Errorf("file does not end with the draft text verbatim")
 			}
+			if _, err := next.Discard(d.Path); err != nil {
+				t.Fatal(err)
+			}
 		})
+	}
+}
+
+// TestDraftOfOlderKeditIsRead: a draft written before the cluster and uid
+// were recorded is still read, and offered.
+func TestDraftOfOlderKeditIsRead(t *testing.T) {
+	s, _ := newTestDraftStore(t, false)
+	tgt := configMapTarget("c", "ns", "old")
+	path := s.Path(tgt)
+	if err := s.mkdirPrivate(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	old := "# kedit draft: configmaps/old, namespace \"ns\", context \"c\"\n# base resourceVersion: 7\n# saved at: 2026-01-02T03:04:05Z\n" + draftTextFollows + "\ndata: {}\n"
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stored := open(t, s, tgt, "u").Stored()
+	if len(stored) != 1 || string(stored[0].Text) != "data: {}\n" || stored[0].BaseResourceVersion != "7" || stored[0].Server != "" {
+		t.Fatalf("stored = %+v", stored)
 	}
 }
 
 func TestDraftHeaderSurvivesOddNames(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapTarget("ctx\n# base resourceVersion: 1", "ns\r\n", "two\nlines\x1b[2J")
+	tgt.Server = "https://x\n# uid: forged"
 	text := []byte("data: {}\n")
-	if _, err := s.Save(tgt, "42", text); err != nil {
-		t.Fatal(err)
+	o := open(t, s, tgt, "u\n# base resourceVersion: 9")
+	path := mustWrite(t, o, 1, "42", string(text))
+	d, err := readDraft(path)
+	if err != nil || d.BaseResourceVersion != "42" || !bytes.Equal(d.Text, text) || d.Server != tgt.Server {
+		t.Fatalf("readDraft = %+v, %v", d, err)
 	}
-	d, ok, err := s.Load(tgt)
-	if err != nil || !ok || d.BaseResourceVersion != "42" || !bytes.Equal(d.Text, text) {
-		t.Fatalf("Load = %+v, %v, %v", d, ok, err)
-	}
-	raw, _ := os.ReadFile(d.Path)
+	raw, _ := os.ReadFile(path)
 	if bytes.Contains(raw, []byte("\x1b")) {
 		t.Error("a terminal escape reached the draft file's header")
 	}
-	if _, err := s.Save(tgt, "4\n2", text); err == nil {
+	if _, err := o.Write(2, "4\n2", text, nil); err == nil {
 		t.Error("a resourceVersion with a line break was written into the header")
 	}
 }
 
-func TestDraftLoadMissingAndDelete(t *testing.T) {
-	s, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "gone")
-	if d, ok, err := s.Load(tgt); d != nil || ok || err != nil {
-		t.Fatalf("Load of no draft = %v, %v, %v", d, ok, err)
-	}
-	if err := s.Delete(tgt); err != nil {
-		t.Fatalf("Delete of no draft: %v", err)
-	}
-	if _, err := s.Save(tgt, "1", []byte("x: 1\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Delete(tgt); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := s.Load(tgt); ok {
-		t.Fatal("draft still there after Delete")
-	}
-}
-
-func TestDraftLoadRejectsForeignFile(t *testing.T) {
+// TestForeignFileIsLeftAlone: a file at a draft's name that kedit did not
+// write is never offered nor written over.
+func TestForeignFileIsLeftAlone(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapTarget("c", "ns", "foreign")
 	path := s.Path(tgt)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := s.mkdirPrivate(filepath.Dir(path)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte("apiVersion: v1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Load(tgt); err == nil || !strings.Contains(err.Error(), "not a kedit draft") {
-		t.Fatalf("Load of a foreign file: %v", err)
+	o := open(t, s, tgt, "u")
+	if len(o.Stored()) != 0 || len(o.Warnings()) != 1 || !strings.Contains(o.Warnings()[0].Error(), "not a kedit draft") {
+		t.Fatalf("stored %v, warnings %v", o.Stored(), o.Warnings())
+	}
+	if mine := mustWrite(t, o, 1, "1", "x: 1\n"); mine == path {
+		t.Fatal("the draft was written over the foreign file")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "apiVersion: v1\n" {
+		t.Errorf("the foreign file changed: %q", b)
 	}
 }
 
@@ -163,10 +211,7 @@ func TestDraftModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	tgt := draftTarget("ctx", "", "rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", "viewer")
-	path, err := s.Save(tgt, "5", []byte("rules: []\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := mustWrite(t, open(t, s, tgt, "u"), 1, "5", "rules: []\n")
 	if want := filepath.Join(state, "kedit", "drafts", "ctx", "_cluster", "clusterroles.rbac.authorization.k8s.io", "viewer.yaml"); path != want {
 		t.Fatalf("path = %s, want %s", path, want)
 	}
@@ -194,37 +239,24 @@ func TestDraftModes(t *testing.T) {
 func TestDraftAtomicWriteLeavesNoTempFiles(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapTarget("c", "ns", "many")
+	o := open(t, s, tgt, "u")
 	for i := range 20 {
-		if _, err := s.Save(tgt, "1", bytes.Repeat([]byte("x"), i*1000)); err != nil {
-			t.Fatal(err)
-		}
+		mustWrite(t, o, uint64(i+1), "1", strings.Repeat("x", i*1000))
 	}
 	entries, err := os.ReadDir(filepath.Dir(s.Path(tgt)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].Name() != "many.yaml" {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only many.yaml", names)
-	}
-
-	// A save that cannot rename (the target path is a directory) fails
-	// and still leaves no temporary file behind.
-	blocked := configMapTarget("c", "ns", "blocked")
-	if err := os.MkdirAll(filepath.Join(s.Path(blocked), "child"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Save(blocked, "1", []byte("x")); err == nil {
-		t.Fatal("Save over a directory succeeded")
-	}
-	entries, _ = os.ReadDir(filepath.Dir(s.Path(tgt)))
+	var names []string
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Errorf("temporary file left behind: %s", e.Name())
-		}
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "many.yaml many.yaml.lock" {
+		t.Fatalf("directory holds %v, want only many.yaml and its lock", names)
+	}
+	o.Close()
+	if _, err := os.Stat(s.Path(tgt) + lockExt); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock file stays after Close: %v", err)
 	}
 }
 
@@ -263,8 +295,8 @@ func TestDraftPathSanitizing(t *testing.T) {
 			t.Errorf("two targets share %s", path)
 		}
 		seen[path] = true
-		if _, err := s.Save(tgt, "1", []byte("x")); err != nil {
-			t.Errorf("Save %q: %v", tgt.Context, err)
+		if _, err := open(t, s, tgt, "u").Write(1, "1", []byte("x"), nil); err != nil {
+			t.Errorf("Write %q: %v", tgt.Context, err)
 		}
 	}
 	// Nothing was written outside the store.
@@ -293,46 +325,20 @@ func outside(rel string) bool {
 	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-func TestDraftList(t *testing.T) {
-	s, _ := newTestDraftStore(t, false)
-	if got, err := s.List(); err != nil || len(got) != 0 {
-		t.Fatalf("List of an empty store = %v, %v", got, err)
-	}
-	a := configMapTarget("arn:aws:eks:x:cluster/prod", "team-a", "settings")
-	b := draftTarget("", "", "apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", "widgets.example.com")
-	for _, tgt := range []*Target{a, b} {
-		if _, err := s.Save(tgt, "1", []byte("x")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := s.List()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[DraftEntry]bool{
-		{Context: a.Context, Namespace: "team-a", Resource: "configmaps", Name: "settings", Path: s.Path(a)}:                                   true,
-		{Context: "", Namespace: "", Resource: "customresourcedefinitions.apiextensions.k8s.io", Name: "widgets.example.com", Path: s.Path(b)}: true,
-	}
-	if len(got) != len(want) {
-		t.Fatalf("List = %+v", got)
-	}
-	for _, e := range got {
-		if !want[e] {
-			t.Errorf("unexpected entry %+v", e)
-		}
-	}
-}
-
 func TestDraftSecretRefusedWithoutOption(t *testing.T) {
 	const secretValue = "c3VwZXItc2VjcmV0LXZhbHVl" // base64 of a password
 	secret := draftTarget("ctx", "ns", "", "v1", "secrets", "Secret", "db")
 	text := []byte("apiVersion: v1\nkind: Secret\ndata:\n  password: " + secretValue + "\n")
 
 	s, state := newTestDraftStore(t, false)
-	_, err := s.Save(secret, "7", text)
+	o := open(t, s, secret, "u")
+	if !o.MemoryOnly() {
+		t.Error("a Secret's drafts are not memory only")
+	}
+	_, err := o.Write(1, "7", text, nil)
 	var sde *SecretDraftError
 	if !errors.As(err, &sde) {
-		t.Fatalf("Save of a Secret = %v, want *SecretDraftError", err)
+		t.Fatalf("Write of a Secret = %v, want *SecretDraftError", err)
 	}
 	if strings.Contains(err.Error(), secretValue) || strings.Contains(err.Error(), "password") {
 		t.Errorf("error reveals the Secret's contents: %v", err)
@@ -341,25 +347,27 @@ func TestDraftSecretRefusedWithoutOption(t *testing.T) {
 		t.Errorf("error does not say what happened: %v", err)
 	}
 	_ = filepath.WalkDir(state, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(path, lockExt) {
 			t.Errorf("file written for a refused Secret draft: %s", path)
 		}
 		return nil
 	})
+	o.Close()
 
 	// A resource merely named like a Secret in another group is no Secret.
 	other := draftTarget("ctx", "ns", "example.com", "v1", "secrets", "Secret", "db")
-	if _, err := s.Save(other, "7", []byte("x")); err != nil {
-		t.Errorf("Save of secrets.example.com: %v", err)
+	if _, err := open(t, s, other, "u").Write(1, "7", []byte("x"), nil); err != nil {
+		t.Errorf("Write of secrets.example.com: %v", err)
 	}
 
 	s.AllowSecrets = true
-	if _, err := s.Save(secret, "7", text); err != nil {
-		t.Fatalf("Save with --allow-secret-drafts: %v", err)
+	o = open(t, s, secret, "u")
+	path, err := o.Write(1, "7", text, nil)
+	if err != nil {
+		t.Fatalf("Write with --allow-secret-drafts: %v", err)
 	}
-	d, ok, err := s.Load(secret)
-	if err != nil || !ok || !bytes.Equal(d.Text, text) {
-		t.Fatalf("Load = %v, %v", ok, err)
+	if d, err := readDraft(path); err != nil || !bytes.Equal(d.Text, text) {
+		t.Fatalf("readDraft = %v", err)
 	}
 }
 
@@ -383,9 +391,7 @@ func TestDraftDirFallsBackToHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save(configMapTarget("c", "ns", "x"), "1", []byte("x")); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, open(t, s, configMapTarget("c", "ns", "x"), "u"), 1, "1", "x")
 	if _, err := os.Stat(filepath.Join(home, ".local", "state", "kedit", "drafts", "c", "ns", "configmaps", "x.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -394,12 +400,35 @@ func TestDraftDirFallsBackToHome(t *testing.T) {
 func TestEscapeComponentRoundTrip(t *testing.T) {
 	for _, s := range []string{"", ".", "..", "...", "a.b", "_x", "%", "a/b", "ü", "kind-dev", "x~y"} {
 		e := escapeComponent(s)
-		if strings.ContainsAny(e, "/\\") || e == "." || e == ".." || strings.HasPrefix(e, "_") {
+		if strings.ContainsAny(e, "/\\_") || e == "." || e == ".." {
 			t.Errorf("escapeComponent(%q) = %q", s, e)
 		}
 		got, ok := unescapeComponent(e)
 		if !ok || got != s {
 			t.Errorf("unescape(escape(%q)) = %q, %v", s, got, ok)
+		}
+	}
+}
+
+func TestSlotOf(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		n    int
+		kind string
+	}{
+		{"web.yaml", 1, draftExt},
+		{"web_2.yaml", 2, draftExt},
+		{"web_12.yaml.base.json", 12, baseExt},
+		{"web.yaml.lock", 1, lockExt},
+		{"web_3.yaml.lock", 3, lockExt},
+		{"web_1.yaml", 0, ""},
+		{"web_02.yaml", 0, ""},
+		{"webx.yaml", 0, ""},
+		{"web.yaml.20261122T040103Z.kept", 0, ""},
+		{".web.yaml.tmp-123", 0, ""},
+	} {
+		if n, kind := slotOf(tc.file, "web"); n != tc.n || kind != tc.kind {
+			t.Errorf("slotOf(%q) = %d %q, want %d %q", tc.file, n, kind, tc.n, tc.kind)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ type engine struct {
 	session *model.Session
 	runner  *Runner
 	watch   *Watch
+	store   *DraftStore
 }
 
 func newEngine(t *testing.T, ns, name string) *engine {
@@ -38,13 +40,11 @@ func newEngine(t *testing.T, ns, name string) *engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	drafts, err := NewDraftStore(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()),
-		runner: &Runner{Client: dc, Target: target, Strategy: StrategyUpdate, Cached: w.Latest, Drafts: drafts}}
+	drafts := &DraftStore{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
+	od := drafts.Open(target, "")
+	t.Cleanup(od.Close)
+	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()), store: drafts,
+		runner: &Runner{Client: dc, Target: target, Strategy: StrategyUpdate, Cached: w.Latest, Drafts: od}}
 	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
 	if e.session.State() != model.StateViewing {
 		t.Fatalf("after the first event the session is %v, want viewing", e.session.State())
@@ -260,9 +260,9 @@ func TestEngineInvalidSaveKeepsDraft(t *testing.T) {
 		t.Error("the refused save changed the object")
 	}
 	// The draft is on disk too, to survive a crash.
-	stored, ok, err := e.runner.Drafts.Load(e.runner.Target)
-	if err != nil || !ok || string(stored.Text) != draft {
-		t.Errorf("stored draft = %v, %v, %v; want the draft text", stored, ok, err)
+	stored, err := readDraft(e.runner.Drafts.Path())
+	if err != nil || string(stored.Text) != draft {
+		t.Errorf("stored draft = %v, %v; want the draft text", stored, err)
 	}
 }
 
@@ -279,14 +279,21 @@ func TestEngineRecoversStaleDraft(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 	e.awaitLive(liveData("bar", "theirs"))
 
-	// A new session, as after a restart of kedit.
-	stored, ok, err := e.runner.Drafts.Load(target)
-	if err != nil || !ok {
-		t.Fatalf("no stored draft: %v", err)
+	// A new session, as after kedit was killed and started again.
+	e.runner.Drafts.crash()
+	next := e.store.Open(target, "")
+	t.Cleanup(next.Close)
+	if len(next.Stored()) != 1 {
+		t.Fatalf("%d stored drafts, want 1", len(next.Stored()))
 	}
+	stored := next.Stored()[0]
 	if stored.Base == nil {
 		t.Fatal("the draft's base was not stored beside it")
 	}
+	if _, err := next.Adopt(stored.Path); err != nil {
+		t.Fatal(err)
+	}
+	e.runner.Drafts = next
 	latest, _ := e.watch.Latest()
 	e.session = model.NewSession(target.Ref())
 	if err := e.handle(model.Opened{Object: latest, At: time.Now()}); err != nil {
@@ -305,10 +312,10 @@ func TestEngineRecoversStaleDraft(t *testing.T) {
 		t.Errorf("data = %v, want foo=mine (the recovered draft) and bar=theirs", got)
 	}
 	// Saved: the draft and its base are gone from disk.
-	if _, ok, _ := e.runner.Drafts.Load(target); ok {
+	if _, err := os.Stat(stored.Path); !os.IsNotExist(err) {
 		t.Error("the draft is still on disk after it was saved")
 	}
-	if _, err := os.Stat(e.runner.Drafts.Path(target) + ".base.json"); !os.IsNotExist(err) {
+	if _, err := os.Stat(stored.Path + ".base.json"); !os.IsNotExist(err) {
 		t.Errorf("the draft's base is still on disk: %v", err)
 	}
 }

@@ -24,8 +24,9 @@ type Runner struct {
 	// Cached returns the informer's latest copy of the object, if it has
 	// one (Watch.Latest); nil means always read from the server.
 	Cached func() (*unstructured.Unstructured, bool)
-	// Drafts stores drafts on disk; nil keeps them in memory only.
-	Drafts *DraftStore
+	// Drafts stores this kedit's draft of the object on disk; nil keeps
+	// it in memory only.
+	Drafts *ObjectDrafts
 	// Now is the clock for the events' times; nil means time.Now.
 	Now func() time.Time
 	// MergeOptions are the session's merge options (diff.WithSchemas with
@@ -100,24 +101,16 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		if r.Drafts == nil {
 			return nil, nil
 		}
-		if _, err := r.Drafts.Save(r.Target, e.BaseResourceVersion, []byte(e.Text)); err != nil {
-			return nil, fmt.Errorf("the draft is kept in memory but could not be written to disk: %w", err)
-		}
-		if e.Base != nil {
-			if err := r.Drafts.SaveBase(r.Target, e.Base); err != nil {
-				return nil, fmt.Errorf("the draft is saved, but not its base (recovering it later may need a fresh edit): %w", err)
-			}
-		}
-		return nil, nil
+		// A *SecretDraftError or a *DraftWriteError: the draft exists only
+		// in memory, which the UI must say.
+		_, err := r.Drafts.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), e.Base)
+		return nil, err
 
 	case model.DeleteDraft:
 		if r.Drafts == nil {
 			return nil, nil
 		}
-		if err := r.Drafts.Delete(r.Target); err != nil {
-			return nil, fmt.Errorf("removing the saved draft: %w", err)
-		}
-		return nil, nil
+		return nil, r.Drafts.Delete(e.Seq)
 
 	case model.RetrySave:
 		return nil, nil

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -172,41 +173,48 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 
 // stripServerOwned removes what the server owns and a client must not send
 // in an apply (managedFields) or need not send in a patch.
-func stripServerOwned(obj *unstructured.Unstructured) {
-	obj.SetManagedFields(nil)
-	for _, f := range []string{"resourceVersion", "uid", "generation", "creationTimestamp", "selfLink"} {
-		unstructured.RemoveNestedField(obj.Object, "metadata", f)
-	}
-	unstructured.RemoveNestedField(obj.Object, "status")
-}
+func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
 
+// sameIdentity applies diff's rule of the same object to the draft.
 func sameIdentity(base, draft *unstructured.Unstructured) error {
-	for _, f := range []struct {
-		name       string
-		base, mine string
-	}{
-		{"apiVersion", base.GetAPIVersion(), draft.GetAPIVersion()},
-		{"kind", base.GetKind(), draft.GetKind()},
-		{"metadata.name", base.GetName(), draft.GetName()},
-		{"metadata.namespace", base.GetNamespace(), draft.GetNamespace()},
-	} {
-		if f.base != f.mine {
-			return &IdentityChangedError{Field: f.name, Base: f.base, Mine: f.mine}
-		}
+	var ie *diff.IdentityError
+	if errors.As(diff.SameObject(base, draft, "mine"), &ie) {
+		return &IdentityChangedError{Field: ie.Field, Base: ie.Base, Mine: ie.Got}
 	}
 	return nil
 }
 
 // Theirs returns the object as it is on the server now, after a save based
-// on base hit a conflict: the informer's cached copy when it has moved past
-// base, else a GET.
+// on base hit a conflict: the informer's cached copy when it is newer than
+// base, else a GET. A theirs that is not newer than base is never returned
+// (model.NewerResourceVersion is the rule): a rebase onto it would undo
+// base's changes. A GET that is not newer either is a *TheirsNotNewerError.
 func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	// resourceVersions are opaque: "not base's" is all a client may
-	// conclude, and the informer only moves forward.
-	if cached != nil && cached.GetResourceVersion() != "" && cached.GetResourceVersion() != base.GetResourceVersion() {
+	// The cache may be older than base: a watch that reconnects after
+	// kedit's own save still holds the version before it.
+	if cached != nil && cached.GetResourceVersion() != "" && model.NewerResourceVersion(cached.GetResourceVersion(), base.GetResourceVersion()) {
 		return cached.DeepCopy(), nil
 	}
-	return Get(ctx, dc, t)
+	obj, err := Get(ctx, dc, t)
+	if err != nil {
+		return nil, err
+	}
+	if !model.NewerResourceVersion(obj.GetResourceVersion(), base.GetResourceVersion()) {
+		return nil, &TheirsNotNewerError{Target: t, Theirs: obj.GetResourceVersion(), Base: base.GetResourceVersion()}
+	}
+	return obj, nil
+}
+
+// TheirsNotNewerError says that the server's copy, read after a conflict,
+// is not newer than base, so there is nothing to rebase onto: the conflict
+// came from something other than a newer version.
+type TheirsNotNewerError struct {
+	Target       *Target
+	Theirs, Base string
+}
+
+func (e *TheirsNotNewerError) Error() string {
+	return fmt.Sprintf("%s: the server refused the save as a conflict, but its copy (resourceVersion %s) is not newer than base (%s): nothing to rebase onto; the draft is kept", e.Target, e.Theirs, e.Base)
 }
 
 // Get reads the target from the server; a failure is one of this package's

@@ -21,8 +21,10 @@ import (
 // resolveForTest resolves TYPE NAME in ns the way kedit's flags do.
 func resolveForTest(t *testing.T, kubeconfig, ns, typ, name string) *Target {
 	t.Helper()
-	t.Setenv("KUBECACHEDIR", t.TempDir())
 	flags := genericclioptions.NewConfigFlags(true)
+	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
+	cache := t.TempDir()
+	flags.CacheDir = &cache
 	flags.KubeConfig = &kubeconfig
 	flags.Namespace = &ns
 	target, err := Resolve(flags, typ, name)
@@ -123,9 +125,10 @@ func TestSaveStrategies(t *testing.T) {
 			if got.GetAnnotations()["from"] != "cache" {
 				t.Error("Theirs ignored a cached copy newer than base")
 			}
-			got, _ = Theirs(ctx, dc, target, now, cached)
-			if got.GetAnnotations()["from"] == "cache" {
-				t.Error("Theirs used a cached copy no newer than base")
+			// Nothing on the server is newer than now: no theirs at all.
+			var notNewer *TheirsNotNewerError
+			if got, err = Theirs(ctx, dc, target, now, cached); !errors.As(err, &notNewer) {
+				t.Errorf("Theirs with nothing newer than base = %v, %v; want *TheirsNotNewerError", got, err)
 			}
 		})
 	}
@@ -285,8 +288,10 @@ func TestResolveForms(t *testing.T) {
 		t.Errorf("namespaces resolved as namespaced (%q)", ns2.Namespace)
 	}
 
-	t.Setenv("KUBECACHEDIR", t.TempDir())
 	flags := genericclioptions.NewConfigFlags(true)
+	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
+	cache := t.TempDir()
+	flags.CacheDir = &cache
 	flags.KubeConfig = &admin
 	_, err := Resolve(flags, "configmapz", "x")
 	var unknown *UnknownTypeError

@@ -26,6 +26,9 @@ type Target struct {
 	// Namespace is empty for cluster-scoped kinds.
 	Namespace string
 	Name      string
+	// Server is the API server's URL: drafts are kept per cluster, as two
+	// kubeconfigs may give one context name to different clusters.
+	Server string
 }
 
 // String names the target the way kubectl does: configmaps/testmap.
@@ -123,6 +126,9 @@ func Resolve(flags *genericclioptions.ConfigFlags, typ, name string) (*Target, e
 		return nil, err
 	}
 	t := &Target{Mapping: mapping, Name: name}
+	if rc, err := flags.ToRESTConfig(); err == nil {
+		t.Server = rc.Host
+	}
 	loader := flags.ToRawKubeConfigLoader()
 	if raw, err := loader.RawConfig(); err == nil {
 		t.Context = raw.CurrentContext

@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
 )
 
 // draftEdited takes the user's text as the draft, whether it parses or not.
@@ -37,7 +39,7 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 			if !s.liveDeleted {
 				s.base = s.live
 			}
-			return []Effect{DeleteDraft{Ref: s.ref}}, nil
+			return []Effect{s.deleteDraft()}, nil
 		}
 		// The retry count stays: a retry scheduled before the edit is
 		// still due, and its back-off goes on from where it was.
@@ -88,7 +90,25 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 }
 
 func (s *Session) writeDraft() WriteDraft {
-	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object}
+	s.storeSeq++
+	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object, Seq: s.storeSeq}
+}
+
+func (s *Session) deleteDraft() DeleteDraft {
+	s.storeSeq++
+	return DeleteDraft{Ref: s.ref, Seq: s.storeSeq}
+}
+
+// StoreDraft returns the effect that brings the draft store up to the
+// session as it is now: a WriteDraft of the draft, or a DeleteDraft when
+// there is none. It orders after every effect handed out before, so
+// performing it last (when kedit ends) leaves the store holding the latest
+// draft whatever happened to the writes still in flight.
+func (s *Session) StoreDraft() Effect {
+	if s.draft == nil {
+		return s.deleteDraft()
+	}
+	return s.writeDraft()
 }
 
 // sameContent compares two versions of the object, leaving out what the
@@ -99,7 +119,7 @@ func sameContent(a, b *unstructured.Unstructured) bool {
 	}
 	strip := func(o *unstructured.Unstructured) map[string]any {
 		c := o.DeepCopy()
-		for _, f := range []string{"resourceVersion", "managedFields", "generation", "uid", "creationTimestamp"} {
+		for _, f := range diff.ServerOwnedMeta() {
 			unstructured.RemoveNestedField(c.Object, "metadata", f)
 		}
 		return c.Object

@@ -86,6 +86,11 @@ type WriteDraft struct {
 	// Base is base itself. Storing it lets a draft recovered after the
 	// object moved on be rebased; without it RecoverDraft has to refuse.
 	Base *unstructured.Unstructured
+	// Seq orders the session's WriteDraft and DeleteDraft effects: it grows
+	// with each one. The caller may perform them concurrently; the store
+	// must drop one older than the last it performed, so that once they
+	// settle the store holds the latest draft, and none after a save.
+	Seq uint64
 }
 
 // DeleteDraft asks kube/ to remove the stored draft: it was saved or
@@ -93,6 +98,9 @@ type WriteDraft struct {
 type DeleteDraft struct {
 	// Ref is the object concerned.
 	Ref ObjectRef
+	// Seq orders the effect among the session's WriteDraft and
+	// DeleteDraft effects, as WriteDraft.Seq says.
+	Seq uint64
 }
 
 // RetrySave asks the caller to send SaveRequested again after Delay: the

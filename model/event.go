@@ -155,6 +155,12 @@ type StoredDraft struct {
 	BaseResourceVersion string
 	// Base is the object the draft was made from, when the store kept it.
 	Base *unstructured.Unstructured
+	// UID is the uid of the object the draft was made on, when the store
+	// recorded it. A draft of an object that was deleted and created again
+	// under the same name (another uid) is taken as it stands, over the
+	// object as it is now: its base is another object's, so nothing is
+	// merged.
+	UID string
 }
 
 // RecoverDraft takes a stored draft back as the session's draft.

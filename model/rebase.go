@@ -66,9 +66,11 @@ func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
 	if newerRV(theirs.ResourceVersion, s.live.ResourceVersion) {
 		s.live, s.liveDeleted = theirs, false
 	}
-	if theirs.ResourceVersion == s.base.ResourceVersion {
-		// A stale copy: the server refused base's resourceVersion, so it
-		// has something newer. Ask again, from the server.
+	if !newerRV(theirs.ResourceVersion, s.base.ResourceVersion) {
+		// A stale copy (base itself, or older, as a watch that reconnects
+		// after kedit's own save may hold): the server refused base's
+		// resourceVersion, so it has something newer. Ask again, from the
+		// server; a rebase onto it would undo base's changes.
 		mine, _ := s.mine()
 		s.pending = nil
 		s.state = StateWaitingTheirs

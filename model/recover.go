@@ -11,7 +11,7 @@ func (s *Session) discard() ([]Effect, error) {
 		s.base = s.live
 	}
 	s.state = StateViewing
-	return []Effect{DeleteDraft{Ref: s.ref}}, nil
+	return []Effect{s.deleteDraft()}, nil
 }
 
 // recover takes a stored draft back. Its base must be known: either it is
@@ -19,6 +19,13 @@ func (s *Session) discard() ([]Effect, error) {
 func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 	if s.draft != nil || s.rebase != nil || s.state == StateSaving {
 		return nil, &StateError{Event: "recover a draft", State: s.state, Reason: "a draft is already open"}
+	}
+	if sd.UID != "" && sd.UID != string(s.base.Object.GetUID()) {
+		// Made on an object of this name that was deleted since: its base
+		// is another object's, and a merge from it would be meaningless.
+		// The text is taken as it stands, over the object as it is now;
+		// the UI warned before asking.
+		return s.draftEdited(sd.Text)
 	}
 	rv := sd.BaseResourceVersion
 	if sd.Base != nil && sd.Base.GetResourceVersion() != "" {

@@ -82,12 +82,15 @@ func NewVersion(obj *unstructured.Unstructured, observed time.Time) Version {
 	}
 }
 
-// newerRV reports whether resourceVersion a is newer than b. The API
-// contract makes resourceVersions opaque, but every etcd-backed server uses
-// etcd revisions, which are integers that only grow. kedit compares them
-// only to drop an informer event older than its own write; when either is
-// not an integer it trusts arrival order and reports true.
-func newerRV(a, b string) bool {
+// NewerResourceVersion is kedit's one ordering rule for resourceVersions,
+// shared by the session and kube/: it reports whether a is newer than b.
+// The API contract makes resourceVersions opaque, but every etcd-backed
+// server uses etcd revisions, which are integers that only grow. When
+// either is not an integer it trusts arrival order and reports a != b.
+//
+// kedit uses it to drop an informer event older than its own write, and
+// to refuse to rebase onto a theirs that is not newer than base.
+func NewerResourceVersion(a, b string) bool {
 	x, errA := strconv.ParseUint(a, 10, 64)
 	y, errB := strconv.ParseUint(b, 10, 64)
 	if errA != nil || errB != nil {
@@ -101,3 +104,7 @@ func newerRV(a, b string) bool {
 func (r ObjectRef) IsSecret() bool {
 	return r.Resource.Group == "" && r.Resource.Resource == "secrets"
 }
+
+// newerRV is NewerResourceVersion, short for the session's many
+// comparisons.
+func newerRV(a, b string) bool { return NewerResourceVersion(a, b) }

@@ -33,8 +33,8 @@ func TestNewerRV(t *testing.T) {
 		{"5", "", true},
 	}
 	for _, tt := range tests {
-		if got := newerRV(tt.a, tt.b); got != tt.want {
-			t.Errorf("newerRV(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := NewerResourceVersion(tt.a, tt.b); got != tt.want {
+			t.Errorf("NewerResourceVersion(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
 )
 
 func (s *Session) saveRequested(ev SaveRequested) ([]Effect, error) {
@@ -48,8 +50,13 @@ func (s *Session) toSave(obj *unstructured.Unstructured, rv string) (*unstructur
 	}
 	o := obj.DeepCopy()
 	// Base's resourceVersion, not whatever the text says: base is what
-	// the draft was made from.
+	// the draft was made from. Its uid too: a draft recovered from an
+	// object deleted and created again still names the old one, which the
+	// server would refuse as a conflict no rebase can settle.
 	o.SetResourceVersion(rv)
+	if uid := s.base.Object.GetUID(); uid != "" {
+		o.SetUID(uid)
+	}
 	// Without managedFields the server keeps the ones it has; stale ones
 	// typed back in would rewrite ownership.
 	unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
@@ -83,7 +90,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 		return []Effect{s.writeDraft()}, nil
 	}
 	s.draft, s.state = nil, StateSaved
-	return []Effect{DeleteDraft{Ref: s.ref}}, nil
+	return []Effect{s.deleteDraft()}, nil
 }
 
 // Retry back-off: the first retry after retryBase, doubling up to retryMax.
@@ -117,9 +124,6 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 	return []Effect{RetrySave{Attempt: s.retries, Delay: min(delay, retryMax)}}, nil
 }
 
-// serverOwned are the fields a create must not carry.
-var serverOwned = []string{"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"}
-
 func (s *Session) recreate() ([]Effect, error) {
 	gone := s.liveDeleted || (s.failure != nil && s.failure.Kind == ErrorNotFound)
 	if !gone {
@@ -135,10 +139,8 @@ func (s *Session) recreate() ([]Effect, error) {
 		return nil, s.draft.Err
 	}
 	o := s.draft.Object.DeepCopy()
-	for _, f := range serverOwned {
-		unstructured.RemoveNestedField(o.Object, "metadata", f)
-	}
-	unstructured.RemoveNestedField(o.Object, "status")
+	// A create carries nothing the server assigns.
+	diff.StripServerOwned(o)
 	if o.GetNamespace() == "" && !s.ref.ClusterScoped {
 		o.SetNamespace(s.base.Object.GetNamespace())
 	}

@@ -186,6 +186,8 @@ type Session struct {
 	preview     *preview
 	timeline    Timeline
 	lastSave    *SaveReport
+	// storeSeq numbers the WriteDraft and DeleteDraft effects.
+	storeSeq uint64
 
 	emitTimeline bool
 }

@@ -64,8 +64,8 @@ func TestCleanSave(t *testing.T) {
 
 	effects = must(t, s, Saved{Object: cm("2", "foo", "2", "bar", "1"), At: at(1)})
 	wantState(t, s, StateSaved)
-	if !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef}}) {
-		t.Errorf("effects after save = %s, want DeleteDraft", describe(effects))
+	if !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef, Seq: 2}}) {
+		t.Errorf("effects after save = %s, want DeleteDraft after the WriteDraft", describe(effects))
 	}
 	if s.Draft() != nil {
 		t.Error("draft kept after a save")
@@ -82,7 +82,7 @@ func TestDraftEditedStoresTheDraft(t *testing.T) {
 	s := opened(t, cmRef, cm("1", "foo", "1"))
 	txt := text(t, cm("1", "foo", "2"))
 	effects := must(t, s, DraftEdited{Text: txt})
-	want := []Effect{WriteDraft{Ref: cmRef, Text: txt, BaseResourceVersion: "1", Base: s.Base().Object}}
+	want := []Effect{WriteDraft{Ref: cmRef, Text: txt, BaseResourceVersion: "1", Base: s.Base().Object, Seq: 1}}
 	if !reflect.DeepEqual(effects, want) {
 		t.Fatalf("effects = %#v, want %#v", effects, want)
 	}
@@ -102,7 +102,7 @@ func TestDraftWithoutChangeGoesBackToViewing(t *testing.T) {
 	}
 	effects := must(t, s, DraftEdited{Text: txt})
 	wantState(t, s, StateViewing)
-	if s.Draft() != nil || !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef}}) {
+	if s.Draft() != nil || !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef, Seq: 1}}) {
 		t.Fatalf("unchanged draft: draft %v, effects %s", s.Draft(), describe(effects))
 	}
 }
@@ -613,7 +613,7 @@ func TestDiscardDraft(t *testing.T) {
 	must(t, s, LiveChanged{Type: LiveModified, Object: cm("2", "foo", "1", "bar", "2")})
 	effects := must(t, s, DiscardDraft{})
 	wantState(t, s, StateViewing)
-	if s.Draft() != nil || !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef}}) {
+	if s.Draft() != nil || !reflect.DeepEqual(effects, []Effect{DeleteDraft{Ref: cmRef, Seq: 2}}) {
 		t.Fatalf("draft %v effects %s", s.Draft(), describe(effects))
 	}
 	if s.Base().ResourceVersion != "2" {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -13,16 +14,19 @@ import (
 // TestRulesHoldOnRandomWalks drives sessions with random sequences of
 // intents and outcomes and checks the session's rules after every step:
 // no Save without a resourceVersion, no resubmit over an open conflict, no
-// failure that touches the draft, refusals that change nothing, and states
-// that agree with what the session holds. For server-side apply: no force
-// but on the resubmit of ownership conflicts all resolved, at least one to
-// mine, with the fields resolved to theirs left out; no update in place of
-// the strategy unless asked for; a refused merged text keeps the rebase and
-// the draft; and every save the server took is reported.
+// failure that touches the draft, refusals that change nothing, states
+// that agree with what the session holds, a draft store that (performing
+// the newest of the effects it was given) holds exactly the draft and its
+// base, and no rebase of a draft recovered from another object. For
+// server-side apply: no force but on the resubmit of ownership conflicts
+// all resolved, at least one to mine, with the fields resolved to theirs
+// left out; no update in place of the strategy unless asked for; a refused
+// merged text keeps the rebase and the draft; and every save the server
+// took is reported.
 func TestRulesHoldOnRandomWalks(t *testing.T) {
 	walks, steps := 300, 40
 	if testing.Short() {
-		walks = 50
+		walks = 150
 	}
 	visited := map[State]int{}
 	forced = 0
@@ -31,10 +35,11 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1"))
 		rv := 1
 		next := func() string { rv++; return strconv.Itoa(rv) }
+		var store fakeStore
 		val := func() string { return strconv.Itoa(r.IntN(3)) }
 		for step := range steps {
 			var ev Event
-			switch r.IntN(17) {
+			switch r.IntN(18) {
 			case 14:
 				// Server-side apply refusing fields other managers own.
 				fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
@@ -86,6 +91,13 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				} else {
 					ev = MergedEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 				}
+			case 17:
+				sd := StoredDraft{Text: text(t, cm("1", "foo", val(), "bar", val())), BaseResourceVersion: "1", Base: cm("1", "foo", "1", "bar", "1"), UID: "1234"}
+				if r.IntN(2) == 0 {
+					// Made on an object of this name deleted since.
+					sd.UID, sd.Base = "recreated", nil
+				}
+				ev = RecoverDraft{Draft: sd}
 			}
 			before := snapshot(s)
 			openBefore := s.OpenConflicts()
@@ -135,11 +147,27 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			if _, ok := ev.(SaveFailed); ok && err == nil && s.Draft().Text != before.draft {
 				t.Fatalf("%sa failure changed the draft", where())
 			}
+			if rd, ok := ev.(RecoverDraft); ok && rd.Draft.UID == "recreated" && s.Base().ResourceVersion != before.base {
+				t.Fatalf("%sa draft of another object moved base from %s to %s", where(), before.base, s.Base().ResourceVersion)
+			}
+			if err := store.perform(effects); err != nil {
+				t.Fatalf("%s%v", where(), err)
+			}
+			if err := store.holds(s); err != nil {
+				t.Fatalf("%safter %T: %v", where(), ev, err)
+			}
 			checkStateAgrees(t, where(), s)
 			visited[state]++
 			if errors.Is(err, ErrNotOpen) {
 				t.Fatalf("%s%v", where(), err)
 			}
+		}
+		// What kedit performs as it ends orders after everything before.
+		if err := store.perform([]Effect{s.StoreDraft()}); err != nil {
+			t.Fatalf("walk %d: StoreDraft: %v", w, err)
+		}
+		if err := store.holds(s); err != nil {
+			t.Fatalf("walk %d: after StoreDraft: %v", w, err)
 		}
 	}
 	// The walks must reach every state, or they check less than they say.
@@ -245,4 +273,53 @@ func checkStateAgrees(t *testing.T, where string, s *Session) {
 	if s.State() != StateFailed && s.Failure() != nil {
 		t.Fatalf("%s%s with a failure left over", where, s.State())
 	}
+}
+
+// fakeStore is a draft store that performs WriteDraft and DeleteDraft in
+// the order of their Seq, as kube/ does, dropping none here: the session
+// hands them out in order.
+type fakeStore struct {
+	seq    uint64
+	stored bool
+	text   string
+	baseRV string
+}
+
+func (f *fakeStore) perform(effects []Effect) error {
+	for _, e := range effects {
+		var seq uint64
+		switch e := e.(type) {
+		case WriteDraft:
+			seq = e.Seq
+			f.stored, f.text, f.baseRV = true, e.Text, e.BaseResourceVersion
+			if e.Base != nil && e.Base.GetResourceVersion() != e.BaseResourceVersion {
+				return fmt.Errorf("WriteDraft's base is at rv %s, not %s", e.Base.GetResourceVersion(), e.BaseResourceVersion)
+			}
+		case DeleteDraft:
+			seq = e.Seq
+			f.stored = false
+		default:
+			continue
+		}
+		if seq <= f.seq {
+			return fmt.Errorf("store effect %T with Seq %d after %d", e, seq, f.seq)
+		}
+		f.seq = seq
+	}
+	return nil
+}
+
+// holds checks that the store holds the session's draft and its base, and
+// nothing when there is no draft.
+func (f *fakeStore) holds(s *Session) error {
+	d := s.Draft()
+	switch {
+	case d == nil && f.stored:
+		return fmt.Errorf("no draft, but the store still holds %q", f.text)
+	case d != nil && !f.stored:
+		return fmt.Errorf("the store holds nothing, the draft is %q", d.Text)
+	case d != nil && (f.text != d.Text || f.baseRV != s.Base().ResourceVersion):
+		return fmt.Errorf("the store holds %q at base rv %s, the draft is %q at base rv %s", f.text, f.baseRV, d.Text, s.Base().ResourceVersion)
+	}
+	return nil
 }

@@ -142,33 +142,21 @@ func duplicateKey(text string) *DraftError {
 	return found
 }
 
-// identityFields are the fields a draft may not change: they name the
-// object, and a draft that changes them would be a different object.
-var identityFields = []struct {
-	path []string
-	get  func(*unstructured.Unstructured) string
-}{
-	{[]string{"apiVersion"}, (*unstructured.Unstructured).GetAPIVersion},
-	{[]string{"kind"}, (*unstructured.Unstructured).GetKind},
-	{[]string{"metadata", "namespace"}, (*unstructured.Unstructured).GetNamespace},
-	{[]string{"metadata", "name"}, (*unstructured.Unstructured).GetName},
-}
-
-// checkIdentity refuses a draft that is not base's object, naming the field
-// and its line in text.
+// checkIdentity refuses a draft that is not base's object (diff's rule of
+// the same object), naming the field and its line in text.
 func checkIdentity(text string, base, draft *unstructured.Unstructured) error {
-	for _, f := range identityFields {
-		want, got := f.get(base), f.get(draft)
+	for _, f := range diff.IdentityFields() {
+		want, got := f.Get(base), f.Get(draft)
 		if want == got {
 			continue
 		}
 		// A namespace left out of the draft means the session's.
-		if f.path[len(f.path)-1] == "namespace" && got == "" {
+		if f.Path[len(f.Path)-1] == "namespace" && got == "" {
 			continue
 		}
 		return &DraftError{
-			Line:  lineOf(text, f.path...),
-			Field: strings.Join(f.path, "."),
+			Line:  lineOf(text, f.Path...),
+			Field: f.Name,
 			Msg:   fmt.Sprintf("is %q, but this session edits %q; kedit does not rename or move objects", got, want),
 		}
 	}

@@ -2,7 +2,8 @@ package ui
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -18,6 +19,22 @@ type Performer interface {
 	Perform(ctx context.Context, effect model.Effect) (model.Event, error)
 }
 
+// Drafts is this kedit's share of the draft store for the object
+// (*kube.ObjectDrafts): where its draft is written, the stored drafts to
+// offer for recovery, and what to do with them. The app reads the first
+// six once, when it starts; the last three it calls inside commands.
+type Drafts interface {
+	Path() string
+	Stored() []*kube.Draft
+	Others() []kube.Editor
+	Problem() error
+	Warnings() []error
+	MemoryOnly() bool
+	Adopt(path string) (string, error)
+	Discard(paths ...string) (string, error)
+	KeepAside(path string) (string, error)
+}
+
 // Config is what the app is started with.
 type Config struct {
 	// Session is the edit session; the app owns it from now on.
@@ -26,9 +43,8 @@ type Config struct {
 	Runner Performer
 	// Events is the watch's channel (kube.Watch.Events); nil for none.
 	Events <-chan kube.WatchEvent
-	// Stored is a draft the draft store holds for this object, offered
-	// for recovery at start; nil for none.
-	Stored *model.StoredDraft
+	// Drafts is where drafts are stored; nil keeps them in memory only.
+	Drafts Drafts
 	// AutoRebase resubmits clean rebases after a conflict without asking.
 	AutoRebase bool
 	// Context bounds every API call; nil means context.Background.
@@ -68,8 +84,9 @@ type (
 	watchClosedMsg struct{}
 	// performedMsg is the outcome of one effect.
 	performedMsg struct {
-		event model.Event
-		err   error
+		effect model.Effect
+		event  model.Event
+		err    error
 	}
 	// retryDueMsg says a RetrySave's delay is over.
 	retryDueMsg struct{}
@@ -79,9 +96,22 @@ type (
 		merged         bool
 		err            error
 	}
-	// storedDraftDeletedMsg is the outcome of declining a stored draft.
-	storedDraftDeletedMsg struct{ err error }
+	// storedDraftsMsg is the outcome of recovering, discarding or keeping
+	// aside stored drafts: the file the draft goes to now, and the kept
+	// file for a draft kept aside.
+	storedDraftsMsg struct {
+		path, kept string
+		// why a draft was kept aside, said with where it is kept.
+		why string
+		err error
+	}
 )
+
+// SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
+// SIGTERM, SIGINT). The app takes what the in-app editor holds as the
+// draft and quits, once any $EDITOR has returned; the caller then stores
+// the draft (Session().StoreDraft) and exits. Terminated reports it.
+type SignalMsg struct{ Signal os.Signal }
 
 // App is kedit's root model: it owns the session, hands it every intent
 // and outcome, performs its effects as commands and draws the child views.
@@ -95,12 +125,28 @@ type App struct {
 	width, height int
 	screen        screen
 	confirm       confirmation
-	stored        *model.StoredDraft
+	// stored are the drafts earlier runs left, offered until answered.
+	stored []*kube.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
 	autoMerged string
 	// editingMerged is set while the in-app editor holds the rebase's
 	// merged text rather than the draft.
 	editingMerged bool
+
+	// Where the draft is: draftPath on disk, unless memoryOnly (a Secret
+	// without --allow-secret-drafts, or no store) or the last write failed
+	// (diskFailed; said once, diskWarned).
+	draftPath              string
+	memoryOnly, diskFailed bool
+	diskWarned, secretSaid bool
+	// storeSeq is the Seq of the newest draft write whose outcome came back.
+	storeSeq uint64
+	// forceArmed: ctrl+c asked once about a draft that exists only in
+	// memory; the next one quits.
+	forceArmed bool
+	// editorOpen: $EDITOR runs, and a signal waits for it to return.
+	editorOpen  bool
+	terminating os.Signal
 
 	object   ObjectView
 	conflict ConflictView
@@ -126,8 +172,23 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
-	if cfg.Stored != nil {
-		m.stored, m.confirm = cfg.Stored, confirmRecover
+	m.memoryOnly = true
+	if d := cfg.Drafts; d != nil {
+		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
+		if w := d.Warnings(); len(w) > 0 {
+			// A file at a draft's name that kedit did not write: left alone.
+			m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+		}
+		if others := d.Others(); len(others) > 0 {
+			m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
+		}
+		if err := d.Problem(); err != nil {
+			m.diskFailed, m.diskWarned = true, true
+			m.status.Error("drafts exist only in memory: " + errorText(err))
+		}
+		if m.stored = d.Stored(); len(m.stored) > 0 {
+			m.confirm = confirmRecover
+		}
 	}
 	if cfg.Notice != "" {
 		m.status.Info(kube.EscapeControl(cfg.Notice))
@@ -160,7 +221,7 @@ func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
 func performCmd(ctx context.Context, r Performer, effect model.Effect) tea.Cmd {
 	return func() tea.Msg {
 		ev, err := r.Perform(ctx, effect)
-		return performedMsg{event: ev, err: err}
+		return performedMsg{effect: effect, event: ev, err: err}
 	}
 }
 
@@ -169,16 +230,38 @@ func retryCmd(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{} })
 }
 
-// deleteStoredDraftCmd removes a stored draft the user declined to recover.
-func deleteStoredDraftCmd(ctx context.Context, r Performer, ref model.ObjectRef) tea.Cmd {
+// adoptCmd makes a recovered stored draft's file this kedit's own.
+func adoptCmd(d Drafts, path string) tea.Cmd {
 	return func() tea.Msg {
-		_, err := r.Perform(ctx, model.DeleteDraft{Ref: ref})
-		return storedDraftDeletedMsg{err}
+		p, err := d.Adopt(path)
+		return storedDraftsMsg{path: p, err: err}
 	}
 }
 
-// Session returns the session, for tests.
+// discardCmd removes stored drafts the user declined to recover.
+func discardCmd(d Drafts, paths []string) tea.Cmd {
+	return func() tea.Msg {
+		p, err := d.Discard(paths...)
+		return storedDraftsMsg{path: p, err: err}
+	}
+}
+
+// keepAsideCmd moves a stored draft that cannot be recovered (why says
+// so) out of the way, where nothing writes it again.
+func keepAsideCmd(d Drafts, path, why string) tea.Cmd {
+	return func() tea.Msg {
+		kept, err := d.KeepAside(path)
+		return storedDraftsMsg{kept: kept, why: why, err: err}
+	}
+}
+
+// Session returns the session: for tests, and for kedit to store the
+// latest draft once the app has ended.
 func (m App) Session() *model.Session { return m.sess }
+
+// Terminated returns the signal that ended the app, nil when the user
+// quit.
+func (m App) Terminated() os.Signal { return m.terminating }
 
 // Update handles a message and lays the screen out again.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -199,20 +282,34 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, nil
 	case performedMsg:
 		var cmd tea.Cmd
-		var secret *kube.SecretDraftError
-		switch {
-		case errors.As(msg.err, &secret):
-			// The default for Secrets, not a failure: say it without alarm.
-			m.status.Info(errorText(msg.err))
-		case msg.err != nil:
-			// Only a draft that could not be written to disk: the session's
-			// draft is intact, but the user must know it will not survive a crash.
+		if seq := storeSeq(msg.effect); seq > 0 {
+			m.draftStored(msg.effect, seq, msg.err)
+		} else if msg.err != nil {
 			m.status.Error(errorText(msg.err))
 		}
 		if msg.event != nil {
 			cmd = m.handle(msg.event)
 		}
 		return m, cmd
+	case storedDraftsMsg:
+		switch {
+		case msg.err != nil:
+			m.status.Error(errorText(msg.err))
+		case msg.kept != "":
+			m.status.Error(msg.why + "; it is kept in " + kube.EscapeControl(msg.kept))
+		case msg.path != "":
+			m.draftPath = msg.path
+		}
+		return m, nil
+	case SignalMsg:
+		m.terminating = msg.Signal
+		cmd := m.takeEditorText()
+		if m.editorOpen {
+			// $EDITOR has the terminal: what it writes is the draft, so
+			// wait for it to return.
+			return m, cmd
+		}
+		return m, tea.Batch(cmd, tea.Quit)
 	case retryDueMsg:
 		if m.sess.State() != model.StateFailed {
 			// The user did something else meanwhile (discarded, edited and saved).
@@ -220,12 +317,12 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, m.handle(model.SaveRequested{})
 	case editorFinishedMsg:
-		return m.editorFinished(msg)
-	case storedDraftDeletedMsg:
-		if msg.err != nil {
-			m.status.Error("could not remove the stored draft: " + errorText(msg.err))
+		m.editorOpen = false
+		m, cmd := m.editorFinished(msg)
+		if m.terminating != nil {
+			return m, tea.Batch(cmd, tea.Quit)
 		}
-		return m, nil
+		return m, cmd
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:

@@ -1,12 +1,18 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/model"
 )
 
@@ -27,36 +33,111 @@ func editorCommand(path string) *exec.Cmd {
 	return exec.Command(editor, path)
 }
 
-// editCmd writes text to a temporary file only the user can read (os.CreateTemp
-// makes it 0600; a draft may hold a Secret's values), runs the editor on it
-// through tea.ExecProcess, which hands it the terminal, and reports what the
-// file holds afterwards. The file is removed either way.
+// EditorDir returns the private directory for $EDITOR's temporary files:
+// $XDG_RUNTIME_DIR/kedit when XDG_RUNTIME_DIR is set, else kedit-<uid> in
+// the system's temporary directory. It is created with mode 0700 and
+// refused when it is a symlink or another user's (fsutil.PrivateDir): a
+// Secret's decoded values are in these files.
+func EditorDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+		dir = filepath.Join(rt, "kedit")
+	}
+	if err := fsutil.PrivateDir(dir); err != nil {
+		return "", fmt.Errorf("the directory for $EDITOR's files: %w", err)
+	}
+	return dir, nil
+}
+
+// An $EDITOR file is edit-<pid>-<random>.yaml: the pid of the kedit that
+// made it tells a leftover of a killed kedit from a file another kedit
+// has open in its editor now.
+const editorFilePrefix = "edit-"
+
+// writeEditorFile writes text to a new file in EditorDir, created with
+// O_EXCL and mode 0600.
+func writeEditorFile(text string) (string, error) {
+	dir, err := EditorDir()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*.yaml")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// RemoveEditorFiles removes the $EDITOR files in EditorDir that no running
+// kedit has open: those of kedits that are gone (killed before they could
+// remove theirs), and with self, this kedit's own, as it ends.
+func RemoveEditorFiles(self bool) error {
+	dir, err := EditorDir()
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), editorFilePrefix)
+		num, _, ok2 := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(num)
+		if !ok || !ok2 || err != nil || !e.Type().IsRegular() {
+			continue // not one of kedit's
+		}
+		if pid == os.Getpid() && !self || pid != os.Getpid() && fsutil.ProcessAlive(pid) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// editCmd writes text to a file of EditorDir, runs the editor on it
+// through tea.ExecProcess, which hands it the terminal, and reports what
+// the file holds afterwards. The file is removed once read back.
 func editCmd(text string, merged bool) tea.Cmd {
 	return func() tea.Msg {
-		f, err := os.CreateTemp("", "kedit-*.yaml")
+		path, err := writeEditorFile(text)
 		if err != nil {
-			return editorFinishedMsg{original: text, merged: merged, err: err}
-		}
-		path := f.Name()
-		_, err = f.WriteString(text)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
 			return editorFinishedMsg{original: text, merged: merged, err: err}
 		}
 		// ExecProcess's command only returns its message; the program runs
 		// the editor once it receives it.
 		return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg {
-			defer os.Remove(path)
-			if err != nil {
-				return editorFinishedMsg{original: text, merged: merged, err: err}
-			}
-			b, err := os.ReadFile(path)
-			return editorFinishedMsg{text: string(b), original: text, merged: merged, err: err}
+			return readBack(path, text, merged, err)
 		})()
 	}
+}
+
+// readBack reads what the editor left in path and removes the file. An
+// editor that failed leaves the draft as it was; a terminal that could not
+// be taken back afterwards (a hang-up) does not lose what it wrote.
+func readBack(path, original string, merged bool, runErr error) editorFinishedMsg {
+	defer os.Remove(path)
+	b, err := os.ReadFile(path)
+	var exit *exec.ExitError
+	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
+		return editorFinishedMsg{original: original, merged: merged, err: runErr}
+	}
+	if err != nil {
+		return editorFinishedMsg{original: original, merged: merged, err: err}
+	}
+	return editorFinishedMsg{text: string(b), original: original, merged: merged}
 }
 
 // editorFinished hands what $EDITOR left in the file to the session.

@@ -16,6 +16,12 @@ import (
 // handle hands ev to the session, turns its effects into commands and
 // brings the views up to date.
 func (m *App) handle(ev model.Event) tea.Cmd {
+	cmd, _ := m.handleErr(ev)
+	return cmd
+}
+
+// handleErr is handle, and also returns why the session refused ev.
+func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	before := m.sess.State()
 	state, effects, err := m.sess.Handle(ev)
 	var cmds []tea.Cmd
@@ -37,8 +43,11 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 	if err != nil {
 		m.refused(ev, err)
 	}
-	// In order: a draft's write must not overtake its deletion after a save.
-	return tea.Sequence(cmds...)
+	// At once, as the effects are independent: a draft's write that
+	// finishes after a newer write or the deletion after a save is dropped
+	// by the store (their Seq), and the spinner's tick must not wait for
+	// a save to come back.
+	return tea.Batch(cmds...), err
 }
 
 // refused reports an intent the session did not take.

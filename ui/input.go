@@ -13,7 +13,13 @@ import (
 // every screen, then the screen's own.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.ForceQuit) {
-		return m, tea.Quit
+		cmd := m.takeEditorText()
+		if m.sess.Draft() != nil && m.inMemory() && !m.forceArmed {
+			// Quitting would lose it: ask, and let a second ctrl+c quit.
+			m.forceArmed, m.confirm = true, confirmQuit
+			return m, cmd
+		}
+		return m, tea.Batch(cmd, tea.Quit)
 	}
 	if m.confirm != confirmNone {
 		return m.answer(msg)
@@ -43,6 +49,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
+		m.editorOpen = true
 		return m, editCmd(text, false)
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.DraftText()
@@ -180,6 +187,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
+		m.editorOpen = true
 		return m, editCmd(text, true)
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.MergedText()
@@ -209,6 +217,9 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // answer takes y or n for the pending question.
 func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
+	if m.confirm == confirmRecover {
+		return m.answerRecover(msg)
+	}
 	yes := key.Matches(msg, m.keys.Yes)
 	if !yes && !key.Matches(msg, m.keys.No) {
 		return m, nil
@@ -220,6 +231,7 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 		if yes {
 			return m, tea.Quit
 		}
+		m.forceArmed = false
 	case confirmDiscard:
 		if yes {
 			cmd := m.handle(model.DiscardDraft{})
@@ -227,20 +239,6 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
-	case confirmRecover:
-		stored := m.stored
-		m.stored = nil
-		if yes {
-			cmd := m.handle(model.RecoverDraft{Draft: *stored})
-			if m.sess.Draft() != nil {
-				m.status.Info("draft recovered")
-			}
-			return m, cmd
-		}
-		m.status.Info("stored draft discarded")
-		if m.cfg.Runner != nil {
-			return m, deleteStoredDraftCmd(m.ctx, m.cfg.Runner, m.sess.Ref())
-		}
 	}
 	return m, nil
 }

@@ -28,8 +28,8 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
-	// Confirmations.
-	Yes, No key.Binding
+	// Confirmations; Pick chooses one of several stored drafts.
+	Yes, No, Pick key.Binding
 
 	// Browser: the list of a type's objects. It moves with Up, Down,
 	// PageUp, PageDown, Home and End; while a filter or a command is typed,
@@ -83,8 +83,9 @@ func DefaultKeyMap() KeyMap {
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
 
-		Yes: b("yes", "y"),
-		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+		Yes:  b("yes", "y"),
+		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),
+		No:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
 
 		Filter:      b("filter", "/"),
 		ClearFilter: b("clear filter", "esc"),

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,8 +60,10 @@ func configMap(rv string, data map[string]any, manager string, sec int, owned ..
 
 // fakeRunner answers a session's effects as the API server would, with
 // theirs as the object on the server: a save based on an older
-// resourceVersion is a conflict.
+// resourceVersion is a conflict. Its effects may run at once, as the
+// program runs them: it is safe for concurrent use.
 type fakeRunner struct {
+	mu     sync.Mutex
 	server *unstructured.Unstructured
 	fail   error
 	// failOnce fail the next saves, one each.
@@ -70,11 +73,22 @@ type fakeRunner struct {
 	stored func(*unstructured.Unstructured)
 	saves  int
 	last   model.Save
+	// drafts, when set, stores the draft there, each write delayed by
+	// slow (a slow disk).
+	drafts *kube.ObjectDrafts
+	slow   time.Duration
+	// saving, when set, holds every save until it is closed.
+	saving chan struct{}
 }
 
 func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, error) {
 	switch e := eff.(type) {
 	case model.Save:
+		if f.saving != nil {
+			<-f.saving
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		f.saves++
 		f.last = e
 		if f.fail != nil {
@@ -97,45 +111,157 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		f.server = obj
 		return model.Saved{Object: obj, At: t0}, nil
 	case model.FetchTheirs:
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		return model.Conflicted{Theirs: f.server.DeepCopy(), At: t0}, nil
+	case model.WriteDraft:
+		if f.drafts == nil {
+			return nil, nil
+		}
+		time.Sleep(f.slow) // the disk under test is slow, not the test
+		_, err := f.drafts.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), e.Base)
+		return nil, err
+	case model.DeleteDraft:
+		if f.drafts == nil {
+			return nil, nil
+		}
+		return nil, f.drafts.Delete(e.Seq)
 	}
 	return nil, nil
 }
 
-// drive sends msg to the app and runs the commands it returns, feeding
-// their messages back, as the program would; spinner ticks and the watch
-// are left out (they only wait).
+// server returns the object on the fake server.
+func (f *fakeRunner) object() *unstructured.Unstructured {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.server.DeepCopy()
+}
+
+// driver runs the app as tea.Program runs it: messages go through Update
+// one at a time; each command Update returns runs in a goroutine of its
+// own, a Batch's commands each in their own at once, a Sequence's one
+// after another (a Batch inside it waited for as a whole); every message a
+// command returns goes back through Update. Spinner ticks (unless ticks is
+// set) and the editor's cursor blinks are dropped: they go on for ever.
+type driver struct {
+	t *testing.T
+	m App
+	// msgs carries the commands' messages to the loop; done says that a
+	// command run from the loop has finished, nested commands and all.
+	msgs    chan tea.Msg
+	done    chan struct{}
+	running int
+	ticks   bool
+	quit    bool
+}
+
+func newDriver(t *testing.T, m App) *driver {
+	return &driver{t: t, m: m, msgs: make(chan tea.Msg), done: make(chan struct{})}
+}
+
+// drive sends each of msgs to the app and lets it settle before the next,
+// as a user who waits for the screen would.
 func drive(t *testing.T, m App, msgs ...tea.Msg) App {
 	t.Helper()
-	queue := msgs
-	for n := 0; len(queue) > 0; n++ {
-		if n > 200 {
-			t.Fatal("the app does not settle")
-		}
-		msg := queue[0]
-		queue = queue[1:]
-		if _, ok := msg.(spinner.TickMsg); ok {
-			continue
-		}
-		if msg != nil && strings.HasSuffix(reflect.TypeOf(msg).PkgPath(), "bubbles/cursor") {
-			continue // the editor's cursor blinks for ever
-		}
-		rv := reflect.ValueOf(msg)
-		if rv.Kind() == reflect.Slice && rv.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-			for i := 0; i < rv.Len(); i++ {
-				if c := rv.Index(i).Interface().(tea.Cmd); c != nil {
-					queue = append(queue, c())
-				}
-			}
-			continue
-		}
-		next, cmd := m.Update(msg)
-		m = next.(App)
-		if cmd != nil {
-			queue = append(queue, cmd())
+	d := newDriver(t, m)
+	for _, msg := range msgs {
+		d.send(msg)
+		d.settle()
+	}
+	return d.m
+}
+
+// send hands msg to Update and starts the command it returns.
+func (d *driver) send(msg tea.Msg) {
+	d.t.Helper()
+	switch msg.(type) {
+	case nil:
+		return
+	case tea.QuitMsg:
+		d.quit = true
+		return
+	case spinner.TickMsg:
+		if !d.ticks {
+			return
 		}
 	}
-	return m
+	if t := reflect.TypeOf(msg); strings.HasSuffix(t.PkgPath(), "bubbles/cursor") {
+		return // the editor's cursor blinks for ever
+	} else if strings.HasSuffix(t.PkgPath(), "charmbracelet/bubbletea") && t.Name() == "execMsg" {
+		d.t.Fatal("the driver cannot run an external program: send editorFinishedMsg instead")
+	}
+	if d.quit {
+		return // the program has ended
+	}
+	next, cmd := d.m.Update(msg)
+	d.m = next.(App)
+	if cmd != nil {
+		d.running++
+		go func() {
+			d.exec(cmd)
+			d.done <- struct{}{}
+		}()
+	}
+}
+
+// exec runs cmd and what it batches or sequences, as the program does, and
+// returns once all of it has finished.
+func (d *driver) exec(cmd tea.Cmd) {
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var wg sync.WaitGroup
+		for _, c := range batch {
+			if c != nil {
+				wg.Go(func() { d.exec(c) })
+			}
+		}
+		wg.Wait()
+		return
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
+		for i := range v.Len() { // a Sequence, in order
+			if c := v.Index(i).Interface().(tea.Cmd); c != nil {
+				d.exec(c)
+			}
+		}
+		return
+	}
+	if msg != nil {
+		d.msgs <- msg
+	}
+}
+
+// step waits for the next message or finished command and handles it; it
+// fails the test after a while without either.
+func (d *driver) step() {
+	d.t.Helper()
+	select {
+	case msg := <-d.msgs:
+		d.send(msg)
+	case <-d.done:
+		d.running--
+	case <-time.After(10 * time.Second):
+		d.t.Fatalf("the app does not settle: %d commands still running", d.running)
+	}
+}
+
+// settle runs until every command has finished and its message was
+// handled.
+func (d *driver) settle() App {
+	d.t.Helper()
+	for d.running > 0 {
+		d.step()
+	}
+	return d.m
+}
+
+// until runs until ok holds of the app.
+func (d *driver) until(ok func(App) bool) App {
+	d.t.Helper()
+	for !ok(d.m) {
+		d.step()
+	}
+	return d.m
 }
 
 func keyMsg(k string) tea.KeyMsg {

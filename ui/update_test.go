@@ -243,14 +243,14 @@ func TestAutoRebase(t *testing.T) {
 }
 
 func TestQuitAsksWithDraft(t *testing.T) {
-	m := newApp(t, 80, 24, nil)
+	m := newApp(t, 80, 24, nil, withDrafts(&fakeDrafts{path: "/state/kedit/drafts/testmap.yaml"}))
 	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
 		t.Error("q without a draft does not quit")
 	}
 	m = edit(t, m, `foo: "1"`, "foo: mine")
 	next, cmd := m.Update(keyMsg("q"))
 	m = next.(App)
-	if isQuit(cmd) || !strings.Contains(plain(m), "quit with an unsaved draft?") {
+	if isQuit(cmd) || !strings.Contains(plain(m), "quit with an unsaved draft? It stays on disk in /state/kedit/drafts/testmap.yaml") {
 		t.Fatal("q with a draft does not ask")
 	}
 	next, cmd = m.Update(keyMsg("n"))
@@ -611,11 +611,11 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
-	m = drive(t, m, performedMsg{err: &kube.SecretDraftError{Target: "secrets/db"}})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &kube.SecretDraftError{Target: "secrets/db"}})
 	if m.status.kind != statusInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
 		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.kind, m.status.Text())
 	}
-	m = drive(t, m, performedMsg{err: errors.New("disk full")})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &kube.DraftWriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
 	if m.status.kind != statusError {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.kind)
 	}

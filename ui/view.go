@@ -1,13 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/kedit/kedit/kube"
 )
 
 // relayout gives each part of the screen its height.
@@ -24,11 +21,11 @@ func (m *App) relayout() {
 func (m App) question() string {
 	switch m.confirm {
 	case confirmQuit:
-		return "quit with an unsaved draft? It stays on disk and is offered next time. (y/n)"
+		return m.quitQuestion()
 	case confirmDiscard:
 		return "discard the draft? (y/n)"
 	case confirmRecover:
-		return fmt.Sprintf("a draft of this object from rv %s is stored: recover it? (y/n)", kube.EscapeControl(m.stored.BaseResourceVersion))
+		return m.recoverQuestion()
 	}
 	return ""
 }

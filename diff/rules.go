@@ -1,0 +1,62 @@
+package diff
+
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// The rules about objects that model, kube and the merge share have their
+// one home here, in the lowest of kedit's packages: which fields the server
+// owns (serverOwnedMeta, in object.go) and when two versions are the same
+// object.
+
+// ServerOwnedMeta returns the metadata fields the API server sets and a
+// client never decides: resourceVersion, managedFields, uid, generation,
+// creationTimestamp, selfLink, deletionTimestamp and
+// deletionGracePeriodSeconds.
+func ServerOwnedMeta() []string { return slices.Clone(serverOwnedMeta) }
+
+// StripServerOwned removes from obj, in place, everything the API server
+// owns: status and the ServerOwnedMeta fields.
+func StripServerOwned(obj *unstructured.Unstructured) {
+	unstructured.RemoveNestedField(obj.Object, "status")
+	for _, f := range serverOwnedMeta {
+		unstructured.RemoveNestedField(obj.Object, "metadata", f)
+	}
+}
+
+// IdentityField is one of the fields that name an object: two versions
+// that differ in one of them are not the same object.
+type IdentityField struct {
+	// Name is the field's path as kubectl spells it, e.g. "metadata.name".
+	Name string
+	// Path is the field's path as keys, e.g. {"metadata", "name"}.
+	Path []string
+	// Get reads the field.
+	Get func(*unstructured.Unstructured) string
+}
+
+// identityFields is kedit's one rule for "the same object".
+var identityFields = []IdentityField{
+	{"apiVersion", []string{"apiVersion"}, (*unstructured.Unstructured).GetAPIVersion},
+	{"kind", []string{"kind"}, (*unstructured.Unstructured).GetKind},
+	{"metadata.namespace", []string{"metadata", "namespace"}, (*unstructured.Unstructured).GetNamespace},
+	{"metadata.name", []string{"metadata", "name"}, (*unstructured.Unstructured).GetName},
+}
+
+// IdentityFields returns the fields that name an object: apiVersion, kind,
+// metadata.namespace and metadata.name, in that order.
+func IdentityFields() []IdentityField { return slices.Clone(identityFields) }
+
+// SameObject returns an *IdentityError naming the first identity field in
+// which other, the version called side ("mine", "theirs"), differs from
+// base; nil when both are the same object.
+func SameObject(base, other *unstructured.Unstructured, side string) error {
+	for _, f := range identityFields {
+		if want, got := f.Get(base), f.Get(other); got != want {
+			return &IdentityError{Side: side, Field: f.Name, Base: want, Got: got}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,573 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// End to end, the promise about drafts (#10): the real binary in tmux,
+// killed, hung up on, run twice at once, and against two "clusters".
+
+// keditEnv is one kedit's environment: its draft store, its $EDITOR
+// directory, its editor.
+type keditEnv struct {
+	state, runtime, editor, kubeconfig string
+}
+
+func newKeditEnv(t *testing.T, editor string) keditEnv {
+	return keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, kubeconfig: kubetest.Kubeconfig(t)}
+}
+
+func (e keditEnv) vars(t *testing.T) []string {
+	return []string{"KUBE_EDITOR=" + e.editor, "XDG_STATE_HOME=" + e.state, "XDG_RUNTIME_DIR=" + e.runtime,
+		"KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color"}
+}
+
+// start runs kedit on object in ns and waits for the object view.
+func (e keditEnv) start(t *testing.T, ns, object string, args ...string) *terminal {
+	t.Helper()
+	argv := append([]string{keditBinary(t), "--kubeconfig", e.kubeconfig, "-n", ns, object}, args...)
+	// Wide, so that a status naming a draft's file is not cut.
+	term := startTerminal(t, 300, 40, e.vars(t), argv...)
+	term.waitFor(screenWait, "apiVersion: v1")
+	return term
+}
+
+// draft is the path of the n-th draft file of configmap name in ns.
+func (e keditEnv) draft(ns, resource, name string, n int) string {
+	file := name + ".yaml"
+	if n > 1 {
+		file = name + "_" + strconv.Itoa(n) + ".yaml"
+	}
+	return filepath.Join(e.state, "kedit", "drafts", "localcluster", ns, resource, file)
+}
+
+// waitForText is waitFor for text the screen may wrap: spaces and line
+// breaks do not count.
+func (term *terminal) waitForText(timeout time.Duration, texts ...string) string {
+	term.t.Helper()
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	deadline := time.Now().Add(timeout)
+	var last string
+	for time.Now().Before(deadline) {
+		last = term.screen()
+		all := true
+		for _, s := range texts {
+			all = all && strings.Contains(squeeze(last), squeeze(s))
+		}
+		if all {
+			return last
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	term.t.Fatalf("the screen did not show %q within %s; it shows:\n%s", texts, timeout, last)
+	return ""
+}
+
+// keditPID is the pid of the kedit running in the terminal.
+func (term *terminal) keditPID() int {
+	term.t.Helper()
+	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{pane_pid}").Output()
+	if err != nil {
+		term.t.Fatalf("tmux display: %v", err)
+	}
+	shell := strings.TrimSpace(string(out))
+	deadline := time.Now().Add(screenWait)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(filepath.Join("/proc", shell, "task", shell, "children"))
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			pid, _ := strconv.Atoi(f[0])
+			return pid
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	term.t.Fatal("kedit is not running in the terminal")
+	return 0
+}
+
+// signal sends sig to the kedit in the terminal.
+func (term *terminal) signal(sig string) {
+	term.t.Helper()
+	if out, err := exec.Command("kill", "-"+sig, strconv.Itoa(term.keditPID())).CombinedOutput(); err != nil {
+		term.t.Fatalf("kill -%s: %v %s", sig, err, out)
+	}
+}
+
+// restored reports whether the terminal is back to its normal screen, with
+// no mouse reporting: what kedit must leave behind however it ends.
+func (term *terminal) restored() bool {
+	term.t.Helper()
+	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{alternate_on}#{mouse_any_flag}#{mouse_button_flag}").Output()
+	if err != nil {
+		term.t.Fatalf("tmux display: %v", err)
+	}
+	return strings.TrimSpace(string(out)) == "000"
+}
+
+// waitFile polls path until ok holds of its contents (nil when missing).
+func waitFile(t *testing.T, path string, ok func(b []byte) bool) []byte {
+	t.Helper()
+	deadline := time.Now().Add(screenWait)
+	for {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			b = nil
+		}
+		if ok(b) {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s holds %q", path, b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func holds(s string) func([]byte) bool {
+	return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
+}
+
+func gone(b []byte) bool { return b == nil }
+
+// editorFiles lists what is left in kedit's $EDITOR directory.
+func editorFiles(t *testing.T, runtime string) []string {
+	entries, err := os.ReadDir(filepath.Join(runtime, "kedit"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestE2ESignalsEndWithTheDraftStored: SIGTERM and SIGHUP store the latest
+// draft (also what the in-app editor holds), leave no $EDITOR file,
+// restore the terminal and exit 143 / 129 (#10, defect 5).
+func TestE2ESignalsEndWithTheDraftStored(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ sig, exit string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}} {
+		t.Run(tc.sig, func(t *testing.T) {
+			t.Parallel()
+			ns := kubetest.Namespace(t)
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+			env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+			term := env.start(t, ns, "configmap/testmap")
+			term.send("e")
+			term.waitFor(screenWait, "unsaved draft")
+			// Typed in the in-app editor, not yet left: the latest draft.
+			term.send("i")
+			term.waitFor(screenWait, "leave, keep the draft")
+			term.send("Down", "C-e", "Enter", "  baz: typed")
+			term.waitFor(screenWait, "baz: typed")
+			term.signal(tc.sig)
+			term.waitFor(screenWait, tc.exit)
+			if !term.restored() {
+				t.Error("the terminal is left in the alternate screen or with mouse reporting on")
+			}
+			b := waitFile(t, env.draft(ns, "configmaps", "testmap", 1), holds("baz: typed"))
+			if !bytes.Contains(b, []byte("foo: mine")) {
+				t.Errorf("the stored draft lost the $EDITOR edit:\n%s", b)
+			}
+			if left := editorFiles(t, env.runtime); len(left) != 0 {
+				t.Errorf("$EDITOR files left: %v", left)
+			}
+		})
+	}
+}
+
+// TestE2ESigtermWhileEditorOpen: SIGTERM while $EDITOR runs ends kedit once
+// the editor returns, keeping what it wrote as the draft (#10, defect 10).
+func TestE2ESigtermWhileEditorOpen(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	sync := t.TempDir()
+	env := newKeditEnv(t, editorScript(t, fmt.Sprintf(`sed -i 's/foo: "1"/foo: while-terminated/' "$1"
+touch %[1]s/started
+while [ ! -e %[1]s/go ]; do sleep 0.05; done`, sync)))
+	term := env.start(t, ns, "configmap/testmap")
+	term.send("e")
+	waitFile(t, filepath.Join(sync, "started"), func(b []byte) bool { return b != nil })
+	term.signal("TERM")
+	if err := os.WriteFile(filepath.Join(sync, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(screenWait, "EXIT=143")
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 1), holds("foo: while-terminated"))
+	if left := editorFiles(t, env.runtime); len(left) != 0 {
+		t.Errorf("$EDITOR files left: %v", left)
+	}
+}
+
+// TestE2EMemoryOnlyDraftsSayTheyWillBeLost: a Secret's draft without
+// --allow-secret-drafts, and any draft when the draft directory cannot be
+// written, exist only in memory; q and the first ctrl+c say it will be
+// lost, the second ctrl+c quits, and nothing of the Secret reaches the
+// disk (#10, defect 3).
+func TestE2EMemoryOnlyDraftsSayTheyWillBeLost(t *testing.T) {
+	t.Parallel()
+	const lost = "the draft exists only in memory and will be lost"
+	t.Run("secret", func(t *testing.T) {
+		t.Parallel()
+		ns := kubetest.Namespace(t)
+		kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "db", "--from-literal=password=s3cr3t-value")
+		env := newKeditEnv(t, editorScript(t, `sed -i 's/^  name: db$/  name: db\n  labels:\n    edited: "yes"/' "$1"`))
+		term := env.start(t, ns, "secret/db")
+		term.send("e")
+		term.waitFor(screenWait, "unsaved draft", "kept in memory only")
+		term.send("q")
+		term.waitFor(screenWait, lost, "--allow-secret-drafts")
+		term.send("n")
+		term.send("C-c")
+		term.waitFor(screenWait, lost, "ctrl+c again quits")
+		term.send("C-c")
+		term.waitFor(screenWait, "EXIT=0")
+		for _, dir := range []string{env.state, env.runtime} {
+			_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(path)
+					t.Errorf("a file is left for a Secret's draft: %s %q", path, b)
+				}
+				return nil
+			})
+		}
+	})
+	t.Run("unwritable draft directory", func(t *testing.T) {
+		t.Parallel()
+		ns := kubetest.Namespace(t)
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+		env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+		// A file where the directory should be: as unwritable as a
+		// read-only disk, even for root.
+		if err := os.WriteFile(filepath.Join(env.state, "kedit"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		term := env.start(t, ns, "configmap/testmap")
+		term.waitForText(screenWait, "drafts exist only in memory", "not a directory")
+		term.send("e")
+		term.waitFor(screenWait, "unsaved draft")
+		term.send("q")
+		term.waitFor(screenWait, lost)
+		term.send("n")
+		term.send("C-c")
+		term.waitFor(screenWait, lost, "ctrl+c again quits")
+		term.send("C-c")
+		term.waitFor(screenWait, "EXIT=0")
+	})
+}
+
+// TestE2EUnrecoverableDraftIsKeptAside: a stored draft that cannot be
+// recovered is moved to <file>.<UTC time>.kept, the user is told where,
+// the next edit does not touch it, and kedit drafts lists it as kept
+// (#10, defect 4).
+func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	first := env.start(t, ns, "configmap/testmap")
+	first.send("e")
+	first.waitFor(screenWait, "unsaved draft")
+	path := env.draft(ns, "configmaps", "testmap", 1)
+	waitFile(t, path+".base.json", func(b []byte) bool { return b != nil })
+	first.signal("KILL")
+	first.waitFor(screenWait, "EXIT=137")
+	// Without its base, as an older kedit stored it, and the object moves on.
+	if err := os.Remove(path + ".base.json"); err != nil {
+		t.Fatal(err)
+	}
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	stored, _ := os.ReadFile(path)
+
+	env.editor = editorScript(t, `sed -i 's/foo: "1"/foo: again/' "$1"`)
+	term := env.start(t, ns, "configmap/testmap")
+	term.waitFor(screenWait, "a draft of this object from rv", "recover it?")
+	term.send("y")
+	term.waitForText(screenWait, "cannot rebase it", "it is kept in")
+	kept, _ := filepath.Glob(path + ".*.kept")
+	if len(kept) != 1 {
+		t.Fatalf("kept files %v", kept)
+	}
+	term.waitForText(screenWait, "it is kept in "+kept[0])
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: again")
+	waitFile(t, path, holds("foo: again"))
+	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, stored) {
+		t.Errorf("the kept file changed:\n%s", b)
+	}
+	cmd := exec.Command(keditBinary(t), "drafts")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+env.state)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "kept") || !strings.Contains(string(out), kept[0]) || !strings.Contains(string(out), "editing (pid") {
+		t.Errorf("kedit drafts: %v\n%s", err, out)
+	}
+}
+
+// TestE2ETwoKeditsOnOneObject: a second kedit on an object is told which
+// one edits it and keeps its draft in a file of its own; the first's save
+// removes only its own; a killed kedit's draft is offered by the next
+// (#10, defect 9).
+func TestE2ETwoKeditsOnOneObject(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: from-a/' "$1"`))
+	a := env.start(t, ns, "configmap/testmap")
+	envB := env
+	envB.editor = editorScript(t, `sed -i 's/foo: "1"/foo: from-b/' "$1"`)
+	b := envB.start(t, ns, "configmap/testmap")
+	b.waitForText(screenWait, fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", a.keditPID(), env.draft(ns, "configmaps", "testmap", 2)))
+
+	a.send("e")
+	a.waitFor(screenWait, "unsaved draft")
+	b.send("e")
+	b.waitFor(screenWait, "unsaved draft")
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 1), holds("foo: from-a"))
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 2), holds("foo: from-b"))
+	a.send("s")
+	a.waitFor(screenWait, "saved rv")
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 1), gone)
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "from-a" {
+		t.Errorf("foo = %q after a's save", data["foo"])
+	}
+	b.signal("KILL")
+	b.waitFor(screenWait, "EXIT=137")
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 2), holds("foo: from-b"))
+
+	c := env.start(t, ns, "configmap/testmap")
+	c.waitForText(screenWait, "a draft of this object from rv", "in "+env.draft(ns, "configmaps", "testmap", 2)+", is stored: recover it?")
+	c.send("y")
+	c.waitFor(screenWait, "draft recovered", "foo: from-b")
+	c.send("q")
+	c.waitForText(screenWait, "It stays on disk in "+env.draft(ns, "configmaps", "testmap", 2))
+}
+
+// TestE2EDraftsBelongToTheirCluster: a draft made through one server URL
+// is not offered, nor written over, by a kedit whose context has the same
+// name but reaches another server; a draft of an object deleted and
+// created again is offered with a warning, and saves over the new object
+// without a rebase (#10, defect 9).
+func TestE2EDraftsBelongToTheirCluster(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: cluster-a/' "$1"`))
+	a := env.start(t, ns, "configmap/testmap")
+	a.send("e")
+	a.waitFor(screenWait, "unsaved draft")
+	draftA := env.draft(ns, "configmaps", "testmap", 1)
+	stored := waitFile(t, draftA, holds("foo: cluster-a"))
+	a.signal("KILL")
+	a.waitFor(screenWait, "EXIT=137")
+
+	// The same context name, another server URL (the certificate is valid
+	// for localhost too): another cluster, as far as kedit can tell.
+	other := env
+	other.kubeconfig = kubeconfigWithServer(t, func(host, port string) string { return "https://localhost:" + port })
+	other.editor = editorScript(t, `sed -i 's/foo: "1"/foo: cluster-b/' "$1"`)
+	b := other.start(t, ns, "configmap/testmap")
+	if screen := b.screen(); strings.Contains(screen, "recover") {
+		t.Fatalf("another cluster's draft is offered:\n%s", screen)
+	}
+	b.send("e")
+	b.waitFor(screenWait, "unsaved draft")
+	waitFile(t, env.draft(ns, "configmaps", "testmap", 2), holds("foo: cluster-b"))
+	if now, _ := os.ReadFile(draftA); !bytes.Equal(now, stored) {
+		t.Errorf("the other cluster's draft was written over:\n%s", now)
+	}
+	b.send("C-c")
+	b.waitFor(screenWait, "EXIT=0")
+
+	// Deleted and created again: offered with a warning, and saved over the
+	// new object as it stands.
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "testmap")
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=new")
+	c := env.start(t, ns, "configmap/testmap")
+	c.waitForText(screenWait, draftA+" -- WARNING: made on an earlier object of this name that was deleted since")
+	c.send("1")
+	c.waitFor(screenWait, "draft recovered", "foo: cluster-a")
+	c.send("s")
+	c.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "cluster-a" {
+		t.Errorf("foo = %q, want the recovered draft's", data["foo"])
+	}
+}
+
+// kubeconfigWithServer writes a copy of the test kubeconfig whose server
+// URL is server(host, port) of the original.
+func kubeconfigWithServer(t *testing.T, server func(host, port string) string) string {
+	t.Helper()
+	cfg, err := clientcmd.LoadFromFile(kubetest.Kubeconfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cfg.Clusters {
+		u := strings.TrimPrefix(c.Server, "https://")
+		host, port, err := net.SplitHostPort(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Server = server(host, port)
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestE2EEditorFilesArePrivate: $EDITOR's file is 0600 in
+// $XDG_RUNTIME_DIR/kedit (0700), removed once read back; a file a killed
+// kedit left there is removed at the next start, a running kedit's is not
+// (#10, defect 6).
+func TestE2EEditorFilesArePrivate(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	record := filepath.Join(t.TempDir(), "record")
+	env := newKeditEnv(t, editorScript(t, fmt.Sprintf(`stat -c '%%a %%n' "$1" "$(dirname "$1")" > %s
+sed -i 's/foo: "1"/foo: mine/' "$1"`, record)))
+	dir := filepath.Join(env.runtime, "kedit")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(dir, "edit-"+strconv.Itoa(deadPID(t))+"-1.yaml")
+	alive := filepath.Join(dir, "edit-"+strconv.Itoa(os.Getpid())+"-1.yaml")
+	for _, p := range []string{dead, alive} {
+		if err := os.WriteFile(p, []byte("data: {}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := env.start(t, ns, "configmap/testmap")
+	waitFile(t, dead, gone)
+	if _, err := os.Stat(alive); err != nil {
+		t.Errorf("a running kedit's file was removed: %v", err)
+	}
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	lines := strings.Split(strings.TrimSpace(string(waitFile(t, record, func(b []byte) bool { return b != nil }))), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "600 "+dir+"/edit-") || lines[1] != "700 "+dir {
+		t.Errorf("the editor's file and directory: %q", lines)
+	}
+	if left := editorFiles(t, env.runtime); len(left) != 1 || left[0] != filepath.Base(alive) {
+		t.Errorf("$EDITOR files left after reading back: %v", left)
+	}
+}
+
+// deadPID returns the pid of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// TestE2ESpinnerSpinsDuringASlowSave: while a save takes seconds (the
+// connection to the server slowed down), the spinner moves (#10, defect 7).
+func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	var target string
+	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
+	proxy := startSlowProxy(t, target)
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
+	term := env.start(t, ns, "configmap/testmap")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	proxy.slow.Store(true)
+	term.send("s")
+	term.waitFor(screenWait, " saving")
+	frames := map[string]bool{}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(frames) < 3 && time.Now().Before(deadline) {
+		for _, line := range strings.Split(term.screen(), "\n") {
+			if i := strings.Index(line, " saving"); i > 0 {
+				r := []rune(strings.TrimSpace(line[:i]))
+				frames[string(r[len(r)-1:])] = true
+			}
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	proxy.slow.Store(false)
+	term.waitFor(screenWait, "saved rv")
+	if len(frames) < 3 {
+		t.Errorf("the spinner showed %d frames during a slow save, want it moving: %v", len(frames), frames)
+	}
+}
+
+// slowProxy forwards TCP connections to the API server, holding back what
+// the client sends by a second per read while slow is set.
+type slowProxy struct {
+	ln     net.Listener
+	target string
+	slow   atomic.Bool
+}
+
+func startSlowProxy(t *testing.T, target string) *slowProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &slowProxy{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", p.target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			go func() {
+				defer server.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := client.Read(buf)
+					if n > 0 {
+						if p.slow.Load() {
+							time.Sleep(time.Second) // the slow network under test
+						}
+						if _, werr := server.Write(buf[:n]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+			go func() {
+				defer client.Close()
+				_, _ = io.Copy(client, server)
+			}()
+		}
+	}()
+	return p
+}
+
+func (p *slowProxy) addr() string { return p.ln.Addr().String() }

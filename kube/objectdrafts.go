@@ -1,0 +1,443 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/fsutil"
+)
+
+// ObjectDrafts is one kedit's share of the draft store for the object it
+// edits: the file its own draft goes to, and the drafts earlier runs left
+// that it may offer for recovery.
+//
+// Two kedits never write one file. Each draft file has a lock file beside
+// it (<draft>.lock) that the kedit writing it holds with flock(2); the
+// kernel lets go of it when that kedit ends, however it ends, so a lock a
+// dead kedit left is simply taken over. A second kedit on the same object
+// finds the first's lock held and takes the next free name.
+//
+// Writes and deletes of the draft are ordered by the session's Seq: one
+// older than the last performed is dropped, so whatever order concurrent
+// commands run in, once they settle the file holds the latest draft, and
+// no file remains after a save.
+type ObjectDrafts struct {
+	store  *DraftStore
+	target *Target
+	uid    string
+	dir    string
+	// memoryOnly is a Secret without --allow-secret-drafts.
+	memoryOnly bool
+	// problem is why the store cannot be used at all; every write fails
+	// with it.
+	problem  error
+	warnings []error
+	others   []Editor
+
+	mu sync.Mutex
+	// applied is the Seq of the last write or delete performed.
+	applied uint64
+	// own is the draft file this kedit writes; held has the locks of
+	// own and of every stored draft it may offer, by file.
+	own    string
+	held   map[string]*os.File
+	stored []*Draft
+	// baseRV is the resourceVersion of the base last kept beside own.
+	baseRV string
+	// slowWrite, when set, runs before each write: tests slow the disk.
+	slowWrite func()
+}
+
+// Editor is another kedit editing the same object: its pid and the file
+// its draft goes to.
+type Editor struct {
+	PID  int
+	Path string
+}
+
+// Open takes this kedit's share of t's drafts: it locks a draft file of its
+// own and the stored drafts of t on this cluster (t.Server) that no running
+// kedit holds, to offer them. uid is the object's uid, recorded with each
+// draft. Open never fails: when the store cannot be used, Problem says
+// why, and drafts stay in memory.
+func (s *DraftStore) Open(t *Target, uid string) *ObjectDrafts {
+	o := &ObjectDrafts{store: s, target: t, uid: uid, dir: s.objectDir(t), held: map[string]*os.File{},
+		memoryOnly: IsSecret(t) && !s.AllowSecrets}
+	o.own = s.slotPath(t, 1)
+	if err := o.claim(); err != nil {
+		o.problem = fmt.Errorf("the draft directory cannot be used: %w", err)
+		o.release()
+		o.stored, o.own = nil, s.slotPath(t, 1)
+	}
+	sort.SliceStable(o.stored, func(i, j int) bool { return o.stored[i].SavedAt.After(o.stored[j].SavedAt) })
+	return o
+}
+
+// claim scans the object's directory, locks what it may, and picks own.
+func (o *ObjectDrafts) claim() error {
+	if err := o.store.mkdirPrivate(o.dir); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(o.dir)
+	if err != nil {
+		return err
+	}
+	name := escapeComponent(o.target.Name)
+	seen := map[int]bool{}
+	for _, e := range entries {
+		n, kind := slotOf(e.Name(), name)
+		if n == 0 {
+			continue
+		}
+		if kind == draftExt && !e.Type().IsRegular() {
+			return &fsutil.NotRegularError{Path: filepath.Join(o.dir, e.Name()), Mode: e.Type()}
+		}
+		seen[n] = true
+	}
+	nums := make([]int, 0, len(seen))
+	for n := range seen {
+		nums = append(nums, n)
+	}
+	slices.Sort(nums)
+	own := 0
+	for _, n := range nums {
+		path := o.store.slotPath(o.target, n)
+		f, pid, err := lockFile(path + lockExt)
+		if errors.Is(err, errLocked) {
+			o.others = append(o.others, Editor{PID: pid, Path: path})
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		d, err := readDraft(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if own == 0 {
+				own = n
+				o.held[path] = f
+			} else {
+				unlockFile(f, path+lockExt)
+			}
+		case err != nil:
+			// Not a draft kedit wrote: left as it is, and never written.
+			o.warnings = append(o.warnings, err)
+			unlockFile(f, "")
+		case d.Server != "" && o.target.Server != "" && d.Server != o.target.Server:
+			// Another cluster's object: not this one to offer or write.
+			unlockFile(f, "")
+		default:
+			o.held[path] = f
+			o.stored = append(o.stored, d)
+		}
+	}
+	for n := 1; own == 0; n++ {
+		if seen[n] {
+			continue
+		}
+		path := o.store.slotPath(o.target, n)
+		f, _, err := lockFile(path + lockExt)
+		if errors.Is(err, errLocked) {
+			continue // another kedit took it just now
+		}
+		if err != nil {
+			return err
+		}
+		own = n
+		o.held[path] = f
+	}
+	o.own = o.store.slotPath(o.target, own)
+	return nil
+}
+
+// Stored returns the drafts of the object that earlier runs left on this
+// cluster and no running kedit holds, newest first: those to offer for
+// recovery.
+func (o *ObjectDrafts) Stored() []*Draft { return slices.Clone(o.stored) }
+
+// Others returns the other kedits editing the object now.
+func (o *ObjectDrafts) Others() []Editor { return slices.Clone(o.others) }
+
+// Problem says why drafts cannot be written to disk at all (the draft
+// directory is not a directory, is read-only, holds a symlink ...); nil
+// when they can.
+func (o *ObjectDrafts) Problem() error { return o.problem }
+
+// Warnings are files in the object's directory that kedit left alone
+// because it did not write them.
+func (o *ObjectDrafts) Warnings() []error { return slices.Clone(o.warnings) }
+
+// MemoryOnly reports whether drafts stay in memory by choice: a Secret
+// without --allow-secret-drafts.
+func (o *ObjectDrafts) MemoryOnly() bool { return o.memoryOnly }
+
+// Path returns the file this kedit's draft is written to.
+func (o *ObjectDrafts) Path() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.own
+}
+
+// Write stores the draft (text, made from base at baseRV) as the session's
+// effect number seq, unless a later effect was already performed. It
+// returns the file written; a *SecretDraftError for a Secret kept in
+// memory, a *DraftWriteError when the disk refused.
+func (o *ObjectDrafts) Write(seq uint64, baseRV string, text []byte, base *unstructured.Unstructured) (string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.slowWrite != nil {
+		o.slowWrite()
+	}
+	if seq <= o.applied {
+		return o.own, nil // a later write or delete has been done
+	}
+	o.applied = seq
+	switch {
+	case o.memoryOnly:
+		return "", &SecretDraftError{Target: o.target.String()}
+	case o.problem != nil:
+		return "", &DraftWriteError{Path: o.own, Err: o.problem}
+	}
+	file, err := o.store.formatDraft(o.target, o.uid, baseRV, text)
+	if err != nil {
+		return "", &DraftWriteError{Path: o.own, Err: err}
+	}
+	if base != nil && base.GetResourceVersion() == o.baseRV {
+		base = nil // kept already: the base is written only when it changes
+	}
+	if err := o.store.mkdirPrivate(o.dir); err != nil {
+		return "", &DraftWriteError{Path: o.own, Err: err}
+	}
+	if err := writeDraftFiles(o.own, file, base); err != nil {
+		return "", &DraftWriteError{Path: o.own, Err: err}
+	}
+	if base != nil {
+		o.baseRV = base.GetResourceVersion()
+	}
+	return o.own, nil
+}
+
+// Delete removes the draft (it was saved or discarded) as the session's
+// effect number seq, unless a later effect was already performed.
+func (o *ObjectDrafts) Delete(seq uint64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if seq <= o.applied {
+		return nil
+	}
+	o.applied = seq
+	if o.problem != nil {
+		return nil
+	}
+	o.baseRV = ""
+	if err := removeDraftFiles(o.own); err != nil {
+		return fmt.Errorf("removing the draft %s: %w", o.own, err)
+	}
+	return nil
+}
+
+// Adopt makes the stored draft at path this kedit's own: the user
+// recovered it, so the draft goes on in that file. A write that overtook
+// the adoption is newer than the stored draft and replaces it.
+func (o *ObjectDrafts) Adopt(path string) (string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.mine(path); err != nil {
+		return o.own, err
+	}
+	if path == o.own {
+		return o.own, nil
+	}
+	if _, err := os.Lstat(o.own); err == nil {
+		// Written after the recovery, so newer than the stored draft.
+		err := os.Rename(o.own+baseExt, path+baseExt)
+		if errors.Is(err, fs.ErrNotExist) {
+			o.baseRV, err = "", os.Remove(path+baseExt)
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		}
+		if err == nil {
+			err = os.Rename(o.own, path)
+		}
+		if err != nil {
+			return o.own, fmt.Errorf("recovering %s: %w", path, err)
+		}
+	} else {
+		o.baseRV = ""
+		if d, err := readDraft(path); err == nil && d.Base != nil {
+			o.baseRV = d.Base.GetResourceVersion()
+		}
+	}
+	o.switchOwn(path)
+	return o.own, nil
+}
+
+// Discard removes stored drafts the user declined to recover, and returns
+// the file this kedit's draft goes to now.
+func (o *ObjectDrafts) Discard(paths ...string) (string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, p := range paths {
+		if err := o.mine(p); err != nil {
+			return o.own, err
+		}
+		if err := removeDraftFiles(p); err != nil {
+			return o.own, fmt.Errorf("removing the stored draft %s: %w", p, err)
+		}
+		o.forget(p)
+	}
+	return o.own, nil
+}
+
+// KeepAside moves a stored draft that cannot be recovered out of the way,
+// to <file>.<UTC time>.kept beside it, and returns that path. Nothing
+// writes a kept file again.
+func (o *ObjectDrafts) KeepAside(path string) (string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := o.mine(path); err != nil {
+		return "", err
+	}
+	kept, err := keepAside(path, o.store.clock())
+	if err != nil {
+		return kept, fmt.Errorf("keeping the stored draft %s aside: %w", path, err)
+	}
+	o.forget(path)
+	return kept, nil
+}
+
+// mine checks that path is a stored draft this kedit holds.
+func (o *ObjectDrafts) mine(path string) error {
+	stored := slices.ContainsFunc(o.stored, func(d *Draft) bool { return d.Path == path })
+	if _, held := o.held[path]; !held || !stored {
+		return fmt.Errorf("%s is not a stored draft this kedit holds", path)
+	}
+	return nil
+}
+
+// forget drops a stored draft that is gone from the disk. Its file becomes
+// own when own has not been written yet and is numbered higher, so that a
+// lone kedit keeps writing <name>.yaml; otherwise its lock is let go.
+func (o *ObjectDrafts) forget(path string) {
+	o.stored = slices.DeleteFunc(o.stored, func(d *Draft) bool { return d.Path == path })
+	if _, err := os.Lstat(o.own); err != nil && o.num(path) < o.num(o.own) {
+		o.switchOwn(path)
+		return
+	}
+	if f := o.held[path]; f != nil {
+		unlockFile(f, path+lockExt)
+		delete(o.held, path)
+	}
+}
+
+// num is the number of one of the object's draft files.
+func (o *ObjectDrafts) num(path string) int {
+	n, _ := slotOf(filepath.Base(path), escapeComponent(o.target.Name))
+	return n
+}
+
+// switchOwn makes path own and lets go of the old own's lock.
+func (o *ObjectDrafts) switchOwn(path string) {
+	if f := o.held[o.own]; f != nil && o.own != path {
+		unlockFile(f, o.own+lockExt)
+		delete(o.held, o.own)
+	}
+	o.own = path
+	o.stored = slices.DeleteFunc(o.stored, func(d *Draft) bool { return d.Path == path })
+}
+
+// Close lets go of every lock this kedit holds. Drafts stay on disk.
+func (o *ObjectDrafts) Close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.release()
+}
+
+func (o *ObjectDrafts) release() {
+	for path, f := range o.held {
+		unlockFile(f, path+lockExt)
+	}
+	o.held = map[string]*os.File{}
+}
+
+// errLocked says that another process holds a lock file.
+var errLocked = errors.New("locked by another process")
+
+// lockFile opens (creating it, never through a symlink) and flock's the
+// lock file at path, and writes this process's pid in it. When another
+// process holds it, the error is errLocked and pid is that process's, as
+// it wrote it.
+func lockFile(path string) (f *os.File, pid int, err error) {
+	for range 5 {
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, 0, &fsutil.NotRegularError{Path: path, Mode: fs.ModeSymlink}
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			b := make([]byte, 32)
+			n, _ := f.ReadAt(b, 0)
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(b[:n])))
+				return nil, pid, errLocked
+			}
+			return nil, 0, err
+		}
+		// The holder before may have removed the file between our open and
+		// our lock: the lock must be on the file the path names now.
+		fi, err1 := f.Stat()
+		cur, err2 := os.Lstat(path)
+		if err1 == nil && err2 == nil && os.SameFile(fi, cur) {
+			if !fi.Mode().IsRegular() {
+				f.Close()
+				return nil, 0, &fsutil.NotRegularError{Path: path, Mode: fi.Mode()}
+			}
+			if err := f.Truncate(0); err == nil {
+				_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+			}
+			return f, 0, nil
+		}
+		f.Close()
+	}
+	return nil, 0, fmt.Errorf("locking %s: it keeps being replaced", path)
+}
+
+// unlockFile removes the lock file at path (unless path is empty) while it
+// still holds it, then lets go of the lock.
+func unlockFile(f *os.File, path string) {
+	if path != "" {
+		_ = os.Remove(path)
+	}
+	_ = f.Close()
+}
+
+// LockHolder returns the pid a kedit wrote in the lock file of the draft
+// at path, when that process is still running; 0 otherwise. It only reads:
+// taking the lock, even for a moment, could make a kedit starting just
+// then think the draft is being edited.
+func LockHolder(path string) int {
+	b, err := fsutil.ReadFileNoFollow(path + lockExt)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if !fsutil.ProcessAlive(pid) {
+		return 0
+	}
+	return pid
+}

@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// Where the draft is, and what the app says about it: the quit questions
+// and the offer of stored drafts say where the draft really is, on disk or
+// only in memory.
+
+// storeSeq is the Seq of a draft write or delete, 0 for other effects.
+func storeSeq(e model.Effect) uint64 {
+	switch e := e.(type) {
+	case model.WriteDraft:
+		return e.Seq
+	case model.DeleteDraft:
+		return e.Seq
+	}
+	return 0
+}
+
+// draftStored takes the outcome of the draft write or delete number seq.
+// Outcomes may come back in any order; only the newest one says where the
+// draft is.
+func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
+	if seq <= m.storeSeq {
+		return
+	}
+	m.storeSeq = seq
+	var secret *kube.SecretDraftError
+	var write *kube.DraftWriteError
+	switch {
+	case errors.As(err, &secret):
+		// The default for Secrets, not a failure: say it once, without alarm.
+		if !m.secretSaid {
+			m.secretSaid = true
+			m.status.Info(errorText(err))
+		}
+	case errors.As(err, &write):
+		m.diskFailed = true
+		if !m.diskWarned {
+			// Once: every edit would say it again.
+			m.diskWarned = true
+			m.status.Error(errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends")
+		}
+	case err != nil:
+		m.status.Error(errorText(err))
+	default:
+		if _, ok := effect.(model.WriteDraft); ok && m.diskFailed {
+			m.diskFailed, m.diskWarned = false, false
+			m.status.Info("the draft is written to disk again: " + kube.EscapeControl(m.draftPath))
+		}
+	}
+}
+
+// inMemory reports whether the draft exists only in memory: a Secret's
+// without --allow-secret-drafts, or one the disk refused.
+func (m App) inMemory() bool { return m.memoryOnly || m.diskFailed }
+
+// quitQuestion asks before quitting with a draft, saying where it is.
+func (m App) quitQuestion() string {
+	if !m.inMemory() {
+		return "quit with an unsaved draft? It stays on disk in " + kube.EscapeControl(m.draftPath) + " and is offered next time. (y/n)"
+	}
+	q := "the draft exists only in memory and will be lost"
+	if m.memoryOnly && m.cfg.Drafts != nil {
+		q += " (a Secret's draft is written to disk only with --allow-secret-drafts)"
+	}
+	if m.forceArmed {
+		return q + ": quit anyway? (y/n; ctrl+c again quits)"
+	}
+	return q + ": quit anyway? (y/n)"
+}
+
+// recoverQuestion offers the stored drafts, each with where it is and, for
+// one made on an object deleted since, a warning.
+func (m App) recoverQuestion() string {
+	uid := ""
+	if b := m.sess.Base().Object; b != nil {
+		uid = string(b.GetUID())
+	}
+	describe := func(d *kube.Draft) string {
+		s := fmt.Sprintf("from rv %s, saved %s, in %s", kube.EscapeControl(d.BaseResourceVersion),
+			d.SavedAt.Local().Format("2006-01-02 15:04:05"), kube.EscapeControl(d.Path))
+		if d.UID != "" && uid != "" && d.UID != uid {
+			s += " -- WARNING: made on an earlier object of this name that was deleted since; recovering it takes its text over the object as it is now, nothing is merged"
+		}
+		return s
+	}
+	if len(m.stored) == 1 {
+		return "a draft of this object " + describe(m.stored[0]) + ", is stored: recover it? (y/n; n discards it)"
+	}
+	n := min(len(m.stored), 9)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d drafts of this object are stored:", len(m.stored))
+	for i, d := range m.stored[:n] {
+		fmt.Fprintf(&b, "\n%d) %s", i+1, describe(d))
+	}
+	fmt.Fprintf(&b, "\n1-%d recovers that one (the others stay stored), n discards them all", n)
+	return b.String()
+}
+
+// answerRecover takes the answer to the offer of stored drafts: y or a
+// number recovers one, n discards them all.
+func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
+	i := -1
+	switch {
+	case key.Matches(msg, m.keys.Yes):
+		i = 0
+	case key.Matches(msg, m.keys.No):
+		var paths []string
+		for _, d := range m.stored {
+			paths = append(paths, d.Path)
+		}
+		m.stored, m.confirm = nil, confirmNone
+		m.status.Info("stored draft discarded")
+		if len(paths) > 1 {
+			m.status.Info(fmt.Sprintf("%d stored drafts discarded", len(paths)))
+		}
+		return m, discardCmd(m.cfg.Drafts, paths)
+	case key.Matches(msg, m.keys.Pick) && len(msg.Runes) == 1:
+		i = int(msg.Runes[0] - '1')
+	}
+	if i < 0 || i >= len(m.stored) {
+		return m, nil
+	}
+	d, others := m.stored[i], len(m.stored)-1
+	m.stored, m.confirm = nil, confirmNone
+	cmd, err := m.handleErr(model.RecoverDraft{Draft: d.Stored()})
+	var stale *model.StaleDraftError
+	switch {
+	case errors.As(err, &stale):
+		// It cannot be taken up, and must not be written over by the
+		// edits to come: it goes aside, and the status bar says where.
+		return m, tea.Batch(cmd, keepAsideCmd(m.cfg.Drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
+	case m.sess.Draft() == nil:
+		// Refused (said why), or the object as it is now: nothing to take.
+		return m, cmd
+	}
+	text := "draft recovered from " + kube.EscapeControl(d.Path)
+	if others > 0 {
+		text += fmt.Sprintf("; %d other stored draft(s) stay on disk (kedit drafts lists them)", others)
+	}
+	m.status.Info(text)
+	// The file becomes this kedit's before the recovered draft is written.
+	return m, tea.Sequence(adoptCmd(m.cfg.Drafts, d.Path), cmd)
+}
+
+// takeEditorText makes what the in-app editor holds the draft, when kedit
+// is about to end with the editor open.
+func (m *App) takeEditorText() tea.Cmd {
+	if m.screen != screenEditor {
+		return nil
+	}
+	m.screen = screenObject
+	if !m.editor.Changed() {
+		return nil
+	}
+	return m.handle(model.DraftEdited{Text: m.editor.Text()})
+}
