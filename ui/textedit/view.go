@@ -1,0 +1,311 @@
+package textedit
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// View draws the rows on screen, and nothing else: each row is the gutter
+// (a mark against base, the line number) and the part of the line that
+// the horizontal scroll shows, then the line's notes; the find or
+// go-to-line prompt takes the last row. Every row is exactly the width
+// given to SetSize.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	gw, tw := m.gutter()
+	h := m.bodyHeight()
+	var b strings.Builder
+	b.Grow(m.height * (m.width + 32))
+	d := drawer{b: &b, st: &m.Styles}
+	rows := 0
+	newRow := func() {
+		if rows > 0 {
+			b.WriteByte('\n')
+		}
+		rows++
+	}
+	for l := m.top; l < len(m.lines) && rows < h; l++ {
+		newRow()
+		m.drawGutter(&d, l, gw)
+		m.drawLine(&d, l, tw)
+		if len(m.notes) == 0 {
+			continue
+		}
+		for _, t := range m.noteTexts(l) {
+			if rows >= h {
+				break
+			}
+			newRow()
+			t = ansi.Truncate(t, tw, "…")
+			b.WriteString(strings.Repeat(" ", gw))
+			b.WriteString(m.Styles.Note.Render(t))
+			b.WriteString(strings.Repeat(" ", max(tw-ansi.StringWidth(t), 0)))
+		}
+	}
+	for rows < h {
+		newRow()
+		b.WriteString(strings.Repeat(" ", m.width))
+	}
+	if m.prompt != noPrompt {
+		newRow()
+		m.drawPrompt(&b)
+	}
+	return b.String()
+}
+
+// gutter returns the gutter's width (a mark column, the line numbers,
+// which take as many digits as the last line's number, and a space) and
+// the text's. On a screen too narrow for both, the text takes it all.
+func (m *Model) gutter() (gw, tw int) {
+	gw = len(strconv.Itoa(len(m.lines))) + 2
+	if m.width-gw < 1 {
+		return 0, m.width
+	}
+	return gw, m.width - gw
+}
+
+// drawGutter draws line l's mark against base and its number.
+func (m *Model) drawGutter(d *drawer, l, gw int) {
+	if gw == 0 {
+		return
+	}
+	mk := m.marks[l]
+	switch {
+	case mk&markAdded != 0:
+		d.b.WriteString(m.Styles.Added.Render("+"))
+	case mk&markChanged != 0:
+		d.b.WriteString(m.Styles.Changed.Render("~"))
+	case mk&(markDeleted|markDeletedBelow) != 0:
+		d.b.WriteString(m.Styles.Deleted.Render("-"))
+	default:
+		d.b.WriteByte(' ')
+	}
+	num := strconv.Itoa(l + 1)
+	d.b.WriteString(strings.Repeat(" ", gw-2-len(num)))
+	st := m.Styles.LineNumber
+	switch {
+	case l == m.cur.Line:
+		st = m.Styles.CursorLineNumber
+	case m.hasNote(l):
+		st = m.Styles.NoteLineNumber
+	}
+	d.b.WriteString(st.Render(num))
+	d.b.WriteByte(' ')
+}
+
+// drawLine draws what the horizontal scroll shows of line l in tw cells:
+// it walks the line's units from its start to the right edge of the
+// screen, and no further.
+func (m *Model) drawLine(d *drawer, l, tw int) {
+	s := m.content(l)
+	d.hl = highlight(s, d.hl[:0])
+	d.matches = d.matches[:0]
+	if m.prompt == findPrompt && m.input != "" {
+		d.matches = matchesIn(s, m.input, d.matches)
+	}
+	cursor := -1
+	if l == m.cur.Line {
+		cursor = m.cur.Col
+	}
+	left, right := m.xoff, m.xoff+tw
+	hk, mk := 0, 0
+	x, i := 0, 0
+	for i < len(s) && x < right {
+		u := unitAt(s, i)
+		if x+u.w <= left {
+			x, i = x+u.w, i+u.n
+			continue
+		}
+		cls := classAt(d.hl, &hk, i)
+		if u.esc != "" {
+			cls = clsEscape
+		}
+		if j := spanAt(d.matches, &mk, i); j >= 0 {
+			cls = clsMatch
+			if d.matches[j].start == cursor {
+				cls = clsCurrentMatch
+			}
+		}
+		if i == cursor {
+			cls = clsCursor
+		}
+		d.unit(cls, s[i:i+u.n], u, x, left, right)
+		x, i = x+u.w, i+u.n
+	}
+	if i == len(s) && x < right {
+		// After the content: a CRLF line's "\r", which the cursor stands
+		// on at the end of the line, or the cursor on a blank.
+		cls := clsEscape
+		if cursor == len(s) {
+			cls = clsCursor
+		}
+		switch {
+		case len(s) < len(m.lines[l]):
+			d.unit(cls, "\r", unit{n: 1, w: 2, esc: `\r`}, x, left, right)
+		case cursor == len(s):
+			d.unit(cls, " ", unit{n: 1, w: 1}, x, left, right)
+		}
+	}
+	d.pad(tw)
+	d.flush()
+}
+
+// hasNote reports whether line l has a note.
+func (m *Model) hasNote(l int) bool {
+	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
+	return i < len(m.notes) && m.notes[i].Line == l
+}
+
+// noteTexts returns the rows of line l's notes, escaped as all server text
+// is (a 422's message quotes the value the server refused).
+func (m *Model) noteTexts(l int) []string {
+	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
+	var rows []string
+	for ; i < len(m.notes) && m.notes[i].Line == l; i++ {
+		t := strings.ReplaceAll(kube.EscapeControl(m.notes[i].Text), "\t", " ")
+		for j, r := range strings.Split(t, "\n") {
+			if j == 0 {
+				r = "↑ " + r
+			} else {
+				r = "  " + r
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// noteRows returns how many rows line l's notes take.
+func (m *Model) noteRows(l int) int {
+	if len(m.notes) == 0 {
+		return 0
+	}
+	return len(m.noteTexts(l))
+}
+
+// drawPrompt draws the open prompt on the last row.
+func (m *Model) drawPrompt(b *strings.Builder) {
+	label, hint := "find: ", "  enter: next  esc: close"
+	if m.prompt == gotoPrompt {
+		label, hint = "go to line: ", "  enter: go  esc: cancel"
+	}
+	row := m.Styles.Prompt.Render(label) + m.input + m.Styles.Cursor.Render(" ")
+	if m.noMatch {
+		row += "  " + m.Styles.NoMatch.Render("no match")
+	}
+	row = ansi.Truncate(row+hint, m.width, "")
+	b.WriteString(row)
+	b.WriteString(strings.Repeat(" ", max(m.width-ansi.StringWidth(row), 0)))
+}
+
+// classAt returns the class of the span holding byte i, spans sorted and
+// walked left to right with *k.
+func classAt(spans []span, k *int, i int) class {
+	if j := spanAt(spans, k, i); j >= 0 {
+		return spans[j].cls
+	}
+	return clsPlain
+}
+
+// spanAt returns the index of the span holding byte i, or -1.
+func spanAt(spans []span, k *int, i int) int {
+	for *k < len(spans) && spans[*k].end <= i {
+		*k++
+	}
+	if *k < len(spans) && spans[*k].start <= i {
+		return *k
+	}
+	return -1
+}
+
+// drawer writes a row, drawing each run of one class with one Render.
+type drawer struct {
+	b           *strings.Builder
+	st          *Styles
+	cls         class
+	run         []byte
+	cells       int // cells written in the text area so far
+	hl, matches []span
+}
+
+// unit draws the unit u of bytes raw, whose display column is x, cut to
+// the columns from left to right.
+func (d *drawer) unit(cls class, raw string, u unit, x, left, right int) {
+	text := raw
+	if u.esc != "" {
+		text = u.esc
+	}
+	from, to := max(x, left), min(x+u.w, right)
+	if from > x || to < x+u.w {
+		// Cut by an edge of the screen: an escape shows the part of it
+		// that fits, a wide character blanks.
+		if u.esc != "" {
+			text = u.esc[from-x : to-x]
+		} else {
+			text = strings.Repeat(" ", to-from)
+		}
+	}
+	d.put(cls, text, to-from)
+}
+
+// put adds text of the given class and width to the row.
+func (d *drawer) put(cls class, text string, cells int) {
+	if cls != d.cls {
+		d.flush()
+		d.cls = cls
+	}
+	d.run = append(d.run, text...)
+	d.cells += cells
+}
+
+// pad fills the text area up to width cells with blanks.
+func (d *drawer) pad(width int) {
+	if d.cells < width {
+		d.put(clsPlain, strings.Repeat(" ", width-d.cells), width-d.cells)
+	}
+	d.flush()
+	d.cells = 0
+}
+
+// flush writes the run so far in its class's style.
+func (d *drawer) flush() {
+	if len(d.run) == 0 {
+		return
+	}
+	if st := d.style(d.cls); st != nil {
+		d.b.WriteString(st.Render(string(d.run)))
+	} else {
+		d.b.Write(d.run)
+	}
+	d.run = d.run[:0]
+}
+
+func (d *drawer) style(c class) *lipgloss.Style {
+	switch c {
+	case clsKey:
+		return &d.st.Key
+	case clsString:
+		return &d.st.String
+	case clsComment:
+		return &d.st.Comment
+	case clsMarker:
+		return &d.st.Marker
+	case clsEscape:
+		return &d.st.Escape
+	case clsMatch:
+		return &d.st.Match
+	case clsCurrentMatch:
+		return &d.st.CurrentMatch
+	case clsCursor:
+		return &d.st.Cursor
+	}
+	return nil
+}
