@@ -44,12 +44,14 @@ func (m *Model) key(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.DeleteLine):
 		m.deleteLine()
 	case key.Matches(msg, k.Left):
+		m.closeStep()
 		if c.Col > 0 {
 			m.moveTo(Pos{c.Line, prevBoundary(m.content(c.Line), c.Col)})
 		} else if c.Line > 0 {
 			m.moveTo(Pos{c.Line - 1, len(m.content(c.Line - 1))})
 		}
 	case key.Matches(msg, k.Right):
+		m.closeStep()
 		if s := m.content(c.Line); c.Col < len(s) {
 			m.moveTo(Pos{c.Line, nextBoundary(s, c.Col)})
 		} else if c.Line < len(m.lines)-1 {
@@ -177,7 +179,11 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 	case tea.MouseButtonWheelRight:
 		m.xoff += wheelCols
 	case tea.MouseButtonLeft:
-		if msg.Action != tea.MouseActionPress || msg.Y < 0 || msg.Y >= m.bodyHeight() {
+		if msg.Action != tea.MouseActionPress {
+			return
+		}
+		m.closeStep()
+		if msg.Y < 0 || msg.Y >= m.bodyHeight() {
 			return
 		}
 		l, ok := m.lineAtRow(msg.Y)

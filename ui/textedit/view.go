@@ -244,6 +244,9 @@ func (d *drawer) unit(cls class, raw string, u unit, x, left, right int) {
 		text = u.esc
 	}
 	from, to := max(x, left), min(x+u.w, right)
+	if from >= to {
+		return
+	}
 	if from > x || to < x+u.w {
 		// Cut by an edge of the screen: an escape shows the part of it
 		// that fits, a wide character blanks.
