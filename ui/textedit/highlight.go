@@ -15,6 +15,15 @@ const (
 	clsMatch
 	clsCurrentMatch
 	clsCursor
+	// The gutter's and the notes' classes.
+	clsLineNumber
+	clsCursorLineNumber
+	clsNoteLineNumber
+	clsAdded
+	clsChanged
+	clsDeleted
+	clsNote
+	nClasses
 )
 
 // span is a stretch of bytes of a line drawn in one class.

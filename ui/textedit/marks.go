@@ -58,6 +58,7 @@ func (m *Model) diffNow() tea.Cmd {
 	if text == m.base {
 		m.diffing = false
 		clear(m.marks)
+		m.marksVersion = m.version
 		return nil
 	}
 	m.diffing = true
@@ -87,6 +88,8 @@ func (m Model) marksDue(msg marksDueMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.version != m.version:
 		return m, m.scheduleMarks()
+	case m.marksVersion == m.version:
+		return m, nil
 	case m.diffing:
 		// The running diff's result, out of date, asks again.
 		return m, nil
@@ -103,7 +106,7 @@ func (m Model) marksDone(msg marksMsg) (Model, tea.Cmd) {
 	if msg.version != m.version {
 		return m, m.scheduleMarks()
 	}
-	m.marks = msg.marks
+	m.marks, m.marksVersion = msg.marks, msg.version
 	return m, nil
 }
 

@@ -55,11 +55,12 @@ type Model struct {
 	expect     Pos      // where the next change must be to join the open one
 	clean      int      // len(undo) at which the text is the original; -1 if none
 
-	base      string
-	marks     []mark // one per line
-	marksTick bool   // a marksDueMsg is on its way
-	diffing   bool   // a diff runs in the background
-	diffSeq   uint64
+	base         string
+	marks        []mark // one per line
+	marksTick    bool   // a marksDueMsg is on its way
+	marksVersion uint64 // the version the marks are the diff's of
+	diffing      bool   // a diff runs in the background
+	diffSeq      uint64
 
 	notes []Note // sorted by line
 
@@ -90,6 +91,7 @@ func (m *Model) Open(text string) {
 	m.undo, m.redo, m.open, m.clean = nil, nil, kindNone, 0
 	m.base = text
 	m.marks = make([]mark, len(m.lines))
+	m.marksVersion = m.version
 	m.diffSeq++
 	m.diffing = false
 	m.notes = nil

@@ -45,9 +45,9 @@ func (m Model) View() string {
 			}
 			newRow()
 			t = ansi.Truncate(t, tw, "…")
-			b.WriteString(strings.Repeat(" ", gw))
-			b.WriteString(m.Styles.Note.Render(t))
-			b.WriteString(strings.Repeat(" ", max(tw-ansi.StringWidth(t), 0)))
+			d.put(clsPlain, strings.Repeat(" ", gw), 0)
+			d.put(clsNote, t, ansi.StringWidth(t))
+			d.pad(tw)
 		}
 	}
 	for rows < h {
@@ -80,25 +80,27 @@ func (m *Model) drawGutter(d *drawer, l, gw int) {
 	mk := m.marks[l]
 	switch {
 	case mk&markAdded != 0:
-		d.b.WriteString(m.Styles.Added.Render("+"))
+		d.put(clsAdded, "+", 1)
 	case mk&markChanged != 0:
-		d.b.WriteString(m.Styles.Changed.Render("~"))
+		d.put(clsChanged, "~", 1)
 	case mk&(markDeleted|markDeletedBelow) != 0:
-		d.b.WriteString(m.Styles.Deleted.Render("-"))
+		d.put(clsDeleted, "-", 1)
 	default:
-		d.b.WriteByte(' ')
+		d.put(clsPlain, " ", 1)
 	}
 	num := strconv.Itoa(l + 1)
-	d.b.WriteString(strings.Repeat(" ", gw-2-len(num)))
-	st := m.Styles.LineNumber
+	d.put(clsPlain, strings.Repeat(" ", gw-2-len(num)), gw-2-len(num))
+	cls := clsLineNumber
 	switch {
 	case l == m.cur.Line:
-		st = m.Styles.CursorLineNumber
+		cls = clsCursorLineNumber
 	case m.hasNote(l):
-		st = m.Styles.NoteLineNumber
+		cls = clsNoteLineNumber
 	}
-	d.b.WriteString(st.Render(num))
-	d.b.WriteByte(' ')
+	d.put(cls, num, len(num))
+	d.put(clsPlain, " ", 1)
+	d.flush()
+	d.cells = 0
 }
 
 // drawLine draws what the horizontal scroll shows of line l in tw cells:
@@ -226,7 +228,10 @@ func spanAt(spans []span, k *int, i int) int {
 	return -1
 }
 
-// drawer writes a row, drawing each run of one class with one Render.
+// drawer writes a row, drawing each run of one class in its style. It
+// renders each style once per View, on a letter, and wraps runs in what
+// the style put around it: lipgloss's Render, called per run, cost more
+// than everything else a keystroke does.
 type drawer struct {
 	b           *strings.Builder
 	st          *Styles
@@ -234,6 +239,8 @@ type drawer struct {
 	run         []byte
 	cells       int // cells written in the text area so far
 	hl, matches []span
+	wrapped     [nClasses]bool
+	pre, suf    [nClasses]string
 }
 
 // unit draws the unit u of bytes raw, whose display column is x, cut to
@@ -283,11 +290,19 @@ func (d *drawer) flush() {
 	if len(d.run) == 0 {
 		return
 	}
-	if st := d.style(d.cls); st != nil {
-		d.b.WriteString(st.Render(string(d.run)))
-	} else {
-		d.b.Write(d.run)
+	c := d.cls
+	if !d.wrapped[c] {
+		d.wrapped[c] = true
+		if st := d.style(c); st != nil {
+			out := st.Render("x")
+			if i := strings.IndexByte(out, 'x'); i >= 0 {
+				d.pre[c], d.suf[c] = out[:i], out[i+1:]
+			}
+		}
 	}
+	d.b.WriteString(d.pre[c])
+	d.b.Write(d.run)
+	d.b.WriteString(d.suf[c])
 	d.run = d.run[:0]
 }
 
@@ -309,6 +324,20 @@ func (d *drawer) style(c class) *lipgloss.Style {
 		return &d.st.CurrentMatch
 	case clsCursor:
 		return &d.st.Cursor
+	case clsLineNumber:
+		return &d.st.LineNumber
+	case clsCursorLineNumber:
+		return &d.st.CursorLineNumber
+	case clsNoteLineNumber:
+		return &d.st.NoteLineNumber
+	case clsAdded:
+		return &d.st.Added
+	case clsChanged:
+		return &d.st.Changed
+	case clsDeleted:
+		return &d.st.Deleted
+	case clsNote:
+		return &d.st.Note
 	}
 	return nil
 }

@@ -90,10 +90,12 @@ func newWalker(t *testing.T, r *rand.Rand, doc string, w, h int) *walker {
 	return wk
 }
 
-func keyMsg(t tea.KeyType) tea.KeyMsg      { return tea.KeyMsg{Type: t} }
-func runes(s string) tea.KeyMsg         { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-func altKey(t tea.KeyType) tea.KeyMsg   { return tea.KeyMsg{Type: t, Alt: true} }
-func pasteMsg(s string) tea.KeyMsg      { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
+func keyMsg(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
+func runes(s string) tea.KeyMsg       { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func altKey(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t, Alt: true} }
+func pasteMsg(s string) tea.KeyMsg {
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true}
+}
 func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
 
 func (w *walker) press(msg tea.Msg) { w.m, _ = w.m.Update(msg) }
@@ -503,9 +505,9 @@ func (w *walker) settleMarks() {
 // TestWalkSmallDocuments: random edits on small documents agree with the
 // reference after every step.
 func TestWalkSmallDocuments(t *testing.T) {
-	walks := 300 * stress()
+	walks := 100 * stress()
 	if testing.Short() {
-		walks = 60
+		walks = 30
 	}
 	for i := range walks {
 		r := rand.New(rand.NewPCG(uint64(i), 9))
