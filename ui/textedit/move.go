@@ -156,14 +156,23 @@ func (m *Model) wordLeft() Pos {
 		}
 		return c
 	}
-	i := c.Col
-	for i > 0 && !isWord(s, prevBoundary(s, i)) {
-		i = prevBoundary(s, i)
+	// One pass forward to the cursor, then back over its units: stepping
+	// back unit by unit would rescan a long line without ASCII for each.
+	var starts []int
+	for i := 0; i < c.Col; i = nextBoundary(s, i) {
+		starts = append(starts, i)
 	}
-	for i > 0 && isWord(s, prevBoundary(s, i)) {
-		i = prevBoundary(s, i)
+	k := len(starts)
+	for k > 0 && !isWord(s, starts[k-1]) {
+		k--
 	}
-	return Pos{c.Line, i}
+	for k > 0 && isWord(s, starts[k-1]) {
+		k--
+	}
+	if k == len(starts) {
+		return c
+	}
+	return Pos{c.Line, starts[k]}
 }
 
 // mouse scrolls with the wheel and moves the cursor where the left button

@@ -70,9 +70,20 @@ func clusterEnd(c string) int {
 
 // escapedUnit is the unit of one byte drawn escaped.
 func escapedUnit(b string) unit {
-	e := escapeText(b)
+	e := byteEscapes[b[0]]
 	return unit{n: 1, w: len(e), esc: e}
 }
+
+// byteEscapes holds escapeText of every byte that is drawn escaped on its
+// own (a control character, DEL, and a byte of invalid UTF-8), computed
+// once: a line of such bytes would otherwise format an escape per byte
+// on every walk along it.
+var byteEscapes = func() (e [256]string) {
+	for b := range 256 {
+		e[b] = escapeText(string([]byte{byte(b)}))
+	}
+	return e
+}()
 
 // escapeText returns how the editor draws s, one character or one invalid
 // byte, when it is not drawn as itself; "" when it is. The rule is
