@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -560,5 +561,94 @@ func TestHelp(t *testing.T) {
 	m = press(t, m, "ctrl+f")
 	if sh := m.ShortHelp(); len(sh) != 2 || sh[1].Help().Key != "esc" {
 		t.Errorf("the prompt's short help is %v", sh)
+	}
+}
+
+// TestPlainEnd: the eight-bytes-at-a-time scan for printable ASCII stops
+// exactly where a byte-by-byte one does.
+func TestPlainEnd(t *testing.T) {
+	stops := []string{"\x00", "\x1f", "\x7f", "\x80", "\xff", "\t", "é", "\u0301"}
+	for n := range 20 {
+		for _, stop := range stops {
+			for at := range n + 1 {
+				s := strings.Repeat("a~ ", n)[:n]
+				s = s[:at] + stop + s[at:]
+				want := at
+				if s[at] >= 0x80 && at > 0 {
+					want = at - 1
+				}
+				if got := plainEnd(s, 0); got != want {
+					t.Fatalf("plainEnd(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+		if s := strings.Repeat("x", n); plainEnd(s, 0) != n {
+			t.Fatalf("plainEnd of %d x's = %d", n, plainEnd(s, 0))
+		}
+	}
+}
+
+// TestMarksWhileTyping runs the background diff as Bubble Tea does, in a
+// goroutine, while typing goes on: its result, for an older text, is not
+// taken, and the diff is asked for again.
+func TestMarksWhileTyping(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "key%d: value\n", i)
+	}
+	base := b.String()
+	m := opened(strings.Replace(base, "value", "other", 1))
+	cmd := m.SetBase(base)
+	if cmd == nil {
+		t.Fatal("no diff for a text that differs from base")
+	}
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	m = press(t, m, "ctrl+end", "n", "e", "w")
+	m, _ = m.Update(<-done)
+	// The stale diff's marks would leave the typed line unmarked; the
+	// editor's own mark for it stays until a diff of this text.
+	if m.marks[0] != 0 || m.marks[len(m.marks)-1] == 0 || !m.marksTick {
+		t.Fatalf("marks %v ... %v after a stale diff (tick due %v)", m.marks[0], m.marks[len(m.marks)-1], m.marksTick)
+	}
+	m, cmd = m.Update(marksDueMsg{id: m.id, version: m.version})
+	m, _ = settle(t, m, cmd)
+	if m.marks[0] != markChanged || m.marks[len(m.marks)-1] != markAdded {
+		t.Fatalf("settled marks %v ... %v", m.marks[0], m.marks[len(m.marks)-1])
+	}
+}
+
+// TestHighlight: keys, quoted strings, comments and diff3 markers, line by
+// line.
+func TestHighlight(t *testing.T) {
+	cases := []struct {
+		line string
+		want []span
+	}{
+		{"  foo: bar # c", []span{{2, 5, clsKey}, {11, 14, clsComment}}},
+		{`  - name: "a # b"`, []span{{4, 8, clsKey}, {10, 17, clsString}}},
+		{`"quoted key": 'it''s' # c`, []span{{0, 12, clsKey}, {14, 21, clsString}, {22, 25, clsComment}}},
+		{"# whole line", []span{{0, 12, clsComment}}},
+		{"url: http://x:8080/#frag", []span{{0, 3, clsKey}}},
+		{"plain: a#b", []span{{0, 5, clsKey}}},
+		{"<<<<<<< mine", []span{{0, 12, clsMarker}}},
+		{"=======", []span{{0, 7, clsMarker}}},
+		{"|||||||  base", []span{{0, 13, clsMarker}}},
+		{"========", nil},
+		{"- just a value", nil},
+		{"key:value", nil},
+	}
+	for _, c := range cases {
+		got := highlight(c.line, nil)
+		if len(got) != len(c.want) {
+			t.Errorf("highlight(%q) = %v, want %v", c.line, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("highlight(%q) = %v, want %v", c.line, got, c.want)
+				break
+			}
+		}
 	}
 }

@@ -118,6 +118,11 @@ func codePoints(s string) string {
 func xOf(s string, col int) int {
 	x := 0
 	for i := 0; i < col && i < len(s); {
+		if j := min(plainEnd(s, i), col); j > i {
+			x += j - i
+			i = j
+			continue
+		}
 		u := unitAt(s, i)
 		x += u.w
 		i += u.n
@@ -130,6 +135,11 @@ func xOf(s string, col int) int {
 func colAt(s string, x int) (col, at int) {
 	i, cx := 0, 0
 	for i < len(s) {
+		if j := min(plainEnd(s, i), i+x-cx); j > i {
+			cx += j - i
+			i = j
+			continue
+		}
 		u := unitAt(s, i)
 		if cx+u.w > x {
 			return i, cx
@@ -138,6 +148,32 @@ func colAt(s string, x int) (col, at int) {
 		i += u.n
 	}
 	return i, cx
+}
+
+// plainEnd returns the end of the run of units from byte i of s that are
+// one printable ASCII byte each, one cell wide: the walks along a line to
+// a column skip such runs eight bytes at a time, so that a line of a
+// megabyte (a certificate) costs a fraction of a millisecond to cross.
+func plainEnd(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	start := i
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		del := w ^ (0x7f * ones)
+		// A byte of 0x80 or more, below 0x20, or 0x7f (DEL) ends the run.
+		if (w|(w-0x20*ones)&^w|(del-ones)&^del)&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x80 && i > start {
+		// The last ASCII byte may take a combining mark after it.
+		i--
+	}
+	return i
 }
 
 // safeStart returns a unit boundary of s at or before i, near it when the

@@ -120,12 +120,20 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 	left, right := m.xoff, m.xoff+tw
 	hk, mk := 0, 0
 	x, i := 0, 0
-	for i < len(s) && x < right {
-		u := unitAt(s, i)
-		if x+u.w <= left {
-			x, i = x+u.w, i+u.n
+	for i < len(s) && x < left {
+		// Left of the screen: only the columns count.
+		if j := min(plainEnd(s, i), i+left-x); j > i {
+			x, i = x+j-i, j
 			continue
 		}
+		u := unitAt(s, i)
+		if x+u.w > left {
+			break
+		}
+		x, i = x+u.w, i+u.n
+	}
+	for i < len(s) && x < right {
+		u := unitAt(s, i)
 		cls := classAt(d.hl, &hk, i)
 		if u.esc != "" {
 			cls = clsEscape
