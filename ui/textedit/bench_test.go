@@ -134,6 +134,51 @@ func BenchmarkKeystroke(b *testing.B) {
 	}
 }
 
+// BenchmarkKeystrokeFlatness types into the 1 KiB and the 3 MiB document
+// in turn, one keystroke each (which goes first alternates), so that
+// whatever else the machine does falls on both alike, and reports both
+// medians and p99s and the ratio of the p99s: issue 9's flatness, at most
+// 1.5. Run one after the other, the two p99s measure the machine's load
+// as much as the editor.
+func BenchmarkKeystrokeFlatness(b *testing.B) {
+	colour(b)
+	open := func(size int) Model {
+		m := New()
+		m.Open(benchDoc(size))
+		m.SetSize(120, 40)
+		m.SetCursor(Pos{m.Lines() / 2, 4})
+		return m
+	}
+	small, large := open(1<<10), open(3<<20)
+	ds, dl := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	key := func(m *Model, i int) time.Duration {
+		t0 := time.Now()
+		*m, _ = m.Update(typing(i))
+		_ = m.View()
+		return time.Since(t0)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if i%2 == 0 {
+			ds = append(ds, key(&small, i))
+			dl = append(dl, key(&large, i))
+		} else {
+			dl = append(dl, key(&large, i))
+			ds = append(ds, key(&small, i))
+		}
+	}
+	b.StopTimer()
+	p := func(d []time.Duration, q int) float64 {
+		slices.Sort(d)
+		return float64(d[(len(d)*q+99)/100-1].Nanoseconds())
+	}
+	b.ReportMetric(p(ds, 50), "1KiB-p50-ns")
+	b.ReportMetric(p(dl, 50), "3MiB-p50-ns")
+	b.ReportMetric(p(ds, 99), "1KiB-p99-ns")
+	b.ReportMetric(p(dl, 99), "3MiB-p99-ns")
+	b.ReportMetric(p(dl, 99)/p(ds, 99), "p99-ratio")
+}
+
 // newTextarea is bubbles' textarea as ui/editorview.go sets it up.
 func newTextarea(w, h int) textarea.Model {
 	ta := textarea.New()

@@ -31,10 +31,13 @@ var lastID atomic.Int64
 type Model struct {
 	// KeyMap is the editor's keys; DefaultKeyMap unless changed.
 	KeyMap KeyMap
-	// Styles is how the editor draws; DefaultStyles unless changed.
-	Styles Styles
 
 	id int64
+
+	styles *Styles // shared by the copies Update makes: a Styles is large
+	// sgr holds what each style puts around text, rendered once. It is
+	// shared by the copies Update makes, and replaced by SetStyles.
+	sgr *sgrCache
 
 	// The text is lines joined by "\n". A line keeps its "\r" of a CRLF
 	// ending: the editor treats "\r\n" as one line break, and the "\r" is
@@ -73,9 +76,24 @@ type Model struct {
 // New returns an editor holding the empty text, with the default keys and
 // styles. It draws nothing until SetSize.
 func New() Model {
-	m := Model{KeyMap: DefaultKeyMap(), Styles: DefaultStyles(), id: lastID.Add(1)}
+	m := Model{KeyMap: DefaultKeyMap(), id: lastID.Add(1)}
+	m.SetStyles(DefaultStyles())
 	m.Open("")
 	return m
+}
+
+// SetStyles sets how the editor draws.
+func (m *Model) SetStyles(s Styles) {
+	m.styles = &s
+	m.sgr = &sgrCache{}
+}
+
+// Styles returns how the editor draws.
+func (m Model) Styles() Styles {
+	if m.styles == nil {
+		return DefaultStyles()
+	}
+	return *m.styles
 }
 
 // Open puts text in the editor, with the cursor at the top and no history.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/kedit/kedit/kube"
 )
@@ -23,8 +24,19 @@ func (m Model) View() string {
 	gw, tw := m.gutter()
 	h := m.bodyHeight()
 	var b strings.Builder
-	b.Grow(m.height * (m.width + 32))
-	d := drawer{b: &b, st: &m.Styles}
+	// Room for a row of ASCII and a few styles' escape sequences, so that
+	// the builder rarely grows: what View allocates is most of a
+	// keystroke's garbage, and garbage is what makes the collector run
+	// during a keystroke.
+	b.Grow(m.height * (m.width + 120))
+	if m.styles == nil {
+		// A Model not made by New.
+		m.SetStyles(DefaultStyles())
+	}
+	d := drawer{b: &b, st: m.styles, sgr: m.sgr}
+	if p := lipgloss.ColorProfile(); d.sgr.profile != p {
+		*d.sgr = sgrCache{profile: p}
+	}
 	rows := 0
 	newRow := func() {
 		if rows > 0 {
@@ -45,14 +57,15 @@ func (m Model) View() string {
 			}
 			newRow()
 			t = ansi.Truncate(t, tw, "…")
-			d.put(clsPlain, strings.Repeat(" ", gw), 0)
+			d.blank(gw)
+			d.cells = 0
 			d.put(clsNote, t, ansi.StringWidth(t))
 			d.pad(tw)
 		}
 	}
 	for rows < h {
 		newRow()
-		b.WriteString(strings.Repeat(" ", m.width))
+		d.pad(m.width)
 	}
 	if m.prompt != noPrompt {
 		newRow()
@@ -88,8 +101,9 @@ func (m *Model) drawGutter(d *drawer, l, gw int) {
 	default:
 		d.put(clsPlain, " ", 1)
 	}
-	num := strconv.Itoa(l + 1)
-	d.put(clsPlain, strings.Repeat(" ", gw-2-len(num)), gw-2-len(num))
+	var buf [20]byte
+	num := strconv.AppendInt(buf[:0], int64(l+1), 10)
+	d.blank(gw - 2 - len(num))
 	cls := clsLineNumber
 	switch {
 	case l == m.cur.Line:
@@ -97,7 +111,11 @@ func (m *Model) drawGutter(d *drawer, l, gw int) {
 	case m.hasNote(l):
 		cls = clsNoteLineNumber
 	}
-	d.put(cls, num, len(num))
+	if cls != d.cls {
+		d.flush()
+		d.cls = cls
+	}
+	d.run = append(d.run, num...)
 	d.put(clsPlain, " ", 1)
 	d.flush()
 	d.cells = 0
@@ -207,9 +225,9 @@ func (m *Model) drawPrompt(b *strings.Builder) {
 	if m.prompt == gotoPrompt {
 		label, hint = "go to line: ", "  enter: go  esc: cancel"
 	}
-	row := m.Styles.Prompt.Render(label) + m.input + m.Styles.Cursor.Render(" ")
+	row := m.styles.Prompt.Render(label) + m.input + m.styles.Cursor.Render(" ")
 	if m.noMatch {
-		row += "  " + m.Styles.NoMatch.Render("no match")
+		row += "  " + m.styles.NoMatch.Render("no match")
 	}
 	row = ansi.Truncate(row+hint, m.width, "")
 	b.WriteString(row)
@@ -236,19 +254,25 @@ func spanAt(spans []span, k *int, i int) int {
 	return -1
 }
 
-// drawer writes a row, drawing each run of one class in its style. It
-// renders each style once per View, on a letter, and wraps runs in what
-// the style put around it: lipgloss's Render, called per run, cost more
-// than everything else a keystroke does.
+// drawer writes a row, drawing each run of one class in its style.
 type drawer struct {
 	b           *strings.Builder
 	st          *Styles
+	sgr         *sgrCache
 	cls         class
 	run         []byte
 	cells       int // cells written in the text area so far
 	hl, matches []span
-	wrapped     [nClasses]bool
-	pre, suf    [nClasses]string
+}
+
+// sgrCache holds what each class's style puts around text, for one colour
+// profile. A style is rendered once, on a letter, and runs are wrapped in
+// what it put around it: lipgloss's Render, called per run, cost more than
+// everything else a keystroke does.
+type sgrCache struct {
+	profile  termenv.Profile
+	done     [nClasses]bool
+	pre, suf [nClasses]string
 }
 
 // unit draws the unit u of bytes raw, whose display column is x, cut to
@@ -265,13 +289,40 @@ func (d *drawer) unit(cls class, raw string, u unit, x, left, right int) {
 	if from > x || to < x+u.w {
 		// Cut by an edge of the screen: an escape shows the part of it
 		// that fits, a wide character blanks.
-		if u.esc != "" {
-			text = u.esc[from-x : to-x]
-		} else {
-			text = strings.Repeat(" ", to-from)
+		if u.esc == "" {
+			if cls != d.cls {
+				d.flush()
+				d.cls = cls
+			}
+			d.cells += to - from
+			d.spaces(to - from)
+			return
 		}
+		text = u.esc[from-x : to-x]
 	}
 	d.put(cls, text, to-from)
+}
+
+// blanks are what padding is cut from.
+const blanks = "                                                                "
+
+// blank adds n blank cells to the row, unstyled.
+func (d *drawer) blank(n int) {
+	if d.cls != clsPlain {
+		d.flush()
+		d.cls = clsPlain
+	}
+	d.cells += n
+	d.spaces(n)
+}
+
+// spaces adds n spaces to the run.
+func (d *drawer) spaces(n int) {
+	for n > 0 {
+		k := min(n, len(blanks))
+		d.run = append(d.run, blanks[:k]...)
+		n -= k
+	}
 }
 
 // put adds text of the given class and width to the row.
@@ -284,10 +335,10 @@ func (d *drawer) put(cls class, text string, cells int) {
 	d.cells += cells
 }
 
-// pad fills the text area up to width cells with blanks.
+// pad fills the text area up to width cells with blanks and ends the row.
 func (d *drawer) pad(width int) {
 	if d.cells < width {
-		d.put(clsPlain, strings.Repeat(" ", width-d.cells), width-d.cells)
+		d.blank(width - d.cells)
 	}
 	d.flush()
 	d.cells = 0
@@ -298,19 +349,19 @@ func (d *drawer) flush() {
 	if len(d.run) == 0 {
 		return
 	}
-	c := d.cls
-	if !d.wrapped[c] {
-		d.wrapped[c] = true
+	c, sgr := d.cls, d.sgr
+	if !sgr.done[c] {
+		sgr.done[c] = true
 		if st := d.style(c); st != nil {
 			out := st.Render("x")
 			if i := strings.IndexByte(out, 'x'); i >= 0 {
-				d.pre[c], d.suf[c] = out[:i], out[i+1:]
+				sgr.pre[c], sgr.suf[c] = out[:i], out[i+1:]
 			}
 		}
 	}
-	d.b.WriteString(d.pre[c])
+	d.b.WriteString(sgr.pre[c])
 	d.b.Write(d.run)
-	d.b.WriteString(d.suf[c])
+	d.b.WriteString(sgr.suf[c])
 	d.run = d.run[:0]
 }
 
