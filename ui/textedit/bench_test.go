@@ -287,34 +287,66 @@ func BenchmarkMarks(b *testing.B) {
 	}
 }
 
-// BenchmarkMemory reports what an editor holds on a document: the heap it
-// keeps, over the document's size, with the document itself (shared with
-// the caller, as Open keeps it) and without, after a thousand keystrokes in
-// the middle.
+// BenchmarkMemory reports what an editor keeps on each document: the heap
+// it holds beyond the document itself (which it shares with the caller,
+// as Open keeps it), in bytes and over the document's size, once opened
+// and after a thousand keystrokes in the middle (their undo history
+// included); and the whole, document included, over its size.
 func BenchmarkMemory(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(s.name, func(b *testing.B) {
-			// A size, not a time: measured once whatever b.N is.
-			retained := keptBy(s.size)
+			// Sizes, not times: measured once whatever b.N is.
+			open, typed := keptBy(s.size, 0), keptBy(s.size, 1000)
 			for range b.N {
 			}
-			b.ReportMetric(retained, "kept/doc")
-			b.ReportMetric(retained+1, "kept+doc/doc")
+			b.ReportMetric(float64(open), "open-kept-B")
+			b.ReportMetric(float64(typed), "typed-kept-B")
+			b.ReportMetric(float64(typed)/float64(s.size), "typed-kept/doc")
+			b.ReportMetric(float64(typed+int64(s.size))/float64(s.size), "total/doc")
 		})
 	}
 }
 
-// keptBy returns the heap an editor keeps on a document of size bytes,
-// over size, beyond the document itself (which it shares with the caller),
-// after a thousand keystrokes in the middle.
-func keptBy(size int) float64 {
-	heap := func() uint64 {
+// BenchmarkMemoryTextarea is BenchmarkMemory's open figure for bubbles'
+// textarea, up to its cap.
+func BenchmarkMemoryTextarea(b *testing.B) {
+	for _, s := range benchSizes[:3] {
+		b.Run(s.name, func(b *testing.B) {
+			doc := benchDoc(s.size)
+			if n := strings.Count(doc, "\n"); n >= textareaMaxLines {
+				doc = strings.Join(strings.SplitN(doc, "\n", textareaMaxLines+1)[:textareaMaxLines], "\n")
+			}
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ta := newTextarea(120, 40)
+			ta.SetValue(doc)
+			_ = ta.View()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(ta)
+			for range b.N {
+			}
+			kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+			b.ReportMetric(float64(len(doc)), "doc-B")
+			b.ReportMetric(float64(kept), "open-kept-B")
+			b.ReportMetric(float64(kept)/float64(len(doc)), "kept/doc")
+		})
+	}
+}
+
+// keptBy returns the heap an editor keeps on a document of size bytes
+// beyond the document, after keys keystrokes in the middle.
+func keptBy(size, keys int) int64 {
+	heap := func() int64 {
 		runtime.GC()
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
+		return int64(ms.HeapAlloc)
 	}
+	// Whatever lipgloss sets up on its first Render is not the editor's.
+	_ = DefaultStyles().Key.Render("x")
 	doc := strings.Clone(benchDoc(size))
 	before := heap()
 	m := New()
@@ -322,12 +354,13 @@ func keptBy(size int) float64 {
 	m.SetBase(doc)
 	m.SetSize(120, 40)
 	m.SetCursor(Pos{m.Lines() / 2, 4})
-	for i := range 1000 {
+	_ = m.View()
+	for i := range keys {
 		m, _ = m.Update(typing(i))
 		_ = m.View()
 	}
 	doc = "" // the editor alone holds it now
 	after := heap()
 	runtime.KeepAlive(m)
-	return float64(int64(after)-int64(before)) / float64(size)
+	return after - before
 }
