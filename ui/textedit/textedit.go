@@ -174,7 +174,8 @@ func (m *Model) SetCursor(p Pos) {
 }
 
 // Prompting reports whether the find or go-to-line prompt is open. Esc then
-// closes the prompt, so the parent must not take it as leaving the editor.
+// closes the prompt, so the parent asks before it takes esc as leaving the
+// editor (after Update the prompt is closed and the question too late).
 func (m Model) Prompting() bool { return m.prompt != noPrompt }
 
 // SetSize sets the width and height the editor draws in, prompt row
@@ -201,11 +202,13 @@ func (m *Model) SetNotes(notes []Note) {
 	sort.SliceStable(m.notes, func(i, j int) bool { return m.notes[i].Line < m.notes[j].Line })
 }
 
-// Update handles keys, the mouse and the editor's own background results.
-// Mouse coordinates must be relative to the editor's top left corner: the
-// parent subtracts where it draws the editor. Keys the editor does not use
-// (esc outside a prompt, ctrl+s, ctrl+c) change nothing, for the parent to
-// act on.
+// Update handles keys, the mouse and the editor's own background results
+// (the gutter's diff): the parent passes it every message it does not
+// handle itself and runs the commands it returns, or the marks stop
+// following the text. Mouse coordinates must be relative to the editor's
+// top left corner: the parent subtracts where it draws the editor. Keys
+// the editor does not use (esc outside a prompt, ctrl+s, ctrl+c) change
+// nothing, for the parent to act on.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
