@@ -407,8 +407,10 @@ func (r *ref) openPrompt(k promptKind) {
 	r.prompt, r.input, r.origin = k, "", r.c
 }
 
-// promptInput is what a prompt keeps of typed or pasted text.
+// promptInput is what a prompt keeps of typed or pasted text; when it
+// keeps nothing, nothing happens.
 func (r *ref) promptInput(s string) {
+	before := r.input
 	for _, c := range s {
 		switch {
 		case r.prompt == gotoPrompt && (c < '0' || c > '9'):
@@ -417,7 +419,9 @@ func (r *ref) promptInput(s string) {
 			r.input += string(c)
 		}
 	}
-	r.searchInput()
+	if r.input != before {
+		r.searchInput()
+	}
 }
 
 func (r *ref) searchInput() {
