@@ -49,6 +49,10 @@ type ObjectView struct {
 	canUpdate bool
 	// hunkAt are the body lines where the diff's hunks start, for n and N.
 	hunkAt []int
+
+	// secret is set for a Secret, whose values are masked until R
+	// reveals them (revealed).
+	secret, revealed bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -82,6 +86,7 @@ func (m *ObjectView) SetConnection(state string) {
 // that moved on.
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
+	m.secret = m.ref.IsSecret()
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -115,6 +120,10 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 		switch {
 		case key.Matches(msg, m.keys.Fields):
 			m.full = !m.full
+			m.layout()
+			return m, nil
+		case m.secret && key.Matches(msg, m.keys.Reveal):
+			m.revealed = !m.revealed
 			m.layout()
 			return m, nil
 		case key.Matches(msg, m.keys.Diff):
@@ -182,6 +191,12 @@ func (m ObjectView) header() []string {
 	default:
 		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
 	}
+	switch {
+	case m.secret && m.revealed:
+		second += "  " + st.Muted.Render("values shown (R hides)")
+	case m.secret:
+		second += "  " + st.Muted.Render("values hidden (R reveals)")
+	}
 	if m.draft != nil && m.draft.Err != nil {
 		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
 	}
@@ -207,14 +222,20 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return kube.EscapeControl(renderObject(m.live, m.full)), nil
+		return kube.EscapeControl(m.masked(renderObject(m.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(kube.EscapeControl(m.draft.Text)), nil
+		return m.annotated(kube.EscapeControl(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
-	hunks := diff.Hunks(diff.LineDiff(renderObject(m.base, false), m.draft.Text), diff.DefaultContext)
+	baseText := renderObject(m.base, false)
+	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
+	if m.secret && !m.revealed {
+		// Masked after the diff, so that a changed value still shows as
+		// a changed line.
+		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
+	}
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
@@ -242,6 +263,15 @@ func (m ObjectView) content() (string, []int) {
 		}
 	}
 	return b.String(), at
+}
+
+// masked is text, a Secret's YAML, with its values masked unless R
+// revealed them; any other object's text as it is.
+func (m ObjectView) masked(text string) string {
+	if !m.secret || m.revealed {
+		return text
+	}
+	return strings.Join(maskSecretLines(text), "\n")
 }
 
 // annotated puts each field cause of a refused save under the line of its
@@ -334,7 +364,15 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
-	return append(bindings, k.Fields, k.Help, k.Quit)
+	return append(m.secretKeys(bindings...), k.Fields, k.Help, k.Quit)
+}
+
+// secretKeys is bindings with R after them for a Secret.
+func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.secret {
+		bindings = append(bindings, m.keys.Reveal)
+	}
+	return bindings
 }
 
 // FullHelp is every key of the object view, in groups.
@@ -342,7 +380,7 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
-		{k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit},
+		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 	}
 }
