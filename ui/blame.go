@@ -23,11 +23,21 @@ import (
 // the user reads blame line by line and the top line of a scrolled view
 // is rarely the one in question.
 
-// Widths of the gutter's parts: at 80 columns the YAML keeps 53.
+// The gutter's parts: the manager's name takes 11 columns below 120 (the
+// YAML keeps 53 of 80), 22 from 120 on; the time takes 12.
 const (
-	blameManagerWidth = 11
-	blameTimeLayout   = "Jan 02 15:04"
+	blameManagerNarrow = 11
+	blameManagerWide   = 22
+	blameTimeLayout    = "Jan 02 15:04"
 )
+
+// blameManagerWidth is the manager's width in a view width columns wide.
+func blameManagerWidth(width int) int {
+	if width >= wideWidth {
+		return blameManagerWide
+	}
+	return blameManagerNarrow
+}
 
 // blameState is what the object view keeps while blame shows.
 type blameState struct {
@@ -43,11 +53,11 @@ type blameState struct {
 }
 
 // blameGutter is the gutter of one line: its first owner shortened to
-// blameManagerWidth (with +N for the other owners of a field several
-// managers share) and the time of that owner's operation; blank for a
-// field no manager owns (uid, resourceVersion: the server's own).
-func blameGutter(l model.BlameLine) string {
-	width := blameManagerWidth + 1 + len(blameTimeLayout)
+// managerWidth (with +N for the other owners of a field several managers
+// share) and the time of that owner's operation; blank for a field no
+// manager owns (uid, resourceVersion: the server's own).
+func blameGutter(l model.BlameLine, managerWidth int) string {
+	width := managerWidth + 1 + len(blameTimeLayout)
 	if len(l.Owners) == 0 {
 		return strings.Repeat(" ", width)
 	}
@@ -56,8 +66,8 @@ func blameGutter(l model.BlameLine) string {
 	if len(l.Owners) > 1 {
 		more = fmt.Sprintf("+%d", len(l.Owners)-1)
 	}
-	name := ansi.Truncate(kube.EscapeControl(o.Manager), blameManagerWidth-len(more), "…") + more
-	name += strings.Repeat(" ", max(0, blameManagerWidth-ansi.StringWidth(name)))
+	name := ansi.Truncate(kube.EscapeControl(o.Manager), managerWidth-len(more), "…") + more
+	name += strings.Repeat(" ", max(0, managerWidth-ansi.StringWidth(name)))
 	when := strings.Repeat(" ", len(blameTimeLayout))
 	if !o.Time.IsZero() {
 		when = o.Time.Local().Format(blameTimeLayout)
@@ -65,19 +75,17 @@ func blameGutter(l model.BlameLine) string {
 	return name + " " + when
 }
 
-// blameOwners names a line's field and its owners in full, for the status
-// bar: `line 12 .spec.replicas: platform-team-deployer (Apply) at
-// 2026-11-22 19:45:44`.
+// blameOwners names a line's owners in full and then its field, for the
+// status bar, the owners first so that a narrow terminal still shows them:
+// `line 12: platform-team-deployer (Apply) at 2026-11-22 19:45:44 owns
+// .spec.replicas`.
 func blameOwners(n int, l model.BlameLine) string {
-	text := fmt.Sprintf("line %d", n+1)
-	if l.Path != "" {
-		text += " " + l.Path
-	}
+	text := fmt.Sprintf("line %d: ", n+1)
 	if len(l.Owners) == 0 {
 		if l.Path == "" {
-			return kube.EscapeControl(text + ": no field")
+			return text + "no field"
 		}
-		return kube.EscapeControl(text + ": no field manager owns it (the server keeps it)")
+		return kube.EscapeControl(text + "no field manager owns " + l.Path + " (the server set it, or keeps it)")
 	}
 	var owners []string
 	for _, o := range l.Owners {
@@ -91,10 +99,16 @@ func blameOwners(n int, l model.BlameLine) string {
 		}
 		owners = append(owners, s)
 	}
-	text += ": " + strings.Join(owners, "; ")
+	verb := " owns "
+	if len(owners) > 1 {
+		verb = " own "
+	}
+	text += strings.Join(owners, " and ") + verb
 	if l.Inherited {
-		// The server defaulted it, or it sits inside an atomic value.
-		text += " (owns the field around it)"
+		// The server defaulted the field, or it is inside an atomic value.
+		text += "the field around " + l.Path
+	} else {
+		text += l.Path
 	}
 	return kube.EscapeControl(text)
 }
@@ -128,6 +142,15 @@ func (m ObjectView) BlameStatus() string {
 	return blameOwners(m.cursor, m.blames.lines[m.cursor])
 }
 
+// cursorLine returns the YAML of the line under the blame cursor.
+func (m ObjectView) cursorLine() (string, bool) {
+	if !m.blame || m.cursor >= len(m.blames.rows) {
+		return "", false
+	}
+	_, text, _ := strings.Cut(ansi.Strip(m.blames.rows[m.cursor]), " │ ")
+	return text, true
+}
+
 // blameContent renders the live object with the gutter, the cursor's line
 // marked. The rows are rendered once per live version; a cursor move only
 // marks another row.
@@ -136,6 +159,8 @@ func (m *ObjectView) blameContent() string {
 		return m.styles.Muted.Render("waiting for the object ...")
 	}
 	of := m.liveRV + fmt.Sprint(m.full)
+	mw := blameManagerWidth(m.width)
+	of += fmt.Sprint(mw)
 	if m.blames.of != of {
 		text := renderObject(m.live, m.full)
 		lines, err := model.Blame(m.live, text)
@@ -145,7 +170,7 @@ func (m *ObjectView) blameContent() string {
 			if i < len(lines) {
 				b = lines[i]
 			}
-			m.blames.rows = append(m.blames.rows, m.styles.Muted.Render(blameGutter(b)+" │ ")+l)
+			m.blames.rows = append(m.blames.rows, m.styles.Muted.Render(blameGutter(b, mw)+" │ ")+l)
 		}
 	}
 	rows := m.blames.rows
@@ -160,8 +185,8 @@ func (m *ObjectView) blameContent() string {
 	if c < len(m.blames.lines) {
 		b = m.blames.lines[c]
 	}
-	_, text, _ := strings.Cut(ansi.Strip(rows[c]), " │ ")
-	marked[c] = m.styles.Selected.Render(blameGutter(b) + " > " + text)
+	text, _ := m.cursorLine()
+	marked[c] = m.styles.Selected.Render(blameGutter(b, mw) + " > " + text)
 	return strings.Join(marked, "\n")
 }
 

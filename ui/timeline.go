@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
@@ -156,12 +157,7 @@ func (m TimelineView) ShowingDiff() bool { return m.showing }
 // ShowChange shows c, the selected version against the one before it
 // (Session.TimelineDiff). A Secret's values are masked.
 func (m *TimelineView) ShowChange(c model.TimelineChange) {
-	before, after := c.BeforeText, c.AfterText
-	if m.secret {
-		// Re-rendered masked, so that no value reaches the screen.
-		before, _ = model.RenderYAML(maskSecret(c.Before))
-		after, _ = model.RenderYAML(maskSecret(c.After))
-	}
+	before, after := m.versionText(c.Before), m.versionText(c.After)
 	e := c.Entry
 	row := newTimelineRow(e, false)
 	head := fmt.Sprintf("rv %s at %s by %s", row.rv, row.at, row.manager)
@@ -190,6 +186,26 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.change))
 	m.body.SetContent(strings.TrimSuffix(text, "\n"))
 	m.body.GotoTop()
+}
+
+// versionText renders a version for the diff: as the draft is rendered,
+// without its resourceVersion, which differs in every diff and which the
+// title names, and with a Secret's values masked.
+func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
+	if obj == nil {
+		return ""
+	}
+	if m.secret {
+		obj = maskSecret(obj)
+	} else {
+		obj = obj.DeepCopy()
+	}
+	unstructured.RemoveNestedField(obj.Object, "metadata", "resourceVersion")
+	text, err := model.RenderYAML(obj)
+	if err != nil {
+		return err.Error()
+	}
+	return text
 }
 
 // HideChange goes back from the diff to the list.
