@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,5 +227,70 @@ func TestE2ETimelineOut(t *testing.T) {
 	if recs[0].Manager != "kubectl-create" || recs[1].Manager != "kubectl-patch" || paths(recs[1]) != "modified .data.foo" ||
 		paths(recs[2]) != "added .data.bar" || recs[2].Object != "configmaps/testmap -n "+ns {
 		t.Errorf("timeline lines: %+v", recs)
+	}
+}
+
+// TestE2ENotKubectlEdit is the README's "Why not kubectl edit?" sequence
+// through the real binary: a change lands on the server while $EDITOR is
+// open on the object, then the user's edit of the same field comes back.
+// kubectl edit saves the edit over the change; kedit's draft is based on
+// the version the editor was given, so the banner names the change and the
+// save is a conflict, and the server keeps theirs until the user decides.
+func TestE2ENotKubectlEdit(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	sync := t.TempDir()
+	editor := editorScript(t, fmt.Sprintf(`touch %[1]s/started
+while [ ! -e %[1]s/go ]; do sleep 0.05; done
+sed -i 's/foo: "1"/foo: mine/' "$1"`, sync))
+	term := openKedit(t, ns, "testmap", editor, 100, 30)
+	term.send("e")
+	waitFile(t, filepath.Join(sync, "started"), func(b []byte) bool { return b != nil })
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	if err := os.WriteFile(filepath.Join(sync, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(screenWait, "unsaved draft", "changed on server", "by kubectl-patch: .data.foo")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "theirs by kubectl-patch")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
+		t.Errorf("foo = %q on the server before the conflict was resolved, want theirs", data["foo"])
+	}
+}
+
+// TestE2EInAppEditDuringAChange: the same with the in-app editor, where
+// the change is sure to reach the session while the user types (the
+// timeline's file says when): leaving the editor makes a draft based on
+// the version it opened on, and the save is a conflict.
+func TestE2EInAppEditDuringAChange(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	out := filepath.Join(t.TempDir(), "timeline.jsonl")
+	term := openKeditOn(t, ns, "configmap/testmap", "ConfigMap/testmap", "true", 100, 30, "--timeline-out", out)
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	poll(t, screenWait, "the session sees the change", func() bool {
+		b, _ := os.ReadFile(out)
+		return strings.Count(string(b), "\n") >= 2
+	})
+	// foo's line is the third: "1" becomes "mine".
+	term.send("Down")
+	term.send("Down")
+	term.send("End")
+	term.send("BSpace", "BSpace", "BSpace")
+	term.send("m")
+	term.send("i")
+	term.send("n")
+	term.send("e")
+	term.waitFor(screenWait, "foo: mine")
+	term.send("Escape")
+	term.waitFor(screenWait, "unsaved draft", "changed on server", "by kubectl-patch: .data.foo")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
+		t.Errorf("foo = %q on the server before the conflict was resolved, want theirs", data["foo"])
 	}
 }
