@@ -227,8 +227,14 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 		cmd := m.handle(model.DraftEdited{Text: text})
 		m.timeline.HideChange()
 		m.screen = screenObject
-		m.status.Info("rv " + m.oncall.takeRV + " is the draft, based on rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) +
-			": s saves it (a change made on the server meanwhile is still a conflict)")
+		switch {
+		case m.sess.Draft() == nil:
+			// The session drops a draft with base's content.
+			m.status.Info("rv " + m.oncall.takeRV + " has what base has: no draft to make")
+		case m.sess.Draft().Err == nil:
+			m.status.Info("rv " + m.oncall.takeRV + " is the draft, based on rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) +
+				": s saves it (a change made on the server meanwhile is still a conflict)")
+		}
 		return m, cmd
 	case confirmGitOps:
 		ev := m.oncall.gitOpsSave

@@ -108,6 +108,10 @@ func TestTimelineOpensListsAndCloses(t *testing.T) {
 	if m = drive(t, m, keys("t")...); m.screen != screenObject {
 		t.Errorf("t again leaves screen %v", m.screen)
 	}
+	// The newest version is base: taking it makes no draft, and says so.
+	if m = drive(t, m, keys("t", "y", "y")...); m.Session().Draft() != nil || m.status.Text() != "rv 816 has what base has: no draft to make" {
+		t.Errorf("y on base's version: draft %v, status %q", m.Session().Draft() != nil, m.status.Text())
+	}
 	if m = drive(t, m, keys("t", "esc")...); m.screen != screenObject {
 		t.Errorf("esc leaves screen %v", m.screen)
 	}
@@ -686,6 +690,50 @@ func TestOncallGolden(t *testing.T) {
 				checkScreen(t, out, s.w, s.h)
 				golden.RequireEqual(t, out)
 			})
+		}
+	}
+}
+
+func TestOncallViewsEscapeServerText(t *testing.T) {
+	const evil = "\x1b]0;owned\x07\x1b[2J"
+	sess := model.NewSession(ref)
+	obj := configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo")
+	obj.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "web" + evil})
+	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	changed := configMap("815", map[string]any{"foo": "1", "k" + evil: "v" + evil}, "m"+evil, 60, "k"+evil)
+	changed.SetLabels(obj.GetLabels())
+	if _, _, err := sess.Handle(model.LiveChanged{Type: model.LiveModified, Object: changed, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	r := &fakeRunner{server: changed.DeepCopy(), stored: func(o *unstructured.Unstructured) {
+		_ = unstructured.SetNestedField(o.Object, "d"+evil, "data", "defaulted")
+	}}
+	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30})
+	screens := map[string]string{"object": m.View()}
+	m = drive(t, m, keys("t")...)
+	screens["timeline"] = m.View()
+	m = drive(t, m, keys("enter")...)
+	screens["timeline diff"] = m.View()
+	m = drive(t, m, keys("esc", "j", "y")...)
+	screens["timeline question"] = m.View()
+	m = drive(t, m, keys("y")...)
+	m = drive(t, m, keys("p")...)
+	screens["preview"] = m.View()
+	m = drive(t, m, keys("esc", "s")...)
+	screens["gitops question"] = m.View()
+	for name, s := range screens {
+		// The styles draw no escapes in the tests' ASCII profile: any ESC
+		// or BEL came from the server.
+		if strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("the %s screen holds raw control characters: %q", name, s)
+		}
+	}
+	for name, want := range map[string]string{"timeline": `m\x1b]0;owned`, "timeline diff": `+   "k\e]0;owned\a\e[2J": "v\e]0;owned`,
+		"preview": `+   defaulted: "d\e]0;owned`, "gitops question": `web\x1b]0;owned`} {
+		if !strings.Contains(ansi.Strip(screens[name]), want) {
+			t.Errorf("the %s screen does not show %q escaped:\n%s", name, want, ansi.Strip(screens[name]))
 		}
 	}
 }
