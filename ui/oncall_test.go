@@ -615,7 +615,8 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	d := newDriver(t, m)
 	// The program runs Init's command first: it reads the writer's reports.
 	d.running++
-	go func() { d.exec(d.m.Init()); d.done <- struct{}{} }()
+	initCmd := d.m.Init()
+	go func() { d.exec(initCmd); d.done <- struct{}{} }()
 	d.send(keyMsg("w"))
 	select {
 	case <-demo.now:
