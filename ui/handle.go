@@ -16,6 +16,11 @@ import (
 // handle hands ev to the session, turns its effects into commands and
 // brings the views up to date.
 func (m *App) handle(ev model.Event) tea.Cmd {
+	if m.gitOpsAsks(ev) {
+		// The first save of an object a GitOps tool reconciles waits for
+		// a yes (oncall.go).
+		return nil
+	}
 	cmd, _ := m.handleErr(ev)
 	return cmd
 }
@@ -81,6 +86,15 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		// A watch event while typing: the editor stays, and the banner
 		// waits for the user to leave it.
 		return nil
+	}
+	if over := m.screen; over == screenTimeline || over == screenPreview {
+		// These views only look: a new version or a save's outcome
+		// meanwhile leaves them open, but a conflict still takes over.
+		defer func() {
+			if m.screen == screenObject {
+				m.screen = over
+			}
+		}()
 	}
 	if state == model.StateSaving {
 		cmd = m.status.SetBusy("saving")
@@ -195,4 +209,6 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 func (m *App) refresh() {
 	m.object.SetSession(m.sess)
 	m.conflict.SetSession(m.sess)
+	m.timeline.SetSession(m.sess)
+	m.preview.SetSession(m.sess)
 }

@@ -16,12 +16,9 @@ import (
 // the views draw, line for line, so that a diff, a refused save's causes
 // and a conflict's lines still find their place.
 
-// secretMask stands for a Secret's value wherever it is hidden.
-const secretMask = "••••"
-
-// lastAppliedKey is the annotation kubectl apply keeps the applied object
-// in: a Secret's, values and all.
-const lastAppliedKey = "kubectl.kubernetes.io/last-applied-configuration"
+// secretMask and lastApplied (the annotation that holds a Secret whole,
+// values and all) are mask.go's: the timeline and the preview mask
+// versions of a Secret the same way.
 
 // maskSecretLines returns the lines of text, a Secret's YAML, with every
 // value of data and stringData, and kubectl's last-applied annotation,
@@ -73,7 +70,7 @@ func maskSecretLines(text string) []string {
 			out[i], valueAt = maskValue(l, indent), indent
 			continue
 		}
-		if strings.HasPrefix(trimmed, lastAppliedKey+":") {
+		if strings.HasPrefix(trimmed, lastApplied+":") {
 			out[i], valueAt = maskValue(l, indent), indent
 		}
 	}
@@ -178,7 +175,7 @@ func isSecretValue(p fieldpath.Path) bool {
 	case "data", "stringData":
 		return len(p) >= 2
 	case "metadata":
-		return name(1) == "annotations" && name(2) == lastAppliedKey
+		return name(1) == "annotations" && name(2) == lastApplied
 	}
 	return false
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-var secretRef = model.ObjectRef{
+var dbSecretRef = model.ObjectRef{
 	Context:  "kind-dev",
 	Resource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"},
 	Kind:     "Secret", Namespace: "default", Name: "db",
@@ -70,7 +70,7 @@ func secretAt(rv string, values map[string]string, manager string) *unstructured
 // newSecretApp opens Secret db at rv 812 in an app of the given size.
 func newSecretApp(t *testing.T, w, h int, runner *fakeRunner) App {
 	t.Helper()
-	sess := model.NewSession(secretRef)
+	sess := model.NewSession(dbSecretRef)
 	base := secretAt("812", secretValues(), "kubectl-create")
 	if _, _, err := sess.Handle(model.Opened{Object: base, At: t0}); err != nil {
 		t.Fatal(err)
@@ -185,6 +185,17 @@ func TestSecretValuesShowOnlyOnR(t *testing.T) {
 	m = drive(t, m, keys("R")...)
 	showsNone(t, plain(m), "the object view after R twice")
 
+	// The blame gutter beside the live object: masked alike.
+	m = drive(t, m, keys("b")...)
+	if !m.object.Blaming() {
+		t.Fatal("b does not blame")
+	}
+	showsNone(t, plain(m), "the blame")
+	if s := plain(drive(t, m, keys("R")...)); !strings.Contains(s, testPassword) {
+		t.Errorf("R does not reveal the values beside the blame:\n%s", s)
+	}
+	m = drive(t, m, keys("b")...)
+
 	// The editors show the values, decoded: editing needs them.
 	text, err := m.Session().DraftText()
 	if err != nil || !strings.Contains(text, "  password: |\n    "+testPassword+"\n") || !strings.Contains(text, "    "+pemFirst+"\n") {
@@ -296,7 +307,7 @@ func TestMaskSecretLines(t *testing.T) {
 		"kind: Secret",
 		"metadata:",
 		"  annotations:",
-		"    " + lastAppliedKey + ": |",
+		"    " + lastApplied + ": |",
 		`      {"data":{"a":"aHVudGVyMg=="}}`,
 		"    other: shown",
 		"  name: db",
@@ -320,7 +331,7 @@ func TestMaskSecretLines(t *testing.T) {
 		"kind: Secret",
 		"metadata:",
 		"  annotations:",
-		"    " + lastAppliedKey + ": ••••",
+		"    " + lastApplied + ": ••••",
 		"      ••••",
 		"    other: shown",
 		"  name: db",
