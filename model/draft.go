@@ -86,7 +86,7 @@ func (s *Session) baseOfText(obj *unstructured.Unstructured) {
 
 // parse reads a draft's text and checks that it is still base's object.
 func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
-	obj, err := parseDraft(text)
+	obj, err := s.parseText(text)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	if err := s.merging("take the edited merge"); err != nil {
 		return nil, err
 	}
-	obj, err := parseDraft(text)
+	obj, err := s.parseText(text)
 	if err == nil {
 		err = checkIdentity(text, s.rebase.Theirs.Object, obj)
 	}
@@ -123,6 +123,16 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	s.draft = &Draft{Text: text, Object: obj}
 	s.state, s.failure, s.retries = StateEditing, nil, 0
 	return []Effect{s.writeDraft()}, nil
+}
+
+// parseText is parseDraft, whose refusal of a Secret's text never quotes
+// the text: it may hold a value.
+func (s *Session) parseText(text string) (*unstructured.Unstructured, error) {
+	obj, err := parseDraft(text)
+	if err != nil && s.ref.IsSecret() {
+		err = redactDraftError(err)
+	}
+	return obj, err
 }
 
 func (s *Session) writeDraft() WriteDraft {

@@ -160,12 +160,14 @@ func (m *ObjectView) blameContent() string {
 	}
 	of := m.liveRV + fmt.Sprint(m.full)
 	mw := blameManagerWidth(m.width)
-	of += fmt.Sprint(mw)
+	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
 	if m.blames.of != of {
 		text := renderObject(m.live, m.full)
 		lines, err := model.Blame(m.live, text)
 		m.blames = blameState{of: of, lines: lines, err: err}
-		for i, l := range strings.Split(strings.TrimSuffix(kube.EscapeControl(text), "\n"), "\n") {
+		// A Secret's values masked line for line, as the object view
+		// shows them, until R.
+		for i, l := range strings.Split(strings.TrimSuffix(kube.EscapeControl(m.masked(text)), "\n"), "\n") {
 			var b model.BlameLine
 			if i < len(lines) {
 				b = lines[i]

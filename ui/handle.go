@@ -105,7 +105,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		if _, ok := ev.(model.Saved); ok {
-			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave())
+			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
 				m.autoMerged = ""
@@ -168,8 +168,9 @@ func changeList(mg *diff.ObjectMerge) string {
 // savedText says that a save went through at rv, and, from the session's
 // report, what it forced and what the server stored otherwise than the
 // draft said: `saved rv 812, but .data.baz is still on the server`. It
-// reports false when the server did not store the draft whole.
-func savedText(rv string, r *model.SaveReport) (string, bool) {
+// reports false when the server did not store the draft whole. A Secret's
+// value is never said (secret): only that it differs.
+func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	text := "saved rv " + rv
 	if r == nil {
 		return kube.EscapeControl(text), true
@@ -192,6 +193,8 @@ func savedText(rv string, r *model.SaveReport) (string, bool) {
 			buts = append(buts, p+" is still on the server")
 		case !ms.Stored.Present:
 			buts = append(buts, p+" is not on the server")
+		case secret && isSecretValue(ms.Path):
+			buts = append(buts, p+" is otherwise on the server")
 		default:
 			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
 		}

@@ -28,6 +28,11 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
+	// Reveal shows a Secret's values in the object view and the conflict
+	// view, which mask them until it is pressed; pressed again, it hides
+	// them.
+	Reveal key.Binding
+
 	// Confirmations; Pick chooses one of several stored drafts.
 	Yes, No, Pick key.Binding
 
@@ -96,6 +101,8 @@ func DefaultKeyMap() KeyMap {
 		AllTheirs:  b("all theirs", "T"),
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
+
+		Reveal: b("reveal", "R"),
 
 		Yes:  b("yes", "y"),
 		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),

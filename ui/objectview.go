@@ -58,6 +58,10 @@ type ObjectView struct {
 	// gitOps names the tool that reconciles the object, when one does:
 	// a save may be reverted.
 	gitOps string
+
+	// secret is set for a Secret, whose values are masked until R
+	// reveals them (revealed).
+	secret, revealed bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -91,6 +95,7 @@ func (m *ObjectView) SetConnection(state string) {
 // that moved on.
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
+	m.secret = m.ref.IsSecret()
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -131,6 +136,10 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 		switch {
 		case key.Matches(msg, m.keys.Fields):
 			m.full = !m.full
+			m.layout()
+			return m, nil
+		case m.secret && key.Matches(msg, m.keys.Reveal):
+			m.revealed = !m.revealed
 			m.layout()
 			return m, nil
 		case key.Matches(msg, m.keys.Diff):
@@ -203,6 +212,12 @@ func (m ObjectView) header() []string {
 	default:
 		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
 	}
+	switch {
+	case m.secret && m.revealed:
+		second += "  " + st.Muted.Render("values shown (R hides)")
+	case m.secret:
+		second += "  " + st.Muted.Render("values hidden (R reveals)")
+	}
 	if m.draft != nil && m.draft.Err != nil {
 		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
 	}
@@ -231,14 +246,20 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return kube.EscapeControl(renderObject(m.live, m.full)), nil
+		return kube.EscapeControl(m.masked(renderObject(m.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(kube.EscapeControl(m.draft.Text)), nil
+		return m.annotated(kube.EscapeControl(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
-	hunks := diff.Hunks(diff.LineDiff(renderObject(m.base, false), m.draft.Text), diff.DefaultContext)
+	baseText := renderObject(m.base, false)
+	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
+	if m.secret && !m.revealed {
+		// Masked after the diff, so that a changed value still shows as
+		// a changed line.
+		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
+	}
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
@@ -273,6 +294,15 @@ func hunkText(st *Styles, hunks []diff.DiffHunk) (string, []int) {
 		}
 	}
 	return b.String(), at
+}
+
+// masked is text, a Secret's YAML, with its values masked unless R
+// revealed them; any other object's text as it is.
+func (m ObjectView) masked(text string) string {
+	if !m.secret || m.revealed {
+		return text
+	}
+	return strings.Join(maskSecretLines(text), "\n")
 }
 
 // annotated puts each field cause of a refused save under the line of its
@@ -378,8 +408,16 @@ func (m ObjectView) ShortHelp() []key.Binding {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
 	// t, b, p and w are in the full help (?): the line is full at 120
-	// columns already.
+	// columns already. So is a Secret's R, which the header names.
 	return append(bindings, k.Fields, k.Help, k.Quit)
+}
+
+// secretKeys is bindings with R after them for a Secret.
+func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.secret {
+		bindings = append(bindings, m.keys.Reveal)
+	}
+	return bindings
 }
 
 // FullHelp is every key of the object view, in groups.
@@ -387,7 +425,7 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
-		{k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit},
+		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Timeline, k.Blame, k.Preview, k.DemoWrite},
 	}

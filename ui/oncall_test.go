@@ -295,13 +295,15 @@ func TestSecretValuesNeverInTheTimelineOrPreview(t *testing.T) {
 		!strings.Contains(out, "values are shown as ••••") {
 		t.Errorf("the timeline's diff of a Secret:\n%s", out)
 	}
-	for _, v := range []string{old, rotated} {
+	// The values encoded, as the server holds them, and decoded, as the
+	// draft shows them (issue 11).
+	for _, v := range []string{old, rotated, "old-secret", "rotated-secret"} {
 		if strings.Contains(out, v) {
 			t.Errorf("the timeline's diff shows a Secret's value %q:\n%s", v, out)
 		}
 	}
 	m = drive(t, m, keys("esc", "esc")...)
-	m = edit(t, m, rotated, typed)
+	m = edit(t, m, "rotated-secret", "typed-secret")
 	r.stored = func(o *unstructured.Unstructured) {
 		// A mutating webhook's addition, with a value.
 		_ = unstructured.SetNestedField(o.Object, old, "data", "injected")
@@ -311,7 +313,7 @@ func TestSecretValuesNeverInTheTimelineOrPreview(t *testing.T) {
 	if !strings.Contains(out, "+   injected: ••••") || !strings.Contains(out, "values are shown as ••••") {
 		t.Errorf("the preview of a Secret:\n%s", out)
 	}
-	for _, v := range []string{old, rotated, typed} {
+	for _, v := range []string{old, rotated, typed, "old-secret", "rotated-secret", "typed-secret"} {
 		if strings.Contains(out, v) {
 			t.Errorf("the preview shows a Secret's value %q:\n%s", v, out)
 		}
