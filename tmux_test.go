@@ -23,7 +23,7 @@ var (
 )
 
 // keditBinary builds kedit once per test binary.
-func keditBinary(t *testing.T) string {
+func keditBinary(t testing.TB) string {
 	t.Helper()
 	keditBinOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "kedit-e2e-bin")
