@@ -25,6 +25,9 @@ import (
 type Collection struct {
 	// Context is the kubeconfig context in use, for the header and messages.
 	Context string
+	// Server is the API server's URL, handed on to the targets of the
+	// collection's objects (Target.Server).
+	Server string
 	// Mapping holds the resource, kind and scope.
 	Mapping *meta.RESTMapping
 	// Namespace is the namespace listed; it is ignored for cluster-scoped
@@ -86,14 +89,14 @@ func (c *Collection) Target(namespace, name string) *Target {
 	if !c.Namespaced() {
 		namespace = ""
 	}
-	return &Target{Context: c.Context, Mapping: c.Mapping, Namespace: namespace, Name: name}
+	return &Target{Context: c.Context, Server: c.Server, Mapping: c.Mapping, Namespace: namespace, Name: name}
 }
 
 // Collection returns the collection t belongs to: its type in its
 // namespace, the list to go back to from the object (also when kedit was
 // started on TYPE/NAME).
 func (t *Target) Collection() *Collection {
-	return &Collection{Context: t.Context, Mapping: t.Mapping, Namespace: t.Namespace}
+	return &Collection{Context: t.Context, Server: t.Server, Mapping: t.Mapping, Namespace: t.Namespace}
 }
 
 // ObjectRow is one object of a Browse, from its metadata only.
