@@ -55,6 +55,23 @@ type Config struct {
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
 	Keys   *KeyMap
 	Styles *Styles
+
+	// Cluster lists objects for the browser and opens those picked in it;
+	// nil for an app on one object alone, where esc has no list to go
+	// back to.
+	Cluster Cluster
+	// Object is the object to show first (kedit TYPE/NAME), opened by
+	// Cluster.Open; it takes the place of Session, Runner, Events, Drafts
+	// and Notice, and esc goes back to its type's list.
+	Object *Object
+	// List is the browser's list to show first (kedit, kedit TYPE),
+	// started already; First is its latest snapshot, read before the UI
+	// started to say a refusal on the terminal.
+	List  List
+	First *kube.BrowseSnapshot
+	// ExitAfterFirstFrame quits once the first frame showing the list (or
+	// the object's YAML) is drawn: start-up made measurable.
+	ExitAfterFirstFrame bool
 }
 
 // screen is what fills the body.
@@ -64,6 +81,7 @@ const (
 	screenObject screen = iota
 	screenConflict
 	screenEditor
+	screenBrowser
 )
 
 // confirmation is a question waiting for y or n.
@@ -82,14 +100,23 @@ type (
 	watchEventMsg struct{ ev kube.WatchEvent }
 	// watchClosedMsg says the watch's channel was closed.
 	watchClosedMsg struct{}
-	// performedMsg is the outcome of one effect.
+	// watchedMsg is a watchEventMsg or watchClosedMsg from the watch of
+	// channel ch: one of an object left for the browser is dropped.
+	watchedMsg struct {
+		ch  <-chan kube.WatchEvent
+		msg tea.Msg
+	}
+	// performedMsg is the outcome of one effect of session sess (nil:
+	// the session shown).
 	performedMsg struct {
 		effect model.Effect
 		event  model.Event
 		err    error
+		sess   *model.Session
 	}
-	// retryDueMsg says a RetrySave's delay is over.
-	retryDueMsg struct{}
+	// retryDueMsg says a RetrySave's delay is over, for session sess (nil:
+	// the session shown).
+	retryDueMsg struct{ sess *model.Session }
 	// editorFinishedMsg is $EDITOR's result.
 	editorFinishedMsg struct {
 		text, original string
@@ -104,6 +131,8 @@ type (
 		// why a draft was kept aside, said with where it is kept.
 		why string
 		err error
+		// sess is the session whose drafts they are (nil: the one shown).
+		sess *model.Session
 	}
 )
 
@@ -118,13 +147,69 @@ type SignalMsg struct{ Signal os.Signal }
 type App struct {
 	cfg    Config
 	ctx    context.Context
-	sess   *model.Session
 	keys   KeyMap
 	styles *Styles
+
+	// objectState is the object shown, if any: its session and where its
+	// draft is (m.sess, m.draftPath ...).
+	objectState
+	// parked are the objects left for the browser with a draft, taken up
+	// again when opened again, so the draft comes back without the
+	// recovery question.
+	parked map[DraftKey]objectState
+	// opening is the object being opened from the browser, if any.
+	opening *DraftKey
+	// leaving: esc was pressed and the app goes back to the list once
+	// the shown object's outstanding commands are back.
+	leaving bool
+
+	// list is the browser's live list; storedMarks the drafts the store
+	// holds on this cluster, for the DRAFT column.
+	list        List
+	storedMarks map[DraftKey]DraftPlace
+	// initCmd is what Init starts besides the watch: the first list's reader.
+	initCmd tea.Cmd
+	// firstFrame is set once ExitAfterFirstFrame has quit.
+	firstFrame bool
 
 	width, height int
 	screen        screen
 	confirm       confirmation
+	// forceArmed: ctrl+c asked once about a draft that exists only in
+	// memory; the next one quits.
+	forceArmed bool
+	// editorOpen: $EDITOR runs, and a signal waits for it to return.
+	editorOpen  bool
+	terminating os.Signal
+
+	object   ObjectView
+	conflict ConflictView
+	editor   EditorView
+	browser  Browser
+	status   StatusBar
+	help     help.Model
+}
+
+// objectState is what the app holds for one object: its session, what
+// performs its effects, and where its draft is. The app keeps it for an
+// object left with a draft and takes it up again when the object is
+// opened again.
+type objectState struct {
+	sess   *model.Session
+	runner Performer
+	drafts Drafts
+	// target names the object, opened the Cluster's handle on it; both
+	// nil for an app started on Config.Session.
+	target *kube.Target
+	opened *Object
+	// events is the watch's channel, watch the watch the app started.
+	events <-chan kube.WatchEvent
+	watch  Watcher
+	// inflight counts the commands whose outcome has not come back
+	// (effects, moves of stored drafts): leaving the object waits for
+	// them, so that no outcome reaches another object.
+	inflight int
+
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*kube.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
@@ -141,18 +226,6 @@ type App struct {
 	diskWarned, secretSaid bool
 	// storeSeq is the Seq of the newest draft write whose outcome came back.
 	storeSeq uint64
-	// forceArmed: ctrl+c asked once about a draft that exists only in
-	// memory; the next one quits.
-	forceArmed bool
-	// editorOpen: $EDITOR runs, and a signal waits for it to return.
-	editorOpen  bool
-	terminating os.Signal
-
-	object   ObjectView
-	conflict ConflictView
-	editor   EditorView
-	status   StatusBar
-	help     help.Model
 }
 
 // New returns the app for cfg.
@@ -169,37 +242,68 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
+	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
-	m.memoryOnly = true
-	if d := cfg.Drafts; d != nil {
-		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
-		if w := d.Warnings(); len(w) > 0 {
-			// A file at a draft's name that kedit did not write: left alone.
-			m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
+	switch {
+	case cfg.Object != nil:
+		m.initCmd = m.show(cfg.Object)
+	case cfg.Session != nil:
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events}, true)
+		if cfg.Notice != "" {
+			m.status.Info(kube.EscapeControl(cfg.Notice))
 		}
-		if others := d.Others(); len(others) > 0 {
-			m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
-		}
-		if err := d.Problem(); err != nil {
-			m.diskFailed, m.diskWarned = true, true
-			m.status.Error("drafts exist only in memory: " + errorText(err))
-		}
-		if m.stored = d.Stored(); len(m.stored) > 0 {
-			m.confirm = confirmRecover
+	case cfg.List != nil:
+		m.screen = screenBrowser
+		m.list = cfg.List
+		m.initCmd = m.browser.SetList(cfg.List.Collection(), cfg.List.Snapshots())
+		if cfg.First != nil {
+			m.browser.ShowSnapshot(*cfg.First)
 		}
 	}
-	if cfg.Notice != "" {
-		m.status.Info(kube.EscapeControl(cfg.Notice))
-	}
-	m.refresh()
 	m.relayout()
 	return m
 }
 
-// Init starts reading the watch.
-func (m App) Init() tea.Cmd { return watchCmd(m.cfg.Events) }
+// take makes st the object shown, on fresh views. For an object just
+// opened (fresh), it says where its draft goes and offers the drafts
+// earlier runs left.
+func (m *App) take(st objectState, fresh bool) {
+	m.objectState = st
+	m.screen, m.leaving = screenObject, false
+	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
+	if fresh {
+		m.memoryOnly = true
+		if d := m.drafts; d != nil {
+			m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
+			if w := d.Warnings(); len(w) > 0 {
+				// A file at a draft's name that kedit did not write: left alone.
+				m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+			}
+			if others := d.Others(); len(others) > 0 {
+				m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
+			}
+			if err := d.Problem(); err != nil {
+				m.diskFailed, m.diskWarned = true, true
+				m.status.Error("drafts exist only in memory: " + errorText(err))
+			}
+			if m.stored = d.Stored(); len(m.stored) > 0 {
+				m.confirm = confirmRecover
+			}
+		}
+	}
+	m.refresh()
+}
+
+// Init starts reading the watch and the list, and asks for what the
+// browser completes and marks.
+func (m App) Init() tea.Cmd {
+	cmds := []tea.Cmd{watchCmd(m.events), m.initCmd}
+	if m.cfg.Cluster != nil {
+		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
+	}
+	return tea.Batch(cmds...)
+}
 
 // watchCmd reads the next event from the watch. The app returns it again
 // after each event, so the informer never waits on the UI (Program.Send would
@@ -211,47 +315,47 @@ func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
-			return watchClosedMsg{}
+			return watchedMsg{ch, watchClosedMsg{}}
 		}
-		return watchEventMsg{ev}
+		return watchedMsg{ch, watchEventMsg{ev}}
 	}
 }
 
-// performCmd performs one effect and reports its outcome.
-func performCmd(ctx context.Context, r Performer, effect model.Effect) tea.Cmd {
+// performCmd performs one effect of sess and reports its outcome.
+func performCmd(ctx context.Context, sess *model.Session, r Performer, effect model.Effect) tea.Cmd {
 	return func() tea.Msg {
 		ev, err := r.Perform(ctx, effect)
-		return performedMsg{effect: effect, event: ev, err: err}
+		return performedMsg{effect: effect, event: ev, err: err, sess: sess}
 	}
 }
 
 // retryCmd waits out a RetrySave's delay.
-func retryCmd(d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{} })
+func retryCmd(sess *model.Session, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{sess} })
 }
 
 // adoptCmd makes a recovered stored draft's file this kedit's own.
-func adoptCmd(d Drafts, path string) tea.Cmd {
+func adoptCmd(sess *model.Session, d Drafts, path string) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Adopt(path)
-		return storedDraftsMsg{path: p, err: err}
+		return storedDraftsMsg{path: p, err: err, sess: sess}
 	}
 }
 
 // discardCmd removes stored drafts the user declined to recover.
-func discardCmd(d Drafts, paths []string) tea.Cmd {
+func discardCmd(sess *model.Session, d Drafts, paths []string) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Discard(paths...)
-		return storedDraftsMsg{path: p, err: err}
+		return storedDraftsMsg{path: p, err: err, sess: sess}
 	}
 }
 
 // keepAsideCmd moves a stored draft that cannot be recovered (why says
 // so) out of the way, where nothing writes it again.
-func keepAsideCmd(d Drafts, path, why string) tea.Cmd {
+func keepAsideCmd(sess *model.Session, d Drafts, path, why string) tea.Cmd {
 	return func() tea.Msg {
 		kept, err := d.KeepAside(path)
-		return storedDraftsMsg{kept: kept, why: why, err: err}
+		return storedDraftsMsg{kept: kept, why: why, err: err, sess: sess}
 	}
 }
 
@@ -267,20 +371,47 @@ func (m App) Terminated() os.Signal { return m.terminating }
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := m.update(msg)
 	m.relayout()
+	if m.cfg.ExitAfterFirstFrame && !m.firstFrame && m.showsContent() {
+		// The frame of this Update is drawn before the program ends.
+		m.firstFrame = true
+		return m, tea.Batch(cmd, tea.Quit)
+	}
 	return m, cmd
 }
 
 func (m App) update(msg tea.Msg) (App, tea.Cmd) {
+	if m.browser.Handles(msg) {
+		// The list stays live whatever screen is shown.
+		var cmd tea.Cmd
+		m.browser, cmd = m.browser.Update(msg)
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
+	case watchedMsg:
+		if msg.ch != m.events {
+			return m, nil // the watch of an object left for the browser
+		}
+		return m.update(msg.msg)
 	case watchEventMsg:
-		return m, tea.Batch(m.watched(msg.ev), watchCmd(m.cfg.Events))
+		if m.sess == nil {
+			return m, nil
+		}
+		return m, tea.Batch(m.watched(msg.ev), watchCmd(m.events))
 	case watchClosedMsg:
 		m.object.SetConnection("watch stopped")
 		return m, nil
 	case performedMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			// Leaving an object waits for its outcomes: this cannot
+			// happen, and must not reach another object's session.
+			return m, nil
+		}
+		if msg.sess != nil {
+			m.inflight--
+		}
 		var cmd tea.Cmd
 		if seq := storeSeq(msg.effect); seq > 0 {
 			m.draftStored(msg.effect, seq, msg.err)
@@ -290,8 +421,14 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if msg.event != nil {
 			cmd = m.handle(msg.event)
 		}
-		return m, cmd
+		return m.leaveIfDue(cmd)
 	case storedDraftsMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			return m, nil // as for performedMsg
+		}
+		if msg.sess != nil {
+			m.inflight--
+		}
 		switch {
 		case msg.err != nil:
 			m.status.Error(errorText(msg.err))
@@ -300,7 +437,7 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		case msg.path != "":
 			m.draftPath = msg.path
 		}
-		return m, nil
+		return m.leaveIfDue(nil)
 	case SignalMsg:
 		m.terminating = msg.Signal
 		cmd := m.takeEditorText()
@@ -311,6 +448,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	case retryDueMsg:
+		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
+			return m, nil // the object was left meanwhile
+		}
 		if m.sess.State() != model.StateFailed {
 			// The user did something else meanwhile (discarded, edited and saved).
 			return m, nil
@@ -327,9 +467,15 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.key(msg)
 	case tea.MouseMsg:
 		var cmd tea.Cmd
-		if m.screen == screenObject {
+		switch m.screen {
+		case screenObject:
 			m.object, cmd = m.object.Update(msg)
+		case screenBrowser:
+			m.browser, cmd = m.browser.Update(msg)
 		}
+		return m, cmd
+	}
+	if m, cmd, ok := m.browsing(msg); ok {
 		return m, cmd
 	}
 	var cmd tea.Cmd

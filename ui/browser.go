@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 )
 
 // Order is how the browser sorts its rows; o cycles through them.
@@ -200,6 +201,8 @@ type Browser struct {
 	nsWidth, nameWidth, byWidth int
 
 	drafts map[DraftKey]DraftPlace
+	// want is a row to select once a snapshot brings it (Select).
+	want *[2]string
 
 	prompt     string
 	completion completion
@@ -233,8 +236,26 @@ func (m *Browser) SetList(c *kube.Collection, snaps <-chan kube.BrowseSnapshot) 
 	m.gen, m.synced, m.closed = 0, false, false
 	m.conn = kube.Connection{State: kube.Connecting, Since: m.now()}
 	m.all, m.sorted, m.shown, m.selected, m.offset = nil, nil, nil, 0, 0
-	m.filter, m.mode = "", modeList
+	m.filter, m.mode, m.want = "", modeList, nil
 	return tea.Batch(readSnapshotCmd(m.list, snaps), ageTickCmd(m.list))
+}
+
+// ShowSnapshot takes a snapshot of the list that the caller read from its
+// channel: kedit reads the first one before the UI starts, to say a
+// refused list on the terminal.
+func (m *Browser) ShowSnapshot(s kube.BrowseSnapshot) { m.apply(s) }
+
+// Listed reports whether the first complete list has arrived.
+func (m Browser) Listed() bool { return m.synced }
+
+// Select selects the row of namespace/name: at once when it is shown,
+// else when a snapshot brings it (the app comes back from an object to a
+// list still being read).
+func (m *Browser) Select(namespace, name string) {
+	m.want = nil
+	if !m.selectObject(namespace, name) {
+		m.want = &[2]string{namespace, name}
+	}
 }
 
 // Collection returns what is listed; nil before SetList.
@@ -386,6 +407,18 @@ func (m Browser) Update(msg tea.Msg) (Browser, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
+		if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed faster than the terminal is read arrive as one
+			// message: the first one may open the filter or the prompt,
+			// which then takes the rest as text.
+			first := msg
+			first.Runes = msg.Runes[:1]
+			m, cmd := m.Update(first)
+			rest := msg
+			rest.Runes = msg.Runes[1:]
+			m, more := m.Update(rest)
+			return m, tea.Batch(cmd, more)
+		}
 		switch m.mode {
 		case modeFilter:
 			return m.filterKey(msg)
@@ -421,7 +454,12 @@ func (m *Browser) apply(s kube.BrowseSnapshot) {
 	}
 	m.sort()
 	m.refilter()
-	if hadSel {
+	switch {
+	case m.want != nil:
+		if m.selectObject(m.want[0], m.want[1]) {
+			m.want = nil
+		}
+	case hadSel:
 		m.selectObject(sel.Namespace, sel.Name)
 	}
 }
@@ -482,19 +520,22 @@ func (m *Browser) refilter() {
 	m.scroll()
 }
 
-// selectObject selects the shown row of namespace/name, if any.
-func (m *Browser) selectObject(ns, name string) {
+// selectObject selects the shown row of namespace/name, if any, and
+// reports whether there was one.
+func (m *Browser) selectObject(ns, name string) bool {
 	for i, j := range m.shown {
 		if m.all[j].Namespace == ns && m.all[j].Name == name {
 			m.selected = i
 			m.scroll()
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // move moves the selection by n rows, within the shown ones.
 func (m *Browser) move(n int) {
+	m.want = nil // the user chose another row
 	m.selected = max(0, min(m.selected+n, len(m.shown)-1))
 	m.scroll()
 }
@@ -724,9 +765,9 @@ func (m Browser) header() string {
 	if m.coll.Context != "" {
 		parts = append(parts, "context "+m.coll.Context)
 	}
-	count := fmt.Sprintf("%d objects", len(m.all))
+	count := model.Count(len(m.all), "object")
 	if m.filter != "" {
-		count = fmt.Sprintf("%d of %d objects", len(m.shown), len(m.all))
+		count = fmt.Sprintf("%d of %s", len(m.shown), model.Count(len(m.all), "object"))
 	}
 	if !m.synced {
 		count = "listing ..."

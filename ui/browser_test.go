@@ -711,3 +711,24 @@ func BenchmarkBrowserSnapshot(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// TestBrowserKeysTypedTogether: keys typed faster than the terminal is
+// read arrive as one message; the first one still opens the prompt or the
+// filter, which takes the rest as text.
+func TestBrowserKeysTypedTogether(t *testing.T) {
+	m := newBrowser(t, 120, 40, false, fixtureRows(false))
+	m, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":deploy")})
+	if cmd != nil || m.mode != modePrompt || m.prompt != "deploy" {
+		t.Errorf(":deploy at once: mode %d, prompt %q", m.mode, m.prompt)
+	}
+	m = newBrowser(t, 120, 40, false, fixtureRows(false))
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/pay")})
+	if m.Filter() != "pay" || len(m.Rows()) != 2 {
+		t.Errorf("/pay at once: filter %q, rows %v", m.Filter(), m.Rows())
+	}
+	m = newBrowser(t, 120, 40, false, fixtureRows(false))
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if selectedName(m) != "orders-settings-with-a-rather-long-name-that-does-not-fit" {
+		t.Errorf("jj at once selects %q", selectedName(m))
+	}
+}

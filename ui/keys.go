@@ -28,6 +28,10 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
+	// BackToList goes from the object view to the browser, on the
+	// object's type and namespace.
+	BackToList key.Binding
+
 	// Confirmations; Pick chooses one of several stored drafts.
 	Yes, No, Pick key.Binding
 
@@ -82,6 +86,8 @@ func DefaultKeyMap() KeyMap {
 		AllTheirs:  b("all theirs", "T"),
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
+
+		BackToList: b("list", "esc"),
 
 		Yes:  b("yes", "y"),
 		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,6 +16,7 @@ func (m *App) relayout() {
 	m.object.SetSize(m.width, h)
 	m.conflict.SetSize(m.width, h)
 	m.editor.SetSize(m.width, h)
+	m.browser.SetSize(m.width, h)
 }
 
 // question is the pending question's text.
@@ -46,8 +48,14 @@ func (m App) helpView() string {
 		v = m.help.View(m.conflict)
 	case screenEditor:
 		v = m.help.View(m.editor)
+	case screenBrowser:
+		v = m.help.View(m.browser)
 	default:
-		v = m.help.View(m.object)
+		if m.canLeave() {
+			v = m.help.View(leaveHelp{m.object, m.keys.BackToList})
+		} else {
+			v = m.help.View(m.object)
+		}
 	}
 	if m.help.ShowAll {
 		return v
@@ -64,6 +72,8 @@ func (m App) View() string {
 		body = m.conflict.View()
 	case screenEditor:
 		body = m.editor.View()
+	case screenBrowser:
+		body = m.browser.View()
 	default:
 		body = m.object.View()
 	}
@@ -77,4 +87,26 @@ func (m App) View() string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n") + "\n" + m.bottomLine() + "\n" + m.helpView()
+}
+
+// leaveHelp is the object view's help with esc, which goes back to the
+// list when kedit has one to go back to.
+type leaveHelp struct {
+	ObjectView
+	back key.Binding
+}
+
+// ShortHelp adds esc to the object view's keys, before ? and q, which
+// the help line cuts first.
+func (h leaveHelp) ShortHelp() []key.Binding {
+	b := h.ObjectView.ShortHelp()
+	at := max(0, len(b)-2)
+	return append(append(b[:at:at], h.back), b[at:]...)
+}
+
+// FullHelp adds esc to the object view's first group.
+func (h leaveHelp) FullHelp() [][]key.Binding {
+	groups := h.ObjectView.FullHelp()
+	groups[0] = append(groups[0], h.back)
+	return groups
 }
