@@ -375,7 +375,7 @@ func (m App) canLeave() bool { return m.cfg.Cluster != nil && m.target != nil }
 // commands, which takes a moment (leaveIfDue).
 func (m App) leave() (App, tea.Cmd) {
 	if m.sess.State() == model.StateSaving {
-		m.status.Info("a save is on its way: esc goes back to the list once it is back")
+		m.status.Info("a save is on its way: esc goes back to the list once the save is back")
 		return m, nil
 	}
 	if m.inflight > 0 {
