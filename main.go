@@ -27,7 +27,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 )
@@ -196,8 +195,6 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	// $EDITOR files that killed kedits left behind hold drafts, maybe a
 	// Secret's values.
 	_ = ui.RemoveEditorFiles(false)
-	// The first conflict should not wait for client-go's schemas to parse.
-	go diff.LoadBuiltinSchemas()
 
 	// kedit handles the signals that end it itself: Bubble Tea quits at
 	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP

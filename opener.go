@@ -41,6 +41,9 @@ type opener struct {
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
+	// builtinSchemas starts parsing client-go's schemas once an object is
+	// opened; the browser alone never needs them.
+	builtinSchemas sync.Once
 }
 
 // openObject is what the opener keeps of one object it opened.
@@ -64,6 +67,8 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The first conflict should not wait for client-go's schemas to parse.
+	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
 	// Drafts of this object on this cluster; the other kedits editing it
 	// keep theirs in files of their own.
 	drafts := o.store.Open(t, string(obj.GetUID()))
