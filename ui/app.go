@@ -457,6 +457,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, m.handle(model.SaveRequested{})
 	case editorFinishedMsg:
+		if m.sess == nil {
+			return m, nil // cannot happen: no object is left while $EDITOR runs
+		}
 		m.editorOpen = false
 		m, cmd := m.editorFinished(msg)
 		if m.terminating != nil {

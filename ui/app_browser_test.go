@@ -482,6 +482,27 @@ func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
 	if st.inflight != 0 || st.storeSeq == 0 {
 		t.Errorf("the kept object: %d outcomes outstanding, store seq %d", st.inflight, st.storeSeq)
 	}
+
+	// Another key after esc, before the write is back: the user stays.
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	text, _ = m.Session().DraftText()
+	d = newDriver(t, m)
+	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "foo: mine", "foo: again", 1)})
+	d.send(keyMsg("esc"))
+	d.send(keyMsg("d"))
+	if m = d.settle(); m.screen != screenObject || m.leaving || !m.object.ShowingDiff() {
+		t.Errorf("esc then d: screen %d, leaving %v, diff %v", m.screen, m.leaving, m.object.ShowingDiff())
+	}
+	// A second enter while an object opens opens it once.
+	m = drive(t, m, keyMsg("esc"))
+	c.add("configmaps", "default", "zz")
+	m = drive(t, m, snapshotMsg{list: m.browser.list, snap: c.listSnapshot(m.browser.Collection())}, keyMsg("end"))
+	d = newDriver(t, m)
+	d.send(tea.KeyMsg{Type: tea.KeyEnter})
+	d.send(tea.KeyMsg{Type: tea.KeyEnter})
+	if m = d.settle(); m.screen != screenObject || m.Session().Ref().Name != "zz" || c.opened != 2 || c.closed != 0 {
+		t.Errorf("enter twice: screen %d, %d opened, %d let go of", m.screen, c.opened, c.closed)
+	}
 }
 
 // TestAppEscDuringSaveStays: a save on its way keeps the object view.

@@ -22,6 +22,9 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	}
+	if m.leaving && !key.Matches(msg, m.keys.BackToList) {
+		m.leaving = false // another key after esc: the user stays
+	}
 	if m.confirm != confirmNone {
 		return m.answer(msg)
 	}

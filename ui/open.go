@@ -307,8 +307,8 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 		delete(m.parked, key)
 		return m.resume(st)
 	}
-	if m.cfg.Cluster == nil {
-		return nil
+	if m.cfg.Cluster == nil || (m.opening != nil && *m.opening == key) {
+		return nil // enter again while it opens: one share of its drafts is enough
 	}
 	m.opening = &key
 	m.status.Info("opening " + objectName(key))
@@ -392,7 +392,7 @@ func (m App) leaveIfDue(cmd tea.Cmd) (App, tea.Cmd) {
 		return m, cmd
 	}
 	m.leaving = false
-	if m.screen != screenObject || m.confirm != confirmNone || m.sess.State() == model.StateSaving {
+	if m.screen != screenObject || m.confirm != confirmNone || m.editorOpen || m.sess.State() == model.StateSaving {
 		return m, cmd // the outcome asked something of the user
 	}
 	m, leave := m.leaveNow()
