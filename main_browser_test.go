@@ -216,6 +216,7 @@ func TestBrowserDownloadsMetadataOnlyAndIdles(t *testing.T) {
 			watches++
 		}
 	}
+	t.Logf("idle for 3 s: %d requests; %d requests in all since start, %d of them the list's watch", len(after)-len(before), len(after), watches)
 	if watches == 0 {
 		t.Error("no watch of the list")
 	}

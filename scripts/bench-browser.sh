@@ -142,4 +142,4 @@ echo "== what kedit downloads for them (a round-tripper), and an idle browser's 
 KEDIT_TEST_KUBECONFIG=$KUBECONFIG KEDIT_BENCH_NAMESPACE=bench-big \
 	go test . -run '^$' -bench 'BrowserMetadataOnly' -benchtime 3x | grep '^Benchmark'
 KEDIT_TEST_KUBECONFIG=$KUBECONFIG go test . -count=1 -run 'TestBrowserDownloadsMetadataOnlyAndIdles' -v |
-	grep -E 'bytes downloaded|idle|^(--- |ok|FAIL)'
+	grep -E 'bytes downloaded|idle for|^(--- |ok|FAIL)'
