@@ -299,3 +299,32 @@ func TestE2EExitAfterFirstFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EBrowserSignalStoresEveryDraft: SIGTERM with one object's draft
+// left for the list and another's shown stores both, and exits 143.
+func TestE2EBrowserSignalStoresEveryDraft(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	for _, name := range []string{"left", "shown"} {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", name, "--from-literal=foo=1")
+	}
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	term := startTerminal(t, 120, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "cm")
+	term.waitFor(screenWait, "2 objects", "left", "shown")
+	term.send("Enter")
+	term.waitFor(screenWait, "ConfigMap/left")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("Escape")
+	term.waitFor(screenWait, "the draft of configmaps/left stays on disk")
+	term.send("Down")
+	term.send("Enter")
+	term.waitFor(screenWait, "ConfigMap/shown")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.signal("TERM")
+	term.waitFor(screenWait, "EXIT=143")
+	for _, name := range []string{"left", "shown"} {
+		waitFile(t, env.draft(ns, "configmaps", name, 1), holds("foo: mine"))
+	}
+}
