@@ -53,10 +53,11 @@ type appOptions struct {
 	// exitAfterFirstFrame ends kedit once its first screen with the list
 	// or the object is drawn: start-up made measurable.
 	exitAfterFirstFrame bool
+	yesGitOps           bool
 	// started, when set, runs once the object is resolved and read, before
-	// the UI starts (kedit demo starts its writer there); the returned
-	// stop runs when the UI has ended.
-	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), err error)
+	// the UI starts (kedit demo starts its writer there, which the app's w
+	// drives); the returned stop runs when the UI has ended.
+	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
 }
 
 func newRootCmd() *cobra.Command {
@@ -99,6 +100,7 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	root.Flags().BoolVarP(&opts.allNamespaces, "all-namespaces", "A", false, "list the type's objects in every namespace")
 	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list or the object is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
+	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
@@ -172,7 +174,8 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	}
 	// However the app ends, every object's latest draft goes to the store.
 	defer o.closeAll(cmd.ErrOrStderr())
-	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame}
+	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
+		YesGitOps: opts.yesGitOps}
 	if browse {
 		list, first, err := startList(ctx, o, typ, opts.allNamespaces)
 		if err != nil {

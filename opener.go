@@ -37,7 +37,7 @@ type opener struct {
 	// names its object); nil without the flag.
 	timeline *kube.TimelineLog
 	// started, when set, runs for each object opened (appOptions.started).
-	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), err error)
+	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -108,13 +108,14 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 			return nil, err
 		}
 	}
+	var demo ui.DemoWriter
 	if o.started != nil {
-		stop, err := o.started(ctx, o.Dynamic, t)
+		stop, d, err := o.started(ctx, o.Dynamic, t)
 		if err != nil {
 			drafts.Close()
 			return nil, err
 		}
-		ob.stopStarted = stop
+		ob.stopStarted, demo = stop, d
 	}
 	o.mu.Lock()
 	if o.objects == nil {
@@ -123,7 +124,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	o.objects[ob] = true
 	o.mu.Unlock()
 	return &ui.Object{
-		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
+		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
 		Watch: func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
 		Read:  func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		Close: func() { o.release(ob) },

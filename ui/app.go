@@ -52,6 +52,12 @@ type Config struct {
 	// Notice is said in the status bar at start, e.g. that the server's
 	// schema could not be read.
 	Notice string
+	// Demo is kedit demo's second writer, which w makes write at once;
+	// nil outside the demo.
+	Demo DemoWriter
+	// YesGitOps saves an object a GitOps tool reconciles without asking
+	// first (--yes-gitops).
+	YesGitOps bool
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
 	Keys   *KeyMap
 	Styles *Styles
@@ -81,6 +87,8 @@ const (
 	screenObject screen = iota
 	screenConflict
 	screenEditor
+	screenTimeline
+	screenPreview
 	screenBrowser
 )
 
@@ -92,6 +100,8 @@ const (
 	confirmQuit
 	confirmDiscard
 	confirmRecover
+	confirmTimelineTake
+	confirmGitOps
 )
 
 // Messages: results of commands, named in the past tense.
@@ -167,7 +177,8 @@ type App struct {
 	// holds on this cluster, for the DRAFT column.
 	list        List
 	storedMarks map[DraftKey]DraftPlace
-	// initCmd is what Init starts besides the watch: the first list's reader.
+	// initCmd is what Init starts besides the watch: the first list's
+	// reader, or the first object's watch and demo writer's reader.
 	initCmd tea.Cmd
 	// firstFrame is set once ExitAfterFirstFrame has quit.
 	firstFrame bool
@@ -185,6 +196,8 @@ type App struct {
 	object   ObjectView
 	conflict ConflictView
 	editor   EditorView
+	timeline TimelineView
+	preview  PreviewView
 	browser  Browser
 	status   StatusBar
 	help     help.Model
@@ -226,6 +239,13 @@ type objectState struct {
 	diskWarned, secretSaid bool
 	// storeSeq is the Seq of the newest draft write whose outcome came back.
 	storeSeq uint64
+
+	// demo is kedit demo's second writer on this object, which w makes
+	// write at once; nil outside the demo.
+	demo DemoWriter
+	// oncall is what the keys of issue 13 keep for this object: a GitOps
+	// owner's save confirmed once is confirmed for this object only.
+	oncall oncallState
 }
 
 // New returns the app for cfg.
@@ -244,12 +264,14 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
+		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
 		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events}, true)
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo}, true)
+		m.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(kube.EscapeControl(cfg.Notice))
 		}
@@ -272,8 +294,10 @@ func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
 	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
+	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
 	if fresh {
 		m.memoryOnly = true
+		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}
 		if d := m.drafts; d != nil {
 			m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
 			if w := d.Warnings(); len(w) > 0 {
@@ -403,6 +427,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 	case watchClosedMsg:
 		m.object.SetConnection("watch stopped")
 		return m, nil
+	case demoWroteMsg, demoStoppedMsg:
+		return m.demoWrote(msg)
 	case performedMsg:
 		if msg.sess != nil && msg.sess != m.sess {
 			// Leaving an object waits for its outcomes: this cannot

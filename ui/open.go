@@ -65,6 +65,9 @@ type Object struct {
 	Drafts  Drafts
 	// Notice is said in the status bar when the object is shown.
 	Notice string
+	// Demo is kedit demo's second writer on the object; nil outside the
+	// demo.
+	Demo DemoWriter
 	// Watch starts a watch of the object. The app watches it while it is
 	// shown, and stops the watch when it goes back to the browser.
 	Watch func(ctx context.Context) (Watcher, error)
@@ -317,11 +320,13 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // show shows an object just opened, and starts its watch.
 func (m *App) show(obj *Object) tea.Cmd {
-	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj}, true)
+	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo}, true)
 	if obj.Notice != "" {
 		m.status.Info(kube.EscapeControl(obj.Notice))
 	}
-	return m.startWatch()
+	// The demo writer's reports are read from here on, whichever object is
+	// shown, so that one reader reads them; only the shown object's are said.
+	return tea.Batch(m.startWatch(), demoCmd(obj.Demo))
 }
 
 // resume shows again an object left with a draft: its session is as it

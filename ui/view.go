@@ -16,6 +16,8 @@ func (m *App) relayout() {
 	m.object.SetSize(m.width, h)
 	m.conflict.SetSize(m.width, h)
 	m.editor.SetSize(m.width, h)
+	m.timeline.SetSize(m.width, h)
+	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
 }
 
@@ -28,6 +30,8 @@ func (m App) question() string {
 		return "discard the draft? (y/n)"
 	case confirmRecover:
 		return m.recoverQuestion()
+	case confirmTimelineTake, confirmGitOps:
+		return m.oncallQuestion()
 	}
 	return ""
 }
@@ -48,6 +52,10 @@ func (m App) helpView() string {
 		v = m.help.View(m.conflict)
 	case screenEditor:
 		v = m.help.View(m.editor)
+	case screenTimeline:
+		v = m.help.View(m.timeline)
+	case screenPreview:
+		v = m.help.View(m.preview)
 	case screenBrowser:
 		v = m.help.View(m.browser)
 	default:
@@ -72,6 +80,10 @@ func (m App) View() string {
 		body = m.conflict.View()
 	case screenEditor:
 		body = m.editor.View()
+	case screenTimeline:
+		body = m.timeline.View()
+	case screenPreview:
+		body = m.preview.View()
 	case screenBrowser:
 		body = m.browser.View()
 	default:
