@@ -80,13 +80,19 @@ type WatchEvent struct {
 	Err error
 }
 
-// maxPendingEvents bounds the events waiting for the receiver. Below it
-// every event is delivered, so the timeline sees every version the watch
-// saw; above it (the UI stopped reading for a long while) the queue is
+// maxPendingEvents and maxPendingBytes bound the events waiting for the
+// receiver, by count and by the size of their objects (256 versions of a
+// mebibyte would otherwise be a quarter of a gibibyte). Below both every
+// event is delivered, so the timeline sees every version the watch saw;
+// above either (the UI stopped reading for a long while) the queue is
 // coalesced to the latest object event and the latest connection state,
 // which is all the UI needs to show the present, since every object event
-// carries the whole object.
-const maxPendingEvents = 256
+// carries the whole object. The bytes are the timeline's bound, so a
+// queue at its limit holds what the timeline would keep.
+const (
+	maxPendingEvents = 256
+	maxPendingBytes  = 32 << 20
+)
 
 // Watch is a single-object informer: a list and watch on the dynamic
 // client with the field selector metadata.name=NAME, in the target's
@@ -108,6 +114,7 @@ type Watch struct {
 
 	mu           sync.Mutex
 	pending      []WatchEvent
+	pendingBytes int            // objectSize of pending's objects
 	state        WatchEventType // 0 until the first request ends
 	lostSince    time.Time
 	lastErr      string
@@ -253,6 +260,7 @@ func (w *Watch) pump(ctx context.Context) {
 			ev := w.pending[0]
 			w.pending[0] = WatchEvent{} // let the object be collected
 			w.pending = w.pending[1:]
+			w.pendingBytes -= objectSize(ev.Object)
 			w.mu.Unlock()
 			select {
 			case w.out <- ev:
@@ -267,8 +275,13 @@ func (w *Watch) pump(ctx context.Context) {
 func (w *Watch) push(ev WatchEvent) {
 	w.mu.Lock()
 	w.pending = append(w.pending, ev)
-	if len(w.pending) > maxPendingEvents {
+	w.pendingBytes += objectSize(ev.Object)
+	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
 		w.pending = coalesce(w.pending)
+		w.pendingBytes = 0
+		for _, ev := range w.pending {
+			w.pendingBytes += objectSize(ev.Object)
+		}
 	}
 	w.mu.Unlock()
 	select {
@@ -366,4 +379,35 @@ func (w *Watch) setReconnecting(err error) {
 	since := w.lostSince
 	w.mu.Unlock()
 	w.push(WatchEvent{Type: WatchReconnecting, Since: since, Err: err})
+}
+
+// objectSize is about what obj takes in memory: its strings' bytes and a
+// word or two for every other value. It walks the object (microseconds
+// for a mebibyte of a few large strings), which the queue pays once per
+// event.
+func objectSize(obj *unstructured.Unstructured) int {
+	if obj == nil {
+		return 0
+	}
+	return valueSize(obj.Object)
+}
+
+func valueSize(v any) int {
+	switch v := v.(type) {
+	case string:
+		return 16 + len(v)
+	case map[string]any:
+		n := 48
+		for k, e := range v {
+			n += 16 + len(k) + valueSize(e)
+		}
+		return n
+	case []any:
+		n := 24
+		for _, e := range v {
+			n += valueSize(e)
+		}
+		return n
+	}
+	return 16
 }

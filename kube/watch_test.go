@@ -447,6 +447,43 @@ func TestWatchCoalescesWhenTheReaderFallsBehind(t *testing.T) {
 	stopWithin(t, w, time.Second)
 }
 
+// TestWatchQueueIsBoundedByBytes: versions of a large object coalesce
+// long before the count bound, and the latest one survives.
+func TestWatchQueueIsBoundedByBytes(t *testing.T) {
+	dc, err := dynamic.NewForConfig(unreachableConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatch(dc, configMapTarget("", "default", "x"))
+	big := strings.Repeat("x", 1<<20)
+	obj := func(rv string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{"big": big + rv}}}
+		u.SetName("x")
+		u.SetResourceVersion(rv)
+		return u
+	}
+	for i := range 100 {
+		w.pushObject(ObjectModified, obj(strconv.Itoa(i+1)))
+		w.mu.Lock()
+		n, size, last := len(w.pending), w.pendingBytes, w.pending[len(w.pending)-1].ResourceVersion
+		var sum int
+		for _, ev := range w.pending {
+			sum += objectSize(ev.Object)
+		}
+		w.mu.Unlock()
+		if size != sum {
+			t.Fatalf("after %d events the queue counts %d bytes, its events hold %d", i+1, size, sum)
+		}
+		if size > maxPendingBytes || n > maxPendingBytes>>20 {
+			t.Fatalf("after %d events of 1 MiB: %d pending, %d bytes (bound %d)", i+1, n, size, maxPendingBytes)
+		}
+		if last != strconv.Itoa(i+1) {
+			t.Fatalf("after %d events the latest pending is rv %s", i+1, last)
+		}
+	}
+	stopWithin(t, w, time.Second)
+}
+
 func TestCoalesce(t *testing.T) {
 	ev := func(typ WatchEventType, rv string) WatchEvent { return WatchEvent{Type: typ, ResourceVersion: rv} }
 	cases := []struct {

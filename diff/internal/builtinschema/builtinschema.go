@@ -1,0 +1,42 @@
+// Package builtinschema holds client-go's structured-merge-diff schema of
+// the built-in kinds as Go data. client-go keeps it as YAML that its
+// parser reads and validates at a process's first merge of a built-in kind
+// (about 150 ms); here it is laid out at build time and costs nothing to
+// load. The test checks it against client-go's own, so a client-go upgrade
+// without go generate fails it.
+package builtinschema
+
+//go:generate go run ./gen
+
+import (
+	"sync"
+
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// The scalars and element relationships that types point to.
+var (
+	scalarNumeric  = schema.Numeric
+	scalarString   = schema.String
+	scalarBoolean  = schema.Boolean
+	scalarUntyped  = schema.Untyped
+	relAtomic      = schema.Atomic
+	relAssociative = schema.Associative
+	relSeparable   = schema.Separable
+)
+
+// Parser returns a parser of the built-in kinds' types, by their OpenAPI
+// definition names (io.k8s.api.apps.v1.Deployment). Each call returns a
+// parser of its own, which shares the types: parsers cache what they
+// resolve.
+func Parser() *typed.Parser {
+	mapDefaults()
+	p := &typed.Parser{}
+	p.Schema.Types = types
+	return p
+}
+
+// mapDefaults sets the defaults that are maps, once: as Go literals they
+// would make the whole table be built at start-up.
+var mapDefaults = sync.OnceFunc(setMapDefaults)
