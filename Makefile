@@ -40,10 +40,12 @@ test-root:
 test-localcluster: localcluster
 	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -count=1 -timeout $(TEST_TIMEOUT) ./...
 
-## bench: the benchmarks recorded in BENCHMARKS.md
+## bench: the benchmarks recorded in BENCHMARKS.md; the browser's need hyperfine, tmux and
+## GNU time (/usr/bin/time), and start a localcluster of their own
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./diff/
 	$(GO) test -run '^$$' -bench TimelineObserve -benchmem ./model/
+	scripts/bench-browser.sh
 
 clean:
 	rm -rf bin

@@ -18,18 +18,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
-	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
 )
 
@@ -51,7 +49,11 @@ type appOptions struct {
 	autoRebase        bool
 	debug             string
 	timelineOut       string
-	yesGitOps         bool
+	allNamespaces     bool
+	// exitAfterFirstFrame ends kedit once its first screen with the list
+	// or the object is drawn: start-up made measurable.
+	exitAfterFirstFrame bool
+	yesGitOps           bool
 	// started, when set, runs once the object is resolved and read, before
 	// the UI starts (kedit demo starts its writer there, which the app's w
 	// drives); the returned stop runs when the UI has ended.
@@ -64,21 +66,23 @@ func newRootCmd() *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true)
 	var opts appOptions
 	root := &cobra.Command{
-		Use:   "kedit [flags] TYPE/NAME | TYPE NAME",
+		Use:   "kedit [flags] [TYPE | TYPE/NAME | TYPE NAME]",
 		Short: "Conflict-safe editing of live Kubernetes objects",
 		Long: `kedit edits a live Kubernetes object and saves it with its resourceVersion.
 When someone else changed the object meanwhile it shows base, theirs and mine,
 merges what does not collide and lets you resolve each real conflict.
 
+Without an object it lists the objects of a type, live, to pick one from:
+ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
+
+  kedit
+  kedit deploy -A
   kedit configmap/testmap
   kedit -n kube-system deployment coredns --strategy apply`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return cmd.Help()
-			}
 			return runApp(cmd, flags, opts, args)
 		},
 	}
@@ -93,6 +97,8 @@ merges what does not collide and lets you resolve each real conflict.
 	root.Flags().BoolVar(&opts.autoRebase, "auto-rebase", false, "resubmit a clean rebase after a conflict without asking, and report what was merged")
 	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
 	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
+	root.Flags().BoolVarP(&opts.allNamespaces, "all-namespaces", "A", false, "list the type's objects in every namespace")
+	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list or the object is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	root.AddCommand(newVersionCmd())
@@ -103,33 +109,41 @@ merges what does not collide and lets you resolve each real conflict.
 	return root
 }
 
-// runApp resolves the object, reads it, and runs the UI on it. Errors before
-// the UI starts are printed on stderr with exit status 1.
+// runApp opens the browser (no arguments: ConfigMaps; TYPE) or the object
+// (TYPE/NAME, TYPE NAME) and runs the UI. Errors before the UI starts are
+// printed on stderr with exit status 1.
 func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
 		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", err)
 		return &exitError{1}
 	}
-	typ, name, rest, err := kube.SplitObjectArgs(args)
-	if err != nil {
-		return fail(err)
-	}
-	if len(rest) > 0 {
-		return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
+	// Without an object, the browser: on ConfigMaps, or on TYPE.
+	browse := len(args) <= 1 && (len(args) == 0 || !strings.Contains(args[0], "/"))
+	var typ, name string
+	if browse {
+		typ = "configmaps"
+		if len(args) == 1 {
+			typ = args[0]
+		}
+	} else {
+		var rest []string
+		var err error
+		typ, name, rest, err = kube.SplitObjectArgs(args)
+		if err != nil {
+			return fail(err)
+		}
+		if len(rest) > 0 {
+			return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
+		}
+		if opts.allNamespaces {
+			return fail(errors.New("-A lists every namespace in the browser: give TYPE, not TYPE/NAME"))
+		}
 	}
 	strategy, err := kube.ParseStrategy(opts.strategy)
 	if err != nil {
 		return fail(err)
 	}
-	target, err := kube.Resolve(flags, typ, name)
-	if err != nil {
-		return fail(err)
-	}
-	rc, err := flags.ToRESTConfig()
-	if err != nil {
-		return fail(err)
-	}
-	client, err := dynamic.NewForConfig(rc)
+	cluster, err := kube.Connect(flags)
 	if err != nil {
 		return fail(err)
 	}
@@ -144,100 +158,65 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		defer f.Close()
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
 	}
-	// The watch logs through the context's logger, never to stderr, which
+	// The watches log through the context's logger, never to stderr, which
 	// belongs to the renderer.
 	ctx = logr.NewContext(ctx, logger)
 
-	// Read once before the UI starts, so that a missing or forbidden object
-	// is said on the terminal, not inside a screen that then has nothing.
-	obj, err := kube.Get(ctx, client, target)
-	if err != nil {
-		return fail(err)
-	}
 	drafts, err := kube.NewDraftStore(opts.allowSecretDrafts)
 	if err != nil {
 		return fail(err)
 	}
-	// Drafts of this object on this cluster; the other kedits editing it
-	// keep theirs in files of their own.
-	objDrafts := drafts.Open(target, string(obj.GetUID()))
-	defer objDrafts.Close()
-	// $EDITOR files that killed kedits left behind hold drafts, maybe a
-	// Secret's values.
-	_ = ui.RemoveEditorFiles(false)
-	// The first conflict should not wait for client-go's schemas to parse.
-	go diff.LoadBuiltinSchemas()
-
-	// The server's schema of the object's group-version tells the merge
-	// which lists of a custom resource merge item by item. It is read once
-	// and kept on disk; without it the merge falls back to client-go's
-	// schemas, then to treating every list as one value.
-	var mergeOpts []diff.Option
-	var notice string
-	if schemas, err := kube.LoadSchemas(flags, target); err == nil {
-		mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
-	} else {
-		logger.Info("no server schema", "err", err.Error())
-		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
-	}
-
-	runner := &kube.Runner{Client: client, Target: target, Strategy: strategy, Drafts: objDrafts, MergeOptions: mergeOpts}
-	sess := model.NewSession(target.Ref(), mergeOpts...)
+	o := &opener{Cluster: cluster, flags: flags, store: drafts, strategy: strategy, logger: logger, started: opts.started}
 	if opts.timelineOut != "" {
-		if runner.TimelineOut, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
-			return fail(err)
-		}
-		defer runner.TimelineOut.Close()
-		sess.EmitTimeline()
-	}
-	_, effects, err := sess.Handle(model.Opened{Object: obj, At: time.Now()})
-	if err != nil {
-		return fail(err)
-	}
-	for _, eff := range effects {
-		if _, err := runner.Perform(ctx, eff); err != nil {
+		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)
 		}
 	}
-	watch := kube.NewWatch(client, target)
-	if err := watch.Start(ctx); err != nil {
-		return fail(err)
-	}
-	defer watch.Stop()
-	runner.Cached = watch.Latest
-	var demo ui.DemoWriter
-	if opts.started != nil {
-		stop, d, err := opts.started(ctx, client, target)
+	// However the app ends, every object's latest draft goes to the store.
+	defer o.closeAll(cmd.ErrOrStderr())
+	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
+		YesGitOps: opts.yesGitOps}
+	if browse {
+		list, first, err := startList(ctx, o, typ, opts.allNamespaces)
 		if err != nil {
 			return fail(err)
 		}
-		defer stop()
-		demo = d
+		defer list.Stop()
+		cfg.List, cfg.First = list, first
+	} else {
+		target, err := kube.Resolve(flags, typ, name)
+		if err != nil {
+			return fail(err)
+		}
+		// Read once before the UI starts, so that a missing or forbidden
+		// object is said on the terminal, not inside a screen that then
+		// has nothing.
+		if cfg.Object, err = o.Open(ctx, target); err != nil {
+			return fail(err)
+		}
 	}
-	app := ui.New(ui.Config{
-		Session:    sess,
-		Runner:     runner,
-		Events:     watch.Events(),
-		Drafts:     objDrafts,
-		AutoRebase: opts.autoRebase,
-		Context:    ctx,
-		Notice:     notice,
-		Demo:       demo,
-		YesGitOps:  opts.yesGitOps,
-	})
+	// $EDITOR files that killed kedits left behind hold drafts, maybe a
+	// Secret's values.
+	_ = ui.RemoveEditorFiles(false)
+
 	// kedit handles the signals that end it itself: Bubble Tea quits at
 	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP
-	// to kill it. The app quits once $EDITOR is back; then the draft is
+	// to kill it. The app quits once $EDITOR is back; then the drafts are
 	// stored, and kedit exits with 128 + the signal's number.
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
+	var input io.Reader = cmd.InOrStdin()
+	if f, ok := input.(*os.File); ok && opts.exitAfterFirstFrame && !term.IsTerminal(int(f.Fd())) {
+		// A benchmark's stdin (hyperfine's /dev/null) cannot be polled,
+		// and nothing is typed before the first frame anyway.
+		input = nil
+	}
+	p := tea.NewProgram(ui.New(cfg), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
+		tea.WithInput(input), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
 	received, stop := relaySignals(p)
 	defer stop()
-	final, err := p.Run()
-	// However the app ended, the store gets the latest draft: the last
-	// write may still have been on its way.
-	storeLatest(cmd.ErrOrStderr(), runner, final)
-	objDrafts.Close()
+	_, err = p.Run()
+	// The drafts are stored before the $EDITOR files go: a draft only the
+	// in-app editor held was taken as the draft when the app ended.
+	o.closeAll(cmd.ErrOrStderr())
 	_ = ui.RemoveEditorFiles(true)
 	if sig := received(); sig != 0 {
 		return &exitError{128 + int(sig)}
@@ -246,6 +225,32 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		return fail(err)
 	}
 	return nil
+}
+
+// startList resolves typ and starts its live list, and waits for the
+// first complete list, so that a refused one is said on the terminal
+// before the UI starts, and the first screen has the rows. A server that
+// cannot be reached is the UI's to show (reconnecting).
+func startList(ctx context.Context, o *opener, typ string, all bool) (ui.List, *kube.BrowseSnapshot, error) {
+	coll, err := o.Collection(typ, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := o.Browse(ctx, coll)
+	if err != nil {
+		return nil, nil, err
+	}
+	for snap := range list.Snapshots() {
+		switch {
+		case snap.Connection.State == kube.Refused:
+			list.Stop()
+			return nil, nil, snap.Connection.Err
+		case snap.Synced || snap.Connection.State == kube.Reconnecting:
+			return list, &snap, nil
+		}
+	}
+	// Closed: the context ended.
+	return nil, nil, ctx.Err()
 }
 
 // relaySignals hands SIGHUP, SIGTERM and SIGINT to the app as
@@ -269,21 +274,6 @@ func relaySignals(p *tea.Program) (received func() syscall.Signal, stop func()) 
 		}
 	}()
 	return func() syscall.Signal { return syscall.Signal(got.Load()) }, func() { signal.Stop(ch); close(done) }
-}
-
-// storeLatest brings the draft store up to the app's session. A Secret's
-// draft kept in memory stays there; any other failure is said on stderr,
-// the terminal being the app's no more.
-func storeLatest(stderr io.Writer, r *kube.Runner, final tea.Model) {
-	app, ok := final.(ui.App)
-	if !ok {
-		return
-	}
-	_, err := r.Perform(context.Background(), app.Session().StoreDraft())
-	var secret *kube.SecretDraftError
-	if err != nil && !errors.As(err, &secret) {
-		fmt.Fprintln(stderr, "kedit:", err)
-	}
 }
 
 func main() {

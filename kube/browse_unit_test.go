@@ -111,3 +111,17 @@ func TestCollectionWords(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestCollectionTargetCarriesTheServer: an object opened from the browser
+// keeps its drafts with its cluster, as one named on the command line does.
+func TestCollectionTargetCarriesTheServer(t *testing.T) {
+	col := configMapCollection("team-a")
+	col.Context, col.Server = "kind-dev", "https://127.0.0.1:6443"
+	tg := col.Target("team-a", "settings")
+	if tg.Server != col.Server || tg.Context != col.Context || tg.Namespace != "team-a" || tg.Name != "settings" {
+		t.Errorf("Target = %+v", tg)
+	}
+	if back := tg.Collection(); back.Server != col.Server || back.Namespace != "team-a" || back.AllNamespaces {
+		t.Errorf("Collection = %+v", back)
+	}
+}

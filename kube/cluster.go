@@ -30,6 +30,9 @@ type Cluster struct {
 	// Namespace is the namespace from -n or the kubeconfig: where the
 	// browser starts.
 	Namespace string
+	// Server is the API server's URL, which the objects opened from the
+	// browser carry (Target.Server): drafts are kept per cluster.
+	Server string
 	// Dynamic reads and writes whole objects (the object view's session).
 	Dynamic dynamic.Interface
 	// Metadata reads objects' metadata only (the browser's lists).
@@ -66,7 +69,7 @@ func Connect(flags *genericclioptions.ConfigFlags) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
 	}
-	c := &Cluster{Namespace: ns, Dynamic: dyn, Metadata: md, mapper: mapper, discovery: dc}
+	c := &Cluster{Namespace: ns, Server: rc.Host, Dynamic: dyn, Metadata: md, mapper: mapper, discovery: dc}
 	// The same rule as Resolve's: --context wins over the current one.
 	if raw, err := loader.RawConfig(); err == nil {
 		c.Context = raw.CurrentContext
@@ -99,7 +102,7 @@ func (c *Cluster) Collection(typ string, allNamespaces bool) (*Collection, error
 	if !Editable(verbs) {
 		return nil, &NotEditableError{Type: typ, Resource: ResourceName(mapping.Resource.GroupResource()), Verbs: verbs}
 	}
-	return &Collection{Context: c.Context, Mapping: mapping, Namespace: c.Namespace, AllNamespaces: allNamespaces}, nil
+	return &Collection{Context: c.Context, Server: c.Server, Mapping: mapping, Namespace: c.Namespace, AllNamespaces: allNamespaces}, nil
 }
 
 // Target names one object by its resource (as a draft records it), for
@@ -117,7 +120,7 @@ func (c *Cluster) Target(resource schema.GroupResource, namespace, name string) 
 	if err != nil {
 		return nil, fmt.Errorf("looking up %s: %w", resource, err)
 	}
-	col := &Collection{Context: c.Context, Mapping: mapping, Namespace: namespace}
+	col := &Collection{Context: c.Context, Server: c.Server, Mapping: mapping, Namespace: namespace}
 	return col.Target(namespace, name), nil
 }
 

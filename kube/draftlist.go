@@ -168,7 +168,7 @@ func (s *DraftStore) DraftsOf(t *Target) ([]DraftEntry, error) {
 	name := escapeComponent(t.Name)
 	var out []DraftEntry
 	for _, e := range all {
-		if filepath.Dir(e.Path) != dir || (e.Server != "" && t.Server != "" && e.Server != t.Server) {
+		if filepath.Dir(e.Path) != dir || !sameCluster(e.Server, t.Server) {
 			continue
 		}
 		file := filepath.Base(e.Path)
@@ -180,6 +180,33 @@ func (s *DraftStore) DraftsOf(t *Target) ([]DraftEntry, error) {
 		}
 	}
 	return out, nil
+}
+
+// ClusterDrafts returns the drafts of context's objects on server (and
+// those of older kedits, which did not record the server) that can still
+// be offered, newest first: the browser's draft marks and its :drafts
+// list. Kept-aside drafts are left out, as opening their object does not
+// offer them.
+func (s *DraftStore) ClusterDrafts(context, server string) ([]DraftEntry, error) {
+	all, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []DraftEntry
+	for _, e := range all {
+		if e.Context == context && !e.Kept && sameCluster(e.Server, server) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// sameCluster reports whether a draft recorded against draftServer may
+// belong to server: two kubeconfigs may give one context name to two
+// clusters. A side that did not record its server (an older kedit's draft)
+// is taken as the same.
+func sameCluster(draftServer, server string) bool {
+	return draftServer == "" || server == "" || draftServer == server
 }
 
 // Remove removes the draft at path, which must be a draft (or a kept-aside

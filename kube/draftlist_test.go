@@ -138,3 +138,32 @@ func TestDraftRemove(t *testing.T) {
 		t.Error("a file outside the store was removed")
 	}
 }
+
+// TestClusterDrafts: the browser's marks and :drafts are the drafts of one
+// context on one cluster that opening their object would offer.
+func TestClusterDrafts(t *testing.T) {
+	s, _ := newTestDraftStore(t, false)
+	a := configMapTarget("dev", "team-a", "settings")
+	mustWrite(t, open(t, s, a, "u"), 1, "812", "data: {}\n")
+	// The same context name on another cluster, and another context.
+	other := configMapTarget("dev", "team-a", "elsewhere")
+	other.Server = "https://cluster-b.example:6443"
+	mustWrite(t, open(t, s, other, "u"), 1, "5", "data: {}\n")
+	mustWrite(t, open(t, s, configMapTarget("prod", "team-a", "prod-only"), "u"), 1, "7", "data: {}\n")
+	// A draft set aside cannot be offered.
+	old := configMapTarget("dev", "team-a", "old")
+	o := open(t, s, old, "u")
+	mustWrite(t, o, 1, "3", "old\n")
+	o.crash()
+	o = open(t, s, old, "u")
+	if _, err := o.KeepAside(o.Stored()[0].Path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ClusterDrafts("dev", a.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Name != "settings" || got[0].Resource != "configmaps" || got[0].Namespace != "team-a" {
+		t.Errorf("ClusterDrafts = %+v; want only dev's settings on cluster a", got)
+	}
+}

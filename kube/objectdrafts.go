@@ -135,7 +135,7 @@ func (o *ObjectDrafts) claim() error {
 			// Not a draft kedit wrote: left as it is, and never written.
 			o.warnings = append(o.warnings, err)
 			unlockFile(f, "")
-		case d.Server != "" && o.target.Server != "" && d.Server != o.target.Server:
+		case !sameCluster(d.Server, o.target.Server):
 			// Another cluster's object: not this one to offer or write.
 			unlockFile(f, "")
 		default:

@@ -13,56 +13,6 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// Performer carries out a session's effects: *kube.Runner against the API
-// server, or a fake in tests of the UI alone.
-type Performer interface {
-	Perform(ctx context.Context, effect model.Effect) (model.Event, error)
-}
-
-// Drafts is this kedit's share of the draft store for the object
-// (*kube.ObjectDrafts): where its draft is written, the stored drafts to
-// offer for recovery, and what to do with them. The app reads the first
-// six once, when it starts; the last three it calls inside commands.
-type Drafts interface {
-	Path() string
-	Stored() []*kube.Draft
-	Others() []kube.Editor
-	Problem() error
-	Warnings() []error
-	MemoryOnly() bool
-	Adopt(path string) (string, error)
-	Discard(paths ...string) (string, error)
-	KeepAside(path string) (string, error)
-}
-
-// Config is what the app is started with.
-type Config struct {
-	// Session is the edit session; the app owns it from now on.
-	Session *model.Session
-	// Runner performs the session's effects.
-	Runner Performer
-	// Events is the watch's channel (kube.Watch.Events); nil for none.
-	Events <-chan kube.WatchEvent
-	// Drafts is where drafts are stored; nil keeps them in memory only.
-	Drafts Drafts
-	// AutoRebase resubmits clean rebases after a conflict without asking.
-	AutoRebase bool
-	// Context bounds every API call; nil means context.Background.
-	Context context.Context
-	// Notice is said in the status bar at start, e.g. that the server's
-	// schema could not be read.
-	Notice string
-	// Demo is kedit demo's second writer, which w makes write at once;
-	// nil outside the demo.
-	Demo DemoWriter
-	// YesGitOps saves an object a GitOps tool reconciles without asking
-	// first (--yes-gitops).
-	YesGitOps bool
-	// Keys and Styles default to DefaultKeyMap and NewStyles.
-	Keys   *KeyMap
-	Styles *Styles
-}
-
 // screen is what fills the body.
 type screen int
 
@@ -72,6 +22,7 @@ const (
 	screenEditor
 	screenTimeline
 	screenPreview
+	screenBrowser
 )
 
 // confirmation is a question waiting for y or n.
@@ -92,14 +43,23 @@ type (
 	watchEventMsg struct{ ev kube.WatchEvent }
 	// watchClosedMsg says the watch's channel was closed.
 	watchClosedMsg struct{}
-	// performedMsg is the outcome of one effect.
+	// watchedMsg is a watchEventMsg or watchClosedMsg from the watch of
+	// channel ch: one of an object left for the browser is dropped.
+	watchedMsg struct {
+		ch  <-chan kube.WatchEvent
+		msg tea.Msg
+	}
+	// performedMsg is the outcome of one effect of session sess (nil:
+	// the session shown).
 	performedMsg struct {
 		effect model.Effect
 		event  model.Event
 		err    error
+		sess   *model.Session
 	}
-	// retryDueMsg says a RetrySave's delay is over.
-	retryDueMsg struct{}
+	// retryDueMsg says a RetrySave's delay is over, for session sess (nil:
+	// the session shown).
+	retryDueMsg struct{ sess *model.Session }
 	// editorFinishedMsg is $EDITOR's result.
 	editorFinishedMsg struct {
 		text, original string
@@ -114,6 +74,8 @@ type (
 		// why a draft was kept aside, said with where it is kept.
 		why string
 		err error
+		// sess is the session whose drafts they are (nil: the one shown).
+		sess *model.Session
 	}
 )
 
@@ -128,13 +90,72 @@ type SignalMsg struct{ Signal os.Signal }
 type App struct {
 	cfg    Config
 	ctx    context.Context
-	sess   *model.Session
 	keys   KeyMap
 	styles *Styles
+
+	// objectState is the object shown, if any: its session and where its
+	// draft is (m.sess, m.draftPath ...).
+	objectState
+	// parked are the objects left for the browser with a draft, taken up
+	// again when opened again, so the draft comes back without the
+	// recovery question.
+	parked map[DraftKey]objectState
+	// opening is the object being opened from the browser, if any.
+	opening *DraftKey
+	// leaving: esc was pressed and the app goes back to the list once
+	// the shown object's outstanding commands are back.
+	leaving bool
+
+	// list is the browser's live list; storedMarks the drafts the store
+	// holds on this cluster, for the DRAFT column.
+	list        List
+	storedMarks map[DraftKey]DraftPlace
+	// initCmd is what Init starts besides the watch: the first list's
+	// reader, or the first object's watch and demo writer's reader.
+	initCmd tea.Cmd
+	// firstFrame is set once ExitAfterFirstFrame has quit.
+	firstFrame bool
 
 	width, height int
 	screen        screen
 	confirm       confirmation
+	// forceArmed: ctrl+c asked once about a draft that exists only in
+	// memory; the next one quits.
+	forceArmed bool
+	// editorOpen: $EDITOR runs, and a signal waits for it to return.
+	editorOpen  bool
+	terminating os.Signal
+
+	object   ObjectView
+	conflict ConflictView
+	editor   EditorView
+	timeline TimelineView
+	preview  PreviewView
+	browser  Browser
+	status   StatusBar
+	help     help.Model
+}
+
+// objectState is what the app holds for one object: its session, what
+// performs its effects, and where its draft is. The app keeps it for an
+// object left with a draft and takes it up again when the object is
+// opened again.
+type objectState struct {
+	sess   *model.Session
+	runner Performer
+	drafts Drafts
+	// target names the object, opened the Cluster's handle on it; both
+	// nil for an app started on Config.Session.
+	target *kube.Target
+	opened *Object
+	// events is the watch's channel, watch the watch the app started.
+	events <-chan kube.WatchEvent
+	watch  Watcher
+	// inflight counts the commands whose outcome has not come back
+	// (effects, moves of stored drafts): leaving the object waits for
+	// them, so that no outcome reaches another object.
+	inflight int
+
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*kube.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
@@ -151,21 +172,13 @@ type App struct {
 	diskWarned, secretSaid bool
 	// storeSeq is the Seq of the newest draft write whose outcome came back.
 	storeSeq uint64
-	// forceArmed: ctrl+c asked once about a draft that exists only in
-	// memory; the next one quits.
-	forceArmed bool
-	// editorOpen: $EDITOR runs, and a signal waits for it to return.
-	editorOpen  bool
-	terminating os.Signal
 
-	object   ObjectView
-	conflict ConflictView
-	editor   EditorView
-	status   StatusBar
-	help     help.Model
-	timeline TimelineView
-	preview  PreviewView
-	oncall   oncallState
+	// demo is kedit demo's second writer on this object, which w makes
+	// write at once; nil outside the demo.
+	demo DemoWriter
+	// oncall is what the keys of issue 13 keep for this object: a GitOps
+	// owner's save confirmed once is confirmed for this object only.
+	oncall oncallState
 }
 
 // New returns the app for cfg.
@@ -182,91 +195,71 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
+	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24,
-		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles), oncall: oncallState{gitOpsOK: cfg.YesGitOps}}
-	m.memoryOnly = true
-	if d := cfg.Drafts; d != nil {
-		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
-		if w := d.Warnings(); len(w) > 0 {
-			// A file at a draft's name that kedit did not write: left alone.
-			m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
+		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
+	switch {
+	case cfg.Object != nil:
+		m.initCmd = m.show(cfg.Object)
+	case cfg.Session != nil:
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo}, true)
+		m.initCmd = demoCmd(cfg.Demo)
+		if cfg.Notice != "" {
+			m.status.Info(kube.EscapeControl(cfg.Notice))
 		}
-		if others := d.Others(); len(others) > 0 {
-			m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
-		}
-		if err := d.Problem(); err != nil {
-			m.diskFailed, m.diskWarned = true, true
-			m.status.Error("drafts exist only in memory: " + errorText(err))
-		}
-		if m.stored = d.Stored(); len(m.stored) > 0 {
-			m.confirm = confirmRecover
+	case cfg.List != nil:
+		m.screen = screenBrowser
+		m.list = cfg.List
+		m.initCmd = m.browser.SetList(cfg.List.Collection(), cfg.List.Snapshots())
+		if cfg.First != nil {
+			m.browser.ShowSnapshot(*cfg.First)
 		}
 	}
-	if cfg.Notice != "" {
-		m.status.Info(kube.EscapeControl(cfg.Notice))
-	}
-	m.refresh()
 	m.relayout()
 	return m
 }
 
-// Init starts reading the watch, and the demo writer's reports.
-func (m App) Init() tea.Cmd { return tea.Batch(watchCmd(m.cfg.Events), demoCmd(m.cfg.Demo)) }
-
-// watchCmd reads the next event from the watch. The app returns it again
-// after each event, so the informer never waits on the UI (Program.Send would
-// block while an editor runs).
-func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return watchClosedMsg{}
+// take makes st the object shown, on fresh views. For an object just
+// opened (fresh), it says where its draft goes and offers the drafts
+// earlier runs left.
+func (m *App) take(st objectState, fresh bool) {
+	m.objectState = st
+	m.screen, m.leaving = screenObject, false
+	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
+	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
+	if fresh {
+		m.memoryOnly = true
+		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}
+		if d := m.drafts; d != nil {
+			m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
+			if w := d.Warnings(); len(w) > 0 {
+				// A file at a draft's name that kedit did not write: left alone.
+				m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
+			}
+			if others := d.Others(); len(others) > 0 {
+				m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
+			}
+			if err := d.Problem(); err != nil {
+				m.diskFailed, m.diskWarned = true, true
+				m.status.Error("drafts exist only in memory: " + errorText(err))
+			}
+			if m.stored = d.Stored(); len(m.stored) > 0 {
+				m.confirm = confirmRecover
+			}
 		}
-		return watchEventMsg{ev}
 	}
+	m.refresh()
 }
 
-// performCmd performs one effect and reports its outcome.
-func performCmd(ctx context.Context, r Performer, effect model.Effect) tea.Cmd {
-	return func() tea.Msg {
-		ev, err := r.Perform(ctx, effect)
-		return performedMsg{effect: effect, event: ev, err: err}
+// Init starts reading the watch and the list, and asks for what the
+// browser completes and marks.
+func (m App) Init() tea.Cmd {
+	cmds := []tea.Cmd{watchCmd(m.events), m.initCmd}
+	if m.cfg.Cluster != nil {
+		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
 	}
-}
-
-// retryCmd waits out a RetrySave's delay.
-func retryCmd(d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{} })
-}
-
-// adoptCmd makes a recovered stored draft's file this kedit's own.
-func adoptCmd(d Drafts, path string) tea.Cmd {
-	return func() tea.Msg {
-		p, err := d.Adopt(path)
-		return storedDraftsMsg{path: p, err: err}
-	}
-}
-
-// discardCmd removes stored drafts the user declined to recover.
-func discardCmd(d Drafts, paths []string) tea.Cmd {
-	return func() tea.Msg {
-		p, err := d.Discard(paths...)
-		return storedDraftsMsg{path: p, err: err}
-	}
-}
-
-// keepAsideCmd moves a stored draft that cannot be recovered (why says
-// so) out of the way, where nothing writes it again.
-func keepAsideCmd(d Drafts, path, why string) tea.Cmd {
-	return func() tea.Msg {
-		kept, err := d.KeepAside(path)
-		return storedDraftsMsg{kept: kept, why: why, err: err}
-	}
+	return tea.Batch(cmds...)
 }
 
 // Session returns the session: for tests, and for kedit to store the
@@ -281,22 +274,49 @@ func (m App) Terminated() os.Signal { return m.terminating }
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := m.update(msg)
 	m.relayout()
+	if m.cfg.ExitAfterFirstFrame && !m.firstFrame && m.showsContent() {
+		// The frame of this Update is drawn before the program ends.
+		m.firstFrame = true
+		return m, tea.Batch(cmd, tea.Quit)
+	}
 	return m, cmd
 }
 
 func (m App) update(msg tea.Msg) (App, tea.Cmd) {
+	if m.browser.Handles(msg) {
+		// The list stays live whatever screen is shown.
+		var cmd tea.Cmd
+		m.browser, cmd = m.browser.Update(msg)
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
+	case watchedMsg:
+		if msg.ch != m.events {
+			return m, nil // the watch of an object left for the browser
+		}
+		return m.update(msg.msg)
 	case watchEventMsg:
-		return m, tea.Batch(m.watched(msg.ev), watchCmd(m.cfg.Events))
+		if m.sess == nil {
+			return m, nil
+		}
+		return m, tea.Batch(m.watched(msg.ev), watchCmd(m.events))
 	case watchClosedMsg:
 		m.object.SetConnection("watch stopped")
 		return m, nil
 	case demoWroteMsg, demoStoppedMsg:
 		return m.demoWrote(msg)
 	case performedMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			// Leaving an object waits for its outcomes: this cannot
+			// happen, and must not reach another object's session.
+			return m, nil
+		}
+		if msg.sess != nil {
+			m.inflight--
+		}
 		var cmd tea.Cmd
 		if seq := storeSeq(msg.effect); seq > 0 {
 			m.draftStored(msg.effect, seq, msg.err)
@@ -306,8 +326,14 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if msg.event != nil {
 			cmd = m.handle(msg.event)
 		}
-		return m, cmd
+		return m.leaveIfDue(cmd)
 	case storedDraftsMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			return m, nil // as for performedMsg
+		}
+		if msg.sess != nil {
+			m.inflight--
+		}
 		switch {
 		case msg.err != nil:
 			m.status.Error(errorText(msg.err))
@@ -316,7 +342,7 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		case msg.path != "":
 			m.draftPath = msg.path
 		}
-		return m, nil
+		return m.leaveIfDue(nil)
 	case SignalMsg:
 		m.terminating = msg.Signal
 		cmd := m.takeEditorText()
@@ -327,12 +353,18 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	case retryDueMsg:
+		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
+			return m, nil // the object was left meanwhile
+		}
 		if m.sess.State() != model.StateFailed {
 			// The user did something else meanwhile (discarded, edited and saved).
 			return m, nil
 		}
 		return m, m.handle(model.SaveRequested{})
 	case editorFinishedMsg:
+		if m.sess == nil {
+			return m, nil // cannot happen: no object is left while $EDITOR runs
+		}
 		m.editorOpen = false
 		m, cmd := m.editorFinished(msg)
 		if m.terminating != nil {
@@ -343,9 +375,15 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.key(msg)
 	case tea.MouseMsg:
 		var cmd tea.Cmd
-		if m.screen == screenObject {
+		switch m.screen {
+		case screenObject:
 			m.object, cmd = m.object.Update(msg)
+		case screenBrowser:
+			m.browser, cmd = m.browser.Update(msg)
 		}
+		return m, cmd
+	}
+	if m, cmd, ok := m.browsing(msg); ok {
 		return m, cmd
 	}
 	var cmd tea.Cmd

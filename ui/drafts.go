@@ -63,21 +63,32 @@ func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
 
 // inMemory reports whether the draft exists only in memory: a Secret's
 // without --allow-secret-drafts, or one the disk refused.
-func (m App) inMemory() bool { return m.memoryOnly || m.diskFailed }
+func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }
 
 // quitQuestion asks before quitting with a draft, saying where it is.
 func (m App) quitQuestion() string {
-	if !m.inMemory() {
+	// Drafts of objects left for the browser that quitting loses.
+	others := m.othersInMemory()
+	anyway := ": quit anyway? (y/n)"
+	if m.forceArmed {
+		anyway = ": quit anyway? (y/n; ctrl+c again quits)"
+	}
+	switch {
+	case m.sess == nil || m.sess.Draft() == nil:
+		return others + anyway
+	case !m.inMemory() && others != "":
+		return "this draft stays on disk in " + kube.EscapeControl(m.draftPath) + ", but " + others + anyway
+	case !m.inMemory():
 		return "quit with an unsaved draft? It stays on disk in " + kube.EscapeControl(m.draftPath) + " and is offered next time. (y/n)"
 	}
 	q := "the draft exists only in memory and will be lost"
-	if m.memoryOnly && m.cfg.Drafts != nil {
+	if m.memoryOnly && m.drafts != nil {
 		q += " (a Secret's draft is written to disk only with --allow-secret-drafts)"
 	}
-	if m.forceArmed {
-		return q + ": quit anyway? (y/n; ctrl+c again quits)"
+	if others != "" {
+		q += "; " + others
 	}
-	return q + ": quit anyway? (y/n)"
+	return q + anyway
 }
 
 // recoverQuestion offers the stored drafts, each with where it is and, for
@@ -125,7 +136,8 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 		if len(paths) > 1 {
 			m.status.Info(fmt.Sprintf("%d stored drafts discarded", len(paths)))
 		}
-		return m, discardCmd(m.cfg.Drafts, paths)
+		m.inflight++
+		return m, discardCmd(m.sess, m.drafts, paths)
 	case key.Matches(msg, m.keys.Pick) && len(msg.Runes) == 1:
 		i = int(msg.Runes[0] - '1')
 	}
@@ -140,7 +152,8 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	case errors.As(err, &stale):
 		// It cannot be taken up, and must not be written over by the
 		// edits to come: it goes aside, and the status bar says where.
-		return m, tea.Batch(cmd, keepAsideCmd(m.cfg.Drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
+		m.inflight++
+		return m, tea.Batch(cmd, keepAsideCmd(m.sess, m.drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
 	case m.sess.Draft() == nil:
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd
@@ -151,7 +164,8 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	m.status.Info(text)
 	// The file becomes this kedit's before the recovered draft is written.
-	return m, tea.Sequence(adoptCmd(m.cfg.Drafts, d.Path), cmd)
+	m.inflight++
+	return m, tea.Sequence(adoptCmd(m.sess, m.drafts, d.Path), cmd)
 }
 
 // takeEditorText makes what the in-app editor holds the draft, when kedit

@@ -33,11 +33,12 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
 			m.status.Error(failureText(m.sess.Failure()) + fmt.Sprintf("; next try in %s", r.Delay.Round(time.Second)))
-			cmds = append(cmds, retryCmd(r.Delay))
+			cmds = append(cmds, retryCmd(m.sess, r.Delay))
 			continue
 		}
-		if m.cfg.Runner != nil {
-			cmds = append(cmds, performCmd(m.ctx, m.cfg.Runner, eff))
+		if m.runner != nil {
+			m.inflight++
+			cmds = append(cmds, performCmd(m.ctx, m.sess, m.runner, eff))
 		}
 	}
 	m.refresh()

@@ -14,12 +14,16 @@ import (
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		cmd := m.takeEditorText()
-		if m.sess.Draft() != nil && m.inMemory() && !m.forceArmed {
+		lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
+		if (lost || len(m.parkedInMemory()) > 0) && !m.forceArmed {
 			// Quitting would lose it: ask, and let a second ctrl+c quit.
 			m.forceArmed, m.confirm = true, confirmQuit
 			return m, cmd
 		}
 		return m, tea.Batch(cmd, tea.Quit)
+	}
+	if m.leaving && !key.Matches(msg, m.keys.BackToList) {
+		m.leaving = false // another key after esc: the user stays
 	}
 	if m.confirm != confirmNone {
 		return m.answer(msg)
@@ -28,12 +32,15 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		// Every other key is typed into the draft, q and ? included.
 		return m.editorKey(msg)
 	}
+	if m.screen == screenBrowser {
+		return m.browserKey(msg)
+	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		return m, nil
 	case key.Matches(msg, m.keys.Quit):
-		if m.sess.Draft() != nil {
+		if m.sess.Draft() != nil || len(m.parkedInMemory()) > 0 {
 			m.confirm = confirmQuit
 			return m, nil
 		}
@@ -51,6 +58,8 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		return next, cmd
 	}
 	switch {
+	case key.Matches(msg, m.keys.BackToList) && m.canLeave():
+		return m.leave()
 	case key.Matches(msg, m.keys.Edit):
 		text, err := m.sess.DraftText()
 		if err != nil {
@@ -107,6 +116,18 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.object, cmd = m.object.Update(msg)
+	return m, cmd
+}
+
+// browserKey hands a key to the browser; ? toggles the full help unless
+// the browser takes keys as text (a filter, a command, a picker).
+func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
+	if key.Matches(msg, m.keys.Help) && !m.browser.InputActive() {
+		m.help.ShowAll = !m.help.ShowAll
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.browser, cmd = m.browser.Update(msg)
 	return m, cmd
 }
 

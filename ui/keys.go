@@ -28,6 +28,10 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
+	// BackToList goes from the object view to the browser, on the
+	// object's type and namespace.
+	BackToList key.Binding
+
 	// Reveal shows a Secret's values in the object view and the conflict
 	// view, which mask them until it is pressed; pressed again, it hides
 	// them.
@@ -102,7 +106,8 @@ func DefaultKeyMap() KeyMap {
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
 
-		Reveal: b("reveal", "R"),
+		BackToList: b("list", "esc"),
+		Reveal:     b("reveal", "R"),
 
 		Yes:  b("yes", "y"),
 		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),

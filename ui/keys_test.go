@@ -31,3 +31,58 @@ func TestREADMEListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEKeyTables checks the README's tables of the browser's and the
+// object view's keys against the keys the views answer to.
+func TestREADMEKeyTables(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := DefaultKeyMap()
+	var browser []key.Binding
+	for _, g := range NewBrowser(k, NewStyles()).FullHelp() {
+		browser = append(browser, g...)
+	}
+	for _, tc := range []struct {
+		table string // text just before the table
+		keys  []key.Binding
+	}{
+		{"**Browser**", append(browser, k.ForceQuit, k.Back)},
+		{"| `e` | edit the draft in", []key.Binding{k.BackToList, k.Edit, k.Save, k.Quit, k.ForceQuit, k.Help}},
+	} {
+		table := readmeTable(t, string(readme), tc.table)
+		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}
+		for _, b := range tc.keys {
+			for _, kk := range b.Keys() {
+				if s, ok := shown[kk]; ok {
+					kk = s
+				}
+				if !strings.Contains(table, "`"+kk+"`") {
+					t.Errorf("the README's table after %q does not list `%s` (%s)", tc.table, kk, b.Help().Desc)
+				}
+			}
+		}
+	}
+}
+
+// readmeTable returns the first key table at or after the text at.
+func readmeTable(t *testing.T, readme, at string) string {
+	t.Helper()
+	i := strings.Index(readme, at)
+	if i < 0 {
+		t.Fatalf("the README has no %q", at)
+	}
+	rest := readme[i:]
+	if !strings.HasPrefix(at, "|") {
+		j := strings.Index(rest, "| key | action |")
+		if j < 0 {
+			t.Fatalf("no key table after %q", at)
+		}
+		rest = rest[j:]
+	}
+	if end := strings.Index(rest, "\n\n"); end >= 0 {
+		rest = rest[:end]
+	}
+	return rest
+}

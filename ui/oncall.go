@@ -23,7 +23,10 @@ type DemoWriter interface {
 // demoWroteMsg is one report of the demo writer; demoStoppedMsg says its
 // channel was closed.
 type (
-	demoWroteMsg   struct{ write kube.DemoWrite }
+	demoWroteMsg struct {
+		write kube.DemoWrite
+		from  DemoWriter
+	}
 	demoStoppedMsg struct{}
 )
 
@@ -40,7 +43,7 @@ func demoCmd(d DemoWriter) tea.Cmd {
 		if !ok {
 			return demoStoppedMsg{}
 		}
-		return demoWroteMsg{w}
+		return demoWroteMsg{w, d}
 	}
 }
 
@@ -59,12 +62,16 @@ type oncallState struct {
 }
 
 // demoWrote says a demo writer's write in the status line, e.g.
-// `demo-writer set .data.foo = "7" (rv 1043)`, and reads the next.
+// `demo-writer set .data.foo = "7" (rv 1043)`, and reads the next. The
+// writer of an object left for the browser goes on writing unsaid.
 func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 	w, ok := msg.(demoWroteMsg)
 	if !ok {
 		// The writer stopped: nothing more to read.
 		return m, nil
+	}
+	if w.from != m.demo || m.screen == screenBrowser {
+		return m, demoCmd(w.from)
 	}
 	text := kube.EscapeControl(w.write.String())
 	if w.write.Err != nil {
@@ -72,7 +79,7 @@ func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 	} else {
 		m.status.Info(text)
 	}
-	return m, demoCmd(m.cfg.Demo)
+	return m, demoCmd(w.from)
 }
 
 // oncallKey handles t, b, p and w in the object view; false for any other
@@ -100,11 +107,11 @@ func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
 		}
 		return m, cmd, true
 	case key.Matches(msg, m.keys.DemoWrite):
-		if m.cfg.Demo == nil {
+		if m.demo == nil {
 			m.status.Info("w makes the demo writer write at once: only in kedit demo")
 			return m, nil, true
 		}
-		m.cfg.Demo.WriteNow()
+		m.demo.WriteNow()
 		m.status.Info(kube.DemoWriterManager + " is writing ...")
 		return m, nil, true
 	}

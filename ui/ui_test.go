@@ -165,7 +165,8 @@ func (f *fakeRunner) object() *unstructured.Unstructured {
 // own, a Batch's commands each in their own at once, a Sequence's one
 // after another (a Batch inside it waited for as a whole); every message a
 // command returns goes back through Update. Spinner ticks (unless ticks is
-// set) and the editor's cursor blinks are dropped: they go on for ever.
+// set), the browser's age ticks and the editor's cursor blinks are
+// dropped: they go on for ever.
 type driver struct {
 	t *testing.T
 	m App
@@ -207,6 +208,8 @@ func (d *driver) send(msg tea.Msg) {
 		if !d.ticks {
 			return
 		}
+	case ageTickMsg:
+		return // the browser's ages are redrawn every second, for ever
 	}
 	if t := reflect.TypeOf(msg); strings.HasSuffix(t.PkgPath(), "bubbles/cursor") {
 		return // the editor's cursor blinks for ever

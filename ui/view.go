@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -17,6 +18,7 @@ func (m *App) relayout() {
 	m.editor.SetSize(m.width, h)
 	m.timeline.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
+	m.browser.SetSize(m.width, h)
 }
 
 // question is the pending question's text.
@@ -54,8 +56,14 @@ func (m App) helpView() string {
 		v = m.help.View(m.timeline)
 	case screenPreview:
 		v = m.help.View(m.preview)
+	case screenBrowser:
+		v = m.help.View(m.browser)
 	default:
-		v = m.help.View(m.object)
+		if m.canLeave() {
+			v = m.help.View(leaveHelp{m.object, m.keys.BackToList})
+		} else {
+			v = m.help.View(m.object)
+		}
 	}
 	if m.help.ShowAll {
 		return v
@@ -76,6 +84,8 @@ func (m App) View() string {
 		body = m.timeline.View()
 	case screenPreview:
 		body = m.preview.View()
+	case screenBrowser:
+		body = m.browser.View()
 	default:
 		body = m.object.View()
 	}
@@ -89,4 +99,26 @@ func (m App) View() string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n") + "\n" + m.bottomLine() + "\n" + m.helpView()
+}
+
+// leaveHelp is the object view's help with esc, which goes back to the
+// list when kedit has one to go back to.
+type leaveHelp struct {
+	ObjectView
+	back key.Binding
+}
+
+// ShortHelp adds esc to the object view's keys, before ? and q, which
+// the help line cuts first.
+func (h leaveHelp) ShortHelp() []key.Binding {
+	b := h.ObjectView.ShortHelp()
+	at := max(0, len(b)-2)
+	return append(append(b[:at:at], h.back), b[at:]...)
+}
+
+// FullHelp adds esc to the object view's first group.
+func (h leaveHelp) FullHelp() [][]key.Binding {
+	groups := h.ObjectView.FullHelp()
+	groups[0] = append(groups[0], h.back)
+	return groups
 }

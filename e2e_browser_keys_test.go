@@ -1,0 +1,117 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// lineIndex returns the index of the screen's line that shows name as a
+// row, -1 for none.
+func lineIndex(screen, name string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if f := strings.Fields(strings.TrimPrefix(l, ">")); len(f) > 0 && f[0] == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestE2EBrowserFromAnObject: kedit TYPE/NAME, then esc, is the list of
+// the object's type and namespace with the object selected and its draft
+// marked; o orders by last change; tab completes :TYPE; :ns NAME switches
+// at once; :drafts opens the draft without the recovery question; an
+// unknown type gets the closest matches and one that cannot be edited is
+// said so; ? shows every key.
+func TestE2EBrowserFromAnObject(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	other := kubetest.Namespace(t)
+	for _, name := range []string{"aaa-old", "mmm-mid", "zzz-new"} {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", name, "--from-literal=foo=1")
+	}
+	kubetest.MustKubectl(t, "-n", other, "create", "deployment", "api", "--image=nginx")
+	env, _ := browserEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmap/mmm-mid")
+	term.waitFor(screenWait, "ConfigMap/mmm-mid", "apiVersion: ", "esc list")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+
+	// esc: the list of ConfigMaps in ns, mmm-mid selected and marked.
+	term.send("Escape")
+	screen := term.waitFor(screenWait, "configmaps  namespace "+ns, "3 objects", "order: name",
+		"the draft of configmaps/mmm-mid stays on disk")
+	if row := rowOf(screen, "mmm-mid"); !strings.HasPrefix(row, ">") || !strings.Contains(row, "stored") {
+		t.Errorf("mmm-mid's row is not selected with its mark: %q\n%s", row, screen)
+	}
+	if a, m, z := lineIndex(screen, "aaa-old"), lineIndex(screen, "mmm-mid"), lineIndex(screen, "zzz-new"); !(a < m && m < z) {
+		t.Errorf("ordered by name:\n%s", screen)
+	}
+
+	// A change to zzz-new, seconds after the three were created (the
+	// editor ran since): its CHANGED and BY follow, and o orders by last
+	// change, newest first; the selection stays on mmm-mid.
+	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "zzz-new", "touched=yes")
+	term.waitUntil(screenWait, 50*time.Millisecond, "zzz-new changed by kubectl-label", func(s string) bool {
+		return strings.Contains(rowOf(s, "zzz-new"), "kubectl-label")
+	})
+	term.send("o")
+	screen = term.waitFor(screenWait, "order: last change")
+	if a, m, z := lineIndex(screen, "aaa-old"), lineIndex(screen, "mmm-mid"), lineIndex(screen, "zzz-new"); !(z < a && z < m) {
+		t.Errorf("ordered by last change, zzz-new is not first:\n%s", screen)
+	}
+	if row := rowOf(screen, "mmm-mid"); !strings.HasPrefix(row, ">") {
+		t.Errorf("the selection left mmm-mid: %q\n%s", row, screen)
+	}
+
+	// ?: every key, then back.
+	term.send("?")
+	term.waitFor(screenWait, "clear filter", "pgup", "home")
+	term.send("?")
+	term.waitUntil(screenWait, 50*time.Millisecond, "the short help", func(s string) bool { return !strings.Contains(s, "clear filter") })
+
+	// : with tab: the type completed from discovery, then listed.
+	term.send(":")
+	term.typeKeys("deploym")
+	term.send("Tab")
+	term.waitFor(screenWait, ":deployments")
+	term.send("Enter")
+	term.waitFor(screenWait, "deployments.apps  namespace "+ns, "0 objects")
+
+	// :ns NAME switches at once.
+	term.send(":")
+	term.typeKeys("ns " + other)
+	term.send("Enter")
+	screen = term.waitFor(screenWait, "deployments.apps  namespace "+other, "1 object ")
+	if rowOf(screen, "api") == "" {
+		t.Errorf(":ns %s shows:\n%s", other, screen)
+	}
+
+	// An unknown type: the closest matches; one that cannot be edited: so.
+	term.send(":")
+	term.typeKeys("deploymnts")
+	term.send("Enter")
+	term.waitFor(screenWait, `the server doesn't have a resource type "deploymnts"; did you mean deployments`)
+	term.send(":")
+	term.typeKeys("tokenreviews")
+	term.send("Enter")
+	term.waitFor(screenWait, "tokenreviews.authentication.k8s.io cannot be edited")
+	term.waitFor(screenWait, "deployments.apps  namespace "+other)
+
+	// :drafts lists mmm-mid's draft; enter brings it back, no question.
+	term.send(":")
+	term.typeKeys("drafts")
+	term.send("Enter")
+	term.waitFor(screenWait, "configmaps  "+ns+"/mmm-mid")
+	term.send("Enter")
+	screen = term.waitFor(screenWait, "ConfigMap/mmm-mid", "unsaved draft", "foo: mine")
+	if strings.Contains(screen, "recover it?") || strings.Contains(screen, "drafts of this object are stored") {
+		t.Errorf("the draft came back with the recovery question:\n%s", screen)
+	}
+	term.send("Escape")
+	term.waitFor(screenWait, "configmaps  namespace "+ns)
+	term.send("q")
+	term.waitFor(screenWait, "EXIT=0")
+}

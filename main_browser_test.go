@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/ui"
+)
+
+// The browser as kedit runs it (main's opener, the app, a Bubble Tea
+// program without a terminal), with every request counted by a
+// round-tripper: what it downloads, and what it sends while idle.
+
+// requestLog counts the requests of one kedit and the bytes of their
+// responses.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []loggedReq
+}
+
+// wrap is a WrapConfigFn that logs every request of the clients made from
+// the config to l.
+func (l *requestLog) wrap(c *rest.Config) *rest.Config {
+	c.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &loggingTransport{next: rt, log: l} })
+	return c
+}
+
+type loggingTransport struct {
+	next http.RoundTripper
+	log  *requestLog
+}
+
+type loggedReq struct {
+	at    time.Time
+	path  string
+	query string
+	bytes *int64
+}
+
+func (lt *loggingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	l := lt.log
+	resp, err := lt.next.RoundTrip(r)
+	n := new(int64)
+	l.mu.Lock()
+	l.reqs = append(l.reqs, loggedReq{at: time.Now(), path: r.URL.Path, query: r.URL.RawQuery, bytes: n})
+	l.mu.Unlock()
+	if resp != nil {
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: n, mu: &l.mu}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n  *int64
+	mu *sync.Mutex
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.mu.Lock()
+	*b.n += int64(n)
+	b.mu.Unlock()
+	return n, err
+}
+
+// snapshot returns the requests so far.
+func (l *requestLog) snapshot() []loggedReq {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]loggedReq, len(l.reqs))
+	copy(out, l.reqs)
+	return out
+}
+
+// bytesTo sums what the responses to requests for path brought.
+func (l *requestLog) bytesTo(path string) (n int64, count int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range l.reqs {
+		if r.path == path {
+			n += *r.bytes
+			count++
+		}
+	}
+	return n, count
+}
+
+// runBrowser runs kedit's browser on TYPE in ns, as runApp builds it, in a
+// program without a terminal, until the test ends.
+func runBrowser(t testing.TB, ns, typ string) *requestLog {
+	t.Helper()
+	log := &requestLog{}
+	kubeconfig, cacheDir := kubetest.Kubeconfig(t), t.TempDir()
+	flags := genericclioptions.NewConfigFlags(true)
+	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cacheDir
+	flags.WrapConfigFn = log.wrap
+	cluster, err := kube.Connect(flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	o := &opener{Cluster: cluster, flags: flags, store: &kube.DraftStore{Dir: t.TempDir()}, strategy: kube.StrategyUpdate, logger: logr.Discard()}
+	list, first, err := startList(ctx, o, typ, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tea.NewProgram(ui.New(ui.Config{Cluster: o, List: list, First: first, Context: ctx}),
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	done := make(chan struct{})
+	go func() { _, _ = p.Run(); close(done) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		list.Stop()
+		o.closeAll(io.Discard)
+	})
+	return log
+}
+
+// createConfigMaps creates n ConfigMaps of size bytes of data in ns, a few
+// at a time, without client-go's rate limit.
+func createConfigMaps(t testing.TB, ns string, n, size int) {
+	t.Helper()
+	cfg := kubetest.RESTConfig(t)
+	cfg.QPS, cfg.Burst = -1, 0
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := strings.Repeat("x", size)
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big-%04d", i)}, Data: map[string]string{"data": value}}
+			_, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// metadataBytes bounds what one ConfigMap's metadata may cost on the wire
+// (a few hundred bytes; phase 1's tests allow as much).
+const metadataBytes = 2048
+
+// bigConfigMap is a ConfigMap's data at the API's limit, less room for its
+// metadata.
+const bigConfigMap = 1<<20 - 1024
+
+// TestBrowserDownloadsMetadataOnlyAndIdles: kedit's browser on large
+// ConfigMaps downloads their metadata only, and once the list is on the
+// screen sends nothing more while nothing changes: its one watch stays
+// open. BenchmarkBrowserMetadataOnly is the full size.
+func TestBrowserDownloadsMetadataOnlyAndIdles(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	const n = 20
+	createConfigMaps(t, ns, n, bigConfigMap)
+	log := runBrowser(t, ns, "cm")
+	path := "/api/v1/namespaces/" + ns + "/configmaps"
+
+	// Start-up is over once a second passes without a request.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		reqs := log.snapshot()
+		if len(reqs) > 0 && time.Since(reqs[len(reqs)-1].at) > time.Second {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still sending requests after 30s: %d", len(reqs))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	got, count := log.bytesTo(path)
+	t.Logf("%d ConfigMaps of 1 MiB: %d bytes downloaded for them in %d requests", n, got, count)
+	if got > n*metadataBytes || count == 0 {
+		t.Errorf("downloaded %d bytes in %d requests for %d ConfigMaps: more than their metadata", got, count, n)
+	}
+	before := log.snapshot()
+	time.Sleep(3 * time.Second)
+	after := log.snapshot()
+	for _, r := range after[len(before):] {
+		t.Errorf("idle, the browser sent %s?%s", r.path, r.query)
+	}
+	var watches int
+	for _, r := range after {
+		if r.path == path && strings.Contains(r.query, "watch=true") {
+			watches++
+		}
+	}
+	t.Logf("idle for 3 s: %d requests; %d requests in all since start, %d of them the list's watch", len(after)-len(before), len(after), watches)
+	if watches == 0 {
+		t.Error("no watch of the list")
+	}
+}
+
+// BenchmarkBrowserMetadataOnly reports what kedit's browser downloads for
+// 200 ConfigMaps of 1 MiB (downloaded-B/op), until the list is complete.
+// KEDIT_BENCH_NAMESPACE names a namespace that holds them already
+// (scripts/bench-browser.sh creates one); else they are created.
+func BenchmarkBrowserMetadataOnly(b *testing.B) {
+	const n = 200
+	ns := os.Getenv("KEDIT_BENCH_NAMESPACE")
+	if ns == "" {
+		ns = kubetest.Namespace(b)
+		createConfigMaps(b, ns, n, bigConfigMap)
+	}
+	path := "/api/v1/namespaces/" + ns + "/configmaps"
+	var downloaded int64
+	for b.Loop() {
+		log := &requestLog{}
+		kubeconfig, cacheDir := kubetest.Kubeconfig(b), b.TempDir()
+		flags := genericclioptions.NewConfigFlags(true)
+		flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cacheDir
+		flags.WrapConfigFn = log.wrap
+		cluster, err := kube.Connect(flags)
+		if err != nil {
+			b.Fatal(err)
+		}
+		o := &opener{Cluster: cluster, flags: flags, store: &kube.DraftStore{Dir: b.TempDir()}, logger: logr.Discard()}
+		list, first, err := startList(context.Background(), o, "cm", false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(first.Rows) < n {
+			b.Fatalf("%d rows, want %d", len(first.Rows), n)
+		}
+		list.Stop()
+		got, _ := log.bytesTo(path)
+		downloaded += got
+	}
+	b.ReportMetric(float64(downloaded)/float64(b.N), "downloaded-B/op")
+	if per := downloaded / int64(b.N); per > n*metadataBytes {
+		b.Errorf("downloaded %d bytes for %d objects: more than metadata", per, n)
+	}
+}

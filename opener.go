@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui"
+)
+
+// opener is the app's ui.Cluster: it lists for the browser through
+// kube.Cluster and opens objects, the one named on the command line and
+// those picked in the browser alike, so the rules of opening one live
+// here once: the GET before the session opens, the server's schemas for
+// the merge, the object's share of the draft store, --timeline-out, the
+// demo's writer. It keeps every object it opened until the app lets go
+// of it, and closeAll stores their latest drafts when kedit ends.
+type opener struct {
+	*kube.Cluster
+	flags    *genericclioptions.ConfigFlags
+	store    *kube.DraftStore
+	strategy kube.Strategy
+	logger   logr.Logger
+	// timeline is --timeline-out's file, shared by every object (each line
+	// names its object); nil without the flag.
+	timeline *kube.TimelineLog
+	// started, when set, runs for each object opened (appOptions.started).
+	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
+
+	mu      sync.Mutex
+	objects map[*openObject]bool
+	// builtinSchemas starts parsing client-go's schemas once an object is
+	// opened; the browser alone never needs them.
+	builtinSchemas sync.Once
+}
+
+// openObject is what the opener keeps of one object it opened.
+type openObject struct {
+	target *kube.Target
+	sess   *model.Session
+	runner *kube.Runner
+	drafts *kube.ObjectDrafts
+	// watch is the object's latest watch, which a save's conflict reads
+	// theirs from (Runner.Cached).
+	watch atomic.Pointer[kube.Watch]
+	// stopStarted stops what started ran for it.
+	stopStarted func()
+}
+
+// Open reads t's object and opens it: its session, its runner, its drafts.
+// The error of the GET says what the user needs to know (missing,
+// forbidden ...).
+func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
+	obj, err := kube.Get(ctx, o.Dynamic, t)
+	if err != nil {
+		return nil, err
+	}
+	// The first conflict should not wait for client-go's schemas to parse.
+	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
+	// Drafts of this object on this cluster; the other kedits editing it
+	// keep theirs in files of their own.
+	drafts := o.store.Open(t, string(obj.GetUID()))
+
+	// The server's schema of the object's group-version tells the merge
+	// which lists of a custom resource merge item by item. It is read once
+	// and kept on disk; without it the merge falls back to client-go's
+	// schemas, then to treating every list as one value.
+	var mergeOpts []diff.Option
+	var notice string
+	if schemas, err := kube.LoadSchemas(o.flags, t); err == nil {
+		mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
+	} else {
+		o.logger.Info("no server schema", "err", err.Error())
+		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
+	}
+
+	ob := &openObject{target: t, drafts: drafts}
+	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts,
+		Cached: ob.cached}
+	ob.sess = model.NewSession(t.Ref(), mergeOpts...)
+	o.mu.Lock()
+	timeline := o.timeline
+	o.mu.Unlock()
+	if timeline != nil {
+		ob.runner.TimelineOut = timeline
+		ob.sess.EmitTimeline()
+	}
+	_, effects, err := ob.sess.Handle(model.Opened{Object: obj, At: time.Now()})
+	if err != nil {
+		drafts.Close()
+		return nil, err
+	}
+	for _, eff := range effects {
+		if _, err := ob.runner.Perform(ctx, eff); err != nil {
+			drafts.Close()
+			return nil, err
+		}
+	}
+	var demo ui.DemoWriter
+	if o.started != nil {
+		stop, d, err := o.started(ctx, o.Dynamic, t)
+		if err != nil {
+			drafts.Close()
+			return nil, err
+		}
+		ob.stopStarted, demo = stop, d
+	}
+	o.mu.Lock()
+	if o.objects == nil {
+		o.objects = map[*openObject]bool{}
+	}
+	o.objects[ob] = true
+	o.mu.Unlock()
+	return &ui.Object{
+		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
+		Watch: func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
+		Read:  func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
+		Close: func() { o.release(ob) },
+	}, nil
+}
+
+// cached is the object as its watch last saw it.
+func (ob *openObject) cached() (*unstructured.Unstructured, bool) {
+	if w := ob.watch.Load(); w != nil {
+		return w.Latest()
+	}
+	return nil, false
+}
+
+// watch starts a watch of ob's object; the app stops it.
+func (o *opener) watch(ctx context.Context, ob *openObject) (ui.Watcher, error) {
+	w := kube.NewWatch(o.Dynamic, ob.target)
+	if err := w.Start(ctx); err != nil {
+		return nil, err
+	}
+	ob.watch.Store(w)
+	return w, nil
+}
+
+// release lets go of an object the app left without a draft.
+func (o *opener) release(ob *openObject) {
+	o.mu.Lock()
+	delete(o.objects, ob)
+	o.mu.Unlock()
+	ob.close()
+}
+
+func (ob *openObject) close() {
+	if w := ob.watch.Load(); w != nil {
+		w.Stop()
+	}
+	ob.drafts.Close()
+	if ob.stopStarted != nil {
+		ob.stopStarted()
+	}
+}
+
+// closeAll ends every object kedit still holds: each one's latest draft
+// goes to the store first, as the last write may still have been on its
+// way.
+func (o *opener) closeAll(stderr io.Writer) {
+	o.mu.Lock()
+	objects, timeline := o.objects, o.timeline
+	o.objects, o.timeline = nil, nil
+	o.mu.Unlock()
+	for ob := range objects {
+		storeLatest(stderr, ob.runner, ob.sess)
+		ob.close()
+	}
+	if timeline != nil {
+		_ = timeline.Close()
+	}
+}
+
+// storeLatest brings the draft store up to sess. A Secret's draft kept in
+// memory stays there; any other failure is said on stderr, the terminal
+// being the app's no more.
+func storeLatest(stderr io.Writer, r *kube.Runner, sess *model.Session) {
+	_, err := r.Perform(context.Background(), sess.StoreDraft())
+	var secret *kube.SecretDraftError
+	if err != nil && !errors.As(err, &secret) {
+		fmt.Fprintln(stderr, "kedit:", err)
+	}
+}
+
+// Browse starts a live list of c for the browser.
+func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error) {
+	b := kube.NewBrowse(o.Metadata, c)
+	if err := b.Start(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Drafts are the stored drafts of this context on this cluster.
+func (o *opener) Drafts() ([]kube.DraftEntry, error) {
+	return o.store.ClusterDrafts(o.Context, o.Server)
+}

@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The browser's keys: the list's, the filter's and the : prompt's.
+
+// listKey handles a key while the list has the keys.
+func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.tableHeight())
+	case key.Matches(msg, k.PageDown):
+		m.move(m.tableHeight())
+	case key.Matches(msg, k.Home):
+		m.move(-len(m.shown))
+	case key.Matches(msg, k.End):
+		m.move(len(m.shown))
+	case key.Matches(msg, k.Filter):
+		m.mode = modeFilter
+	case key.Matches(msg, k.ClearFilter):
+		m.setFilter("")
+	case key.Matches(msg, k.Order):
+		sel, ok := m.Selected()
+		m.order = (m.order + 1) % orderCount
+		m.sort()
+		m.refilter()
+		if ok {
+			m.selectObject(sel.Namespace, sel.Name)
+		}
+	case key.Matches(msg, k.Command):
+		m.mode, m.prompt, m.completion = modePrompt, "", completion{}
+	case key.Matches(msg, k.Open):
+		row, ok := m.Selected()
+		if !ok || m.coll == nil {
+			return m, nil
+		}
+		return m, emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
+	case key.Matches(msg, k.Quit):
+		return m, emit(QuitRequestedMsg{})
+	}
+	return m, nil
+}
+
+// emit returns a command that reports msg to the app.
+func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+func (m *Browser) setFilter(f string) {
+	sel, ok := m.Selected()
+	m.filter = f
+	m.refilter()
+	if ok {
+		m.selectObject(sel.Namespace, sel.Name)
+	}
+}
+
+// filterKey handles a key while the filter is typed: it applies at every
+// key, esc clears it, enter keeps it and gives the keys back to the list.
+func (m Browser) filterKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+	if moved := m.arrowKey(msg); moved {
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.ClearFilter):
+		m.mode = modeList
+		m.setFilter("")
+	case key.Matches(msg, m.keys.Accept):
+		m.mode = modeList
+	default:
+		if f, ok := editLine(m.filter, msg); ok {
+			m.setFilter(f)
+		}
+	}
+	return m, nil
+}
+
+// arrowKey moves the selection with the keys that are never text.
+func (m *Browser) arrowKey(msg tea.KeyMsg) bool {
+	switch msg.Type {
+	case tea.KeyUp:
+		m.move(-1)
+	case tea.KeyDown:
+		m.move(1)
+	case tea.KeyPgUp:
+		m.move(-m.tableHeight())
+	case tea.KeyPgDown:
+		m.move(m.tableHeight())
+	default:
+		return false
+	}
+	return true
+}
+
+// editLine applies a key to a line of text: typing, backspace, ctrl+w
+// (the last word) and ctrl+u (everything). ok is false for other keys.
+func editLine(s string, msg tea.KeyMsg) (string, bool) {
+	switch msg.Type {
+	case tea.KeyRunes, tea.KeySpace:
+		return s + string(msg.Runes), true
+	case tea.KeyBackspace:
+		r := []rune(s)
+		if len(r) == 0 {
+			return s, true
+		}
+		return string(r[:len(r)-1]), true
+	case tea.KeyCtrlW:
+		t := strings.TrimRight(s, " ")
+		return t[:strings.LastIndex(t, " ")+1], true
+	case tea.KeyCtrlU:
+		return "", true
+	}
+	return s, false
+}
+
+// promptKey handles a key while a command is typed after :.
+func (m Browser) promptKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		m.mode = modeList
+	case key.Matches(msg, m.keys.Complete):
+		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt))
+	case key.Matches(msg, m.keys.Accept):
+		m.mode = modeList
+		return m.run(m.prompt)
+	case msg.Type == tea.KeyBackspace && m.prompt == "":
+		m.mode = modeList // as in vi and k9s: backspace past : leaves
+	default:
+		if p, ok := editLine(m.prompt, msg); ok {
+			m.prompt, m.completion = p, completion{}
+		}
+	}
+	return m, nil
+}
+
+// run carries out a command typed after :.
+func (m Browser) run(line string) (Browser, tea.Cmd) {
+	words := strings.Fields(line)
+	switch {
+	case len(words) == 0:
+		return m, nil
+	case words[0] == "ns" && len(words) == 1:
+		m.mode = modePicker
+		m.openNamespacePicker()
+		// Namespaces come and go: ask again each time.
+		return m, emit(NamespacesWantedMsg{})
+	case words[0] == "ns" && len(words) == 2:
+		return m, emit(SwitchNamespaceMsg{Namespace: words[1]})
+	case words[0] == "drafts" && len(words) == 1:
+		m.mode = modePicker
+		m.picker = newPicker(pickDraft, "stored drafts", nil)
+		m.picker.empty = "reading the stored drafts ..."
+		return m, emit(DraftsWantedMsg{})
+	case len(words) == 1:
+		return m, emit(SwitchTypeMsg{Type: words[0]})
+	}
+	// Nothing else takes arguments: say what is understood.
+	m.mode, m.prompt = modePrompt, line
+	m.completion = completion{note: "commands: TYPE, ns, ns NAME, drafts"}
+	return m, nil
+}
+
+// candidates are the completions for the word being typed in line.
+func (m Browser) candidates(line string) []completionCandidate {
+	if rest, ok := strings.CutPrefix(line, "ns "); ok && !strings.Contains(rest, " ") {
+		out := make([]completionCandidate, len(m.namespaces))
+		for i, n := range m.namespaces {
+			out[i] = completionCandidate{text: "ns " + n}
+		}
+		return out
+	}
+	if strings.Contains(line, " ") {
+		return nil
+	}
+	out := []completionCandidate{{text: "ns"}, {text: "drafts"}}
+	return append(out, m.types...)
+}

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/util/duration"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// Drawing the browser: header, table, bottom line and help.
+
+// View draws the header, the table (or the picker) and the bottom line.
+func (m Browser) View() string {
+	lines := []string{m.header()}
+	if m.mode == modePicker {
+		lines = append(lines, m.picker.view(m.styles, m.width, m.height-2)...)
+	} else {
+		lines = append(lines, m.table()...)
+	}
+	h := max(m.height-1, 1)
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:h], m.bottomLine())
+	return strings.Join(lines, "\n")
+}
+
+// header is the first line: what is listed, and how the link stands.
+func (m Browser) header() string {
+	st := m.styles
+	if m.coll == nil {
+		return ""
+	}
+	parts := []string{m.coll.Resource()}
+	switch {
+	case m.coll.Namespaced() && m.coll.AllNamespaces:
+		parts = append(parts, "all namespaces")
+	case m.coll.Namespaced():
+		parts = append(parts, "namespace "+m.coll.Namespace)
+	}
+	if m.coll.Context != "" {
+		parts = append(parts, "context "+m.coll.Context)
+	}
+	count := model.Count(len(m.all), "object")
+	if m.filter != "" {
+		count = fmt.Sprintf("%d of %s", len(m.shown), model.Count(len(m.all), "object"))
+	}
+	if !m.synced {
+		count = "listing ..."
+	}
+	// As in the object view, the count and the connection state matter
+	// most: on a narrow terminal the names give way.
+	right := count + "  " + m.connText()
+	avail := max(m.width-ansi.StringWidth(right)-2, 1)
+	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
+	return ansi.Truncate(st.Header.Render(left+"  "+count)+"  "+st.Muted.Render(m.connText()), m.width, "…")
+}
+
+// connText says how the link to the API server stands.
+func (m Browser) connText() string {
+	if m.closed {
+		return "stopped"
+	}
+	switch m.conn.State {
+	case kube.Connected:
+		return "connected"
+	case kube.Reconnecting:
+		return "reconnecting since " + m.conn.Since.Local().Format("15:04:05")
+	case kube.Refused:
+		return "refused"
+	}
+	return "connecting"
+}
+
+// column is one column of the table.
+type column struct {
+	title string
+	width int
+	// right aligns the column's text to the right (the durations).
+	right bool
+}
+
+// columns lays the table out for the width. NAME, NAMESPACE and BY want
+// their longest value; when that does not fit they give up width in
+// turns, so that at 80 columns a name, its namespace and who changed it
+// all stay readable: BY first (a manager's first 12 characters say who),
+// then NAME down to 24, NAMESPACE down to 10, NAME down to 16, and then
+// whatever is left.
+func (m Browser) columns() []column {
+	const gap = 2
+	age := column{title: "AGE", width: 6, right: true}
+	changed := column{title: "CHANGED", width: 7, right: true}
+	draft := column{title: "DRAFT", width: 6}
+	name := column{title: "NAME", width: max(m.nameWidth, 4)}
+	by := column{title: "BY", width: min(max(m.byWidth, 2), 26)}
+	ns := column{title: "NAMESPACE", width: min(max(m.nsWidth, 9), 24)}
+	withNS := m.coll != nil && m.coll.Namespaced() && m.coll.AllNamespaces
+	// Two columns go to the selection marker.
+	fixed := 2 + age.width + changed.width + draft.width + 4*gap
+	flex := []*column{&name, &by}
+	if withNS {
+		fixed += gap
+		flex = append(flex, &ns)
+	}
+	total := func() int {
+		t := fixed
+		for _, c := range flex {
+			t += c.width
+		}
+		return t
+	}
+	for _, step := range []struct {
+		c     *column
+		floor int
+	}{{&by, 13}, {&name, 24}, {&ns, 10}, {&name, 16}, {&by, 8}, {&ns, 6}, {&name, 4}} {
+		if !withNS && step.c == &ns {
+			continue
+		}
+		if over := total() - m.width; over > 0 {
+			step.c.width -= min(over, max(0, step.c.width-step.floor))
+		}
+	}
+	// Room to spare goes to NAME, so the table spans the screen.
+	name.width += max(0, m.width-total())
+	cols := []column{name, age, changed, by, draft}
+	if withNS {
+		cols = append([]column{ns}, cols...)
+	}
+	return cols
+}
+
+// cells lays out one row of the table.
+func cells(cols []column, texts []string) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		t := ansi.Truncate(texts[i], c.width, "…")
+		pad := strings.Repeat(" ", max(0, c.width-ansi.StringWidth(t)))
+		if c.right {
+			b.WriteString(pad + t)
+		} else if i == len(cols)-1 {
+			b.WriteString(t) // no trailing blanks
+		} else {
+			b.WriteString(t + pad)
+		}
+	}
+	return b.String()
+}
+
+// table is the column titles and the rows on the screen, or why there are
+// none.
+func (m Browser) table() []string {
+	st := m.styles
+	cols := m.columns()
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{"  " + st.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	if len(m.shown) == 0 {
+		return append(lines, m.emptyText()...)
+	}
+	now := m.now()
+	withNS := len(cols) == 6
+	end := min(m.offset+m.tableHeight(), len(m.shown))
+	for i := m.offset; i < end; i++ {
+		r := m.all[m.shown[i]]
+		changed := "-"
+		if !r.Changed.IsZero() {
+			changed = duration.HumanDuration(now.Sub(r.Changed))
+		}
+		var mark string
+		if m.coll != nil {
+			mark = m.drafts[DraftKey{Resource: m.coll.Mapping.Resource.GroupResource(), Namespace: r.Namespace, Name: r.Name}].String()
+		}
+		texts := []string{r.name, duration.HumanDuration(now.Sub(r.Created)), changed, r.by, mark}
+		if withNS {
+			texts = append([]string{r.ns}, texts...)
+		}
+		line := cells(cols, texts)
+		if i == m.selected {
+			// The marker shows the selection without colour too (NO_COLOR,
+			// a screen reader), as the conflict view's list does.
+			line = st.Selected.Render("> " + line + strings.Repeat(" ", max(0, m.width-2-ansi.StringWidth(line))))
+		} else {
+			line = strings.TrimRight("  "+line, " ")
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// emptyText says why no row is shown.
+func (m Browser) emptyText() []string {
+	st := m.styles
+	if m.coll == nil {
+		return nil
+	}
+	what := m.coll.Resource()
+	if where := m.coll.Where(); where != "" {
+		what += " " + where
+	}
+	var text string
+	switch {
+	case m.conn.State == kube.Refused && m.conn.Err != nil:
+		return strings.Split(st.Error.Render(ansi.Wrap(kube.EscapeControl(m.conn.Err.Error()), m.width, "")), "\n")
+	case !m.synced && m.conn.State == kube.Reconnecting && m.conn.Err != nil:
+		text = "listing " + what + ": " + m.conn.Err.Error()
+	case !m.synced:
+		text = "listing " + what + " ..."
+	case len(m.all) == 0:
+		text = "no " + what
+	default:
+		text = fmt.Sprintf("no name contains %q (esc clears the filter)", m.filter)
+	}
+	return strings.Split(st.Muted.Render(ansi.Wrap(kube.EscapeControl(text), m.width, "")), "\n")
+}
+
+// bottomLine is the filter or the command being typed, or the order and
+// the filter in force.
+func (m Browser) bottomLine() string {
+	st := m.styles
+	cursor := st.Selected.Render(" ")
+	var s string
+	switch m.mode {
+	case modeFilter:
+		s = "/" + kube.EscapeControl(m.filter) + cursor
+	case modePrompt:
+		s = ":" + kube.EscapeControl(m.prompt) + cursor
+		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt)); hint != "" {
+			// Type and namespace names come from the server.
+			s += "  " + st.Muted.Render(kube.EscapeControl(hint))
+		}
+	default:
+		s = st.Muted.Render("order: " + m.order.String())
+		if m.filter != "" {
+			s += st.Muted.Render("  filter: ") + kube.EscapeControl(m.filter)
+		}
+	}
+	return ansi.Truncate(s, m.width, "…")
+}
+
+// ShortHelp is the browser's keys for the help line, by what keys do now.
+func (m Browser) ShortHelp() []key.Binding {
+	k := m.keys
+	switch m.mode {
+	case modeFilter:
+		return []key.Binding{k.Accept, k.ClearFilter}
+	case modePrompt:
+		return []key.Binding{k.Complete, k.Accept, k.Back}
+	case modePicker:
+		return []key.Binding{k.Accept, k.Back}
+	}
+	return []key.Binding{k.Open, k.Filter, k.Order, k.Command, k.Help, k.Quit}
+}
+
+// FullHelp is every key of the browser, in groups.
+func (m Browser) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Open, k.Filter, k.ClearFilter, k.Order},
+		{k.Command, k.Complete, k.Help, k.Quit},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+	}
+}

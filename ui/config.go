@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// What the app is started with and what it calls, and the commands that
+// carry out one object's I/O.
+
+// Performer carries out a session's effects: *kube.Runner against the API
+// server, or a fake in tests of the UI alone.
+type Performer interface {
+	Perform(ctx context.Context, effect model.Effect) (model.Event, error)
+}
+
+// Drafts is this kedit's share of the draft store for the object
+// (*kube.ObjectDrafts): where its draft is written, the stored drafts to
+// offer for recovery, and what to do with them. The app reads the first
+// six once, when it starts; the last three it calls inside commands.
+type Drafts interface {
+	Path() string
+	Stored() []*kube.Draft
+	Others() []kube.Editor
+	Problem() error
+	Warnings() []error
+	MemoryOnly() bool
+	Adopt(path string) (string, error)
+	Discard(paths ...string) (string, error)
+	KeepAside(path string) (string, error)
+}
+
+// Config is what the app is started with.
+type Config struct {
+	// Session is the edit session; the app owns it from now on.
+	Session *model.Session
+	// Runner performs the session's effects.
+	Runner Performer
+	// Events is the watch's channel (kube.Watch.Events); nil for none.
+	Events <-chan kube.WatchEvent
+	// Drafts is where drafts are stored; nil keeps them in memory only.
+	Drafts Drafts
+	// AutoRebase resubmits clean rebases after a conflict without asking.
+	AutoRebase bool
+	// Context bounds every API call; nil means context.Background.
+	Context context.Context
+	// Notice is said in the status bar at start, e.g. that the server's
+	// schema could not be read.
+	Notice string
+	// Demo is kedit demo's second writer, which w makes write at once;
+	// nil outside the demo.
+	Demo DemoWriter
+	// YesGitOps saves an object a GitOps tool reconciles without asking
+	// first (--yes-gitops).
+	YesGitOps bool
+	// Keys and Styles default to DefaultKeyMap and NewStyles.
+	Keys   *KeyMap
+	Styles *Styles
+
+	// Cluster lists objects for the browser and opens those picked in it;
+	// nil for an app on one object alone, where esc has no list to go
+	// back to.
+	Cluster Cluster
+	// Object is the object to show first (kedit TYPE/NAME), opened by
+	// Cluster.Open; it takes the place of Session, Runner, Events, Drafts
+	// and Notice, and esc goes back to its type's list.
+	Object *Object
+	// List is the browser's list to show first (kedit, kedit TYPE),
+	// started already; First is its latest snapshot, read before the UI
+	// started to say a refusal on the terminal.
+	List  List
+	First *kube.BrowseSnapshot
+	// ExitAfterFirstFrame quits once the first frame showing the list (or
+	// the object's YAML) is drawn: start-up made measurable.
+	ExitAfterFirstFrame bool
+}
+
+// watchCmd reads the next event from the watch. The app returns it again
+// after each event, so the informer never waits on the UI (Program.Send would
+// block while an editor runs).
+func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return watchedMsg{ch, watchClosedMsg{}}
+		}
+		return watchedMsg{ch, watchEventMsg{ev}}
+	}
+}
+
+// performCmd performs one effect of sess and reports its outcome.
+func performCmd(ctx context.Context, sess *model.Session, r Performer, effect model.Effect) tea.Cmd {
+	return func() tea.Msg {
+		ev, err := r.Perform(ctx, effect)
+		return performedMsg{effect: effect, event: ev, err: err, sess: sess}
+	}
+}
+
+// retryCmd waits out a RetrySave's delay.
+func retryCmd(sess *model.Session, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{sess} })
+}
+
+// adoptCmd makes a recovered stored draft's file this kedit's own.
+func adoptCmd(sess *model.Session, d Drafts, path string) tea.Cmd {
+	return func() tea.Msg {
+		p, err := d.Adopt(path)
+		return storedDraftsMsg{path: p, err: err, sess: sess}
+	}
+}
+
+// discardCmd removes stored drafts the user declined to recover.
+func discardCmd(sess *model.Session, d Drafts, paths []string) tea.Cmd {
+	return func() tea.Msg {
+		p, err := d.Discard(paths...)
+		return storedDraftsMsg{path: p, err: err, sess: sess}
+	}
+}
+
+// keepAsideCmd moves a stored draft that cannot be recovered (why says
+// so) out of the way, where nothing writes it again.
+func keepAsideCmd(sess *model.Session, d Drafts, path, why string) tea.Cmd {
+	return func() tea.Msg {
+		kept, err := d.KeepAside(path)
+		return storedDraftsMsg{kept: kept, why: why, err: err, sess: sess}
+	}
+}
