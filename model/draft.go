@@ -8,9 +8,22 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
-// draftEdited takes the user's text as the draft, whether it parses or not.
-func (s *Session) draftEdited(text string) ([]Effect, error) {
-	obj, err := s.parse(text)
+// draftEdited takes the user's text as the draft, whether it parses or
+// not; parsed, when it is text's, saves parsing it again.
+func (s *Session) draftEdited(text string, parsed *ParsedDraft) ([]Effect, error) {
+	var obj *unstructured.Unstructured
+	var err error
+	if parsed != nil && parsed.text == text {
+		obj, err = parsed.obj, parsed.err
+		if err == nil {
+			err = checkIdentity(text, s.base.Object, obj)
+		}
+		if err != nil {
+			obj = nil
+		}
+	} else {
+		obj, err = s.parse(text)
+	}
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj, Err: err}
 	switch s.state {
@@ -47,6 +60,27 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 	}
 	return []Effect{s.writeDraft()}, err
 }
+
+// ParsedDraft is a draft's text parsed ahead of DraftEdited, by ParseDraft.
+type ParsedDraft struct {
+	text string
+	obj  *unstructured.Unstructured
+	err  error
+}
+
+// ParseDraft parses text as the session parses a draft (YAML of one
+// object, no conflict block left in, no key given twice), except for what
+// needs the session: that it is still the session's object, which
+// DraftEdited checks. It reads nothing but text, so the UI runs it in a
+// command, off its goroutine, and hands the result to DraftEdited.
+func ParseDraft(text string) *ParsedDraft {
+	obj, err := parseDraft(text)
+	return &ParsedDraft{text: text, obj: obj, err: err}
+}
+
+// Err returns why the text cannot be saved as it stands, a *DraftError
+// naming the line when it can, or nil when it parses.
+func (p *ParsedDraft) Err() error { return p.err }
 
 // parse reads a draft's text and checks that it is still base's object.
 func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
