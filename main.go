@@ -31,6 +31,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
+	"github.com/kedit/kedit/ui/pasteinput"
 )
 
 // version is kedit's version, set at build time with
@@ -223,8 +224,11 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP
 	// to kill it. The app quits once $EDITOR is back; then the draft is
 	// stored, and kedit exits with 128 + the signal's number.
+	//
+	// The terminal is read through kedit's paste filter: Bubble Tea v1's
+	// reader takes a time that grows with the square of a paste's size.
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithInput(cmd.InOrStdin()), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
+		tea.WithInput(pasteinput.Wrap(cmd.InOrStdin())), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
 	received, stop := relaySignals(p)
 	defer stop()
 	final, err := p.Run()

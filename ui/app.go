@@ -327,14 +327,23 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.key(msg)
 	case tea.MouseMsg:
 		var cmd tea.Cmd
-		if m.screen == screenObject {
+		switch m.screen {
+		case screenObject:
 			m.object, cmd = m.object.Update(msg)
+		case screenEditor:
+			m.editor, cmd = m.editor.Update(msg)
 		}
 		return m, cmd
+	case editorCheckedMsg:
+		return m.editorChecked(msg)
 	}
-	var cmd tea.Cmd
+	// The editor's own background results (its gutter's diff, its
+	// pauses) are of types it keeps to itself, and drops when they are
+	// another opening's.
+	var cmd, ecmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
-	return m, cmd
+	m.editor, ecmd = m.editor.Update(msg)
+	return m, tea.Batch(cmd, ecmd)
 }
 
 // watched turns a watch event into a LiveChanged, or a connection state.
