@@ -153,6 +153,14 @@ type App struct {
 	editor   EditorView
 	status   StatusBar
 	help     help.Model
+	// helpLine and bottom are the help and the status bar (or question)
+	// as relayout rendered them; helpLine is for helpFor.
+	helpLine, bottom string
+	helpFor          helpKey
+	// pasting: the last message was a paste into the editor; frame is
+	// the screen last drawn (View).
+	pasting bool
+	frame   *frameCache
 }
 
 // New returns the app for cfg.
@@ -171,7 +179,7 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
+		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24, frame: &frameCache{}}
 	m.memoryOnly = true
 	if d := cfg.Drafts; d != nil {
 		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
@@ -265,8 +273,13 @@ func (m App) Terminated() os.Signal { return m.terminating }
 
 // Update handles a message and lays the screen out again.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
 	m.relayout()
+	if m.pasting && m.frame != nil {
+		cmd = tea.Batch(cmd, m.frame.redraw())
+	}
 	return m, cmd
 }
 
@@ -336,6 +349,11 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, cmd
 	case editorCheckedMsg:
 		return m.editorChecked(msg)
+	case redrawMsg:
+		if m.frame != nil {
+			m.frame.redrawing = false
+		}
+		return m, nil
 	}
 	// The editor's own background results (its gutter's diff, its
 	// pauses) are of types it keeps to itself, and drops when they are

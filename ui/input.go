@@ -13,6 +13,14 @@ import (
 // key handles a key press: a pending question first, then the keys of
 // every screen, then the screen's own.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
+	if msg.Paste && m.screen == screenEditor && m.confirm == confirmNone {
+		// A paste is text for the editor, never a key of the app's, and
+		// a long one comes as thousands: matching bindings would render
+		// each as a string, once per binding.
+		var cmd tea.Cmd
+		m.editor, cmd = m.editor.Update(msg)
+		return m, cmd
+	}
 	if key.Matches(msg, m.keys.ForceQuit) {
 		cmd := m.takeEditorText()
 		if m.sess.Draft() != nil && m.inMemory() && !m.forceArmed {

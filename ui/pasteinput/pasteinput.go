@@ -68,6 +68,10 @@ type File interface {
 // A Reader is used by one reader at a time, as Bubble Tea uses its input.
 type Reader struct {
 	f File
+	// fd is f's descriptor, asked for once: cancelreader asks for it on
+	// every read, and os.File.Fd makes a system call each time for a
+	// descriptor Go polls (a pipe).
+	fd uintptr
 	// inPaste: a paste's start marker was read and its end marker not yet.
 	inPaste bool
 	// held is the start of the paste's bytes not passed on yet.
@@ -78,7 +82,7 @@ type Reader struct {
 }
 
 // New returns a Reader of f.
-func New(f File) *Reader { return &Reader{f: f} }
+func New(f File) *Reader { return &Reader{f: f, fd: f.Fd()} }
 
 // Wrap returns a Reader of r when r is a File (a terminal, os.Stdin), and
 // r itself otherwise: a reader without a descriptor gets no epoll from
@@ -91,7 +95,7 @@ func Wrap(r io.Reader) io.Reader {
 }
 
 // Fd returns the file descriptor of the file read.
-func (r *Reader) Fd() uintptr { return r.f.Fd() }
+func (r *Reader) Fd() uintptr { return r.fd }
 
 // Name returns the name of the file read.
 func (r *Reader) Name() string { return r.f.Name() }
