@@ -9,21 +9,17 @@ import (
 )
 
 // draftEdited takes the user's text as the draft, whether it parses or
-// not; parsed, when it is text's, saves parsing it again.
+// not; parsed, when it is text's, saves parsing it again. A new draft is
+// based on the version its text was made from (baseOfText).
 func (s *Session) draftEdited(text string, parsed *ParsedDraft) ([]Effect, error) {
-	var obj *unstructured.Unstructured
-	var err error
-	if parsed != nil && parsed.text == text {
-		obj, err = parsed.obj, parsed.err
-		if err == nil {
-			err = checkIdentity(text, s.base.Object, obj)
-		}
-		if err != nil {
-			obj = nil
-		}
-	} else {
-		obj, err = s.parse(text)
-	}
+	return s.takeDraft(text, parsed, true)
+}
+
+// takeDraft takes text as the draft; ofText bases a new draft on the
+// version the text names rather than on base as it is now.
+func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool) ([]Effect, error) {
+	fresh := ofText && s.draft == nil
+	obj, err := s.parse(text, parsed)
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj, Err: err}
 	switch s.state {
@@ -46,6 +42,9 @@ func (s *Session) draftEdited(text string, parsed *ParsedDraft) ([]Effect, error
 			s.rebase = &rb
 		}
 	default:
+		if fresh && obj != nil {
+			s.baseOfText(obj)
+		}
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
 			s.draft, s.state, s.failure = nil, StateViewing, nil
@@ -79,12 +78,47 @@ func ParseDraft(text string) *ParsedDraft {
 }
 
 // Err returns why the text cannot be saved as it stands, a *DraftError
-// naming the line when it can, or nil when it parses.
-func (p *ParsedDraft) Err() error { return p.err }
+// naming the line when it can, or nil when it parses. For the text of
+// ref's object: a Secret's refusal never quotes the text, which may hold
+// a value.
+func (p *ParsedDraft) Err(ref ObjectRef) error {
+	if p.err != nil && ref.IsSecret() {
+		return redactDraftError(p.err)
+	}
+	return p.err
+}
 
-// parse reads a draft's text and checks that it is still base's object.
-func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
-	obj, err := parseDraft(text)
+// baseOfText makes base the version a new draft's text was made from, when
+// base moved on while the text was being edited. With no draft base
+// follows live, so an editor opened on rv 540 can come back after the
+// watch moved base to 541; saved over 541, the text would silently undo
+// 541's change, the lost update kedit exists to prevent. The text names
+// its version (metadata.resourceVersion, as the editor was given it), and
+// the timeline still holds that version unless its bound dropped it: the
+// draft is based on it, so the banner says what changed meanwhile and the
+// save is a conflict. A text naming no older version of this object keeps
+// base.
+func (s *Session) baseOfText(obj *unstructured.Unstructured) {
+	rv := obj.GetResourceVersion()
+	if rv == "" || !newerRV(s.base.ResourceVersion, rv) {
+		return
+	}
+	uid := string(s.base.Object.GetUID())
+	for _, e := range s.timeline.Entries() {
+		if e.ResourceVersion != rv || e.Deleted || e.uid != uid {
+			continue
+		}
+		if old, ok := s.timeline.Object(e.ID); ok {
+			s.base = NewVersion(old, e.Observed)
+		}
+		return
+	}
+}
+
+// parse reads a draft's text, or takes parsed when it is text's, and
+// checks that it is still base's object.
+func (s *Session) parse(text string, parsed *ParsedDraft) (*unstructured.Unstructured, error) {
+	obj, err := s.parseText(text, parsed)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +139,7 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	if err := s.merging("take the edited merge"); err != nil {
 		return nil, err
 	}
-	obj, err := parseDraft(text)
+	obj, err := s.parseText(text, nil)
 	if err == nil {
 		err = checkIdentity(text, s.rebase.Theirs.Object, obj)
 	}
@@ -121,6 +155,16 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	s.draft = &Draft{Text: text, Object: obj}
 	s.state, s.failure, s.retries = StateEditing, nil, 0
 	return []Effect{s.writeDraft()}, nil
+}
+
+// parseText is parseDraft (or parsed, when it is text's: parsed in the
+// background), whose refusal of a Secret's text never quotes the text
+// (ParsedDraft.Err).
+func (s *Session) parseText(text string, parsed *ParsedDraft) (*unstructured.Unstructured, error) {
+	if parsed == nil || parsed.text != text {
+		parsed = ParseDraft(text)
+	}
+	return parsed.obj, parsed.Err(s.ref)
 }
 
 func (s *Session) writeDraft() WriteDraft {

@@ -276,8 +276,7 @@ func (s *Session) MergedText() (string, error) {
 	if s.rebase.Edited != "" {
 		return s.rebase.Edited, nil
 	}
-	out, err := s.rebase.Merge.YAML()
-	return string(out), err
+	return mergedYAML(s.rebase.Merge)
 }
 
 // LastSave reports what the last save the server took did, compared with

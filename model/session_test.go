@@ -1062,7 +1062,7 @@ func TestParsedDraftIsParsing(t *testing.T) {
 			t.Errorf("%q with another text's ParsedDraft:\n%s\nwant\n%s", text, got, want)
 		}
 	}
-	if p := ParseDraft("a: [\n"); p.Err() == nil {
+	if p := ParseDraft("a: [\n"); p.Err(cmRef) == nil {
 		t.Error("ParseDraft took YAML that does not parse")
 	}
 }

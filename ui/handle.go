@@ -16,6 +16,11 @@ import (
 // handle hands ev to the session, turns its effects into commands and
 // brings the views up to date.
 func (m *App) handle(ev model.Event) tea.Cmd {
+	if m.gitOpsAsks(ev) {
+		// The first save of an object a GitOps tool reconciles waits for
+		// a yes (oncall.go).
+		return nil
+	}
 	cmd, _ := m.handleErr(ev)
 	return cmd
 }
@@ -82,6 +87,15 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		// waits for the user to leave it.
 		return nil
 	}
+	if over := m.screen; over == screenTimeline || over == screenPreview {
+		// These views only look: a new version or a save's outcome
+		// meanwhile leaves them open, but a conflict still takes over.
+		defer func() {
+			if m.screen == screenObject {
+				m.screen = over
+			}
+		}()
+	}
 	if state == model.StateSaving {
 		cmd = m.status.SetBusy("saving")
 		m.status.Info("")
@@ -91,7 +105,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		if _, ok := ev.(model.Saved); ok {
-			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave())
+			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
 				m.autoMerged = ""
@@ -154,8 +168,9 @@ func changeList(mg *diff.ObjectMerge) string {
 // savedText says that a save went through at rv, and, from the session's
 // report, what it forced and what the server stored otherwise than the
 // draft said: `saved rv 812, but .data.baz is still on the server`. It
-// reports false when the server did not store the draft whole.
-func savedText(rv string, r *model.SaveReport) (string, bool) {
+// reports false when the server did not store the draft whole. A Secret's
+// value is never said (secret): only that it differs.
+func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	text := "saved rv " + rv
 	if r == nil {
 		return kube.EscapeControl(text), true
@@ -178,6 +193,8 @@ func savedText(rv string, r *model.SaveReport) (string, bool) {
 			buts = append(buts, p+" is still on the server")
 		case !ms.Stored.Present:
 			buts = append(buts, p+" is not on the server")
+		case secret && isSecretValue(ms.Path):
+			buts = append(buts, p+" is otherwise on the server")
 		default:
 			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
 		}
@@ -198,4 +215,6 @@ func (m *App) refresh() {
 	}
 	m.object.SetSession(m.sess)
 	m.conflict.SetSession(m.sess)
+	m.timeline.SetSession(m.sess)
+	m.preview.SetSession(m.sess)
 }

@@ -48,8 +48,16 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, tea.Quit
 	}
-	if m.screen == screenConflict {
+	switch m.screen {
+	case screenConflict:
 		return m.conflictKey(msg)
+	case screenTimeline:
+		return m.timelineKey(msg)
+	case screenPreview:
+		return m.previewKey(msg)
+	}
+	if next, cmd, ok := m.oncallKey(msg); ok {
+		return next, cmd
 	}
 	switch {
 	case key.Matches(msg, m.keys.Edit):
@@ -181,7 +189,7 @@ func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
 	if !fresh || m.screen != screenEditor {
 		return m, cmd
 	}
-	err := msg.parsed.Err()
+	err := msg.parsed.Err(m.sess.Ref())
 	if !m.editingMerged && msg.version > m.editor.kept {
 		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed}))
 		m.editor.kept = msg.version
@@ -307,6 +315,8 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
+	case confirmTimelineTake, confirmGitOps:
+		return m.answerOncall(c, yes)
 	}
 	return m, nil
 }

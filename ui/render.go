@@ -17,10 +17,17 @@ import (
 
 // renderObject renders obj as YAML for the object view. By default it hides
 // managedFields and status, which nobody edits and which bury the spec;
-// full shows them.
+// full shows them. A Secret's values are decoded, as in its draft.
 func renderObject(obj *unstructured.Unstructured, full bool) string {
 	if obj == nil {
 		return ""
+	}
+	if full && diff.IsSecret(obj) {
+		out, err := model.RenderSecretYAML(obj)
+		if err != nil {
+			return "cannot render the object: " + err.Error()
+		}
+		return out
 	}
 	if full {
 		out, err := yaml.Marshal(obj.Object)
