@@ -169,8 +169,8 @@ type App struct {
 	helpFor          helpKey
 	// pasting: the last message was a paste into the editor; frame is
 	// the screen last drawn (View).
-	pasting bool
-	frame   *frameCache
+	pasting  bool
+	frame    *frameCache
 	timeline TimelineView
 	preview  PreviewView
 	oncall   oncallState
