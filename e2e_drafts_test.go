@@ -174,7 +174,7 @@ func TestE2ESignalsEndWithTheDraftStored(t *testing.T) {
 			// Typed in the in-app editor, not yet left: the latest draft.
 			term.send("i")
 			term.waitFor(screenWait, "leave, keep the draft")
-			term.send("Down", "C-e", "Enter", "  baz: typed")
+			term.send("Down", "End", "Enter", "  baz: typed")
 			term.waitFor(screenWait, "baz: typed")
 			term.signal(tc.sig)
 			term.waitFor(screenWait, tc.exit)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
+	"github.com/kedit/kedit/ui/pasteinput"
 )
 
 // version is kedit's version, set at build time with
@@ -203,8 +204,11 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP
 	// to kill it. The app quits once $EDITOR is back; then the drafts are
 	// stored, and kedit exits with 128 + the signal's number.
-	var input io.Reader = cmd.InOrStdin()
-	if f, ok := input.(*os.File); ok && opts.exitAfterFirstFrame && !term.IsTerminal(int(f.Fd())) {
+	//
+	// The terminal is read through kedit's paste filter: Bubble Tea v1's
+	// reader takes a time that grows with the square of a paste's size.
+	var input io.Reader = pasteinput.Wrap(cmd.InOrStdin())
+	if f, ok := cmd.InOrStdin().(*os.File); ok && opts.exitAfterFirstFrame && !term.IsTerminal(int(f.Fd())) {
 		// A benchmark's stdin (hyperfine's /dev/null) cannot be polled,
 		// and nothing is typed before the first frame anyway.
 		input = nil

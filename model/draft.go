@@ -8,15 +8,18 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
-// draftEdited takes the user's text as the draft, whether it parses or not.
-// A new draft is based on the version its text was made from (baseOfText).
-func (s *Session) draftEdited(text string) ([]Effect, error) { return s.takeDraft(text, true) }
+// draftEdited takes the user's text as the draft, whether it parses or
+// not; parsed, when it is text's, saves parsing it again. A new draft is
+// based on the version its text was made from (baseOfText).
+func (s *Session) draftEdited(text string, parsed *ParsedDraft) ([]Effect, error) {
+	return s.takeDraft(text, parsed, true)
+}
 
 // takeDraft takes text as the draft; ofText bases a new draft on the
 // version the text names rather than on base as it is now.
-func (s *Session) takeDraft(text string, ofText bool) ([]Effect, error) {
+func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool) ([]Effect, error) {
 	fresh := ofText && s.draft == nil
-	obj, err := s.parse(text)
+	obj, err := s.parse(text, parsed)
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj, Err: err}
 	switch s.state {
@@ -57,6 +60,34 @@ func (s *Session) takeDraft(text string, ofText bool) ([]Effect, error) {
 	return []Effect{s.writeDraft()}, err
 }
 
+// ParsedDraft is a draft's text parsed ahead of DraftEdited, by ParseDraft.
+type ParsedDraft struct {
+	text string
+	obj  *unstructured.Unstructured
+	err  error
+}
+
+// ParseDraft parses text as the session parses a draft (YAML of one
+// object, no conflict block left in, no key given twice), except for what
+// needs the session: that it is still the session's object, which
+// DraftEdited checks. It reads nothing but text, so the UI runs it in a
+// command, off its goroutine, and hands the result to DraftEdited.
+func ParseDraft(text string) *ParsedDraft {
+	obj, err := parseDraft(text)
+	return &ParsedDraft{text: text, obj: obj, err: err}
+}
+
+// Err returns why the text cannot be saved as it stands, a *DraftError
+// naming the line when it can, or nil when it parses. For the text of
+// ref's object: a Secret's refusal never quotes the text, which may hold
+// a value.
+func (p *ParsedDraft) Err(ref ObjectRef) error {
+	if p.err != nil && ref.IsSecret() {
+		return redactDraftError(p.err)
+	}
+	return p.err
+}
+
 // baseOfText makes base the version a new draft's text was made from, when
 // base moved on while the text was being edited. With no draft base
 // follows live, so an editor opened on rv 540 can come back after the
@@ -84,9 +115,10 @@ func (s *Session) baseOfText(obj *unstructured.Unstructured) {
 	}
 }
 
-// parse reads a draft's text and checks that it is still base's object.
-func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
-	obj, err := s.parseText(text)
+// parse reads a draft's text, or takes parsed when it is text's, and
+// checks that it is still base's object.
+func (s *Session) parse(text string, parsed *ParsedDraft) (*unstructured.Unstructured, error) {
+	obj, err := s.parseText(text, parsed)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +139,7 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	if err := s.merging("take the edited merge"); err != nil {
 		return nil, err
 	}
-	obj, err := s.parseText(text)
+	obj, err := s.parseText(text, nil)
 	if err == nil {
 		err = checkIdentity(text, s.rebase.Theirs.Object, obj)
 	}
@@ -125,14 +157,14 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	return []Effect{s.writeDraft()}, nil
 }
 
-// parseText is parseDraft, whose refusal of a Secret's text never quotes
-// the text: it may hold a value.
-func (s *Session) parseText(text string) (*unstructured.Unstructured, error) {
-	obj, err := parseDraft(text)
-	if err != nil && s.ref.IsSecret() {
-		err = redactDraftError(err)
+// parseText is parseDraft (or parsed, when it is text's: parsed in the
+// background), whose refusal of a Secret's text never quotes the text
+// (ParsedDraft.Err).
+func (s *Session) parseText(text string, parsed *ParsedDraft) (*unstructured.Unstructured, error) {
+	if parsed == nil || parsed.text != text {
+		parsed = ParseDraft(text)
 	}
-	return obj, err
+	return parsed.obj, parsed.Err(s.ref)
 }
 
 func (s *Session) writeDraft() WriteDraft {

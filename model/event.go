@@ -63,6 +63,11 @@ type LiveChanged struct {
 type DraftEdited struct {
 	// Text is the whole draft, exactly as typed.
 	Text string
+	// Parsed is Text parsed ahead by ParseDraft, off the UI's goroutine:
+	// the session takes it instead of parsing Text again (parsing a
+	// mebibyte of YAML takes tens of milliseconds). It is ignored unless
+	// it was parsed from Text; nil parses Text.
+	Parsed *ParsedDraft
 }
 
 // MergedEdited reports the rebase's merged text (Session.MergedText) as the

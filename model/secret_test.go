@@ -132,21 +132,35 @@ func TestSecretDraftErrorsNeverQuoteValues(t *testing.T) {
 		{"unclosed quote", "password: old", `password: "hunter2-quote`, ""},
 		{"bad indentation", "password: old", "password: hunter2-indent\n   bad: `hunter2-tick`\n  x: y", ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, err := s.Handle(DraftEdited{Text: strings.Replace(text, c.from, c.to, 1)})
-			var de *DraftError
-			if !errors.As(err, &de) || de.Line == 0 {
-				t.Fatalf("err = %v, want a *DraftError with its line", err)
-			}
-			if c.field != "" && de.Field != c.field {
-				t.Errorf("field %q, want %q", de.Field, c.field)
-			}
-			for e := error(de); e != nil; e = errors.Unwrap(e) {
-				if strings.Contains(e.Error(), "hunter2") {
-					t.Errorf("the refusal quotes the value: %q", e.Error())
+		edited := strings.Replace(text, c.from, c.to, 1)
+		// The in-app editor parses in the background (ParseDraft) and hands
+		// the result over: the same rule holds for both ways and for what
+		// the editor draws on the line (ParsedDraft.Err).
+		parsed := ParseDraft(edited)
+		for _, way := range []struct {
+			name string
+			err  func() error
+		}{
+			{"parsed by the session", func() error { _, _, err := s.Handle(DraftEdited{Text: edited}); return err }},
+			{"parsed ahead", func() error { _, _, err := s.Handle(DraftEdited{Text: edited, Parsed: parsed}); return err }},
+			{"the editor's note", func() error { return parsed.Err(secretRef) }},
+		} {
+			t.Run(c.name+"/"+way.name, func(t *testing.T) {
+				err := way.err()
+				var de *DraftError
+				if !errors.As(err, &de) || de.Line == 0 {
+					t.Fatalf("err = %v, want a *DraftError with its line", err)
 				}
-			}
-		})
+				if c.field != "" && de.Field != c.field {
+					t.Errorf("field %q, want %q", de.Field, c.field)
+				}
+				for e := error(de); e != nil; e = errors.Unwrap(e) {
+					if strings.Contains(e.Error(), "hunter2") {
+						t.Errorf("the refusal quotes the value: %q", e.Error())
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -1022,5 +1023,46 @@ func TestAbandonRebaseKeepsTheDraft(t *testing.T) {
 
 	if _, _, err := opened(t, cmRef, cm("1", "foo", "1")).Handle(AbandonRebase{}); err == nil {
 		t.Error("AbandonRebase without a rebase was accepted")
+	}
+}
+
+// TestParsedDraftIsParsing: a draft parsed ahead with ParseDraft (off the
+// UI's goroutine) is taken as the session would take the text parsed
+// itself, whether it parses or not, changes the object's identity or is
+// base again; a ParsedDraft of another text is not taken.
+func TestParsedDraftIsParsing(t *testing.T) {
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: testmap\n  namespace: ns\ndata:\n  foo: \"2\"\n"
+	base := opened(t, cmRef, cm("1", "foo", "1"))
+	unchanged, err := base.DraftText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		good, unchanged, "  \n", good + "  foo: \"3\"\n",
+		strings.Replace(good, "  foo:", "\tfoo:", 1),
+		strings.Replace(good, "name: testmap", "name: other", 1),
+		strings.Replace(good, "kind: ConfigMap\n", "", 1),
+		strings.Replace(good, "  foo: \"2\"\n", "<<<<<<< mine\n  foo: \"2\"\n||||||| base\n  foo: \"1\"\n=======\n  foo: \"3\"\n>>>>>>> theirs\n", 1),
+	} {
+		outcome := func(parsed *ParsedDraft) string {
+			s := opened(t, cmRef, cm("1", "foo", "1"))
+			state, effects, err := s.Handle(DraftEdited{Text: text, Parsed: parsed})
+			d := s.Draft()
+			if d == nil {
+				return fmt.Sprintf("%s %s %v no draft", state, describe(effects), err)
+			}
+			obj, _ := json.Marshal(d.Object)
+			return fmt.Sprintf("%s %s %v draft %q %v %s", state, describe(effects), err, d.Text, d.Err, obj)
+		}
+		want := outcome(nil)
+		if got := outcome(ParseDraft(text)); got != want {
+			t.Errorf("%q parsed ahead:\n%s\nwant\n%s", text, got, want)
+		}
+		if got := outcome(ParseDraft(good + "# another text\n")); got != want {
+			t.Errorf("%q with another text's ParsedDraft:\n%s\nwant\n%s", text, got, want)
+		}
+	}
+	if p := ParseDraft("a: [\n"); p.Err(cmRef) == nil {
+		t.Error("ParseDraft took YAML that does not parse")
 	}
 }

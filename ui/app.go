@@ -134,6 +134,14 @@ type App struct {
 	browser  Browser
 	status   StatusBar
 	help     help.Model
+	// helpLine and bottom are the help and the status bar (or question)
+	// as relayout rendered them; helpLine is for helpFor.
+	helpLine, bottom string
+	helpFor          helpKey
+	// pasting: the last message was a paste into the editor; frame is
+	// the screen last drawn (View).
+	pasting bool
+	frame   *frameCache
 }
 
 // objectState is what the app holds for one object: its session, what
@@ -198,7 +206,7 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
-		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
+		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
@@ -272,8 +280,13 @@ func (m App) Terminated() os.Signal { return m.terminating }
 
 // Update handles a message and lays the screen out again.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
 	m.relayout()
+	if m.pasting && m.frame != nil {
+		cmd = tea.Batch(cmd, m.frame.redraw())
+	}
 	if m.cfg.ExitAfterFirstFrame && !m.firstFrame && m.showsContent() {
 		// The frame of this Update is drawn before the program ends.
 		m.firstFrame = true
@@ -380,15 +393,28 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 			m.object, cmd = m.object.Update(msg)
 		case screenBrowser:
 			m.browser, cmd = m.browser.Update(msg)
+		case screenEditor:
+			m.editor, cmd = m.editor.Update(msg)
 		}
 		return m, cmd
+	case editorCheckedMsg:
+		return m.editorChecked(msg)
+	case redrawMsg:
+		if m.frame != nil {
+			m.frame.redrawing = false
+		}
+		return m, nil
 	}
 	if m, cmd, ok := m.browsing(msg); ok {
 		return m, cmd
 	}
-	var cmd tea.Cmd
+	// The editor's own background results (its gutter's diff, its
+	// pauses) are of types it keeps to itself, and drops when they are
+	// another opening's.
+	var cmd, ecmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
-	return m, cmd
+	m.editor, ecmd = m.editor.Update(msg)
+	return m, tea.Batch(cmd, ecmd)
 }
 
 // watched turns a watch event into a LiveChanged, or a connection state.

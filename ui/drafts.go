@@ -174,9 +174,12 @@ func (m *App) takeEditorText() tea.Cmd {
 	if m.screen != screenEditor {
 		return nil
 	}
-	m.screen = screenObject
-	if !m.editor.Changed() {
+	m.closeEditor(screenObject)
+	if m.editingMerged && !m.editor.Changed() || !m.editingMerged && !m.editor.unkept() {
+		// The session has it already (the draft), or there is nothing
+		// typed to keep (the merged result).
 		return nil
 	}
+	m.editor.setKept()
 	return m.handle(model.DraftEdited{Text: m.editor.Text()})
 }

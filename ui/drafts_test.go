@@ -138,7 +138,7 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	r := &fakeRunner{drafts: drafts, slow: 100 * time.Millisecond}
 	m := newApp(t, 80, 24, r, withDrafts(drafts))
 	m = drive(t, m, keys("i")...)
-	m = drive(t, m, keyMsg("down"), tea.KeyMsg{Type: tea.KeyCtrlE}, tea.KeyMsg{Type: tea.KeyEnter})
+	m = drive(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter})
 	m = drive(t, m, keys("  baz: typed")...)
 	m = drive(t, m, keys("ctrl+s")...)
 	if m.Session().State() != model.StateSaved || dataOf(r.object(), "baz") != "typed" {
@@ -257,7 +257,7 @@ func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 func TestSignalEndsAfterEditor(t *testing.T) {
 	m := newApp(t, 80, 24, &fakeRunner{})
 	m = drive(t, m, keys("i")...)
-	m = drive(t, m, keyMsg("down"), tea.KeyMsg{Type: tea.KeyCtrlE}, tea.KeyMsg{Type: tea.KeyEnter})
+	m = drive(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter})
 	m = drive(t, m, keys("  baz: typed")...)
 	d := newDriver(t, m)
 	d.send(SignalMsg{Signal: syscall.SIGHUP})

@@ -19,6 +19,12 @@ import (
 // editorCommand returns the command that edits path, looked up as kubectl
 // does: KUBE_EDITOR, EDITOR, then vi. An editor with arguments
 // ("code --wait") runs through the shell, as kubectl runs it.
+//
+// Its input is the terminal itself, os.Stdin. Left unset, tea.ExecProcess
+// would give it the program's input, which is kedit's paste filter
+// (ui/pasteinput), not a file: os/exec would then copy the filter into a
+// pipe, the editor would have no terminal, and the copying would go on
+// reading kedit's keys after the editor returned.
 func editorCommand(path string) *exec.Cmd {
 	editor := os.Getenv("KUBE_EDITOR")
 	if editor == "" {
@@ -27,10 +33,12 @@ func editorCommand(path string) *exec.Cmd {
 	if editor == "" {
 		editor = "vi"
 	}
+	cmd := exec.Command(editor, path)
 	if strings.ContainsAny(editor, " \t") {
-		return exec.Command("sh", "-c", editor+` "$1"`, "kedit", path)
+		cmd = exec.Command("sh", "-c", editor+` "$1"`, "kedit", path)
 	}
-	return exec.Command(editor, path)
+	cmd.Stdin = os.Stdin
+	return cmd
 }
 
 // EditorDir returns the private directory for $EDITOR's temporary files:

@@ -1,88 +1,330 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/cursor"
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/textedit"
 )
 
-// EditorView edits the draft in the app, with line numbers, for a quick
-// change without leaving for $EDITOR.
+// How soon what is typed in the in-app editor is checked and kept: once
+// typing has paused for keepQuiet, and while it goes on without a pause,
+// keepMax after the first keystroke not yet kept. The draft store then has
+// it within a second of the last keystroke (the parse runs in the
+// background; a mebibyte takes tens of milliseconds).
+const (
+	keepQuiet = 300 * time.Millisecond
+	keepMax   = time.Second
+)
+
+// Messages of the in-app editor.
+type (
+	// editorDueMsg says that the pause after typing may be over.
+	editorDueMsg struct{ opening uint64 }
+	// editorCheckedMsg is the editor's text at version, parsed in the
+	// background, with the server's field causes placed on its lines.
+	editorCheckedMsg struct {
+		opening, version uint64
+		text             string
+		parsed           *model.ParsedDraft
+		causes           []textedit.Note
+	}
+	// editorBaseMsg is the text the gutter compares with, rendered in the
+	// background.
+	editorBaseMsg struct {
+		opening uint64
+		text    string
+	}
+)
+
+// EditorView edits the draft, or the rebase's merged result, in the app,
+// with kedit's own editor (ui/textedit): a title line, then the text with
+// a gutter of line numbers and marks against base, and notes under the
+// lines a parse error or a refused save's field causes are on.
+//
+// What is typed is checked in the background once typing pauses (at most
+// a second after the first keystroke not yet checked), and for the draft
+// the app then hands it to the session, which writes it to the draft store.
 type EditorView struct {
-	keys     KeyMap
-	styles   *Styles
-	area     textarea.Model
-	original string
-	width    int
+	keys   KeyMap
+	styles *Styles
+	area   textedit.Model
+	width  int
 	// merged is set while the text is the rebase's merged result, not
 	// the draft.
 	merged bool
+
+	// opening numbers each Open: what commands started for an earlier
+	// text report is dropped.
+	opening uint64
+	// kept is the version of the text the session has: opened, or last
+	// handed to it.
+	kept uint64
+	// checked is the version last checked in the background.
+	checked uint64
+	// typedAt is when the text last changed; dirtySince when it first
+	// changed after it was last checked.
+	typedAt, dirtySince time.Time
+	// ticking: an editorDueMsg is on its way; checking: a check runs.
+	ticking, checking bool
+	// causes are the field causes of the refused save the editor was
+	// opened after, drawn on their fields' lines until it is left.
+	causes []model.FieldCause
+	// changed is whether the text differs from what was opened, at the
+	// version changedAt: Changed compares texts of equal length.
+	changed   bool
+	changedAt uint64
+	// parseSaid is what the status bar said when the kept draft did not
+	// parse, to take back once it does.
+	parseSaid string
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
 func NewEditorView(keys KeyMap, styles *Styles) EditorView {
-	ta := textarea.New()
-	ta.ShowLineNumbers = true
-	ta.Prompt = ""
-	// No limits: a Deployment's YAML is longer than textarea's defaults
-	// (400 characters, 99 lines), and cutting a draft would lose text.
-	ta.CharLimit = 0
-	ta.MaxHeight = 0
-	// A steady cursor: a blinking one redraws the screen twice a second
-	// for nothing.
-	ta.Cursor.SetMode(cursor.CursorStatic)
-	return EditorView{keys: keys, styles: styles, area: ta}
+	return EditorView{keys: keys, styles: styles, area: textedit.New()}
 }
 
-// Open puts text in the editor, cursor at the top, and focuses it.
-func (m *EditorView) Open(text string) tea.Cmd {
-	m.original = text
-	m.area.SetValue(text)
-	for m.area.Line() > 0 {
-		m.area.CursorUp()
+// Open puts text in the editor, cursor at the top, with the causes of a
+// refused save drawn under their fields' lines. The gutter shows no marks
+// until SetBase gives what to compare with.
+func (m *EditorView) Open(text string, merged bool, causes []model.FieldCause) {
+	m.area.Open(text)
+	m.merged = merged
+	m.opening++
+	m.kept, m.checked, m.changedAt = m.area.Version(), m.area.Version(), m.area.Version()
+	m.changed, m.ticking, m.checking, m.parseSaid = false, false, false, ""
+	m.dirtySince = time.Time{}
+	m.causes = causes
+	if len(causes) > 0 {
+		m.area.SetNotes(causeNotes(text, causes))
 	}
-	m.area.CursorStart()
-	return m.area.Focus()
 }
 
-// Text returns the text as edited.
-func (m EditorView) Text() string { return m.area.Value() }
+// Text returns the text as edited. It joins the lines: it costs the
+// text's size.
+func (m EditorView) Text() string { return m.area.Text() }
 
 // Changed reports whether the text differs from what Open put in.
-func (m EditorView) Changed() bool { return m.area.Value() != m.original }
+func (m EditorView) Changed() bool { return m.area.Changed() }
+
+// Version counts the changes of the text (textedit.Model.Version).
+func (m EditorView) Version() uint64 { return m.area.Version() }
+
+// Prompting reports whether the find or go-to-line prompt is open, where
+// esc closes the prompt instead of leaving the editor.
+func (m EditorView) Prompting() bool { return m.area.Prompting() }
+
+// unkept reports whether the text changed since the session last had it.
+func (m EditorView) unkept() bool { return m.area.Version() != m.kept }
+
+// setKept records that the session has the text as it is now.
+func (m *EditorView) setKept() { m.kept = m.area.Version() }
 
 // SetSize gives the editor the body's size, less its title line.
 func (m *EditorView) SetSize(width, height int) {
 	m.width = width
-	m.area.SetWidth(width)
-	m.area.SetHeight(max(1, height-1))
+	m.area.SetSize(width, max(1, height-1))
 }
 
-// Update types into the text; the app handles leaving (esc) and saving (ctrl+s).
+// Update types into the text, scrolls and clicks (the mouse's row counted
+// from the title line), takes the editor's background results, and checks
+// the text once typing pauses. The app handles leaving (esc) and saving
+// (ctrl+s).
 func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
+	switch msg := msg.(type) {
+	case editorDueMsg:
+		if msg.opening != m.opening {
+			return m, nil
+		}
+		m.ticking = false
+		return m, m.due()
+	case editorBaseMsg:
+		if msg.opening != m.opening {
+			return m, nil
+		}
+		return m, m.area.SetBase(msg.text)
+	case tea.MouseMsg:
+		// The title line is above the text.
+		msg.Y--
+		var cmd tea.Cmd
+		m.area, cmd = m.area.Update(msg)
+		return m, cmd
+	}
+	v := m.area.Version()
 	var cmd tea.Cmd
 	m.area, cmd = m.area.Update(msg)
-	return m, cmd
+	if m.area.Version() == v {
+		return m, cmd
+	}
+	m.refreshChanged()
+	now := time.Now()
+	m.typedAt = now
+	if m.dirtySince.IsZero() {
+		m.dirtySince = now
+	}
+	return m, tea.Batch(cmd, m.schedule(keepQuiet))
 }
 
-// View draws a title line and the text with line numbers.
+// schedule asks for an editorDueMsg after d, unless one is on its way.
+func (m *EditorView) schedule(d time.Duration) tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	opening := m.opening
+	return tea.Tick(d, func(time.Time) tea.Msg { return editorDueMsg{opening} })
+}
+
+// due starts the check of the text once typing has paused for keepQuiet,
+// or has gone on for keepMax since the text was last checked; before
+// that it waits again.
+func (m *EditorView) due() tea.Cmd {
+	if m.checking || m.area.Version() == m.checked {
+		// A running check asks again when it is done.
+		return nil
+	}
+	now := time.Now()
+	at := m.typedAt.Add(keepQuiet)
+	if limit := m.dirtySince.Add(keepMax); limit.Before(at) {
+		at = limit
+	}
+	if wait := at.Sub(now); wait > 0 {
+		return m.schedule(wait)
+	}
+	m.checking, m.dirtySince = true, time.Time{}
+	return checkCmd(m.opening, m.area.Version(), m.area.Text(), m.causes)
+}
+
+// checkCmd parses text and places the causes on its lines, off the UI's
+// goroutine.
+func checkCmd(opening, version uint64, text string, causes []model.FieldCause) tea.Cmd {
+	return func() tea.Msg {
+		return editorCheckedMsg{opening: opening, version: version, text: text,
+			parsed: model.ParseDraft(text), causes: causeNotes(text, causes)}
+	}
+}
+
+// checkDone takes a check's result: false for another opening's. A text
+// that changed meanwhile is checked again after a pause.
+func (m *EditorView) checkDone(msg editorCheckedMsg) (bool, tea.Cmd) {
+	if msg.opening != m.opening {
+		return false, nil
+	}
+	m.checking = false
+	m.checked = max(m.checked, msg.version)
+	if m.area.Version() != msg.version {
+		if m.dirtySince.IsZero() {
+			m.dirtySince = time.Now()
+		}
+		return true, m.schedule(keepQuiet)
+	}
+	return true, nil
+}
+
+// setNotes draws the causes and the parse error err (a *model.DraftError
+// names its line) under their lines.
+func (m *EditorView) setNotes(causes []textedit.Note, err error) {
+	notes := causes
+	if n, ok := parseNote(err); ok {
+		notes = append(append([]textedit.Note(nil), causes...), n)
+	}
+	m.area.SetNotes(notes)
+}
+
+// parseNote is the note that says why the text cannot be saved, on the
+// line it names (the first when it names none).
+func parseNote(err error) (textedit.Note, bool) {
+	if err == nil {
+		return textedit.Note{}, false
+	}
+	de, ok := err.(*model.DraftError)
+	if !ok {
+		return textedit.Note{Text: "cannot be saved: " + err.Error()}, true
+	}
+	text := de.Msg
+	if de.Field != "" {
+		text = de.Field + ": " + text
+	}
+	return textedit.Note{Line: max(de.Line-1, 0), Text: "cannot be saved: " + text}, true
+}
+
+// causeNotes places each field cause of a refused save on its field's
+// line in text (causeLine, as the object view does), or on the first line
+// when the field is not found.
+func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
+	if len(causes) == 0 {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	notes := make([]textedit.Note, 0, len(causes))
+	for _, c := range causes {
+		notes = append(notes, textedit.Note{Line: max(causeLine(lines, c.Field), 0),
+			Text: "refused by the server: " + c.Field + ": " + c.Message})
+	}
+	return notes
+}
+
+// renderBaseCmd renders obj as the session renders a draft, for the
+// gutter to compare with, off the UI's goroutine (a mebibyte's YAML takes
+// tens of milliseconds). The session never changes a version's object in
+// place, so reading it here is safe.
+func renderBaseCmd(opening uint64, obj *unstructured.Unstructured) tea.Cmd {
+	if obj == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		text, err := model.RenderYAML(obj)
+		if err != nil {
+			return nil
+		}
+		return editorBaseMsg{opening: opening, text: text}
+	}
+}
+
+// View draws a title line and the text.
 func (m EditorView) View() string {
 	title := "editing the draft: esc leaves and keeps it, ctrl+s saves"
 	if m.merged {
 		title = "editing the merged result: esc hands it to the rebase, ctrl+s also saves"
 	}
-	if m.Changed() {
+	if m.changed {
 		title += "  (changed)"
 	}
+	c := m.area.Cursor()
+	title += fmt.Sprintf("  line %d/%d col %d", c.Line+1, m.area.Lines(), m.area.CursorColumn()+1)
 	return m.styles.Draft.Render(ansi.Truncate(title, m.width, "…")) + "\n" + m.area.View()
 }
 
-// ShortHelp is the editor's keys for the help line.
-func (m EditorView) ShortHelp() []key.Binding {
-	return []key.Binding{m.keys.EditorLeave, m.keys.EditorSave, m.keys.ForceQuit}
+// refreshChanged brings the title's "(changed)" up to the text, once per
+// version: comparing with what was opened may read the whole text.
+func (m *EditorView) refreshChanged() {
+	if v := m.area.Version(); v != m.changedAt {
+		m.changed, m.changedAt = m.area.Changed(), v
+	}
 }
 
-// FullHelp is the editor's keys, in one group.
-func (m EditorView) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+// ShortHelp is the editor's keys for the help line: leaving and saving,
+// then the editor's own; inside a prompt, the prompt's.
+func (m EditorView) ShortHelp() []key.Binding {
+	if m.area.Prompting() {
+		return append(m.area.ShortHelp(), m.keys.EditorSave)
+	}
+	return append([]key.Binding{m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
+}
+
+// FullHelp is every key of the editor: textedit's groups, the last with
+// leaving, saving, help and quitting under it (a column more would not fit
+// 120 columns).
+func (m EditorView) FullHelp() [][]key.Binding {
+	groups := m.area.FullHelp()
+	last := len(groups) - 1
+	groups[last] = append(groups[last], m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp, m.keys.ForceQuit)
+	return groups
+}

@@ -206,8 +206,14 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	return kube.EscapeControl(text), len(buts) == 0
 }
 
-// refresh copies the session into the views.
+// refresh copies the session into the views. While the in-app editor is
+// open they are not shown, and the object view's copy renders the whole
+// draft: the editor hands the session its text every second of typing,
+// so closeEditor refreshes them instead, once.
 func (m *App) refresh() {
+	if m.screen == screenEditor {
+		return
+	}
 	m.object.SetSession(m.sess)
 	m.conflict.SetSession(m.sess)
 	m.timeline.SetSession(m.sess)

@@ -4,14 +4,23 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/kedit/kedit/diff"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
 
 // key handles a key press: a pending question first, then the keys of
 // every screen, then the screen's own.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
+	if msg.Paste && m.screen == screenEditor && m.confirm == confirmNone {
+		// A paste is text for the editor, never a key of the app's, and
+		// a long one comes as thousands: matching bindings would render
+		// each as a string, once per binding.
+		var cmd tea.Cmd
+		m.editor, cmd = m.editor.Update(msg)
+		return m, cmd
+	}
 	if key.Matches(msg, m.keys.ForceQuit) {
 		cmd := m.takeEditorText()
 		lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
@@ -74,14 +83,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		if kube.EscapeControl(text) != text {
-			// The editor would draw them raw; $EDITOR is the user's choice.
-			m.status.Error("the draft holds control characters: e edits it in $EDITOR")
-			return m, nil
-		}
-		m.screen = screenEditor
-		m.editor.merged = false
-		return m, m.editor.Open(text)
+		return m, m.openEditor(text, false)
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
 			// Saving over a deleted object can only create it again.
@@ -132,10 +134,16 @@ func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 }
 
 // editorKey handles the in-app editor's keys: esc leaves, keeping what was
-// typed as the draft; ctrl+s keeps it and saves.
+// typed as the draft; ctrl+s keeps it and saves, also from inside the find
+// or go-to-line prompt (it is "save" everywhere; the prompt closes). Esc
+// inside a prompt closes the prompt.
 func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	leave := key.Matches(msg, m.keys.EditorLeave)
+	if key.Matches(msg, m.keys.EditorHelp) {
+		m.help.ShowAll = !m.help.ShowAll
+		return m, nil
+	}
 	save := key.Matches(msg, m.keys.EditorSave)
+	leave := key.Matches(msg, m.keys.EditorLeave) && !m.editor.Prompting()
 	if !leave && !save {
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
@@ -144,10 +152,11 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.editingMerged {
 		return m.leaveMergedEditor(save)
 	}
-	m.screen = screenObject
+	m.closeEditor(screenObject)
 	var cmds []tea.Cmd
-	if m.editor.Changed() {
+	if m.editor.unkept() {
 		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text()}))
+		m.editor.setKept()
 		if d := m.sess.Draft(); d != nil && d.Err != nil {
 			// handle has said why; a draft that does not parse is not sent.
 			return m, tea.Batch(cmds...)
@@ -159,13 +168,78 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// openEditor opens the in-app editor on text: the draft, or with merged
+// the rebase's merged result. The gutter compares the draft with base, and
+// the merged result with theirs (what the server has now: the marks are
+// what the resubmit changes on the server), each rendered as the session
+// renders a draft, in the background. A draft that is base itself is its
+// own base: no marks. The causes of a refused save are drawn under their
+// fields' lines.
+func (m *App) openEditor(text string, merged bool) tea.Cmd {
+	m.screen, m.editingMerged = screenEditor, merged
+	var causes []model.FieldCause
+	if f := m.sess.Failure(); f != nil && !merged {
+		causes = f.Causes
+	}
+	m.editor.Open(text, merged, causes)
+	var base *unstructured.Unstructured
+	switch {
+	case merged:
+		base = m.sess.Rebase().Theirs.Object
+	case m.sess.Draft() != nil:
+		base = m.sess.Base().Object
+	}
+	return renderBaseCmd(m.editor.opening, base)
+}
+
+// closeEditor leaves the in-app editor for screen s, bringing the views
+// up to the session: they are not while the editor is open.
+func (m *App) closeEditor(s screen) {
+	m.screen = s
+	m.refresh()
+}
+
+// editorChecked takes the editor's text as checked in the background:
+// for the draft, the session takes it (and the store writes it), so that
+// typing is kept; then the parse error, if any, is drawn on its line
+// beside the refused save's causes. A result for a text that has changed
+// since still goes to the session (it is newer than what the session
+// has), but its notes would be on the wrong lines: they wait for the next.
+func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
+	fresh, cmd := m.editor.checkDone(msg)
+	if !fresh || m.screen != screenEditor {
+		return m, cmd
+	}
+	err := msg.parsed.Err(m.sess.Ref())
+	if !m.editingMerged && msg.version > m.editor.kept {
+		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed}))
+		m.editor.kept = msg.version
+		err = nil
+		if d := m.sess.Draft(); d != nil {
+			err = d.Err
+		}
+		switch {
+		case err != nil:
+			// handle said it in the status bar too.
+			m.editor.parseSaid = m.status.Text()
+		case m.editor.parseSaid != "" && m.status.Text() == m.editor.parseSaid:
+			// The draft parses again: the complaint is over.
+			m.status.Info("")
+		}
+	}
+	if msg.version == m.editor.Version() {
+		m.editor.setNotes(msg.causes, err)
+	}
+	return m, cmd
+}
+
 // leaveMergedEditor hands the merged text edited in the app to the
 // session: taken, the rebase is done and ctrl+s saves the draft; refused,
 // the conflict view comes back with the resolutions, and i or e opens the
 // text again.
 func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
 	m.editingMerged = false
-	m.screen = screenConflict
+	m.closeEditor(screenConflict)
 	var cmds []tea.Cmd
 	if m.editor.Changed() {
 		cmds = append(cmds, m.handle(model.MergedEdited{Text: m.editor.Text()}))
@@ -224,13 +298,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		if kube.EscapeControl(text) != text {
-			m.status.Error("the merged text holds control characters: e edits it in $EDITOR")
-			return m, nil
-		}
-		m.screen, m.editingMerged = screenEditor, true
-		m.editor.merged = true
-		return m, m.editor.Open(text)
+		return m, m.openEditor(text, true)
 	case key.Matches(msg, m.keys.Back):
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.

@@ -22,8 +22,10 @@ type KeyMap struct {
 	// The diff view's hunks (p is kept free for a preview).
 	NextHunk, PrevHunk key.Binding
 
-	// In-app editor: everything else is typed into the draft.
-	EditorLeave, EditorSave key.Binding
+	// In-app editor: these, the editor's own keys (textedit.KeyMap) and
+	// ctrl+c; everything else is typed into the text. EditorHelp shows
+	// every key, as ? does elsewhere (? is typed).
+	EditorLeave, EditorSave, EditorHelp key.Binding
 
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
@@ -95,6 +97,7 @@ func DefaultKeyMap() KeyMap {
 
 		EditorLeave: b("leave, keep the draft", "esc"),
 		EditorSave:  b("save", "ctrl+s"),
+		EditorHelp:  b("help", "f1"),
 
 		Next:       key.NewBinding(key.WithKeys("n", "j", "down"), key.WithHelp("n/j/↓", "next")),
 		Prev:       key.NewBinding(key.WithKeys("p", "k", "up"), key.WithHelp("p/k/↑", "previous")),

@@ -73,6 +73,8 @@ type fakeRunner struct {
 	stored func(*unstructured.Unstructured)
 	saves  int
 	last   model.Save
+	// written are the texts of the draft writes, in the order performed.
+	written []string
 	// dryRuns counts the dry runs, which store nothing.
 	dryRuns int
 	// drafts, when set, stores the draft there, each write delayed by
@@ -120,6 +122,9 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		defer f.mu.Unlock()
 		return model.Conflicted{Theirs: f.server.DeepCopy(), At: t0}, nil
 	case model.WriteDraft:
+		f.mu.Lock()
+		f.written = append(f.written, e.Text)
+		f.mu.Unlock()
 		if f.drafts == nil {
 			return nil, nil
 		}
@@ -133,6 +138,13 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		return nil, f.drafts.Delete(e.Seq)
 	}
 	return nil, nil
+}
+
+// writes returns the texts of the draft writes so far.
+func (f *fakeRunner) writes() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.written...)
 }
 
 // dryRun answers a dry run as the server would, storing nothing: the
@@ -304,6 +316,29 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyDown}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// replaceText replaces the in-app editor's whole text with text, as a
+// user would: ctrl+k on every line, then a paste.
+func replaceText(t *testing.T, m App, text string) App {
+	t.Helper()
+	msgs := []tea.Msg{tea.KeyMsg{Type: tea.KeyCtrlHome}}
+	for range m.editor.area.Lines() {
+		msgs = append(msgs, tea.KeyMsg{Type: tea.KeyCtrlK})
+	}
+	msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+	return typeIn(t, m, msgs...)
+}
+
+// typeIn sends msgs as fast typing does, without waiting for the screen
+// between them, then lets the app settle.
+func typeIn(t *testing.T, m App, msgs ...tea.Msg) App {
+	t.Helper()
+	d := newDriver(t, m)
+	for _, msg := range msgs {
+		d.send(msg)
+	}
+	return d.settle()
 }
 
 func keys(ks ...string) []tea.Msg {
@@ -496,6 +531,30 @@ func TestGolden(t *testing.T) {
 		}},
 		{"editor", func(t *testing.T, w, h int) App {
 			m := edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`)
+			return drive(t, m, keys("i")...)
+		}},
+		{"editor_long_line", func(t *testing.T, w, h int) App {
+			// A long line scrolled to its end: the gutter stays, the
+			// line's start is off screen to the left.
+			var long strings.Builder
+			for i := range 30 {
+				fmt.Fprintf(&long, "segment%02d-", i)
+			}
+			m := newAppWith(t, w, h, &fakeRunner{}, map[string]any{"long": long.String(), "short": "x"})
+			m = drive(t, m, keys("i")...)
+			return typeIn(t, m, tea.KeyMsg{Type: tea.KeyCtrlF}, runes("long"), tea.KeyMsg{Type: tea.KeyEnd})
+		}},
+		{"editor_gutter", func(t *testing.T, w, h int) App {
+			// Against base: bar deleted, foo changed, two lines of
+			// labels added.
+			m := edit(t, newApp(t, w, h, &fakeRunner{}), "  bar: \"1\"\n  foo: \"1\"\n", "  foo: mine\n")
+			m = edit(t, m, "  name: testmap\n", "  labels:\n    team: a\n  name: testmap\n")
+			return drive(t, m, keys("i")...)
+		}},
+		{"editor_422", func(t *testing.T, w, h int) App {
+			r := &fakeRunner{fail: invalidCause}
+			m := edit(t, newApp(t, w, h, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
+			m = drive(t, m, keys("s")...)
 			return drive(t, m, keys("i")...)
 		}},
 		{"invalid", func(t *testing.T, w, h int) App {

@@ -419,7 +419,7 @@ func TestInAppEditor(t *testing.T) {
 		t.Fatal("esc without a change made a draft or stayed")
 	}
 	m = drive(t, m, keys("i")...)
-	m = drive(t, m, keyMsg("down"), tea.KeyMsg{Type: tea.KeyCtrlE}, tea.KeyMsg{Type: tea.KeyEnter})
+	m = drive(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter})
 	m = drive(t, m, keys("  baz: q?")...)
 	if !m.editor.Changed() || m.screen != screenEditor {
 		t.Fatal("typing did not change the text, or q/? left the editor")
@@ -462,7 +462,7 @@ func TestMergedEditedWithBlockLeft(t *testing.T) {
 		t.Fatalf("i opens %q, want the edited text", m.editor.Text())
 	}
 	fixed := strings.Replace(mustRender(t, m.Session().Rebase().Theirs.Object), "foo: theirs", "foo: fixed", 1)
-	m.editor.area.SetValue(fixed)
+	m = replaceText(t, m, fixed)
 	m = drive(t, m, keys("esc")...)
 	if d := m.Session().Draft(); m.screen != screenObject || m.Session().Rebase() != nil || d == nil || !strings.Contains(d.Text, "foo: fixed") {
 		t.Fatalf("screen %v, draft %v: the fixed merge was not taken", m.screen, d)

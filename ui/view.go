@@ -2,23 +2,42 @@ package ui
 
 import (
 	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// relayout gives each part of the screen its height.
+// relayout gives each part of the screen its height, and renders the help
+// line once for it and View: rendering it is most of what the app adds to
+// a keystroke in the editor.
 func (m *App) relayout() {
 	m.help.Width = m.width
 	m.status.SetSize(m.width, 1)
-	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())
+	// The editor's help changes only with the prompt (and the size and
+	// f1): typing and pasting reuse it.
+	if key := (helpKey{m.screen, m.width, m.help.ShowAll, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
+		m.helpLine, m.helpFor = m.helpView(), key
+	}
+	m.bottom = m.bottomLine()
+	h := m.height - lipgloss.Height(m.helpLine) - lipgloss.Height(m.bottom)
 	m.object.SetSize(m.width, h)
 	m.conflict.SetSize(m.width, h)
 	m.editor.SetSize(m.width, h)
 	m.timeline.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
+}
+
+// helpKey is what the help line was rendered for.
+type helpKey struct {
+	screen    screen
+	width     int
+	all       bool
+	prompting bool
 }
 
 // question is the pending question's text.
@@ -72,8 +91,37 @@ func (m App) helpView() string {
 	return ansi.Truncate(v, m.width, "…")
 }
 
-// View draws the screen.
+// frameTime is how often the screen is drawn while a paste comes in:
+// Bubble Tea draws at most this often anyway (60 frames a second), but
+// asks View for every message, and a long paste comes as thousands.
+const frameTime = time.Second / 60
+
+// frameCache is the screen View drew last, shared by the app's copies.
+type frameCache struct {
+	text string
+	at   time.Time
+	// redrawing: a redrawMsg is on its way.
+	redrawing bool
+}
+
+// redrawMsg asks for the screen to be drawn after a paste.
+type redrawMsg struct{}
+
+// redraw makes sure that the screen is drawn once the paste is over.
+func (f *frameCache) redraw() tea.Cmd {
+	if f.redrawing {
+		return nil
+	}
+	f.redrawing = true
+	return tea.Tick(frameTime, func(time.Time) tea.Msg { return redrawMsg{} })
+}
+
+// View draws the screen. While a paste comes in it draws it at most once
+// a frame (frameTime); redrawMsg draws it when the paste is over.
 func (m App) View() string {
+	if m.pasting && m.frame != nil && m.frame.text != "" && time.Since(m.frame.at) < frameTime {
+		return m.frame.text
+	}
 	var body string
 	switch m.screen {
 	case screenConflict:
@@ -89,7 +137,7 @@ func (m App) View() string {
 	default:
 		body = m.object.View()
 	}
-	h := m.height - lipgloss.Height(m.helpView()) - lipgloss.Height(m.bottomLine())
+	h := m.height - lipgloss.Height(m.helpLine) - lipgloss.Height(m.bottom)
 	// Pad or cut the body so that the status bar and help stay at the bottom.
 	lines := strings.Split(body, "\n")
 	if len(lines) > h {
@@ -98,7 +146,11 @@ func (m App) View() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return strings.Join(lines, "\n") + "\n" + m.bottomLine() + "\n" + m.helpView()
+	screen := strings.Join(lines, "\n") + "\n" + m.bottom + "\n" + m.helpLine
+	if m.frame != nil {
+		m.frame.text, m.frame.at = screen, time.Now()
+	}
+	return screen
 }
 
 // leaveHelp is the object view's help with esc, which goes back to the

@@ -268,6 +268,37 @@ func BenchmarkPaste1MiB(b *testing.B) {
 	}
 }
 
+// BenchmarkPaste1MiBCut pastes a mebibyte as kedit's input filter hands
+// it on: pastes of 244 bytes (one of Bubble Tea's reads less the markers),
+// each through Update and View as Bubble Tea draws after every message,
+// joined into one undo step.
+func BenchmarkPaste1MiBCut(b *testing.B) {
+	colour(b)
+	paste := []rune(benchDoc(1 << 20))
+	var msgs []tea.KeyMsg
+	for i := 0; i < len(paste); {
+		// 244 bytes of this ASCII document are 244 runes.
+		n := min(244, len(paste)-i)
+		msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: paste[i : i+n], Paste: true})
+		i += n
+	}
+	b.ReportAllocs()
+	for range b.N {
+		m := New()
+		m.Open(benchDoc(1 << 10))
+		m.SetSize(120, 40)
+		m.SetCursor(Pos{5, 0})
+		for _, msg := range msgs {
+			m, _ = m.Update(msg)
+			_ = m.View()
+		}
+		if m.Len() < 1<<20 || len(m.undo) != 1 {
+			b.Fatalf("%d bytes, %d undo steps", m.Len(), len(m.undo))
+		}
+	}
+	b.ReportMetric(float64(len(msgs)), "pastes")
+}
+
 // BenchmarkMarks is the background diff against base that follows a pause
 // in typing: 20 edits spread over the document.
 func BenchmarkMarks(b *testing.B) {

@@ -17,7 +17,11 @@ const (
 	kindType
 	kindBackspace
 	kindDelete
-	// kindOther is an undo step of its own: a paste, enter, tab, ctrl+k.
+	// kindPaste joins the open paste while pastes follow one another with
+	// nothing between them: a paste that kedit's input filter (or the
+	// terminal) cut into several is one undo step.
+	kindPaste
+	// kindOther is an undo step of its own: enter, tab, ctrl+k.
 	kindOther
 )
 
@@ -33,7 +37,19 @@ type edit struct {
 // Every step is one edit: a run of typing grows its edit in place.
 type group struct {
 	edit
+	// more is inserted text that follows ins, one piece per paste joined:
+	// appending a piece to ins would copy the whole paste so far each time,
+	// a square of a large paste's size. Undo and redo join them (flat).
+	more          []string
 	before, after Pos
+}
+
+// flat joins the pieces of a joined paste into ins.
+func (g *group) flat() {
+	if len(g.more) > 0 {
+		g.ins += strings.Join(g.more, "")
+		g.more = nil
+	}
 }
 
 // change replaces the text from `from` to `to` with s as a change of the
@@ -50,8 +66,11 @@ func (m *Model) change(kind editKind, from, to Pos, s string) Pos {
 		text = old
 	}
 	first, last := spaceAt(text, false), spaceAt(text, true)
-	join := kind == m.open && kind != kindOther && len(m.undo) > 0 && !(m.lastSpace && !first)
+	join := kind == m.open && kind != kindOther && len(m.undo) > 0 && (kind == kindPaste || !(m.lastSpace && !first))
 	switch {
+	case join && kind == kindPaste && from == m.expect:
+		g := &m.undo[len(m.undo)-1]
+		g.more = append(g.more, s)
 	case join && kind == kindType && from == m.expect:
 		e := &m.undo[len(m.undo)-1].edit
 		e.ins += s
@@ -82,7 +101,7 @@ func (m *Model) change(kind editKind, from, to Pos, s string) Pos {
 	}
 	m.lastSpace = first
 	m.expect = from
-	if kind == kindType {
+	if kind == kindType || kind == kindPaste {
 		m.lastSpace, m.expect = last, end
 	}
 	return end
@@ -141,11 +160,22 @@ func (m *Model) insert(s string) {
 	m.land(m.change(kindOther, m.cur, m.cur, s), true)
 }
 
-// paste inserts a paste as one undo step. Terminals send a paste's line
-// breaks as "\r" (what enter sends), so "\r\n" and "\r" become the
-// document's line break at the cursor; the cost is the paste's size and
-// the lines it adds.
+// paste inserts a paste as one undo step, joined to the paste before it
+// when nothing came between them (Update ends the paste's step on any
+// other key or the mouse). Terminals send a paste's line breaks as "\r"
+// (what enter sends), so "\r\n" and "\r" become the document's line break
+// at the cursor, also when a "\r\n" was cut between two pastes; the cost
+// is the paste's size and the lines it adds.
 func (m *Model) paste(s string) {
+	joins := m.open == kindPaste && m.cur == m.expect
+	if joins && m.pasteCR && strings.HasPrefix(s, "\n") {
+		s = s[1:]
+	}
+	if s == "" {
+		// Nothing to paste; the paste around it goes on.
+		return
+	}
+	m.pasteCR = s[len(s)-1] == '\r'
 	if strings.IndexByte(s, '\r') >= 0 {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")
@@ -153,7 +183,7 @@ func (m *Model) paste(s string) {
 	if eol := m.eolAt(m.cur.Line); eol != "\n" && strings.IndexByte(s, '\n') >= 0 {
 		s = strings.ReplaceAll(s, "\n", eol)
 	}
-	m.insert(s)
+	m.land(m.change(kindPaste, m.cur, m.cur, s), true)
 }
 
 // newline breaks the line at the cursor with the line's own ending, and
@@ -249,6 +279,7 @@ func (m *Model) undoStep() {
 	g := m.undo[len(m.undo)-1]
 	m.undo[len(m.undo)-1] = group{}
 	m.undo = m.undo[:len(m.undo)-1]
+	g.flat()
 	m.replace(g.at, endOf(g.at, g.ins), g.del)
 	m.redo = append(m.redo, g)
 	m.cur, m.goalX = m.clamp(g.before), -1

@@ -25,6 +25,7 @@ type ref struct {
 	open       editKind
 	lastSpace  bool
 	expect     int
+	pasteCR    bool
 
 	prompt promptKind
 	input  string
@@ -150,10 +151,10 @@ func (r *ref) edit(kind editKind, from, to int, s string, cur int, forward bool)
 		t = old
 	}
 	first := refSpace(t, false)
-	join := kind == r.open && kind != kindOther && len(r.undo) > 0 && !(r.lastSpace && !first)
+	join := kind == r.open && kind != kindOther && len(r.undo) > 0 && (kind == kindPaste || !(r.lastSpace && !first))
 	if join {
 		switch kind {
-		case kindType, kindDelete:
+		case kindType, kindDelete, kindPaste:
 			join = from == r.expect
 		case kindBackspace:
 			join = to == r.expect
@@ -172,7 +173,7 @@ func (r *ref) edit(kind editKind, from, to int, s string, cur int, forward bool)
 		r.open = kindNone
 	}
 	r.lastSpace, r.expect = first, from
-	if kind == kindType {
+	if kind == kindType || kind == kindPaste {
 		r.lastSpace, r.expect = refSpace(t, true), from+len(s)
 	}
 }
@@ -208,11 +209,21 @@ func (r *ref) eol() string {
 	return "\n"
 }
 
+// paste joins the paste before it when nothing came between them (the
+// walker ends the paste's step on every other key and the mouse), and a
+// "\r\n" cut between them is one line break.
 func (r *ref) paste(s string) {
+	if r.open == kindPaste && r.c == r.expect && r.pasteCR {
+		s = strings.TrimPrefix(s, "\n")
+	}
+	if s == "" {
+		return
+	}
+	r.pasteCR = strings.HasSuffix(s, "\r")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\n", r.eol())
-	r.insert(s)
+	r.edit(kindPaste, r.c, r.c, s, r.c+len(s), true)
 }
 
 func (r *ref) newline() {

@@ -55,6 +55,7 @@ type Model struct {
 	undo, redo []group
 	open       editKind // the kind of the last change while it can still take more
 	lastSpace  bool     // the last character typed or deleted was a space
+	pasteCR    bool     // the open paste ended with "\r", maybe the first half of "\r\n"
 	expect     Pos      // where the next change must be to join the open one
 	clean      int      // len(undo) at which the text is the original; -1 if none
 
@@ -212,6 +213,10 @@ func (m *Model) SetNotes(notes []Note) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if !msg.Paste && m.open == kindPaste {
+			// Something came between two pastes: they are two steps.
+			m.closeStep()
+		}
 		v := m.version
 		if m.prompt == noPrompt || !m.promptKey(msg) {
 			if !m.key(msg) {
@@ -222,6 +227,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, m.scheduleMarks()
 		}
 	case tea.MouseMsg:
+		if m.open == kindPaste {
+			m.closeStep()
+		}
 		m.mouse(msg)
 	case marksDueMsg:
 		return m.marksDue(msg)

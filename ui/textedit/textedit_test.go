@@ -251,6 +251,48 @@ func TestPasteLineBreaks(t *testing.T) {
 	}
 }
 
+// TestCutPasteIsOneStep: a paste that arrives cut into several (kedit's
+// input filter cuts long pastes into pastes of one read each) goes in as
+// the whole would, "\r\n" cut in two included, and is one undo step;
+// anything between two pastes makes them two.
+func TestCutPasteIsOneStep(t *testing.T) {
+	m := opened("a\nb\n")
+	m.SetCursor(Pos{1, 0})
+	whole := strings.Repeat("line: é日\r\n", 3000) + "end"
+	rs := []rune(whole)
+	for i := 0; i < len(rs); i += 61 {
+		m, _ = m.Update(pasteMsg(string(rs[i:min(i+61, len(rs))])))
+		if i == 61*7 {
+			m, _ = m.Update(pasteMsg("")) // an empty paste changes nothing
+		}
+	}
+	want := "a\n" + strings.ReplaceAll(whole, "\r\n", "\n") + "b\n"
+	if m.Text() != want {
+		t.Fatalf("the cut paste gave %d bytes, want %d", len(m.Text()), len(want))
+	}
+	if len(m.undo) != 1 {
+		t.Fatalf("%d undo steps, want 1", len(m.undo))
+	}
+	m = press(t, m, "ctrl+z")
+	if m.Text() != "a\nb\n" {
+		t.Fatalf("undo left %q", m.Text())
+	}
+	m = press(t, m, "ctrl+y")
+	if m.Text() != want {
+		t.Fatal("redo did not paste it again")
+	}
+	// A key or the mouse between two pastes: two steps.
+	for _, between := range []tea.Msg{tea.KeyMsg{Type: tea.KeyCtrlS}, tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress}} {
+		m := opened("")
+		m, _ = m.Update(pasteMsg("x\r"))
+		m, _ = m.Update(between)
+		m, _ = m.Update(pasteMsg("\ny"))
+		if len(m.undo) != 2 || m.Text() != "x\n\ny" {
+			t.Errorf("with %T between: %d steps, %q", between, len(m.undo), m.Text())
+		}
+	}
+}
+
 // TestFind: ctrl+f opens an incremental prompt; enter goes to the next match
 // and round to the first; esc closes the prompt only; a query without
 // capitals matches either case.

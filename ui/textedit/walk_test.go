@@ -56,7 +56,7 @@ func genDoc(r *rand.Rand, n int) string {
 // controls and invalid bytes.
 var (
 	typed   = []string{"a", "b", "c", "K", " ", " ", ":", "-", "_", "é", "日", "😀", "1"}
-	pastes  = []string{"x", "key: value\n", "a\nb\n  c", "l1\r\nl2\r\n", "cr\rcr", "\x1b[2J\u202e\u009b", "\t\t", "😀\n日本", "\n", "x: y\n  z: w"}
+	pastes  = []string{"x", "key: value\n", "a\nb\n  c", "l1\r\nl2\r\n", "cr\rcr", "\x1b[2J\u202e\u009b", "\t\t", "😀\n日本", "\n", "x: y\n  z: w", "a\r", "\nb", "\r"}
 	raws    = []string{"\xff", "\xc3", "\xa9", "\xe6\x97", "\xa5", "a\xffb\n\xfe", "\x80\x80"}
 	queries = []string{"a", "b", "K", "日", " ", ":", "é"}
 )
@@ -98,7 +98,15 @@ func pasteMsg(s string) tea.KeyMsg {
 }
 func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
 
-func (w *walker) press(msg tea.Msg) { w.m, _ = w.m.Update(msg) }
+// press hands msg to the editor. Any key but a paste, and the mouse, end
+// an open paste's undo step, in the reference too.
+func (w *walker) press(msg tea.Msg) {
+	k, isKey := msg.(tea.KeyMsg)
+	if _, mouse := msg.(tea.MouseMsg); (mouse || isKey && !k.Paste) && w.ref.open == kindPaste {
+		w.ref.open = kindNone
+	}
+	w.m, _ = w.m.Update(msg)
+}
 
 // offset is the editor's cursor as a byte offset into its text.
 func (w *walker) offset() int {
@@ -187,13 +195,24 @@ func (w *walker) step() {
 		ref.deleteLine()
 	case n < 53:
 		s := pick(r, pastes)
-		w.name = fmt.Sprintf("paste %q", s)
-		w.press(pasteMsg(s))
-		if ref.prompt != noPrompt {
-			ref.promptInput(s)
-		} else {
-			ref.paste(s)
+		if r.IntN(2) == 0 {
+			s += pick(r, pastes) + pick(r, pastes)
 		}
+		w.name = fmt.Sprintf("paste %q", s)
+		if ref.prompt != noPrompt {
+			w.press(pasteMsg(s))
+			ref.promptInput(s)
+			return
+		}
+		// Cut into pastes at rune boundaries, as kedit's input filter
+		// cuts a long paste: the same as the whole, in one undo step.
+		rs := []rune(s)
+		for len(rs) > 0 {
+			n := 1 + r.IntN(len(rs))
+			w.press(pasteMsg(string(rs[:n])))
+			rs = rs[n:]
+		}
+		ref.paste(s)
 	case n < 55:
 		if ref.prompt != noPrompt {
 			w.promptStep()
@@ -394,6 +413,7 @@ func (w *walker) check(step int) {
 		// The last step, taken back on the text as it is, gives the text
 		// before it.
 		g := m.undo[n-1]
+		g.ins += strings.Join(g.more, "")
 		off := g.at.Col
 		for i := range g.at.Line {
 			off += len(m.lines[i]) + 1

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// End to end, the in-app editor (issue 9) in the real binary: a config of
+// 20,000 lines edited and saved whole, typing kept within a second and
+// offered after kill -9, and a large bracketed paste.
+
+// paste pastes text into the terminal as a terminal pastes: tmux's
+// paste-buffer -p sends it as one bracketed paste (its line breaks as
+// "\r", as a terminal sends them).
+func (term *terminal) paste(text string) {
+	term.t.Helper()
+	f := filepath.Join(term.t.TempDir(), "paste")
+	if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+		term.t.Fatal(err)
+	}
+	for _, args := range [][]string{{"load-buffer", "-b", "kedit", f}, {"paste-buffer", "-p", "-d", "-b", "kedit", "-t", term.name}} {
+		if out, err := exec.Command("tmux", append([]string{"-L", term.socket}, args...)...).CombinedOutput(); err != nil {
+			term.t.Fatalf("tmux %s: %v\n%s", args[0], err, out)
+		}
+	}
+}
+
+// configFile returns a config file of n lines.
+func configFile(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %05d of the config = value %d\n", i, i)
+	}
+	return b.String()
+}
+
+// createConfigMap creates ConfigMap name in ns with data.
+func createConfigMap(t *testing.T, ns, name string, data map[string]string) {
+	t.Helper()
+	_, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Create(context.Background(),
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestE2EEditorTwentyThousandLines: a ConfigMap whose value is a file of
+// 20,000 lines (bubbles' textarea kept 10,000 and lost the rest), i, one
+// character typed on the file's line 3, ctrl+s: the server has it, and
+// every other line unchanged.
+func TestE2EEditorTwentyThousandLines(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	conf := configFile(20000)
+	createConfigMap(t, ns, "big", map[string]string{"app.conf": conf})
+	term := openKedit(t, ns, "big", editorScript(t, "exit 1"), 120, 40)
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft", "line 1/200")
+	term.send("C-f")
+	term.send("line 00003 ")
+	term.send("End")
+	term.send("X")
+	term.waitFor(screenWait, "line 00003 of the config = value 3X")
+	term.send("C-s")
+	term.waitFor(screenWait, "saved rv")
+	data, _ := configMapData(t, ns, "big")
+	want := strings.Replace(conf, "value 3\n", "value 3X\n", 1)
+	if got := data["app.conf"]; got != want {
+		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("the server's line %d is %q, want %q (%d lines, want %d)", i+1, gl[i], wl[i], len(gl), len(wl))
+			}
+		}
+		t.Fatalf("the server has %d lines, want %d", len(gl), len(wl))
+	}
+}
+
+// TestE2EEditorKeepsTypingWithinASecond: what is typed in i reaches the
+// draft file within a second of the keystroke (measured, the file polled
+// every 50 ms; 1.5 s allowed for a loaded machine), without leaving the
+// editor; after kill -9 the next kedit offers it.
+func TestE2EEditorKeepsTypingWithinASecond(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, "exit 1"))
+	term := env.start(t, ns, "configmap/testmap")
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	term.send("C-f")
+	term.send("data:")
+	term.send("End")
+	term.send("Enter")
+	term.send("  typed: kept")
+	typed := time.Now()
+	path := env.draft(ns, "configmaps", "testmap", 1)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.Contains(string(b), "  typed: kept\n") {
+			break
+		}
+		if time.Since(typed) > 1500*time.Millisecond {
+			t.Fatalf("the draft file does not hold the typing %s after the keystroke: %q", time.Since(typed), b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("typing kept %s after the keystroke", time.Since(typed).Round(10*time.Millisecond))
+	term.waitFor(screenWait, "editing the draft", "typed: kept")
+	term.signal("KILL")
+	term.waitFor(screenWait, "EXIT=137")
+
+	again := startTerminal(t, 300, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "configmap/testmap")
+	again.waitFor(screenWait, "a draft of this object from rv", "recover it?")
+	again.send("y")
+	again.waitFor(screenWait, "unsaved draft", "typed: kept")
+}
+
+// TestE2EEditorPastesALargeBuffer: a bracketed paste of half a mebibyte
+// (13,000 lines) into i goes in whole, and ctrl+s sends it all to the
+// server.
+func TestE2EEditorPastesALargeBuffer(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	term := openKedit(t, ns, "testmap", editorScript(t, "exit 1"), 120, 40)
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	term.send("C-f")
+	term.send("data:")
+	term.send("End")
+	term.send("Enter")
+	conf := configFile(13000)
+	text := "  pasted.conf: |\n    " + strings.ReplaceAll(strings.TrimSuffix(conf, "\n"), "\n", "\n    ") + "\n"
+	start := time.Now()
+	term.paste(text)
+	// The cursor is after the paste's last line once all of it is in.
+	term.waitFor(screenWait, "line 13000 of the config = value 13000")
+	t.Logf("%d bytes pasted and drawn in %s", len(text), time.Since(start).Round(10*time.Millisecond))
+	term.send("C-s")
+	term.waitFor(screenWait, "saved rv")
+	data, _ := configMapData(t, ns, "testmap")
+	if data["pasted.conf"] != conf || data["foo"] != "1" {
+		t.Fatalf("the server has %d bytes of pasted.conf (want %d) and foo %q", len(data["pasted.conf"]), len(conf), data["foo"])
+	}
+}

@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/pasteinput"
+	"github.com/kedit/kedit/ui/textedit"
+)
+
+// The whole app's share of a keystroke in the in-app editor (issue 9):
+// App.Update and App.View, with the editor open on documents of every
+// size, beside textedit's own figures (ui/textedit/bench_test.go); what
+// keeping the typing costs; and a paste of a mebibyte from the terminal to
+// the screen.
+
+var appBenchSizes = []struct {
+	name string
+	size int
+}{{"1KiB", 1 << 10}, {"100KiB", 100 << 10}, {"1MiB", 1 << 20}, {"3MiB", 3 << 20}}
+
+// benchConfig is a config file of about size bytes, the value of one key
+// of a ConfigMap: the draft is then about as large, as textedit's
+// benchmark documents are.
+func benchConfig(size int) string {
+	var b strings.Builder
+	b.Grow(size + 64)
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "key%06d: \"value %d of the config\" # comment\n", i, i)
+	}
+	return b.String()
+}
+
+// benchApp opens testmap holding a config of size bytes, 120x40, with
+// colours on, and the in-app editor open at the config's middle line.
+func benchApp(b *testing.B, size int) App {
+	b.Helper()
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	sess := model.NewSession(ref)
+	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": benchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
+		b.Fatal(err)
+	}
+	var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = m.Update(keyMsg("i"))
+	app := m.(App)
+	app.editor.area.SetCursor(textedit.Pos{Line: app.editor.area.Lines() / 2, Col: 4})
+	return app
+}
+
+// typingKey is what the keystrokes type, as textedit's benchmark types:
+// letters, a space every 7th key and enter every 40th.
+func typingKey(i int) tea.KeyMsg {
+	switch {
+	case i%40 == 39:
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case i%7 == 6:
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune('a' + i%26)}}
+}
+
+// reportTimes reports the median and p99 of d.
+func reportTimes(b *testing.B, d []time.Duration) {
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	b.ReportMetric(float64(d[len(d)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(d[(len(d)*99+99)/100-1].Nanoseconds()), "p99-ns")
+}
+
+// BenchmarkAppKeystroke is one keystroke in the app: App.Update and
+// App.View, with the editor open at the middle of the document. The
+// commands a keystroke returns (the pause's tick) are not run: what they
+// lead to, once a pause, is BenchmarkAppKeep.
+func BenchmarkAppKeystroke(b *testing.B) {
+	for _, s := range appBenchSizes {
+		b.Run(s.name, func(b *testing.B) {
+			m := benchApp(b, s.size)
+			b.ReportAllocs()
+			d := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				next, _ := m.Update(typingKey(i))
+				m = next.(App)
+				_ = m.View()
+				d = append(d, time.Since(t0))
+			}
+			b.StopTimer()
+			reportTimes(b, d)
+		})
+	}
+}
+
+// BenchmarkAppKeep is what keeping the typing costs once typing pauses:
+// "check" the background command (ParseDraft of the whole text and the
+// causes' lines), off the UI's goroutine; "update" the app taking its
+// result (DraftEdited with the parse to the session, the notes), on it;
+// "text" the join of the lines when the pause is over, on it too.
+func BenchmarkAppKeep(b *testing.B) {
+	for _, s := range appBenchSizes {
+		m := benchApp(b, s.size)
+		next, _ := m.Update(typingKey(0))
+		m = next.(App)
+		text := m.editor.Text()
+		b.Run("text/"+s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = m.editor.Text()
+			}
+		})
+		b.Run("check/"+s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = checkCmd(m.editor.opening, m.editor.Version(), text, nil)()
+			}
+		})
+		b.Run("update/"+s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var d []time.Duration
+			for range b.N {
+				b.StopTimer()
+				app := m
+				app.editor.kept = 0
+				msg := editorCheckedMsg{opening: app.editor.opening, version: app.editor.Version(), text: text, parsed: model.ParseDraft(text)}
+				b.StartTimer()
+				t0 := time.Now()
+				next, _ := app.Update(msg)
+				_ = next.(App).View()
+				d = append(d, time.Since(t0))
+			}
+			reportTimes(b, d)
+		})
+	}
+}
+
+// BenchmarkAppPaste1MiB pastes a mebibyte into the in-app editor from the
+// terminal (a pipe), through tea.NewProgram as kedit runs it: Bubble Tea's
+// reader, then App.Update and App.View for every message, with kedit's
+// paste filter and without it.
+func BenchmarkAppPaste1MiB(b *testing.B) {
+	paste := benchConfig(1 << 20)
+	for _, bc := range []struct {
+		name string
+		wrap func(*os.File) io.Reader
+	}{
+		{"filter", func(f *os.File) io.Reader { return pasteinput.New(f) }},
+		{"bubbletea", func(f *os.File) io.Reader { return f }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var cpu time.Duration
+			for range b.N {
+				b.StopTimer()
+				m := benchApp(b, 1<<10)
+				pr, pw, err := os.Pipe()
+				if err != nil {
+					b.Fatal(err)
+				}
+				want := m.editor.area.Len() + len(paste)
+				p := tea.NewProgram(untilLen{m, want}, tea.WithInput(bc.wrap(pr)), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+				b.StartTimer()
+				cpu0 := cpuTime()
+				var wg sync.WaitGroup
+				wg.Go(func() { pw.WriteString("\x1b[200~" + paste + "\x1b[201~") })
+				final, err := p.Run()
+				b.StopTimer()
+				cpu += cpuTime() - cpu0
+				wg.Wait()
+				pr.Close()
+				pw.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if got := final.(untilLen).App.editor.area.Len(); got != want {
+					b.Fatalf("%d bytes in the editor, want %d", got, want)
+				}
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time this process has used, user and system: on a
+// machine others share, the wall time of a benchmark measures their load
+// too.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// untilLen is the app, ended once its editor holds n bytes.
+type untilLen struct {
+	App
+	n int
+}
+
+func (u untilLen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := u.App.Update(msg)
+	u.App = next.(App)
+	if u.App.editor.area.Len() >= u.n {
+		return u, tea.Quit
+	}
+	return u, cmd
+}
