@@ -197,7 +197,12 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 			return fail(err)
 		}
 	}
-	watch := kube.NewWatch(client, target)
+	// A client of the watch's own, whose connections it keeps an eye on:
+	// a server that goes away is said at once (kube.NewWatchForConfig).
+	watch, err := kube.NewWatchForConfig(rc, target)
+	if err != nil {
+		return fail(err)
+	}
 	if err := watch.Start(ctx); err != nil {
 		return fail(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -148,7 +149,27 @@ func (e *UnavailableError) Error() string {
 	if e.Timeout {
 		return "the API server did not answer in time: " + e.Err.Error()
 	}
+	var status apierrors.APIStatus
+	if errors.As(e.Err, &status) && status.Status().Code >= http.StatusInternalServerError {
+		// A 5xx body may be a proxy's whole HTML page: its code says enough.
+		code := int(status.Status().Code)
+		return fmt.Sprintf("the API server answered %d %s: %s", code, http.StatusText(code), oneLine(serverMessage(e.Err), 200))
+	}
 	return "the API server is unavailable: " + e.Err.Error()
+}
+
+// oneLine is s on one line, cut to at most n bytes (at a character
+// boundary) with "…" when cut.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
@@ -216,13 +237,18 @@ func classify(target *Target, verb string, err error) error {
 	return fmt.Errorf("%s %s: %w", verb, target, err)
 }
 
+// isUnavailable reports whether err is worth a retry: the server could not
+// be reached, did not answer in time, or answered 5xx (a proxy's 502, an
+// etcd leader change's 500). A save that met one of these may still have
+// gone through, which is why the session reads the object back before it
+// sends the save again.
 func isUnavailable(err error) bool {
 	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsServiceUnavailable(err) ||
-		apierrors.IsTooManyRequests(err) {
+		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) || apierrors.IsUnexpectedServerError(err) {
 		return true
 	}
 	var status apierrors.APIStatus
-	if errors.As(err, &status) && status.Status().Code == http.StatusGatewayTimeout {
+	if errors.As(err, &status) && status.Status().Code >= http.StatusInternalServerError {
 		return true
 	}
 	var netErr net.Error

@@ -90,7 +90,9 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	}
 	switch state {
 	case model.StateSaved:
-		if _, ok := ev.(model.Saved); ok {
+		_, saved := ev.(model.Saved)
+		_, verified := ev.(model.SaveVerified)
+		if saved || verified {
 			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
@@ -162,6 +164,14 @@ func savedText(rv string, r *model.SaveReport) (string, bool) {
 	}
 	if r.AsUpdate {
 		text += " as an update"
+	}
+	if r.ServerRebases > 0 {
+		// A hot object: the conflict view never opened, so say why the
+		// save went with another resourceVersion than base's.
+		text += " (rebased at once onto rv " + r.RebasedOnto + ": only its status had changed on the server)"
+	}
+	if r.Verified {
+		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"
 	}
 	if len(r.Forced) > 0 {
 		var taken []string

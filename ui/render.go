@@ -104,7 +104,8 @@ func failureText(f *model.Failure) string {
 	case model.ErrorUnauthorized:
 		s = "the server does not accept your credentials (401)"
 	case model.ErrorUnavailable, model.ErrorTimeout:
-		s = fmt.Sprintf("the API server is unavailable; retrying (attempt %d)", f.Attempt)
+		// The server's own words matter here: a timeout, a reset, a 502.
+		s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
 	case model.ErrorApplyCannotRemove:
