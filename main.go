@@ -105,7 +105,8 @@ merges what does not collide and lets you resolve each real conflict.
 // the UI starts are printed on stderr with exit status 1.
 func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
-		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", err)
+		// The error may quote the server (a 403, an unknown type): escaped.
+		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", kube.EscapeControl(err.Error()))
 		return &exitError{1}
 	}
 	typ, name, rest, err := kube.SplitObjectArgs(args)
@@ -281,7 +282,7 @@ func storeLatest(stderr io.Writer, r *kube.Runner, final tea.Model) {
 	_, err := r.Perform(context.Background(), app.Session().StoreDraft())
 	var secret *kube.SecretDraftError
 	if err != nil && !errors.As(err, &secret) {
-		fmt.Fprintln(stderr, "kedit:", err)
+		fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
 	}
 }
 
@@ -291,7 +292,7 @@ func main() {
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "kedit:", err)
+		fmt.Fprintln(os.Stderr, "kedit:", kube.EscapeControl(err.Error()))
 		os.Exit(2)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -65,9 +66,25 @@ func (e *InvalidError) Error() string {
 	}
 	parts := make([]string, len(e.Causes))
 	for i, c := range e.Causes {
-		parts[i] = c.Field + ": " + c.Message
+		parts[i] = c.Field + ": " + shortCause(c.Message)
 	}
 	return fmt.Sprintf("%s is invalid: %s", e.Target, strings.Join(parts, "; "))
+}
+
+// invalidValueRE finds the value a 422's cause quotes, which may be the
+// whole object (a patch that does not decode).
+var invalidValueRE = regexp.MustCompile(`Invalid value: "(?:[^"\\]|\\.)*"`)
+
+// shortCause cuts a quoted value of more than a line out of a cause's
+// message, saying how long it was: the field and the reason are what the
+// user needs, not a dump of the object.
+func shortCause(msg string) string {
+	return invalidValueRE.ReplaceAllStringFunc(msg, func(v string) string {
+		if len(v) <= 120 {
+			return v
+		}
+		return fmt.Sprintf(`Invalid value: "%s…" (%d bytes)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], len(v)-len(`Invalid value: ""`))
+	})
 }
 func (e *InvalidError) Unwrap() error { return e.Err }
 

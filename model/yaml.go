@@ -10,7 +10,6 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -24,7 +23,7 @@ func RenderYAML(obj *unstructured.Unstructured) (string, error) {
 	}
 	c := obj.DeepCopy()
 	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
-	out, err := yaml.Marshal(c.Object)
+	out, err := diff.MarshalYAML(c.Object)
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", obj.GetName(), err)
 	}

@@ -101,9 +101,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	for i, c := range s.Conflicts() {
 		row := conflictRow{
 			where:  c.Where(),
-			base:   renderValue(c.Base),
-			theirs: renderValue(c.Theirs),
-			mine:   renderValue(c.Mine),
+			base:   displayValue(c.Base, m.styles),
+			theirs: displayValue(c.Theirs, m.styles),
+			mine:   displayValue(c.Mine, m.styles),
 		}
 		switch {
 		case c.Owner != "":
@@ -121,7 +121,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	}
 	if r.Merge != nil {
 		for _, c := range r.Merge.Changes {
-			m.merged = append(m.merged, newMergedRow(c))
+			m.merged = append(m.merged, newMergedRow(c, m.styles))
 		}
 	}
 	m.selected = min(m.selected, max(0, m.entries()-1))
@@ -129,8 +129,8 @@ func (m *ConflictView) SetSession(s *model.Session) {
 
 // newMergedRow describes a merged change: for a region of a multi-line
 // string its lines, else the field's value before and after.
-func newMergedRow(c diff.Change) mergedRow {
-	row := mergedRow{where: c.Where(), side: c.Side, before: renderValue(c.Base), after: renderValue(c.Value)}
+func newMergedRow(c diff.Change, st *Styles) mergedRow {
+	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st), after: displayValue(c.Value, st)}
 	if h := c.Hunk; h != nil {
 		lines, start := h.MineLines, h.Mine.Start
 		if c.Side == diff.SideTheirs {
@@ -140,7 +140,9 @@ func newMergedRow(c diff.Change) mergedRow {
 		row.summary = oneLine(strings.Join(h.BaseLines, "")) + " -> " + oneLine(strings.Join(lines, ""))
 		return row
 	}
-	row.summary = oneLine(row.before) + " -> " + oneLine(row.after)
+	// The list escapes its lines itself: the summary is of the values as
+	// they are.
+	row.summary = oneLine(renderValue(c.Base)) + " -> " + oneLine(renderValue(c.Value))
 	return row
 }
 
@@ -390,12 +392,13 @@ type detailColumn struct {
 func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
 	st := m.styles
 	baseLines := map[string]bool{}
-	for _, l := range strings.Split(kube.EscapeControl(base), "\n") {
+	// The versions were escaped (and their escapes styled) by displayValue.
+	for _, l := range strings.Split(base, "\n") {
 		baseLines[l] = true
 	}
 	render := func(i int, width, height int) string {
 		out := []string{st.ColumnTitle.Render(ansi.Truncate(cols[i].title, width, "…"))}
-		all := strings.Split(kube.EscapeControl(cols[i].text), "\n")
+		all := strings.Split(cols[i].text, "\n")
 		// Title, "lines above" and the closing "…" take three rows; the
 		// colliding line needs one more, context gets what is left.
 		context := min(contextLines, max(0, height-4))

@@ -57,7 +57,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		if kube.EscapeControl(text) != text {
+		if kube.HasControl(text) {
 			// The editor would draw them raw; $EDITOR is the user's choice.
 			m.status.Error("the draft holds control characters: e edits it in $EDITOR")
 			return m, nil
@@ -195,7 +195,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		if kube.EscapeControl(text) != text {
+		if kube.HasControl(text) {
 			m.status.Error("the merged text holds control characters: e edits it in $EDITOR")
 			return m, nil
 		}

@@ -207,10 +207,10 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return kube.EscapeControl(renderObject(m.live, m.full)), nil
+		return m.styles.EscapedYAML(renderObject(m.live, m.full)), nil
 	}
 	if !m.showDiff {
-		return m.annotated(kube.EscapeControl(m.draft.Text)), nil
+		return m.annotated(m.styles.EscapedYAML(m.draft.Text)), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
@@ -227,7 +227,7 @@ func (m ObjectView) content() (string, []int) {
 		line++
 		for _, e := range h.Edits {
 			for _, l := range e.Lines {
-				l = kube.EscapeControl(strings.TrimSuffix(l, "\n"))
+				l = m.styles.EscapedYAML(strings.TrimSuffix(l, "\n"))
 				switch e.Op {
 				case diff.LineInsert:
 					b.WriteString(m.styles.Added.Render("+ " + l))

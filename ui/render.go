@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
@@ -23,7 +22,7 @@ func renderObject(obj *unstructured.Unstructured, full bool) string {
 		return ""
 	}
 	if full {
-		out, err := yaml.Marshal(obj.Object)
+		out, err := diff.MarshalYAML(obj.Object)
 		if err != nil {
 			return "cannot render the object: " + err.Error()
 		}
@@ -46,11 +45,21 @@ func renderValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok {
 		return s
 	}
-	out, err := yaml.Marshal(v.Value)
+	out, err := diff.MarshalYAML(v.Value)
 	if err != nil {
 		return fmt.Sprint(v.Value)
 	}
 	return strings.TrimSuffix(string(out), "\n")
+}
+
+// displayValue draws one side's value of a conflict or a merged change for
+// the conflict view, escaped: a string by the rule for server text, any
+// other value as the YAML it is rendered to.
+func displayValue(v diff.FieldValue, st *Styles) string {
+	if s, ok := v.Value.(string); ok && v.Present {
+		return st.Escaped(s)
+	}
+	return st.EscapedYAML(renderValue(v))
 }
 
 // shortValue is a value on one line, cut to a length a status bar can
@@ -137,4 +146,13 @@ func errorText(err error) string {
 		return fmt.Sprintf("resubmit refused: %d of %s %s still open (m/t/b resolves the selected one)", oc.Open, model.Count(oc.Total, "conflict"), verb)
 	}
 	return kube.EscapeControl(err.Error())
+}
+
+// escapeLegend explains the escapes in ?: how a character of the object
+// that kedit will not send to the terminal is drawn, and how it is told
+// from the same letters.
+func escapeLegend(st *Styles) string {
+	return "escapes (reversed): " + st.Escape.Render(`\x1b`) + " " + st.Escape.Render(`\u009b`) + " " + st.Escape.Render(`\u202e`) +
+		" are control characters, C1 or bidi controls, or invalid bytes of the object, never sent to the terminal; " +
+		"a backslash of the object is drawn " + st.Escape.Render(`\\`) + " (in YAML, a string with either is double-quoted)"
 }

@@ -50,7 +50,7 @@ func (m App) helpView() string {
 		v = m.help.View(m.object)
 	}
 	if m.help.ShowAll {
-		return v
+		return v + "\n" + m.styles.Muted.Render(ansi.Wrap(escapeLegend(m.styles), m.width, " "))
 	}
 	// help's own cut lets the last item through when its ellipsis does not fit.
 	return ansi.Truncate(v, m.width, "…")
