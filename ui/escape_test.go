@@ -60,4 +60,3 @@ func TestEscapesAreToldFromLookAlikes(t *testing.T) {
 		t.Errorf("? has no legend of the escapes:\n%s", screen)
 	}
 }
-
