@@ -170,7 +170,11 @@ func (e *UnavailableError) Error() string {
 	if errors.As(e.Err, &status) && status.Status().Code >= http.StatusInternalServerError {
 		// A 5xx body may be a proxy's whole HTML page: its code says enough.
 		code := int(status.Status().Code)
-		return fmt.Sprintf("the API server answered %d %s: %s", code, http.StatusText(code), oneLine(serverMessage(e.Err), 200))
+		msg := serverMessage(e.Err)
+		if strings.Contains(strings.ToLower(msg), "<html") {
+			msg = "an HTML page, not the API server's own answer (a proxy or load balancer's)"
+		}
+		return fmt.Sprintf("the API server answered %d %s: %s", code, http.StatusText(code), oneLine(msg, 200))
 	}
 	return "the API server is unavailable: " + e.Err.Error()
 }

@@ -112,8 +112,13 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			m.status.Error(failureText(f))
 		}
 		m.screen = screenObject
-	case model.StateRebasing, model.StateResolving, model.StateWaitingTheirs:
-		if !inRebase(before) {
+	case model.StateWaitingTheirs:
+		// theirs is read before anything is merged; a hot object's heartbeat
+		// is then rebased at once (model's rule), so the conflict view
+		// opens only once there is something to show.
+		m.status.Info("the object changed on the server since base: reading it")
+	case model.StateRebasing, model.StateResolving:
+		if before != model.StateRebasing && before != model.StateResolving {
 			m.screen = screenConflict
 		}
 		// A conflict's merge comes straight from the save (theirs was in
@@ -133,12 +138,6 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		m.autoMerged = ""
 	}
 	return cmd
-}
-
-// inRebase reports whether st is one of the rebase's states, in which the
-// conflict view shows.
-func inRebase(st model.State) bool {
-	return st == model.StateRebasing || st == model.StateResolving || st == model.StateWaitingTheirs
 }
 
 // changeList names a merge's changes for the status bar.
