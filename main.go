@@ -26,6 +26,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/klog/v2"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
@@ -142,6 +143,7 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		}
 		defer f.Close()
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
+		klog.SetLogger(logger)
 	}
 	// The watch logs through the context's logger, never to stderr, which
 	// belongs to the renderer.
@@ -287,6 +289,11 @@ func storeLatest(stderr io.Writer, r *kube.Runner, final tea.Model) {
 }
 
 func main() {
+	// client-go logs through klog to stderr (discovery's "Couldn't get
+	// current server API group list" before kedit can say it better), and
+	// stderr belongs to the renderer: klog goes to --debug's log, or
+	// nowhere.
+	klog.SetLogger(logr.Discard())
 	if err := newRootCmd().Execute(); err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {

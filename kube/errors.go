@@ -98,9 +98,11 @@ type ImmutableError struct {
 func (e *ImmutableError) Error() string {
 	fields := make([]string, len(e.Causes))
 	for i, c := range e.Causes {
-		fields[i] = c.Field
+		// The server's words say which rule: an immutable ConfigMap's
+		// whole data, or one field that never changes.
+		fields[i] = c.Field + ": " + shortCause(c.Message)
 	}
-	return fmt.Sprintf("%s cannot be changed: immutable field %s (delete and recreate it to change this)", e.Target, strings.Join(fields, ", "))
+	return fmt.Sprintf("%s cannot be changed: %s (delete and recreate it to change this)", e.Target, strings.Join(fields, "; "))
 }
 func (e *ImmutableError) Unwrap() error { return e.Err }
 

@@ -75,7 +75,9 @@ func TestEngineHotObjectLabelLandsAtOnce(t *testing.T) {
 	e.editDraft("metadata:\n", "metadata:\n  labels:\n    kedit-test: edited\n")
 	base := e.session.Base().ResourceVersion
 	// A heartbeat after the draft was made: the save meets a conflict.
-	e.awaitLive(func(obj *unstructured.Unstructured) bool { return model.NewerResourceVersion(obj.GetResourceVersion(), base) })
+	e.awaitLive(func(obj *unstructured.Unstructured) bool {
+		return model.NewerResourceVersion(obj.GetResourceVersion(), base)
+	})
 
 	start := time.Now()
 	e.saveSettled(10 * time.Second)
