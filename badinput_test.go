@@ -558,3 +558,56 @@ func TestBadInputBeforeTheUI(t *testing.T) {
 		})
 	}
 }
+
+// TestE2EBadInputFirstTen drives the corpus's first ten cases through the
+// real binary in tmux: $EDITOR leaves the case's text, and the screen must
+// name the problem, keep the draft (on screen and in its file) and the
+// object on the server must not change.
+func TestE2EBadInputFirstTen(t *testing.T) {
+	cases := badCases(t)[:10]
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
+			if c.via == "open" {
+				t.Fatalf("%s fails before the UI: the first ten cases are for the UI", c.file)
+			}
+			ns := kubetest.Namespace(t)
+			typ, name := badFixture(t, c, ns)
+			target := resolveIn(t, ns, typ, name)
+			before := readObject(t, target)
+			rendered, err := model.RenderYAML(before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := c.edited(t, rendered, ns)
+			prepared := filepath.Join(t.TempDir(), "draft")
+			if err := os.WriteFile(prepared, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := newKeditEnv(t, editorScript(t, `cat `+shellJoin([]string{prepared})+` > "$1"`))
+			term := env.start(t, ns, typ+"/"+name)
+			term.send("e")
+			term.waitFor(screenWait, "unsaved draft")
+			if c.via == "save" {
+				term.send("s")
+			}
+			term.waitForText(screenWait, c.screen)
+			term.waitFor(screenWait, "unsaved draft")
+			path := env.draft(ns, target.Mapping.Resource.Resource, name, 1)
+			deadline := time.Now().Add(screenWait)
+			for {
+				b, err := os.ReadFile(path)
+				if err == nil && strings.HasSuffix(string(b), text) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the draft file %s does not hold the draft (%v): %q", path, err, short(string(b)))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if after := readObject(t, target); after == nil || after.GetResourceVersion() != before.GetResourceVersion() {
+				t.Errorf("the object changed on the server: rv %s -> %v", before.GetResourceVersion(), after)
+			}
+		})
+	}
+}

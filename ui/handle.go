@@ -93,7 +93,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		_, saved := ev.(model.Saved)
 		_, verified := ev.(model.SaveVerified)
 		if saved || verified {
-			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave())
+			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
 				m.autoMerged = ""
@@ -156,7 +156,10 @@ func changeList(mg *diff.ObjectMerge) string {
 // report, what it forced and what the server stored otherwise than the
 // draft said: `saved rv 812, but .data.baz is still on the server`. It
 // reports false when the server did not store the draft whole.
-func savedText(rv string, r *model.SaveReport) (string, bool) {
+//
+// A Secret's values are never said: a status line ends up in screenshots
+// and bug reports, and the user has the draft.
+func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	text := "saved rv " + rv
 	if r == nil {
 		return kube.EscapeControl(text), true
@@ -187,6 +190,8 @@ func savedText(rv string, r *model.SaveReport) (string, bool) {
 			buts = append(buts, p+" is still on the server")
 		case !ms.Stored.Present:
 			buts = append(buts, p+" is not on the server")
+		case secret:
+			buts = append(buts, p+" is otherwise on the server (a Secret's value is not shown)")
 		default:
 			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
 		}
