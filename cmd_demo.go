@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui"
 )
 
 // newDemoCmd is `kedit demo`: a cluster of its own, two ConfigMaps and a
@@ -79,10 +80,10 @@ stop and the directory is removed.`,
 				args = []string{"configmap/testmap"}
 			}
 			opts.strategy = string(kube.StrategyUpdate)
-			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), error) {
+			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), ui.DemoWriter, error) {
 				w := kube.NewDemoWriter(client, target, interval)
 				w.Start(ctx)
-				return w.Stop, nil
+				return w.Stop, w, nil
 			}
 			cmd.SetContext(ctx)
 			return runApp(cmd, flags, opts, args)

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,9 +29,12 @@ func poll(t *testing.T, timeout time.Duration, what string, ok func() bool) {
 }
 
 // TestE2EDemo runs `kedit demo` with the real binaries, localcluster next
-// to kedit as make builds them: the object view opens on testmap, the demo
-// writer's writes show, and after q the cluster process and the demo's
-// directory are gone.
+// to kedit as make builds them, the way the README's walk-through goes: w
+// makes the demo writer change foo under the user's draft (a banner, and
+// the write in the status line), the save is a conflict, resolved to mine
+// it is saved, and the timeline lists demo-writer's version and the
+// user's save. After q the cluster process and the demo's directory are
+// gone.
 func TestE2EDemo(t *testing.T) {
 	// An integration test, left out by -short like the others, though
 	// the demo runs a cluster of its own.
@@ -50,9 +56,11 @@ func TestE2EDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	env := []string{"TMPDIR=" + tmp, "TERM=xterm-256color", "PATH=/usr/bin:/bin"}
-	term := startTerminal(t, 100, 30, env, bin, "demo", "--demo-interval", "1s")
-	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", "foo:")
+	editor := editorScript(t, `sed -i 's/^  foo: .*/  foo: mine/' "$1"`)
+	env := []string{"TMPDIR=" + tmp, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "KUBE_EDITOR=" + editor}
+	// No timer: only w makes the writer write, so the test knows when.
+	term := startTerminal(t, 100, 30, env, bin, "demo", "--demo-interval", "0")
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
 
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
 	if len(dirs) != 1 {
@@ -66,8 +74,37 @@ func TestE2EDemo(t *testing.T) {
 	if err := json.Unmarshal(b, &pid); err != nil || pid <= 0 {
 		t.Fatalf("localcluster.pid holds %q", b)
 	}
-	// The demo writer at work: the live object changes under the view.
-	term.waitFor(screenWait, `bar: "1"`)
+
+	// A draft of foo, then w: demo-writer changes foo too.
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.send("w")
+	term.waitFor(screenWait, "changed on server", "by demo-writer: .data.foo", `demo-writer set .data.foo = "2" (rv `)
+
+	// The same field: the save is a conflict; mine is saved.
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "theirs by demo-writer")
+	term.send("m")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, err := configMapDataAt(t, filepath.Join(dirs[0], "cluster", "kubeconfig"), "default", "testmap"); err != nil || data["foo"] != "mine" {
+		t.Errorf("foo = %q on the demo's server (%v), want mine", data["foo"], err)
+	}
+
+	// The timeline: the user's save, newest, and demo-writer's version.
+	term.send("t")
+	screen := term.waitFor(screenWait, "timeline of ConfigMap/testmap: 3 versions")
+	rows := regexp.MustCompile(`(?m)^[> ] (\d+) +\d\d:\d\d:\d\d +(\S+) +(\S+) +(.*?) *$`).FindAllStringSubmatch(screen, -1)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r[2]+" "+r[3]+" "+r[4])
+	}
+	want := []string{"kedit Update .data.foo", "demo-writer Update .data.foo", "kedit-demo Update opened: the first version kedit saw"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("timeline rows:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), screen)
+	}
+	term.send("t")
+	term.waitFor(screenWait, "live object; e edits a draft")
 
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
@@ -76,6 +113,77 @@ func TestE2EDemo(t *testing.T) {
 		_, err := os.Stat(dirs[0])
 		return os.IsNotExist(err)
 	})
+}
+
+// configMapDataAt reads a ConfigMap's data with kubectl from the cluster
+// of kubeconfig.
+func configMapDataAt(t *testing.T, kubeconfig, ns, name string) (map[string]string, error) {
+	t.Helper()
+	out, err := exec.Command("kubectl", "--kubeconfig", kubeconfig, "-n", ns, "get", "configmap", name, "-o", "jsonpath={.data}").Output()
+	if err != nil {
+		return nil, err
+	}
+	var data map[string]string
+	err = json.Unmarshal(out, &data)
+	return data, err
+}
+
+// TestE2EPreview previews a Service's draft that leaves a defaulted field
+// out: the preview shows the server's default, says nothing was saved,
+// and the object's resourceVersion is unchanged.
+func TestE2EPreview(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "service", "clusterip", "web", "--tcp=80:8080")
+	before := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "service", "web", "-o", "jsonpath={.metadata.resourceVersion}"))
+	term := openKeditOn(t, ns, "service/web", "Service/web", editorScript(t, `sed -i '/sessionAffinity: None/d' "$1"`), 100, 30)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("p")
+	screen := term.waitFor(screenWait, "preview (nothing saved)", "+   sessionAffinity: None")
+	if strings.Contains(screen, "resourceVersion") && !strings.Contains(screen, `resourceVersion: "`+before+`"`) {
+		t.Errorf("the preview shows another resourceVersion than %s:\n%s", before, screen)
+	}
+	term.send("Escape")
+	term.waitFor(screenWait, "unsaved draft  based on rv "+before)
+	if s := term.screen(); strings.Contains(s, "preview (nothing saved)") {
+		t.Errorf("esc leaves the preview's header:\n%s", s)
+	}
+	after := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "service", "web", "-o", "jsonpath={.metadata.resourceVersion}"))
+	if after != before {
+		t.Errorf("the service moved from rv %s to %s: the preview wrote", before, after)
+	}
+	term.send("q")
+	term.waitFor(screenWait, "quit with an unsaved draft?")
+	term.send("y")
+	term.waitFor(screenWait, "EXIT=0")
+}
+
+// TestE2EGitOps opens a ConfigMap that Flux reconciles: the header says
+// so, and the first save asks before it is sent.
+func TestE2EGitOps(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "testmap",
+		"kustomize.toolkit.fluxcd.io/name=web", "kustomize.toolkit.fluxcd.io/namespace=apps")
+	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 100, 30)
+	const owner = "managed by Flux (kustomization apps/web): a save may be reverted"
+	term.waitFor(screenWait, owner)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, owner+". save anyway? (y/n)")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "1" {
+		t.Fatalf("foo = %q before the save was confirmed", data["foo"])
+	}
+	term.send("y")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" {
+		t.Errorf("foo = %q after y, want mine", data["foo"])
+	}
+	term.send("q")
+	term.waitFor(screenWait, "EXIT=0")
 }
 
 // TestE2ETimelineOut runs kedit with --timeline-out while kubectl writes:
@@ -119,5 +227,70 @@ func TestE2ETimelineOut(t *testing.T) {
 	if recs[0].Manager != "kubectl-create" || recs[1].Manager != "kubectl-patch" || paths(recs[1]) != "modified .data.foo" ||
 		paths(recs[2]) != "added .data.bar" || recs[2].Object != "configmaps/testmap -n "+ns {
 		t.Errorf("timeline lines: %+v", recs)
+	}
+}
+
+// TestE2ENotKubectlEdit is the README's "Why not kubectl edit?" sequence
+// through the real binary: a change lands on the server while $EDITOR is
+// open on the object, then the user's edit of the same field comes back.
+// kubectl edit saves the edit over the change; kedit's draft is based on
+// the version the editor was given, so the banner names the change and the
+// save is a conflict, and the server keeps theirs until the user decides.
+func TestE2ENotKubectlEdit(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	sync := t.TempDir()
+	editor := editorScript(t, fmt.Sprintf(`touch %[1]s/started
+while [ ! -e %[1]s/go ]; do sleep 0.05; done
+sed -i 's/foo: "1"/foo: mine/' "$1"`, sync))
+	term := openKedit(t, ns, "testmap", editor, 100, 30)
+	term.send("e")
+	waitFile(t, filepath.Join(sync, "started"), func(b []byte) bool { return b != nil })
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	if err := os.WriteFile(filepath.Join(sync, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(screenWait, "unsaved draft", "changed on server", "by kubectl-patch: .data.foo")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "theirs by kubectl-patch")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
+		t.Errorf("foo = %q on the server before the conflict was resolved, want theirs", data["foo"])
+	}
+}
+
+// TestE2EInAppEditDuringAChange: the same with the in-app editor, where
+// the change is sure to reach the session while the user types (the
+// timeline's file says when): leaving the editor makes a draft based on
+// the version it opened on, and the save is a conflict.
+func TestE2EInAppEditDuringAChange(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	out := filepath.Join(t.TempDir(), "timeline.jsonl")
+	term := openKeditOn(t, ns, "configmap/testmap", "ConfigMap/testmap", "true", 100, 30, "--timeline-out", out)
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	poll(t, screenWait, "the session sees the change", func() bool {
+		b, _ := os.ReadFile(out)
+		return strings.Count(string(b), "\n") >= 2
+	})
+	// foo's line is the third: "1" becomes "mine".
+	term.send("Down")
+	term.send("Down")
+	term.send("End")
+	term.send("BSpace", "BSpace", "BSpace")
+	term.send("m")
+	term.send("i")
+	term.send("n")
+	term.send("e")
+	term.waitFor(screenWait, "foo: mine")
+	term.send("Escape")
+	term.waitFor(screenWait, "unsaved draft", "changed on server", "by kubectl-patch: .data.foo")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "theirs" {
+		t.Errorf("foo = %q on the server before the conflict was resolved, want theirs", data["foo"])
 	}
 }

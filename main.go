@@ -52,10 +52,11 @@ type appOptions struct {
 	autoRebase        bool
 	debug             string
 	timelineOut       string
+	yesGitOps         bool
 	// started, when set, runs once the object is resolved and read, before
-	// the UI starts (kedit demo starts its writer there); the returned
-	// stop runs when the UI has ended.
-	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), err error)
+	// the UI starts (kedit demo starts its writer there, which the app's w
+	// drives); the returned stop runs when the UI has ended.
+	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
 }
 
 func newRootCmd() *cobra.Command {
@@ -94,6 +95,7 @@ merges what does not collide and lets you resolve each real conflict.
 	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
 	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
+	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
@@ -211,12 +213,14 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	}
 	defer watch.Stop()
 	runner.Cached = watch.Latest
+	var demo ui.DemoWriter
 	if opts.started != nil {
-		stop, err := opts.started(ctx, client, target)
+		stop, d, err := opts.started(ctx, client, target)
 		if err != nil {
 			return fail(err)
 		}
 		defer stop()
+		demo = d
 	}
 	app := ui.New(ui.Config{
 		Session:    sess,
@@ -226,6 +230,8 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		AutoRebase: opts.autoRebase,
 		Context:    ctx,
 		Notice:     notice,
+		Demo:       demo,
+		YesGitOps:  opts.yesGitOps,
 	})
 	// kedit handles the signals that end it itself: Bubble Tea quits at
 	// once on SIGTERM (or ignores it while $EDITOR runs) and leaves SIGHUP

@@ -90,7 +90,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
-		text, ok, err := m.expandBlocks(string(out), tokens)
+		text, ok, err := m.expandBlocks(string(out), tokens, false)
 		if err != nil {
 			return nil, err
 		}
@@ -103,8 +103,9 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 
 // expandBlocks replaces each token's line by its unit's block. It
 // reports false when a token is not on exactly one line of its own, which
-// means the object itself holds the token text.
-func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, bool, error) {
+// means the object itself holds the token text. With decoded, a Secret's
+// data is written decoded, as RenderSecretYAML writes it (DecodedYAML).
+func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bool) (string, bool, error) {
 	lines := strings.SplitAfter(out, "\n")
 	byToken := make(map[string]int, len(tokens))
 	for i, tok := range tokens {
@@ -203,6 +204,9 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 			if !fv.Present {
 				return nil, nil
 			}
+			if text, ok := fv.Value.(string); ok && decoded && m.isSecretData(c.Path) {
+				return secretField(s.key, text, indent)
+			}
 			v := m.encodeForYAML(c, fv.Value)
 			return renderField(s.isKey, s.key, v, indent)
 		}
@@ -257,7 +261,8 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		un := &m.units[i]
 		c := &m.Conflicts[un.first]
 		s := sites[i]
-		if un.text == nil || !s.isKey || m.isSecretData(c.Path) {
+		secret := m.isSecretData(c.Path)
+		if un.text == nil || !s.isKey || secret && !decoded {
 			continue
 		}
 		text := un.text.withBlocks(func(j int) Resolution { return m.Resolutions[un.first+j] }, size)
@@ -265,7 +270,13 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string) (string, b
 		if s.item {
 			indent += "  "
 		}
-		ls, err := renderField(true, s.key, text, indent)
+		render := renderField
+		if secret {
+			render = func(_ bool, key string, v any, indent string) ([]string, error) {
+				return secretBlockField(key, v.(string), indent)
+			}
+		}
+		ls, err := render(true, s.key, text, indent)
 		if err != nil {
 			return "", false, err
 		}

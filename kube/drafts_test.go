@@ -362,12 +362,15 @@ func TestDraftSecretRefusedWithoutOption(t *testing.T) {
 
 	s.AllowSecrets = true
 	o = open(t, s, secret, "u")
-	path, err := o.Write(1, "7", text, nil)
+	// The draft text is decoded, as the user edits it; the file holds the
+	// value base64-encoded, as the API server does (issue 11).
+	path, err := o.Write(1, "7", []byte("apiVersion: v1\nkind: Secret\ndata:\n  password: super-secret-value\n"), nil)
 	if err != nil {
 		t.Fatalf("Write with --allow-secret-drafts: %v", err)
 	}
-	if d, err := readDraft(path); err != nil || !bytes.Equal(d.Text, text) {
-		t.Fatalf("readDraft = %v", err)
+	d, err := readDraft(path)
+	if err != nil || !bytes.Contains(d.Text, []byte("password: "+secretValue)) || bytes.Contains(d.Text, []byte("super-secret-value")) {
+		t.Fatalf("readDraft = %v, %q", err, d.Text)
 	}
 }
 

@@ -229,6 +229,10 @@ func classify(target *Target, verb string, err error) error {
 		}
 		return ce
 	case apierrors.IsInvalid(err):
+		if IsSecret(target) {
+			// The server's causes can repeat a value it refused.
+			err = redactSecretError(target, err)
+		}
 		var causes, immutable []model.FieldCause
 		seen := map[model.FieldCause]bool{}
 		for _, c := range statusCauses(err) {
@@ -256,6 +260,9 @@ func classify(target *Target, verb string, err error) error {
 		return &UnauthorizedError{Err: err}
 	case isUnavailable(err):
 		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
+	}
+	if IsSecret(target) {
+		err = redactSecretError(target, err)
 	}
 	return fmt.Errorf("%s %s: %w", verb, target, err)
 }

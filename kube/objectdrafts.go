@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/model"
 )
 
 // ObjectDrafts is one kedit's share of the draft store for the object it
@@ -121,7 +122,7 @@ func (o *ObjectDrafts) claim() error {
 		if err != nil {
 			return err
 		}
-		d, err := readDraft(path)
+		d, err := o.read(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if own == 0 {
@@ -159,6 +160,21 @@ func (o *ObjectDrafts) claim() error {
 	}
 	o.own = o.store.slotPath(o.target, own)
 	return nil
+}
+
+// read reads the draft at path as readDraft does; a Secret's text, stored
+// with its values base64-encoded, is decoded to the text the user edits.
+func (o *ObjectDrafts) read(path string) (*Draft, error) {
+	d, err := readDraft(path)
+	if err != nil || !IsSecret(o.target) {
+		return d, err
+	}
+	text, err := model.SecretDraftText(string(d.Text))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Text = []byte(text)
+	return d, nil
 }
 
 // Stored returns the drafts of the object that earlier runs left on this
@@ -208,6 +224,11 @@ func (o *ObjectDrafts) Write(seq uint64, baseRV string, text []byte, base *unstr
 		return "", &SecretDraftError{Target: o.target.String()}
 	case o.problem != nil:
 		return "", &DraftWriteError{Path: o.own, Err: o.problem}
+	}
+	if IsSecret(o.target) {
+		// On disk as the API server holds it: values base64-encoded,
+		// never the decoded text the user edits.
+		text = []byte(model.StoredSecretDraft(string(text)))
 	}
 	file, err := o.store.formatDraft(o.target, o.uid, baseRV, text)
 	if err != nil {

@@ -25,12 +25,14 @@ func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 	o := open(t, s, tgt, "u")
 	entered := make(chan struct{})
 	release := make(chan struct{})
+	// Only the first write is held; a select with a default here would
+	// let it through whenever it came before the test waits on entered.
+	var first sync.Once
 	o.slowWrite = func() {
-		select {
-		case entered <- struct{}{}:
+		first.Do(func() {
+			entered <- struct{}{}
 			<-release
-		default:
-		}
+		})
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { _, _ = o.Write(1, "1", []byte("saved text\n"), nil) })

@@ -9,7 +9,13 @@ import (
 )
 
 // draftEdited takes the user's text as the draft, whether it parses or not.
-func (s *Session) draftEdited(text string) ([]Effect, error) {
+// A new draft is based on the version its text was made from (baseOfText).
+func (s *Session) draftEdited(text string) ([]Effect, error) { return s.takeDraft(text, true) }
+
+// takeDraft takes text as the draft; ofText bases a new draft on the
+// version the text names rather than on base as it is now.
+func (s *Session) takeDraft(text string, ofText bool) ([]Effect, error) {
+	fresh := ofText && s.draft == nil
 	obj, err := s.parse(text)
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj, Err: err}
@@ -33,6 +39,9 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 			s.rebase = &rb
 		}
 	default:
+		if fresh && obj != nil {
+			s.baseOfText(obj)
+		}
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
 			s.draft, s.state, s.failure = nil, StateViewing, nil
@@ -48,9 +57,36 @@ func (s *Session) draftEdited(text string) ([]Effect, error) {
 	return []Effect{s.writeDraft()}, err
 }
 
+// baseOfText makes base the version a new draft's text was made from, when
+// base moved on while the text was being edited. With no draft base
+// follows live, so an editor opened on rv 540 can come back after the
+// watch moved base to 541; saved over 541, the text would silently undo
+// 541's change, the lost update kedit exists to prevent. The text names
+// its version (metadata.resourceVersion, as the editor was given it), and
+// the timeline still holds that version unless its bound dropped it: the
+// draft is based on it, so the banner says what changed meanwhile and the
+// save is a conflict. A text naming no older version of this object keeps
+// base.
+func (s *Session) baseOfText(obj *unstructured.Unstructured) {
+	rv := obj.GetResourceVersion()
+	if rv == "" || !newerRV(s.base.ResourceVersion, rv) {
+		return
+	}
+	uid := string(s.base.Object.GetUID())
+	for _, e := range s.timeline.Entries() {
+		if e.ResourceVersion != rv || e.Deleted || e.uid != uid {
+			continue
+		}
+		if old, ok := s.timeline.Object(e.ID); ok {
+			s.base = NewVersion(old, e.Observed)
+		}
+		return
+	}
+}
+
 // parse reads a draft's text and checks that it is still base's object.
 func (s *Session) parse(text string) (*unstructured.Unstructured, error) {
-	obj, err := parseDraft(text)
+	obj, err := s.parseText(text)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +107,7 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	if err := s.merging("take the edited merge"); err != nil {
 		return nil, err
 	}
-	obj, err := parseDraft(text)
+	obj, err := s.parseText(text)
 	if err == nil {
 		err = checkIdentity(text, s.rebase.Theirs.Object, obj)
 	}
@@ -87,6 +123,16 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 	s.draft = &Draft{Text: text, Object: obj}
 	s.state, s.failure, s.retries = StateEditing, nil, 0
 	return []Effect{s.writeDraft()}, nil
+}
+
+// parseText is parseDraft, whose refusal of a Secret's text never quotes
+// the text: it may hold a value.
+func (s *Session) parseText(text string) (*unstructured.Unstructured, error) {
+	obj, err := parseDraft(text)
+	if err != nil && s.ref.IsSecret() {
+		err = redactDraftError(err)
+	}
+	return obj, err
 }
 
 func (s *Session) writeDraft() WriteDraft {

@@ -25,7 +25,7 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 		// is another object's, and a merge from it would be meaningless.
 		// The text is taken as it stands, over the object as it is now;
 		// the UI warned before asking.
-		return s.draftEdited(sd.Text)
+		return s.takeDraft(sd.Text, false)
 	}
 	rv := sd.BaseResourceVersion
 	if sd.Base != nil && sd.Base.GetResourceVersion() != "" {
@@ -41,5 +41,6 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 	default:
 		return nil, &StaleDraftError{DraftBase: sd.BaseResourceVersion, Current: s.base.ResourceVersion}
 	}
-	return s.draftEdited(sd.Text)
+	// The store's base, not the text's: the store kept the draft's base.
+	return s.takeDraft(sd.Text, false)
 }

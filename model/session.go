@@ -293,8 +293,7 @@ func (s *Session) MergedText() (string, error) {
 	if s.rebase.Edited != "" {
 		return s.rebase.Edited, nil
 	}
-	out, err := s.rebase.Merge.YAML()
-	return string(out), err
+	return mergedYAML(s.rebase.Merge)
 }
 
 // SaveUncertain reports whether the last save's answer was lost (a reset,

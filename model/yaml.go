@@ -17,13 +17,17 @@ import (
 
 // RenderYAML renders obj as the draft text the user edits: YAML as
 // `kubectl get -o yaml` prints it, without metadata.managedFields, which
-// is bookkeeping nobody edits by hand (kubectl edit hides it too).
+// is bookkeeping nobody edits by hand (kubectl edit hides it too). A
+// Secret's values are decoded (RenderSecretYAML).
 func RenderYAML(obj *unstructured.Unstructured) (string, error) {
 	if obj == nil {
 		return "", nil
 	}
 	c := obj.DeepCopy()
 	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
+	if diff.IsSecret(c) {
+		return RenderSecretYAML(c)
+	}
 	out, err := diff.MarshalYAML(c.Object)
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", obj.GetName(), err)
@@ -36,7 +40,8 @@ var lineRE = regexp.MustCompile(`line (\d+)`)
 
 // parseDraft reads the draft's text into an object, or explains with a
 // *DraftError why it cannot. Conflict blocks left from a merge are refused
-// by diff.ParseYAML with the line and field.
+// by diff.ParseYAML with the line and field. A Secret's values are read
+// decoded and encoded into the object (encodeSecret).
 func parseDraft(text string) (*unstructured.Unstructured, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, &DraftError{Msg: "the draft is empty; discard it to cancel the edit"}
@@ -48,6 +53,9 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 	if err == nil {
 		if de := duplicateKey(text); de != nil {
 			return nil, de
+		}
+		if diff.IsSecret(obj) {
+			return encodeSecret(text, obj)
 		}
 		return obj, nil
 	}

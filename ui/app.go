@@ -52,6 +52,12 @@ type Config struct {
 	// Notice is said in the status bar at start, e.g. that the server's
 	// schema could not be read.
 	Notice string
+	// Demo is kedit demo's second writer, which w makes write at once;
+	// nil outside the demo.
+	Demo DemoWriter
+	// YesGitOps saves an object a GitOps tool reconciles without asking
+	// first (--yes-gitops).
+	YesGitOps bool
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
 	Keys   *KeyMap
 	Styles *Styles
@@ -64,6 +70,8 @@ const (
 	screenObject screen = iota
 	screenConflict
 	screenEditor
+	screenTimeline
+	screenPreview
 )
 
 // confirmation is a question waiting for y or n.
@@ -74,6 +82,8 @@ const (
 	confirmQuit
 	confirmDiscard
 	confirmRecover
+	confirmTimelineTake
+	confirmGitOps
 )
 
 // Messages: results of commands, named in the past tense.
@@ -153,6 +163,9 @@ type App struct {
 	editor   EditorView
 	status   StatusBar
 	help     help.Model
+	timeline TimelineView
+	preview  PreviewView
+	oncall   oncallState
 }
 
 // New returns the app for cfg.
@@ -171,7 +184,8 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, sess: cfg.Session, keys: keys, styles: styles,
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24}
+		status: NewStatusBar(styles), help: help.New(), width: 80, height: 24,
+		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles), oncall: oncallState{gitOpsOK: cfg.YesGitOps}}
 	m.memoryOnly = true
 	if d := cfg.Drafts; d != nil {
 		m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
@@ -198,8 +212,8 @@ func New(cfg Config) App {
 	return m
 }
 
-// Init starts reading the watch.
-func (m App) Init() tea.Cmd { return watchCmd(m.cfg.Events) }
+// Init starts reading the watch, and the demo writer's reports.
+func (m App) Init() tea.Cmd { return tea.Batch(watchCmd(m.cfg.Events), demoCmd(m.cfg.Demo)) }
 
 // watchCmd reads the next event from the watch. The app returns it again
 // after each event, so the informer never waits on the UI (Program.Send would
@@ -280,6 +294,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 	case watchClosedMsg:
 		m.object.SetConnection("watch stopped")
 		return m, nil
+	case demoWroteMsg, demoStoppedMsg:
+		return m.demoWrote(msg)
 	case performedMsg:
 		var cmd tea.Cmd
 		if seq := storeSeq(msg.effect); seq > 0 {

@@ -34,6 +34,8 @@ type conflictRow struct {
 	// column (base, theirs, mine): the columns start there, so that a long
 	// config file shows its conflict rather than its first lines.
 	from [3]int
+	// secret is set for a Secret's value, masked until R.
+	secret bool
 }
 
 // mergedRow is one change merged without conflict.
@@ -46,6 +48,8 @@ type mergedRow struct {
 	// from is the first line of the change in each.
 	before, after string
 	from          [2]int
+	// secret is set for a Secret's value, masked until R.
+	secret bool
 }
 
 // contextLines is how many lines the columns show above a colliding hunk
@@ -75,6 +79,10 @@ type ConflictView struct {
 	rows             []conflictRow
 	merged           []mergedRow
 	open             int
+
+	// secret is set for a Secret, whose values are masked until R
+	// reveals them (revealed).
+	secret, revealed bool
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.
@@ -89,6 +97,7 @@ func (m *ConflictView) SetSize(width, height int) { m.width, m.height = width, h
 func (m *ConflictView) SetSession(s *model.Session) {
 	r := s.Rebase()
 	m.rows, m.merged, m.open = nil, nil, s.OpenConflicts()
+	m.secret = s.Ref().IsSecret()
 	if r == nil {
 		return
 	}
@@ -117,11 +126,20 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		if h := c.Hunk; h != nil {
 			row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
 		}
+		if m.secret && isSecretValue(c.Path) {
+			row.secret = true
+			row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
+		}
 		m.rows = append(m.rows, row)
 	}
 	if r.Merge != nil {
 		for _, c := range r.Merge.Changes {
-			m.merged = append(m.merged, newMergedRow(c, m.styles))
+			row := newMergedRow(c, m.styles)
+			if m.secret && isSecretValue(c.Path) {
+				row.secret = true
+				row.before, row.after = secretValueText(c.Base, m.styles), secretValueText(c.Value, m.styles)
+			}
+			m.merged = append(m.merged, row)
 		}
 	}
 	m.selected = min(m.selected, max(0, m.entries()-1))
@@ -198,8 +216,22 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 		m.selected = max(0, m.entries()-1)
 	case key.Matches(km, m.keys.Layout):
 		m.flipped = !m.flipped
+	case m.secret && key.Matches(km, m.keys.Reveal):
+		m.revealed = !m.revealed
 	}
 	return m, nil
+}
+
+// Revealed reports whether a Secret's values show (R).
+func (m ConflictView) Revealed() bool { return m.revealed }
+
+// shown is a value as the view draws it: a Secret's masked, line for line,
+// until R reveals it.
+func (m ConflictView) shown(secret bool, s string) string {
+	if secret && !m.revealed {
+		return maskedText(s)
+	}
+	return s
 }
 
 // choiceText names a resolution in the list; for an apply's conflict,
@@ -283,7 +315,11 @@ func (m ConflictView) listLines() ([]string, []int) {
 	}
 	lines, at = append(lines, "merged without conflict:"), append(at, -1)
 	for i, r := range m.merged {
-		lines = append(lines, fmt.Sprintf("%-7s %s  %s", r.side, r.where, r.summary))
+		summary := r.summary
+		if r.secret && !m.revealed {
+			summary = secretMask + " -> " + secretMask
+		}
+		lines = append(lines, fmt.Sprintf("%-7s %s  %s", r.side, r.where, summary))
 		at = append(at, len(m.rows)+i)
 	}
 	return lines, at
@@ -300,6 +336,12 @@ func (m ConflictView) listHeight(n int) int {
 func (m ConflictView) View() string {
 	st := m.styles
 	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
+	switch {
+	case m.secret && m.revealed:
+		lines = append(lines, st.Muted.Render(ansi.Truncate("a Secret: values shown (R hides)", m.width, "…")))
+	case m.secret:
+		lines = append(lines, st.Muted.Render(ansi.Truncate("a Secret: values hidden (R reveals)", m.width, "…")))
+	}
 	if h := m.hint(); h != "" {
 		// Wrapped, not cut: it says what s will take from whom.
 		for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(h), m.width, ""), "\n") {
@@ -364,17 +406,19 @@ func (m ConflictView) View() string {
 		if m.ownership {
 			theirsTitle = "theirs (rv " + m.theirsRV + "), owned by " + kube.EscapeControl(r.manager)
 		}
-		lines = append(lines, m.columns(avail, r.base, []detailColumn{
-			{"base (rv " + m.baseRV + ")", r.base, r.from[0]},
-			{theirsTitle, r.theirs, r.from[1]},
-			{"mine", r.mine, r.from[2]},
+		base := m.shown(r.secret, r.base)
+		lines = append(lines, m.columns(avail, base, []detailColumn{
+			{"base (rv " + m.baseRV + ")", base, r.from[0]},
+			{theirsTitle, m.shown(r.secret, r.theirs), r.from[1]},
+			{"mine", m.shown(r.secret, r.mine), r.from[2]},
 		}))
 	} else if m.selected-len(m.rows) < len(m.merged) {
 		r := m.merged[m.selected-len(m.rows)]
 		side := map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
-		lines = append(lines, m.columns(avail, r.before, []detailColumn{
-			{"base (rv " + m.baseRV + ")", r.before, r.from[0]},
-			{side, r.after, r.from[1]},
+		before := m.shown(r.secret, r.before)
+		lines = append(lines, m.columns(avail, before, []detailColumn{
+			{"base (rv " + m.baseRV + ")", before, r.from[0]},
+			{side, m.shown(r.secret, r.after), r.from[1]},
 		}))
 	}
 	return strings.Join(lines, "\n")
@@ -442,14 +486,22 @@ func (m ConflictView) columns(height int, base string, cols []detailColumn) stri
 // ShortHelp is the conflict view's keys for the help line.
 func (m ConflictView) ShortHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.Next, k.TakeMine, k.TakeTheirs, k.TakeBase, k.Save, k.Back, k.Help}
+	return append(m.secretKeys(k.Next, k.TakeMine, k.TakeTheirs, k.TakeBase, k.Save, k.Back), k.Help)
+}
+
+// secretKeys is bindings with R after them for a Secret.
+func (m ConflictView) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.secret {
+		bindings = append(bindings, m.keys.Reveal)
+	}
+	return bindings
 }
 
 // FullHelp is every key of the conflict view, in groups.
 func (m ConflictView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Next, k.Prev, k.Home, k.End, k.Layout},
+		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout),
 		{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs},
 		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit},
 	}

@@ -16,6 +16,11 @@ import (
 // handle hands ev to the session, turns its effects into commands and
 // brings the views up to date.
 func (m *App) handle(ev model.Event) tea.Cmd {
+	if m.gitOpsAsks(ev) {
+		// The first save of an object a GitOps tool reconciles waits for
+		// a yes (oncall.go).
+		return nil
+	}
 	cmd, _ := m.handleErr(ev)
 	return cmd
 }
@@ -81,6 +86,15 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		// A watch event while typing: the editor stays, and the banner
 		// waits for the user to leave it.
 		return nil
+	}
+	if over := m.screen; over == screenTimeline || over == screenPreview {
+		// These views only look: a new version or a save's outcome
+		// meanwhile leaves them open, but a conflict still takes over.
+		defer func() {
+			if m.screen == screenObject {
+				m.screen = over
+			}
+		}()
 	}
 	if state == model.StateSaving {
 		cmd = m.status.SetBusy("saving")
@@ -155,14 +169,16 @@ func changeList(mg *diff.ObjectMerge) string {
 // savedText says that a save went through at rv, and, from the session's
 // report, what it forced and what the server stored otherwise than the
 // draft said: `saved rv 812, but .data.baz is still on the server`. It
-// reports false when the server did not store the draft whole.
-//
-// A Secret's values are never said: a status line ends up in screenshots
-// and bug reports, and the user has the draft.
+// reports false when the server did not store the draft whole. A Secret's
+// value is never said (secret): only that it differs.
 func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
-	text := "saved rv " + rv
+	// Each piece of server text is escaped on its own: a value is quoted
+	// and escaped by shortValue, and escaping the sentence again would
+	// draw its escapes as literal backslashes.
+	esc := kube.EscapeControl
+	text := "saved rv " + esc(rv)
 	if r == nil {
-		return kube.EscapeControl(text), true
+		return text, true
 	}
 	if r.AsUpdate {
 		text += " as an update"
@@ -170,7 +186,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	if r.ServerRebases > 0 {
 		// A hot object: the conflict view never opened, so say why the
 		// save went with another resourceVersion than base's.
-		text += " (rebased at once onto rv " + r.RebasedOnto + ": only its status had changed on the server)"
+		text += " (rebased at once onto rv " + esc(r.RebasedOnto) + ": only its status had changed on the server)"
 	}
 	if r.Verified {
 		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"
@@ -178,20 +194,20 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	if len(r.Forced) > 0 {
 		var taken []string
 		for _, f := range r.Forced {
-			taken = append(taken, f.Field+" from "+f.Manager)
+			taken = append(taken, esc(f.Field)+" from "+esc(f.Manager))
 		}
 		text += ", applied with force: took " + strings.Join(taken, ", ")
 	}
 	var buts []string
 	for _, ms := range r.NotStored {
-		p := ms.Path.String()
+		p := esc(ms.Path.String())
 		switch {
 		case !ms.Sent.Present:
 			buts = append(buts, p+" is still on the server")
 		case !ms.Stored.Present:
 			buts = append(buts, p+" is not on the server")
-		case secret:
-			buts = append(buts, p+" is otherwise on the server (a Secret's value is not shown)")
+		case secret && isSecretValue(ms.Path):
+			buts = append(buts, p+" is otherwise on the server")
 		default:
 			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
 		}
@@ -199,11 +215,13 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	if len(buts) > 0 {
 		text += ", but " + strings.Join(buts, ", ")
 	}
-	return kube.EscapeControl(text), len(buts) == 0
+	return text, len(buts) == 0
 }
 
 // refresh copies the session into the views.
 func (m *App) refresh() {
 	m.object.SetSession(m.sess)
 	m.conflict.SetSession(m.sess)
+	m.timeline.SetSession(m.sess)
+	m.preview.SetSession(m.sess)
 }

@@ -39,8 +39,16 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, tea.Quit
 	}
-	if m.screen == screenConflict {
+	switch m.screen {
+	case screenConflict:
 		return m.conflictKey(msg)
+	case screenTimeline:
+		return m.timelineKey(msg)
+	case screenPreview:
+		return m.previewKey(msg)
+	}
+	if next, cmd, ok := m.oncallKey(msg); ok {
+		return next, cmd
 	}
 	switch {
 	case key.Matches(msg, m.keys.Edit):
@@ -239,6 +247,8 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
+	case confirmTimelineTake, confirmGitOps:
+		return m.answerOncall(c, yes)
 	}
 	return m, nil
 }

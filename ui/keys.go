@@ -28,6 +28,11 @@ type KeyMap struct {
 	// Conflict view.
 	Next, Prev, TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs, Layout, Back key.Binding
 
+	// Reveal shows a Secret's values in the object view and the conflict
+	// view, which mask them until it is pressed; pressed again, it hides
+	// them.
+	Reveal key.Binding
+
 	// Confirmations; Pick chooses one of several stored drafts.
 	Yes, No, Pick key.Binding
 
@@ -35,6 +40,20 @@ type KeyMap struct {
 	// PageUp, PageDown, Home and End; while a filter or a command is typed,
 	// only the arrow and page keys move, the rest are text.
 	Filter, ClearFilter, Open, Order, Command, Complete, Accept key.Binding
+
+	// On-call and teaching, in the object view: the timeline of versions,
+	// the blame gutter, the server's dry run of the draft, and the demo
+	// writer's write at once (kedit demo only).
+	Timeline, Blame, Preview, DemoWrite key.Binding
+
+	// Timeline view: the selected version's diff against the one before
+	// it, that version as the draft (after a confirmation), and closing the
+	// view (t again or esc). Bindings are per view: t and b mean take
+	// theirs and take base in the conflict view.
+	TimelineDiff, TimelineTake, TimelineClose key.Binding
+
+	// PreviewClose leaves the dry run's preview.
+	PreviewClose key.Binding
 
 	// Everywhere.
 	Help, Quit, ForceQuit key.Binding
@@ -83,6 +102,8 @@ func DefaultKeyMap() KeyMap {
 		Layout:     b("layout", "v"),
 		Back:       b("back", "esc"),
 
+		Reveal: b("reveal", "R"),
+
 		Yes:  b("yes", "y"),
 		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "recover that draft")),
 		No:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
@@ -94,6 +115,16 @@ func DefaultKeyMap() KeyMap {
 		Command:     b("command", ":"),
 		Complete:    b("complete", "tab"),
 		Accept:      b("ok", "enter"),
+
+		Timeline:  b("timeline", "t"),
+		Blame:     b("blame", "b"),
+		Preview:   b("preview (dry run)", "p"),
+		DemoWrite: b("demo writer writes", "w"),
+
+		TimelineDiff:  b("diff", "enter"),
+		TimelineTake:  b("make it the draft", "y"),
+		TimelineClose: key.NewBinding(key.WithKeys("t", "esc"), key.WithHelp("t/esc", "close")),
+		PreviewClose:  b("close", "esc"),
 
 		Help:      b("help", "?"),
 		Quit:      b("quit", "q"),

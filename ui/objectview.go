@@ -49,6 +49,19 @@ type ObjectView struct {
 	canUpdate bool
 	// hunkAt are the body lines where the diff's hunks start, for n and N.
 	hunkAt []int
+
+	// blame shows the live object with the blame gutter (b), cursor its
+	// cursor line (see blame.go).
+	blame  bool
+	blames blameState
+	cursor int
+	// gitOps names the tool that reconciles the object, when one does:
+	// a save may be reverted.
+	gitOps string
+
+	// secret is set for a Secret, whose values are masked until R
+	// reveals them (revealed).
+	secret, revealed bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -82,6 +95,7 @@ func (m *ObjectView) SetConnection(state string) {
 // that moved on.
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
+	m.secret = m.ref.IsSecret()
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -100,6 +114,10 @@ func (m *ObjectView) SetSession(s *model.Session) {
 	if m.draft == nil {
 		m.showDiff = false
 	}
+	m.gitOps = ""
+	if o, ok := model.GitOpsOwnerOf(m.live); ok {
+		m.gitOps = kube.EscapeControl(o.Description())
+	}
 	m.layout()
 }
 
@@ -112,9 +130,16 @@ func (m ObjectView) ShowingAllFields() bool { return m.full }
 // Update handles the view's own keys (f, d, home, end) and scrolling.
 func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyMsg); ok {
+		if m.blame && m.blameKey(msg) {
+			return m, nil
+		}
 		switch {
 		case key.Matches(msg, m.keys.Fields):
 			m.full = !m.full
+			m.layout()
+			return m, nil
+		case m.secret && key.Matches(msg, m.keys.Reveal):
+			m.revealed = !m.revealed
 			m.layout()
 			return m, nil
 		case key.Matches(msg, m.keys.Diff):
@@ -149,6 +174,9 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.body, cmd = m.body.Update(msg)
+	if m.blame {
+		m.keepCursorInView()
+	}
 	return m, cmd
 }
 
@@ -175,12 +203,20 @@ func (m ObjectView) header() []string {
 
 	var second string
 	switch {
+	case m.blame:
+		second = st.Draft.Render("blame") + st.Muted.Render("  of live rv "+m.liveRV+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
 		second = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
 		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
 	default:
 		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
+	}
+	switch {
+	case m.secret && m.revealed:
+		second += "  " + st.Muted.Render("values shown (R hides)")
+	case m.secret:
+		second += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
 		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
@@ -192,6 +228,9 @@ func (m ObjectView) header() []string {
 		second += "  " + st.Muted.Render("managedFields, status hidden (f)")
 	}
 	lines := []string{ansi.Truncate(first, m.width, "…"), ansi.Truncate(second, m.width, "…")}
+	if m.gitOps != "" {
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
+	}
 	if m.banner != "" {
 		text := m.banner + "  (r: rebase now)"
 		// Width wraps a long list of paths instead of cutting it off.
@@ -207,32 +246,45 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(renderObject(m.live, m.full)), nil
+		return m.styles.EscapedYAML(m.masked(renderObject(m.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(m.styles.EscapedYAML(m.draft.Text)), nil
+		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
-	hunks := diff.Hunks(diff.LineDiff(renderObject(m.base, false), m.draft.Text), diff.DefaultContext)
+	baseText := renderObject(m.base, false)
+	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
+	if m.secret && !m.revealed {
+		// Masked after the diff, so that a changed value still shows as
+		// a changed line.
+		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
+	}
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
+	return hunkText(m.styles, hunks)
+}
+
+// hunkText renders hunks as git diff shows them, each line escaped, and
+// returns the lines where the hunks start (for n and N). The object
+// view's diff, the timeline's and the preview's all read the same.
+func hunkText(st *Styles, hunks []diff.DiffHunk) (string, []int) {
 	var b strings.Builder
 	var at []int
 	line := 0
 	for _, h := range hunks {
 		at = append(at, line)
-		b.WriteString(m.styles.Muted.Render(h.Header()) + "\n")
+		b.WriteString(st.Muted.Render(h.Header()) + "\n")
 		line++
 		for _, e := range h.Edits {
 			for _, l := range e.Lines {
-				l = m.styles.EscapedYAML(strings.TrimSuffix(l, "\n"))
+				l = st.EscapedYAML(strings.TrimSuffix(l, "\n"))
 				switch e.Op {
 				case diff.LineInsert:
-					b.WriteString(m.styles.Added.Render("+ " + l))
+					b.WriteString(st.Added.Render("+ " + l))
 				case diff.LineDelete:
-					b.WriteString(m.styles.Removed.Render("- " + l))
+					b.WriteString(st.Removed.Render("- " + l))
 				default:
 					b.WriteString("  " + l)
 				}
@@ -244,23 +296,37 @@ func (m ObjectView) content() (string, []int) {
 	return b.String(), at
 }
 
+// masked is text, a Secret's YAML, with its values masked unless R
+// revealed them; any other object's text as it is.
+func (m ObjectView) masked(text string) string {
+	if !m.secret || m.revealed {
+		return text
+	}
+	return strings.Join(maskSecretLines(text), "\n")
+}
+
 // annotated puts each field cause of a refused save under the line of its
 // field, so the user sees where the server's complaint is without reading
 // paths; a cause whose field is not found goes on top.
-func (m ObjectView) annotated(text string) string {
-	if len(m.causes) == 0 {
+func (m ObjectView) annotated(text string) string { return annotateCauses(m.styles, text, m.causes) }
+
+// annotateCauses puts each of causes under the line of its field in text,
+// escaped; a cause whose field is not found goes on top. The draft's view
+// and the preview show a refused save's causes alike.
+func annotateCauses(st *Styles, text string, causes []model.FieldCause) string {
+	if len(causes) == 0 {
 		return text
 	}
 	lines := strings.Split(text, "\n")
 	notes := map[int][]string{}
-	for _, c := range m.causes {
+	for _, c := range causes {
 		at := causeLine(lines, c.Field)
 		note := kube.EscapeControl(c.Field + ": " + c.Message)
 		if at >= 0 {
 			indent := len(lines[at]) - len(strings.TrimLeft(lines[at], " "))
 			note = strings.Repeat(" ", indent) + "^ " + note
 		}
-		notes[at] = append(notes[at], m.styles.Error.Render(note))
+		notes[at] = append(notes[at], st.Error.Render(note))
 	}
 	out := append([]string(nil), notes[-1]...)
 	for i, l := range lines {
@@ -311,7 +377,14 @@ func causeLine(lines []string, field string) int {
 func (m *ObjectView) layout() {
 	h := max(1, m.height-len(m.header()))
 	m.body.Width, m.body.Height = m.width, h
-	text, at := m.content()
+	var text string
+	var at []int
+	if m.blame {
+		// The live object with its gutter, whatever else the body shows.
+		text = m.blameContent()
+	} else {
+		text, at = m.content()
+	}
 	m.hunkAt = at
 	m.body.SetContent(strings.TrimSuffix(text, "\n"))
 }
@@ -334,7 +407,17 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
+	// t, b, p and w are in the full help (?): the line is full at 120
+	// columns already. So is a Secret's R, which the header names.
 	return append(bindings, k.Fields, k.Help, k.Quit)
+}
+
+// secretKeys is bindings with R after them for a Secret.
+func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.secret {
+		bindings = append(bindings, m.keys.Reveal)
+	}
+	return bindings
 }
 
 // FullHelp is every key of the object view, in groups.
@@ -342,7 +425,8 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
-		{k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit},
+		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Timeline, k.Blame, k.Preview, k.DemoWrite},
 	}
 }

@@ -3,8 +3,9 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/kedit/kedit/internal/escape"
 
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,10 +17,17 @@ import (
 
 // renderObject renders obj as YAML for the object view. By default it hides
 // managedFields and status, which nobody edits and which bury the spec;
-// full shows them.
+// full shows them. A Secret's values are decoded, as in its draft.
 func renderObject(obj *unstructured.Unstructured, full bool) string {
 	if obj == nil {
 		return ""
+	}
+	if full && diff.IsSecret(obj) {
+		out, err := model.RenderSecretYAML(obj)
+		if err != nil {
+			return "cannot render the object: " + err.Error()
+		}
+		return out
 	}
 	if full {
 		out, err := diff.MarshalYAML(obj.Object)
@@ -62,13 +70,14 @@ func displayValue(v diff.FieldValue, st *Styles) string {
 	return st.EscapedYAML(renderValue(v))
 }
 
-// shortValue is a value on one line, cut to a length a status bar can
-// hold.
+// shortValue is a value on one line, escaped, cut to a length a status
+// bar can hold: a string quoted, with kedit's escapes (a quote inside it
+// is drawn \"), anything else as YAML.
 func shortValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
-		return ansi.Truncate(strconv.Quote(s), 40, "…")
+		return ansi.Truncate(escape.Quoted(s), 40, "…")
 	}
-	return ansi.Truncate(oneLine(renderValue(v)), 40, "…")
+	return ansi.Truncate(escape.Source(oneLine(renderValue(v)), nil), 40, "…")
 }
 
 // bannerText is the banner's sentence: what changed on the server since the

@@ -73,6 +73,8 @@ type fakeRunner struct {
 	stored func(*unstructured.Unstructured)
 	saves  int
 	last   model.Save
+	// dryRuns counts the dry runs, which store nothing.
+	dryRuns int
 	// drafts, when set, stores the draft there, each write delayed by
 	// slow (a slow disk).
 	drafts *kube.ObjectDrafts
@@ -89,6 +91,9 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		if e.DryRun {
+			return f.dryRun(e), nil
+		}
 		f.saves++
 		f.last = e
 		if f.fail != nil {
@@ -128,6 +133,24 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		return nil, f.drafts.Delete(e.Seq)
 	}
 	return nil, nil
+}
+
+// dryRun answers a dry run as the server would, storing nothing: the
+// object with what stored adds (defaults), or the same refusal a save
+// would get. The caller holds mu.
+func (f *fakeRunner) dryRun(e model.Save) model.Previewed {
+	f.dryRuns++
+	if f.fail != nil {
+		return model.Previewed{Err: f.fail}
+	}
+	if e.ResourceVersion != f.server.GetResourceVersion() {
+		return model.Previewed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}
+	}
+	obj := e.Object.DeepCopy()
+	if f.stored != nil {
+		f.stored(obj)
+	}
+	return model.Previewed{Object: obj}
 }
 
 // server returns the object on the fake server.

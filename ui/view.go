@@ -15,6 +15,8 @@ func (m *App) relayout() {
 	m.object.SetSize(m.width, h)
 	m.conflict.SetSize(m.width, h)
 	m.editor.SetSize(m.width, h)
+	m.timeline.SetSize(m.width, h)
+	m.preview.SetSize(m.width, h)
 }
 
 // question is the pending question's text.
@@ -26,6 +28,8 @@ func (m App) question() string {
 		return "discard the draft? (y/n)"
 	case confirmRecover:
 		return m.recoverQuestion()
+	case confirmTimelineTake, confirmGitOps:
+		return m.oncallQuestion()
 	}
 	return ""
 }
@@ -46,6 +50,10 @@ func (m App) helpView() string {
 		v = m.help.View(m.conflict)
 	case screenEditor:
 		v = m.help.View(m.editor)
+	case screenTimeline:
+		v = m.help.View(m.timeline)
+	case screenPreview:
+		v = m.help.View(m.preview)
 	default:
 		v = m.help.View(m.object)
 	}
@@ -64,6 +72,10 @@ func (m App) View() string {
 		body = m.conflict.View()
 	case screenEditor:
 		body = m.editor.View()
+	case screenTimeline:
+		body = m.timeline.View()
+	case screenPreview:
+		body = m.preview.View()
 	default:
 		body = m.object.View()
 	}

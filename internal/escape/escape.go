@@ -94,6 +94,13 @@ func String(s string) string {
 	return Styled(s, nil)
 }
 
+// Quoted is s in double quotes, for a value inside a sentence (a status
+// line): String, with a double quote of s written \" so that the value
+// ends where the quotes say.
+func Quoted(s string) string {
+	return `"` + strings.ReplaceAll(String(s), `"`, `\"`) + `"`
+}
+
 // Styled is String with every escape, a doubled backslash included,
 // passed through mark (a style), so that it stands out from the text
 // around it. A nil mark leaves escapes as they are.

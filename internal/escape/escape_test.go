@@ -51,3 +51,16 @@ func TestUnescapeRefusesWhatStringNeverWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoted(t *testing.T) {
+	for in, want := range map[string]string{
+		"7":           `"7"`,
+		"\x1b[2J":     `"\x1b[2J"`,
+		`a\x1b"b`:     `"a\\x1b\"b"`,
+		"\u202eabc\"": `"\u202eabc\""`,
+	} {
+		if got := Quoted(in); got != want {
+			t.Errorf("Quoted(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

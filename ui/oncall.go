@@ -1,0 +1,250 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The on-call and teaching keys of issue 13, wired into the app: the
+// timeline (t), blame (b), the dry-run preview (p), the GitOps owner's
+// confirmation before the first save, and the demo writer's w.
+
+// DemoWriter is the demo's second writer as the app sees it
+// (*kube.DemoWriter): w asks it to write at once, and each write's report
+// comes on Writes, which is closed when the writer stops.
+type DemoWriter interface {
+	WriteNow()
+	Writes() <-chan kube.DemoWrite
+}
+
+// demoWroteMsg is one report of the demo writer; demoStoppedMsg says its
+// channel was closed.
+type (
+	demoWroteMsg   struct{ write kube.DemoWrite }
+	demoStoppedMsg struct{}
+)
+
+// demoCmd reads the demo writer's next report. The app returns it again
+// after each one, as it does with the watch, so the writer never waits on
+// the UI (Program.Send would block while $EDITOR runs).
+func demoCmd(d DemoWriter) tea.Cmd {
+	if d == nil {
+		return nil
+	}
+	ch := d.Writes()
+	return func() tea.Msg {
+		w, ok := <-ch
+		if !ok {
+			return demoStoppedMsg{}
+		}
+		return demoWroteMsg{w}
+	}
+}
+
+// oncallState is what the app keeps for the keys of issue 13.
+type oncallState struct {
+	// takeID and takeRV are the timeline entry y asks about.
+	takeID int
+	takeRV string
+	// gitOpsOK is set once a save of an object a GitOps tool reconciles
+	// was confirmed (or --yes-gitops said so at the start).
+	gitOpsOK bool
+	// gitOpsSave is the save that waits for the confirmation, and
+	// gitOpsOwner the owner's description the question names.
+	gitOpsSave  model.Event
+	gitOpsOwner string
+}
+
+// demoWrote says a demo writer's write in the status line, e.g.
+// `demo-writer set .data.foo = "7" (rv 1043)`, and reads the next.
+func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
+	w, ok := msg.(demoWroteMsg)
+	if !ok {
+		// The writer stopped: nothing more to read.
+		return m, nil
+	}
+	text := w.write.String() // escaped by String
+	if w.write.Err != nil {
+		m.status.Error(text)
+	} else {
+		m.status.Info(text)
+	}
+	return m, demoCmd(m.cfg.Demo)
+}
+
+// oncallKey handles t, b, p and w in the object view; false for any other
+// key. While blame shows, the movement keys move its cursor line and the
+// status bar names that line's owners.
+func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, m.keys.Timeline):
+		m.timeline.Open(m.sess)
+		m.screen = screenTimeline
+		return m, nil, true
+	case key.Matches(msg, m.keys.Blame):
+		m.object.ToggleBlame()
+		if m.object.Blaming() {
+			m.status.Info(m.object.BlameStatus())
+		} else {
+			m.status.Info("")
+		}
+		return m, nil, true
+	case key.Matches(msg, m.keys.Preview):
+		cmd, err := m.handleErr(model.PreviewRequested{})
+		if err == nil {
+			m.screen = screenPreview
+			m.preview.SetSession(m.sess)
+		}
+		return m, cmd, true
+	case key.Matches(msg, m.keys.DemoWrite):
+		if m.cfg.Demo == nil {
+			m.status.Info("w makes the demo writer write at once: only in kedit demo")
+			return m, nil, true
+		}
+		m.cfg.Demo.WriteNow()
+		m.status.Info(kube.DemoWriterManager + " is writing ...")
+		return m, nil, true
+	}
+	if m.object.Blaming() {
+		var cmd tea.Cmd
+		m.object, cmd = m.object.Update(msg)
+		m.status.Info(m.object.BlameStatus())
+		return m, cmd, true
+	}
+	return m, nil, false
+}
+
+// timelineKey handles the timeline's keys: enter shows the selected
+// version's diff (enter or esc goes back to the list), y asks to make that
+// version the draft, t or esc closes the timeline.
+func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.TimelineTake):
+		id, rv, ok := m.timeline.Selected()
+		if !ok {
+			return m, nil
+		}
+		m.oncall.takeID, m.oncall.takeRV = id, rv
+		m.confirm = confirmTimelineTake
+		return m, nil
+	case key.Matches(msg, m.keys.TimelineDiff) && m.timeline.ShowingDiff(),
+		key.Matches(msg, m.keys.Back) && m.timeline.ShowingDiff():
+		m.timeline.HideChange()
+		return m, nil
+	case key.Matches(msg, m.keys.TimelineDiff):
+		id, _, ok := m.timeline.Selected()
+		if !ok {
+			return m, nil
+		}
+		c, err := m.sess.TimelineDiff(id)
+		if err != nil {
+			m.status.Error(errorText(err))
+			return m, nil
+		}
+		m.timeline.ShowChange(c)
+		return m, nil
+	case key.Matches(msg, m.keys.TimelineClose):
+		m.timeline.HideChange()
+		m.screen = screenObject
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.timeline, cmd = m.timeline.Update(msg)
+	return m, cmd
+}
+
+// previewKey handles the preview's keys: esc leaves it, the others
+// scroll.
+func (m App) previewKey(msg tea.KeyMsg) (App, tea.Cmd) {
+	if key.Matches(msg, m.keys.PreviewClose) {
+		m.screen = screenObject
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.preview, cmd = m.preview.Update(msg)
+	return m, cmd
+}
+
+// gitOpsAsks holds back the first save of an object that Flux, Argo CD
+// or Helm reconciles, and asks: the tool may revert it. It reports
+// whether ev waits for the answer.
+func (m *App) gitOpsAsks(ev model.Event) bool {
+	switch ev.(type) {
+	case model.SaveRequested, model.Recreate:
+	case model.Resubmit:
+		if m.sess.OpenConflicts() > 0 {
+			// Refused anyway: say that first.
+			return false
+		}
+	default:
+		return false
+	}
+	if m.oncall.gitOpsOK {
+		return false
+	}
+	live, _ := m.sess.Live()
+	o, ok := model.GitOpsOwnerOf(live.Object)
+	if !ok {
+		return false
+	}
+	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, kube.EscapeControl(o.Description())
+	m.confirm = confirmGitOps
+	return true
+}
+
+// oncallQuestion is the pending question of issue 13's keys.
+func (m App) oncallQuestion() string {
+	switch m.confirm {
+	case confirmTimelineTake:
+		q := "make rv " + m.oncall.takeRV + " the draft?"
+		if m.sess.Draft() != nil {
+			q += " it replaces the draft you have;"
+		}
+		return q + " s then saves it over rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) + " (y/n)"
+	case confirmGitOps:
+		return m.oncall.gitOpsOwner + ". save anyway? (y/n)"
+	}
+	return ""
+}
+
+// answerOncall takes y or n for the questions of issue 13; the pending
+// question c is already cleared.
+func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
+	switch c {
+	case confirmTimelineTake:
+		if !yes {
+			m.status.Info("the draft is as it was")
+			return m, nil
+		}
+		text, err := m.sess.TimelineDraftText(m.oncall.takeID)
+		if err != nil {
+			m.status.Error(errorText(err))
+			return m, nil
+		}
+		cmd := m.handle(model.DraftEdited{Text: text})
+		m.timeline.HideChange()
+		m.screen = screenObject
+		switch {
+		case m.sess.Draft() == nil:
+			// The session drops a draft with base's content.
+			m.status.Info("rv " + m.oncall.takeRV + " has what base has: no draft to make")
+		case m.sess.Draft().Err == nil:
+			m.status.Info("rv " + m.oncall.takeRV + " is the draft, based on rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) +
+				": s saves it (a change made on the server meanwhile is still a conflict)")
+		}
+		return m, cmd
+	case confirmGitOps:
+		ev := m.oncall.gitOpsSave
+		m.oncall.gitOpsSave = nil
+		if !yes {
+			m.status.Info("not saved; the draft is kept")
+			return m, nil
+		}
+		m.oncall.gitOpsOK = true
+		return m, m.handle(ev)
+	}
+	return m, nil
+}

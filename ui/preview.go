@@ -1,0 +1,184 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// PreviewView shows the server's dry run of the draft (p): the draft's save
+// sent with dryRun=All, and the diff between the draft and what the server
+// would store (its defaults, mutating admission), or, when the server would
+// refuse the save, why, each field cause under its line of the draft.
+// Nothing is written; the header says so until esc.
+type PreviewView struct {
+	keys   KeyMap
+	styles *Styles
+	width  int
+	height int
+	body   viewport.Model
+
+	baseRV string
+	secret bool
+	// waiting is set until the server answers.
+	waiting bool
+	// summary says what the body shows: the outcome in a line or two.
+	summary []string
+	// answered is the answer the body was rendered from, so that the
+	// app's refresh after every event does not render it again; draft is
+	// the draft it answers.
+	answered *model.DryRunResult
+	draft    *model.Draft
+}
+
+// NewPreviewView returns a preview with nothing to show until SetSession.
+func NewPreviewView(keys KeyMap, styles *Styles) PreviewView {
+	vp := viewport.New(0, 0)
+	vp.KeyMap = keys.viewportKeys()
+	vp.MouseWheelEnabled = true
+	return PreviewView{keys: keys, styles: styles, body: vp}
+}
+
+// SetSize sets the view's size.
+func (m *PreviewView) SetSize(width, height int) {
+	if width == m.width && height == m.height {
+		return
+	}
+	m.width, m.height = width, height
+	if m.answered != nil {
+		m.render(*m.answered)
+	}
+	m.body.Width, m.body.Height = width, max(1, height-len(m.header()))
+}
+
+// SetSession copies the dry run's answer from the session, once it came.
+func (m *PreviewView) SetSession(s *model.Session) {
+	m.secret = s.Ref().IsSecret()
+	m.baseRV = kube.EscapeControl(s.Base().ResourceVersion)
+	p, ok := s.Preview()
+	if !ok {
+		m.waiting, m.answered = true, nil
+		m.summary = []string{m.styles.Muted.Render("waiting for the server's dry run ...")}
+		m.body.SetContent("")
+		return
+	}
+	if m.answered != nil && m.answered.Object == p.Object && m.answered.Err == p.Err {
+		return
+	}
+	m.waiting = false
+	m.answered = &p
+	m.draft = s.Draft()
+	m.render(p)
+}
+
+// render fills the summary and the body from the answer p.
+func (m *PreviewView) render(p model.DryRunResult) {
+	st := m.styles
+	var text string
+	if p.Err != nil {
+		kind := model.KindOf(p.Err)
+		m.summary = wrapLines(st.Error, "the server would refuse the save: "+refusalText(kind, p.Err), m.width)
+		draft := ""
+		if m.draft != nil {
+			draft = m.draft.Text
+			if m.secret && m.draft.Object != nil {
+				draft, _ = model.RenderYAML(maskSecret(m.draft.Object))
+			}
+		}
+		text = annotateCauses(st, st.EscapedYAML(strings.TrimSuffix(draft, "\n")), model.CausesOf(p.Err))
+	} else {
+		var mine *unstructured.Unstructured
+		if m.draft != nil {
+			mine = m.draft.Object
+		}
+		server := p.Object
+		if m.secret {
+			mine, server = maskSecret(mine), maskSecret(server)
+		}
+		hunks := diff.Hunks(diff.LineDiff(renderObject(mine, false), renderObject(server, false)), diff.DefaultContext)
+		if len(hunks) == 0 {
+			m.summary = wrapLines(st.OK, "the server would store the draft as it is", m.width)
+			text = ""
+		} else {
+			m.summary = wrapLines(st.Muted, "- the draft, + what the server would store instead (its defaults, admission)", m.width)
+			text, _ = hunkText(st, hunks)
+		}
+	}
+	if m.secret {
+		m.summary = append(m.summary, wrapLines(st.Muted, "a Secret: its values are shown as "+secretMask, m.width)...)
+	}
+	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.header()))
+	m.body.SetContent(strings.TrimSuffix(text, "\n"))
+	m.body.GotoTop()
+}
+
+// refusalText says why the server would refuse the save, in the status
+// bar's words for a save that failed.
+func refusalText(kind model.ErrorKind, err error) string {
+	switch kind {
+	case model.ErrorConflict:
+		return "the object changed on the server since the draft's base (a save would conflict; r rebases)"
+	case model.ErrorInvalid:
+		return "invalid (422): each cause is under its line"
+	}
+	text := failureText(&model.Failure{Kind: kind, Err: err})
+	return strings.TrimSuffix(text, " (the draft is kept)")
+}
+
+// wrapLines wraps text to width and styles each line.
+func wrapLines(st lipgloss.Style, text string, width int) []string {
+	var out []string
+	for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(text), width, ""), "\n") {
+		out = append(out, st.Render(ansi.Truncate(l, width, "…")))
+	}
+	return out
+}
+
+// header is the title and the summary above the body.
+func (m PreviewView) header() []string {
+	title := "preview (nothing saved): the server's dry run of the draft's save, base rv " + m.baseRV
+	return append([]string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}, m.summary...)
+}
+
+// Update scrolls the body.
+func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, m.keys.Home):
+			m.body.GotoTop()
+			return m, nil
+		case key.Matches(k, m.keys.End):
+			m.body.GotoBottom()
+			return m, nil
+		}
+	}
+	var cmd tea.Cmd
+	m.body, cmd = m.body.Update(msg)
+	return m, cmd
+}
+
+// View draws the header and the body.
+func (m PreviewView) View() string {
+	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
+}
+
+// ShortHelp is the preview's keys for the help line.
+func (m PreviewView) ShortHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.PreviewClose, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
+}
+
+// FullHelp is every key of the preview.
+func (m PreviewView) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{{k.PreviewClose, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
+}

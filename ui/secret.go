@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// A Secret's values show only on purpose (issue 11): the object view and
+// the conflict view mask them until R reveals them; the editors always
+// show them decoded, since editing needs them. Masking works on the text
+// the views draw, line for line, so that a diff, a refused save's causes
+// and a conflict's lines still find their place.
+
+// secretMask and lastApplied (the annotation that holds a Secret whole,
+// values and all) are mask.go's: the timeline and the preview mask
+// versions of a Secret the same way.
+
+// maskSecretLines returns the lines of text, a Secret's YAML, with every
+// value of data and stringData, and kubectl's last-applied annotation,
+// replaced by secretMask: a value's first line keeps its key (and a binary
+// value its mark), the further lines of a multi-line value their
+// indentation. There are as many lines as in text. Text that is not YAML
+// (a draft being typed) is masked as far as its lines can be read.
+func maskSecretLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	out := make([]string, len(lines))
+	section := false // in data or stringData
+	keyIndent := -1  // of the section's keys, once one is seen
+	valueAt := -1    // >= 0 in a masked value: deeper lines are its own
+	for i, l := range lines {
+		trimmed := strings.TrimLeft(l, " ")
+		indent := len(l) - len(trimmed)
+		out[i] = l
+		if valueAt >= 0 {
+			switch {
+			case strings.TrimSpace(l) == "":
+				continue // a block's empty line
+			case indent > valueAt:
+				out[i] = l[:indent] + secretMask
+				continue
+			}
+			valueAt = -1
+		}
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		if indent == 0 {
+			key, rest, _ := keyValue(trimmed)
+			section = key == "data" || key == "stringData"
+			keyIndent = -1
+			if section && rest != "" && rest != "{}" && !strings.HasPrefix(rest, "#") {
+				// A flow map: data: {a: b}.
+				out[i], valueAt = key+": "+secretMask, 0
+			}
+			continue
+		}
+		if section {
+			if keyIndent < 0 {
+				keyIndent = indent
+			}
+			if indent > keyIndent {
+				out[i] = l[:indent] + secretMask
+				continue
+			}
+			out[i], valueAt = maskValue(l, indent), indent
+			continue
+		}
+		if strings.HasPrefix(trimmed, lastApplied+":") {
+			out[i], valueAt = maskValue(l, indent), indent
+		}
+	}
+	return out
+}
+
+// maskValue masks the value on a key's line (from indent on): `key: ••••`,
+// keeping a binary value's mark. The second line of a long key ("? key",
+// then ": value") is one too.
+func maskValue(l string, indent int) string {
+	trimmed := l[indent:]
+	if strings.HasPrefix(trimmed, "? ") {
+		return l // the key alone; its value follows on a line of ":"
+	}
+	key, rest, ok := keyValue(trimmed)
+	if !ok {
+		return l[:indent] + secretMask
+	}
+	masked := l[:indent] + key + ": " + secretMask
+	if strings.HasSuffix(rest, " "+diff.BinaryComment) {
+		masked += " " + diff.BinaryComment
+	}
+	return masked
+}
+
+// keyValue splits `key: value` (the key perhaps quoted) into the key as
+// written and what follows ": "; ok is false when the line holds no key.
+func keyValue(s string) (key, rest string, ok bool) {
+	end := 0
+	switch {
+	case strings.HasPrefix(s, ":"):
+		// The value line of a long key.
+	case s[0] == '"' || s[0] == '\'':
+		q := s[0]
+		end = 1
+		for end < len(s) && s[end] != q {
+			if q == '"' && s[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end++
+		if end > len(s) {
+			return "", "", false
+		}
+	default:
+		i := strings.Index(s, ": ")
+		if i < 0 {
+			if !strings.HasSuffix(s, ":") {
+				return "", "", false
+			}
+			i = len(s) - 1
+		}
+		end = i
+	}
+	if end >= len(s) || s[end] != ':' {
+		return "", "", false
+	}
+	return s[:end], strings.TrimSpace(s[end+1:]), true
+}
+
+// maskSecretHunks returns hunks, a diff of two Secret texts a and b, with
+// each line as maskSecretLines masks it in its text.
+func maskSecretHunks(hunks []diff.DiffHunk, a, b string) []diff.DiffHunk {
+	ma, mb := maskSecretLines(a), maskSecretLines(b)
+	line := func(ls []string, i int) string {
+		if i < len(ls) {
+			return ls[i] + "\n"
+		}
+		return "\n"
+	}
+	out := make([]diff.DiffHunk, len(hunks))
+	for i, h := range hunks {
+		out[i] = h
+		out[i].Edits = make([]diff.LineEdit, len(h.Edits))
+		for j, e := range h.Edits {
+			m := e
+			m.Lines = make([]string, len(e.Lines))
+			for k := range e.Lines {
+				if e.Op == diff.LineInsert {
+					m.Lines[k] = line(mb, e.B.Start+k)
+				} else {
+					m.Lines[k] = line(ma, e.A.Start+k)
+				}
+			}
+			out[i].Edits[j] = m
+		}
+	}
+	return out
+}
+
+// isSecretValue says whether p is a field that holds a Secret's value: a
+// key of data or stringData, or kubectl's last-applied annotation.
+func isSecretValue(p fieldpath.Path) bool {
+	name := func(i int) string {
+		if i < len(p) && p[i].FieldName != nil {
+			return *p[i].FieldName
+		}
+		return ""
+	}
+	switch name(0) {
+	case "data", "stringData":
+		return len(p) >= 2
+	case "metadata":
+		return name(1) == "annotations" && name(2) == lastApplied
+	}
+	return false
+}
+
+// maskedText is a value's text with each line masked, blank lines kept:
+// as many lines, so that a conflict's lines keep their place.
+func maskedText(s string) string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		if strings.TrimSpace(l) != "" {
+			ls[i] = secretMask
+		}
+	}
+	return strings.Join(ls, "\n")
+}
+
+// binaryText writes a value of a Secret's data that is not text as the
+// editors do: base64, marked.
+func binaryText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return base64.StdEncoding.EncodeToString([]byte(s)) + " " + diff.BinaryComment
+}
+
+// secretValueText is displayValue for a value of a Secret's data: one that
+// is not text shows base64 and marked (binaryText), which is decided on its
+// bytes, before they are escaped.
+func secretValueText(v diff.FieldValue, st *Styles) string {
+	if s, ok := v.Value.(string); ok && v.Present {
+		v.Value = binaryText(s)
+	}
+	return displayValue(v, st)
+}

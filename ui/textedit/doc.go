@@ -1,0 +1,19 @@
+// Package textedit is kedit's editor component: a Bubble Tea (v1) model, in
+// the bubbles style, for editing a draft of a Kubernetes object in the app.
+//
+// It is built for documents of any size. The text is a slice of lines, and
+// everything done per keystroke touches only the lines the keystroke
+// changes and the rows on screen: rendering, highlighting, escaping and
+// display widths are computed for the visible rows only, lines scroll
+// horizontally instead of wrapping, and the gutter's marks against base are
+// recomputed in the background after typing pauses.
+//
+// The text is kept byte for byte: opening a text and reading it back
+// without typing returns it exactly, whatever its line endings, final
+// newline, control characters or invalid UTF-8. What a terminal must not
+// interpret is drawn escaped, in kube.EscapeControl's notation.
+//
+// The component never handles esc (outside its own find and go-to-line
+// prompts) or ctrl+s: the parent leaves the editor and saves with them, and
+// asks Prompting before treating esc as leaving.
+package textedit

@@ -1,0 +1,402 @@
+package textedit
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// View draws the rows on screen, and nothing else: each row is the gutter
+// (a mark against base, the line number) and the part of the line that
+// the horizontal scroll shows, then the line's notes; the find or
+// go-to-line prompt takes the last row. Every row is exactly the width
+// given to SetSize.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	gw, tw := m.gutter()
+	h := m.bodyHeight()
+	var b strings.Builder
+	// Room for a row of ASCII and a few styles' escape sequences, so that
+	// the builder rarely grows: what View allocates is most of a
+	// keystroke's garbage, and garbage is what makes the collector run
+	// during a keystroke.
+	b.Grow(m.height * (m.width + 120))
+	if m.styles == nil {
+		// A Model not made by New.
+		m.SetStyles(DefaultStyles())
+	}
+	d := drawer{b: &b, st: m.styles, sgr: m.sgr}
+	if p := lipgloss.ColorProfile(); d.sgr.profile != p {
+		*d.sgr = sgrCache{profile: p}
+	}
+	rows := 0
+	newRow := func() {
+		if rows > 0 {
+			b.WriteByte('\n')
+		}
+		rows++
+	}
+	for l := m.top; l < len(m.lines) && rows < h; l++ {
+		newRow()
+		m.drawGutter(&d, l, gw)
+		m.drawLine(&d, l, tw)
+		if len(m.notes) == 0 {
+			continue
+		}
+		for _, t := range m.noteTexts(l) {
+			if rows >= h {
+				break
+			}
+			newRow()
+			t = ansi.Truncate(t, tw, "…")
+			d.blank(gw)
+			d.cells = 0
+			d.put(clsNote, t, ansi.StringWidth(t))
+			d.pad(tw)
+		}
+	}
+	for rows < h {
+		newRow()
+		d.pad(m.width)
+	}
+	if m.prompt != noPrompt {
+		newRow()
+		m.drawPrompt(&b)
+	}
+	return b.String()
+}
+
+// gutter returns the gutter's width (a mark column, the line numbers,
+// which take as many digits as the last line's number, and a space) and
+// the text's. On a screen too narrow for both, the text takes it all.
+func (m *Model) gutter() (gw, tw int) {
+	gw = len(strconv.Itoa(len(m.lines))) + 2
+	if m.width-gw < 1 {
+		return 0, m.width
+	}
+	return gw, m.width - gw
+}
+
+// drawGutter draws line l's mark against base and its number.
+func (m *Model) drawGutter(d *drawer, l, gw int) {
+	if gw == 0 {
+		return
+	}
+	mk := m.marks[l]
+	switch {
+	case mk&markAdded != 0:
+		d.put(clsAdded, "+", 1)
+	case mk&markChanged != 0:
+		d.put(clsChanged, "~", 1)
+	case mk&(markDeleted|markDeletedBelow) != 0:
+		d.put(clsDeleted, "-", 1)
+	default:
+		d.put(clsPlain, " ", 1)
+	}
+	var buf [20]byte
+	num := strconv.AppendInt(buf[:0], int64(l+1), 10)
+	d.blank(gw - 2 - len(num))
+	cls := clsLineNumber
+	switch {
+	case l == m.cur.Line:
+		cls = clsCursorLineNumber
+	case m.hasNote(l):
+		cls = clsNoteLineNumber
+	}
+	if cls != d.cls {
+		d.flush()
+		d.cls = cls
+	}
+	d.run = append(d.run, num...)
+	d.put(clsPlain, " ", 1)
+	d.flush()
+	d.cells = 0
+}
+
+// drawLine draws what the horizontal scroll shows of line l in tw cells:
+// it walks the line's units from its start to the right edge of the
+// screen, and no further.
+func (m *Model) drawLine(d *drawer, l, tw int) {
+	s := m.content(l)
+	d.hl = highlight(s, d.hl[:0])
+	d.matches = d.matches[:0]
+	if m.prompt == findPrompt && m.input != "" {
+		d.matches = matchesIn(s, m.input, d.matches)
+	}
+	cursor := -1
+	if l == m.cur.Line {
+		cursor = m.cur.Col
+	}
+	left, right := m.xoff, m.xoff+tw
+	hk, mk := 0, 0
+	x, i := 0, 0
+	for i < len(s) && x < left {
+		// Left of the screen: only the columns count.
+		if j := min(plainEnd(s, i), i+left-x); j > i {
+			x, i = x+j-i, j
+			continue
+		}
+		u := unitAt(s, i)
+		if x+u.w > left {
+			break
+		}
+		x, i = x+u.w, i+u.n
+	}
+	for i < len(s) && x < right {
+		u := unitAt(s, i)
+		cls := classAt(d.hl, &hk, i)
+		if u.esc != "" {
+			cls = clsEscape
+		}
+		if j := spanAt(d.matches, &mk, i); j >= 0 {
+			cls = clsMatch
+			if d.matches[j].start == cursor {
+				cls = clsCurrentMatch
+			}
+		}
+		if i == cursor {
+			cls = clsCursor
+		}
+		d.unit(cls, s[i:i+u.n], u, x, left, right)
+		x, i = x+u.w, i+u.n
+	}
+	if i == len(s) && x < right {
+		// After the content: a CRLF line's "\r", which the cursor stands
+		// on at the end of the line, or the cursor on a blank.
+		cls := clsEscape
+		if cursor == len(s) {
+			cls = clsCursor
+		}
+		switch {
+		case len(s) < len(m.lines[l]):
+			d.unit(cls, "\r", unit{n: 1, w: 2, esc: `\r`}, x, left, right)
+		case cursor == len(s):
+			d.unit(cls, " ", unit{n: 1, w: 1}, x, left, right)
+		}
+	}
+	d.pad(tw)
+	d.flush()
+}
+
+// hasNote reports whether line l has a note.
+func (m *Model) hasNote(l int) bool {
+	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
+	return i < len(m.notes) && m.notes[i].Line == l
+}
+
+// noteTexts returns the rows of line l's notes, escaped as all server text
+// is (a 422's message quotes the value the server refused).
+func (m *Model) noteTexts(l int) []string {
+	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
+	var rows []string
+	for ; i < len(m.notes) && m.notes[i].Line == l; i++ {
+		t := strings.ReplaceAll(kube.EscapeControl(m.notes[i].Text), "\t", " ")
+		for j, r := range strings.Split(t, "\n") {
+			if j == 0 {
+				r = "↑ " + r
+			} else {
+				r = "  " + r
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// noteRows returns how many rows line l's notes take.
+func (m *Model) noteRows(l int) int {
+	if len(m.notes) == 0 {
+		return 0
+	}
+	return len(m.noteTexts(l))
+}
+
+// drawPrompt draws the open prompt on the last row.
+func (m *Model) drawPrompt(b *strings.Builder) {
+	label, hint := "find: ", "  enter: next  esc: close"
+	if m.prompt == gotoPrompt {
+		label, hint = "go to line: ", "  enter: go  esc: cancel"
+	}
+	row := m.styles.Prompt.Render(label) + m.input + m.styles.Cursor.Render(" ")
+	if m.noMatch {
+		row += "  " + m.styles.NoMatch.Render("no match")
+	}
+	row = ansi.Truncate(row+hint, m.width, "")
+	b.WriteString(row)
+	b.WriteString(strings.Repeat(" ", max(m.width-ansi.StringWidth(row), 0)))
+}
+
+// classAt returns the class of the span holding byte i, spans sorted and
+// walked left to right with *k.
+func classAt(spans []span, k *int, i int) class {
+	if j := spanAt(spans, k, i); j >= 0 {
+		return spans[j].cls
+	}
+	return clsPlain
+}
+
+// spanAt returns the index of the span holding byte i, or -1.
+func spanAt(spans []span, k *int, i int) int {
+	for *k < len(spans) && spans[*k].end <= i {
+		*k++
+	}
+	if *k < len(spans) && spans[*k].start <= i {
+		return *k
+	}
+	return -1
+}
+
+// drawer writes a row, drawing each run of one class in its style.
+type drawer struct {
+	b           *strings.Builder
+	st          *Styles
+	sgr         *sgrCache
+	cls         class
+	run         []byte
+	cells       int // cells written in the text area so far
+	hl, matches []span
+}
+
+// sgrCache holds what each class's style puts around text, for one colour
+// profile. A style is rendered once, on a letter, and runs are wrapped in
+// what it put around it: lipgloss's Render, called per run, cost more than
+// everything else a keystroke does.
+type sgrCache struct {
+	profile  termenv.Profile
+	done     [nClasses]bool
+	pre, suf [nClasses]string
+}
+
+// unit draws the unit u of bytes raw, whose display column is x, cut to
+// the columns from left to right.
+func (d *drawer) unit(cls class, raw string, u unit, x, left, right int) {
+	text := raw
+	if u.esc != "" {
+		text = u.esc
+	}
+	from, to := max(x, left), min(x+u.w, right)
+	if from >= to {
+		return
+	}
+	if from > x || to < x+u.w {
+		// Cut by an edge of the screen: an escape shows the part of it
+		// that fits, a wide character blanks.
+		if u.esc == "" {
+			if cls != d.cls {
+				d.flush()
+				d.cls = cls
+			}
+			d.cells += to - from
+			d.spaces(to - from)
+			return
+		}
+		text = u.esc[from-x : to-x]
+	}
+	d.put(cls, text, to-from)
+}
+
+// blanks are what padding is cut from.
+const blanks = "                                                                "
+
+// blank adds n blank cells to the row, unstyled.
+func (d *drawer) blank(n int) {
+	if d.cls != clsPlain {
+		d.flush()
+		d.cls = clsPlain
+	}
+	d.cells += n
+	d.spaces(n)
+}
+
+// spaces adds n spaces to the run.
+func (d *drawer) spaces(n int) {
+	for n > 0 {
+		k := min(n, len(blanks))
+		d.run = append(d.run, blanks[:k]...)
+		n -= k
+	}
+}
+
+// put adds text of the given class and width to the row.
+func (d *drawer) put(cls class, text string, cells int) {
+	if cls != d.cls {
+		d.flush()
+		d.cls = cls
+	}
+	d.run = append(d.run, text...)
+	d.cells += cells
+}
+
+// pad fills the text area up to width cells with blanks and ends the row.
+func (d *drawer) pad(width int) {
+	if d.cells < width {
+		d.blank(width - d.cells)
+	}
+	d.flush()
+	d.cells = 0
+}
+
+// flush writes the run so far in its class's style.
+func (d *drawer) flush() {
+	if len(d.run) == 0 {
+		return
+	}
+	c, sgr := d.cls, d.sgr
+	if !sgr.done[c] {
+		sgr.done[c] = true
+		if st := d.style(c); st != nil {
+			out := st.Render("x")
+			if i := strings.IndexByte(out, 'x'); i >= 0 {
+				sgr.pre[c], sgr.suf[c] = out[:i], out[i+1:]
+			}
+		}
+	}
+	d.b.WriteString(sgr.pre[c])
+	d.b.Write(d.run)
+	d.b.WriteString(sgr.suf[c])
+	d.run = d.run[:0]
+}
+
+func (d *drawer) style(c class) *lipgloss.Style {
+	switch c {
+	case clsKey:
+		return &d.st.Key
+	case clsString:
+		return &d.st.String
+	case clsComment:
+		return &d.st.Comment
+	case clsMarker:
+		return &d.st.Marker
+	case clsEscape:
+		return &d.st.Escape
+	case clsMatch:
+		return &d.st.Match
+	case clsCurrentMatch:
+		return &d.st.CurrentMatch
+	case clsCursor:
+		return &d.st.Cursor
+	case clsLineNumber:
+		return &d.st.LineNumber
+	case clsCursorLineNumber:
+		return &d.st.CursorLineNumber
+	case clsNoteLineNumber:
+		return &d.st.NoteLineNumber
+	case clsAdded:
+		return &d.st.Added
+	case clsChanged:
+		return &d.st.Changed
+	case clsDeleted:
+		return &d.st.Deleted
+	case clsNote:
+		return &d.st.Note
+	}
+	return nil
+}

@@ -1,0 +1,545 @@
+package textedit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// stress multiplies the random walks' length when KEDIT_STRESS is set
+// (make stress); CI runs the short walks under -race.
+func stress() int {
+	if os.Getenv("KEDIT_STRESS") != "" {
+		return 20
+	}
+	return 1
+}
+
+// docLines are the lines random documents are made of: YAML as kedit shows
+// it, with what the editor must keep byte for byte mixed in: control
+// characters, a C1 control, a bidi override, invalid UTF-8, a tab, a lone
+// "\r", wide characters and diff3 markers.
+var docLines = []string{
+	"apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: testmap", "data:",
+	`  foo: "bar"`, "  config.yaml: |", "    server:", "      port: 8080 # the port",
+	"    - name: a_b", "", "  ctl: a\x1bb\u009bc\u202ed\x07", "  bad: \xff\xfe x \xc3",
+	"  wide: 日本語 😀", "  tab:\tx", "  cr: a\rb", "<<<<<<< mine", "=======", ">>>>>>> theirs",
+}
+
+// genDoc returns a document of n lines, with LF or CRLF endings (now and
+// then mixed) and with or without a final newline.
+func genDoc(r *rand.Rand, n int) string {
+	crlf := r.IntN(3) == 0
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			if crlf != (r.IntN(50) == 0) {
+				b.WriteString("\r\n")
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString(docLines[r.IntN(len(docLines))])
+	}
+	if r.IntN(2) == 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// typed are the characters typed; pastes and raw inserts add line breaks,
+// controls and invalid bytes.
+var (
+	typed   = []string{"a", "b", "c", "K", " ", " ", ":", "-", "_", "é", "日", "😀", "1"}
+	pastes  = []string{"x", "key: value\n", "a\nb\n  c", "l1\r\nl2\r\n", "cr\rcr", "\x1b[2J\u202e\u009b", "\t\t", "😀\n日本", "\n", "x: y\n  z: w"}
+	raws    = []string{"\xff", "\xc3", "\xa9", "\xe6\x97", "\xa5", "a\xffb\n\xfe", "\x80\x80"}
+	queries = []string{"a", "b", "K", "日", " ", ":", "é"}
+)
+
+// walker drives an editor and the reference with the same random actions
+// and checks, after every one, that they agree.
+type walker struct {
+	t       *testing.T
+	r       *rand.Rand
+	m       Model
+	ref     *ref
+	name    string
+	version uint64
+	text    string
+	view    bool // draw every step
+	log     []string
+}
+
+func newWalker(t *testing.T, r *rand.Rand, doc string, w, h int) *walker {
+	m := New()
+	m.Open(doc)
+	m.SetSize(w, h)
+	wk := &walker{t: t, r: r, m: m, ref: newRef(doc), version: m.Version(), text: doc, view: true}
+	if r.IntN(2) == 0 {
+		var notes []Note
+		for range r.IntN(4) {
+			notes = append(notes, Note{Line: r.IntN(m.Lines()), Text: "bad\x1b value\nsecond row"})
+		}
+		wk.m.SetNotes(notes)
+	}
+	return wk
+}
+
+func keyMsg(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
+func runes(s string) tea.KeyMsg       { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func altKey(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t, Alt: true} }
+func pasteMsg(s string) tea.KeyMsg {
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true}
+}
+func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
+
+func (w *walker) press(msg tea.Msg) { w.m, _ = w.m.Update(msg) }
+
+// offset is the editor's cursor as a byte offset into its text.
+func (w *walker) offset() int {
+	off := 0
+	for i := range w.m.cur.Line {
+		off += len(w.m.lines[i]) + 1
+	}
+	return off + w.m.cur.Col
+}
+
+// adopt takes the editor's cursor after a move whose target the reference
+// does not compute (up and down aim for a display column, a click for a
+// cell), once it is a place the cursor may be.
+func (w *walker) adopt() {
+	c := w.offset()
+	if !w.ref.valid(c) {
+		w.t.Fatalf("%s: cursor %+v (offset %d) is not on a character boundary of its line's content in %q", w.name, w.m.cur, c, w.ref.text)
+	}
+	w.ref.move(c)
+}
+
+// prompted reports whether a key closes the open prompt before acting (a
+// key the prompt does not take), as the editor does.
+func (w *walker) closePrompt() {
+	w.ref.prompt = noPrompt
+}
+
+// step does one random action on both models.
+func (w *walker) step() {
+	r, ref := w.r, w.ref
+	if ref.prompt != noPrompt && r.IntN(5) > 0 {
+		w.promptStep()
+		return
+	}
+	n := r.IntN(100)
+	switch {
+	case n < 30:
+		s := pick(r, typed)
+		w.name = fmt.Sprintf("type %q", s)
+		if ref.prompt != noPrompt {
+			w.press(runes(s))
+			ref.promptInput(s)
+			return
+		}
+		if s == " " && r.IntN(2) == 0 {
+			w.press(keyMsg(tea.KeySpace))
+		} else {
+			w.press(runes(s))
+		}
+		ref.typeText(s)
+	case n < 36:
+		w.name = "backspace"
+		if ref.prompt != noPrompt {
+			w.promptStep()
+			return
+		}
+		w.press(keyMsg(tea.KeyBackspace))
+		ref.backspace()
+	case n < 40:
+		w.name = "delete"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyDelete))
+		ref.deleteRight()
+	case n < 44:
+		w.name = "enter"
+		if ref.prompt != noPrompt {
+			w.promptStep()
+			return
+		}
+		w.press(keyMsg(tea.KeyEnter))
+		ref.newline()
+	case n < 46:
+		w.name = "tab"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyTab))
+		ref.insert("  ")
+	case n < 48:
+		w.name = "shift+tab"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyShiftTab))
+		ref.outdent()
+	case n < 50:
+		w.name = "ctrl+k"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlK))
+		ref.deleteLine()
+	case n < 53:
+		s := pick(r, pastes)
+		w.name = fmt.Sprintf("paste %q", s)
+		w.press(pasteMsg(s))
+		if ref.prompt != noPrompt {
+			ref.promptInput(s)
+		} else {
+			ref.paste(s)
+		}
+	case n < 55:
+		if ref.prompt != noPrompt {
+			w.promptStep()
+			return
+		}
+		// A terminal's paste cannot carry invalid UTF-8 (Bubble Tea decodes
+		// it to runes); the bytes go in through the paste's own path.
+		s := pick(r, raws)
+		w.name = fmt.Sprintf("raw paste %q", s)
+		w.m.paste(s)
+		w.m.scrollToCursor(false)
+		ref.paste(s)
+	case n < 62:
+		w.name = "undo"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlZ))
+		ref.undoStep()
+	case n < 66:
+		w.name = "redo"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlY))
+		ref.redoStep()
+	case n < 70:
+		w.name = "left"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyLeft))
+		ref.left()
+	case n < 74:
+		w.name = "right"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyRight))
+		ref.right()
+	case n < 80:
+		up := r.IntN(2) == 0
+		w.name = "down"
+		msg, d := keyMsg(tea.KeyDown), 1
+		if up {
+			w.name, msg, d = "up", keyMsg(tea.KeyUp), -1
+		}
+		if r.IntN(4) == 0 {
+			w.name = "page " + w.name
+			msg = keyMsg(tea.KeyPgDown)
+			if up {
+				msg = keyMsg(tea.KeyPgUp)
+			}
+			d *= w.m.height
+		}
+		w.closePrompt()
+		w.press(msg)
+		w.checkRow(d)
+	case n < 82:
+		w.name = "home"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyHome))
+		ref.move(ref.lineStart(ref.c))
+	case n < 84:
+		w.name = "end"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyEnd))
+		ref.move(ref.contentEnd(ref.c))
+	case n < 85:
+		w.name = "ctrl+home"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlHome))
+		ref.move(0)
+	case n < 86:
+		w.name = "ctrl+end"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlEnd))
+		ref.move(ref.contentEnd(len(ref.text)))
+	case n < 88:
+		w.name = "alt+left"
+		w.closePrompt()
+		w.press(altKey(tea.KeyLeft))
+		ref.wordLeft()
+	case n < 90:
+		w.name = "alt+right"
+		w.closePrompt()
+		w.press(altKey(tea.KeyRight))
+		ref.wordRight()
+	case n < 92:
+		x, y := r.IntN(w.m.width+4), r.IntN(w.m.height)
+		w.name = fmt.Sprintf("click %d,%d", x, y)
+		before := w.m.prompt
+		w.press(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		if w.m.prompt != before {
+			w.t.Fatalf("%s: a click changed the prompt", w.name)
+		}
+		w.adopt()
+	case n < 93:
+		w.name = "wheel"
+		b := pick(r, []tea.MouseButton{tea.MouseButtonWheelUp, tea.MouseButtonWheelDown, tea.MouseButtonWheelLeft, tea.MouseButtonWheelRight})
+		w.press(tea.MouseMsg{Button: b, Action: tea.MouseActionPress})
+	case n < 96:
+		w.name = "ctrl+f"
+		w.press(keyMsg(tea.KeyCtrlF))
+		if ref.prompt == findPrompt {
+			ref.findNext()
+		} else {
+			ref.openPrompt(findPrompt)
+		}
+	case n < 98:
+		w.name = "ctrl+g"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlG))
+		ref.openPrompt(gotoPrompt)
+	default:
+		if ref.prompt != noPrompt {
+			w.promptStep()
+			return
+		}
+		// The parent's keys: nothing happens in the editor.
+		w.name = "esc / ctrl+s"
+		w.press(pick(r, []tea.KeyMsg{keyMsg(tea.KeyEsc), keyMsg(tea.KeyCtrlS)}))
+	}
+}
+
+// promptStep does an action inside the open prompt.
+func (w *walker) promptStep() {
+	r, ref := w.r, w.ref
+	switch n := r.IntN(10); {
+	case n < 5:
+		s := pick(r, queries)
+		if ref.prompt == gotoPrompt {
+			s = string(rune('0' + r.IntN(10)))
+			if r.IntN(8) == 0 {
+				s = "x" // not a digit: ignored
+			}
+		}
+		w.name = fmt.Sprintf("prompt type %q", s)
+		w.press(runes(s))
+		ref.promptInput(s)
+	case n < 6:
+		w.name = "prompt backspace"
+		w.press(keyMsg(tea.KeyBackspace))
+		if ref.input != "" {
+			_, size := lastRune(ref.input)
+			ref.input = ref.input[:len(ref.input)-size]
+			ref.searchInput()
+		}
+	case n < 9:
+		w.name = "prompt enter"
+		w.press(keyMsg(tea.KeyEnter))
+		if ref.prompt == gotoPrompt {
+			ref.gotoLine()
+			ref.prompt = noPrompt
+		} else {
+			ref.findNext()
+		}
+	default:
+		w.name = "prompt esc"
+		w.press(keyMsg(tea.KeyEsc))
+		ref.prompt = noPrompt
+	}
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] < 0x80 || s[i] >= 0xc0 {
+			return []rune(s[i:])[0], len(s) - i
+		}
+	}
+	return 0, 1
+}
+
+// checkRow checks an up, down or page move: the cursor went d lines (kept
+// inside the text) and sits on a boundary of that line.
+func (w *walker) checkRow(d int) {
+	before := strings.Count(w.ref.text[:w.ref.c], "\n")
+	want := min(max(before+d, 0), strings.Count(w.ref.text, "\n"))
+	if w.m.cur.Line != want {
+		w.t.Fatalf("%s: from line %d the cursor went to line %d, want %d", w.name, before, w.m.cur.Line, want)
+	}
+	w.adopt()
+}
+
+// check compares the editor with the reference and checks what must
+// always hold.
+func (w *walker) check(step int) {
+	t, m, ref := w.t, &w.m, w.ref
+	t.Helper()
+	where := fmt.Sprintf("step %d (%s)", step, w.name)
+	text := m.Text()
+	if text != ref.text {
+		i := 0
+		for i < len(text) && i < len(ref.text) && text[i] == ref.text[i] {
+			i++
+		}
+		t.Fatalf("%s: text differs at byte %d:\n%q\nwant\n%q\nafter %q", where, i, around(text, i), around(ref.text, i), w.log)
+	}
+	if c := w.offset(); c != ref.c {
+		t.Fatalf("%s: cursor %+v = offset %d, want %d:\n%q\nat the cursor %q, want %q\nafter %q", where, m.cur, c, ref.c, around(text, c), around(text, c)[min(c, 40):], around(text, ref.c)[min(ref.c, 40):], w.log)
+	}
+	if len(m.undo) != len(ref.undo) || len(m.redo) != len(ref.redo) {
+		t.Fatalf("%s: %d undo and %d redo steps, want %d and %d\nafter %q", where, len(m.undo), len(m.redo), len(ref.undo), len(ref.redo), w.log)
+	}
+	if n := len(m.undo); n > 0 {
+		// The last step, taken back on the text as it is, gives the text
+		// before it.
+		g := m.undo[n-1]
+		off := g.at.Col
+		for i := range g.at.Line {
+			off += len(m.lines[i]) + 1
+		}
+		if off+len(g.ins) > len(text) || text[off:off+len(g.ins)] != g.ins || text[:off]+g.del+text[off+len(g.ins):] != ref.undo[n-1].textBefore {
+			t.Fatalf("%s: the last undo step %+v does not take the text back\nafter %q", where, g, w.log)
+		}
+	}
+	if got, want := m.Changed(), text != ref.original; got != want {
+		t.Fatalf("%s: Changed() = %v, want %v", where, got, want)
+	}
+	if (m.Version() != w.version) != (text != w.text) {
+		t.Fatalf("%s: version %d -> %d while the text went %q -> %q", where, w.version, m.Version(), w.text, text)
+	}
+	w.version, w.text = m.Version(), text
+	if m.Len() != len(text) || m.Lines() != strings.Count(text, "\n")+1 || len(m.marks) != m.Lines() {
+		t.Fatalf("%s: Len %d, Lines %d, %d marks for %d bytes, %d lines", where, m.Len(), m.Lines(), len(m.marks), len(text), strings.Count(text, "\n")+1)
+	}
+	if m.Prompting() != (ref.prompt != noPrompt) || m.prompt != ref.prompt {
+		t.Fatalf("%s: prompt %d, want %d", where, m.prompt, ref.prompt)
+	}
+	if m.prompt != noPrompt && m.input != ref.input {
+		t.Fatalf("%s: prompt input %q, want %q", where, m.input, ref.input)
+	}
+	for i, n := range m.notes {
+		if n.Line < 0 || n.Line >= m.Lines() || (i > 0 && m.notes[i-1].Line > n.Line) {
+			t.Fatalf("%s: notes %+v out of place on %d lines", where, m.notes, m.Lines())
+		}
+	}
+	if w.view {
+		checkScreen(t, where, m.View(), m.width, m.height)
+	}
+}
+
+// around returns the text near byte i, for a failure's message.
+func around(s string, i int) string { return s[max(i-40, 0):min(i+40, len(s))] }
+
+// checkScreen checks that a view is exactly w by h cells.
+func checkScreen(t *testing.T, where, view string, w, h int) {
+	t.Helper()
+	rows := strings.Split(view, "\n")
+	if len(rows) != h {
+		t.Fatalf("%s: %d rows, want %d:\n%s", where, len(rows), h, view)
+	}
+	for i, row := range rows {
+		if got := ansi.StringWidth(row); got != w {
+			t.Fatalf("%s: row %d is %d cells wide, want %d: %q", where, i, got, w, row)
+		}
+	}
+}
+
+// walk runs steps random actions and then undoes everything and redoes it
+// again.
+func (w *walker) walk(steps int) {
+	w.t.Helper()
+	for step := range steps {
+		w.step()
+		w.log = append(w.log, w.name)
+		if len(w.log) > 12 {
+			w.log = w.log[1:]
+		}
+		w.check(step)
+		if w.r.IntN(40) == 0 {
+			w.settleMarks()
+		}
+	}
+	final, undos := w.ref.text, len(w.ref.undo)
+	w.press(keyMsg(tea.KeyEsc)) // closes an open prompt
+	w.ref.prompt = noPrompt
+	for range undos + 1 {
+		w.press(keyMsg(tea.KeyCtrlZ))
+	}
+	if got := w.m.Text(); got != w.ref.original {
+		w.t.Fatalf("after %d undos the text is\n%q\nnot the original\n%q", undos, got, w.ref.original)
+	}
+	if w.m.Changed() {
+		w.t.Fatalf("undone to the original, Changed() is true")
+	}
+	// Exactly as many redos: a walk that ended with undos has more steps
+	// to redo beyond its final text.
+	for range undos {
+		w.press(keyMsg(tea.KeyCtrlY))
+	}
+	if got := w.m.Text(); got != final {
+		w.t.Fatalf("after %d redos the text is\n%q\nnot the final\n%q", undos, got, final)
+	}
+}
+
+// settleMarks runs what a pause in typing runs: the background diff
+// against base. After it the marks are the diff's.
+func (w *walker) settleMarks() {
+	m, cmd := w.m.Update(marksDueMsg{id: w.m.id, version: w.m.version})
+	if cmd != nil {
+		msg := cmd()
+		if _, ok := msg.(marksMsg); !ok {
+			w.t.Fatalf("the marks' command returned %T", msg)
+		}
+		m, _ = m.Update(msg)
+	}
+	w.m = m
+	want := computeMarks(w.ref.original, w.ref.text)
+	for i := range want {
+		if m.marks[i] != want[i] {
+			w.t.Fatalf("settled marks %v, want %v", m.marks, want)
+		}
+	}
+}
+
+// TestWalkSmallDocuments: random edits on small documents agree with the
+// reference after every step.
+func TestWalkSmallDocuments(t *testing.T) {
+	walks := 100 * stress()
+	if testing.Short() {
+		walks = 30
+	}
+	for i := range walks {
+		r := rand.New(rand.NewPCG(uint64(i), 9))
+		doc := genDoc(r, r.IntN(30))
+		if r.IntN(10) == 0 {
+			doc = ""
+		}
+		w := newWalker(t, r, doc, 20+r.IntN(60), 3+r.IntN(20))
+		w.walk(150)
+	}
+}
+
+// TestWalkLargeDocument: the same on a 20,000-line document, where a
+// rule that only works near the top would fail.
+func TestWalkLargeDocument(t *testing.T) {
+	walks, steps := 2, 300
+	if testing.Short() {
+		walks = 1
+	}
+	for i := range walks * stress() {
+		r := rand.New(rand.NewPCG(uint64(i), 20000))
+		w := newWalker(t, r, genDoc(r, 20000+r.IntN(100)), 80, 24)
+		// Start in the middle, where a real edit of a big ConfigMap is.
+		w.press(keyMsg(tea.KeyCtrlG))
+		w.press(runes("10000"))
+		w.press(keyMsg(tea.KeyEnter))
+		w.ref.openPrompt(gotoPrompt)
+		w.ref.promptInput("10000")
+		w.ref.gotoLine()
+		w.ref.prompt = noPrompt
+		w.name = "go to 10000"
+		w.check(-1)
+		w.walk(steps)
+	}
+}
