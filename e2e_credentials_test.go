@@ -20,13 +20,12 @@ import (
 // become when the server is not there.
 
 // TestE2ESecretsAndCredentialsNeverPrinted edits a Secret with --debug and
-// --timeline-out, through $EDITOR: neither the Secret's values (as the
-// object holds them, base64, nor decoded) nor the kubeconfig's token are in
-// the debug log, the timeline export, the draft directory (a Secret's draft
-// lives in memory without --allow-secret-drafts) or anything kedit wrote to
-// the terminal (its values are masked until R); no $EDITOR file is left
-// behind.
-// A kubeconfig whose server is not there, holding a token and a client key,
+// --timeline-out, through $EDITOR, and opens the timeline and the save's
+// diff: neither the Secret's values (as the object holds them, base64, nor
+// decoded) nor the kubeconfig's token are in the debug log, the timeline
+// export, the draft directory (a Secret's draft lives in memory without
+// --allow-secret-drafts) or anything kedit wrote to the terminal (its
+// values are masked until R); no $EDITOR file is left behind. A kubeconfig whose server is not there, holding a token and a client key,
 // prints neither.
 func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	t.Parallel()
@@ -46,14 +45,13 @@ func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	term.waitFor(screenWait, "unsaved draft")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
-	// The timeline, and the diff of the newest version (the save, which
-	// replaced theirs' payloads).
+	// The timeline, and the diff of the save: the value masked.
 	term.send("t")
-	term.waitFor(screenWait, "timeline of ConfigMap/evil")
+	term.waitFor(screenWait, "timeline of Secret/vault")
 	term.send("Enter")
-	term.waitFor(screenWait, "-   payload: \"theirs", "TITLE-MARK")
+	term.waitFor(screenWait, "changed: .data.token", "a Secret: its values are shown as ••••")
 	term.send("Escape")
-	term.waitGone(screenWait, "-   payload: \"theirs")
+	term.waitGone(screenWait, "changed: .data.token")
 	term.send("t")
 	term.waitFor(screenWait, "live object; e edits a draft")
 	term.send("q")
