@@ -7,7 +7,7 @@ TEST_TIMEOUT ?= 30m
 # kedit's version for `kedit version`: the git description of the checkout.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
-.PHONY: all build localcluster demo test vet test-root test-localcluster bench clean
+.PHONY: all build localcluster demo test vet test-root test-localcluster stress bench clean
 
 all: build
 
@@ -39,6 +39,21 @@ test-root:
 
 test-localcluster: localcluster
 	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+## stress: issue 12's race at full size, which `make test` runs small (2 sessions of 20 edits):
+## STRESS_SESSIONS sessions of STRESS_EDITS edits each on one ConfigMap, through the engine the
+## UI runs, with kubectl patch as one more writer; prints attempts, conflicts, automatic rebases,
+## resolutions and lost updates, and writes them to STRESS_REPORT (see RELIABILITY.md). Without
+## the race detector, which `make test` runs on the small version: it makes each merge ten times
+## slower, and at full size the sessions would mostly measure that.
+STRESS_SESSIONS ?= 16
+STRESS_EDITS ?= 50
+STRESS_REPORT ?= $(CURDIR)/bin/stress.json
+stress:
+	@mkdir -p bin
+	KEDIT_STRESS_SESSIONS=$(STRESS_SESSIONS) KEDIT_STRESS_EDITS=$(STRESS_EDITS) KEDIT_STRESS_REPORT=$(STRESS_REPORT) \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestStress' -v ./kube
+	@cat $(STRESS_REPORT)
 
 ## bench: the benchmarks recorded in BENCHMARKS.md; the browser's need hyperfine, tmux and
 ## GNU time (/usr/bin/time), and start a localcluster of their own

@@ -41,7 +41,7 @@ stop and the directory is removed.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(err error) error {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", err)
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", kube.EscapeControl(err.Error()))
 				return &exitError{1}
 			}
 			if interval < 0 {
@@ -65,7 +65,7 @@ stop and the directory is removed.`,
 			// directory too.
 			defer func() {
 				if err := demo.Close(); err != nil {
-					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", err)
+					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", kube.EscapeControl(err.Error()))
 					return
 				}
 				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", demo.Dir)

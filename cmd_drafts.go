@@ -187,7 +187,7 @@ func runDraftsRm(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, args 
 	failed := false
 	for _, p := range paths {
 		if err := store.Remove(p); err != nil {
-			fmt.Fprintln(stderr, "kedit:", err)
+			fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
 			failed = true
 			continue
 		}
@@ -201,6 +201,6 @@ func runDraftsRm(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, args 
 
 // failWith prints err as kedit's error and exits 1.
 func failWith(stderr io.Writer, err error) error {
-	fmt.Fprintln(stderr, "kedit:", err)
+	fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
 	return &exitError{1}
 }

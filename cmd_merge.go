@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/kube"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -82,7 +83,7 @@ func runMerge(stdout, stderr io.Writer, files []string, output string, asJSON bo
 	}
 	if res.Object != nil {
 		for _, c := range res.Object.Conflicts {
-			fmt.Fprintf(stderr, "kedit: conflict at %s\n", c.Where())
+			fmt.Fprintf(stderr, "kedit: conflict at %s\n", kube.EscapeControl(c.Where()))
 		}
 	} else {
 		fmt.Fprintf(stderr, "kedit: %d conflict(s)\n", res.Text.Conflicts)

@@ -47,7 +47,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(code int, err error) error {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set:", err)
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set:", kube.EscapeControl(err.Error()))
 				return &exitError{code}
 			}
 			typ, name, rest, err := kube.SplitObjectArgs(args)
@@ -108,7 +108,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 				return fail(setExitError, err)
 			}
 			if !dryRun {
-				fmt.Fprintln(cmd.OutOrStdout(), rv)
+				fmt.Fprintln(cmd.OutOrStdout(), kube.EscapeControl(rv))
 				return nil
 			}
 			for _, v := range values {

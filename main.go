@@ -26,6 +26,7 @@ import (
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/klog/v2"
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
@@ -115,7 +116,8 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 // printed on stderr with exit status 1.
 func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
-		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", err)
+		// The error may quote the server (a 403, an unknown type): escaped.
+		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", kube.EscapeControl(err.Error()))
 		return &exitError{1}
 	}
 	// Without an object, the browser: on ConfigMaps, or on TYPE.
@@ -158,6 +160,7 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		}
 		defer f.Close()
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
+		klog.SetLogger(logger)
 	}
 	// The watches log through the context's logger, never to stderr, which
 	// belongs to the renderer.
@@ -281,12 +284,17 @@ func relaySignals(p *tea.Program) (received func() syscall.Signal, stop func()) 
 }
 
 func main() {
+	// client-go logs through klog to stderr (discovery's "Couldn't get
+	// current server API group list" before kedit can say it better), and
+	// stderr belongs to the renderer: klog goes to --debug's log, or
+	// nowhere.
+	klog.SetLogger(logr.Discard())
 	if err := newRootCmd().Execute(); err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "kedit:", err)
+		fmt.Fprintln(os.Stderr, "kedit:", kube.EscapeControl(err.Error()))
 		os.Exit(2)
 	}
 }

@@ -191,6 +191,7 @@ func TestSetSecretValueIsNeverPrinted(t *testing.T) {
 func TestSetErrors(t *testing.T) {
 	ns, flags := setEnv(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx")
 	_, before := getData(t, ns, "testmap")
 	viewer := []string{"--kubeconfig", kubetest.ViewerKubeconfig(t), "-n", ns}
 	for _, tc := range []struct {
@@ -205,7 +206,10 @@ func TestSetErrors(t *testing.T) {
 		{"bad JSON", append([]string{"set", "configmap/testmap", "/data/foo:={"}, flags...), "not valid JSON"},
 		{"missing name", append([]string{"set", "configmap"}, flags...), `missing the name after type "configmap"`},
 		{"invalid label", append([]string{"set", "configmap/testmap", `/metadata/labels:={"a b":"c"}`}, flags...), `is invalid: metadata.labels: Invalid value: "a b"`},
-		{"missing parent", append([]string{"set", "configmap/testmap", "/metadata/labels/x=y"}, flags...), "/metadata/labels does not exist"},
+		{"missing parent", append([]string{"set", "configmap/testmap", "/metadata/labels/x=y"}, flags...), `/metadata/labels does not exist; set it whole instead: /metadata/labels:='{"x":"y"}'`},
+		{"missing annotations", append([]string{"set", "configmap/testmap", "/metadata/annotations/example.com~1team=a"}, flags...), `/metadata/annotations does not exist; set it whole instead: /metadata/annotations:='{"example.com/team":"a"}'`},
+		{"string for an integer", append([]string{"set", "deploy/web", "/spec/replicas=3"}, flags...), `cannot set /spec/replicas on deployments.apps/web: it wants an integer, and /spec/replicas=3 sets the string "3"; write /spec/replicas:=3`},
+		{"string for a boolean", append([]string{"set", "deploy/web", "/spec/paused=yes"}, flags...), `it wants a boolean (true or false), and /spec/paused=yes sets the string "yes"; write /spec/paused:=JSON`},
 		{"forbidden", append([]string{"set", "configmap/testmap", "/data/foo=2"}, viewer...), `not allowed to patch configmaps/testmap`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,6 +219,11 @@ func TestSetErrors(t *testing.T) {
 			}
 			if !strings.Contains(stderr, tc.want) {
 				t.Errorf("stderr %q does not contain %q", stderr, tc.want)
+			}
+			// One line that says what is wrong, never the server's dump of
+			// the object.
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || len(stderr) > 400 {
+				t.Errorf("stderr is %d bytes on %d lines:\n%s", len(stderr), strings.Count(stderr, "\n"), stderr)
 			}
 		})
 	}

@@ -141,7 +141,12 @@ func (ob *openObject) cached() (*unstructured.Unstructured, bool) {
 
 // watch starts a watch of ob's object; the app stops it.
 func (o *opener) watch(ctx context.Context, ob *openObject) (ui.Watcher, error) {
-	w := kube.NewWatch(o.Dynamic, ob.target)
+	// A client of the watch's own, whose connections it keeps an eye on:
+	// a server that goes away is said at once.
+	w, err := kube.NewWatchForConfig(o.Config, ob.target)
+	if err != nil {
+		return nil, err
+	}
 	if err := w.Start(ctx); err != nil {
 		return nil, err
 	}
@@ -191,7 +196,7 @@ func storeLatest(stderr io.Writer, r *kube.Runner, sess *model.Session) {
 	_, err := r.Perform(context.Background(), sess.StoreDraft())
 	var secret *kube.SecretDraftError
 	if err != nil && !errors.As(err, &secret) {
-		fmt.Fprintln(stderr, "kedit:", err)
+		fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
 	}
 }
 

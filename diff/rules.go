@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"reflect"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -24,6 +25,20 @@ func StripServerOwned(obj *unstructured.Unstructured) {
 	for _, f := range serverOwnedMeta {
 		unstructured.RemoveNestedField(obj.Object, "metadata", f)
 	}
+}
+
+// ServerOwnedOnly reports whether a and b differ at most in what the API
+// server owns (StripServerOwned): status and the server-owned metadata. A
+// version that moved on only so is no change anyone made to what a user
+// edits: a Node's heartbeat, a controller's status write.
+func ServerOwnedOnly(a, b *unstructured.Unstructured) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := a.DeepCopy(), b.DeepCopy()
+	StripServerOwned(x)
+	StripServerOwned(y)
+	return reflect.DeepEqual(x.Object, y.Object)
 }
 
 // IdentityField is one of the fields that name an object: two versions

@@ -9,7 +9,6 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 )
 
 // A Secret's data is shown decoded wherever the user reads or types it
@@ -35,11 +34,11 @@ func IsSecret(obj *unstructured.Unstructured) bool { return obj != nil && isSecr
 // text, with the chomping indicator its trailing newlines need), a value
 // that is not text base64 with BinaryComment. A value that is not base64
 // (which no API server sends) is written as it is. Other fields are written
-// as yaml.Marshal writes them. SecretValues reads the values back.
+// as MarshalYAML writes them. SecretValues reads the values back.
 func RenderSecretYAML(obj map[string]any) ([]byte, error) {
 	data, ok := obj["data"].(map[string]any)
 	if !ok {
-		return yaml.Marshal(obj)
+		return MarshalYAML(obj)
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -57,7 +56,7 @@ func RenderSecretYAML(obj map[string]any) ([]byte, error) {
 			}
 			continue
 		}
-		out, err := yaml.Marshal(map[string]any{k: obj[k]})
+		out, err := MarshalYAML(map[string]any{k: obj[k]})
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +82,7 @@ func writeSecretData(b *strings.Builder, data map[string]any) error {
 		if !ok {
 			// Not a Secret's value (an object being edited into shape):
 			// written as it is.
-			out, err := yaml.Marshal(map[string]any{"data": map[string]any{k: data[k]}})
+			out, err := MarshalYAML(map[string]any{"data": map[string]any{k: data[k]}})
 			if err != nil {
 				return err
 			}

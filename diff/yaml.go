@@ -70,7 +70,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 		}
 	}
 	if len(open) == 0 {
-		return yaml.Marshal(m.materialize(m.pickResolved, nil))
+		return MarshalYAML(m.materialize(m.pickResolved, nil))
 	}
 
 	// Each field with an open conflict gets a unique token in place of its
@@ -86,7 +86,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 			}
 			return m.pickResolved(u)
 		}, m.unitOpen)
-		out, err := yaml.Marshal(obj)
+		out, err := MarshalYAML(obj)
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
@@ -350,7 +350,7 @@ func renderField(isKey bool, key string, v any, indent string) ([]string, error)
 	if isKey {
 		doc = map[string]any{key: v}
 	}
-	out, err := yaml.Marshal(doc)
+	out, err := MarshalYAML(doc)
 	if err != nil {
 		return nil, fmt.Errorf("diff: rendering a conflict: %w", err)
 	}

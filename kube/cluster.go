@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
 )
 
 // Cluster is one connection to the API server, made once from the kubectl
@@ -37,6 +38,9 @@ type Cluster struct {
 	Dynamic dynamic.Interface
 	// Metadata reads objects' metadata only (the browser's lists).
 	Metadata metadata.Interface
+	// Config is the REST config they were made from, for clients of
+	// their own (a watch's, NewWatchForConfig).
+	Config *rest.Config
 
 	mapper    meta.RESTMapper
 	discovery discovery.CachedDiscoveryInterface
@@ -69,7 +73,7 @@ func Connect(flags *genericclioptions.ConfigFlags) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
 	}
-	c := &Cluster{Namespace: ns, Server: rc.Host, Dynamic: dyn, Metadata: md, mapper: mapper, discovery: dc}
+	c := &Cluster{Namespace: ns, Server: rc.Host, Dynamic: dyn, Metadata: md, Config: rc, mapper: mapper, discovery: dc}
 	// The same rule as Resolve's: --context wins over the current one.
 	if raw, err := loader.RawConfig(); err == nil {
 		c.Context = raw.CurrentContext

@@ -23,3 +23,15 @@ func notLost(ctx context.Context, err error) bool {
 func watchEndNotLost(ctx context.Context, err error) bool {
 	return notLost(ctx, err) || errors.Is(err, io.EOF)
 }
+
+// lostConnection reports whether a request's error says the server could
+// not be reached: any answer of the server's own (a status such as 404 or
+// 403) means it is there.
+func lostConnection(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	var status apierrors.APIStatus
+	// 503 is a server that is there but will not serve: as good as gone.
+	return !errors.As(err, &status) || apierrors.IsServiceUnavailable(err)
+}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kedit/kedit/internal/escape"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
@@ -38,17 +40,18 @@ type DemoWrite struct {
 	Err error
 }
 
-// String says what was written, for the status line:
+// String says what was written, for the status line, escaped:
 // `demo-writer set .data.foo = "7" (rv 1043)`.
 func (w DemoWrite) String() string {
-	where := w.Path
+	where := EscapeControl(w.Path)
 	if w.Line > 0 {
 		where += " line " + strconv.Itoa(w.Line)
 	}
 	if w.Err != nil {
-		return fmt.Sprintf("%s could not set %s: %v", DemoWriterManager, where, w.Err)
+		return fmt.Sprintf("%s could not set %s: %s", DemoWriterManager, where, EscapeControl(w.Err.Error()))
 	}
-	return fmt.Sprintf("%s set %s = %s (rv %s)", DemoWriterManager, where, strconv.Quote(w.Value), w.ResourceVersion)
+	value := escape.Quoted(w.Value)
+	return fmt.Sprintf("%s set %s = %s (rv %s)", DemoWriterManager, where, value, EscapeControl(w.ResourceVersion))
 }
 
 // DemoWriter is the demo's second writer: another client, with field

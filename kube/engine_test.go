@@ -27,6 +27,11 @@ type engine struct {
 	runner  *Runner
 	watch   *Watch
 	store   *DraftStore
+	// performErr receives what Perform reports for the user; nil fails
+	// the test on it.
+	performErr func(model.Effect, error)
+	// onState, when set, sees the session's state after every event.
+	onState func(model.State)
 }
 
 func newEngine(t *testing.T, ns, name string) *engine {
@@ -114,13 +119,19 @@ func (e *engine) handle(ev model.Event) error {
 	var first error
 	for len(queue) > 0 {
 		ev, queue = queue[0], queue[1:]
-		_, effects, err := e.session.Handle(ev)
+		st, effects, err := e.session.Handle(ev)
 		if err != nil && first == nil {
 			first = err
 		}
+		if e.onState != nil {
+			e.onState(st)
+		}
 		for _, eff := range effects {
 			next, err := e.runner.Perform(e.ctx, eff)
-			if err != nil {
+			switch {
+			case err != nil && e.performErr != nil:
+				e.performErr(eff, err)
+			case err != nil:
 				e.t.Errorf("performing %T: %v", eff, err)
 			}
 			if next != nil {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -64,9 +66,25 @@ func (e *InvalidError) Error() string {
 	}
 	parts := make([]string, len(e.Causes))
 	for i, c := range e.Causes {
-		parts[i] = c.Field + ": " + c.Message
+		parts[i] = c.Field + ": " + shortCause(c.Message)
 	}
 	return fmt.Sprintf("%s is invalid: %s", e.Target, strings.Join(parts, "; "))
+}
+
+// invalidValueRE finds the value a 422's cause quotes, which may be the
+// whole object (a patch that does not decode).
+var invalidValueRE = regexp.MustCompile(`Invalid value: "(?:[^"\\]|\\.)*"`)
+
+// shortCause cuts a quoted value of more than a line out of a cause's
+// message, saying how long it was: the field and the reason are what the
+// user needs, not a dump of the object.
+func shortCause(msg string) string {
+	return invalidValueRE.ReplaceAllStringFunc(msg, func(v string) string {
+		if len(v) <= 120 {
+			return v
+		}
+		return fmt.Sprintf(`Invalid value: "%s…" (%d bytes)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], len(v)-len(`Invalid value: ""`))
+	})
 }
 func (e *InvalidError) Unwrap() error { return e.Err }
 
@@ -80,9 +98,11 @@ type ImmutableError struct {
 func (e *ImmutableError) Error() string {
 	fields := make([]string, len(e.Causes))
 	for i, c := range e.Causes {
-		fields[i] = c.Field
+		// The server's words say which rule: an immutable ConfigMap's
+		// whole data, or one field that never changes.
+		fields[i] = c.Field + ": " + shortCause(c.Message)
 	}
-	return fmt.Sprintf("%s cannot be changed: immutable field %s (delete and recreate it to change this)", e.Target, strings.Join(fields, ", "))
+	return fmt.Sprintf("%s cannot be changed: %s (delete and recreate it to change this)", e.Target, strings.Join(fields, "; "))
 }
 func (e *ImmutableError) Unwrap() error { return e.Err }
 
@@ -148,7 +168,31 @@ func (e *UnavailableError) Error() string {
 	if e.Timeout {
 		return "the API server did not answer in time: " + e.Err.Error()
 	}
+	var status apierrors.APIStatus
+	if errors.As(e.Err, &status) && status.Status().Code >= http.StatusInternalServerError {
+		// A 5xx body may be a proxy's whole HTML page: its code says enough.
+		code := int(status.Status().Code)
+		msg := serverMessage(e.Err)
+		if strings.Contains(strings.ToLower(msg), "<html") {
+			msg = "an HTML page, not the API server's own answer (a proxy or load balancer's)"
+		}
+		return fmt.Sprintf("the API server answered %d %s: %s", code, http.StatusText(code), oneLine(msg, 200))
+	}
 	return "the API server is unavailable: " + e.Err.Error()
+}
+
+// oneLine is s on one line, cut to at most n bytes (at a character
+// boundary) with "…" when cut.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
@@ -223,13 +267,18 @@ func classify(target *Target, verb string, err error) error {
 	return fmt.Errorf("%s %s: %w", verb, target, err)
 }
 
+// isUnavailable reports whether err is worth a retry: the server could not
+// be reached, did not answer in time, or answered 5xx (a proxy's 502, an
+// etcd leader change's 500). A save that met one of these may still have
+// gone through, which is why the session reads the object back before it
+// sends the save again.
 func isUnavailable(err error) bool {
 	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsServiceUnavailable(err) ||
-		apierrors.IsTooManyRequests(err) {
+		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) || apierrors.IsUnexpectedServerError(err) {
 		return true
 	}
 	var status apierrors.APIStatus
-	if errors.As(err, &status) && status.Status().Code == http.StatusGatewayTimeout {
+	if errors.As(err, &status) && status.Status().Code >= http.StatusInternalServerError {
 		return true
 	}
 	var netErr net.Error

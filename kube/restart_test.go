@@ -15,21 +15,28 @@ import (
 // TestSaveAcrossServerRestart stops the API server in the middle of an
 // edit: the save fails as unavailable (the draft is the caller's, untouched),
 // and once the server is back the same save, with the same base, succeeds.
+// It stops a cluster of its own, so that the tests sharing the binary's
+// cluster run on meanwhile.
 func TestSaveAcrossServerRestart(t *testing.T) {
-	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
-	target := resolveForTest(t, kubetest.Kubeconfig(t), ns, "cm", "testmap")
-	dc := kubetest.Dynamic(t)
-	base := readBase(t, target)
+	t.Parallel()
+	c := kubetest.NewCluster(t)
+	ns := "default"
+	c.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	target := resolveForTest(t, c.Kubeconfig(), ns, "cm", "testmap")
+	dc := c.Dynamic(t)
+	obj, err := Get(t.Context(), dc, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := obj
 	mine := withData(base, "foo", "mine")
 	draft := mine.DeepCopy()
 
-	kubetest.StopServer(t)
-	t.Cleanup(func() { kubetest.StartServer(t) }) // no-op once it is back
+	c.Stop(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err := Save(ctx, dc, target, StrategyUpdate, base, mine, SaveOptions{})
+	_, err = Save(ctx, dc, target, StrategyUpdate, base, mine, SaveOptions{})
 	var unavailable *UnavailableError
 	if !errors.As(err, &unavailable) {
 		t.Fatalf("save with the server down: err = %v (%T), want *UnavailableError", err, err)
@@ -41,7 +48,7 @@ func TestSaveAcrossServerRestart(t *testing.T) {
 		t.Error("the failed save changed the draft")
 	}
 
-	kubetest.StartServer(t)
+	c.Start(t)
 	saved, err := Save(context.Background(), dc, target, StrategyUpdate, base, mine, SaveOptions{})
 	if err != nil {
 		t.Fatalf("save after the restart: %v", err)

@@ -97,6 +97,16 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		}
 		return model.Conflicted{Theirs: theirs, At: r.now()}, nil
 
+	case model.VerifySave:
+		// The answer to a save was lost: what the server has now tells
+		// whether it went through. Never the watch's copy, which may not
+		// have seen the write yet.
+		obj, err := Get(ctx, r.Client, r.Target)
+		if err != nil {
+			return model.SaveFailed{Err: err}, nil
+		}
+		return model.SaveVerified{Object: obj, At: r.now()}, nil
+
 	case model.WriteDraft:
 		if r.Drafts == nil {
 			return nil, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,9 @@ import (
 type Assignment struct {
 	Path  string
 	Value json.RawMessage
+	// JSON is set when the value was given as JSON (PATH:=JSON), not as a
+	// string (PATH=VALUE).
+	JSON bool
 }
 
 // Condition must hold for a conditional set to apply: the value at Path
@@ -42,7 +46,8 @@ func (c Condition) String() string {
 // where JSON is any JSON value (a number, true, an object ...).
 func ParseAssignment(arg string) (Assignment, error) {
 	path, value, err := parsePathValue(arg)
-	return Assignment{Path: path, Value: value}, err
+	i := strings.IndexByte(arg, '=')
+	return Assignment{Path: path, Value: value, JSON: i > 0 && arg[i-1] == ':'}, err
 }
 
 // ParseCondition reads the argument of --if, in ParseAssignment's forms.
@@ -223,6 +228,9 @@ func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, assi
 	if err == nil {
 		return obj, nil
 	}
+	if te := valueTypeError(t, assignments, err); te != nil {
+		return nil, te
+	}
 	// A failed test op comes back as a bare 422 (no field causes), the same
 	// as a patch that cannot apply; reading the object tells which.
 	if apierrors.IsInvalid(err) && len(statusCauses(err)) == 0 {
@@ -253,15 +261,183 @@ func explainRejectedPatch(t *Target, doc []byte, rv string, assignments []Assign
 		}
 	}
 	for _, a := range assignments {
-		parent := a.Path[:strings.LastIndexByte(a.Path, '/')]
-		if parent == "" {
-			continue
-		}
-		if _, found := lookupPointer(doc, parent); !found {
-			return fmt.Errorf("cannot set %s on %s: %s does not exist; set it whole instead, for example %s:='{\"key\":\"value\"}'", a.Path, t, parent, parent)
+		if e := missingParent(t, doc, a); e != nil {
+			return e
 		}
 	}
 	return nil
+}
+
+// MissingParentError says that a value cannot be set because the map or
+// list it goes in does not exist (an annotation of an object that has no
+// annotations), and how to write it instead: the first missing one, set
+// whole.
+type MissingParentError struct {
+	Target *Target
+	// Path is the assignment's, Missing the first of its parents that does
+	// not exist.
+	Path, Missing string
+	// Instead is the assignment that creates Missing with the value in it.
+	Instead string
+}
+
+func (e *MissingParentError) Error() string {
+	return fmt.Sprintf("cannot set %s on %s: %s does not exist; set it whole instead: %s", e.Path, e.Target, e.Missing, e.Instead)
+}
+
+// missingParent finds the first parent of a's path that doc lacks and
+// builds the assignment that sets it whole, holding a's value.
+func missingParent(t *Target, doc []byte, a Assignment) error {
+	tokens := strings.Split(a.Path[1:], "/")
+	for i := 1; i < len(tokens); i++ {
+		parent := "/" + strings.Join(tokens[:i], "/")
+		if _, found := lookupPointer(doc, parent); found {
+			continue
+		}
+		value := a.Value
+		for j := len(tokens) - 1; j >= i; j-- {
+			var b []byte
+			var err error
+			if _, isIndex := strconv.Atoi(tokens[j]); isIndex == nil || tokens[j] == "-" {
+				// An index of a list that does not exist: a list of one.
+				b, err = json.Marshal([]json.RawMessage{value})
+			} else {
+				key := strings.ReplaceAll(strings.ReplaceAll(tokens[j], "~1", "/"), "~0", "~")
+				b, err = json.Marshal(map[string]json.RawMessage{key: value})
+			}
+			if err != nil {
+				return nil
+			}
+			value = b
+		}
+		return &MissingParentError{Target: t, Path: a.Path, Missing: parent, Instead: parent + ":=" + shellQuote(string(value))}
+	}
+	return nil
+}
+
+// shellQuote quotes s for a POSIX shell, so that a suggested command can be
+// pasted as it is.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ValueTypeError says that the server refused a value because the field
+// wants another JSON type than the one sent: PATH=VALUE sends a string,
+// and /spec/replicas wants an integer, which PATH:=JSON sends.
+type ValueTypeError struct {
+	Target *Target
+	Path   string
+	// Want is the type the field wants, in words: "an integer".
+	Want string
+	// Value is the JSON value sent.
+	Value json.RawMessage
+	// Instead is the assignment to write, when the value was given as a
+	// string (PATH=VALUE): PATH:=VALUE, or PATH:=JSON when VALUE is no
+	// JSON.
+	Instead string
+}
+
+func (e *ValueTypeError) Error() string {
+	var s string
+	if e.Instead == "" || json.Unmarshal(e.Value, &s) != nil {
+		return fmt.Sprintf("cannot set %s on %s: it wants %s, not %s", e.Path, e.Target, e.Want, e.Value)
+	}
+	return fmt.Sprintf("cannot set %s on %s: it wants %s, and %s=%s sets the string %s; write %s",
+		e.Path, e.Target, e.Want, e.Path, s, strconv.Quote(s), e.Instead)
+}
+
+// The two ways the API server says a value has the wrong type: a built-in
+// type's decoder ("json: cannot unmarshal string into Go struct field
+// DeploymentSpec.spec.replicas of type int32"), and a custom resource's
+// schema ("spec.replicas in body must be of type integer: \"string\"").
+var (
+	goTypeRE     = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.([\w.]+) of type ([\w.\[\]*]+)`)
+	schemaTypeRE = regexp.MustCompile(`([\w.\[\]]+) in body must be of type (\w+)`)
+)
+
+// valueTypeError turns the server's refusal of a value of the wrong type
+// into a ValueTypeError naming the assignment and the type it wants; nil
+// when err is no such refusal. The server's own message quotes the whole
+// object, which says nothing more.
+func valueTypeError(t *Target, assignments []Assignment, err error) error {
+	if !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) {
+		return nil
+	}
+	msg := err.Error()
+	var field, want string
+	if m := goTypeRE.FindStringSubmatch(msg); m != nil {
+		field, want = m[2], typeInWords(m[3])
+	} else if m := schemaTypeRE.FindStringSubmatch(msg); m != nil {
+		field, want = m[1], typeInWords(m[2])
+	} else {
+		return nil
+	}
+	for _, a := range assignments {
+		if dotted(a.Path) != stripIndexes(field) {
+			continue
+		}
+		te := &ValueTypeError{Target: t, Path: a.Path, Want: want, Value: a.Value}
+		var s string
+		if !a.JSON && json.Unmarshal(a.Value, &s) == nil {
+			// PATH=VALUE: the same text as JSON is most likely what was meant.
+			if json.Valid([]byte(s)) {
+				te.Instead = a.Path + ":=" + s
+			} else {
+				te.Instead = a.Path + ":=JSON"
+			}
+		}
+		return te
+	}
+	return nil
+}
+
+// typeInWords names a Go or OpenAPI type for people.
+func typeInWords(typ string) string {
+	typ = strings.TrimLeft(typ, "*")
+	switch {
+	case strings.HasPrefix(typ, "int"), strings.HasPrefix(typ, "uint"), typ == "integer":
+		return "an integer"
+	case strings.HasPrefix(typ, "float"), typ == "number":
+		return "a number"
+	case typ == "bool", typ == "boolean":
+		return "a boolean (true or false)"
+	case typ == "string":
+		return "a string"
+	case strings.HasPrefix(typ, "[]"), typ == "array":
+		return "a list"
+	case strings.HasPrefix(typ, "map"), typ == "object":
+		return "an object"
+	}
+	return "a " + typ
+}
+
+// dotted turns a JSON pointer into the server's dotted field path without
+// list indexes: /spec/template/spec/containers/0/image is
+// spec.template.spec.containers.image.
+func dotted(p string) string {
+	var parts []string
+	for _, tok := range strings.Split(p[1:], "/") {
+		if _, err := strconv.Atoi(tok); err == nil {
+			continue
+		}
+		parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+	}
+	return strings.Join(parts, ".")
+}
+
+// stripIndexes drops the [0] of a field path as the server writes it.
+func stripIndexes(field string) string {
+	for {
+		i := strings.IndexByte(field, '[')
+		if i < 0 {
+			return field
+		}
+		j := strings.IndexByte(field[i:], ']')
+		if j < 0 {
+			return field
+		}
+		field = field[:i] + field[i+j+1:]
+	}
 }
 
 // lookupPointer returns the JSON value at pointer p in doc.

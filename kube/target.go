@@ -1,11 +1,15 @@
 package kube
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"sort"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -83,6 +87,86 @@ func (e *UnknownTypeError) Error() string {
 	return msg
 }
 
+// UnreachableError says that the API server the kubeconfig names could not
+// be reached at all: a kubeconfig that points nowhere, a cluster that is
+// down, a network in between that is.
+type UnreachableError struct {
+	Server, Context string
+	Err             error
+}
+
+func (e *UnreachableError) Error() string {
+	where := e.Server
+	if e.Context != "" {
+		where += fmt.Sprintf(" (context %q)", e.Context)
+	}
+	return fmt.Sprintf("cannot reach the API server at %s: %v; check the kubeconfig's server and that the cluster is up", where, rootCause(e.Err))
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// rootCause is what a connection failure says happened ("dial tcp
+// 127.0.0.1:1: connect: connection refused"), without the request's URL
+// around it.
+func rootCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// AmbiguousTypeError says that a short name names more than one resource
+// (a custom resource that claims a short name another type has): kedit
+// edits one object, so it asks which, as kubectl only warns.
+type AmbiguousTypeError struct {
+	Type       string
+	Candidates []string
+}
+
+func (e *AmbiguousTypeError) Error() string {
+	return fmt.Sprintf("the short name %q is ambiguous: it names %s; give the type with its group, for example %s",
+		e.Type, strings.Join(e.Candidates, " and "), e.Candidates[0])
+}
+
+// ambiguousShortName reports the resources that typ names as a short name,
+// when there are several (in different groups).
+func ambiguousShortName(dc discovery.DiscoveryInterface, typ string) *AmbiguousTypeError {
+	if strings.Contains(typ, ".") {
+		return nil // resource.group is unambiguous
+	}
+	_, lists, _ := dc.ServerGroupsAndResources()
+	seen := map[string]bool{}
+	var cands []string
+	for _, list := range lists {
+		gv, _ := schema.ParseGroupVersion(list.GroupVersion)
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") {
+				continue
+			}
+			for _, sn := range r.ShortNames {
+				full := r.Name
+				if gv.Group != "" {
+					full += "." + gv.Group
+				}
+				if strings.EqualFold(sn, typ) && !seen[full] {
+					seen[full] = true
+					cands = append(cands, full)
+				}
+			}
+		}
+	}
+	if len(cands) < 2 {
+		return nil
+	}
+	sort.Strings(cands)
+	return &AmbiguousTypeError{Type: typ, Candidates: cands}
+}
+
 // UsageError is returned for arguments that do not name one object.
 type UsageError struct{ Msg string }
 
@@ -115,17 +199,7 @@ func Resolve(flags *genericclioptions.ConfigFlags, typ, name string) (*Target, e
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
-	mapping, err := mappingFor(mapper, typ)
-	if err != nil {
-		var unknown *UnknownTypeError
-		if errors.As(err, &unknown) {
-			if dc, derr := flags.ToDiscoveryClient(); derr == nil {
-				unknown.Suggestions = suggestTypes(dc, typ)
-			}
-		}
-		return nil, err
-	}
-	t := &Target{Mapping: mapping, Name: name}
+	t := &Target{Name: name}
 	if rc, err := flags.ToRESTConfig(); err == nil {
 		t.Server = rc.Host
 	}
@@ -136,6 +210,28 @@ func Resolve(flags *genericclioptions.ConfigFlags, typ, name string) (*Target, e
 			t.Context = *flags.Context
 		}
 	}
+	mapping, err := mappingFor(mapper, typ)
+	if err != nil {
+		var unknown *UnknownTypeError
+		if errors.As(err, &unknown) {
+			if dc, derr := flags.ToDiscoveryClient(); derr == nil {
+				unknown.Suggestions = suggestTypes(dc, typ)
+			}
+		}
+		if apierrors.IsUnauthorized(err) {
+			return nil, &UnauthorizedError{Err: err}
+		}
+		if lostConnection(context.Background(), errors.Unwrap(err)) {
+			return nil, &UnreachableError{Server: t.Server, Context: t.Context, Err: errors.Unwrap(err)}
+		}
+		return nil, err
+	}
+	if dc, derr := flags.ToDiscoveryClient(); derr == nil {
+		if amb := ambiguousShortName(dc, typ); amb != nil {
+			return nil, amb
+		}
+	}
+	t.Mapping = mapping
 	if t.Namespaced() {
 		ns, _, err := loader.Namespace()
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
@@ -108,6 +109,10 @@ const (
 // editor cannot stall the informer.
 type Watch struct {
 	target   *Target
+	resource dynamic.ResourceInterface
+	// conns are the watch's HTTP/2 connections, looked at by monitor; nil
+	// when they are not tracked (NewWatch).
+	conns    *connTracker
 	informer cache.SharedIndexInformer
 	out      chan WatchEvent
 	wake     chan struct{}
@@ -125,15 +130,31 @@ type Watch struct {
 	handlerError error
 }
 
+// NewWatchForConfig prepares a watch on t's object with a client of its
+// own for cfg, whose connections it keeps an eye on: an API server that
+// shuts down is reported as reconnecting within a second, although it
+// keeps the watch's stream open until it exits (see goaway.go). This is
+// the watch kedit runs; NewWatch takes any client, without that.
+func NewWatchForConfig(cfg *rest.Config, t *Target) (*Watch, error) {
+	dc, conns, err := watchClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("watching %s: %w", t, err)
+	}
+	w := NewWatch(dc, t)
+	w.conns = conns
+	return w, nil
+}
+
 // NewWatch prepares a watch on t's object through dc. Nothing is sent to
 // the server until Start.
 func NewWatch(dc dynamic.Interface, t *Target) *Watch {
-	w := &Watch{
-		target: t,
-		out:    make(chan WatchEvent),
-		wake:   make(chan struct{}, 1),
-	}
 	ri := t.Resource(dc)
+	w := &Watch{
+		target:   t,
+		resource: ri,
+		out:      make(chan WatchEvent),
+		wake:     make(chan struct{}, 1),
+	}
 	selector := fields.OneTermEqualSelector("metadata.name", t.Name).String()
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -198,7 +219,47 @@ func (w *Watch) Start(ctx context.Context) error {
 	w.ctx = ctx
 	w.wg.Go(func() { w.informer.RunWithContext(ctx) })
 	w.wg.Go(func() { w.pump(ctx) })
+	if w.conns != nil {
+		w.wg.Go(func() { w.monitor(ctx) })
+	}
 	return nil
+}
+
+// monitorEvery is how often monitor looks at the connections' state, which
+// costs no request: a lost server is said within about this, plus one
+// refused connection.
+const monitorEvery = 200 * time.Millisecond
+
+// monitor looks at the watch's connections and, when one starts closing
+// (the server sent GOAWAY, or the connection broke), asks the server for
+// the object on a new connection: a server that is going away refuses it
+// at once, and the watch says reconnecting instead of waiting for the old
+// stream to end with the server.
+func (w *Watch) monitor(ctx context.Context) {
+	tick := time.NewTicker(monitorEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if !w.conns.closing() {
+			continue
+		}
+		w.mu.Lock()
+		connected := w.state == WatchConnected
+		w.mu.Unlock()
+		if !connected {
+			continue // the reflector's own requests say how it goes
+		}
+		probe, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := w.resource.Get(probe, w.target.Name, metav1.GetOptions{})
+		cancel()
+		if lostConnection(ctx, err) {
+			w.setReconnecting(err)
+		}
+	}
 }
 
 // Stop ends the watch and returns once its goroutines have ended. It is

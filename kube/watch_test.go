@@ -226,10 +226,15 @@ func TestWatchMissingObjectThenCreated(t *testing.T) {
 // watch: the watch reports reconnecting, and once the server is back it
 // reports connected, survives the 410 Gone its resumed watch gets (by a
 // relist), and delivers a change made by kubectl.
+//
+// It restarts a cluster of its own, so that the tests sharing the binary's
+// cluster run on meanwhile.
 func TestWatchSurvivesAPIServerRestart(t *testing.T) {
-	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "survivor", "--from-literal=foo=1")
-	dc := kubetest.Dynamic(t)
+	t.Parallel()
+	c := kubetest.NewCluster(t)
+	ns := "default"
+	c.MustKubectl(t, "-n", ns, "create", "configmap", "survivor", "--from-literal=foo=1")
+	dc := c.Dynamic(t)
 	// The reflector's own log, through the context, shows which way it
 	// recovered.
 	var logMu sync.Mutex
@@ -253,13 +258,11 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	// the newer revision, so resuming the watch is answered with 410 Gone
 	// (too old resource version) and the informer has to relist.
 	for i := range 3 {
-		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "unrelated-"+strconv.Itoa(i))
+		c.MustKubectl(t, "-n", ns, "create", "configmap", "unrelated-"+strconv.Itoa(i))
 	}
 
 	stoppedAt := time.Now()
-	kubetest.StopServer(t)
-	// Whatever happens below, later tests need the server.
-	t.Cleanup(func() { kubetest.StartServer(t) })
+	c.Stop(t)
 	rec := r.next("Reconnecting while the API server is down", isType(WatchReconnecting))
 	if rec.Err == nil {
 		t.Error("Reconnecting without the error")
@@ -273,8 +276,8 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	}
 
 	mark := len(r.seen)
-	kubetest.StartServer(t)
-	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "survivor", "--type=merge", "-p", `{"data":{"foo":"after-restart"}}`)
+	c.Start(t)
+	c.MustKubectl(t, "-n", ns, "patch", "configmap", "survivor", "--type=merge", "-p", `{"data":{"foo":"after-restart"}}`)
 	r.next("Modified after the restart", hasData(ObjectModified, "foo", "after-restart"))
 	var connected bool
 	for _, ev := range r.since(mark) {

@@ -14,10 +14,11 @@
 //
 //	state, effects, err := sess.Handle(model.SaveRequested{})
 //
-// Effects (Save, Create, FetchTheirs, WriteDraft, DeleteDraft, RetrySave)
+// Effects (Save, Create, FetchTheirs, VerifySave, WriteDraft, DeleteDraft,
+// RetrySave)
 // are for the caller to perform, in kube/ inside tea.Cmd closures, and
 // their outcomes come back as events (Saved, SaveFailed, Conflicted,
-// Previewed). kube/ classifies API errors with an ErrorKind by implementing
+// SaveVerified, Previewed). kube/ classifies API errors with an ErrorKind by implementing
 // KindedError (and CausedError for field causes) on its typed errors.
 //
 // The states:
@@ -33,6 +34,16 @@
 //	                            └──MergedEdited── rebasing (no open conflict) ◀─Resolve─▶ resolving
 //	                                                   │
 //	                                                   └─Resubmit──▶ saving (with theirs' resourceVersion)
+//
+// Two rules settle a save without the user. A conflict whose theirs
+// differs from base only in what the server owns (status, resourceVersion,
+// managedFields: a hot object's heartbeat) is rebased and resubmitted at
+// once, never shown in the conflict view. A save whose answer was lost (a
+// reset, a timeout, a 5xx: SaveFailed with a retryable kind) may have gone
+// through, so the next save first asks for the object (VerifySave); its
+// answer (SaveVerified) reports the save as saved when the object holds
+// it, sends it again only when nothing was written since, and rebases when
+// someone else wrote.
 //
 // RebaseRequested enters the rebase from editing without a conflict;
 // MergedEdited (the merged text edited by hand) leaves rebasing or resolving

@@ -72,6 +72,19 @@ type FetchTheirs struct {
 	NotRV string
 }
 
+// VerifySave asks kube/ for the object as the server has it now, because
+// the answer to a save was lost (a reset, a timeout, a 5xx) and the save
+// may have gone through. kube/ answers with SaveVerified, or SaveFailed
+// when even the read fails. The session never sends a save again without
+// this answer: a blind repeat could write twice, or rebase against its own
+// write.
+type VerifySave struct {
+	// Ref is the object concerned.
+	Ref ObjectRef
+	// ResourceVersion is the version the lost save was conditioned on.
+	ResourceVersion string
+}
+
 // WriteDraft asks kube/ to store the draft, so that it survives a crash.
 // A failed write is kube/'s to report to the user; the session's draft is
 // unaffected by it.
@@ -119,3 +132,4 @@ func (FetchTheirs) effect() {}
 func (WriteDraft) effect()  {}
 func (DeleteDraft) effect() {}
 func (RetrySave) effect()   {}
+func (VerifySave) effect()  {}

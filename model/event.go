@@ -99,6 +99,15 @@ type Saved struct {
 	At time.Time
 }
 
+// SaveVerified is kube/'s answer to VerifySave: the object as the server
+// has it now.
+type SaveVerified struct {
+	// Object is the object on the server now.
+	Object *unstructured.Unstructured
+	// At is when kube/ saw it; the session never reads the clock.
+	At time.Time
+}
+
 // SaveFailed reports a save the server refused (or a FetchTheirs that
 // failed). Err's kind comes from KindOf.
 type SaveFailed struct {
@@ -201,6 +210,7 @@ func (MergedEdited) event()     {}
 func (SaveRequested) event()    {}
 func (Saved) event()            {}
 func (SaveFailed) event()       {}
+func (SaveVerified) event()     {}
 func (Conflicted) event()       {}
 func (RebaseRequested) event()  {}
 func (Resolve) event()          {}

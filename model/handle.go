@@ -42,6 +42,8 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		effects, err = s.saved(ev)
 	case SaveFailed:
 		effects, err = s.saveFailed(ev)
+	case SaveVerified:
+		effects, err = s.saveVerified(ev)
 	case Conflicted:
 		effects, err = s.conflicted(ev)
 	case RebaseRequested:
@@ -51,6 +53,7 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	case ResolveAll:
 		err = s.resolveAll(ev.Choice)
 	case Resubmit:
+		s.serverRebases = 0
 		effects, err = s.resubmit()
 	case DiscardDraft:
 		effects, err = s.discard()

@@ -29,7 +29,7 @@ func (s *Session) abandonRebase() error {
 func (s *Session) startRebase() ([]Effect, error) {
 	if !s.liveDeleted && newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
 		s.merge(s.live, nil)
-		return nil, nil
+		return s.resubmitServerOnly()
 	}
 	mine, _ := s.mine()
 	s.pending = nil
@@ -55,7 +55,7 @@ func (s *Session) mine() (obj *unstructured.Unstructured, current bool) {
 }
 
 func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
-	if s.state != StateSaving && s.state != StateWaitingTheirs {
+	if s.state != StateSaving && s.state != StateWaitingTheirs || s.pending != nil && s.pending.verifying {
 		return nil, &StateError{Event: "rebase onto theirs", State: s.state, Reason: "no conflict is pending"}
 	}
 	if ev.Theirs == nil {
@@ -78,7 +78,48 @@ func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
 		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
 	}
 	s.merge(theirs, nil)
-	return nil, nil
+	return s.resubmitServerOnly()
+}
+
+// maxServerRebases bounds the rebases resubmitted at once in a row, for an
+// object whose status changes faster than a save goes there and back: the
+// last clean rebase then waits for the user, as any other.
+const maxServerRebases = 20
+
+// resubmitServerOnly is the rule for hot objects (a Node's heartbeats, an
+// HPA's or a controller's status writes): a conflict whose theirs differs
+// from base only in what the server owns (status and the server-owned
+// metadata, diff.ServerOwnedOnly) holds nothing for the user to decide,
+// so the rebase is resubmitted at once and never waits in the conflict
+// view. The save's report counts these rebases. Any other change of
+// theirs waits for the user.
+//
+// Unlike a resubmit the user asks for, it leaves the draft as typed: the
+// merged object it sends is the draft with theirs' status and server-owned
+// metadata, which the user never changed, and the draft is now made from
+// theirs. (A save of that draft later sends its own status, which a type
+// with a status subresource, as hot objects are, ignores.)
+func (s *Session) resubmitServerOnly() ([]Effect, error) {
+	rb := s.rebase
+	if s.state != StateRebasing || rb == nil || rb.Ownership || rb.stale || s.serverRebases >= maxServerRebases ||
+		s.draft == nil || s.draft.Object == nil || !diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object) {
+		return nil, nil
+	}
+	final, err := rb.Merge.Final()
+	if err != nil {
+		return nil, nil // the rebase waits for the user, who sees why
+	}
+	prev := s.base
+	s.base = rb.Theirs
+	effects, err := s.startSave(final, rb.Theirs.ResourceVersion, pendingSave{resubmit: true, intended: final})
+	if err != nil {
+		s.base = prev
+		return nil, nil
+	}
+	s.serverRebases++
+	s.rebase = nil
+	// The stored draft's base moves to theirs with the session's.
+	return append([]Effect{s.writeDraft()}, effects...), nil
 }
 
 // merge runs the three-way merge of base, mine and theirs, and takes over
@@ -159,6 +200,9 @@ func (s *Session) rebaseRequested() ([]Effect, error) {
 	if s.draft.Err != nil {
 		return nil, s.draft.Err
 	}
+	// A lost save that went through is in live, so the merge shows it as
+	// a change both sides made; one that did not is resent by the rebase.
+	s.unsure = nil
 	if s.liveDeleted {
 		return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
 	}

@@ -6,7 +6,7 @@ func (s *Session) discard() ([]Effect, error) {
 	if s.state == StateSaving {
 		return nil, &StateError{Event: "discard the draft", State: s.state, Reason: "a save is in flight"}
 	}
-	s.draft, s.rebase, s.failure, s.retries = nil, nil, nil, 0
+	s.draft, s.rebase, s.failure, s.retries, s.unsure = nil, nil, nil, 0, nil
 	if !s.liveDeleted {
 		s.base = s.live
 	}

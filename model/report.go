@@ -25,6 +25,16 @@ type SaveReport struct {
 	// AsUpdate is true when the save went as an update at the user's
 	// request (SaveRequested{AsUpdate: true}).
 	AsUpdate bool
+	// Verified is true when the save's answer was lost and kedit learned
+	// from the object read back that the server had taken it: nothing was
+	// written again.
+	Verified bool
+	// ServerRebases counts the conflicts this save met with a theirs that
+	// changed only what the server owns (status, resourceVersion ...):
+	// each was rebased onto theirs and resubmitted at once.
+	ServerRebases int
+	// RebasedOnto is theirs' resourceVersion of the last of those.
+	RebasedOnto string
 	// Err is set when the comparison could not be made.
 	Err error
 }
@@ -32,7 +42,11 @@ type SaveReport struct {
 // report compares what the save in flight meant to store, made from base,
 // with what the server stored.
 func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *SaveReport {
-	r := &SaveReport{ResourceVersion: stored.GetResourceVersion(), Forced: p.forced, AsUpdate: p.update}
+	r := &SaveReport{ResourceVersion: stored.GetResourceVersion(), Forced: p.forced, AsUpdate: p.update,
+		Verified: p.verified, ServerRebases: s.serverRebases}
+	if s.serverRebases > 0 {
+		r.RebasedOnto = s.base.ResourceVersion
+	}
 	intended := p.intended
 	if intended == nil {
 		intended = p.object

@@ -24,7 +24,82 @@ func (s *Session) saveRequested(ev SaveRequested) ([]Effect, error) {
 	if s.draft.Err != nil {
 		return nil, s.draft.Err
 	}
+	s.serverRebases = 0
+	if s.unsure != nil {
+		return s.verify(), nil
+	}
 	return s.startSave(s.draft.Object, s.base.ResourceVersion, pendingSave{update: ev.AsUpdate})
+}
+
+// verify asks for the object as the server has it, before anything is
+// sent again after a save whose answer was lost (the lost-answer rule).
+// The draft may have been edited since: then it is sent once the lost
+// save is settled.
+func (s *Session) verify() []Effect {
+	p := *s.unsure
+	p.verifying, p.thenSave = true, s.gen != p.gen
+	s.pending = &p
+	s.state, s.failure, s.lastSave = StateSaving, nil, nil
+	return []Effect{VerifySave{Ref: s.ref, ResourceVersion: p.object.GetResourceVersion()}}
+}
+
+// saveVerified settles a save whose answer was lost, from the object as
+// the server has it now: the save went through (the object holds every
+// change it made), so it is reported saved and nothing is written again;
+// or nothing was written since, so it is sent again; or someone else wrote
+// meanwhile, which is a conflict, as the save would have met.
+func (s *Session) saveVerified(ev SaveVerified) ([]Effect, error) {
+	if s.state != StateSaving || s.pending == nil || !s.pending.verifying {
+		return nil, &StateError{Event: "take the object read back", State: s.state, Reason: "no save is being verified"}
+	}
+	if ev.Object == nil {
+		return nil, errors.New("model: SaveVerified without an object")
+	}
+	p := s.pending
+	s.unsure = nil
+	sentRV := p.object.GetResourceVersion()
+	switch {
+	case s.landed(p, ev.Object):
+		p.verifying, p.verified = false, true
+		effects, err := s.saved(Saved(ev))
+		if err == nil && p.thenSave && s.state == StateEditing && s.draft != nil && s.draft.Err == nil {
+			more, err := s.startSave(s.draft.Object, s.base.ResourceVersion, pendingSave{})
+			return append(effects, more...), err
+		}
+		return effects, err
+	case ev.Object.GetResourceVersion() == sentRV:
+		if p.thenSave {
+			s.pending = nil
+			return s.startSave(s.draft.Object, sentRV, pendingSave{})
+		}
+		again := *p
+		again.verifying = false
+		s.pending = &again
+		return []Effect{s.saveEffect(&again, sentRV)}, nil
+	default:
+		p.verifying = false
+		return s.conflicted(Conflicted{Theirs: ev.Object, At: ev.At})
+	}
+}
+
+// landed reports whether live holds every change the save p made from
+// base: the save went through (or someone made the same changes), so
+// rebasing onto live would merge nothing of it and sending it again would
+// write it twice.
+func (s *Session) landed(p *pendingSave, live *unstructured.Unstructured) bool {
+	if !newerRV(live.GetResourceVersion(), p.object.GetResourceVersion()) {
+		return false
+	}
+	intended := p.intended
+	if intended == nil {
+		intended = p.object
+	}
+	m, err := diff.MergeObjects(s.base.Object, intended, live, s.opts...)
+	if err != nil || m.Open() > 0 {
+		return false
+	}
+	final, err := m.Final()
+	return err == nil && sameContent(final, live)
 }
 
 // startSave sends obj conditionally on rv, the one way the session writes.
@@ -39,8 +114,13 @@ func (s *Session) startSave(obj *unstructured.Unstructured, rv string, how pendi
 	p.gen, p.object = s.gen, o
 	s.pending = &p
 	s.state, s.failure, s.lastSave = StateSaving, nil, nil
-	return []Effect{Save{Ref: s.ref, Object: o.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(),
-		Resubmit: p.resubmit, Force: len(p.forced) > 0, Update: p.update, LeftOut: p.leftOut}}, nil
+	return []Effect{s.saveEffect(&p, rv)}, nil
+}
+
+// saveEffect is the Save that sends p conditionally on rv, made from base.
+func (s *Session) saveEffect(p *pendingSave, rv string) Save {
+	return Save{Ref: s.ref, Object: p.object.DeepCopy(), ResourceVersion: rv, Base: s.base.Object.DeepCopy(),
+		Resubmit: p.resubmit, Force: len(p.forced) > 0, Update: p.update, LeftOut: p.leftOut}
 }
 
 // toSave is obj as it goes to the server, conditional on rv.
@@ -67,7 +147,7 @@ func (s *Session) toSave(obj *unstructured.Unstructured, rv string) (*unstructur
 }
 
 func (s *Session) saved(ev Saved) ([]Effect, error) {
-	if s.state != StateSaving || s.pending == nil {
+	if s.state != StateSaving || s.pending == nil || s.pending.verifying {
 		return nil, &StateError{Event: "take a save result", State: s.state, Reason: "no save is in flight"}
 	}
 	if ev.Object == nil {
@@ -80,7 +160,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 	if s.liveDeleted || newerRV(v.ResourceVersion, s.live.ResourceVersion) {
 		s.live, s.liveDeleted = v, false
 	}
-	s.failure, s.retries, s.rebase = nil, 0, nil
+	s.failure, s.retries, s.rebase, s.unsure, s.serverRebases = nil, 0, nil, nil, 0
 	gen := s.pending.gen
 	s.pending = nil
 	if s.draft != nil && s.gen != gen {
@@ -104,18 +184,27 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 		return nil, &StateError{Event: "take a save failure", State: s.state, Reason: "no save is in flight"}
 	}
 	kind := KindOf(ev.Err)
-	if kind == ErrorConflict && s.state == StateSaving {
+	// A read back (VerifySave) cannot conflict; only a save can.
+	sending := s.state == StateSaving && !s.pending.verifying
+	if kind == ErrorConflict && sending {
 		return s.startRebase()
 	}
-	if kind == ErrorFieldManagerConflict && s.state == StateSaving && s.startOwnership(ev.Err) {
+	if kind == ErrorFieldManagerConflict && sending && s.startOwnership(ev.Err) {
 		return nil, nil
+	}
+	if kind.Retryable() && s.state == StateSaving && s.pending != nil {
+		// The save may have reached the server with only its answer lost:
+		// the next save reads the object back first (verify).
+		u := *s.pending
+		u.verifying, u.thenSave = false, false
+		s.unsure = &u
 	}
 	s.pending, s.rebase = nil, nil
 	s.state = StateFailed
 	f := &Failure{Kind: kind, Err: ev.Err, Causes: CausesOf(ev.Err)}
 	s.failure = f
 	if !kind.Retryable() {
-		s.retries = 0
+		s.retries, s.unsure = 0, nil
 		return nil, nil
 	}
 	s.retries++

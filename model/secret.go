@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -119,12 +118,12 @@ const (
 
 // StoredSecretDraft returns what the draft store writes for a Secret's
 // draft text: the object it parses to, its values base64-encoded, as
-// yaml.Marshal writes it (the text's comments and layout are not kept, its
+// diff.MarshalYAML writes it (the text's comments and layout are not kept, its
 // content is); a text that does not parse, or is not a Secret, is
 // base64-encoded whole. SecretDraftText reads it back.
 func StoredSecretDraft(text string) string {
 	if obj, err := parseDraft(text); err == nil && diff.IsSecret(obj) {
-		if out, err := yaml.Marshal(obj.Object); err == nil {
+		if out, err := diff.MarshalYAML(obj.Object); err == nil {
 			return string(out)
 		}
 	}

@@ -299,3 +299,38 @@ func FuzzSecretDraftRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretWithControlCharactersRenders: a Secret whose other fields (a
+// label, an annotation) hold a C1 control, an ESC and a bidi control
+// renders, as any object the server accepts must (issue 12), and its draft
+// and stored draft read back to the same object.
+func TestSecretWithControlCharactersRenders(t *testing.T) {
+	evil := "a\u009b2Jb\x1b]0;t\x07\u202ec"
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "s", "namespace": "ns", "resourceVersion": "1",
+			"labels": map[string]any{"l": "ok"}, "annotations": map[string]any{"k" + evil: evil}},
+		"data": map[string]any{"v": base64.StdEncoding.EncodeToString([]byte(evil))},
+	}}
+	text, err := RenderYAML(obj)
+	if err != nil {
+		t.Fatalf("RenderYAML: %v", err)
+	}
+	if strings.ContainsAny(text, "\x1b\x07\u009b\u202e") {
+		t.Errorf("the draft holds a raw control character:\n%s", text)
+	}
+	for name, s := range map[string]string{"draft": text, "stored draft": StoredSecretDraft(text)} {
+		if name == "stored draft" {
+			if s, err = SecretDraftText(s); err != nil {
+				t.Fatalf("SecretDraftText: %v", err)
+			}
+		}
+		back, err := parseDraft(s)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, s)
+		}
+		if !reflect.DeepEqual(back.Object, obj.Object) {
+			t.Errorf("%s reads back as %v, want %v", name, back.Object, obj.Object)
+		}
+	}
+}

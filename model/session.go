@@ -152,6 +152,15 @@ type pendingSave struct {
 	leftOut  []string
 	update   bool
 	resubmit bool
+	// verifying is set while the save's answer was lost and kube/ reads
+	// the object back (VerifySave) to learn whether it went through.
+	verifying bool
+	// thenSave sends the draft once the verification is done: the save
+	// was asked for the draft edited since the lost one.
+	thenSave bool
+	// verified is set once the object read back showed that the lost
+	// save went through.
+	verified bool
 }
 
 // Session is one edit of one object, and the single source of truth for
@@ -182,10 +191,18 @@ type Session struct {
 	failure     *Failure
 	pending     *pendingSave
 	retries     int
-	change      *ServerChange
-	preview     *preview
-	timeline    Timeline
-	lastSave    *SaveReport
+	// unsure is a save whose answer was lost (a reset, a timeout, a 5xx):
+	// it may have gone through. Until a VerifySave tells, no save is
+	// sent again, so that nothing is written twice and no rebase runs
+	// against kedit's own write.
+	unsure *pendingSave
+	// serverRebases counts the rebases in a row resubmitted at once
+	// because theirs changed only what the server owns (hot objects).
+	serverRebases int
+	change        *ServerChange
+	preview       *preview
+	timeline      Timeline
+	lastSave      *SaveReport
 	// storeSeq numbers the WriteDraft and DeleteDraft effects.
 	storeSeq uint64
 
@@ -278,6 +295,11 @@ func (s *Session) MergedText() (string, error) {
 	}
 	return mergedYAML(s.rebase.Merge)
 }
+
+// SaveUncertain reports whether the last save's answer was lost (a reset,
+// a timeout, a 5xx), so that the next save first reads the object back to
+// learn whether it went through.
+func (s *Session) SaveUncertain() bool { return s.unsure != nil }
 
 // LastSave reports what the last save the server took did, compared with
 // what was sent; nil before the first and while a save is in flight.

@@ -21,8 +21,10 @@ import (
 // server-side apply: no force but on the resubmit of ownership conflicts
 // all resolved, at least one to mine, with the fields resolved to theirs
 // left out; no update in place of the strategy unless asked for; a refused
-// merged text keeps the rebase and the draft; and every save the server
-// took is reported.
+// merged text keeps the rebase and the draft; every save the server took
+// is reported; no save is sent again after a lost answer before the object
+// read back says it did not go through; and a conflict whose theirs changed
+// only what the server owns never waits for the user.
 func TestRulesHoldOnRandomWalks(t *testing.T) {
 	walks, steps := 300, 40
 	if testing.Short() {
@@ -39,7 +41,21 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		val := func() string { return strconv.Itoa(r.IntN(3)) }
 		for step := range steps {
 			var ev Event
-			switch r.IntN(18) {
+			switch r.IntN(19) {
+			case 18:
+				switch b := s.Base().Object; r.IntN(4) {
+				case 0:
+					// The object read back after a lost answer, unchanged.
+					ev = SaveVerified{Object: b}
+				case 1:
+					// ... or at a newer version, holding the save or not.
+					ev = SaveVerified{Object: cm(next(), "foo", val(), "bar", val())}
+				case 2:
+					// A hot object: only the status moved on.
+					ev = Conflicted{Theirs: withStatus(b, next(), val())}
+				default:
+					ev = SaveFailed{Err: &APIError{Kind: ErrorTimeout}}
+				}
 			case 14:
 				// Server-side apply refusing fields other managers own.
 				fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
@@ -99,6 +115,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				}
 				ev = RecoverDraft{Draft: sd}
 			}
+			uncertain := s.SaveUncertain()
 			before := snapshot(s)
 			openBefore := s.OpenConflicts()
 			rebaseBefore := s.Rebase()
@@ -112,8 +129,12 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			if err != nil && !isDraftErr && snapshot(s) != before {
 				t.Fatalf("%s%T refused (%v) but changed the session:\n%+v\n%+v", where(), ev, err, before, snapshot(s))
 			}
+			_, verified := ev.(SaveVerified)
 			for _, e := range effects {
 				if sv, ok := e.(Save); ok {
+					if uncertain && !verified {
+						t.Fatalf("%s%T sent a save while the last one's answer was lost", where(), ev)
+					}
 					if sv.ResourceVersion == "" || sv.Object.GetResourceVersion() != sv.ResourceVersion {
 						t.Fatalf("%sSave with rv %q, object rv %q", where(), sv.ResourceVersion, sv.Object.GetResourceVersion())
 					}
@@ -157,6 +178,14 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				t.Fatalf("%safter %T: %v", where(), ev, err)
 			}
 			checkStateAgrees(t, where(), s)
+			if rb := s.Rebase(); err == nil && before.state != StateRebasing && before.state != StateResolving &&
+				rb != nil && s.State() == StateRebasing && !rb.Ownership && !rb.Stale() &&
+				s.serverRebases < maxServerRebases && diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object) {
+				switch ev.(type) {
+				case SaveFailed, Conflicted, SaveVerified:
+					t.Fatalf("%safter %T a rebase onto a theirs that changed only status waits for the user", where(), ev)
+				}
+			}
 			visited[state]++
 			if errors.Is(err, ErrNotOpen) {
 				t.Fatalf("%s%v", where(), err)

@@ -6,11 +6,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -28,7 +28,7 @@ func RenderYAML(obj *unstructured.Unstructured) (string, error) {
 	if diff.IsSecret(c) {
 		return RenderSecretYAML(c)
 	}
-	out, err := yaml.Marshal(c.Object)
+	out, err := diff.MarshalYAML(c.Object)
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", obj.GetName(), err)
 	}
@@ -45,6 +45,9 @@ var lineRE = regexp.MustCompile(`line (\d+)`)
 func parseDraft(text string) (*unstructured.Unstructured, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, &DraftError{Msg: "the draft is empty; discard it to cancel the edit"}
+	}
+	if de := rawCharacter(text); de != nil {
+		return nil, de
 	}
 	obj, err := diff.ParseYAML([]byte(text))
 	if err == nil {
@@ -68,6 +71,42 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 		msg = yamlMessage(err)
 	}
 	return nil, &DraftError{Line: line, Msg: msg, Err: err}
+}
+
+// controlNames are the names of the control characters a draft meets most.
+var controlNames = map[rune]string{0: "NUL", 0x07: "BEL", 0x08: "backspace", 0x1b: "ESC", 0x7f: "DEL", 0x85: "NEL", 0x9b: "CSI"}
+
+// rawCharacter finds the first thing in a draft that YAML cannot hold as
+// it is: a byte that is not UTF-8, a carriage return (the line ends
+// Windows editors write), or a control character. The parser would refuse
+// most of them without naming the line, and would read a CRLF file as LF,
+// changing nothing the user can see but the bytes; kedit says which line
+// and what to do, and keeps the text. (Its own rendering writes such
+// characters as escapes in double-quoted strings, so they are only ever
+// typed or pasted.) A bidirectional control is valid YAML and is taken.
+func rawCharacter(text string) *DraftError {
+	line := 1
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '\n':
+			line++
+		case r == utf8.RuneError && size == 1:
+			return &DraftError{Line: line, Msg: fmt.Sprintf("a byte that is not UTF-8 (0x%02X): a draft is UTF-8 text; binary data goes base64-encoded in a Secret's or ConfigMap's binaryData", text[i])}
+		case r == '\r':
+			return &DraftError{Line: line, Msg: "a carriage return (CRLF line ends, as Windows editors write): kedit reads LF line ends only, so that no line end of a value changes unseen; save the file with LF line ends"}
+		case r != '\t' && (r < 0x20 || (r >= 0x7f && r <= 0x9f)):
+			name := controlNames[r]
+			if name == "" && r >= 0x80 {
+				name = "a C1 control"
+			} else if name == "" {
+				name = "a control character"
+			}
+			return &DraftError{Line: line, Msg: fmt.Sprintf("a raw control character U+%04X (%s), which YAML cannot hold: write it as an escape in a double-quoted string", r, name)}
+		}
+		i += size
+	}
+	return nil
 }
 
 // locateYAMLError finds the line of text's syntax error. yaml.v3, which

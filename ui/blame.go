@@ -167,7 +167,7 @@ func (m *ObjectView) blameContent() string {
 		m.blames = blameState{of: of, lines: lines, err: err}
 		// A Secret's values masked line for line, as the object view
 		// shows them, until R.
-		for i, l := range strings.Split(strings.TrimSuffix(kube.EscapeControl(m.masked(text)), "\n"), "\n") {
+		for i, l := range strings.Split(strings.TrimSuffix(m.styles.EscapedYAML(m.masked(text)), "\n"), "\n") {
 			var b model.BlameLine
 			if i < len(lines) {
 				b = lines[i]

@@ -110,9 +110,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	for i, c := range s.Conflicts() {
 		row := conflictRow{
 			where:  c.Where(),
-			base:   renderValue(c.Base),
-			theirs: renderValue(c.Theirs),
-			mine:   renderValue(c.Mine),
+			base:   displayValue(c.Base, m.styles),
+			theirs: displayValue(c.Theirs, m.styles),
+			mine:   displayValue(c.Mine, m.styles),
 		}
 		switch {
 		case c.Owner != "":
@@ -128,16 +128,16 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		}
 		if m.secret && isSecretValue(c.Path) {
 			row.secret = true
-			row.base, row.theirs, row.mine = binaryText(row.base), binaryText(row.theirs), binaryText(row.mine)
+			row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
 		}
 		m.rows = append(m.rows, row)
 	}
 	if r.Merge != nil {
 		for _, c := range r.Merge.Changes {
-			row := newMergedRow(c)
+			row := newMergedRow(c, m.styles)
 			if m.secret && isSecretValue(c.Path) {
 				row.secret = true
-				row.before, row.after = binaryText(row.before), binaryText(row.after)
+				row.before, row.after = secretValueText(c.Base, m.styles), secretValueText(c.Value, m.styles)
 			}
 			m.merged = append(m.merged, row)
 		}
@@ -147,8 +147,8 @@ func (m *ConflictView) SetSession(s *model.Session) {
 
 // newMergedRow describes a merged change: for a region of a multi-line
 // string its lines, else the field's value before and after.
-func newMergedRow(c diff.Change) mergedRow {
-	row := mergedRow{where: c.Where(), side: c.Side, before: renderValue(c.Base), after: renderValue(c.Value)}
+func newMergedRow(c diff.Change, st *Styles) mergedRow {
+	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st), after: displayValue(c.Value, st)}
 	if h := c.Hunk; h != nil {
 		lines, start := h.MineLines, h.Mine.Start
 		if c.Side == diff.SideTheirs {
@@ -158,7 +158,9 @@ func newMergedRow(c diff.Change) mergedRow {
 		row.summary = oneLine(strings.Join(h.BaseLines, "")) + " -> " + oneLine(strings.Join(lines, ""))
 		return row
 	}
-	row.summary = oneLine(row.before) + " -> " + oneLine(row.after)
+	// The list escapes its lines itself: the summary is of the values as
+	// they are.
+	row.summary = oneLine(renderValue(c.Base)) + " -> " + oneLine(renderValue(c.Value))
 	return row
 }
 
@@ -434,12 +436,13 @@ type detailColumn struct {
 func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
 	st := m.styles
 	baseLines := map[string]bool{}
-	for _, l := range strings.Split(kube.EscapeControl(base), "\n") {
+	// The versions were escaped (and their escapes styled) by displayValue.
+	for _, l := range strings.Split(base, "\n") {
 		baseLines[l] = true
 	}
 	render := func(i int, width, height int) string {
 		out := []string{st.ColumnTitle.Render(ansi.Truncate(cols[i].title, width, "…"))}
-		all := strings.Split(kube.EscapeControl(cols[i].text), "\n")
+		all := strings.Split(cols[i].text, "\n")
 		// Title, "lines above" and the closing "…" take three rows; the
 		// colliding line needs one more, context gets what is left.
 		context := min(contextLines, max(0, height-4))

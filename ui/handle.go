@@ -105,7 +105,9 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	}
 	switch state {
 	case model.StateSaved:
-		if _, ok := ev.(model.Saved); ok {
+		_, saved := ev.(model.Saved)
+		_, verified := ev.(model.SaveVerified)
+		if saved || verified {
 			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
 			if m.autoMerged != "" {
 				text += " (" + m.autoMerged + ")"
@@ -125,8 +127,13 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			m.status.Error(failureText(f))
 		}
 		m.screen = screenObject
-	case model.StateRebasing, model.StateResolving, model.StateWaitingTheirs:
-		if !inRebase(before) {
+	case model.StateWaitingTheirs:
+		// theirs is read before anything is merged; a hot object's heartbeat
+		// is then rebased at once (model's rule), so the conflict view
+		// opens only once there is something to show.
+		m.status.Info("the object changed on the server since base: reading it")
+	case model.StateRebasing, model.StateResolving:
+		if before != model.StateRebasing && before != model.StateResolving {
 			m.screen = screenConflict
 		}
 		// A conflict's merge comes straight from the save (theirs was in
@@ -148,12 +155,6 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	return cmd
 }
 
-// inRebase reports whether st is one of the rebase's states, in which the
-// conflict view shows.
-func inRebase(st model.State) bool {
-	return st == model.StateRebasing || st == model.StateResolving || st == model.StateWaitingTheirs
-}
-
 // changeList names a merge's changes for the status bar.
 func changeList(mg *diff.ObjectMerge) string {
 	if len(mg.Changes) == 0 {
@@ -172,23 +173,35 @@ func changeList(mg *diff.ObjectMerge) string {
 // reports false when the server did not store the draft whole. A Secret's
 // value is never said (secret): only that it differs.
 func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
-	text := "saved rv " + rv
+	// Each piece of server text is escaped on its own: a value is quoted
+	// and escaped by shortValue, and escaping the sentence again would
+	// draw its escapes as literal backslashes.
+	esc := kube.EscapeControl
+	text := "saved rv " + esc(rv)
 	if r == nil {
-		return kube.EscapeControl(text), true
+		return text, true
 	}
 	if r.AsUpdate {
 		text += " as an update"
 	}
+	if r.ServerRebases > 0 {
+		// A hot object: the conflict view never opened, so say why the
+		// save went with another resourceVersion than base's.
+		text += " (rebased at once onto rv " + esc(r.RebasedOnto) + ": only its status had changed on the server)"
+	}
+	if r.Verified {
+		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"
+	}
 	if len(r.Forced) > 0 {
 		var taken []string
 		for _, f := range r.Forced {
-			taken = append(taken, f.Field+" from "+f.Manager)
+			taken = append(taken, esc(f.Field)+" from "+esc(f.Manager))
 		}
 		text += ", applied with force: took " + strings.Join(taken, ", ")
 	}
 	var buts []string
 	for _, ms := range r.NotStored {
-		p := ms.Path.String()
+		p := esc(ms.Path.String())
 		switch {
 		case !ms.Sent.Present:
 			buts = append(buts, p+" is still on the server")
@@ -203,7 +216,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	if len(buts) > 0 {
 		text += ", but " + strings.Join(buts, ", ")
 	}
-	return kube.EscapeControl(text), len(buts) == 0
+	return text, len(buts) == 0
 }
 
 // refresh copies the session into the views. While the in-app editor is

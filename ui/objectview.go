@@ -246,10 +246,10 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return kube.EscapeControl(m.masked(renderObject(m.live, m.full))), nil
+		return m.styles.EscapedYAML(m.masked(renderObject(m.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(kube.EscapeControl(m.masked(m.draft.Text))), nil
+		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
@@ -279,7 +279,7 @@ func hunkText(st *Styles, hunks []diff.DiffHunk) (string, []int) {
 		line++
 		for _, e := range h.Edits {
 			for _, l := range e.Lines {
-				l = kube.EscapeControl(strings.TrimSuffix(l, "\n"))
+				l = st.EscapedYAML(strings.TrimSuffix(l, "\n"))
 				switch e.Op {
 				case diff.LineInsert:
 					b.WriteString(st.Added.Render("+ " + l))

@@ -73,7 +73,7 @@ func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 	if w.from != m.demo || m.screen == screenBrowser {
 		return m, demoCmd(w.from)
 	}
-	text := kube.EscapeControl(w.write.String())
+	text := w.write.String() // escaped by String
 	if w.write.Err != nil {
 		m.status.Error(text)
 	} else {

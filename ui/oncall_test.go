@@ -733,8 +733,8 @@ func TestOncallViewsEscapeServerText(t *testing.T) {
 			t.Errorf("the %s screen holds raw control characters: %q", name, s)
 		}
 	}
-	for name, want := range map[string]string{"timeline": `m\x1b]0;owned`, "timeline diff": `+   "k\e]0;owned\a\e[2J": "v\e]0;owned`,
-		"preview": `+   defaulted: "d\e]0;owned`, "gitops question": `web\x1b]0;owned`} {
+	for name, want := range map[string]string{"timeline": `m\x1b]0;owned`, "timeline diff": `+   "k\x1b]0;owned\x07\x1b[2J": "v\x1b]0;owned`,
+		"preview": `+   defaulted: "d\x1b]0;owned`, "gitops question": `web\x1b]0;owned`} {
 		if !strings.Contains(ansi.Strip(screens[name]), want) {
 			t.Errorf("the %s screen does not show %q escaped:\n%s", name, want, ansi.Strip(screens[name]))
 		}

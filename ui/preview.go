@@ -94,7 +94,7 @@ func (m *PreviewView) render(p model.DryRunResult) {
 				draft, _ = model.RenderYAML(maskSecret(m.draft.Object))
 			}
 		}
-		text = annotateCauses(st, kube.EscapeControl(strings.TrimSuffix(draft, "\n")), model.CausesOf(p.Err))
+		text = annotateCauses(st, st.EscapedYAML(strings.TrimSuffix(draft, "\n")), model.CausesOf(p.Err))
 	} else {
 		var mine *unstructured.Unstructured
 		if m.draft != nil {

@@ -3,12 +3,12 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/kedit/kedit/internal/escape"
 
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
@@ -30,7 +30,7 @@ func renderObject(obj *unstructured.Unstructured, full bool) string {
 		return out
 	}
 	if full {
-		out, err := yaml.Marshal(obj.Object)
+		out, err := diff.MarshalYAML(obj.Object)
 		if err != nil {
 			return "cannot render the object: " + err.Error()
 		}
@@ -53,20 +53,31 @@ func renderValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok {
 		return s
 	}
-	out, err := yaml.Marshal(v.Value)
+	out, err := diff.MarshalYAML(v.Value)
 	if err != nil {
 		return fmt.Sprint(v.Value)
 	}
 	return strings.TrimSuffix(string(out), "\n")
 }
 
-// shortValue is a value on one line, cut to a length a status bar can
-// hold.
+// displayValue draws one side's value of a conflict or a merged change for
+// the conflict view, escaped: a string by the rule for server text, any
+// other value as the YAML it is rendered to.
+func displayValue(v diff.FieldValue, st *Styles) string {
+	if s, ok := v.Value.(string); ok && v.Present {
+		return st.Escaped(s)
+	}
+	return st.EscapedYAML(renderValue(v))
+}
+
+// shortValue is a value on one line, escaped, cut to a length a status
+// bar can hold: a string quoted, with kedit's escapes (a quote inside it
+// is drawn \"), anything else as YAML.
 func shortValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
-		return ansi.Truncate(strconv.Quote(s), 40, "…")
+		return ansi.Truncate(escape.Quoted(s), 40, "…")
 	}
-	return ansi.Truncate(oneLine(renderValue(v)), 40, "…")
+	return ansi.Truncate(escape.Source(oneLine(renderValue(v)), nil), 40, "…")
 }
 
 // bannerText is the banner's sentence: what changed on the server since the
@@ -111,7 +122,8 @@ func failureText(f *model.Failure) string {
 	case model.ErrorUnauthorized:
 		s = "the server does not accept your credentials (401)"
 	case model.ErrorUnavailable, model.ErrorTimeout:
-		s = fmt.Sprintf("the API server is unavailable; retrying (attempt %d)", f.Attempt)
+		// The server's own words matter here: a timeout, a reset, a 502.
+		s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
 	case model.ErrorApplyCannotRemove:
@@ -143,4 +155,13 @@ func errorText(err error) string {
 		return fmt.Sprintf("resubmit refused: %d of %s %s still open (m/t/b resolves the selected one)", oc.Open, model.Count(oc.Total, "conflict"), verb)
 	}
 	return kube.EscapeControl(err.Error())
+}
+
+// escapeLegend explains the escapes in ?: how a character of the object
+// that kedit will not send to the terminal is drawn, and how it is told
+// from the same letters.
+func escapeLegend(st *Styles) string {
+	return "escapes (reversed): " + st.Escape.Render(`\x1b`) + " " + st.Escape.Render(`\u009b`) + " " + st.Escape.Render(`\u202e`) +
+		" are control characters, C1 or bidi controls, or invalid bytes of the object, never sent to the terminal; " +
+		"a backslash of the object is drawn " + st.Escape.Render(`\\`) + " (in YAML, a string with either is double-quoted)"
 }

@@ -200,3 +200,13 @@ func binaryText(s string) string {
 	}
 	return base64.StdEncoding.EncodeToString([]byte(s)) + " " + diff.BinaryComment
 }
+
+// secretValueText is displayValue for a value of a Secret's data: one that
+// is not text shows base64 and marked (binaryText), which is decided on its
+// bytes, before they are escaped.
+func secretValueText(v diff.FieldValue, st *Styles) string {
+	if s, ok := v.Value.(string); ok && v.Present {
+		v.Value = binaryText(s)
+	}
+	return displayValue(v, st)
+}

@@ -4,6 +4,8 @@ import (
 	"os"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // Styles is every style kedit draws with, built once by NewStyles so that
@@ -31,7 +33,21 @@ type Styles struct {
 	Column, ColumnTitle lipgloss.Style
 	// Changed highlights a line that differs from base.
 	Changed lipgloss.Style
+	// Escape draws an escape that stands for a character of the object
+	// (\x1b, \u202e, or a YAML string's escape), so that it is told at a
+	// glance from the same letters typed. Reverse, which NO_COLOR keeps.
+	Escape lipgloss.Style
 }
+
+// Escaped draws server text by kedit's escape rule (kube.EscapeControl),
+// each escape in the Escape style.
+func (s *Styles) Escaped(text string) string { return escape.Styled(text, s.escape) }
+
+// EscapedYAML draws YAML text (a draft, an object rendered as YAML) by the
+// escape rule, each escape in the Escape style (escape.Source).
+func (s *Styles) EscapedYAML(text string) string { return escape.Source(text, s.escape) }
+
+func (s *Styles) escape(e string) string { return s.Escape.Render(e) }
 
 // NewStyles returns kedit's styles. With NO_COLOR set (https://no-color.org)
 // it uses no colour at all, only bold, underline and reverse, so that the
@@ -52,6 +68,7 @@ func NewStyles() *Styles {
 		Column:      lipgloss.NewStyle().PaddingRight(1),
 		ColumnTitle: lipgloss.NewStyle().Bold(true).Underline(true),
 		Changed:     lipgloss.NewStyle().Bold(true),
+		Escape:      lipgloss.NewStyle().Reverse(true),
 	}
 	if noColor {
 		return s

@@ -85,7 +85,7 @@ func (m App) helpView() string {
 		}
 	}
 	if m.help.ShowAll {
-		return v
+		return v + "\n" + m.styles.Muted.Render(ansi.Wrap(escapeLegend(m.styles), m.width, " "))
 	}
 	// help's own cut lets the last item through when its ellipsis does not fit.
 	return ansi.Truncate(v, m.width, "…")

@@ -119,6 +119,16 @@ func (p *Process) Stop() {
 	<-p.exited
 }
 
+// Kill ends the process at once with SIGKILL, as a crash or the OOM killer
+// would, and returns once it has exited: nothing is flushed or closed
+// cleanly. It is safe to call more than once, and after Stop.
+func (p *Process) Kill() {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Kill()
+	})
+	<-p.exited
+}
+
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
