@@ -328,3 +328,46 @@ func TestE2EBrowserSignalStoresEveryDraft(t *testing.T) {
 		waitFile(t, env.draft(ns, "configmaps", name, 1), holds("foo: mine"))
 	}
 }
+
+// TestE2EStartupRequests: with discovery cached, as after any earlier run,
+// kedit TYPE/NAME sends two requests before its first frame, the object's
+// GET and its watch (issue 15's fewest possible): a built-in kind's schema
+// is client-go's, not the server's. --debug's log says each request, and
+// never a credential.
+func TestE2EStartupRequests(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "counted", "--from-literal=foo=1")
+	cache, state := t.TempDir(), t.TempDir()
+	var requests []string
+	for run := range 2 {
+		log := filepath.Join(t.TempDir(), "debug.log")
+		cmd := exec.Command(keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "--debug="+log,
+			"--exit-after-first-frame", "configmap/counted")
+		cmd.Env = append(os.Environ(), "KUBECACHEDIR="+cache, "XDG_STATE_HOME="+state, "TERM=xterm-256color")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok := kubeconfigToken(t, kubetest.Kubeconfig(t)); tok != "" && strings.Contains(string(b), tok) {
+			t.Fatal("the debug log holds the kubeconfig's token")
+		}
+		requests = requests[:0]
+		for _, l := range strings.Split(string(b), "\n") {
+			if i := strings.Index(l, " request "); i >= 0 {
+				requests = append(requests, l[i+1:])
+			}
+		}
+	}
+	want := []string{"request GET /api/v1/namespaces/" + ns + "/configmaps/counted 200", "request GET /api/v1/namespaces/" + ns + "/configmaps?"}
+	ok := len(requests) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(requests[i], want[i])
+	}
+	if !ok || !strings.Contains(requests[len(requests)-1], "watch=true") {
+		t.Errorf("the second start sent:\n%s\nwant the GET and the watch", strings.Join(requests, "\n"))
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
 	"github.com/kedit/kedit/kube"
@@ -146,10 +147,6 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 	if err != nil {
 		return fail(err)
 	}
-	cluster, err := kube.Connect(flags)
-	if err != nil {
-		return fail(err)
-	}
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	logger := logr.Discard()
@@ -161,6 +158,12 @@ func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOp
 		defer f.Close()
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
 		klog.SetLogger(logger)
+		// Every request, discovery's included, with its status and time.
+		flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, log.Printf) }
+	}
+	cluster, err := kube.Connect(flags)
+	if err != nil {
+		return fail(err)
 	}
 	// The watches log through the context's logger, never to stderr, which
 	// belongs to the renderer.

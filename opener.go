@@ -77,13 +77,18 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	// which lists of a custom resource merge item by item. It is read once
 	// and kept on disk; without it the merge falls back to client-go's
 	// schemas, then to treating every list as one value.
+	// A built-in kind's schema is client-go's (diff's built-in schemas,
+	// Go data): reading the server's would cost requests and parsing a
+	// document of megabytes before the first frame, for the same lists.
 	var mergeOpts []diff.Option
 	var notice string
-	if schemas, err := kube.LoadSchemas(o.flags, t); err == nil {
-		mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
-	} else {
-		o.logger.Info("no server schema", "err", err.Error())
-		notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
+	if !kube.BuiltinKind(t) {
+		if schemas, err := kube.LoadSchemas(o.flags, t); err == nil {
+			mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
+		} else {
+			o.logger.Info("no server schema", "err", err.Error())
+			notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
+		}
 	}
 
 	ob := &openObject{target: t, drafts: drafts}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
 )
 
@@ -60,4 +61,12 @@ func LoadSchemas(flags *genericclioptions.ConfigFlags, t *Target) (managedfields
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	return ServerSchemas(dc, t.Mapping.GroupVersionKind.GroupVersion())
+}
+
+// BuiltinKind says whether t's kind is one of client-go's own (ConfigMap,
+// Deployment ...), whose schema diff has built in: the server's adds
+// nothing for them but requests and a document of megabytes to parse.
+// Custom resources and aggregated APIs are not.
+func BuiltinKind(t *Target) bool {
+	return scheme.Scheme.Recognizes(t.Mapping.GroupVersionKind)
 }

@@ -164,3 +164,18 @@ spec:
 		t.Error("the changed CRD's schema was not read again")
 	}
 }
+
+func TestBuiltinKind(t *testing.T) {
+	for gvk, want := range map[schema.GroupVersionKind]bool{
+		{Version: "v1", Kind: "ConfigMap"}:                          true,
+		{Group: "apps", Version: "v1", Kind: "Deployment"}:          true,
+		{Group: "example.com", Version: "v1", Kind: "Widget"}:       false,
+		{Group: "apps", Version: "v1beta9", Kind: "Deployment"}:     false,
+		{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "Node"}: false,
+	} {
+		tg := &Target{Mapping: &meta.RESTMapping{GroupVersionKind: gvk}}
+		if got := BuiltinKind(tg); got != want {
+			t.Errorf("BuiltinKind(%s) = %v, want %v", gvk, got, want)
+		}
+	}
+}
