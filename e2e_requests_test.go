@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// Issue 15's request rows through the real binary, read from --debug's
+// log of every request.
+
+// debugRequests returns the requests the debug log at path holds, from
+// the from-th on.
+func debugRequests(t *testing.T, path string, from int) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if i := strings.Index(l, " request "); i >= 0 {
+			out = append(out, l[i+1:])
+		}
+	}
+	return out[min(from, len(out)):]
+}
+
+// TestE2ECleanRebaseCostsOneRequest: a save that meets theirs' change to
+// another key sends the refused update and then only the resubmit (theirs
+// comes from the watch's cache, never a GET); and a kedit idle with a
+// draft open sends nothing beyond its watch (make bench watches 60 s; 5 s
+// here).
+func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "counted", "--from-literal=foo=1", "--from-literal=bar=1")
+	log := filepath.Join(t.TempDir(), "debug.log")
+	term := openKeditOn(t, ns, "configmap/counted", "ConfigMap/counted",
+		editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40, "--debug="+log)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+
+	// Idle with the draft open: no request at all (the watch is open).
+	idleFrom := len(debugRequests(t, log, 0))
+	time.Sleep(5 * time.Second) // the measured span, not a synchronisation
+	if idle := debugRequests(t, log, idleFrom); len(idle) != 0 {
+		t.Errorf("idle with a draft for 5 s, kedit sent:\n%s", strings.Join(idle, "\n"))
+	}
+
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "counted", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	term.waitFor(screenWait, "changed on server")
+	from := len(debugRequests(t, log, 0))
+	term.send("s")
+	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	sent := debugRequests(t, log, from)
+	object := "/api/v1/namespaces/" + ns + "/configmaps/counted?fieldManager=kedit"
+	if len(sent) != 2 || !strings.HasPrefix(sent[0], "request PUT "+object+" 409") || !strings.HasPrefix(sent[1], "request PUT "+object+" 200") {
+		t.Errorf("the save and its clean rebase sent:\n%s\nwant the refused PUT and the resubmit", strings.Join(sent, "\n"))
+	}
+	if data, _ := configMapData(t, ns, "counted"); data["foo"] != "mine" || data["bar"] != "theirs" {
+		t.Errorf("data = %v, want foo=mine and bar=theirs", data)
+	}
+}
