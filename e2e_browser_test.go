@@ -129,8 +129,11 @@ func TestE2EBrowser(t *testing.T) {
 	term.send(":")
 	term.typeKeys("ns")
 	term.send("Enter")
-	term.waitFor(screenWait, "namespaces: type to narrow", "all namespaces", other)
+	// Other tests' namespaces share the cluster: the list may be longer
+	// than the screen, and typing narrows it.
+	term.waitFor(screenWait, "namespaces: type to narrow", "all namespaces")
 	term.typeKeys(other)
+	term.waitFor(screenWait, "> "+other)
 	term.send("Enter")
 	screen = term.waitFor(screenWait, "deployments.apps  namespace "+other, "1 object ")
 	if rowOf(screen, "api") == "" {

@@ -197,7 +197,7 @@ func TestSaveErrorsLeaveServerUnchanged(t *testing.T) {
 		if !errors.As(err, &immutable) {
 			t.Fatalf("err = %v, want *ImmutableError", err)
 		}
-		if !strings.Contains(err.Error(), "configmaps/frozen cannot be changed: immutable field data") {
+		if !strings.Contains(err.Error(), "configmaps/frozen cannot be changed: data: Forbidden: field is immutable") {
 			t.Errorf("message %q", err)
 		}
 		check(t, frozen, base)
