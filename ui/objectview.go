@@ -39,6 +39,8 @@ type ObjectView struct {
 	baseRV   string
 	draft    *model.Draft
 	banner   string
+	// bodyText is what the body was last given.
+	bodyText string
 	rebasing bool
 	conn     string
 	// causes are the field causes of the last refused save (a 422), shown
@@ -386,7 +388,13 @@ func (m *ObjectView) layout() {
 		text, at = m.content()
 	}
 	m.hunkAt = at
-	m.body.SetContent(strings.TrimSuffix(text, "\n"))
+	// The viewport measures every line of what it is given (tens of
+	// milliseconds for a mebibyte), and most events (a save, a conflict)
+	// leave the text as it was.
+	if text = strings.TrimSuffix(text, "\n"); text != m.bodyText || m.body.TotalLineCount() == 0 {
+		m.bodyText = text
+		m.body.SetContent(text)
+	}
 }
 
 // View draws the header, the banner and the body.

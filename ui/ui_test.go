@@ -180,7 +180,7 @@ func (f *fakeRunner) object() *unstructured.Unstructured {
 // set), the browser's age ticks and the editor's cursor blinks are
 // dropped: they go on for ever.
 type driver struct {
-	t *testing.T
+	t testing.TB
 	m App
 	// msgs carries the commands' messages to the loop; done says that a
 	// command run from the loop has finished, nested commands and all.
@@ -191,13 +191,13 @@ type driver struct {
 	quit    bool
 }
 
-func newDriver(t *testing.T, m App) *driver {
+func newDriver(t testing.TB, m App) *driver {
 	return &driver{t: t, m: m, msgs: make(chan tea.Msg), done: make(chan struct{})}
 }
 
 // drive sends each of msgs to the app and lets it settle before the next,
 // as a user who waits for the screen would.
-func drive(t *testing.T, m App, msgs ...tea.Msg) App {
+func drive(t testing.TB, m App, msgs ...tea.Msg) App {
 	t.Helper()
 	d := newDriver(t, m)
 	for _, msg := range msgs {
@@ -350,13 +350,13 @@ func keys(ks ...string) []tea.Msg {
 }
 
 // newApp opens testmap at rv 812 in an app of the given size.
-func newApp(t *testing.T, w, h int, runner *fakeRunner, extra ...func(*Config)) App {
+func newApp(t testing.TB, w, h int, runner *fakeRunner, extra ...func(*Config)) App {
 	t.Helper()
 	return newAppWith(t, w, h, runner, map[string]any{"foo": "1", "bar": "1"}, extra...)
 }
 
 // newAppWith opens testmap at rv 812 holding data.
-func newAppWith(t *testing.T, w, h int, runner *fakeRunner, data map[string]any, extra ...func(*Config)) App {
+func newAppWith(t testing.TB, w, h int, runner *fakeRunner, data map[string]any, extra ...func(*Config)) App {
 	t.Helper()
 	sess := model.NewSession(ref)
 	var keys []string
@@ -381,7 +381,7 @@ func newAppWith(t *testing.T, w, h int, runner *fakeRunner, data map[string]any,
 }
 
 // edit replaces old with new in the draft as $EDITOR would.
-func edit(t *testing.T, m App, old, new string) App {
+func edit(t testing.TB, m App, old, new string) App {
 	t.Helper()
 	text, err := m.Session().DraftText()
 	if err != nil {
@@ -395,7 +395,7 @@ func edit(t *testing.T, m App, old, new string) App {
 
 // theirsWrite changes testmap on the server as kubectl patch would, and
 // lets the watch report it.
-func theirsWrite(t *testing.T, m App, r *fakeRunner, key, value string) App {
+func theirsWrite(t testing.TB, m App, r *fakeRunner, key, value string) App {
 	t.Helper()
 	obj := r.server.DeepCopy()
 	unstructured.SetNestedField(obj.Object, value, "data", key)
