@@ -31,14 +31,14 @@ type ObjectView struct {
 	showDiff bool
 
 	// What the session says, copied by SetSession.
-	ref      model.ObjectRef
-	liveRV   string
-	deleted  bool
-	live     *unstructured.Unstructured
-	base     *unstructured.Unstructured
-	baseRV   string
-	draft    *model.Draft
-	banner   string
+	ref     model.ObjectRef
+	liveRV  string
+	deleted bool
+	live    *unstructured.Unstructured
+	base    *unstructured.Unstructured
+	baseRV  string
+	draft   *model.Draft
+	banner  string
 	// bodyText is what the body was last given.
 	bodyText string
 	rebasing bool

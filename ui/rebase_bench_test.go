@@ -88,7 +88,7 @@ var rebaseCases = []rebaseCase{
 					"ports": []any{map[string]any{"containerPort": int64(8080 + i), "protocol": "TCP"}},
 					"env": []any{map[string]any{"name": "A", "value": "1"}, map[string]any{"name": "B", "value": "2"},
 						map[string]any{"name": "C", "value": "3"}},
-					"resources": map[string]any{"limits": map[string]any{"cpu": "500m", "memory": "128Mi"}},
+					"resources":    map[string]any{"limits": map[string]any{"cpu": "500m", "memory": "128Mi"}},
 					"volumeMounts": []any{map[string]any{"name": "data", "mountPath": "/data"}},
 				})
 			}
