@@ -55,12 +55,10 @@ stress:
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestStress' -v ./kube
 	@cat $(STRESS_REPORT)
 
-## bench: the benchmarks recorded in BENCHMARKS.md; the browser's need hyperfine, tmux and
-## GNU time (/usr/bin/time), and start a localcluster of their own
+## bench: every goal of BENCHMARKS.md beside its peer, with a table of ✔ and ✘ (scripts/bench.sh, under
+## 10 minutes; it needs hyperfine, tmux and GNU time, and starts localclusters of its own)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./diff/
-	$(GO) test -run '^$$' -bench TimelineObserve -benchmem ./model/
-	scripts/bench-browser.sh
+	scripts/bench.sh
 
 clean:
 	rm -rf bin

@@ -119,7 +119,9 @@ var rebaseCases = []rebaseCase{
 
 // rebaseApp is the app just before s: the draft made, theirs written and
 // seen by the watch.
-func rebaseApp(b *testing.B, c rebaseCase) App {
+func rebaseApp(b *testing.B, c rebaseCase) App { return rebaseAppTB(b, c) }
+
+func rebaseAppTB(b testing.TB, c rebaseCase) App {
 	b.Helper()
 	base := c.base()
 	r := &fakeRunner{server: base.DeepCopy()}
@@ -170,6 +172,23 @@ func BenchmarkRebase(b *testing.B) {
 			b.StopTimer()
 			reportTimes(b, d)
 			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// TestRebaseCases is BenchmarkRebase's small version in make test: each
+// case's s draws the conflict view with what the case merges.
+func TestRebaseCases(t *testing.T) {
+	for _, c := range rebaseCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := drive(t, rebaseAppTB(t, c), keyMsg("s"))
+			if m.screen != screenConflict {
+				t.Fatalf("s did not open the conflict view:\n%s", plain(m))
+			}
+			want := map[string]string{"ConfigMap1MiB": "1 conflict, 18 changes merged", "Deployment20": "0 conflicts"}[c.name]
+			if !strings.Contains(plain(m), want) {
+				t.Errorf("the conflict view does not say %q:\n%s", want, plain(m))
+			}
 		})
 	}
 }
