@@ -5,7 +5,7 @@
 # minutes on a 2-CPU machine.
 #
 #   scripts/bench.sh                  # from anywhere
-#   ROUNDS=2 RUNS=10 scripts/bench.sh # hyperfine rounds x runs per row
+#   ROUNDS=2 RUNS=10 scripts/bench.sh # hyperfine rounds x runs per row (1 x 15)
 #   NO_BROWSER=1 scripts/bench.sh     # without the browser's rows
 #
 # It builds bin/kedit and bin/localcluster and starts a localcluster of its
@@ -15,8 +15,8 @@
 # dispatcher here); the script says which. The commands of every row are in
 # BENCHMARKS.md.
 set -euo pipefail
-ROUNDS=${ROUNDS:-2}
-RUNS=${RUNS:-10}
+ROUNDS=${ROUNDS:-1}
+RUNS=${RUNS:-15}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 lc_pid=
