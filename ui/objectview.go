@@ -39,8 +39,10 @@ type ObjectView struct {
 	baseRV  string
 	draft   *model.Draft
 	banner  string
-	// bodyText is what the body was last given.
+	// bodyText is what the body was last given; renders the objects
+	// last rendered.
 	bodyText string
+	renders  *renders
 	rebasing bool
 	conn     string
 	// causes are the field causes of the last refused save (a 422), shown
@@ -71,7 +73,7 @@ func NewObjectView(keys KeyMap, styles *Styles) ObjectView {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewportKeys()
 	vp.MouseWheelEnabled = true
-	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting"}
+	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &renders{}}
 }
 
 // SetSize gives the view the terminal's size less what the app draws around it.
@@ -248,14 +250,14 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(m.masked(renderObject(m.live, m.full))), nil
+		return m.styles.EscapedYAML(m.masked(m.renders.render(m.live, m.full))), nil
 	}
 	if !m.showDiff {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object.
-	baseText := renderObject(m.base, false)
+	baseText := m.renders.render(m.base, false)
 	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
 	if m.secret && !m.revealed {
 		// Masked after the diff, so that a changed value still shows as

@@ -19,6 +19,43 @@ import (
 // managedFields and status, which nobody edits and which bury the spec;
 // full shows them. A Secret's values are decoded, as in its draft.
 func renderObject(obj *unstructured.Unstructured, full bool) string {
+	return renderObjectNow(obj, full)
+}
+
+// renders remembers the last objects rendered: a view renders the same
+// object again at every layout (a resize, an event that leaves it as it
+// was), and a mebibyte takes 150 ms to render. The session's objects are
+// never changed in place, so an object is known by its pointer (and its
+// resourceVersion, to be sure).
+type renders struct {
+	last [2]struct {
+		obj  *unstructured.Unstructured
+		rv   string
+		full bool
+		text string
+	}
+	next int
+}
+
+// render is renderObject, remembered.
+func (r *renders) render(obj *unstructured.Unstructured, full bool) string {
+	if r == nil || obj == nil {
+		return renderObject(obj, full)
+	}
+	rv := obj.GetResourceVersion()
+	for _, e := range r.last {
+		if e.obj == obj && e.rv == rv && e.full == full {
+			return e.text
+		}
+	}
+	text := renderObject(obj, full)
+	e := &r.last[r.next]
+	e.obj, e.rv, e.full, e.text = obj, rv, full, text
+	r.next = (r.next + 1) % len(r.last)
+	return text
+}
+
+func renderObjectNow(obj *unstructured.Unstructured, full bool) string {
 	if obj == nil {
 		return ""
 	}
