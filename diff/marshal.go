@@ -31,6 +31,14 @@ import (
 // multi-line string with backslashes stays a literal block, where YAML has
 // no escapes at all.
 func MarshalYAML(v any) ([]byte, error) {
+	if out, ok := marshalPlain(v); ok {
+		return out, nil
+	}
+	return marshalSlow(v)
+}
+
+// marshalSlow is MarshalYAML through JSON, for any value.
+func marshalSlow(v any) ([]byte, error) {
 	js, err := marshalJSON(v)
 	if err != nil {
 		return nil, err
