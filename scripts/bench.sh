@@ -28,7 +28,12 @@ cleanup() {
 		kill "$lc_pid" 2>/dev/null || true
 		wait "$lc_pid" 2>/dev/null || true
 	fi
-	rm -rf "$work"
+	# The kedits in tmux store their drafts on the hang-up: retry until
+	# they are gone.
+	for _ in $(seq 50); do
+		rm -rf "$work" 2>/dev/null && break
+		sleep 0.2
+	done
 }
 trap cleanup EXIT
 cd "$root"
