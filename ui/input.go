@@ -13,6 +13,22 @@ import (
 // key handles a key press: a pending question first, then the keys of
 // every screen, then the screen's own.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.screen != screenEditor && m.screen != screenBrowser {
+		// Keys typed faster than the terminal is read (a quick typist, a
+		// slow link, tmux) arrive as one message, which would match no
+		// binding: each is a key of its own. One that opens the in-app
+		// editor makes the rest typing. (The editor takes runes as text,
+		// and the browser splits them itself.)
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			one := msg
+			one.Runes = []rune{r}
+			var cmd tea.Cmd
+			m, cmd = m.key(one)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	if msg.Paste && m.screen == screenEditor && m.confirm == confirmNone {
 		// A paste is text for the editor, never a key of the app's, and
 		// a long one comes as thousands: matching bindings would render

@@ -620,3 +620,17 @@ func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.kind)
 	}
 }
+
+// TestKeysThatArriveTogether: keys typed faster than the terminal is read
+// come as one message; each still does what it does alone, and after i
+// the rest is typed into the draft.
+func TestKeysThatArriveTogether(t *testing.T) {
+	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f?")})
+	if !m.object.full || !m.help.ShowAll {
+		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.help.ShowAll)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?ixy")})
+	if m.screen != screenEditor || !strings.Contains(m.editor.Text(), "xy") {
+		t.Fatalf("?ixy as one message: screen %v, editor text %q", m.screen, m.editor.Text())
+	}
+}
