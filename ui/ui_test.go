@@ -315,8 +315,25 @@ func keyMsg(k string) tea.KeyMsg {
 	case "down":
 		return tea.KeyMsg{Type: tea.KeyDown}
 	}
+	if kt, ok := keyNames[k]; ok {
+		return tea.KeyMsg{Type: kt}
+	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
+
+// keyNames are Bubble Tea's names of its keys (enter, tab, pgdown,
+// ctrl+c ...), so that keyMsg("enter") is the enter key, not five runes.
+var keyNames = func() map[string]tea.KeyType {
+	names := map[string]tea.KeyType{}
+	for kt := tea.KeyType(-200); kt <= 200; kt++ {
+		if n := kt.String(); n != "" && n != "runes" && len([]rune(n)) > 1 {
+			if _, dup := names[n]; !dup {
+				names[n] = kt
+			}
+		}
+	}
+	return names
+}()
 
 // replaceText replaces the in-app editor's whole text with text, as a
 // user would: ctrl+k on every line, then a paste.
