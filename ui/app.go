@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -144,51 +143,6 @@ type App struct {
 	frame   *frameCache
 }
 
-// objectState is what the app holds for one object: its session, what
-// performs its effects, and where its draft is. The app keeps it for an
-// object left with a draft and takes it up again when the object is
-// opened again.
-type objectState struct {
-	sess   *model.Session
-	runner Performer
-	drafts Drafts
-	// target names the object, opened the Cluster's handle on it; both
-	// nil for an app started on Config.Session.
-	target *kube.Target
-	opened *Object
-	// events is the watch's channel, watch the watch the app started.
-	events <-chan kube.WatchEvent
-	watch  Watcher
-	// inflight counts the commands whose outcome has not come back
-	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object.
-	inflight int
-
-	// stored are the drafts earlier runs left, offered until answered.
-	stored []*kube.Draft
-	// autoMerged says what --auto-rebase merged, for the saved message.
-	autoMerged string
-	// editingMerged is set while the in-app editor holds the rebase's
-	// merged text rather than the draft.
-	editingMerged bool
-
-	// Where the draft is: draftPath on disk, unless memoryOnly (a Secret
-	// without --allow-secret-drafts, or no store) or the last write failed
-	// (diskFailed; said once, diskWarned).
-	draftPath              string
-	memoryOnly, diskFailed bool
-	diskWarned, secretSaid bool
-	// storeSeq is the Seq of the newest draft write whose outcome came back.
-	storeSeq uint64
-
-	// demo is kedit demo's second writer on this object, which w makes
-	// write at once; nil outside the demo.
-	demo DemoWriter
-	// oncall is what the keys of issue 13 keep for this object: a GitOps
-	// owner's save confirmed once is confirmed for this object only.
-	oncall oncallState
-}
-
 // New returns the app for cfg.
 func New(cfg Config) App {
 	keys := DefaultKeyMap()
@@ -226,38 +180,6 @@ func New(cfg Config) App {
 	}
 	m.relayout()
 	return m
-}
-
-// take makes st the object shown, on fresh views. For an object just
-// opened (fresh), it says where its draft goes and offers the drafts
-// earlier runs left.
-func (m *App) take(st objectState, fresh bool) {
-	m.objectState = st
-	m.screen, m.leaving = screenObject, false
-	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
-	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
-	if fresh {
-		m.memoryOnly = true
-		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}
-		if d := m.drafts; d != nil {
-			m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
-			if w := d.Warnings(); len(w) > 0 {
-				// A file at a draft's name that kedit did not write: left alone.
-				m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
-			}
-			if others := d.Others(); len(others) > 0 {
-				m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
-			}
-			if err := d.Problem(); err != nil {
-				m.diskFailed, m.diskWarned = true, true
-				m.status.Error("drafts exist only in memory: " + errorText(err))
-			}
-			if m.stored = d.Stored(); len(m.stored) > 0 {
-				m.confirm = confirmRecover
-			}
-		}
-	}
-	m.refresh()
 }
 
 // Init starts reading the watch and the list, and asks for what the

@@ -270,36 +270,6 @@ func (m ObjectView) content() (string, []int) {
 	return hunkText(m.styles, hunks)
 }
 
-// hunkText renders hunks as git diff shows them, each line escaped, and
-// returns the lines where the hunks start (for n and N). The object
-// view's diff, the timeline's and the preview's all read the same.
-func hunkText(st *Styles, hunks []diff.DiffHunk) (string, []int) {
-	var b strings.Builder
-	var at []int
-	line := 0
-	for _, h := range hunks {
-		at = append(at, line)
-		b.WriteString(st.Muted.Render(h.Header()) + "\n")
-		line++
-		for _, e := range h.Edits {
-			for _, l := range e.Lines {
-				l = st.EscapedYAML(strings.TrimSuffix(l, "\n"))
-				switch e.Op {
-				case diff.LineInsert:
-					b.WriteString(st.Added.Render("+ " + l))
-				case diff.LineDelete:
-					b.WriteString(st.Removed.Render("- " + l))
-				default:
-					b.WriteString("  " + l)
-				}
-				b.WriteByte('\n')
-				line++
-			}
-		}
-	}
-	return b.String(), at
-}
-
 // masked is text, a Secret's YAML, with its values masked unless R
 // revealed them; any other object's text as it is.
 func (m ObjectView) masked(text string) string {
@@ -313,69 +283,6 @@ func (m ObjectView) masked(text string) string {
 // field, so the user sees where the server's complaint is without reading
 // paths; a cause whose field is not found goes on top.
 func (m ObjectView) annotated(text string) string { return annotateCauses(m.styles, text, m.causes) }
-
-// annotateCauses puts each of causes under the line of its field in text,
-// escaped; a cause whose field is not found goes on top. The draft's view
-// and the preview show a refused save's causes alike.
-func annotateCauses(st *Styles, text string, causes []model.FieldCause) string {
-	if len(causes) == 0 {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	notes := map[int][]string{}
-	for _, c := range causes {
-		at := causeLine(lines, c.Field)
-		note := kube.EscapeControl(c.Field + ": " + c.Message)
-		if at >= 0 {
-			indent := len(lines[at]) - len(strings.TrimLeft(lines[at], " "))
-			note = strings.Repeat(" ", indent) + "^ " + note
-		}
-		notes[at] = append(notes[at], st.Error.Render(note))
-	}
-	out := append([]string(nil), notes[-1]...)
-	for i, l := range lines {
-		out = append(out, l)
-		out = append(out, notes[i]...)
-	}
-	return strings.Join(out, "\n")
-}
-
-// causeLine finds the line of field (the server's dotted path, e.g.
-// "metadata.labels" or "spec.containers[0].image") in YAML lines, following
-// each element one indentation level deeper; -1 when it is not there.
-func causeLine(lines []string, field string) int {
-	found, start, indent := -1, 0, -1
-	for _, seg := range strings.Split(field, ".") {
-		if i := strings.IndexByte(seg, '['); i >= 0 {
-			seg = seg[:i]
-		}
-		if seg == "" {
-			continue
-		}
-		hit := -1
-		for i := start; i < len(lines); i++ {
-			l := lines[i]
-			if strings.TrimSpace(l) == "" {
-				continue
-			}
-			// A list item's "- " counts as indentation: its keys are
-			// inside the list even when the dash sits at the list's level.
-			ind := len(l) - len(strings.TrimLeft(l, " -"))
-			if found >= 0 && ind <= indent {
-				break // out of the parent's block
-			}
-			if strings.HasPrefix(l[ind:], seg+":") {
-				hit, indent = i, ind
-				break
-			}
-		}
-		if hit < 0 {
-			return found
-		}
-		found, start = hit, hit+1
-	}
-	return found
-}
 
 // layout sizes the body to what the header leaves and refills it.
 func (m *ObjectView) layout() {

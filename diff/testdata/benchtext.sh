@@ -24,7 +24,8 @@ go build -o "$work/merge3" ./diff/testdata/merge3
 # add their init time to every binary that imports package diff.
 mkdir -p "$work/textonly/diff/testdata/merge3"
 cp go.mod go.sum "$work/textonly/"
-cp diff/doc.go diff/hunk.go diff/text.go diff/xdiff.go diff/linediff.go "$work/textonly/diff/"
+cp diff/doc.go diff/hunk.go diff/side.go diff/text.go diff/text_render.go diff/textlines.go diff/xdiff.go \
+	diff/linediff.go "$work/textonly/diff/"
 cp diff/testdata/merge3/main.go "$work/textonly/diff/testdata/merge3/"
 (cd "$work/textonly" && go build -o "$work/merge3-textonly" ./diff/testdata/merge3)
 # FILES=tiny times one-line files instead: the cost of starting each process.

@@ -1,0 +1,174 @@
+package model
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// FieldChange is one field that changed between two versions.
+type FieldChange struct {
+	// Path is the field in server-side apply's syntax, e.g. `.data.foo`
+	// or `.spec.template.spec.containers[name="app"].image`.
+	Path string
+	// Kind says whether the field was added, modified or removed.
+	Kind diff.ChangeKind
+}
+
+// WriterInfo is the field manager that wrote a version, as far as
+// managedFields tell.
+type WriterInfo struct {
+	// Manager is the field manager's name, e.g. "kubectl-edit".
+	Manager string
+	// Operation is "Update" or "Apply".
+	Operation string
+	// Subresource is set for writes through one, e.g. "status".
+	Subresource string
+	// Time is the manager's last write, to the second.
+	Time time.Time
+}
+
+// Writer picks the field manager that wrote obj from its managedFields:
+// the entry with the latest time. managedFields' times have a resolution of
+// one second, so among entries with that same time it prefers one that owns
+// a field in changed (the fields this version changed), which is the
+// manager whose operation made the change.
+func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
+	if obj == nil {
+		return WriterInfo{}
+	}
+	var best *metav1.ManagedFieldsEntry
+	var bestTime time.Time
+	bestOwns := 0
+	mfs := obj.GetManagedFields()
+	for i := range mfs {
+		e := &mfs[i]
+		var t time.Time
+		if e.Time != nil {
+			t = e.Time.Time
+		}
+		switch {
+		case best == nil || t.After(bestTime):
+			best, bestTime, bestOwns = e, t, ownership(e, changed)
+		case t.Equal(bestTime):
+			// Times are to the second: prefer who owns the changed field
+			// itself over who owns only the map holding it.
+			if o := ownership(e, changed); o > bestOwns {
+				best, bestOwns = e, o
+			}
+		}
+	}
+	if best == nil {
+		return WriterInfo{}
+	}
+	return WriterInfo{Manager: best.Manager, Operation: string(best.Operation), Subresource: best.Subresource, Time: bestTime}
+}
+
+// ownership scores how closely the managedFields entry owns the changed
+// fields: 2 when it owns one of them or a field inside one (a map added
+// whole is owned key by key), 1 when it owns only the map or list item
+// holding one (a removed field is owned by no one, but its parent still
+// is), 0 otherwise.
+func ownership(e *metav1.ManagedFieldsEntry, changed []FieldChange) int {
+	if len(changed) == 0 || e.FieldsV1 == nil {
+		return 0
+	}
+	var owned fieldpath.Set
+	if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+		return 0
+	}
+	score := 0
+	owned.Iterate(func(p fieldpath.Path) {
+		if score == 2 || len(p) == 0 {
+			return
+		}
+		ps := p.String()
+		for _, c := range changed {
+			switch {
+			case within(ps, c.Path):
+				score = 2
+				return
+			case within(c.Path, ps):
+				score = max(score, 1)
+			}
+		}
+	})
+	return score
+}
+
+// within reports whether path a is path b or a field inside it.
+func within(a, b string) bool {
+	if !strings.HasPrefix(a, b) {
+		return false
+	}
+	return len(a) == len(b) || a[len(b)] == '.' || a[len(b)] == '['
+}
+
+// Changes returns the fields that differ from prev to cur, in field order,
+// ignoring what the server maintains on every write (resourceVersion,
+// managedFields, generation, uid ...). The spec and metadata are compared
+// with diff's structured comparison, so keyed lists are compared item by
+// item; status, which diff leaves to the server, is compared key by key
+// with lists as a whole.
+func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]FieldChange, error) {
+	if prev == nil || cur == nil {
+		return nil, nil
+	}
+	// Merging cur into prev with no change of our own leaves exactly the
+	// changes from prev to cur as "theirs".
+	m, err := diff.MergeObjects(prev, prev, cur, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FieldChange, 0, len(m.Changes))
+	for _, c := range m.Changes {
+		out = append(out, FieldChange{Path: c.Path.String(), Kind: c.Kind})
+	}
+	st, err := statusChanges(prev.Object["status"], cur.Object["status"])
+	if err != nil {
+		return nil, err
+	}
+	return append(out, st...), nil
+}
+
+// statusChanges compares two status values with a schema deduced from
+// them: maps key by key, lists as one value.
+func statusChanges(prev, cur any) ([]FieldChange, error) {
+	wrap := func(v any) map[string]any {
+		if v == nil {
+			return map[string]any{}
+		}
+		return map[string]any{"status": v}
+	}
+	a, err := typed.DeducedParseableType.FromUnstructured(wrap(prev))
+	if err != nil {
+		return nil, err
+	}
+	b, err := typed.DeducedParseableType.FromUnstructured(wrap(cur))
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := a.Compare(b)
+	if err != nil {
+		return nil, err
+	}
+	var out []FieldChange
+	add := func(s *fieldpath.Set, k diff.ChangeKind) {
+		s.Leaves().Iterate(func(p fieldpath.Path) {
+			out = append(out, FieldChange{Path: p.String(), Kind: k})
+		})
+	}
+	add(cmp.Added, diff.Added)
+	add(cmp.Modified, diff.Modified)
+	add(cmp.Removed, diff.Removed)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}

@@ -1,0 +1,265 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// Drawing the conflict view: title, hint, list and the selected entry's
+// versions.
+
+// choiceText names a resolution in the list; for an apply's conflict,
+// what it does.
+func choiceText(c diff.Choice) string {
+	switch c {
+	case diff.TakeMine:
+		return "mine"
+	case diff.TakeTheirs:
+		return "theirs"
+	case diff.TakeBase:
+		return "base"
+	case diff.TakeCustom:
+		return "edited"
+	}
+	return "open"
+}
+
+// title is the view's first line.
+func (m ConflictView) title() string {
+	if m.waiting {
+		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
+	}
+	counts := model.Count(len(m.rows), "conflict") + ", " + model.Count(len(m.merged), "change") + " merged"
+	if len(m.rows) > 0 {
+		counts += fmt.Sprintf(" (%d open)", m.open)
+	}
+	if m.ownership {
+		return "apply conflict at rv " + m.theirsRV + ": " + counts
+	}
+	return "conflict: base rv " + m.baseRV + ", theirs rv " + m.theirsRV + ": " + counts
+}
+
+// hint says what the keys do in an apply's conflict, and what s will do.
+func (m ConflictView) hint() string {
+	if !m.ownership {
+		return ""
+	}
+	if m.open > 0 {
+		return "fields other managers own: m takes one (kedit forces it), t leaves it to its owner"
+	}
+	var taken, left []string
+	for _, r := range m.rows {
+		switch r.resolution {
+		case diff.TakeMine:
+			taken = append(taken, r.where+" from "+r.manager)
+		case diff.TakeTheirs:
+			left = append(left, r.where)
+		}
+	}
+	s := "s applies"
+	if len(taken) > 0 {
+		s += " with force, taking " + strings.Join(taken, ", ")
+	}
+	if len(left) > 0 {
+		if len(taken) > 0 {
+			s += ", and"
+		}
+		s += " without " + strings.Join(left, ", ") + " (left to its owner)"
+	}
+	return s
+}
+
+// listLines are the list's lines, each with the entry it shows (-1 for a
+// heading).
+func (m ConflictView) listLines() ([]string, []int) {
+	var lines []string
+	var at []int
+	for i, r := range m.rows {
+		text := fmt.Sprintf("%-7s %s", choiceText(r.resolution), r.where)
+		switch {
+		case m.ownership:
+			text += "  owned by " + r.manager
+		case r.manager != "":
+			text += "  theirs by " + r.manager
+		}
+		lines, at = append(lines, text), append(at, i)
+	}
+	if len(m.merged) == 0 {
+		return append(lines, "merged without conflict: none"), append(at, -1)
+	}
+	lines, at = append(lines, "merged without conflict:"), append(at, -1)
+	for i, r := range m.merged {
+		summary := r.summary
+		if r.secret && !m.revealed {
+			summary = secretMask + " -> " + secretMask
+		}
+		lines = append(lines, fmt.Sprintf("%-7s %s  %s", r.side, r.where, summary))
+		at = append(at, len(m.rows)+i)
+	}
+	return lines, at
+}
+
+// listHeight is how many lines the list may take: all it needs, up to a
+// third of the view, so that the versions keep room.
+func (m ConflictView) listHeight(n int) int {
+	return min(n, max(4, (m.height-2)/3))
+}
+
+// View draws the title, the list of conflicts and merged changes, and the
+// selected entry's versions.
+func (m ConflictView) View() string {
+	st := m.styles
+	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
+	switch {
+	case m.secret && m.revealed:
+		lines = append(lines, st.Muted.Render(ansi.Truncate("a Secret: values shown (R hides)", m.width, "…")))
+	case m.secret:
+		lines = append(lines, st.Muted.Render(ansi.Truncate("a Secret: values hidden (R reveals)", m.width, "…")))
+	}
+	if h := m.hint(); h != "" {
+		// Wrapped, not cut: it says what s will take from whom.
+		for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(h), m.width, ""), "\n") {
+			lines = append(lines, st.Muted.Render(ansi.Truncate(l, m.width, "…")))
+		}
+	}
+	if m.waiting {
+		return strings.Join(lines, "\n")
+	}
+
+	// The list shows a window that keeps the selection in view; what is
+	// above or below it is counted, and reached by moving the selection.
+	all, at := m.listLines()
+	h := m.listHeight(len(all))
+	sel := 0
+	for i, e := range at {
+		if e == m.selected {
+			sel = i
+		}
+	}
+	a, b := 0, len(all)
+	if len(all) > h {
+		// h-2 lines around the selection, and a line above and below that
+		// counts what is out of view; at either end that line shows one
+		// more of the list instead.
+		inner := max(1, h-2)
+		a = max(0, min(sel-inner/2, len(all)-inner))
+		b = a + inner
+		if a == 0 {
+			b++
+		}
+		if b >= len(all) {
+			b, a = len(all), len(all)-(h-1)
+		}
+	}
+	if a > 0 {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↑ %d more", a)))
+	}
+	for i := a; i < b; i++ {
+		text := kube.EscapeControl(all[i])
+		switch {
+		case at[i] < 0:
+			lines = append(lines, st.Muted.Render(ansi.Truncate(text, m.width, "…")))
+		case at[i] == m.selected:
+			lines = append(lines, st.Selected.Render("> "+ansi.Truncate(text, m.width-2, "…")))
+		default:
+			lines = append(lines, "  "+ansi.Truncate(text, m.width-2, "…"))
+		}
+	}
+	if b < len(all) {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↓ %d more", len(all)-b)))
+	}
+	lines = append(lines, "")
+
+	if len(m.rows) == 0 {
+		lines = append(lines, ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""))
+	}
+	avail := m.height - len(lines)
+	if m.selected < len(m.rows) {
+		r := m.rows[m.selected]
+		theirsTitle := "theirs (rv " + m.theirsRV + ")"
+		if m.ownership {
+			theirsTitle = "theirs (rv " + m.theirsRV + "), owned by " + kube.EscapeControl(r.manager)
+		}
+		base := m.shown(r.secret, r.base)
+		lines = append(lines, m.columns(avail, base, []detailColumn{
+			{"base (rv " + m.baseRV + ")", base, r.from[0]},
+			{theirsTitle, m.shown(r.secret, r.theirs), r.from[1]},
+			{"mine", m.shown(r.secret, r.mine), r.from[2]},
+		}))
+	} else if m.selected-len(m.rows) < len(m.merged) {
+		r := m.merged[m.selected-len(m.rows)]
+		side := map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
+		before := m.shown(r.secret, r.before)
+		lines = append(lines, m.columns(avail, before, []detailColumn{
+			{"base (rv " + m.baseRV + ")", before, r.from[0]},
+			{side, m.shown(r.secret, r.after), r.from[1]},
+		}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// detailColumn is one version in the detail: its title, its text and the line it
+// starts at.
+type detailColumn struct {
+	title, text string
+	from        int
+}
+
+// columns draws versions side by side when wide, stacked otherwise, within
+// height lines; lines that differ from base are highlighted.
+func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
+	st := m.styles
+	baseLines := map[string]bool{}
+	// The versions were escaped (and their escapes styled) by displayValue.
+	for _, l := range strings.Split(base, "\n") {
+		baseLines[l] = true
+	}
+	render := func(i int, width, height int) string {
+		out := []string{st.ColumnTitle.Render(ansi.Truncate(cols[i].title, width, "…"))}
+		all := strings.Split(cols[i].text, "\n")
+		// Title, "lines above" and the closing "…" take three rows; the
+		// colliding line needs one more, context gets what is left.
+		context := min(contextLines, max(0, height-4))
+		if skip := min(max(0, cols[i].from-context), len(all)); skip > 0 {
+			out = append(out, st.Muted.Render(fmt.Sprintf("… %d lines above", skip)))
+			all = all[skip:]
+		}
+		for _, l := range all {
+			if len(out) >= height {
+				out = append(out[:height-1], st.Muted.Render("…"))
+				break
+			}
+			changed := i > 0 && !baseLines[l]
+			l = ansi.Truncate(l, width, "…")
+			if changed {
+				l = st.Changed.Render(l)
+			}
+			out = append(out, l)
+		}
+		return strings.Join(out, "\n")
+	}
+	if m.Wide() {
+		w := (m.width - 2) / len(cols)
+		var parts []string
+		for i := range cols {
+			parts = append(parts, st.Column.Width(w).Render(render(i, w-1, max(2, height))))
+		}
+		return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
+	}
+	h := max(2, height/len(cols)-1)
+	var out []string
+	for i := range cols {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, render(i, m.width, h))
+	}
+	return strings.Join(out, "\n")
+}
