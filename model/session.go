@@ -205,6 +205,11 @@ type Session struct {
 	lastSave      *SaveReport
 	// storeSeq numbers the WriteDraft and DeleteDraft effects.
 	storeSeq uint64
+	// baseText is RenderYAML(base) once known (DraftText with no draft).
+	baseText struct {
+		obj  *unstructured.Unstructured
+		text string
+	}
 
 	emitTimeline bool
 }
@@ -245,7 +250,33 @@ func (s *Session) DraftText() (string, error) {
 	if s.draft != nil {
 		return s.draft.Text, nil
 	}
-	return RenderYAML(s.base.Object)
+	if s.baseText.obj == s.base.Object && s.base.Object != nil {
+		return s.baseText.text, nil
+	}
+	text, err := RenderYAML(s.base.Object)
+	if err == nil {
+		s.SetBaseText(s.base.Object, text)
+	}
+	return text, err
+}
+
+// BaseToRender returns base's object when DraftText would render it (no
+// draft, and base's text not known yet): a mebibyte takes tens of
+// milliseconds, which the UI spends in the background (RenderYAML) ahead
+// of e or i, and hands back with SetBaseText.
+func (s *Session) BaseToRender() (*unstructured.Unstructured, bool) {
+	if s.draft != nil || s.base.Object == nil || s.baseText.obj == s.base.Object {
+		return nil, false
+	}
+	return s.base.Object, true
+}
+
+// SetBaseText keeps text as RenderYAML(obj), for DraftText, while obj is
+// base (a session's objects are never changed in place).
+func (s *Session) SetBaseText(obj *unstructured.Unstructured, text string) {
+	if obj != nil && obj == s.base.Object {
+		s.baseText.obj, s.baseText.text = obj, text
+	}
 }
 
 // Rebase returns the rebase in progress, or nil.

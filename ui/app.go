@@ -112,8 +112,10 @@ type App struct {
 	// initCmd is what Init starts besides the watch: the first list's
 	// reader, or the first object's watch and demo writer's reader.
 	initCmd tea.Cmd
-	// firstFrame is set once ExitAfterFirstFrame has quit.
+	// firstFrame is set once ExitAfterFirstFrame has quit; warming while
+	// the shown object's YAML renders in the background (warmDraftText).
 	firstFrame bool
+	warming    bool
 
 	width, height int
 	screen        screen
@@ -205,6 +207,9 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
+	if warm := m.warmDraftText(); warm != nil {
+		cmd = tea.Batch(cmd, warm)
+	}
 	m.relayout()
 	if m.pasting && m.frame != nil {
 		cmd = tea.Batch(cmd, m.frame.redraw())
@@ -228,6 +233,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
+	case baseRenderedMsg:
+		return m.baseRendered(msg)
 	case watchedMsg:
 		if msg.ch != m.events {
 			return m, nil // the watch of an object left for the browser

@@ -1,0 +1,47 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/model"
+)
+
+// baseRenderedMsg is base's YAML, rendered in the background for the
+// session sess.
+type baseRenderedMsg struct {
+	sess *model.Session
+	obj  *unstructured.Unstructured
+	text string
+}
+
+// warmDraftText renders the shown object's YAML in the background while
+// there is no draft, so that e and i open at once instead of rendering
+// it first (tens of milliseconds for a mebibyte). One render at a time.
+func (m *App) warmDraftText() tea.Cmd {
+	if m.sess == nil || m.warming {
+		return nil
+	}
+	obj, ok := m.sess.BaseToRender()
+	if !ok {
+		return nil
+	}
+	m.warming = true
+	sess := m.sess
+	return func() tea.Msg {
+		text, err := model.RenderYAML(obj)
+		if err != nil {
+			return baseRenderedMsg{sess: sess} // DraftText says why, when asked
+		}
+		return baseRenderedMsg{sess: sess, obj: obj, text: text}
+	}
+}
+
+// baseRendered hands a background render to its session.
+func (m App) baseRendered(msg baseRenderedMsg) (App, tea.Cmd) {
+	m.warming = false
+	if msg.sess == m.sess && msg.obj != nil {
+		m.sess.SetBaseText(msg.obj, msg.text)
+	}
+	return m, nil
+}
