@@ -19,7 +19,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -324,8 +323,7 @@ func readObject(t *testing.T, target *kube.Target) *unstructured.Unstructured {
 func resolveIn(t *testing.T, ns, typ, name string) *kube.Target {
 	t.Helper()
 	kc, cache := kubetest.Kubeconfig(t), t.TempDir()
-	flags := genericclioptions.NewConfigFlags(true)
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kc, &ns, &cache
+	flags := &kube.ConnFlags{KubeConfig: kc, Namespace: ns, CacheDir: cache}
 	target, err := kube.Resolve(flags, typ, name)
 	if err != nil {
 		t.Fatalf("resolving %s/%s: %v", typ, name, err)

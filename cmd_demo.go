@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/kube"
@@ -20,7 +19,7 @@ import (
 // newDemoCmd is `kedit demo`: a cluster of its own, two ConfigMaps and a
 // second writer, for showing optimistic concurrency. It takes the root's
 // connection flags only to point them at its own cluster.
-func newDemoCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
+func newDemoCmd(flags *kube.ConnFlags) *cobra.Command {
 	var interval time.Duration
 	var opts appOptions
 	cmd := &cobra.Command{
@@ -97,9 +96,7 @@ stop and the directory is removed.`,
 // pointAt makes the connection flags name the demo's cluster, whatever
 // the environment's KUBECONFIG or the command line said, with kubectl's
 // discovery cache inside the demo's directory.
-func pointAt(flags *genericclioptions.ConfigFlags, demo *kube.Demo) {
-	kubeconfig, ns, cache := demo.Kubeconfig, kube.DemoNamespace, filepath.Join(demo.Dir, "cache")
-	empty := ""
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cache
-	flags.Context, flags.ClusterName, flags.AuthInfoName = &empty, &empty, &empty
+func pointAt(flags *kube.ConnFlags, demo *kube.Demo) {
+	flags.KubeConfig, flags.Namespace, flags.CacheDir = demo.Kubeconfig, kube.DemoNamespace, filepath.Join(demo.Dir, "cache")
+	flags.Context, flags.ClusterName, flags.AuthInfoName = "", "", ""
 }

@@ -12,12 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/duration"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kedit/kedit/kube"
 )
 
-func newDraftsCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
+func newDraftsCmd(flags *kube.ConnFlags) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "drafts [--json]",
@@ -44,7 +43,7 @@ file, a symlink) is an error that names it.`,
 	return cmd
 }
 
-func newDraftsRmCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
+func newDraftsRmCmd(flags *kube.ConnFlags) *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "rm [--yes] TYPE/NAME | TYPE NAME | PATH",
@@ -134,7 +133,7 @@ func orDash(s string) string {
 }
 
 // runDraftsRm removes an object's drafts or one draft file, after asking.
-func runDraftsRm(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, args []string, yes bool) error {
+func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes bool) error {
 	stderr := cmd.ErrOrStderr()
 	store, err := kube.NewDraftStore(false)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/kube"
@@ -20,7 +19,7 @@ const (
 
 // newSetCmd takes the root's connection flags, which it reads as
 // persistent flags.
-func newSetCmd(flags *genericclioptions.ConfigFlags) *cobra.Command {
+func newSetCmd(flags *kube.ConnFlags) *cobra.Command {
 	var ifs, ifAbsent []string
 	var dryRun bool
 	cmd := &cobra.Command{

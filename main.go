@@ -24,7 +24,6 @@ import (
 	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -66,7 +65,7 @@ type appOptions struct {
 func newRootCmd() *cobra.Command {
 	// One set of kubectl connection flags, persistent, so that
 	// `kedit -n ns TYPE/NAME` and `kedit set -n ns ...` read them alike.
-	flags := genericclioptions.NewConfigFlags(true)
+	flags := kube.NewConnFlags()
 	var opts appOptions
 	root := &cobra.Command{
 		Use:   "kedit [flags] [TYPE | TYPE/NAME | TYPE NAME]",
@@ -115,7 +114,7 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 // runApp opens the browser (no arguments: ConfigMaps; TYPE) or the object
 // (TYPE/NAME, TYPE NAME) and runs the UI. Errors before the UI starts are
 // printed on stderr with exit status 1.
-func runApp(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, opts appOptions, args []string) error {
+func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
 		// The error may quote the server (a 403, an unknown type): escaped.
 		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", kube.EscapeControl(err.Error()))

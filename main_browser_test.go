@@ -15,7 +15,6 @@ import (
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -109,9 +108,7 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 	t.Helper()
 	log := &requestLog{}
 	kubeconfig, cacheDir := kubetest.Kubeconfig(t), t.TempDir()
-	flags := genericclioptions.NewConfigFlags(true)
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cacheDir
-	flags.WrapConfigFn = log.wrap
+	flags := &kube.ConnFlags{KubeConfig: kubeconfig, Namespace: ns, CacheDir: cacheDir, WrapConfigFn: log.wrap}
 	cluster, err := kube.Connect(flags)
 	if err != nil {
 		t.Fatal(err)
@@ -238,9 +235,7 @@ func BenchmarkBrowserMetadataOnly(b *testing.B) {
 	for b.Loop() {
 		log := &requestLog{}
 		kubeconfig, cacheDir := kubetest.Kubeconfig(b), b.TempDir()
-		flags := genericclioptions.NewConfigFlags(true)
-		flags.KubeConfig, flags.Namespace, flags.CacheDir = &kubeconfig, &ns, &cacheDir
-		flags.WrapConfigFn = log.wrap
+		flags := &kube.ConnFlags{KubeConfig: kubeconfig, Namespace: ns, CacheDir: cacheDir, WrapConfigFn: log.wrap}
 		cluster, err := kube.Connect(flags)
 		if err != nil {
 			b.Fatal(err)

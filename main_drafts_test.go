@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
@@ -154,8 +153,7 @@ func TestDraftsRmObject(t *testing.T) {
 	ns, flags := setEnv(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	kubeconfig := kubetest.Kubeconfig(t)
-	cf := genericclioptions.NewConfigFlags(true)
-	cf.KubeConfig, cf.Namespace = &kubeconfig, &ns
+	cf := &kube.ConnFlags{KubeConfig: kubeconfig, Namespace: ns}
 	target, err := kube.Resolve(cf, "configmap", "testmap")
 	if err != nil {
 		t.Fatal(err)

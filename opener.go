@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
@@ -29,7 +28,7 @@ import (
 // of it, and closeAll stores their latest drafts when kedit ends.
 type opener struct {
 	*kube.Cluster
-	flags    *genericclioptions.ConfigFlags
+	flags    *kube.ConnFlags
 	store    *kube.DraftStore
 	strategy kube.Strategy
 	logger   logr.Logger

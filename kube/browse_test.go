@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 
@@ -35,10 +34,7 @@ const liveDeadline = 5 * time.Second
 func connectForTest(t testing.TB, kubeconfig, ns string) *Cluster {
 	t.Helper()
 	cacheDir := t.TempDir()
-	flags := genericclioptions.NewConfigFlags(true)
-	flags.KubeConfig = &kubeconfig
-	flags.Namespace = &ns
-	flags.CacheDir = &cacheDir
+	flags := &ConnFlags{KubeConfig: kubeconfig, Namespace: ns, CacheDir: cacheDir}
 	c, err := Connect(flags)
 	if err != nil {
 		t.Fatal(err)

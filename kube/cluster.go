@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
@@ -47,7 +46,7 @@ type Cluster struct {
 }
 
 // Connect builds a Cluster from kubectl's connection flags.
-func Connect(flags *genericclioptions.ConfigFlags) (*Cluster, error) {
+func Connect(flags *ConnFlags) (*Cluster, error) {
 	rc, err := flags.ToRESTConfig()
 	if err != nil {
 		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
@@ -73,15 +72,8 @@ func Connect(flags *genericclioptions.ConfigFlags) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
 	}
-	c := &Cluster{Namespace: ns, Server: rc.Host, Dynamic: dyn, Metadata: md, Config: rc, mapper: mapper, discovery: dc}
-	// The same rule as Resolve's: --context wins over the current one.
-	if raw, err := loader.RawConfig(); err == nil {
-		c.Context = raw.CurrentContext
-	}
-	if flags.Context != nil && *flags.Context != "" {
-		c.Context = *flags.Context
-	}
-	return c, nil
+	return &Cluster{Context: flags.contextName(), Namespace: ns, Server: rc.Host, Dynamic: dyn, Metadata: md, Config: rc,
+		mapper: mapper, discovery: dc}, nil
 }
 
 // Collection resolves TYPE (any form kubectl accepts: cm, deploy,

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube/kubetest"
@@ -65,8 +64,7 @@ func newEngineFor(t *testing.T, ns, typ, name string, strategy Strategy) *engine
 	t.Helper()
 	kc := kubetest.Kubeconfig(t)
 	cacheDir := t.TempDir()
-	flags := genericclioptions.NewConfigFlags(true)
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kc, &ns, &cacheDir
+	flags := &ConnFlags{KubeConfig: kc, Namespace: ns, CacheDir: cacheDir}
 	target, err := Resolve(flags, typ, name)
 	if err != nil {
 		t.Fatalf("resolving %s/%s: %v", typ, name, err)

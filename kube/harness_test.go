@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -72,8 +71,7 @@ func newEngineAt(t *testing.T, c testCluster, ns, typ, name string, opt engineOp
 	t.Helper()
 	kc := c.kubeconfig
 	cache := t.TempDir()
-	flags := genericclioptions.NewConfigFlags(true)
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = &kc, &ns, &cache
+	flags := &ConnFlags{KubeConfig: kc, Namespace: ns, CacheDir: cache}
 	target, err := Resolve(flags, typ, name)
 	if err != nil {
 		t.Fatalf("resolving %s/%s: %v", typ, name, err)

@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -21,12 +20,8 @@ import (
 // resolveForTest resolves TYPE NAME in ns the way kedit's flags do.
 func resolveForTest(t *testing.T, kubeconfig, ns, typ, name string) *Target {
 	t.Helper()
-	flags := genericclioptions.NewConfigFlags(true)
 	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
-	cache := t.TempDir()
-	flags.CacheDir = &cache
-	flags.KubeConfig = &kubeconfig
-	flags.Namespace = &ns
+	flags := &ConnFlags{KubeConfig: kubeconfig, Namespace: ns, CacheDir: t.TempDir()}
 	target, err := Resolve(flags, typ, name)
 	if err != nil {
 		t.Fatalf("resolving %s/%s: %v", typ, name, err)
@@ -288,11 +283,8 @@ func TestResolveForms(t *testing.T) {
 		t.Errorf("namespaces resolved as namespaced (%q)", ns2.Namespace)
 	}
 
-	flags := genericclioptions.NewConfigFlags(true)
 	// The flag rather than KUBECACHEDIR, so that tests may run in parallel.
-	cache := t.TempDir()
-	flags.CacheDir = &cache
-	flags.KubeConfig = &admin
+	flags := &ConnFlags{KubeConfig: admin, CacheDir: t.TempDir()}
 	_, err := Resolve(flags, "configmapz", "x")
 	var unknown *UnknownTypeError
 	if !errors.As(err, &unknown) || len(unknown.Suggestions) == 0 || unknown.Suggestions[0] != "configmaps" {

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
@@ -55,7 +54,7 @@ func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (man
 // discovery document names each group-version's document with a hash of
 // its content, so a stored document serves until the schema changes (a CRD
 // updated, the server upgraded), and is read again then.
-func LoadSchemas(flags *genericclioptions.ConfigFlags, t *Target) (managedfields.TypeConverter, error) {
+func LoadSchemas(flags *ConnFlags, t *Target) (managedfields.TypeConverter, error) {
 	dc, err := flags.ToDiscoveryClient()
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/kube/kubetest"
@@ -52,15 +51,11 @@ func TestLoadSchemasCachedOnDisk(t *testing.T) {
 	kubeconfig := kubetest.Kubeconfig(t)
 	cacheDir := t.TempDir()
 	counter := &countingTransport{n: map[string]int{}}
-	newFlags := func() *genericclioptions.ConfigFlags {
-		f := genericclioptions.NewConfigFlags(true)
-		f.KubeConfig = &kubeconfig
-		f.CacheDir = &cacheDir
-		f.WrapConfigFn = func(c *rest.Config) *rest.Config {
+	newFlags := func() *ConnFlags {
+		return &ConnFlags{KubeConfig: kubeconfig, CacheDir: cacheDir, WrapConfigFn: func(c *rest.Config) *rest.Config {
 			c.Wrap(func(rt http.RoundTripper) http.RoundTripper { counter.rt = rt; return counter })
 			return c
-		}
-		return f
+		}}
 	}
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")

@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 
@@ -194,22 +193,16 @@ func SplitObjectArgs(args []string) (typ, name string, rest []string, err error)
 // Resolve maps TYPE (a short name, singular, plural, kind or
 // resource.group form, as kubectl accepts) and NAME to a Target through
 // discovery, cached on disk as kubectl caches it.
-func Resolve(flags *genericclioptions.ConfigFlags, typ, name string) (*Target, error) {
+func Resolve(flags *ConnFlags, typ, name string) (*Target, error) {
 	mapper, err := flags.ToRESTMapper()
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
-	t := &Target{Name: name}
+	t := &Target{Name: name, Context: flags.contextName()}
 	if rc, err := flags.ToRESTConfig(); err == nil {
 		t.Server = rc.Host
 	}
 	loader := flags.ToRawKubeConfigLoader()
-	if raw, err := loader.RawConfig(); err == nil {
-		t.Context = raw.CurrentContext
-		if flags.Context != nil && *flags.Context != "" {
-			t.Context = *flags.Context
-		}
-	}
 	mapping, err := mappingFor(mapper, typ)
 	if err != nil {
 		var unknown *UnknownTypeError
