@@ -9,6 +9,8 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // A Secret's data is shown decoded wherever the user reads or types it
@@ -178,7 +180,7 @@ func secretScalar(v string) (head string, body []string) {
 		h, b := literalBlock(v)
 		cands = append(cands, candidate{h, b})
 	}
-	cands = append(cands, candidate{head: doubleQuoted(v)})
+	cands = append(cands, candidate{head: QuoteYAML(v)})
 	for _, c := range cands {
 		if readsBack(c.head, c.body, v) {
 			return c.head, c.body
@@ -216,24 +218,13 @@ func blockText(v string, markers bool) bool {
 }
 
 // needsEscape says whether r is written as an escape in a double-quoted
-// scalar: control characters (but newline and tab, which blocks hold), the
-// C1 controls and the Unicode line and paragraph separators (which YAML
-// reads as line breaks), the byte order mark and non-characters, and the
-// bidirectional controls, which would make a line read otherwise than it
-// is (kube.EscapeControl escapes them on screen, and the in-app editor
-// refuses them).
+// scalar: what internal/escape draws as one (control characters but
+// newline and tab, which blocks hold; DEL and the C1 controls; the
+// bidirectional controls), and the line and paragraph separators, the byte
+// order mark and the non-characters, which YAML would fold or drop.
+// QuoteYAML writes them so.
 func needsEscape(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	}
-	return false
+	return escape.Unsafe(r) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
 }
 
 // literalBlock writes a multi-line value as a literal block. The chomping
@@ -262,36 +253,6 @@ func literalBlock(v string) (string, []string) {
 		break
 	}
 	return head, body
-}
-
-// doubleQuoted writes v as a double-quoted scalar on one line, escaping
-// what needsEscape names, the quote and the backslash, and line breaks.
-func doubleQuoted(v string) string {
-	var b strings.Builder
-	b.Grow(len(v) + 2)
-	b.WriteByte('"')
-	for _, r := range v {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r <= 0xff && needsEscape(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case needsEscape(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // readsBack says whether `k: head` followed by body reads back as v, as
