@@ -81,20 +81,6 @@ type WatchEvent struct {
 	Err error
 }
 
-// maxPendingEvents and maxPendingBytes bound the events waiting for the
-// receiver, by count and by the size of their objects (256 versions of a
-// mebibyte would otherwise be a quarter of a gibibyte). Below both every
-// event is delivered, so the timeline sees every version the watch saw;
-// above either (the UI stopped reading for a long while) the queue is
-// coalesced to the latest object event and the latest connection state,
-// which is all the UI needs to show the present, since every object event
-// carries the whole object. The bytes are the timeline's bound, so a
-// queue at its limit holds what the timeline would keep.
-const (
-	maxPendingEvents = 256
-	maxPendingBytes  = 32 << 20
-)
-
 // Watch is a single-object informer: a list and watch on the dynamic
 // client with the field selector metadata.name=NAME, in the target's
 // namespace for namespaced kinds. The informer relists after an expired
@@ -302,75 +288,6 @@ func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	return u.DeepCopy(), true
 }
 
-// pump moves queued events to the unbuffered out channel, one at a time,
-// so the informer's goroutines only ever touch the queue.
-func (w *Watch) pump(ctx context.Context) {
-	defer close(w.out)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.wake:
-		}
-		for {
-			w.mu.Lock()
-			if len(w.pending) == 0 {
-				w.mu.Unlock()
-				break
-			}
-			ev := w.pending[0]
-			w.pending[0] = WatchEvent{} // let the object be collected
-			w.pending = w.pending[1:]
-			w.pendingBytes -= objectSize(ev.Object)
-			w.mu.Unlock()
-			select {
-			case w.out <- ev:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}
-}
-
-// push queues ev for the receiver without ever blocking.
-func (w *Watch) push(ev WatchEvent) {
-	w.mu.Lock()
-	w.pending = append(w.pending, ev)
-	w.pendingBytes += objectSize(ev.Object)
-	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
-		w.pending = coalesce(w.pending)
-		w.pendingBytes = 0
-		for _, ev := range w.pending {
-			w.pendingBytes += objectSize(ev.Object)
-		}
-	}
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default: // the pump is already awake
-	}
-}
-
-// coalesce keeps the latest object event and the latest state event, in
-// their order: the receiver fell far behind, and only the present matters.
-func coalesce(evs []WatchEvent) []WatchEvent {
-	lastObj, lastState := -1, -1
-	for i, ev := range evs {
-		if ev.Type.IsObject() {
-			lastObj = i
-		} else {
-			lastState = i
-		}
-	}
-	out := make([]WatchEvent, 0, 2)
-	for i, ev := range evs {
-		if i == lastObj || i == lastState {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
 func (w *Watch) pushObject(typ WatchEventType, obj any) {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		// The deletion happened while the watch was down; the relist
@@ -440,35 +357,4 @@ func (w *Watch) setReconnecting(err error) {
 	since := w.lostSince
 	w.mu.Unlock()
 	w.push(WatchEvent{Type: WatchReconnecting, Since: since, Err: err})
-}
-
-// objectSize is about what obj takes in memory: its strings' bytes and a
-// word or two for every other value. It walks the object (microseconds
-// for a mebibyte of a few large strings), which the queue pays once per
-// event.
-func objectSize(obj *unstructured.Unstructured) int {
-	if obj == nil {
-		return 0
-	}
-	return valueSize(obj.Object)
-}
-
-func valueSize(v any) int {
-	switch v := v.(type) {
-	case string:
-		return 16 + len(v)
-	case map[string]any:
-		n := 48
-		for k, e := range v {
-			n += 16 + len(k) + valueSize(e)
-		}
-		return n
-	case []any:
-		n := 24
-		for _, e := range v {
-			n += valueSize(e)
-		}
-		return n
-	}
-	return 16
 }
