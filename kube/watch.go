@@ -105,7 +105,7 @@ type Watch struct {
 
 	mu           sync.Mutex
 	pending      []WatchEvent
-	pendingBytes int            // objectSize of pending's objects
+	pendingBytes int            // model.ObjectSize of pending's objects
 	state        WatchEventType // 0 until the first request ends
 	lostSince    time.Time
 	lastErr      string

@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/model"
 )
 
 // watchTimeout bounds every wait on a watch, so a broken watch fails the
@@ -471,7 +472,7 @@ func TestWatchQueueIsBoundedByBytes(t *testing.T) {
 		n, size, last := len(w.pending), w.pendingBytes, w.pending[len(w.pending)-1].ResourceVersion
 		var sum int
 		for _, ev := range w.pending {
-			sum += objectSize(ev.Object)
+			sum += model.ObjectSize(ev.Object)
 		}
 		w.mu.Unlock()
 		if size != sum {

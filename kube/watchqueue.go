@@ -3,7 +3,7 @@ package kube
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"github.com/kedit/kedit/model"
 )
 
 // maxPendingEvents and maxPendingBytes bound the events waiting for the
@@ -39,7 +39,7 @@ func (w *Watch) pump(ctx context.Context) {
 			ev := w.pending[0]
 			w.pending[0] = WatchEvent{} // let the object be collected
 			w.pending = w.pending[1:]
-			w.pendingBytes -= objectSize(ev.Object)
+			w.pendingBytes -= model.ObjectSize(ev.Object)
 			w.mu.Unlock()
 			select {
 			case w.out <- ev:
@@ -54,12 +54,12 @@ func (w *Watch) pump(ctx context.Context) {
 func (w *Watch) push(ev WatchEvent) {
 	w.mu.Lock()
 	w.pending = append(w.pending, ev)
-	w.pendingBytes += objectSize(ev.Object)
+	w.pendingBytes += model.ObjectSize(ev.Object)
 	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
 		w.pending = coalesce(w.pending)
 		w.pendingBytes = 0
 		for _, ev := range w.pending {
-			w.pendingBytes += objectSize(ev.Object)
+			w.pendingBytes += model.ObjectSize(ev.Object)
 		}
 	}
 	w.mu.Unlock()
@@ -87,35 +87,4 @@ func coalesce(evs []WatchEvent) []WatchEvent {
 		}
 	}
 	return out
-}
-
-// objectSize is about what obj takes in memory: its strings' bytes and a
-// word or two for every other value. It walks the object (microseconds
-// for a mebibyte of a few large strings), which the queue pays once per
-// event.
-func objectSize(obj *unstructured.Unstructured) int {
-	if obj == nil {
-		return 0
-	}
-	return valueSize(obj.Object)
-}
-
-func valueSize(v any) int {
-	switch v := v.(type) {
-	case string:
-		return 16 + len(v)
-	case map[string]any:
-		n := 48
-		for k, e := range v {
-			n += 16 + len(k) + valueSize(e)
-		}
-		return n
-	case []any:
-		n := 24
-		for _, e := range v {
-			n += valueSize(e)
-		}
-		return n
-	}
-	return 16
 }

@@ -1,5 +1,7 @@
 package model
 
+import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 // Sizes in bytes of what the timeline keeps, as the Go heap holds it on
 // amd64: a string header is 16 bytes, an interface 16, a slice header 24.
 // A map's cost per entry is an estimate of its buckets' share (the key's
@@ -17,6 +19,16 @@ const (
 	entryOverhead  = 240
 	changeOverhead = 40
 )
+
+// ObjectSize estimates the heap bytes obj's content holds: the rule the
+// timeline keeps its versions by, which the watch's queue bounds its
+// events by too (0 for nil).
+func ObjectSize(obj *unstructured.Unstructured) int {
+	if obj == nil {
+		return 0
+	}
+	return valueSize(obj.Object)
+}
 
 // valueSize estimates the heap bytes v holds, the interface holding it
 // excluded.
