@@ -7,8 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -59,14 +57,33 @@ const (
 	SchemaDeduced SchemaSource = "deduced"
 )
 
-// builtinSchemas is the type converter for the kinds in client-go's
-// scheme: client-go's schema of them (builtinschema holds it as Go data:
-// client-go's own converter parses its YAML at the first merge, about
-// 150 ms), looked up by the scheme's OpenAPI names. It is shared, so that
-// what its parser resolves is resolved once.
+// builtinSchemas is the type converter for the built-in kinds: client-go's
+// schema of them (builtinschema holds it as Go data: client-go's own
+// converter parses its YAML at the first merge, about 150 ms), looked up by
+// the OpenAPI names client-go's scheme gives the kinds (builtinschema has
+// that table too, so diff does not link the scheme and with it every
+// built-in API group). It is shared, so that what its parser resolves is
+// resolved once.
 var builtinSchemas = sync.OnceValue(func() Schemas {
-	return managedfields.NewSchemeTypeConverter(scheme.Scheme, builtinschema.Parser())
+	return builtinConverter{builtinschema.Parser()}
 })
+
+// builtinConverter is managedfields.NewSchemeTypeConverter over client-go's
+// scheme, for the objects diff types: unstructured ones.
+type builtinConverter struct{ parser *typed.Parser }
+
+func (c builtinConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("the built-in schemas type unstructured objects, not %T", obj)
+	}
+	gvk := u.GroupVersionKind()
+	name, ok := builtinschema.TypeName(gvk.Group, gvk.Version, gvk.Kind)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a built-in kind", gvk)
+	}
+	return c.parser.Type(name).FromUnstructured(u.Object, opts...)
+}
 
 // LoadBuiltinSchemas makes the first MergeObjects of a built-in kind as
 // fast as the next ones by resolving a first object ahead of time (well

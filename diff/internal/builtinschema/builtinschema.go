@@ -9,6 +9,7 @@ package builtinschema
 //go:generate go run ./gen
 
 import (
+	"sort"
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -40,3 +41,28 @@ func Parser() *typed.Parser {
 // mapDefaults sets the defaults that are maps, once: as Go literals they
 // would make the whole table be built at start-up.
 var mapDefaults = sync.OnceFunc(setMapDefaults)
+
+// kind is a row of the kinds table: a group, version and kind, and the
+// name of its type.
+type kind struct{ group, version, kind, name string }
+
+// TypeName returns the name of the type of the built-in kind (group "" for
+// the core group), as client-go's scheme names it
+// (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment), and false for a
+// kind the scheme does not have or has no type of here.
+func TypeName(group, version, kindName string) (string, bool) {
+	less := func(r kind) bool {
+		if r.group != group {
+			return r.group < group
+		}
+		if r.version != version {
+			return r.version < version
+		}
+		return r.kind < kindName
+	}
+	i := sort.Search(len(kinds), func(i int) bool { return !less(kinds[i]) })
+	if i < len(kinds) && kinds[i].group == group && kinds[i].version == version && kinds[i].kind == kindName {
+		return kinds[i].name, true
+	}
+	return "", false
+}

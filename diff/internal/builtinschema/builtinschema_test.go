@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -101,5 +102,39 @@ func TestParserResolvesEveryReference(t *testing.T) {
 	}
 	if _, ok := p.Schema.FindNamedType("io.k8s.api.apps.v1.Deployment"); !ok {
 		t.Error("no Deployment")
+	}
+}
+
+// TestTypeNameIsTheSchemes: every kind of client-go's scheme is found by
+// TypeName under the name the scheme gives it, when that type is here, and
+// not found otherwise (the scheme's converter fails on those too: no type
+// of that name).
+func TestTypeNameIsTheSchemes(t *testing.T) {
+	p := Parser()
+	var found int
+	for gvk := range scheme.Scheme.AllKnownTypes() {
+		want, err := scheme.Scheme.ToOpenAPIDefinitionName(gvk)
+		if err != nil {
+			t.Fatalf("%s: %v", gvk, err)
+		}
+		_, here := p.Schema.FindNamedType(want)
+		got, ok := TypeName(gvk.Group, gvk.Version, gvk.Kind)
+		switch {
+		case here && (!ok || got != want):
+			t.Errorf("%s: TypeName says %q, %v; the scheme says %q", gvk, got, ok, want)
+		case !here && ok:
+			t.Errorf("%s: TypeName says %q, which is not among the types", gvk, got)
+		}
+		if ok {
+			found++
+		}
+	}
+	if found < 150 {
+		t.Errorf("only %d kinds found", found)
+	}
+	for _, k := range [][3]string{{"", "v1", "Nope"}, {"apps", "v9", "Deployment"}, {"", "", ""}} {
+		if name, ok := TypeName(k[0], k[1], k[2]); ok {
+			t.Errorf("TypeName%q = %q, want not found", k, name)
+		}
 	}
 }

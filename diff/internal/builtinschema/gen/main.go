@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -166,8 +167,52 @@ func render(version string, types []schema.TypeDef) ([]byte, error) {
 		return nil, err
 	}
 	b.WriteString("\n\n")
+	if err := kindTable(&b, types); err != nil {
+		return nil, err
+	}
 	b.Write(setters.Bytes())
 	return format.Source(b.Bytes())
+}
+
+// kindTable writes the kinds of client-go's scheme that have a type among
+// types, each with its OpenAPI definition name as the scheme gives it,
+// sorted for a binary search: the lookup that
+// managedfields.NewSchemeTypeConverter does with the scheme, without
+// linking the scheme (every built-in API group) into kedit's diff.
+func kindTable(b *bytes.Buffer, types []schema.TypeDef) error {
+	known := make(map[string]bool, len(types))
+	for _, t := range types {
+		known[t.Name] = true
+	}
+	type row struct{ group, version, kind, name string }
+	var rows []row
+	for gvk := range scheme.Scheme.AllKnownTypes() {
+		name, err := scheme.Scheme.ToOpenAPIDefinitionName(gvk)
+		if err != nil {
+			return fmt.Errorf("%s: %w", gvk, err)
+		}
+		if known[name] {
+			rows = append(rows, row{gvk.Group, gvk.Version, gvk.Kind, name})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, c := rows[i], rows[j]
+		if a.group != c.group {
+			return a.group < c.group
+		}
+		if a.version != c.version {
+			return a.version < c.version
+		}
+		return a.kind < c.kind
+	})
+	b.WriteString("// kinds are the kinds of client-go's scheme that have a type above, with\n" +
+		"// the type's name as the scheme gives it, sorted by group, version and kind.\n" +
+		"var kinds = [...]kind{\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "\t{%q, %q, %q, %q},\n", r.group, r.version, r.kind, r.name)
+	}
+	b.WriteString("}\n\n")
+	return nil
 }
 
 // lit writes v as a Go composite literal's body (its type written by the
