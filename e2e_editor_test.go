@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +155,63 @@ func TestE2EEditorPastesALargeBuffer(t *testing.T) {
 	data, _ := configMapData(t, ns, "testmap")
 	if data["pasted.conf"] != conf || data["foo"] != "1" {
 		t.Fatalf("the server has %d bytes of pasted.conf (want %d) and foo %q", len(data["pasted.conf"]), len(conf), data["foo"])
+	}
+}
+
+// savedRV finds the status bar's "saved rv N".
+var savedRV = regexp.MustCompile(`saved rv [0-9]+`)
+
+// TestE2EEditorReopenedDuringItsSave: ctrl+s, then i while the save is
+// still on its way (the connection slowed down): the editor stays open
+// when the save lands and the status says so; then the same field edited
+// again: the reopened text names the version the save was sent against,
+// but was made from the saved draft, so the next ctrl+s is a plain save,
+// no conflict with kedit's own write.
+func TestE2EEditorReopenedDuringItsSave(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	var target string
+	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
+	proxy := startSlowProxy(t, target)
+	env := newKeditEnv(t, editorScript(t, "exit 1"))
+	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
+	term := env.start(t, ns, "configmap/testmap")
+	term.waitFor(screenWait, `foo: "1"`)
+	replaceValue := func(key, old, value string) {
+		term.send("C-f")
+		term.send(key + ": ")
+		term.waitFor(screenWait, "find: "+key+":")
+		term.send("Escape")
+		term.waitGone(screenWait, "esc: close")
+		term.send("End")
+		for range old {
+			term.send("BSpace")
+		}
+		term.send(value)
+		term.waitFor(screenWait, key+": "+value)
+	}
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	replaceValue("foo", `"1"`, "mine")
+	proxy.slow.Store(true)
+	term.send("C-s")
+	term.waitFor(screenWait, " saving")
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft", "foo: mine")
+	proxy.slow.Store(false)
+	// The editor stays open, and says the save landed.
+	first := savedRV.FindString(term.waitFor(screenWait, "saved rv", "editing the draft"))
+	replaceValue("foo", "mine", "again")
+	term.send("C-s")
+	poll(t, screenWait, "a second save after "+first, func() bool {
+		rv := savedRV.FindString(term.screen())
+		return rv != "" && rv != first
+	})
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "again" || data["bar"] != "1" {
+		t.Errorf("the server has %v, want foo: again and bar: 1", data)
+	}
+	if s := term.screen(); strings.Contains(s, "conflict") {
+		t.Errorf("the save after the reopened editor met a conflict:\n%s", s)
 	}
 }

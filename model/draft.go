@@ -9,15 +9,22 @@ import (
 )
 
 // draftEdited takes the user's text as the draft, whether it parses or
-// not; parsed, when it is text's, saves parsing it again. A new draft is
-// based on the version its text was made from (baseOfText).
-func (s *Session) draftEdited(text string, parsed *ParsedDraft) ([]Effect, error) {
-	return s.takeDraft(text, parsed, true)
+// not; ev.Parsed, when it is the text's, saves parsing it again. A new
+// draft is based on the version its text was made from (baseOfText): the
+// version it names, or the version a landed save stored when the text was
+// opened on that save's draft (ev.From).
+func (s *Session) draftEdited(ev DraftEdited) ([]Effect, error) {
+	rv := ""
+	if s.lastLanded != nil && ev.From != "" && ev.From == s.lastLanded.text {
+		rv = s.lastLanded.rv
+	}
+	return s.takeDraft(ev.Text, ev.Parsed, true, rv)
 }
 
 // takeDraft takes text as the draft; ofText bases a new draft on the
-// version the text names rather than on base as it is now.
-func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool) ([]Effect, error) {
+// version the text was made from (madeFrom, or when that is "" the one
+// the text names) rather than on base as it is now.
+func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool, madeFrom string) ([]Effect, error) {
 	fresh := ofText && s.draft == nil
 	obj, err := s.parse(text, parsed)
 	s.gen++
@@ -43,7 +50,10 @@ func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool) ([]Ef
 		}
 	default:
 		if fresh && obj != nil {
-			s.baseOfText(obj)
+			if madeFrom == "" {
+				madeFrom = obj.GetResourceVersion()
+			}
+			s.baseOfText(madeFrom, obj)
 		}
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
@@ -97,9 +107,8 @@ func (p *ParsedDraft) Err(ref ObjectRef) error {
 // the timeline still holds that version unless its bound dropped it: the
 // draft is based on it, so the banner says what changed meanwhile and the
 // save is a conflict. A text naming no older version of this object keeps
-// base.
-func (s *Session) baseOfText(obj *unstructured.Unstructured) {
-	rv := obj.GetResourceVersion()
+// base. rv is the version the text was made from.
+func (s *Session) baseOfText(rv string, obj *unstructured.Unstructured) {
 	if rv == "" || !newerRV(s.base.ResourceVersion, rv) {
 		return
 	}
@@ -108,7 +117,9 @@ func (s *Session) baseOfText(obj *unstructured.Unstructured) {
 		if e.ResourceVersion != rv || e.Deleted || e.uid != uid {
 			continue
 		}
-		if old, ok := s.timeline.Object(e.ID); ok {
+		// A text that holds every change from its version to base
+		// already loses nothing on base, and is no conflict either.
+		if old, ok := s.timeline.Object(e.ID); ok && !s.holds(obj, old, s.base.Object) {
 			s.base = NewVersion(old, e.Observed)
 		}
 		return

@@ -68,6 +68,13 @@ type DraftEdited struct {
 	// mebibyte of YAML takes tens of milliseconds). It is ignored unless
 	// it was parsed from Text; nil parses Text.
 	Parsed *ParsedDraft
+	// From is the text the editor was opened on, when the editor knows
+	// it. A text opened on the draft while its save was in flight names
+	// the version the save was sent against, yet holds the save's
+	// changes: once that save has landed, such a text is based on the
+	// version it stored, not on the one it names, so that the next save
+	// is no conflict with kedit's own.
+	From string
 }
 
 // MergedEdited reports the rebase's merged text (Session.MergedText) as the

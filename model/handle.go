@@ -33,7 +33,7 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	case LiveChanged:
 		err = s.liveChanged(ev)
 	case DraftEdited:
-		effects, err = s.draftEdited(ev.Text, ev.Parsed)
+		effects, err = s.draftEdited(ev)
 	case MergedEdited:
 		effects, err = s.mergedEdited(ev.Text)
 	case SaveRequested:

@@ -94,12 +94,19 @@ func (s *Session) landed(p *pendingSave, live *unstructured.Unstructured) bool {
 	if intended == nil {
 		intended = p.object
 	}
-	m, err := diff.MergeObjects(s.base.Object, intended, live, s.opts...)
+	return s.holds(live, s.base.Object, intended)
+}
+
+// holds reports whether obj holds every change made from one version to
+// another: merged onto obj, those changes add nothing (server-owned fields
+// aside, which the merge takes from obj).
+func (s *Session) holds(obj, from, to *unstructured.Unstructured) bool {
+	m, err := diff.MergeObjects(from, to, obj, s.opts...)
 	if err != nil || m.Open() > 0 {
 		return false
 	}
 	final, err := m.Final()
-	return err == nil && sameContent(final, live)
+	return err == nil && sameContent(final, obj)
 }
 
 // startSave sends obj conditionally on rv, the one way the session writes.
@@ -169,6 +176,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 		s.state = StateEditing
 		return []Effect{s.writeDraft()}, nil
 	}
+	s.lastLanded = &landedSave{text: s.draft.Text, rv: v.ResourceVersion}
 	s.draft, s.state = nil, StateSaved
 	return []Effect{s.deleteDraft()}, nil
 }

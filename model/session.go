@@ -137,6 +137,10 @@ type ServerChange struct {
 	Err error
 }
 
+// landedSave is a save that stored its draft whole: the draft's text and
+// the resourceVersion the server gave it.
+type landedSave struct{ text, rv string }
+
 // pendingSave is the save in flight.
 type pendingSave struct {
 	// gen is the draft generation that was sent: a draft edited while
@@ -190,7 +194,10 @@ type Session struct {
 	rebase      *Rebase
 	failure     *Failure
 	pending     *pendingSave
-	retries     int
+	// lastLanded is the last save that ended its draft: the text it sent and
+	// the version it stored (DraftEdited.From).
+	lastLanded *landedSave
+	retries    int
 	// unsure is a save whose answer was lost (a reset, a timeout, a 5xx):
 	// it may have gone through. Until a VerifySave tells, no save is
 	// sent again, so that nothing is written twice and no rebase runs

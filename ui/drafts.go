@@ -181,5 +181,5 @@ func (m *App) takeEditorText() tea.Cmd {
 		return nil
 	}
 	m.editor.setKept()
-	return m.handle(model.DraftEdited{Text: m.editor.Text()})
+	return m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom})
 }

@@ -160,6 +160,6 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	case msg.merged:
 		return m, m.handle(model.MergedEdited{Text: msg.text})
 	}
-	cmd := m.handle(model.DraftEdited{Text: msg.text})
+	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
 	return m, cmd
 }

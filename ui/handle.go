@@ -83,9 +83,12 @@ func (m *App) refused(ev model.Event, err error) {
 // the status bar, and which screen shows.
 func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	var cmd tea.Cmd
-	if m.screen == screenEditor {
-		// A watch event while typing: the editor stays, and the banner
-		// waits for the user to leave it.
+	// The in-app editor stays open whatever comes: a watch event's banner
+	// waits for the user to leave it, a save's outcome (the editor may be
+	// reopened while a save is in flight) is said in the status line, and
+	// a conflict's view opens once the editor is left (leaveEditor).
+	editing := m.screen == screenEditor
+	if editing && state == before {
 		return nil
 	}
 	if over := m.screen; over == screenTimeline || over == screenPreview {
@@ -119,21 +122,29 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 				m.status.Error(text)
 			}
 		}
-		m.screen = screenObject
+		if !editing {
+			m.screen = screenObject
+		}
 	case model.StateFailed:
 		m.autoMerged = ""
 		// A retryable failure already said when the next try is.
 		if f := m.sess.Failure(); f != nil && !f.Kind.Retryable() {
 			m.status.Error(failureText(f))
 		}
-		m.screen = screenObject
+		if !editing {
+			m.screen = screenObject
+		}
 	case model.StateWaitingTheirs:
 		// theirs is read before anything is merged; a hot object's heartbeat
 		// is then rebased at once (model's rule), so the conflict view
 		// opens only once there is something to show.
 		m.status.Info("the object changed on the server since base: reading it")
 	case model.StateRebasing, model.StateResolving:
-		if before != model.StateRebasing && before != model.StateResolving {
+		switch {
+		case before == model.StateRebasing || before == model.StateResolving:
+		case editing:
+			m.status.Error("the save met a change on the server: esc leaves the editor for the conflict view")
+		default:
 			m.screen = screenConflict
 		}
 		// A conflict's merge comes straight from the save (theirs was in
@@ -149,7 +160,9 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			return tea.Batch(cmd, next)
 		}
 	case model.StateViewing, model.StateEditing:
-		m.screen = screenObject
+		if !editing {
+			m.screen = screenObject
+		}
 		m.autoMerged = ""
 	}
 	return cmd

@@ -171,12 +171,19 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	m.closeEditor(screenObject)
 	var cmds []tea.Cmd
 	if m.editor.unkept() {
-		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text()}))
+		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom}))
 		m.editor.setKept()
 		if d := m.sess.Draft(); d != nil && d.Err != nil {
 			// handle has said why; a draft that does not parse is not sent.
 			return m, tea.Batch(cmds...)
 		}
+	}
+	if st := m.sess.State(); st == model.StateRebasing || st == model.StateResolving {
+		// A save met a conflict while the editor was open (reopened
+		// while it was in flight): its view opens now, with the text
+		// just kept merged in.
+		m.screen = screenConflict
+		return m, tea.Batch(cmds...)
 	}
 	if save {
 		cmds = append(cmds, m.handle(model.SaveRequested{}))
@@ -192,7 +199,7 @@ func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 // own base: no marks. The causes of a refused save are drawn under their
 // fields' lines.
 func (m *App) openEditor(text string, merged bool) tea.Cmd {
-	m.screen, m.editingMerged = screenEditor, merged
+	m.screen, m.editingMerged, m.editorFrom = screenEditor, merged, text
 	var causes []model.FieldCause
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
@@ -228,7 +235,7 @@ func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
 	}
 	err := msg.parsed.Err(m.sess.Ref())
 	if !m.editingMerged && msg.version > m.editor.kept {
-		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed}))
+		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed, From: m.editorFrom}))
 		m.editor.kept = msg.version
 		err = nil
 		if d := m.sess.Draft(); d != nil {

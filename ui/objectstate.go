@@ -34,6 +34,9 @@ type objectState struct {
 	// editingMerged is set while the in-app editor holds the rebase's
 	// merged text rather than the draft.
 	editingMerged bool
+	// editorFrom is the text the in-app editor was opened on
+	// (model.DraftEdited.From).
+	editorFrom string
 
 	// Where the draft is: draftPath on disk, unless memoryOnly (a Secret
 	// without --allow-secret-drafts, or no store) or the last write failed
