@@ -66,16 +66,17 @@ func runMerge(stdout, stderr io.Writer, files []string, output string, asJSON bo
 	}
 	out := res.Output
 	if asJSON {
-		if out, err = json.MarshalIndent(res.Report(), "", "  "); err != nil {
+		js, err := json.MarshalIndent(res.Report(), "", "  ")
+		if err != nil {
 			return err
 		}
-		out = append(out, '\n')
+		out = string(js) + "\n"
 	}
 	if output == "" {
-		if _, err := stdout.Write(out); err != nil {
+		if _, err := io.WriteString(stdout, out); err != nil {
 			return err
 		}
-	} else if err := writeOutput(output, out); err != nil {
+	} else if err := writeOutput(output, []byte(out)); err != nil {
 		return err
 	}
 	if res.Clean() {

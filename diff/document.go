@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -22,7 +23,7 @@ type DocumentMerge struct {
 	// YAML with a diff3 block per conflict (ObjectMerge.YAML), otherwise
 	// the line merge, which equals
 	// `git merge-file -p --diff3 -L mine -L base -L theirs`.
-	Output []byte
+	Output string
 }
 
 // Clean says whether the merge has no conflicts.
@@ -38,6 +39,11 @@ func (d *DocumentMerge) Clean() bool {
 // apiVersion and kind) all three must be, and they merge with MergeObjects;
 // a document that is not then gives an *InputError naming its side. When
 // none is a manifest, they merge line by line with Merge3Text.
+//
+// MergeDocuments does not change mine, base or theirs, and a line merge's
+// result (Text, Output) shares their memory rather than copying megabytes
+// it has no need to: the caller must not change them while it uses the
+// result.
 func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, error) {
 	docs := []struct {
 		side string
@@ -51,8 +57,8 @@ func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, 
 		anyObject = anyObject || errs[i] == nil
 	}
 	if !anyObject {
-		tm := Merge3Text(string(mine), string(base), string(theirs), TextOptions{})
-		return &DocumentMerge{Text: tm, Output: []byte(tm.Merged)}, nil
+		tm := Merge3Text(viewString(mine), viewString(base), viewString(theirs), TextOptions{})
+		return &DocumentMerge{Text: tm, Output: tm.Merged}, nil
 	}
 	for i, err := range errs {
 		if err != nil {
@@ -70,8 +76,12 @@ func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, 
 	if err != nil {
 		return nil, err
 	}
-	return &DocumentMerge{Object: om, Output: out}, nil
+	return &DocumentMerge{Object: om, Output: string(out)}, nil
 }
+
+// viewString is b as a string without a copy, for bytes that nobody
+// changes while the string is in use (see MergeDocuments).
+func viewString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // Report is the machine-readable result of a merge, as `kedit merge --json`
 // writes it.

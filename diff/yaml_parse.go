@@ -226,8 +226,11 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 	if !bytes.Contains(data, []byte("apiVersion")) || !bytes.Contains(data, []byte("kind")) {
 		return nil, fmt.Errorf("%w (no apiVersion or kind)", ErrNotObject)
 	}
-	if n := countDocuments(data); n != 1 {
-		return nil, fmt.Errorf("%w (%d documents)", ErrNotObject, n)
+	switch countDocuments(data, 2) {
+	case 0:
+		return nil, fmt.Errorf("%w (no document)", ErrNotObject)
+	case 2:
+		return nil, fmt.Errorf("%w (more than one document)", ErrNotObject)
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
@@ -254,10 +257,10 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 // countDocuments counts the YAML documents of data that hold something
 // other than blanks and comments. Documents are separated by "---" lines
 // and ended by "..." lines at the start of a line, which no value of a
-// block mapping can hold there.
-func countDocuments(data []byte) int {
+// block mapping can hold there. It stops counting at limit.
+func countDocuments(data []byte, limit int) int {
 	docs, content := 0, false
-	for len(data) > 0 {
+	for len(data) > 0 && docs < limit {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
