@@ -32,10 +32,11 @@ vet:
 
 ## test: vet, the root module's tests with the race detector, and localcluster's own test.
 ## -count=1: integration tests talk to a server Go's test cache cannot see, so they always run.
+## bin/localcluster is built once, and every test binary runs it ($LOCALCLUSTER_BIN).
 test: vet test-root test-localcluster
 
-test-root:
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+test-root: localcluster
+	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 test-localcluster: localcluster
 	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -count=1 -timeout $(TEST_TIMEOUT) ./...

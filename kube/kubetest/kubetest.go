@@ -305,10 +305,23 @@ func RepoRoot() (string, error) {
 	}
 }
 
-// Binary returns the path of a localcluster built from the current sources,
-// building it into the user cache directory when those sources changed. Test
-// binaries running at once share one build through a lock file.
+// BinaryEnv names a localcluster binary built from the current sources,
+// which Binary takes instead of building one: `make test` builds
+// bin/localcluster once and hands it to every test binary, so that the
+// API server (a link of most of Kubernetes) is not linked twice.
+const BinaryEnv = "LOCALCLUSTER_BIN"
+
+// Binary returns the path of a localcluster built from the current sources:
+// $LOCALCLUSTER_BIN when set, else one built into the user cache directory
+// when those sources changed. Test binaries running at once share one build
+// through a lock file.
 func Binary() (string, error) {
+	if p := os.Getenv(BinaryEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("$%s: %w", BinaryEnv, err)
+		}
+		return filepath.Abs(p)
+	}
 	root, err := RepoRoot()
 	if err != nil {
 		return "", err

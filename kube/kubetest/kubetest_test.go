@@ -68,3 +68,19 @@ func TestSourceHashFollowsSources(t *testing.T) {
 		t.Error("changing main.go kept the hash")
 	}
 }
+
+// TestBinaryTakesTheMakefilesBuild: with $LOCALCLUSTER_BIN set, Binary
+// builds nothing and returns that file, or says the file is missing.
+func TestBinaryTakesTheMakefilesBuild(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "localcluster")
+	t.Setenv(BinaryEnv, bin)
+	if _, err := Binary(); err == nil || !strings.Contains(err.Error(), "$"+BinaryEnv) {
+		t.Fatalf("a missing $%s gave %v, want an error naming it", BinaryEnv, err)
+	}
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Binary(); err != nil || got != bin {
+		t.Fatalf("Binary() = %q, %v; want %q", got, err, bin)
+	}
+}
