@@ -1,4 +1,8 @@
-package main_test
+// Package binarytest tests the localcluster command as its users run it: the
+// binary, started and stopped, its flags and its files. It is a package of
+// its own so that its test binary does not link the API server the command
+// is made of.
+package binarytest
 
 import (
 	"bufio"
@@ -31,7 +35,7 @@ func binary(t *testing.T) string {
 			binaryPath, binaryErr = filepath.Abs(p)
 			return
 		}
-		ldflags, err := os.ReadFile("ldflags")
+		ldflags, err := os.ReadFile(filepath.Join("..", "ldflags"))
 		if err != nil {
 			binaryErr = err
 			return
@@ -42,7 +46,7 @@ func binary(t *testing.T) string {
 			return
 		}
 		binaryPath = filepath.Join(dir, "localcluster")
-		out, err := exec.Command("go", "build", "-ldflags", strings.TrimSpace(string(ldflags)), "-o", binaryPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-ldflags", strings.TrimSpace(string(ldflags)), "-o", binaryPath, "..").CombinedOutput()
 		if err != nil {
 			binaryErr = errors.New("go build: " + err.Error() + "\n" + string(out))
 		}
