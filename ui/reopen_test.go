@@ -11,16 +11,22 @@ import (
 // stays open when the save's answer comes, and the status line says what
 // it was: saved, or a conflict, whose view opens once the editor is left.
 
-func TestEditorReopenedDuringASaveThatLands(t *testing.T) {
-	r := &fakeRunner{saving: make(chan struct{})}
-	m := edit(t, newApp(t, 100, 30, r), `foo: "1"`, "foo: mine")
+// reopenDuringSave saves the app's draft (s), reopens the editor (i)
+// while r holds the save, then lets the save go to r.
+func reopenDuringSave(t *testing.T, m App, r *fakeRunner) *driver {
 	d := newDriver(t, m)
 	d.send(keyMsg("s"))
 	d.until(func(m App) bool { return m.Session().State() == model.StateSaving })
 	d.send(keyMsg("i"))
 	d.until(func(m App) bool { return m.screen == screenEditor })
 	close(r.saving)
-	m = d.until(func(m App) bool { return m.Session().State() == model.StateSaved })
+	return d
+}
+
+func TestEditorReopenedDuringASaveThatLands(t *testing.T) {
+	r := &fakeRunner{saving: make(chan struct{})}
+	d := reopenDuringSave(t, edit(t, newApp(t, 100, 30, r), `foo: "1"`, "foo: mine"), r)
+	m := d.until(func(m App) bool { return m.Session().State() == model.StateSaved })
 	if m.screen != screenEditor {
 		t.Errorf("the save's answer closed the editor: screen %d", m.screen)
 	}
@@ -60,12 +66,7 @@ func TestEditorReopenedDuringASaveThatConflicts(t *testing.T) {
 	r.mu.Lock()
 	r.server = theirs
 	r.mu.Unlock()
-	d := newDriver(t, m)
-	d.send(keyMsg("s"))
-	d.until(func(m App) bool { return m.Session().State() == model.StateSaving })
-	d.send(keyMsg("i"))
-	d.until(func(m App) bool { return m.screen == screenEditor })
-	close(r.saving)
+	d := reopenDuringSave(t, m, r)
 	m = d.until(func(m App) bool {
 		st := m.Session().State()
 		return st == model.StateRebasing || st == model.StateResolving
