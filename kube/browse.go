@@ -7,14 +7,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
 )
 
 // ConnectionState says how a Browse's link to the API server stands.
@@ -110,10 +108,7 @@ type Browse struct {
 	gen        uint64
 	conn       Connection
 	lastErr    string
-	started    bool
-	cancel     context.CancelFunc
-	ctx        context.Context // the running informer's, to tell a stop from a failure
-	wg         sync.WaitGroup
+	runs
 	handlerErr error
 }
 
@@ -185,35 +180,13 @@ func (b *Browse) Start(ctx context.Context) error {
 	if b.handlerErr != nil {
 		return fmt.Errorf("listing %s: %w", b.coll.Resource(), b.handlerErr)
 	}
-	b.started = true
-	if _, err := logr.FromContext(ctx); err != nil {
-		// As in Watch: without a logger from the caller, stay silent
-		// rather than let klog write on the renderer's stderr.
-		ctx = klog.NewContext(ctx, logr.Discard())
-	}
-	ctx, b.cancel = context.WithCancel(ctx)
-	b.ctx = ctx
-	b.wg.Go(func() { b.informer.RunWithContext(ctx) })
-	b.wg.Go(func() { b.pump(ctx) })
+	b.begin(ctx, b.informer.RunWithContext, b.pump)
 	return nil
 }
 
 // Stop ends the Browse and returns once its goroutines have ended. It is
 // safe to call more than once, and before Start.
-func (b *Browse) Stop() {
-	b.mu.Lock()
-	cancel := b.cancel
-	if !b.started {
-		// Nothing runs; close Snapshots so a reader does not wait forever.
-		b.started = true
-		close(b.out)
-	}
-	b.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	b.wg.Wait()
-}
+func (b *Browse) Stop() { b.end(&b.mu, func() { close(b.out) }) }
 
 // markChanged is every event handler: the rows are built from the
 // informer's store when a snapshot is due, so a burst of events costs one

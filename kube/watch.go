@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -16,7 +15,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
 )
 
 // WatchEventType says what a WatchEvent reports: a change of the object,
@@ -109,10 +107,7 @@ type Watch struct {
 	state        WatchEventType // 0 until the first request ends
 	lostSince    time.Time
 	lastErr      string
-	started      bool
-	cancel       context.CancelFunc
-	wg           sync.WaitGroup
-	ctx          context.Context // the running watch's, to tell a stop from a failure
+	runs
 	handlerError error
 }
 
@@ -193,21 +188,11 @@ func (w *Watch) Start(ctx context.Context) error {
 	if w.handlerError != nil {
 		return fmt.Errorf("watching %s: %w", w.target, w.handlerError)
 	}
-	w.started = true
-	if _, err := logr.FromContext(ctx); err != nil {
-		// The informer logs through the context's logger, falling back to
-		// klog's, which writes to stderr: that belongs to the renderer.
-		// Without a logger from the caller (a --debug log file), stay
-		// silent; the state events say what the user needs to know.
-		ctx = klog.NewContext(ctx, logr.Discard())
-	}
-	ctx, w.cancel = context.WithCancel(ctx)
-	w.ctx = ctx
-	w.wg.Go(func() { w.informer.RunWithContext(ctx) })
-	w.wg.Go(func() { w.pump(ctx) })
+	fns := []func(context.Context){w.informer.RunWithContext, w.pump}
 	if w.conns != nil {
-		w.wg.Go(func() { w.monitor(ctx) })
+		fns = append(fns, w.monitor)
 	}
+	w.begin(ctx, fns...)
 	return nil
 }
 
@@ -250,20 +235,7 @@ func (w *Watch) monitor(ctx context.Context) {
 
 // Stop ends the watch and returns once its goroutines have ended. It is
 // safe to call more than once, and before Start.
-func (w *Watch) Stop() {
-	w.mu.Lock()
-	cancel := w.cancel
-	if !w.started {
-		// Nothing runs; close Events so a reader does not wait forever.
-		w.started = true
-		close(w.out)
-	}
-	w.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	w.wg.Wait()
-}
+func (w *Watch) Stop() { w.end(&w.mu, func() { close(w.out) }) }
 
 // HasSynced reports whether the first list has completed, after which
 // Latest's false means the object does not exist.
