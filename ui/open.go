@@ -183,6 +183,14 @@ func stopCmd(stop func()) tea.Cmd {
 // commands that answer them. ok is false for any other message.
 func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 	c := m.cfg.Cluster
+	switch msg.(type) {
+	case OpenObjectMsg, OpenDraftMsg:
+		if m.screen != screenBrowser {
+			// A second pick (enter twice) that comes after the first
+			// one's object is shown: the user has what they picked.
+			return m, nil, true
+		}
+	}
 	switch msg := msg.(type) {
 	case OpenObjectMsg:
 		key := keyOf(msg.Target)
