@@ -21,7 +21,8 @@ func lineIndex(screen, name string) int {
 
 // TestE2EBrowserFromAnObject: kedit TYPE/NAME, then esc, is the list of
 // the object's type and namespace with the object selected and its draft
-// marked; o orders by last change; tab completes :TYPE; :ns NAME switches
+// marked; o orders by last change, then by age; the mouse wheel moves
+// the selection; tab completes :TYPE; :ns NAME switches
 // at once; :drafts opens the draft without the recovery question; an
 // unknown type gets the closest matches and one that cannot be edited is
 // said so; ? shows every key.
@@ -32,6 +33,7 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	for _, name := range []string{"aaa-old", "mmm-mid", "zzz-new"} {
 		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", name, "--from-literal=foo=1")
 	}
+	created := time.Now()
 	kubetest.MustKubectl(t, "-n", other, "create", "deployment", "api", "--image=nginx")
 	env, _ := browserEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmap/mmm-mid")
@@ -65,6 +67,39 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	if row := rowOf(screen, "mmm-mid"); !strings.HasPrefix(row, ">") {
 		t.Errorf("the selection left mmm-mid: %q\n%s", row, screen)
 	}
+
+	// o again orders by age, newest first: ccc-late, created a second
+	// or more after the others (creation times have whole seconds), is
+	// first. The mouse wheel moves the selection three rows at a time.
+	for time.Since(created) < 1100*time.Millisecond {
+		time.Sleep(50 * time.Millisecond) // creationTimestamp has whole seconds
+	}
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "ccc-late", "--from-literal=foo=1")
+	term.waitFor(screenWait, "4 objects")
+	term.send("o")
+	screen = term.waitFor(screenWait, "order: age")
+	if c, a, m, z := lineIndex(screen, "ccc-late"), lineIndex(screen, "aaa-old"), lineIndex(screen, "mmm-mid"), lineIndex(screen, "zzz-new"); !(c < a && c < m && c < z) {
+		t.Errorf("ordered by age, ccc-late is not first:\n%s", screen)
+	}
+	term.sendBytes("\x1b[<64;10;10M") // wheel up: to the first row
+	term.waitUntil(screenWait, 50*time.Millisecond, "ccc-late selected by the wheel", func(s string) bool {
+		return strings.HasPrefix(rowOf(s, "ccc-late"), ">")
+	})
+	term.sendBytes("\x1b[<65;10;10M") // wheel down: three rows on, the last
+	screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "the last row selected by the wheel", func(s string) bool {
+		return !strings.HasPrefix(rowOf(s, "ccc-late"), ">") && strings.Contains(s, "\n>")
+	})
+	last := ""
+	for _, name := range []string{"aaa-old", "mmm-mid", "zzz-new"} {
+		if i := lineIndex(screen, name); last == "" || i > lineIndex(screen, last) {
+			last = name
+		}
+	}
+	if row := rowOf(screen, last); !strings.HasPrefix(row, ">") {
+		t.Errorf("after the wheel down the last row, %s, is not selected:\n%s", last, screen)
+	}
+	term.send("o")
+	term.waitFor(screenWait, "order: name")
 
 	// ?: every key, then back.
 	term.send("?")
