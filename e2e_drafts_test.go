@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -517,12 +516,21 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 }
 
 // slowProxy forwards TCP connections to the API server, holding back what
-// the client sends by a second per read while slow is set.
+// the client sends by a second per read while slow is set. With loseNext
+// set, the next request the client sends (a read of more than loseOver
+// bytes: a TLS record carrying a request, not an HTTP/2 window update)
+// reaches the server, but the connection is cut before the answer comes
+// back: a lost answer.
 type slowProxy struct {
-	ln     net.Listener
-	target string
-	slow   atomic.Bool
+	ln       net.Listener
+	target   string
+	slow     atomic.Bool
+	loseNext atomic.Bool
 }
+
+// loseOver is the size of a client's read that loseNext takes for a
+// request.
+const loseOver = 400
 
 func startSlowProxy(t *testing.T, target string) *slowProxy {
 	t.Helper()
@@ -543,6 +551,7 @@ func startSlowProxy(t *testing.T, target string) *slowProxy {
 				client.Close()
 				continue
 			}
+			var cut atomic.Bool
 			go func() {
 				defer server.Close()
 				buf := make([]byte, 64<<10)
@@ -552,8 +561,12 @@ func startSlowProxy(t *testing.T, target string) *slowProxy {
 						if p.slow.Load() {
 							time.Sleep(time.Second) // the slow network under test
 						}
+						lose := n > loseOver && p.loseNext.CompareAndSwap(true, false)
 						if _, werr := server.Write(buf[:n]); werr != nil {
 							return
+						}
+						if lose {
+							cut.Store(true)
 						}
 					}
 					if err != nil {
@@ -563,7 +576,24 @@ func startSlowProxy(t *testing.T, target string) *slowProxy {
 			}()
 			go func() {
 				defer client.Close()
-				_, _ = io.Copy(client, server)
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := server.Read(buf)
+					if cut.Load() {
+						// The request went through; its answer is lost
+						// with the connection.
+						server.Close()
+						return
+					}
+					if n > 0 {
+						if _, werr := client.Write(buf[:n]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
 			}()
 		}
 	}()

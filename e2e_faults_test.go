@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,5 +146,40 @@ func TestE2EServerKilledMidEdit(t *testing.T) {
 	}
 	if _, err := os.Stat(draft); !os.IsNotExist(err) {
 		t.Errorf("the draft is still on disk after the save (%v)", err)
+	}
+}
+
+// TestE2ESaveAnswerLost: the connection is cut once the save has reached
+// the server, before its answer comes back. kedit does not send it again
+// blindly, nor take it for a failure: it reads the object back, finds the
+// draft there, and says so; the server has the draft, written once.
+func TestE2ESaveAnswerLost(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	// A value large enough that the save's request is told from the
+	// client's small HTTP/2 frames (loseOver).
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1",
+		"--from-literal=pad="+strings.Repeat("p", 2048))
+	var target string
+	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
+	proxy := startSlowProxy(t, target)
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
+	term := env.start(t, ns, "configmap/testmap")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	_, before := configMapData(t, ns, "testmap")
+	proxy.loseNext.Store(true)
+	term.send("s")
+	screen := term.waitForText(screenWait, "the server's answer was lost; read back, the object holds the draft, so nothing was sent again")
+	if proxy.loseNext.Load() {
+		t.Fatal("no request was cut")
+	}
+	data, rv := configMapData(t, ns, "testmap")
+	if data["foo"] != "mine" {
+		t.Errorf("the server has foo %q, want mine", data["foo"])
+	}
+	if got := savedRV.FindString(screen); got != "saved rv "+rv {
+		t.Errorf("kedit says %q, the server is at rv %s (from %s): written again?\n%s", got, rv, before, screen)
 	}
 }
