@@ -86,7 +86,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	// The in-app editor stays open whatever comes: a watch event's banner
 	// waits for the user to leave it, a save's outcome (the editor may be
 	// reopened while a save is in flight) is said in the status line, and
-	// a conflict's view opens once the editor is left (leaveEditor).
+	// a conflict's view opens once the editor is left (editorKey).
 	editing := m.screen == screenEditor
 	if editing && state == before {
 		return nil
