@@ -99,10 +99,10 @@ func (w *editorWalker) burst() {
 				w.send("i", keyMsg("i"))
 			}
 		case m.screen == screenConflict:
-			// A save made while an earlier one was in flight: the text
-			// names the version before it, so the save is a rebase over
-			// that one (model's baseOfText). Back to the draft.
-			w.send("esc(conflict view)", keyMsg("esc"))
+			// Nobody else writes: a conflict would be with kedit's own
+			// save (an editor reopened while it was in flight used to
+			// make one).
+			w.t.Fatalf("a conflict with kedit's own write: %s", strings.Join(w.log, " "))
 		case m.screen != screenEditor:
 			w.t.Fatalf("the walk reached screen %v: %s", m.screen, strings.Join(w.log, " "))
 		default:
