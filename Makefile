@@ -33,13 +33,15 @@ vet:
 ## test: vet, the root module's tests with the race detector, and localcluster's own test.
 ## -count=1: integration tests talk to a server Go's test cache cannot see, so they always run.
 ## bin/localcluster is built once, and every test binary runs it ($LOCALCLUSTER_BIN).
+## -vet=off: `make vet` has vetted every package and its tests with all of vet's checks, and go
+## test's own subset would analyse every dependency again (minutes on a fresh machine).
 test: vet test-root test-localcluster
 
 test-root: localcluster
-	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -race -vet=off -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 test-localcluster: localcluster
-	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -count=1 -timeout $(TEST_TIMEOUT) ./...
+	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -vet=off -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 ## stress: issue 12's race at full size, which `make test` runs small (2 sessions of 20 edits):
 ## STRESS_SESSIONS sessions of STRESS_EDITS edits each on one ConfigMap, through the engine the
