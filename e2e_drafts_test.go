@@ -486,12 +486,7 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
-	var target string
-	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
-	proxy := startSlowProxy(t, target)
-	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
-	term := env.start(t, ns, "configmap/testmap")
+	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	proxy.slow.Store(true)
@@ -601,3 +596,15 @@ func startSlowProxy(t *testing.T, target string) *slowProxy {
 }
 
 func (p *slowProxy) addr() string { return p.ln.Addr().String() }
+
+// startThroughSlowProxy runs kedit on object in ns, with editor as
+// $EDITOR, talking to the API server through a slowProxy of its own.
+func startThroughSlowProxy(t *testing.T, ns, object, editor string) (*terminal, *slowProxy) {
+	t.Helper()
+	var target string
+	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
+	proxy := startSlowProxy(t, target)
+	env := newKeditEnv(t, editor)
+	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
+	return env.start(t, ns, object), proxy
+}

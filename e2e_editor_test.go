@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,12 +170,7 @@ func TestE2EEditorReopenedDuringItsSave(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
-	var target string
-	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
-	proxy := startSlowProxy(t, target)
-	env := newKeditEnv(t, editorScript(t, "exit 1"))
-	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
-	term := env.start(t, ns, "configmap/testmap")
+	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, "exit 1"))
 	term.waitFor(screenWait, `foo: "1"`)
 	replaceValue := func(key, old, value string) {
 		term.send("C-f")

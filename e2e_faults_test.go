@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,12 +159,7 @@ func TestE2ESaveAnswerLost(t *testing.T) {
 	// client's small HTTP/2 frames (loseOver).
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1",
 		"--from-literal=pad="+strings.Repeat("p", 2048))
-	var target string
-	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
-	proxy := startSlowProxy(t, target)
-	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
-	term := env.start(t, ns, "configmap/testmap")
+	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	_, before := configMapData(t, ns, "testmap")
