@@ -184,10 +184,16 @@ func (m *recorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *recorder) View() string { return "" }
 
 // joinPastes joins pastes that follow one another: the filter cuts one
-// into several, and the editor joins them again.
+// into several, and the editor joins them again. Empty pastes are left
+// out.
 func joinPastes(tokens []string) []string {
 	var out []string
 	for _, t := range tokens {
+		if t == "paste:" {
+			// An empty paste carries nothing to keep; the filter drops
+			// one whose markers come in two reads (frame).
+			continue
+		}
 		if n := len(out); n > 0 && strings.HasPrefix(t, "paste:") && strings.HasPrefix(out[n-1], "paste:") {
 			out[n-1] += strings.TrimPrefix(t, "paste:")
 			continue
