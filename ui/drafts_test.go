@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -289,9 +290,10 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 }
 
 // TestEditorFiles: $EDITOR's file is created O_EXCL, 0600, in a private
-// 0700 directory ($XDG_RUNTIME_DIR/kedit, else kedit-<uid> in the temp
-// directory), removed once read back; a killed kedit's leftover is removed
-// at the next start, a running kedit's is not (#10, defect 6).
+// 0700 directory ($XDG_RUNTIME_DIR/kedit, else kedit-<uid> in /dev/shm
+// when it is a tmpfs, else in the temp directory), removed once read back;
+// a killed kedit's leftover is removed at the next start, a running
+// kedit's is not.
 func TestEditorFiles(t *testing.T) {
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
@@ -349,10 +351,15 @@ func TestEditorFiles(t *testing.T) {
 		t.Error("this kedit's own file stays as it ends")
 	}
 
-	// Without XDG_RUNTIME_DIR: kedit-<uid> in the temp directory.
+	// Without XDG_RUNTIME_DIR and without a tmpfs at /dev/shm: kedit-<uid>
+	// in the temp directory.
 	t.Setenv("XDG_RUNTIME_DIR", "")
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
+	setShmDir(t, t.TempDir())
+	if fsutil.IsTmpfs(shmDir) {
+		t.Fatalf("the test's stand-in for a disk, %s, is a tmpfs", shmDir)
+	}
 	if got, err := EditorDir(); err != nil || got != filepath.Join(tmp, "kedit-"+strconv.Itoa(os.Getuid())) {
 		t.Errorf("EditorDir = %s, %v", got, err)
 	}
@@ -384,6 +391,130 @@ func TestPickKeysAreInTheKeyMap(t *testing.T) {
 	for i := 1; i <= 9; i++ {
 		if !key.Matches(keyMsg(strconv.Itoa(i)), DefaultKeyMap().Pick) {
 			t.Errorf("%d does not pick", i)
+		}
+	}
+}
+
+// setShmDir points EditorDir's shared-memory fallback at dir for the test.
+func setShmDir(t *testing.T, dir string) {
+	old := shmDir
+	shmDir = dir
+	t.Cleanup(func() { shmDir = old })
+}
+
+// TestEditorDirPrefersATmpfs: without XDG_RUNTIME_DIR, $EDITOR's files go
+// to kedit-<uid> in /dev/shm when that is a tmpfs (the file system holds
+// them in memory), else to the temp directory. Which of the two this
+// machine gets is read from /dev/shm itself, so both answers are checked
+// against the rule.
+func TestEditorDirPrefersATmpfs(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	want := filepath.Join(tmp, "kedit-"+strconv.Itoa(os.Getuid()))
+	if fsutil.IsTmpfs("/dev/shm") {
+		want = filepath.Join("/dev/shm", "kedit-"+strconv.Itoa(os.Getuid()))
+	}
+	got, err := EditorDir()
+	if err != nil || got != want {
+		t.Fatalf("EditorDir = %s, %v; want %s", got, err, want)
+	}
+	if fi, err := os.Lstat(got); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s: %v, %v", got, fi, err)
+	}
+	// A relative XDG_RUNTIME_DIR is not one (the spec wants it absolute).
+	t.Setenv("XDG_RUNTIME_DIR", "run")
+	if again, err := EditorDir(); err != nil || again != want {
+		t.Errorf("with a relative XDG_RUNTIME_DIR: %s, %v", again, err)
+	}
+}
+
+// TestEditorFileOf names the $EDITOR file each side file belongs to.
+func TestEditorFileOf(t *testing.T) {
+	for name, want := range map[string]string{
+		"edit-12-34.yaml":        "edit-12-34.yaml",
+		".edit-12-34.yaml.swp":   "edit-12-34.yaml",
+		".edit-12-34.yaml.swo":   "edit-12-34.yaml",
+		".edit-12-34.yaml.swn":   "edit-12-34.yaml",
+		"edit-12-34.yaml~":       "edit-12-34.yaml",
+		"#edit-12-34.yaml#":      "edit-12-34.yaml",
+		".#edit-12-34.yaml":      "edit-12-34.yaml",
+		".edit-12-34.yaml.tmp":   ".edit-12-34.yaml.tmp",
+		"notes.txt":              "notes.txt",
+		"#":                      "#",
+		".sw":                    ".sw",
+		"edit-12-34.yaml.orig~~": "edit-12-34.yaml.orig~",
+	} {
+		if got := editorFileOf(name); got != want {
+			t.Errorf("editorFileOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestEditorSideFilesGoWithTheFile: what an editor leaves beside the file
+// (vim's swap files, backups, Emacs's auto-save and lock) holds the same
+// decoded values, so it is removed with the file when it is read back, and
+// with a killed kedit's file at the next start; another file's are kept.
+func TestEditorSideFilesGoWithTheFile(t *testing.T) {
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	path, err := writeEditorFile("password: hunter2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, base := filepath.Split(path)
+	other, err := writeEditorFile("b: 2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := func(base string) []string {
+		return []string{"." + base + ".swp", "." + base + ".swo", base + "~", "#" + base + "#"}
+	}
+	plant := func(names ...string) {
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte("password: hunter2\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plant(sides(base)...)
+	plant(sides(filepath.Base(other))...)
+	if err := os.Symlink("user@host.1:1", filepath.Join(dir, ".#"+base)); err != nil {
+		t.Fatal(err)
+	}
+	if msg := readBack(path, "password: hunter2\n", false, nil); msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	left := map[string]bool{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left[e.Name()] = true
+	}
+	for _, n := range append(sides(base), base, ".#"+base) {
+		if left[n] {
+			t.Errorf("%s is left after the file was read back", n)
+		}
+	}
+	for _, n := range append(sides(filepath.Base(other)), filepath.Base(other)) {
+		if !left[n] {
+			t.Errorf("another file's %s was removed", n)
+		}
+	}
+
+	// A killed kedit's side files go at the next start, with its file.
+	dead := "edit-" + strconv.Itoa(deadPID(t)) + "-1.yaml"
+	plant(append(sides(dead), dead)...)
+	if err := RemoveEditorFiles(false); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range append(sides(dead), dead) {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("a killed kedit's %s is left", n)
+		}
+	}
+	for _, n := range sides(filepath.Base(other)) {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("a running kedit's %s was removed: %v", n, err)
 		}
 	}
 }

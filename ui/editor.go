@@ -41,21 +41,31 @@ func editorCommand(path string) *exec.Cmd {
 	return cmd
 }
 
-// EditorDir returns the private directory for $EDITOR's temporary files:
-// $XDG_RUNTIME_DIR/kedit when XDG_RUNTIME_DIR is set, else kedit-<uid> in
-// the system's temporary directory. It is created with mode 0700 and
-// refused when it is a symlink or another user's (fsutil.PrivateDir): a
-// Secret's decoded values are in these files.
+// EditorDir returns the private directory for $EDITOR's temporary files,
+// on a RAM-backed file system wherever the machine has one, since a
+// Secret's decoded values are in these files: $XDG_RUNTIME_DIR/kedit when
+// XDG_RUNTIME_DIR is set (a tmpfs under systemd), else kedit-<uid> in
+// /dev/shm when that is a tmpfs (Linux without a login session: containers,
+// CI, su), else kedit-<uid> in the system's temporary directory. It is
+// created with mode 0700 and refused when it is a symlink or another
+// user's (fsutil.PrivateDir).
 func EditorDir() (string, error) {
 	dir := filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+	switch rt := os.Getenv("XDG_RUNTIME_DIR"); {
+	case rt != "" && filepath.IsAbs(rt):
 		dir = filepath.Join(rt, "kedit")
+	case fsutil.IsTmpfs(shmDir):
+		dir = filepath.Join(shmDir, "kedit-"+strconv.Itoa(os.Getuid()))
 	}
 	if err := fsutil.PrivateDir(dir); err != nil {
 		return "", fmt.Errorf("the directory for $EDITOR's files: %w", err)
 	}
 	return dir, nil
 }
+
+// shmDir is the shared-memory file system EditorDir falls back to; a
+// variable so that tests can point it at a directory that is not one.
+var shmDir = "/dev/shm"
 
 // An $EDITOR file is edit-<pid>-<random>.yaml: the pid of the kedit that
 // made it tells a leftover of a killed kedit from a file another kedit
@@ -85,9 +95,48 @@ func writeEditorFile(text string) (string, error) {
 	return path, nil
 }
 
-// RemoveEditorFiles removes the $EDITOR files in EditorDir that no running
-// kedit has open: those of kedits that are gone (killed before they could
-// remove theirs), and with self, this kedit's own, as it ends.
+// editorFileOf returns the name of the $EDITOR file that name is, or is a
+// side file of: the copies an editor keeps beside the file it edits hold
+// the same decoded values (vim's swap files .NAME.swp, .swo ..., backups
+// NAME~, Emacs's auto-save #NAME# and lock .#NAME).
+func editorFileOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, ".#"):
+		return name[2:]
+	case strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#") && len(name) > 1:
+		return name[1 : len(name)-1]
+	case strings.HasSuffix(name, "~"):
+		return strings.TrimSuffix(name, "~")
+	case strings.HasPrefix(name, ".") && len(name) > 4 && strings.HasPrefix(filepath.Ext(name), ".sw"):
+		return strings.TrimSuffix(name[1:], filepath.Ext(name))
+	}
+	return name
+}
+
+// removeEditorFile removes path and the side files its editor left beside
+// it.
+func removeEditorFile(path string) error {
+	dir, base := filepath.Split(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if editorFileOf(e.Name()) != base {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// RemoveEditorFiles removes the $EDITOR files in EditorDir, with their
+// editors' side files, that no running kedit has open: those of kedits
+// that are gone (killed before they could remove theirs), and with self,
+// this kedit's own, as it ends.
 func RemoveEditorFiles(self bool) error {
 	dir, err := EditorDir()
 	if err != nil {
@@ -99,10 +148,12 @@ func RemoveEditorFiles(self bool) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), editorFilePrefix)
+		rest, ok := strings.CutPrefix(editorFileOf(e.Name()), editorFilePrefix)
 		num, _, ok2 := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(num)
-		if !ok || !ok2 || err != nil || !e.Type().IsRegular() {
+		// An Emacs lock is a symlink; nothing else but a regular file is one
+		// of kedit's.
+		if !ok || !ok2 || err != nil || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
 			continue // not one of kedit's
 		}
 		if pid == os.Getpid() && !self || pid != os.Getpid() && fsutil.ProcessAlive(pid) {
@@ -134,9 +185,10 @@ func editCmd(text string, merged bool) tea.Cmd {
 
 // readBack reads what the editor left in path and removes the file. An
 // editor that failed leaves the draft as it was; a terminal that could not
-// be taken back afterwards (a hang-up) does not lose what it wrote.
+// be taken back afterwards (a hang-up) does not lose what it wrote. The
+// file goes with the side files its editor left.
 func readBack(path, original string, merged bool, runErr error) editorFinishedMsg {
-	defer os.Remove(path)
+	defer removeEditorFile(path)
 	b, err := os.ReadFile(path)
 	var exit *exec.ExitError
 	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
