@@ -6,6 +6,10 @@ LOCALCLUSTER_LDFLAGS := $(shell cat localcluster/ldflags)
 TEST_TIMEOUT ?= 30m
 # kedit's version for `kedit version`: the git description of the checkout.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+# A build that may take minutes says what it builds and how far it is
+# (scripts/progress.sh): a first build on a fresh machine is not a hang.
+PROGRESS := GO="$(GO)" scripts/progress.sh
+LOCALCLUSTER_WHY := kube-apiserver and etcd, compiled from the official Go modules: 5-10 minutes the first time on 2 cores, seconds once Go's build cache holds them
 
 .PHONY: all build localcluster demo test vet test-root test-localcluster stress bench clean
 
@@ -13,11 +17,11 @@ all: build
 
 ## build: build bin/kedit
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/kedit .
+	$(PROGRESS) kedit build -ldflags "-X main.version=$(VERSION)" -o bin/kedit .
 
 ## localcluster: build bin/localcluster, the real API server for tests and the demo
 localcluster:
-	$(GO) build -C localcluster -ldflags "$(LOCALCLUSTER_LDFLAGS)" -o ../bin/localcluster .
+	PROGRESS_WHY="$(LOCALCLUSTER_WHY)" $(PROGRESS) localcluster build -C localcluster -ldflags "$(LOCALCLUSTER_LDFLAGS)" -o ../bin/localcluster .
 
 ## demo: build kedit and localcluster and run `kedit demo`: a local API server in a fresh
 ## temporary directory, configmaps testmap and nginx-conf, a second writer, and kedit on testmap.
@@ -27,17 +31,21 @@ demo: build localcluster
 
 ## vet: go vet both modules
 vet:
-	$(GO) vet ./...
-	$(GO) vet -C localcluster ./...
+	$(PROGRESS) "go vet, kedit" vet ./...
+	$(PROGRESS) "go vet, localcluster" vet -C localcluster ./...
 
 ## test: vet, the root module's tests with the race detector, and localcluster's own test.
 ## -count=1: integration tests talk to a server Go's test cache cannot see, so they always run.
 ## bin/localcluster is built once, and every test binary runs it ($LOCALCLUSTER_BIN).
 ## -vet=off: `make vet` has vetted every package and its tests with all of vet's checks, and go
 ## test's own subset would analyse every dependency again (minutes on a fresh machine).
-test: vet test-root test-localcluster
+## localcluster comes first: vet then finds Kubernetes compiled, and the long compile is the one
+## that shows its progress. The race build of kedit's packages shows its own before go test,
+## which is silent while it compiles.
+test: localcluster vet test-root test-localcluster
 
 test-root: localcluster
+	$(PROGRESS) "kedit's packages, with the race detector" build -race $$($(GO) list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./...)
 	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -race -vet=off -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 test-localcluster: localcluster

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -327,5 +329,56 @@ func TestE2ESecretDraftOnDiskIsEncoded(t *testing.T) {
 	got := waitFile(t, record, func(b []byte) bool { return b != nil })
 	if !bytes.Contains(got, []byte("  password: |\n    e2e-new-password-plaintext\n")) {
 		t.Errorf("the recovered draft in $EDITOR:\n%s", got)
+	}
+}
+
+// TestE2ESecretEditorFileInMemory: on a machine without XDG_RUNTIME_DIR
+// (a container, CI, su), the $EDITOR file holding a Secret's decoded
+// values is in /dev/shm when that is a tmpfs, so it never reaches a disk;
+// the side files the editor leaves beside it (a vim swap file, a backup)
+// go with it once it is read back.
+func TestE2ESecretEditorFileInMemory(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	createSecret(t, ns, "db")
+	record := filepath.Join(t.TempDir(), "editor-dir")
+	// The editor says where its file is and on what file system, and leaves
+	// what vim would beside it.
+	env := newKeditEnv(t, editorScript(t, `d=$(dirname "$1"); b=$(basename "$1")
+printf '%s\n%s\n%s\n' "$d" "$b" "$(stat -f -c %T "$d")" > `+record+`
+cp "$1" "$d/.$b.swp"; cp "$1" "$1~"
+sed -i 's/^  user: admin$/  user: root-e2e-user/' "$1"`))
+	tmp := t.TempDir()
+	vars := append(env.vars(t), "XDG_RUNTIME_DIR=", "TMPDIR="+tmp)
+	term := startTerminal(t, 300, 40, vars, keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "secret/db")
+	term.waitFor(screenWait, "Secret/db", "values hidden (R reveals)")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+
+	got := strings.Split(strings.TrimSpace(string(waitFile(t, record, func(b []byte) bool { return b != nil }))), "\n")
+	if len(got) != 3 {
+		t.Fatalf("the editor's record: %q", got)
+	}
+	dir, base, fstype := got[0], got[1], got[2]
+	uid := "kedit-" + strconv.Itoa(os.Getuid())
+	switch {
+	case fsutil.IsTmpfs("/dev/shm"):
+		if dir != filepath.Join("/dev/shm", uid) || fstype != "tmpfs" {
+			t.Errorf("the decoded Secret was in %s (%s), want /dev/shm/%s on its tmpfs", dir, fstype, uid)
+		}
+	default: // no tmpfs to be had: the temporary directory, 0700
+		if dir != filepath.Join(tmp, uid) {
+			t.Errorf("the decoded Secret was in %s, want %s", dir, filepath.Join(tmp, uid))
+		}
+	}
+	for _, name := range []string{base, "." + base + ".swp", base + "~"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s is left in %s after the file was read back", name, dir)
+		}
+	}
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if s := getSecret(t, ns, "db"); string(s.Data["user"]) != "root-e2e-user" || string(s.Data["password"]) != e2ePassword+"\n" {
+		t.Errorf("on the server: %q", s.Data)
 	}
 }

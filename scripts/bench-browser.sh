@@ -16,7 +16,7 @@
 #     each alike);
 #   - one filter keystroke at 5,000 rows (go test -bench, no server);
 #   - peak RSS of kedit and of kubectl get cm on the 200 ConfigMaps of 1 MiB
-#     (/usr/bin/time -v, the largest of three runs);
+#     (GNU time -v, the largest of three runs);
 #   - what kedit downloads for them, counted by a round-tripper
 #     (BenchmarkBrowserMetadataOnly), and the requests of an idle browser
 #     (TestBrowserDownloadsMetadataOnlyAndIdles), both against this cluster.
@@ -25,6 +25,10 @@
 # on PATH resolves to (the Google Cloud SDK's dispatcher execs it), else the
 # kubectl on PATH; the script says which.
 set -euo pipefail
+# Before anything else: every tool the rows run, or what is missing and how
+# to get it.
+. "$(cd "$(dirname "$0")" && pwd)/need.sh"
+need_tools
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -114,7 +118,7 @@ echo "== peak RSS, 200 ConfigMaps of 1 MiB (goal 60 MiB; the largest of 3 runs)"
 rss() {
 	local max=0 kb
 	for _ in 1 2 3; do
-		kb=$(/usr/bin/time -v "$@" </dev/null 2>&1 >/dev/null | awk '/Maximum resident set size/ {print $NF}')
+		kb=$("$GNU_TIME" -v "$@" </dev/null 2>&1 >/dev/null | awk '/Maximum resident set size/ {print $NF}')
 		[ "$kb" -gt "$max" ] && max=$kb
 	done
 	echo "$max"

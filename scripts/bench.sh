@@ -15,6 +15,10 @@
 # dispatcher here); the script says which. The commands of every row are in
 # BENCHMARKS.md.
 set -euo pipefail
+# Before anything else: every tool the rows run, or what is missing and how
+# to get it.
+. "$(cd "$(dirname "$0")" && pwd)/need.sh"
+need_tools
 ROUNDS=${ROUNDS:-1}
 RUNS=${RUNS:-15}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -203,7 +207,7 @@ fi
 echo
 echo "== memory, editing the 1 MiB ConfigMap through one conflict, beside kubectl edit"
 tmux -L "$sock" new-session -d -s edit -x 160 -y 50 \
-	"env KUBE_EDITOR=$editor /usr/bin/time -v -o $work/edit.time $root/bin/kedit cm/bench-big; sleep 600"
+	"env KUBE_EDITOR=$editor $GNU_TIME -v -o $work/edit.time $root/bin/kedit cm/bench-big; sleep 600"
 waitpane edit "apiVersion: "
 tmux -L "$sock" send-keys -t edit e
 waitpane edit "unsaved draft"
@@ -223,7 +227,7 @@ waitpane edit "saved rv"
 tmux -L "$sock" send-keys -t edit q
 for _ in $(seq 100); do [ -s "$work/edit.time" ] && break; sleep 0.1; done
 k=$(awk '/Maximum resident set size/ {print $NF}' "$work/edit.time")
-KUBE_EDITOR=$(editor 200 kubectl) /usr/bin/time -v -o "$work/kedit.time" "$kubectl" edit cm/bench-big >/dev/null 2>&1 || true
+KUBE_EDITOR=$(editor 200 kubectl) "$GNU_TIME" -v -o "$work/kedit.time" "$kubectl" edit cm/bench-big >/dev/null 2>&1 || true
 p=$(awk '/Maximum resident set size/ {print $NF}' "$work/kedit.time")
 row "memory, editing" "peak RSS, 1 MiB ConfigMap, one conflict" "$((k / 1024)) MiB" "$((p / 1024)) MiB (kubectl edit)" "≤ 80 MiB and ≤ kubectl edit" "$(ok "$k <= 80 * 1024 and $k <= $p")"
 
