@@ -153,6 +153,25 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		// opens only once there is something to show.
 		m.status.Info("the object changed on the server since base: reading it")
 	case model.StateRebasing, model.StateResolving:
+		// A conflict's merge comes straight from the save (theirs was in
+		// the informer's cache) or after reading theirs; a save onto an
+		// object created again merges at the user's yes.
+		yes, _ := ev.(model.SaveRequested)
+		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
+		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
+			r != nil && len(r.Merge.Conflicts) == 0 {
+			// --auto-rebase: a clean rebase after a conflict goes back at
+			// once, never shown, and the status bar still says what was
+			// merged.
+			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
+			next := m.handle(model.Resubmit{})
+			if m.sess.Rebase() == nil {
+				m.status.Info(m.autoMerged)
+				return tea.Batch(cmd, next)
+			}
+			// Refused (and said why): the rebase waits in its view.
+			cmd = tea.Batch(cmd, next)
+		}
 		switch {
 		case before == model.StateRebasing || before == model.StateResolving:
 		case editing:
@@ -160,22 +179,8 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		default:
 			m.screen = screenConflict
 		}
-		// A conflict's merge comes straight from the save (theirs was in
-		// the informer's cache) or after reading theirs; a save onto an
-		// object created again merges at the user's yes.
-		yes, _ := ev.(model.SaveRequested)
-		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
 		if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
 			m.status.Info(againStoppedText(a))
-		}
-		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
-			r != nil && len(r.Merge.Conflicts) == 0 {
-			// --auto-rebase: a clean rebase after a conflict goes back at
-			// once, and the status bar still says what was merged.
-			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
-			next := m.handle(model.Resubmit{})
-			m.status.Info(m.autoMerged)
-			return tea.Batch(cmd, next)
 		}
 	case model.StateViewing, model.StateEditing:
 		if !editing {

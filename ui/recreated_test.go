@@ -168,3 +168,24 @@ func TestHotDataLandsAfterOneView(t *testing.T) {
 		t.Errorf("status %q", got)
 	}
 }
+
+// TestHotDataWithAutoRebaseShowsNoView: with --auto-rebase the same
+// object's save never shows the conflict view at all.
+func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
+	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: 6}
+	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h; c.AutoRebase = true })
+	h.server = m.sess.Base().Object.DeepCopy()
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	m = d.until(func(a App) bool {
+		if a.screen == screenConflict {
+			t.Fatalf("the conflict view shows with --auto-rebase:\n%s", plain(a))
+		}
+		return a.sess.State() == model.StateSaved || a.sess.State() == model.StateFailed
+	})
+	m = d.settle()
+	if m.sess.State() != model.StateSaved || dataOf(h.object(), "foo") != "mine" {
+		t.Fatalf("state %s, server %v", m.sess.State(), h.object().Object["data"])
+	}
+}
