@@ -181,7 +181,9 @@ func TestEngineHotDataLandsAfterOneView(t *testing.T) {
 	e := newEngineAt(t, sharedCluster(t), ns, "configmap", "hot", engineOptions{})
 	e.editDraft(`foo: "1"`, `foo: mine`)
 	base := e.session.Base().ResourceVersion
-	e.awaitLive(func(obj *unstructured.Unstructured) bool { return model.NewerResourceVersion(obj.GetResourceVersion(), base) })
+	e.awaitLive(func(obj *unstructured.Unstructured) bool {
+		return model.NewerResourceVersion(obj.GetResourceVersion(), base)
+	})
 	e.saveSettled(10 * time.Second)
 	if st := e.session.State(); st != model.StateRebasing {
 		t.Fatalf("state %s after the first save, want the clean rebase shown to the user", st)
