@@ -189,3 +189,25 @@ func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 		t.Fatalf("state %s, server %v", m.sess.State(), h.object().Object["data"])
 	}
 }
+
+// TestHotDataBoundSaysSo: a writer faster than every save: after
+// MaxRebasesAgain rebases in a row the rebase waits in the view, and the
+// status says why.
+func TestHotDataBoundSaysSo(t *testing.T) {
+	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: model.MaxRebasesAgain + 3}
+	m := newAppWith(t, 200, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h })
+	h.server = m.sess.Base().Object.DeepCopy()
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	m = drive(t, m, keys("s", "s")...)
+	if m.screen != screenConflict || m.sess.State() != model.StateRebasing {
+		t.Fatalf("state %s:\n%s", m.sess.State(), plain(m))
+	}
+	want := "rebased again 20 times in a row and the object changed again each time: this rebase waits for you; s resubmits it"
+	if got := m.status.Text(); got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	m = drive(t, m, keys("s")...)
+	if m.sess.State() != model.StateSaved {
+		t.Fatalf("state %s after s", m.sess.State())
+	}
+}
