@@ -35,15 +35,26 @@
 //	                                                   │
 //	                                                   └─Resubmit──▶ saving (with theirs' resourceVersion)
 //
-// Two rules settle a save without the user. A conflict whose theirs
+// Three rules settle a save without the user. A conflict whose theirs
 // differs from base only in what the server owns (status, resourceVersion,
 // managedFields: a hot object's heartbeat) is rebased and resubmitted at
-// once, never shown in the conflict view. A save whose answer was lost (a
+// once, never shown in the conflict view. Once the user has resubmitted a
+// rebase they saw, a conflict whose theirs collides with nothing the user
+// changed or decided (another writer patching the object's data all the
+// time) is rebased and resubmitted at once too, up to MaxRebasesAgain in a
+// row (RebasedAgain says what it merged). A save whose answer was lost (a
 // reset, a timeout, a 5xx: SaveFailed with a retryable kind) may have gone
 // through, so the next save first asks for the object (VerifySave); its
 // answer (SaveVerified) reports the save as saved when the object holds
 // it, sends it again only when nothing was written since, and rebases when
 // someone else wrote.
+//
+// An object deleted and created again under the same name is another
+// object (another uid, MadeOnEarlierObject): a draft made on the earlier
+// one is never merged onto the new one, nor sent to it, before the user
+// says yes (SaveRequested{OntoNewObject: true}); without it the save is
+// refused with a *RecreatedError, or, when only the save's conflict found
+// the new object, fails with ErrorRecreated, the draft as it was.
 //
 // RebaseRequested enters the rebase from editing without a conflict;
 // MergedEdited (the merged text edited by hand) leaves rebasing or resolving

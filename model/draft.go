@@ -160,7 +160,14 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 		s.rebase = &rb
 		return nil, err
 	}
-	s.base = s.rebase.Theirs
+	rb := s.rebase
+	// Edited by hand in the view, after seeing it: as a resubmit, it arms
+	// the rule for objects whose data keeps changing, with what the
+	// edit changed from theirs protected too. (Onto an object created
+	// again, the text is made on the new one: the view said so.)
+	edited, _ := Changes(rb.Theirs.Object, obj, s.opts...)
+	s.arm(rb, edited)
+	s.base = rb.Theirs
 	s.rebase = nil
 	s.gen++
 	s.draft = &Draft{Text: text, Object: obj}

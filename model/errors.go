@@ -50,6 +50,12 @@ const (
 	// apply cannot remove a field another manager owns, and the draft
 	// removes one. SaveRequested{AsUpdate: true} sends it as an update.
 	ErrorApplyCannotRemove
+	// ErrorRecreated is a save that met, instead of the object its draft
+	// was made on, an object of the same name created again since (another
+	// uid): nothing is merged onto it or sent to it before the user says
+	// yes (SaveRequested{OntoNewObject: true}). The error is a
+	// *RecreatedError.
+	ErrorRecreated
 )
 
 var errorKindNames = [...]string{
@@ -65,6 +71,7 @@ var errorKindNames = [...]string{
 	ErrorTimeout:              "timeout",
 	ErrorFieldManagerConflict: "field manager conflict",
 	ErrorApplyCannotRemove:    "apply cannot remove",
+	ErrorRecreated:            "created again",
 }
 
 // String returns the kind in words, e.g. "too large".

@@ -95,6 +95,15 @@ type SaveRequested struct {
 	// server-side apply could not remove a field another manager owns
 	// (ErrorApplyCannotRemove).
 	AsUpdate bool
+	// OntoNewObject is the user's yes to saving a draft made on an
+	// earlier object of this name onto the object there now, created
+	// again since (another uid). Without it such a save is refused with
+	// a *RecreatedError, and nothing changes. With it, a new object that
+	// holds what the earlier one held takes the draft as it stands; any
+	// other is merged with the draft as a conflict's theirs is, and the
+	// rebase waits for the user (Rebase.CreatedAgain says it is a new
+	// object).
+	OntoNewObject bool
 }
 
 // Saved reports a save or create the server took, with the object it
@@ -155,8 +164,14 @@ type ResolveAll struct {
 }
 
 // Resubmit asks to save the rebase's merged object with theirs'
-// resourceVersion. It is refused while conflicts are open.
-type Resubmit struct{}
+// resourceVersion. It is refused while conflicts are open, and, for a
+// rebase onto an object created again since the draft was made
+// (Rebase.CreatedAgain), without the user's yes.
+type Resubmit struct {
+	// OntoNewObject is the user's yes to saving onto the object created
+	// again, as SaveRequested's.
+	OntoNewObject bool
+}
 
 // DiscardDraft throws the draft (and any rebase) away.
 type DiscardDraft struct{}

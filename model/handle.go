@@ -54,7 +54,7 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		err = s.resolveAll(ev.Choice)
 	case Resubmit:
 		s.serverRebases = 0
-		effects, err = s.resubmit()
+		effects, err = s.resubmit(ev.OntoNewObject)
 	case DiscardDraft:
 		effects, err = s.discard()
 	case AbandonRebase:
@@ -69,6 +69,11 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		err = s.previewed(ev)
 	default:
 		err = fmt.Errorf("model: unknown event %T", ev)
+	}
+	if s.draft == nil {
+		// What the user said of this draft (the rule for changing data
+		// armed, the yes to a new object) goes with it.
+		s.again, s.ontoNew = nil, ""
 	}
 	s.updateChange()
 	if e := s.timelineEffect(firstNew); e != nil {

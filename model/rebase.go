@@ -16,7 +16,7 @@ func (s *Session) abandonRebase() error {
 	if !s.rebasing() && s.state != StateWaitingTheirs {
 		return &StateError{Event: "leave the rebase", State: s.state, Reason: "no rebase is under way"}
 	}
-	s.rebase, s.pending = nil, nil
+	s.rebase, s.pending, s.again, s.ontoNew = nil, nil, nil, ""
 	s.state = StateViewing
 	if s.draft != nil {
 		s.state = StateEditing
@@ -28,8 +28,7 @@ func (s *Session) abandonRebase() error {
 // has a version newer than base, and is fetched otherwise.
 func (s *Session) startRebase() ([]Effect, error) {
 	if !s.liveDeleted && newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
-		s.merge(s.live, nil)
-		return s.resubmitServerOnly()
+		return s.rebaseOnto(s.live)
 	}
 	mine, _ := s.mine()
 	s.pending = nil
@@ -77,49 +76,21 @@ func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
 		s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
 		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
 	}
-	s.merge(theirs, nil)
-	return s.resubmitServerOnly()
+	return s.rebaseOnto(theirs)
 }
 
-// maxServerRebases bounds the rebases resubmitted at once in a row, for an
-// object whose status changes faster than a save goes there and back: the
-// last clean rebase then waits for the user, as any other.
-const maxServerRebases = 20
-
-// resubmitServerOnly is the rule for hot objects (a Node's heartbeats, an
-// HPA's or a controller's status writes): a conflict whose theirs differs
-// from base only in what the server owns (status and the server-owned
-// metadata, diff.ServerOwnedOnly) holds nothing for the user to decide,
-// so the rebase is resubmitted at once and never waits in the conflict
-// view. The save's report counts these rebases. Any other change of
-// theirs waits for the user.
-//
-// Unlike a resubmit the user asks for, it leaves the draft as typed: the
-// merged object it sends is the draft with theirs' status and server-owned
-// metadata, which the user never changed, and the draft is now made from
-// theirs. (A save of that draft later sends its own status, which a type
-// with a status subresource, as hot objects are, ignores.)
-func (s *Session) resubmitServerOnly() ([]Effect, error) {
-	rb := s.rebase
-	if s.state != StateRebasing || rb == nil || rb.Ownership || rb.stale || s.serverRebases >= maxServerRebases ||
-		s.draft == nil || s.draft.Object == nil || !diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object) {
+// rebaseOnto merges mine onto theirs after a conflict, then resubmits at
+// once what holds nothing for the user to decide (resubmitAtOnce). A theirs
+// that is another object of this name than the draft's (deleted and
+// created again) is neither merged nor sent to before the user says yes:
+// the save stops there (stopForYes).
+func (s *Session) rebaseOnto(theirs Version) ([]Effect, error) {
+	if s.needsYes(theirs.Object) {
+		s.stopForYes(theirs)
 		return nil, nil
 	}
-	final, err := rb.Merge.Final()
-	if err != nil {
-		return nil, nil // the rebase waits for the user, who sees why
-	}
-	prev := s.base
-	s.base = rb.Theirs
-	effects, err := s.startSave(final, rb.Theirs.ResourceVersion, pendingSave{resubmit: true, intended: final})
-	if err != nil {
-		s.base = prev
-		return nil, nil
-	}
-	s.serverRebases++
-	s.rebase = nil
-	// The stored draft's base moves to theirs with the session's.
-	return append([]Effect{s.writeDraft()}, effects...), nil
+	s.merge(theirs, nil)
+	return s.resubmitAtOnce()
 }
 
 // merge runs the three-way merge of base, mine and theirs, and takes over
@@ -145,6 +116,9 @@ func (s *Session) merge(theirs Version, prev *diff.ObjectMerge) {
 	}
 	s.failure, s.retries = nil, 0
 	s.rebase = &Rebase{Base: s.base.Object, Mine: mine, Theirs: theirs, Merge: m, stale: !current}
+	if uid := uidOf(theirs.Object); MadeOnEarlierObject(uidOf(s.base.Object), uid) {
+		s.rebase.CreatedAgain = s.createdAgainAt(uid, theirs.ResourceVersion)
+	}
 	s.setRebaseState()
 }
 
@@ -271,65 +245,6 @@ func (s *Session) resolveAll(c diff.Choice) error {
 	s.rebase = &rb
 	s.setRebaseState()
 	return nil
-}
-
-// resubmit saves the merged object with theirs' resourceVersion. From here
-// the draft is the merged object made from theirs, so that a further
-// conflict merges theirs' successor into it.
-func (s *Session) resubmit() ([]Effect, error) {
-	if err := s.merging("resubmit"); err != nil {
-		return nil, err
-	}
-	if s.rebase.stale && s.draft != nil && s.draft.Err != nil {
-		return nil, s.draft.Err
-	}
-	m := s.rebase.Merge
-	if open := m.Open(); open > 0 {
-		return nil, &OpenConflictsError{Open: open, Total: len(m.Conflicts)}
-	}
-	final, err := m.Final()
-	if err != nil {
-		return nil, err
-	}
-	text, err := RenderYAML(final)
-	if err != nil {
-		return nil, err
-	}
-	theirs := s.rebase.Theirs
-	if theirs.ResourceVersion == "" {
-		return nil, ErrNoResourceVersion
-	}
-	how := pendingSave{resubmit: true, intended: final}
-	sent := final
-	if s.rebase.Ownership {
-		// A field left to its owner is left out of the apply, so that
-		// kedit stops claiming it; the fields taken are forced, which is
-		// safe only now that no conflict is left open.
-		sent, err = m.FinalWithout(func(i int) bool { return m.Resolutions[i].Choice == diff.TakeTheirs })
-		if err != nil {
-			return nil, err
-		}
-		for i, c := range m.Conflicts {
-			switch m.Resolutions[i].Choice {
-			case diff.TakeMine:
-				how.forced = append(how.forced, OwnedField{Field: c.Path.String(), Manager: c.Owner})
-			case diff.TakeTheirs:
-				how.leftOut = append(how.leftOut, c.Path.String())
-			}
-		}
-	}
-	prev := s.base
-	s.base = theirs
-	effects, err := s.startSave(sent, theirs.ResourceVersion, how)
-	if err != nil {
-		s.base = prev
-		return nil, err
-	}
-	s.gen++
-	s.pending.gen = s.gen
-	s.draft = &Draft{Text: text, Object: final}
-	s.rebase = nil
-	return append([]Effect{s.writeDraft()}, effects...), nil
 }
 
 // startOwnership follows an apply the server refused because other field

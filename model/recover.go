@@ -20,7 +20,7 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 	if s.draft != nil || s.rebase != nil || s.state == StateSaving {
 		return nil, &StateError{Event: "recover a draft", State: s.state, Reason: "a draft is already open"}
 	}
-	if sd.UID != "" && sd.UID != string(s.base.Object.GetUID()) {
+	if MadeOnEarlierObject(sd.UID, uidOf(s.base.Object)) {
 		// Made on an object of this name that was deleted since: its base
 		// is another object's, and a merge from it would be meaningless.
 		// The text is taken as it stands, over the object as it is now;

@@ -35,6 +35,14 @@ type SaveReport struct {
 	ServerRebases int
 	// RebasedOnto is theirs' resourceVersion of the last of those.
 	RebasedOnto string
+	// RebasedAgain is what the rule for objects whose data keeps changing
+	// did for this save: the rebases it resubmitted at once after the
+	// user's resubmit (Rounds 0 when none).
+	RebasedAgain RebaseAgain
+	// NewObject is the uid of the object this save took a draft made on an
+	// earlier object of this name onto, after the user's yes; "" for any
+	// other save.
+	NewObject string
 	// Err is set when the comparison could not be made.
 	Err error
 }
@@ -46,6 +54,12 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 		Verified: p.verified, ServerRebases: s.serverRebases}
 	if s.serverRebases > 0 {
 		r.RebasedOnto = s.base.ResourceVersion
+	}
+	if a, ok := s.RebasedAgain(); ok {
+		r.RebasedAgain = a
+	}
+	if p.newObject {
+		r.NewObject = uidOf(stored)
 	}
 	intended := p.intended
 	if intended == nil {

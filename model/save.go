@@ -12,7 +12,7 @@ import (
 func (s *Session) saveRequested(ev SaveRequested) ([]Effect, error) {
 	switch s.state {
 	case StateRebasing, StateResolving:
-		return s.resubmit()
+		return s.resubmit(ev.OntoNewObject)
 	case StateWaitingTheirs:
 		return nil, &StateError{Event: "save", State: s.state, Reason: "theirs is still being read from the server"}
 	case StateSaving:
@@ -24,7 +24,18 @@ func (s *Session) saveRequested(ev SaveRequested) ([]Effect, error) {
 	if s.draft.Err != nil {
 		return nil, s.draft.Err
 	}
+	if s.onEarlierObject() {
+		// Made on an earlier object of this name: it goes onto the new
+		// one only with the user's yes.
+		if !ev.OntoNewObject && s.ontoNew != uidOf(s.live.Object) {
+			return nil, &RecreatedError{UID: uidOf(s.live.Object), ResourceVersion: s.live.ResourceVersion}
+		}
+		return s.saveOntoNew()
+	}
 	s.serverRebases = 0
+	if a := s.again; a != nil {
+		a.rounds, a.stopped = 0, false
+	}
 	if s.unsure != nil {
 		return s.verify(), nil
 	}

@@ -92,6 +92,11 @@ type Rebase struct {
 	// session refused it (a block left in, YAML that does not parse):
 	// MergedText offers it again. Empty otherwise.
 	Edited string
+	// CreatedAgain is set when theirs is another object of this name than
+	// base's (deleted and created again since, another uid): the first
+	// version of it kedit saw. The rebase then merges the draft, made on
+	// the earlier object, onto the new one.
+	CreatedAgain string
 
 	// stale is true when the draft was edited since into text that does
 	// not parse, so Merge is not of the draft as it stands.
@@ -117,24 +122,6 @@ type Failure struct {
 	// Attempt counts consecutive retryable failures (unavailable,
 	// timeout); 0 for the others.
 	Attempt int
-}
-
-// ServerChange is what the banner says when the object changed on the
-// server while a draft exists: from which version to which, who changed
-// it and which fields.
-type ServerChange struct {
-	// FromRV is the version the draft (or the rebase) is based on.
-	FromRV string
-	// ToRV is live's version.
-	ToRV string
-	// Manager is the field manager that wrote live.
-	Manager string
-	// Changes are the fields that differ from FromRV to ToRV.
-	Changes []FieldChange
-	// Deleted is true when the object was deleted.
-	Deleted bool
-	// Err is set when the versions could not be compared.
-	Err error
 }
 
 // landedSave is a save that stored its draft whole: the draft's text and
@@ -165,6 +152,9 @@ type pendingSave struct {
 	// verified is set once the object read back showed that the lost
 	// save went through.
 	verified bool
+	// newObject is set when the save takes a draft made on an earlier
+	// object of this name onto the new one, after the user's yes.
+	newObject bool
 }
 
 // Session is one edit of one object, and the single source of truth for
@@ -206,10 +196,17 @@ type Session struct {
 	// serverRebases counts the rebases in a row resubmitted at once
 	// because theirs changed only what the server owns (hot objects).
 	serverRebases int
-	change        *ServerChange
-	preview       *preview
-	timeline      Timeline
-	lastSave      *SaveReport
+	// again is the rule for objects whose data changes all the time, armed
+	// once the user resubmitted a rebase (again.go).
+	again *againState
+	// ontoNew is the uid of the object, created again under this name,
+	// that the user said the draft made on the earlier one may be saved
+	// onto.
+	ontoNew  string
+	change   *ServerChange
+	preview  *preview
+	timeline Timeline
+	lastSave *SaveReport
 	// storeSeq numbers the WriteDraft and DeleteDraft effects.
 	storeSeq uint64
 	// baseText is RenderYAML(base) once known (DraftText with no draft).

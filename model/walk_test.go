@@ -23,8 +23,10 @@ import (
 // left out; no update in place of the strategy unless asked for; a refused
 // merged text keeps the rebase and the draft; every save the server took
 // is reported; no save is sent again after a lost answer before the object
-// read back says it did not go through; and a conflict whose theirs changed
-// only what the server owns never waits for the user.
+// read back says it did not go through; a conflict whose theirs changed
+// only what the server owns never waits for the user; the rules for an
+// object deleted and created again and for data that keeps changing
+// (walkRules, checked after every step too).
 func TestRulesHoldOnRandomWalks(t *testing.T) {
 	walks, steps := 300, 40
 	if testing.Short() {
@@ -32,6 +34,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 	}
 	visited := map[State]int{}
 	forced = 0
+	var tally walkTally
 	for w := range walks {
 		r := rand.New(rand.NewPCG(uint64(w), 1))
 		s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1"))
@@ -39,89 +42,97 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		next := func() string { rv++; return strconv.Itoa(rv) }
 		var store fakeStore
 		val := func() string { return strconv.Itoa(r.IntN(3)) }
+		rules := newWalkRules(&tally)
 		for step := range steps {
 			var ev Event
-			switch r.IntN(19) {
-			case 18:
-				switch b := s.Base().Object; r.IntN(4) {
-				case 0:
-					// The object read back after a lost answer, unchanged.
-					ev = SaveVerified{Object: b}
-				case 1:
-					// ... or at a newer version, holding the save or not.
-					ev = SaveVerified{Object: cm(next(), "foo", val(), "bar", val())}
+			if e, ok := rules.event(r, s, next, val); ok {
+				ev = e
+			} else {
+				switch r.IntN(19) {
+				case 18:
+					switch b := s.Base().Object; r.IntN(4) {
+					case 0:
+						// The object read back after a lost answer, unchanged.
+						ev = SaveVerified{Object: b}
+					case 1:
+						// ... or at a newer version, holding the save or not.
+						ev = SaveVerified{Object: cm(next(), "foo", val(), "bar", val())}
+					case 2:
+						// A hot object: only the status moved on.
+						ev = Conflicted{Theirs: withStatus(b, next(), val())}
+					default:
+						ev = SaveFailed{Err: &APIError{Kind: ErrorTimeout}}
+					}
+				case 14:
+					// Server-side apply refusing fields other managers own.
+					fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
+					e := &APIError{Kind: ErrorFieldManagerConflict}
+					for _, f := range fields {
+						e.Owners = append(e.Owners, OwnedField{Field: f, Manager: "kubectl-patch"})
+					}
+					ev = SaveFailed{Err: e}
+				case 15:
+					if r.IntN(2) == 0 {
+						ev = SaveFailed{Err: &APIError{Kind: ErrorApplyCannotRemove}}
+					} else {
+						ev = SaveRequested{AsUpdate: true}
+					}
+				case 16:
+					if r.IntN(2) == 0 {
+						ev = MergedEdited{Text: "data: [\n"}
+					} else {
+						ev = ResolveAll{Choice: []diff.Choice{diff.TakeMine, diff.TakeMine, diff.TakeTheirs, diff.TakeBase}[r.IntN(4)]}
+					}
+				case 0, 1:
+					ev = DraftEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 				case 2:
-					// A hot object: only the status moved on.
-					ev = Conflicted{Theirs: withStatus(b, next(), val())}
-				default:
-					ev = SaveFailed{Err: &APIError{Kind: ErrorTimeout}}
+					ev = DraftEdited{Text: "data: [\n"}
+				case 3, 4:
+					ev = SaveRequested{}
+				case 5:
+					ev = Saved{Object: cm(next(), "foo", val(), "bar", val())}
+				case 6:
+					kinds := []ErrorKind{ErrorConflict, ErrorConflict, ErrorInvalid, ErrorNotFound, ErrorUnavailable}
+					ev = SaveFailed{Err: &APIError{Kind: kinds[r.IntN(len(kinds))]}}
+				case 7:
+					ev = Conflicted{Theirs: cm(next(), "foo", val(), "bar", val())}
+				case 8:
+					ev = LiveChanged{Type: LiveModified, Object: cm(next(), "foo", val(), "bar", val())}
+				case 9:
+					ev = Resolve{Index: r.IntN(2), Resolution: diff.Resolution{Choice: diff.Choice(r.IntN(4))}}
+				case 10:
+					ev = Resubmit{}
+				case 11:
+					ev = RebaseRequested{}
+				case 12:
+					ev = ResolveAll{Choice: diff.TakeTheirs}
+				case 13:
+					if n := r.IntN(8); n == 0 {
+						ev = DiscardDraft{}
+					} else if n == 1 {
+						ev = AbandonRebase{}
+					} else {
+						ev = MergedEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
+					}
+				case 17:
+					sd := StoredDraft{Text: text(t, cm("1", "foo", val(), "bar", val())), BaseResourceVersion: "1", Base: cm("1", "foo", "1", "bar", "1"), UID: "1234"}
+					if r.IntN(2) == 0 {
+						// Made on an object of this name deleted since.
+						sd.UID, sd.Base = "recreated", nil
+					}
+					ev = RecoverDraft{Draft: sd}
 				}
-			case 14:
-				// Server-side apply refusing fields other managers own.
-				fields := [][]string{{".data.foo"}, {".data.bar"}, {".data.bar", ".data.foo"}}[r.IntN(3)]
-				e := &APIError{Kind: ErrorFieldManagerConflict}
-				for _, f := range fields {
-					e.Owners = append(e.Owners, OwnedField{Field: f, Manager: "kubectl-patch"})
-				}
-				ev = SaveFailed{Err: e}
-			case 15:
-				if r.IntN(2) == 0 {
-					ev = SaveFailed{Err: &APIError{Kind: ErrorApplyCannotRemove}}
-				} else {
-					ev = SaveRequested{AsUpdate: true}
-				}
-			case 16:
-				if r.IntN(2) == 0 {
-					ev = MergedEdited{Text: "data: [\n"}
-				} else {
-					ev = ResolveAll{Choice: []diff.Choice{diff.TakeMine, diff.TakeMine, diff.TakeTheirs, diff.TakeBase}[r.IntN(4)]}
-				}
-			case 0, 1:
-				ev = DraftEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
-			case 2:
-				ev = DraftEdited{Text: "data: [\n"}
-			case 3, 4:
-				ev = SaveRequested{}
-			case 5:
-				ev = Saved{Object: cm(next(), "foo", val(), "bar", val())}
-			case 6:
-				kinds := []ErrorKind{ErrorConflict, ErrorConflict, ErrorInvalid, ErrorNotFound, ErrorUnavailable}
-				ev = SaveFailed{Err: &APIError{Kind: kinds[r.IntN(len(kinds))]}}
-			case 7:
-				ev = Conflicted{Theirs: cm(next(), "foo", val(), "bar", val())}
-			case 8:
-				ev = LiveChanged{Type: LiveModified, Object: cm(next(), "foo", val(), "bar", val())}
-			case 9:
-				ev = Resolve{Index: r.IntN(2), Resolution: diff.Resolution{Choice: diff.Choice(r.IntN(4))}}
-			case 10:
-				ev = Resubmit{}
-			case 11:
-				ev = RebaseRequested{}
-			case 12:
-				ev = ResolveAll{Choice: diff.TakeTheirs}
-			case 13:
-				if n := r.IntN(8); n == 0 {
-					ev = DiscardDraft{}
-				} else if n == 1 {
-					ev = AbandonRebase{}
-				} else {
-					ev = MergedEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
-				}
-			case 17:
-				sd := StoredDraft{Text: text(t, cm("1", "foo", val(), "bar", val())), BaseResourceVersion: "1", Base: cm("1", "foo", "1", "bar", "1"), UID: "1234"}
-				if r.IntN(2) == 0 {
-					// Made on an object of this name deleted since.
-					sd.UID, sd.Base = "recreated", nil
-				}
-				ev = RecoverDraft{Draft: sd}
 			}
+			ev = rules.sameObject(ev)
 			uncertain := s.SaveUncertain()
 			before := snapshot(s)
 			openBefore := s.OpenConflicts()
 			rebaseBefore := s.Rebase()
 			resolutionsBefore := s.Resolutions()
+			rules.before(s)
 			state, effects, err := s.Handle(ev)
 			where := func() string { return "walk " + strconv.Itoa(w) + " step " + strconv.Itoa(step) + ": " }
+			rules.after(t, where(), s, ev, effects, err)
 			if state != s.State() {
 				t.Fatalf("%sHandle returned %s, State() is %s", where(), state, s.State())
 			}
@@ -132,7 +143,9 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			_, verified := ev.(SaveVerified)
 			for _, e := range effects {
 				if sv, ok := e.(Save); ok {
-					if uncertain && !verified {
+					// A save whose answer was lost went to the earlier
+					// object (its uid): it cannot have reached the new one.
+					if uncertain && !verified && !MadeOnEarlierObject(rules.madeOn, uidOf(sv.Object)) {
 						t.Fatalf("%s%T sent a save while the last one's answer was lost", where(), ev)
 					}
 					if sv.ResourceVersion == "" || sv.Object.GetResourceVersion() != sv.ResourceVersion {
@@ -165,7 +178,10 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 					t.Fatalf("%sa save the server took has report %+v", where(), r)
 				}
 			}
-			if _, ok := ev.(SaveFailed); ok && err == nil && s.Draft().Text != before.draft {
+			if _, ok := ev.(SaveFailed); ok && err == nil && s.Draft().Text != before.draft && !rules.resubmittedAgain {
+				// Only the rule for data that keeps changing makes the
+				// draft the merged object (walkRules checks it holds
+				// both sides).
 				t.Fatalf("%sa failure changed the draft", where())
 			}
 			if rd, ok := ev.(RecoverDraft); ok && rd.Draft.UID == "recreated" && s.Base().ResourceVersion != before.base {
@@ -179,7 +195,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			}
 			checkStateAgrees(t, where(), s)
 			if rb := s.Rebase(); err == nil && before.state != StateRebasing && before.state != StateResolving &&
-				rb != nil && s.State() == StateRebasing && !rb.Ownership && !rb.Stale() &&
+				rb != nil && s.State() == StateRebasing && !rb.Ownership && !rb.Stale() && rb.CreatedAgain == "" &&
 				s.serverRebases < maxServerRebases && diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object) {
 				switch ev.(type) {
 				case SaveFailed, Conflicted, SaveVerified:
@@ -208,7 +224,8 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 	if forced == 0 {
 		t.Error("no walk forced an apply")
 	}
-	t.Logf("steps per state: %v; forced applies: %d", visited, forced)
+	tally.check(t)
+	t.Logf("steps per state: %v; forced applies: %d; %+v", visited, forced, tally)
 }
 
 // forced counts the forced applies the walks checked.

@@ -34,6 +34,7 @@ const (
 	confirmRecover
 	confirmTimelineTake
 	confirmGitOps
+	confirmNewObject
 )
 
 // Messages: results of commands, named in the past tense.

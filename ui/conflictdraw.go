@@ -43,6 +43,11 @@ func (m ConflictView) title() string {
 	if m.ownership {
 		return "apply conflict at rv " + m.theirsRV + ": " + counts
 	}
+	if m.createdAgain != "" {
+		// First, so that a narrow terminal cuts the counts rather than
+		// this.
+		return "conflict: theirs is a new object (created again at rv " + m.createdAgain + "), base rv " + m.baseRV + ": " + counts
+	}
 	return "conflict: base rv " + m.baseRV + ", theirs rv " + m.theirsRV + ": " + counts
 }
 

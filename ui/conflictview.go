@@ -72,11 +72,14 @@ type ConflictView struct {
 	flipped bool
 
 	baseRV, theirsRV string
-	waiting          bool
-	ownership        bool
-	rows             []conflictRow
-	merged           []mergedRow
-	open             int
+	// createdAgain is the rebase's CreatedAgain, escaped: theirs is a new
+	// object of this name.
+	createdAgain string
+	waiting      bool
+	ownership    bool
+	rows         []conflictRow
+	merged       []mergedRow
+	open         int
 
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
@@ -102,6 +105,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	// Escaped once here: the columns' titles use them too.
 	m.baseRV = kube.EscapeControl(r.Base.GetResourceVersion())
 	m.theirsRV = kube.EscapeControl(r.Theirs.ResourceVersion)
+	m.createdAgain = kube.EscapeControl(r.CreatedAgain)
 	m.waiting = s.State() == model.StateWaitingTheirs
 	m.ownership = r.Ownership
 	resolutions := s.Resolutions()

@@ -101,7 +101,7 @@ func (m App) recoverQuestion() string {
 	describe := func(d *kube.Draft) string {
 		s := fmt.Sprintf("from rv %s, saved %s, in %s", kube.EscapeControl(d.BaseResourceVersion),
 			d.SavedAt.Local().Format("2006-01-02 15:04:05"), kube.EscapeControl(d.Path))
-		if d.UID != "" && uid != "" && d.UID != uid {
+		if model.MadeOnEarlierObject(d.UID, uid) {
 			s += " -- WARNING: made on an earlier object of this name that was deleted since; recovering it takes its text over the object as it is now, nothing is merged"
 		}
 		return s

@@ -58,6 +58,9 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 
 // refused reports an intent the session did not take.
 func (m *App) refused(ev model.Event, err error) {
+	if m.asksNewObject(ev, err) {
+		return
+	}
 	var de *model.DraftError
 	_, merged := ev.(model.MergedEdited)
 	_, rebase := ev.(model.RebaseRequested)
@@ -103,6 +106,11 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	if state == model.StateSaving {
 		cmd = m.status.SetBusy("saving")
 		m.status.Info("")
+		if a, ok := m.sess.RebasedAgain(); ok && a.Rounds > 0 {
+			// The save in flight is a rebase resubmitted at once: say
+			// what it merged.
+			m.status.Info(againText(a))
+		}
 	} else {
 		m.status.SetBusy("")
 	}
@@ -131,6 +139,11 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		if f := m.sess.Failure(); f != nil && !f.Kind.Retryable() {
 			m.status.Error(failureText(f))
 		}
+		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorRecreated && (before == model.StateSaving || before == model.StateWaitingTheirs) {
+			// The save met the object created again: ask, as a save
+			// of a draft made on an earlier object always does.
+			m.asksNewObject(model.SaveRequested{}, f.Err)
+		}
 		if !editing {
 			m.screen = screenObject
 		}
@@ -140,6 +153,25 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		// opens only once there is something to show.
 		m.status.Info("the object changed on the server since base: reading it")
 	case model.StateRebasing, model.StateResolving:
+		// A conflict's merge comes straight from the save (theirs was in
+		// the informer's cache) or after reading theirs; a save onto an
+		// object created again merges at the user's yes.
+		yes, _ := ev.(model.SaveRequested)
+		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
+		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
+			r != nil && len(r.Merge.Conflicts) == 0 {
+			// --auto-rebase: a clean rebase after a conflict goes back at
+			// once, never shown, and the status bar still says what was
+			// merged.
+			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
+			next := m.handle(model.Resubmit{})
+			if m.sess.Rebase() == nil {
+				m.status.Info(m.autoMerged)
+				return tea.Batch(cmd, next)
+			}
+			// Refused (and said why): the rebase waits in its view.
+			cmd = tea.Batch(cmd, next)
+		}
 		switch {
 		case before == model.StateRebasing || before == model.StateResolving:
 		case editing:
@@ -147,17 +179,8 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		default:
 			m.screen = screenConflict
 		}
-		// A conflict's merge comes straight from the save (theirs was in
-		// the informer's cache) or after reading theirs.
-		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs
-		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
-			r != nil && len(r.Merge.Conflicts) == 0 {
-			// --auto-rebase: a clean rebase after a conflict goes back at
-			// once, and the status bar still says what was merged.
-			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
-			next := m.handle(model.Resubmit{})
-			m.status.Info(m.autoMerged)
-			return tea.Batch(cmd, next)
+		if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
+			m.status.Info(againStoppedText(a))
 		}
 	case model.StateViewing, model.StateEditing:
 		if !editing {
@@ -197,10 +220,16 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 	if r.AsUpdate {
 		text += " as an update"
 	}
+	if r.NewObject != "" {
+		text += " onto the new object (uid " + esc(shortUID(r.NewObject)) + ")"
+	}
 	if r.ServerRebases > 0 {
 		// A hot object: the conflict view never opened, so say why the
 		// save went with another resourceVersion than base's.
 		text += " (rebased at once onto rv " + esc(r.RebasedOnto) + ": only its status had changed on the server)"
+	}
+	if r.RebasedAgain.Rounds > 0 {
+		text += " (" + againText(r.RebasedAgain) + ")"
 	}
 	if r.Verified {
 		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"

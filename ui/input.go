@@ -361,6 +361,8 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.status.Info("the draft is kept")
 	case confirmTimelineTake, confirmGitOps:
 		return m.answerOncall(c, yes)
+	case confirmNewObject:
+		return m.answerNewObject(yes)
 	}
 	return m, nil
 }

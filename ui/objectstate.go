@@ -31,6 +31,9 @@ type objectState struct {
 	stored []*kube.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
 	autoMerged string
+	// newObjectSave is the save that waits for the yes to saving a draft
+	// made on an earlier object onto the new one (newObjectQuestion).
+	newObjectSave model.Event
 	// editingMerged is set while the in-app editor holds the rebase's
 	// merged text rather than the draft.
 	editingMerged bool

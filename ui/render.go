@@ -120,6 +120,9 @@ func shortValue(v diff.FieldValue) string {
 // bannerText is the banner's sentence: what changed on the server since the
 // draft's base, and who changed it.
 func bannerText(ch model.ServerChange) string {
+	if ch.Recreated {
+		return recreatedBanner(ch)
+	}
 	if ch.Deleted {
 		return fmt.Sprintf("deleted on server: rv %s was deleted; s offers to create it again from the draft", ch.FromRV)
 	}
@@ -163,6 +166,8 @@ func failureText(f *model.Failure) string {
 		s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
+	case model.ErrorRecreated:
+		s = "not saved: " + f.Err.Error() + "; s asks before saving it onto the new one"
 	case model.ErrorApplyCannotRemove:
 		s = "not sent: server-side apply cannot remove a field another manager owns; u sends this save as an update (a PUT with base's resourceVersion) instead"
 	default:

@@ -51,6 +51,8 @@ func (m App) question() string {
 		return m.recoverQuestion()
 	case confirmTimelineTake, confirmGitOps:
 		return m.oncallQuestion()
+	case confirmNewObject:
+		return newObjectQuestion
 	}
 	return ""
 }

@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The question before saving a draft made on an earlier object of this
+// name onto the object created again since, and the words for the rebases
+// resubmitted at once while an object's data keeps changing.
+
+// newObjectQuestion is asked before such a save, with or without
+// --auto-rebase.
+const newObjectQuestion = "your draft was made on an earlier object of this name, deleted since; save it onto the new one? (y/n)"
+
+// asksNewObject turns the session's refusal of a save (or a resubmit) of a
+// draft made on an earlier object into the question; the save waits for
+// the answer. It reports false for any other refusal.
+func (m *App) asksNewObject(ev model.Event, err error) bool {
+	var re *model.RecreatedError
+	if !errors.As(err, &re) {
+		return false
+	}
+	switch e := ev.(type) {
+	case model.SaveRequested:
+		e.OntoNewObject = true
+		m.newObjectSave = e
+	case model.Resubmit:
+		e.OntoNewObject = true
+		m.newObjectSave = e
+	default:
+		return false
+	}
+	m.confirm = confirmNewObject
+	return true
+}
+
+// answerNewObject takes y or n to newObjectQuestion: y saves onto the new
+// object (through the conflict view when it holds anything the draft's
+// object did not), n leaves the draft as it is.
+func (m App) answerNewObject(yes bool) (App, tea.Cmd) {
+	ev := m.newObjectSave
+	m.newObjectSave = nil
+	if !yes || ev == nil {
+		m.status.Info("not saved; the draft is kept, made on the earlier object")
+		return m, nil
+	}
+	return m, m.handle(ev)
+}
+
+// shortUID is a uid's first 8 characters, as the banner names an object.
+func shortUID(uid string) string {
+	if len(uid) > 8 {
+		return uid[:8]
+	}
+	return uid
+}
+
+// recreatedBanner says that the object was deleted and created again under
+// the draft: another object, which a save asks before going onto.
+func recreatedBanner(ch model.ServerChange) string {
+	by := ""
+	if ch.Manager != "" {
+		by = " by " + ch.Manager
+	}
+	return kube.EscapeControl(fmt.Sprintf("deleted and created again on server: rv %s -> a new object (uid %s) at rv %s%s; s asks before saving onto it",
+		ch.FromRV, shortUID(ch.UID), ch.ToRV, by))
+}
+
+// againText says what the last rebase resubmitted at once merged:
+// `rebased again onto rv 3311: .data.heartbeat by heartbeater`.
+func againText(a model.RebaseAgain) string {
+	text := "rebased again onto rv " + a.OntoRV + ": " + strings.Join(a.Changes, ", ")
+	if a.Manager != "" {
+		text += " by " + a.Manager
+	}
+	if a.Rounds > 1 {
+		text += fmt.Sprintf(" (%d in a row)", a.Rounds)
+	}
+	return kube.EscapeControl(text)
+}
+
+// againStoppedText says why a clean rebase waits for the user although the
+// object's data was being rebased at once.
+func againStoppedText(a model.RebaseAgain) string {
+	return fmt.Sprintf("rebased again %d times in a row and the object changed again each time: this rebase waits for you; s resubmits it", a.Rounds)
+}
