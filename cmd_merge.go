@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -219,14 +220,15 @@ func readMergeInput(name string) ([]byte, error) {
 	if fi.Size() > maxMergeInput {
 		return nil, nil
 	}
-	b, err := io.ReadAll(f)
-	if err != nil {
+	// Sized up front, as os.ReadFile does: a merge of megabytes reads
+	// them once.
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, err
 	}
-	if b == nil {
-		b = []byte{}
-	}
-	return b, nil
+	// Not nil, even for an empty file: nil is the too-large answer.
+	return buf.Bytes(), nil
 }
 
 // mergeInputError names the file a merge error is about.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -292,5 +293,25 @@ func TestMergeCommandFlagsOnManifests(t *testing.T) {
 	_, stderr, code = run("--json", "--ours")
 	if code != 129 || !strings.Contains(stderr, "--json") {
 		t.Errorf("--json --ours: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestMergeCommandJSONWithMarkerSize checks that --json finds the blocks
+// of the marker size asked for.
+func TestMergeCommandJSONWithMarkerSize(t *testing.T) {
+	dir := filepath.Join("testdata", "merge", "plain-text")
+	stdout, _, code := runKedit(t, "merge", "--json", "--marker-size", "9", "-L", "HEAD",
+		filepath.Join(dir, "mine.yaml"), filepath.Join(dir, "base.yaml"), filepath.Join(dir, "theirs.yaml"))
+	var r struct {
+		Conflicts []struct {
+			Path string `json:"path"`
+		} `json:"conflicts"`
+		Merged string `json:"merged"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if code != 1 || len(r.Conflicts) != 1 || r.Conflicts[0].Path != "line 2" || !strings.Contains(r.Merged, "\n<<<<<<<<< HEAD\n") {
+		t.Errorf("exit %d, report %s", code, stdout)
 	}
 }
