@@ -97,7 +97,7 @@ As a git merge driver (README: "kedit merge as a git merge driver"):
 	f.StringVarP(&o.output, "output", "o", "", "write the result to `FILE` (atomically) instead of stdout; -o MINE is git merge-file without -p")
 	f.BoolVarP(&o.toStdout, "stdout", "p", false, "write the result to stdout (the default), as git merge-file -p")
 	f.BoolVar(&o.asJSON, "json", false, "write a JSON report instead of the merged text")
-	f.StringArrayVarP(&o.labels, "label", "L", nil, "name MINE, BASE, THEIRS in the markers, in this order (up to three times; the default is mine, base, theirs)")
+	f.StringArrayVarP(&o.labels, "label", "L", nil, "`LABEL` of MINE, then BASE, then THEIRS in the markers (up to three times; the default is mine, base, theirs; once one is given, a side without one is named by its file)")
 	choice(f, &o.style, diff.StyleDiff3, "diff3", "write conflicts with mine, base and theirs (the default)")
 	choice(f, &o.style, diff.StyleZDiff3, "zdiff3", "diff3, with the lines both sides share at a conflict's ends moved out of it")
 	choice(f, &o.style, diff.StyleMerge, "merge", "write conflicts with mine and theirs only, narrowed to where they differ (git merge-file's default)")
