@@ -321,7 +321,7 @@ func (m *ObjectMerge) DecodedYAML() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
-		text, ok, err := m.expandBlocks(string(out), tokens, true)
+		text, ok, err := m.expandBlocks(string(out), tokens, true, TextOptions{}.blockFormat())
 		if err != nil {
 			return nil, err
 		}
