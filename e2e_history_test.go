@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +211,49 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 		if len(rep.BlindWrites) != 0 || len(rep.Fights) != 0 {
 			t.Errorf("blind writes %v, fights %v", lostPaths(rep.BlindWrites), rep.Fights)
 		}
+		// The table, in a terminal, as the on-call engineer reads it.
+		term := startTerminal(t, 200, 30, nil, keditBinary(t), "history", "cm/race", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog())
+		term.waitFor(30*time.Second, "configmaps/race in namespace default: 3 versions", "kubectl-edit", "LOST UPDATES: 1",
+			`.data.foo: "bob" set by bob (kubectl-patch)`, "lost by alice (kubectl-edit)", "BLIND WRITES: none", "FIGHTS: none", "EXIT=1")
+	})
+
+	t.Run("the same log as EKS, AKS, rotated, gzip and stdin give the same report", func(t *testing.T) {
+		e.t = t
+		want, _ := e.history("cm/race", 3)
+		for name, files := range cloudExports(t, e.c.AuditLog()) {
+			args := []string{"history", "cm/race", "--kubeconfig", e.c.Kubeconfig(), "--json"}
+			stdin := ""
+			for _, f := range files {
+				if strings.HasPrefix(f, "stdin:") {
+					stdin = strings.TrimPrefix(f, "stdin:")
+					f = "-"
+				}
+				args = append(args, "--audit-log", f)
+			}
+			out, stderr, code := runBinary(t, stdin, args...)
+			var got history.Report
+			if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 {
+				t.Errorf("%s: exit %d, %v\n%s", name, code, err, stderr)
+				continue
+			}
+			if !reflect.DeepEqual(got.LostUpdates, want.LostUpdates) || len(got.Versions) != len(want.Versions) {
+				t.Errorf("%s: lost updates %v, %d versions; the plain log: %v, %d versions", name,
+					lostPaths(got.LostUpdates), len(got.Versions), lostPaths(want.LostUpdates), len(want.Versions))
+			}
+		}
+		// Not an audit log, and no such file: exit 2 naming the file.
+		notes := filepath.Join(t.TempDir(), "notes.yaml")
+		os.WriteFile(notes, []byte("apiVersion: v1\nkind: ConfigMap\n"), 0o600)
+		for _, f := range []string{notes, filepath.Join(t.TempDir(), "missing.log")} {
+			_, stderr, code := runBinary(t, "", "history", "cm/race", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", f)
+			if code != 2 || !strings.Contains(stderr, f) {
+				t.Errorf("%s: exit %d, stderr %q; want 2 naming the file", f, code, stderr)
+			}
+		}
+		_, stderr, code := runBinary(t, "", "history", "cm/nothing-here", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog())
+		if code != 2 || !strings.Contains(stderr, "no event of configmaps/nothing-here") {
+			t.Errorf("an object with no event: exit %d, stderr %q", code, stderr)
+		}
 	})
 
 	t.Run("stale server-side apply", func(t *testing.T) {
@@ -299,6 +344,84 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 			t.Fatalf("exit %d, lost updates %v, blind writes %v; want none", code, lostPaths(rep.LostUpdates), lostPaths(rep.BlindWrites))
 		}
 	})
+}
+
+// cloudExports makes, from a real audit log, the files kedit is given in
+// other ways: split in two rotated files, one gzip, read in reverse order;
+// on stdin; as EKS's CloudWatch exports (an S3 export's "TIMESTAMP LINE",
+// filter-log-events' {"message": LINE} through jq -c); as AKS's (an
+// archive's {"properties": {"log": LINE}}, the AzureDiagnostics table's
+// log_s, the AKSAudit table's columns with dynamic ones as JSON strings).
+func cloudExports(t *testing.T, log string) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	file := func(name string, f func(line string, ev map[string]any) any) string {
+		var b strings.Builder
+		for _, l := range lines {
+			var ev map[string]any
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				t.Fatal(err)
+			}
+			switch v := f(l, ev).(type) {
+			case string:
+				b.WriteString(v)
+			default:
+				j, _ := json.Marshal(v)
+				b.Write(j)
+			}
+			b.WriteByte('\n')
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	half := len(lines) / 2
+	older := filepath.Join(dir, "audit-2025-03-01T10-00-00.000.log.gz")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Join(lines[:half], "\n") + "\n"))
+	zw.Close()
+	os.WriteFile(older, gz.Bytes(), 0o600)
+	newer := filepath.Join(dir, "audit.log")
+	os.WriteFile(newer, []byte(strings.Join(lines[half:], "\n")+"\n"), 0o600)
+	return map[string][]string{
+		"rotated, gzip, newest first": {newer, older},
+		"stdin":                       {"stdin:" + string(data)},
+		"EKS S3 export": {file("eks-s3.log", func(l string, ev map[string]any) any {
+			return ev["stageTimestamp"].(string) + " " + l
+		})},
+		"EKS filter-log-events": {file("eks-events.jsonl", func(l string, ev map[string]any) any {
+			return map[string]any{"logStreamName": "kube-apiserver-audit-0123", "timestamp": 1740823200000, "message": l, "eventId": "1"}
+		})},
+		"AKS archive": {file("aks-archive.jsonl", func(l string, ev map[string]any) any {
+			return map[string]any{"category": "kube-audit", "operationName": "Microsoft.ContainerService/managedClusters/diagnosticLogs/Read",
+				"time": ev["stageTimestamp"], "properties": map[string]any{"log": l, "stream": "stdout", "pod": "kube-apiserver-1"}}
+		})},
+		"AKS AzureDiagnostics": {file("aks-diagnostics.jsonl", func(l string, ev map[string]any) any {
+			return map[string]any{"Category": "kube-audit", "log_s": l}
+		})},
+		"AKS AKSAudit columns": {file("aks-audit.jsonl", func(l string, ev map[string]any) any {
+			str := func(v any) any {
+				if v == nil {
+					return nil
+				}
+				j, _ := json.Marshal(v)
+				return string(j)
+			}
+			return map[string]any{"AuditId": ev["auditID"], "Level": ev["level"], "Stage": ev["stage"], "RequestUri": ev["requestURI"],
+				"Verb": ev["verb"], "User": str(ev["user"]), "ImpersonatedUser": str(ev["impersonatedUser"]), "UserAgent": ev["userAgent"],
+				"ObjectRef": str(ev["objectRef"]), "ResponseStatus": str(ev["responseStatus"]), "RequestObject": str(ev["requestObject"]),
+				"ResponseObject": str(ev["responseObject"]), "RequestReceivedTime": ev["requestReceivedTimestamp"],
+				"StageReceivedTime": ev["stageTimestamp"], "Category": "kube-audit"}
+		})},
+	}
 }
 
 const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
