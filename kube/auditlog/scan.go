@@ -14,11 +14,17 @@ const chunkSize = 4 << 20
 const maxLine = 256 << 20
 
 // scanner finds the lines of a log that may be about the object, without
-// decoding any JSON: a line that names the object (every request on it
-// does), or one that names its resource with a list or watch verb (a read
-// of its collection). Everything else is skipped at the speed of a
-// substring search.
+// decoding any JSON. A line as the API server writes it starts with the
+// Event's kind, level, stage, requestURI and verb, so its request is read
+// from its first few hundred bytes: a request on the object (its URI
+// ends in RESOURCE/NAME, or a subresource of it), a list or watch of the
+// resource's collection in the object's namespace or all of them, or a
+// create in that collection that names the object. Lines of other formats
+// (wrapped by a cloud's export) are candidates when they name the object,
+// or name its resource with a list or watch verb. Everything else is
+// skipped at the speed of finding the line's end.
 type scanner struct {
+	m         Match
 	name      []byte
 	resources [][]byte
 	buf       []byte
@@ -27,15 +33,16 @@ type scanner struct {
 }
 
 func newScanner(m Match) *scanner {
-	s := &scanner{name: []byte(m.Name), buf: make([]byte, 0, chunkSize)}
+	s := &scanner{m: m, name: []byte(m.Name), buf: make([]byte, 0, chunkSize)}
 	for _, r := range m.Resources {
 		s.resources = append(s.resources, []byte(r))
 	}
 	return s
 }
 
-// listWatch are the marks of a list or watch verb: `"verb":"list"`, GKE's
-// methodName `....list"`, and both inside a JSON string (`list\"`).
+// listWatch are the marks of a list or watch verb in a wrapped line:
+// `"verb":"list"`, GKE's methodName `....list"`, and both inside a JSON
+// string (`list\"`).
 var listWatch = [][]byte{[]byte(`list"`), []byte(`watch"`), []byte(`list\"`), []byte(`watch\"`)}
 
 // scan reads r and calls fn with each candidate line (without its
@@ -67,10 +74,11 @@ func (s *scanner) scan(r io.Reader, fn func(line []byte, n int64) error) error {
 				continue // one line fills the buffer: grow it
 			}
 		}
-		if err := s.lines(s.buf[:end], fn); err != nil {
+		next, err := s.lines(s.buf[:end], fn)
+		if err != nil {
 			return err
 		}
-		s.line += int64(bytes.Count(s.buf[:end], []byte{'\n'}))
+		s.line = next
 		rest := copy(s.buf, s.buf[end:])
 		s.buf = s.buf[:rest]
 	}
@@ -78,57 +86,101 @@ func (s *scanner) scan(r io.Reader, fn func(line []byte, n int64) error) error {
 }
 
 // lines calls fn with the candidate lines of chunk, a run of whole lines.
-func (s *scanner) lines(chunk []byte, fn func([]byte, int64) error) error {
-	counted, line := 0, s.line // chunk[:counted] has had its newlines counted
-	// The next mention of each needle at or after pos, -1 for none left:
-	// each needle's search goes over the chunk once.
-	needles := append([][]byte{s.name}, s.resources...)
-	at := make([]int, len(needles))
-	for k := range at {
-		at[k] = -2 // not searched yet
-	}
-	pos := 0
-	for pos < len(chunk) {
-		i := -1
-		for k, nd := range needles {
-			if at[k] == -2 || (at[k] >= 0 && at[k] < pos) {
-				at[k] = -1
-				if j := bytes.Index(chunk[pos:], nd); j >= 0 {
-					at[k] = pos + j
-				}
-			}
-			if at[k] >= 0 && (i < 0 || at[k] < i) {
-				i = at[k]
-			}
-		}
-		if i < 0 {
-			return nil
-		}
-		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
-		end := bytes.IndexByte(chunk[i:], '\n')
+func (s *scanner) lines(chunk []byte, fn func([]byte, int64) error) (int64, error) {
+	n := s.line
+	for pos := 0; pos < len(chunk); n++ {
+		end := bytes.IndexByte(chunk[pos:], '\n')
 		if end < 0 {
 			end = len(chunk)
 		} else {
-			end += i
+			end += pos
 		}
-		if (at[0] >= 0 && at[0] < end) || s.collectionRead(chunk[start:end]) {
-			line += int64(bytes.Count(chunk[counted:start], []byte{'\n'}))
-			counted = start
-			if err := fn(bytes.TrimRight(chunk[start:end], "\r"), line); err != nil {
-				return err
+		line := chunk[pos:end]
+		if s.candidate(line) {
+			if err := fn(bytes.TrimRight(line, "\r"), n); err != nil {
+				return n, err
 			}
 		}
 		pos = end + 1
 	}
-	return nil
+	return n, nil
 }
 
-// collectionRead reports whether a line naming the resource but not the
-// object may be a list or watch of the collection.
-func (s *scanner) collectionRead(line []byte) bool {
-	for _, m := range listWatch {
-		if bytes.Contains(line, m) {
-			return true
+var (
+	eventStart = []byte(`{"kind":"Event",`)
+	uriField   = []byte(`"requestURI":"`)
+	verbField  = []byte(`","verb":"`)
+)
+
+// headerLen bounds where requestURI is looked for in a line.
+const headerLen = 512
+
+// candidate reports whether line may be about the object.
+func (s *scanner) candidate(line []byte) bool {
+	if bytes.HasPrefix(line, eventStart) {
+		head := line[:min(len(line), headerLen)]
+		if i := bytes.Index(head, uriField); i >= 0 {
+			rest := line[i+len(uriField):]
+			if j := bytes.IndexByte(rest, '"'); j >= 0 && bytes.HasPrefix(rest[j:], verbField) {
+				uri := rest[:j]
+				verb := rest[j+len(verbField):]
+				if k := bytes.IndexByte(verb, '"'); k >= 0 {
+					return s.request(line, uri, verb[:k])
+				}
+			}
+		}
+	}
+	if bytes.Contains(line, s.name) {
+		return true
+	}
+	for _, r := range s.resources {
+		if bytes.Contains(line, r) {
+			for _, m := range listWatch {
+				if bytes.Contains(line, m) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// request reports whether a request, by its URI and verb, may be about
+// the object.
+func (s *scanner) request(line, uri, verb []byte) bool {
+	path := uri
+	if q := bytes.IndexByte(path, '?'); q >= 0 {
+		path = path[:q]
+	}
+	for _, r := range s.resources {
+		for from := 0; ; {
+			i := bytes.Index(path[from:], r)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(r)
+			if i == 0 || path[i-1] != '/' {
+				continue
+			}
+			after := path[i+len(r):]
+			switch {
+			case len(after) == 0:
+				// The collection: a list or watch of it may cover the
+				// object; a create in it may make it.
+				switch string(verb) {
+				case "list", "watch":
+					return true
+				case "create":
+					return bytes.Contains(line, s.name)
+				}
+			case after[0] == '/':
+				name := after[1:]
+				if bytes.HasPrefix(name, s.name) && (len(name) == len(s.name) || name[len(s.name)] == '/') {
+					return true
+				}
+			}
 		}
 	}
 	return false
