@@ -120,7 +120,9 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		defer zr.Close()
-		r = zr
+		ahead, stop := readAhead(zr)
+		defer stop()
+		r = ahead
 	}
 	checked := false
 	err := rd.scanner.scan(r, func(line []byte, n int64) error {
