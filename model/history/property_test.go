@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -265,9 +266,14 @@ func sortLosses(ls []simLoss) []simLoss {
 // the audit events (in any order), names exactly the lost updates and
 // blind writes the reference knows: none missing, never one more.
 func TestDetectorNamesExactlyTheLostUpdates(t *testing.T) {
-	walks, steps := 200, 40
+	// Each step analyses the whole log again; 60 walks keep make test's
+	// share to seconds. KEDIT_HISTORY_WALKS runs more.
+	walks, steps := 60, 40
 	if testing.Short() {
-		walks = 60
+		walks = 20
+	}
+	if n, err := strconv.Atoi(os.Getenv("KEDIT_HISTORY_WALKS")); err == nil && n > 0 {
+		walks = n
 	}
 	for w := range walks {
 		seed := uint64(w)
