@@ -329,6 +329,25 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 		}
 	})
 
+	t.Run("deleted and created again", func(t *testing.T) {
+		e.t = t
+		e.must("", "create", "configmap", "phoenix", "--from-literal=foo=1")
+		release, wait := e.slowEdit("alice", "configmap/phoenix", "-e", `s/foo: "1"/foo: alice/`)
+		e.must("carol", "delete", "configmap", "phoenix")
+		e.must("carol", "create", "configmap", "phoenix", "--from-literal=foo=carol")
+		release()
+		out := wait()
+		rep, code := e.history("configmap/phoenix", 4)
+		if len(rep.Object.UIDs) != 2 || rep.Versions[1].Verb != "delete" || rep.Versions[2].Verb != "create" {
+			t.Fatalf("uids %v, versions %+v; want two objects under the name, a deletion between", rep.Object.UIDs, rep.Versions)
+		}
+		// alice's edit, read from the first object, patched the second:
+		// carol's value, set when she created it, is lost.
+		if code != 1 || len(rep.LostUpdates) != 1 || rep.LostUpdates[0].LostValue != "carol" || rep.LostUpdates[0].LostAt.Verb != "create" {
+			t.Fatalf("exit %d, lost updates %v (kubectl edit said %q)", code, lostPaths(rep.LostUpdates), out)
+		}
+	})
+
 	t.Run("sequential edits report nothing", func(t *testing.T) {
 		e.t = t
 		e.must("", "create", "configmap", "calm", "--from-literal=foo=1")
