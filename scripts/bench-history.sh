@@ -89,9 +89,11 @@ $kh "$work/audit.log" >/dev/null
 code=$?
 set -e
 [ "$code" = 1 ] || { echo "kedit history found no lost update (exit $code)" >&2; exit 1; }
-hyperfine -N -i --warmup 1 --runs "$RUNS" --export-json "$work/plain.json" \
+# --output=pipe: GNU grep stops at the first match when its output is
+# /dev/null (hyperfine's default), which would not read the log.
+hyperfine -N -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$work/plain.json" \
 	"$kh $work/audit.log" "grep -c bench-target $work/audit.log" >/dev/null 2>&1
-hyperfine -i --warmup 1 --runs "$RUNS" --export-json "$work/gz.json" \
+hyperfine -i --output=pipe --warmup 1 --runs "$RUNS" --export-json "$work/gz.json" \
 	"$kh $work/audit.log.gz" "zcat $work/audit.log.gz | wc -l" >/dev/null 2>&1
 # kedit exits 1 (lost updates found): the pipeline's status is not its.
 rss_plain=$( (/usr/bin/time -f %M $kh "$work/audit.log" 2>&1 >/dev/null || true) | tail -1)
