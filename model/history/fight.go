@@ -1,13 +1,14 @@
 package history
 
 import (
-	"sort"
 	"time"
+
+	"github.com/kedit/kedit/model"
 )
 
 // FightMin is how many times a field's value must change hands between
-// the same two clients to be a fight.
-const FightMin = 3
+// the same two clients to be a fight (model's rule).
+const FightMin = model.FightMin
 
 // Fight is a field whose value changed hands between the same two clients
 // at least FightMin times: an HPA and a GitOps controller on
@@ -23,53 +24,26 @@ type Fight struct {
 	Times []time.Time
 }
 
-// fights finds the fights among the versions.
+// fights finds the fights among the versions, by model.Fights' rule, with
+// clients as the writers.
 func fights(vs []Version) []Fight {
-	type hand struct {
-		last  Client
-		set   bool
-		pairs map[[2]Client]*Fight
-	}
-	byPath := map[string]*hand{}
-	var order []string
+	clients := map[string]Client{}
+	var ws []model.FieldWrite
 	for _, v := range vs {
 		if !v.Recorded || v.AfterGap || v.Deleted {
 			continue
 		}
+		key := v.Client.User + "\x00" + v.Client.UserAgent
+		clients[key] = v.Client
+		w := model.FieldWrite{Who: key, At: v.Time}
 		for _, c := range v.Changed {
-			p := c.Path.String()
-			h := byPath[p]
-			if h == nil {
-				h = &hand{pairs: map[[2]Client]*Fight{}}
-				byPath[p] = h
-				order = append(order, p)
-			}
-			if h.set && h.last != v.Client {
-				key := [2]Client{h.last, v.Client}
-				if key[1].String() < key[0].String() {
-					key[0], key[1] = key[1], key[0]
-				}
-				f := h.pairs[key]
-				if f == nil {
-					f = &Fight{Path: p, Clients: [2]Client{h.last, v.Client}}
-					h.pairs[key] = f
-				}
-				f.Count++
-				f.Times = append(f.Times, v.Time)
-			}
-			h.last, h.set = v.Client, true
+			w.Paths = append(w.Paths, c.Path.String())
 		}
+		ws = append(ws, w)
 	}
 	var out []Fight
-	for _, p := range order {
-		var fs []Fight
-		for _, f := range byPath[p].pairs {
-			if f.Count >= FightMin {
-				fs = append(fs, *f)
-			}
-		}
-		sort.Slice(fs, func(i, j int) bool { return fs[i].Times[0].Before(fs[j].Times[0]) })
-		out = append(out, fs...)
+	for _, f := range model.Fights(ws) {
+		out = append(out, Fight{Path: f.Path, Clients: [2]Client{clients[f.Between[0]], clients[f.Between[1]]}, Count: f.Count, Times: f.Times})
 	}
 	return out
 }
