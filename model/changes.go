@@ -119,6 +119,26 @@ func within(a, b string) bool {
 // item; status, which diff leaves to the server, is compared key by key
 // with lists as a whole.
 func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]FieldChange, error) {
+	pcs, err := PathChanges(prev, cur, opts...)
+	if err != nil || pcs == nil {
+		return nil, err
+	}
+	out := make([]FieldChange, len(pcs))
+	for i, c := range pcs {
+		out[i] = FieldChange{Path: c.Path.String(), Kind: c.Kind}
+	}
+	return out, nil
+}
+
+// PathChange is a FieldChange whose path is structured, so that the
+// field's value can be looked up in either version (diff.ValueAt).
+type PathChange struct {
+	Path fieldpath.Path
+	Kind diff.ChangeKind
+}
+
+// PathChanges is Changes with structured paths.
+func PathChanges(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]PathChange, error) {
 	if prev == nil || cur == nil {
 		return nil, nil
 	}
@@ -128,9 +148,9 @@ func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]Field
 	if err != nil {
 		return nil, err
 	}
-	out := make([]FieldChange, 0, len(m.Changes))
+	out := make([]PathChange, 0, len(m.Changes))
 	for _, c := range m.Changes {
-		out = append(out, FieldChange{Path: c.Path.String(), Kind: c.Kind})
+		out = append(out, PathChange{Path: c.Path, Kind: c.Kind})
 	}
 	st, err := statusChanges(prev.Object["status"], cur.Object["status"])
 	if err != nil {
@@ -141,7 +161,7 @@ func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]Field
 
 // statusChanges compares two status values with a schema deduced from
 // them: maps key by key, lists as one value.
-func statusChanges(prev, cur any) ([]FieldChange, error) {
+func statusChanges(prev, cur any) ([]PathChange, error) {
 	wrap := func(v any) map[string]any {
 		if v == nil {
 			return map[string]any{}
@@ -160,15 +180,15 @@ func statusChanges(prev, cur any) ([]FieldChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []FieldChange
+	var out []PathChange
 	add := func(s *fieldpath.Set, k diff.ChangeKind) {
 		s.Leaves().Iterate(func(p fieldpath.Path) {
-			out = append(out, FieldChange{Path: p.String(), Kind: k})
+			out = append(out, PathChange{Path: p.Copy(), Kind: k})
 		})
 	}
 	add(cmp.Added, diff.Added)
 	add(cmp.Modified, diff.Modified)
 	add(cmp.Removed, diff.Removed)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
 	return out, nil
 }
