@@ -25,26 +25,26 @@ import (
 const reconnectWithin = 2 * time.Second
 
 // awaitConn feeds the watch's events to the session until a connection
-// event of type typ, and returns it; it fails the test after timeout.
-func (e *engine) awaitConn(typ WatchEventType, timeout time.Duration) WatchEvent {
+// event of state, and returns it; it fails the test after timeout.
+func (e *engine) awaitConn(state ConnectionState, timeout time.Duration) WatchEvent {
 	e.t.Helper()
 	deadline := time.After(timeout)
 	for {
 		select {
 		case ev, ok := <-e.watch.Events():
 			if !ok {
-				e.t.Fatalf("the watch stopped while waiting for %s", typ)
+				e.t.Fatalf("the watch stopped while waiting for %s", state)
 			}
 			if ev.Type.IsObject() {
 				lt := map[WatchEventType]model.LiveType{ObjectAdded: model.LiveAdded, ObjectModified: model.LiveModified, ObjectDeleted: model.LiveDeleted}[ev.Type]
 				e.handle(model.LiveChanged{Type: lt, Object: ev.Object, At: time.Now()})
 				continue
 			}
-			if ev.Type == typ {
+			if ev.Connection.State == state {
 				return ev
 			}
 		case <-deadline:
-			e.t.Fatalf("no %s within %s", typ, timeout)
+			e.t.Fatalf("no %s within %s", state, timeout)
 		}
 	}
 }
@@ -102,11 +102,11 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 
 	killed := time.Now()
 	c.Kill(t)
-	rec := e.awaitConn(WatchReconnecting, reconnectWithin+time.Second)
+	rec := e.awaitConn(Reconnecting, reconnectWithin+time.Second)
 	if took := time.Since(killed); took > reconnectWithin {
 		t.Errorf("reconnecting %s after the kill, want within %s", took.Round(time.Millisecond), reconnectWithin)
 	}
-	t.Logf("reconnecting after %s: %v", time.Since(killed).Round(time.Millisecond), rec.Err)
+	t.Logf("reconnecting after %s: %v", time.Since(killed).Round(time.Millisecond), rec.Connection.Err)
 
 	e.handle(model.SaveRequested{})
 	f := e.session.Failure()
@@ -122,7 +122,7 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 	}
 
 	c.Start(t)
-	e.awaitConn(WatchConnected, watchTimeout)
+	e.awaitConn(Connected, watchTimeout)
 	e.saveSettled(watchTimeout)
 	if st := e.session.State(); st != model.StateSaved {
 		t.Fatalf("state %s after the restart, want saved (failure %+v)", st, e.session.Failure())
@@ -168,7 +168,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
 	r := &watchRecorder{t: t, w: w, name: "x"}
 	r.next("Added", isType(ObjectAdded))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 
 	for _, way := range []struct {
 		name string
@@ -178,7 +178,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 		gone := time.Now()
 		stopped := make(chan struct{})
 		go func() { way.stop(t); close(stopped) }()
-		r.next("Reconnecting after "+way.name, isType(WatchReconnecting))
+		r.next("Reconnecting after "+way.name, isConn(Reconnecting))
 		if took := time.Since(gone); took > reconnectWithin {
 			t.Errorf("%s: reconnecting after %s, want within %s", way.name, took.Round(time.Millisecond), reconnectWithin)
 		} else {
@@ -186,7 +186,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 		}
 		<-stopped
 		c.Start(t)
-		r.await(mark, "Connected again", func(ev WatchEvent) bool { return ev.Type == WatchConnected && ev.Since.After(gone) })
+		r.await(mark, "Connected again", func(ev WatchEvent) bool { return isConn(Connected)(ev) && ev.Connection.Since.After(gone) })
 	}
 }
 
@@ -224,8 +224,8 @@ func TestFaultExpiredWatchRelistsQuietly(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "expiring", "--type=merge", "-p", `{"data":{"foo":"after"}}`)
 	r.next("Modified after the expired watches", hasData(ObjectModified, "foo", "after"))
 	for _, ev := range r.seen {
-		if ev.Type == WatchReconnecting {
-			t.Errorf("the user was told %s: %v, for an expired watch", ev.Type, ev.Err)
+		if isConn(Reconnecting)(ev) {
+			t.Errorf("the user was told %s: %v, for an expired watch", ev.Connection.State, ev.Connection.Err)
 		}
 	}
 	if !strings.Contains(p.describe(), "410 Gone") {
@@ -236,7 +236,9 @@ func TestFaultExpiredWatchRelistsQuietly(t *testing.T) {
 
 // TestFaultLostAnswersAreNeverRepeated puts a proxy in front of the API
 // server that breaks the first save in each of the ways a network and a
-// load balancer do. Each time the user gets a clear error, the draft is
+// load balancer do, none of them an answer of the API server's: a cut
+// connection, a timeout, a gateway's 502, 503 or HTML 500 (behind which
+// the server may or may not have done the work). Each time the user gets a clear error, the draft is
 // kept, and the save follows the lost-answer rule: when the server did the
 // work, kedit reports `saved rv N` from the object read back and writes
 // nothing again; when it did not, it sends the save once more. Either way
@@ -252,11 +254,11 @@ func TestFaultLostAnswersAreNeverRepeated(t *testing.T) {
 		wantKind model.ErrorKind
 	}{
 		{dropAfter, true, "the API server is unavailable", 0, model.ErrorUnavailable},
-		{status502After, true, "the API server answered 502 Bad Gateway", 0, model.ErrorUnavailable},
+		{status502After, true, "502 Bad Gateway from a proxy or load balancer, not the API server", 0, model.ErrorUnavailable},
 		{delayAfter, true, "the API server did not answer in time", time.Second, model.ErrorTimeout},
 		{dropBefore, false, "the API server is unavailable", 0, model.ErrorUnavailable},
-		{status503Before, false, "the API server answered 503 Service Unavailable", 0, model.ErrorUnavailable},
-		{status500Before, false, "the API server answered 500 Internal Server Error", 0, model.ErrorUnavailable},
+		{status503Before, false, "503 Service Unavailable from a proxy or load balancer, not the API server", 0, model.ErrorUnavailable},
+		{status500Before, false, "500 Internal Server Error from a proxy or load balancer, not the API server: an HTML page", 0, model.ErrorUnavailable},
 	} {
 		t.Run(tc.fault.String(), func(t *testing.T) {
 			t.Parallel()

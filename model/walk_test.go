@@ -23,7 +23,8 @@ import (
 // left out; no update in place of the strategy unless asked for; a refused
 // merged text keeps the rebase and the draft; every save the server took
 // is reported; no save is sent again after a lost answer before the object
-// read back says it did not go through; and a conflict whose theirs changed
+// read back says it did not go through; a final answer is never retried;
+// and a conflict whose theirs changed
 // only what the server owns never waits for the user.
 func TestRulesHoldOnRandomWalks(t *testing.T) {
 	walks, steps := 300, 40
@@ -43,7 +44,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			var ev Event
 			switch r.IntN(19) {
 			case 18:
-				switch b := s.Base().Object; r.IntN(4) {
+				switch b := s.Base().Object; r.IntN(6) {
 				case 0:
 					// The object read back after a lost answer, unchanged.
 					ev = SaveVerified{Object: b}
@@ -53,6 +54,13 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				case 2:
 					// A hot object: only the status moved on.
 					ev = Conflicted{Theirs: withStatus(b, next(), val())}
+				case 3:
+					// The server answers again while a save waits.
+					ev = Reconnected{}
+				case 4:
+					// A final answer: the API server's own 500, after
+					// which the save may have been stored.
+					ev = SaveFailed{Err: &landingError{APIError{Kind: ErrorRefused}, true}}
 				default:
 					ev = SaveFailed{Err: &APIError{Kind: ErrorTimeout}}
 				}
@@ -167,6 +175,9 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			}
 			if _, ok := ev.(SaveFailed); ok && err == nil && s.Draft().Text != before.draft {
 				t.Fatalf("%sa failure changed the draft", where())
+			}
+			if f, ok := ev.(SaveFailed); ok && !KindOf(f.Err).Retryable() && len(effectsOf[RetrySave](effects)) > 0 {
+				t.Fatalf("%sa final answer (%s) is retried", where(), KindOf(f.Err))
 			}
 			if rd, ok := ev.(RecoverDraft); ok && rd.Draft.UID == "recreated" && s.Base().ResourceVersion != before.base {
 				t.Fatalf("%sa draft of another object moved base from %s to %s", where(), before.base, s.Base().ResourceVersion)
