@@ -173,7 +173,7 @@ func (e *RefusedError) Status() string { return fmt.Sprintf("%d %s", e.Code, htt
 
 // Message is the server's message, on one line.
 func (e *RefusedError) Message() string { return oneLine(serverMessage(e.Err), 300) }
-func (e *RefusedError) Unwrap() error { return e.Err }
+func (e *RefusedError) Unwrap() error   { return e.Err }
 
 // ErrorKind implements model.KindedError.
 func (e *RefusedError) ErrorKind() model.ErrorKind { return model.ErrorRefused }
