@@ -167,13 +167,13 @@ func (e *RefusedError) Error() string {
 	}
 	return fmt.Sprintf("the API server refused the %s of %s (%s): %s", e.Verb, e.Target, e.Status(), msg)
 }
+func (e *RefusedError) Unwrap() error { return e.Err }
 
 // Status is the answer's HTTP status in words: "500 Internal Server Error".
 func (e *RefusedError) Status() string { return fmt.Sprintf("%d %s", e.Code, http.StatusText(e.Code)) }
 
 // Message is the server's message, on one line.
 func (e *RefusedError) Message() string { return oneLine(serverMessage(e.Err), 300) }
-func (e *RefusedError) Unwrap() error   { return e.Err }
 
 // ErrorKind implements model.KindedError.
 func (e *RefusedError) ErrorKind() model.ErrorKind { return model.ErrorRefused }

@@ -32,11 +32,16 @@ const pollTimeout = 5 * PollInterval
 // the reflector falls back to a list and an ordinary watch request, which
 // gets the poll.
 func (w *Watch) pollInstead(ctx context.Context, opts metav1.ListOptions, refused error) (watch.Interface, error) {
+	watchList := opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	w.mu.Lock()
 	w.pollReason = classify(w.target, "watch", refused)
-	w.setConnectionLocked(Polling, w.pollReason)
+	if !watchList {
+		// After a watch-list request, the list that follows says whether
+		// the object can be read at all (Polling, or Refused).
+		w.setConnectionLocked(Polling, w.pollReason)
+	}
 	w.mu.Unlock()
-	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+	if watchList {
 		return nil, refused
 	}
 	last, _ := w.Latest()
