@@ -332,6 +332,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, cmd
 	case editorCheckedMsg:
 		return m.editorChecked(msg)
+	case accessCheckedMsg:
+		m.accessChecked(msg)
+		return m, nil
 	case redrawMsg:
 		if m.frame != nil {
 			m.frame.redrawing = false
