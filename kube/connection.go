@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // ConnectionState says how a Watch's or a Browse's link to the API server
@@ -123,3 +125,15 @@ func lostConnection(ctx context.Context, err error) bool {
 	// 503 is a server that is there but will not serve: as good as gone.
 	return !errors.As(err, &status) || apierrors.IsServiceUnavailable(err)
 }
+
+// errWatchCut is the state's cause for a watch request whose connection
+// broke before it was answered.
+var errWatchCut = errors.New("the watch request got no answer: the connection broke")
+
+// emptyWatchType is the type of client-go's empty watch, which it returns
+// without an error for a watch request whose connection broke.
+var emptyWatchType = reflect.TypeOf(watch.NewEmptyWatch())
+
+// isEmptyWatch reports whether wi is client-go's empty watch: no request
+// was answered.
+func isEmptyWatch(wi watch.Interface) bool { return reflect.TypeOf(wi) == emptyWatchType }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -317,4 +318,57 @@ func TestFaultLostAnswersAreNeverRepeated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFaultOutageNeverSaysConnected: a network that accepts connections
+// and closes them at once (every request cut) is an outage from end to
+// end: the watch says reconnecting and never connected until the network
+// is back, although client-go answers a cut watch request with an empty
+// watch and no error.
+func TestFaultOutageNeverSaysConnected(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	cfg := kubetest.RESTConfig(t)
+	var down atomic.Bool
+	p := newFaultProxy(t, cfg, func(*http.Request) faultAction {
+		if down.Load() {
+			return dropBefore
+		}
+		return pass
+	})
+	w, err := NewWatchForConfig(p.clientConfig(cfg, 0), configMapTarget("", ns, "testmap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
+	r := &watchRecorder{t: t, w: w, name: "testmap"}
+	r.await(0, "Connected", isConn(Connected))
+
+	down.Store(true)
+	// A change makes the open watch's stream end, as a cut one would.
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
+	p.closeClients()
+	mark := len(r.seen)
+	r.next("Reconnecting", isConn(Reconnecting))
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case ev := <-w.Events():
+			r.seen = append(r.seen, ev)
+			if isConn(Connected)(ev) {
+				t.Fatalf("connected during the outage; seen %s\nproxy:\n%s", r.describe(), p.describe())
+			}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if n := strings.Count(p.describe(), "-> drop before"); n < 2 {
+		t.Fatalf("the watch tried %d requests during the outage; the test proves nothing", n)
+	}
+	down.Store(false)
+	r.await(mark, "Connected after the outage", isConn(Connected))
+	r.await(mark, "the change", hasData(ObjectModified, "foo", "2"))
 }

@@ -202,6 +202,7 @@ func (a faultAction) String() string { return faultNames[a] }
 // HTTP to the client, so that it can close a connection mid-request.
 type faultProxy struct {
 	URL    string
+	srv    *httptest.Server
 	decide func(r *http.Request) faultAction
 	delay  time.Duration
 
@@ -283,9 +284,12 @@ func newFaultProxy(t *testing.T, upstream *rest.Config, decide func(*http.Reques
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	p.URL = srv.URL
+	p.URL, p.srv = srv.URL, srv
 	return p
 }
+
+// closeClients cuts every connection to the proxy, open watches too.
+func (p *faultProxy) closeClients() { p.srv.CloseClientConnections() }
 
 func (p *faultProxy) record(r *http.Request, a faultAction) {
 	p.mu.Lock()

@@ -156,6 +156,13 @@ func NewWatch(dc dynamic.Interface, t *Target) *Watch {
 			if apierrors.IsForbidden(err) {
 				return w.pollInstead(ctx, opts, err)
 			}
+			if err == nil && isEmptyWatch(wi) {
+				// client-go answers a watch request whose connection broke
+				// (EOF, a timeout) with an empty watch and no error: not
+				// connected.
+				w.observe(ctx, "watch", errWatchCut)
+				return wi, nil
+			}
 			if err == nil {
 				w.mayWatch()
 			}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -51,5 +52,17 @@ func TestWatchStateAndItsEventArePublishedTogether(t *testing.T) {
 		if last.Connection.State != final {
 			t.Fatalf("round %d: the watch ends %s, but the last event published says %s", round, final, last.Connection.State)
 		}
+	}
+}
+
+// TestEmptyWatchIsNotConnected: client-go answers a watch request whose
+// connection broke with an empty watch and no error; the Watch does not
+// take it for a connection.
+func TestEmptyWatchIsNotConnected(t *testing.T) {
+	if !isEmptyWatch(watch.NewEmptyWatch()) {
+		t.Error("client-go's empty watch is not recognised")
+	}
+	if isEmptyWatch(watch.NewFake()) {
+		t.Error("a watch with a stream taken for an empty one")
 	}
 }
