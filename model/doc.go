@@ -39,11 +39,13 @@
 // differs from base only in what the server owns (status, resourceVersion,
 // managedFields: a hot object's heartbeat) is rebased and resubmitted at
 // once, never shown in the conflict view. A save whose answer was lost (a
-// reset, a timeout, a 5xx: SaveFailed with a retryable kind) may have gone
-// through, so the next save first asks for the object (VerifySave); its
-// answer (SaveVerified) reports the save as saved when the object holds
-// it, sends it again only when nothing was written since, and rebases when
-// someone else wrote.
+// reset, a timeout, a gateway's 5xx: SaveFailed with a retryable kind, or
+// an error that says MayHaveLanded) may have gone through, so the next save
+// first asks for the object (VerifySave); its answer (SaveVerified) reports
+// the save as saved when the object holds it, sends it again only when
+// nothing was written since, and rebases when someone else wrote. Only a
+// save that got no answer is retried (RetrySave, and Reconnected once the
+// server answers again); any answer is final (retry.go).
 //
 // RebaseRequested enters the rebase from editing without a conflict;
 // MergedEdited (the merged text edited by hand) leaves rebasing or resolving
