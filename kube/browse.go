@@ -88,6 +88,12 @@ func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			wi, err := ri.Watch(ctx, opts)
+			if err == nil && isEmptyWatch(wi) {
+				// A cut connection, which client-go answers with an empty
+				// watch and no error: not connected (as for Watch).
+				b.observe(ctx, "watch", errWatchCut)
+				return wi, nil
+			}
 			b.observe(ctx, "watch", err)
 			return wi, err
 		},

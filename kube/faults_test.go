@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/kube/kubetest"
@@ -371,4 +372,47 @@ func TestFaultOutageNeverSaysConnected(t *testing.T) {
 	down.Store(false)
 	r.await(mark, "Connected after the outage", isConn(Connected))
 	r.await(mark, "the change", hasData(ObjectModified, "foo", "2"))
+}
+
+// TestFaultOutageNeverSaysConnectedInTheBrowser: the same outage under the
+// browser's live list: reconnecting, never connected, until it ends.
+func TestFaultOutageNeverSaysConnectedInTheBrowser(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	cfg := kubetest.RESTConfig(t)
+	var down atomic.Bool
+	p := newFaultProxy(t, cfg, func(*http.Request) faultAction {
+		if down.Load() {
+			return dropBefore
+		}
+		return pass
+	})
+	col, err := connectForTest(t, kubetest.Kubeconfig(t), ns).Collection("cm", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, err := metadata.NewForConfig(p.clientConfig(cfg, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startBrowse(t, mc, col)
+	r.waitFor("connected", liveDeadline, func(s BrowseSnapshot) bool { return s.Synced && s.Connection.State == Connected })
+
+	down.Store(true)
+	p.closeClients()
+	r.waitFor("reconnecting", watchTimeout, func(s BrowseSnapshot) bool { return s.Connection.State == Reconnecting })
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case snap := <-r.b.Snapshots():
+			r.last = snap
+			if snap.Connection.State == Connected {
+				t.Fatalf("connected during the outage\nproxy:\n%s", p.describe())
+			}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	down.Store(false)
+	r.waitFor("connected after the outage", watchTimeout, func(s BrowseSnapshot) bool { return s.Connection.State == Connected })
 }
