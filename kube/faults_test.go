@@ -88,7 +88,8 @@ func countingConfig(cfg *rest.Config) (*rest.Config, *writeLog) {
 // seconds, a save meanwhile fails as unavailable with the draft intact in
 // the session and on disk; the server started again on the same directory
 // brings the watch back (through a relist: etcd moved on past the watch's
-// resourceVersion), and the save lands exactly once.
+// resourceVersion), the waiting save goes as soon as the watch is
+// connected again, and lands exactly once.
 func TestFaultServerKilledMidEdit(t *testing.T) {
 	t.Parallel()
 	c := kubetest.NewCluster(t)
@@ -123,9 +124,19 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 		t.Fatalf("the draft on disk = %v, %v; want the draft", stored, err)
 	}
 
+	if !e.session.RetryWaiting() {
+		t.Fatalf("state %s, failure %+v: no save waits for the server", e.session.State(), e.session.Failure())
+	}
 	c.Start(t)
 	e.awaitConn(Connected, watchTimeout)
-	e.saveSettled(watchTimeout)
+	// The server is back: the waiting save goes now, as the UI sends it
+	// on this event, not when its back-off ends.
+	start := time.Now()
+	e.handle(model.Reconnected{})
+	t.Logf("saved %s after the watch connected again", time.Since(start).Round(time.Millisecond))
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the waiting save took %s once the server was back, want within 1 s", took.Round(time.Millisecond))
+	}
 	if st := e.session.State(); st != model.StateSaved {
 		t.Fatalf("state %s after the restart, want saved (failure %+v)", st, e.session.Failure())
 	}
