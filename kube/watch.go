@@ -78,7 +78,9 @@ type WatchEvent struct {
 // namespace for namespaced kinds. The informer relists after an expired
 // watch (410 Gone) and reconnects with backoff when the API server goes
 // away. It never resyncs, so an idle Watch sends no request but its
-// long-running watch, renewed when the server times it out.
+// long-running watch, renewed when the server times it out. A user who
+// may read the object but not watch it gets a GET every PollInterval
+// instead (poll.go).
 //
 // Events arrive on Events, which the UI reads with a command it returns
 // again after each message. The informer's handlers never block on that
