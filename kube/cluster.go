@@ -291,8 +291,8 @@ func classifyList(c *Collection, verb string, err error) error {
 		return &ForbiddenListError{Verb: verb, Collection: c, Err: err}
 	case apierrors.IsUnauthorized(err):
 		return &UnauthorizedError{Err: err}
-	case isUnavailable(err):
-		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
+	case noAnswer(err):
+		return unavailable(err)
 	}
 	msg := fmt.Sprintf("%s %s", verb, c.Resource())
 	if where := c.Where(); where != "" {

@@ -35,11 +35,12 @@ const (
 	ErrorImmutable
 	// ErrorUnauthorized is a 401: the credentials are not accepted.
 	ErrorUnauthorized
-	// ErrorUnavailable is a server that cannot be reached or answers 503;
-	// the save is worth retrying.
+	// ErrorUnavailable is no answer from the API server: it could not be
+	// reached, the connection broke, a gateway answered in its place, or
+	// it asked to come back later (429, 503). The save is retried.
 	ErrorUnavailable
-	// ErrorTimeout is a request or server timeout; the save is worth
-	// retrying.
+	// ErrorTimeout is a request or server timeout: no answer in time. The
+	// save is retried.
 	ErrorTimeout
 	// ErrorFieldManagerConflict is server-side apply refusing to take
 	// fields another manager owns; the causes name each field and owner.
@@ -56,6 +57,11 @@ const (
 	// yes (SaveRequested{OntoNewObject: true}). The error is a
 	// *RecreatedError.
 	ErrorRecreated
+	// ErrorRefused is any other answer of the API server's own that
+	// refuses the save (a 400, a 500 of its own such as a server-side
+	// apply that cannot build the object): final, never retried. The
+	// causes name the field when the server named one.
+	ErrorRefused
 )
 
 var errorKindNames = [...]string{
@@ -72,6 +78,7 @@ var errorKindNames = [...]string{
 	ErrorFieldManagerConflict: "field manager conflict",
 	ErrorApplyCannotRemove:    "apply cannot remove",
 	ErrorRecreated:            "created again",
+	ErrorRefused:              "refused",
 }
 
 // String returns the kind in words, e.g. "too large".
@@ -82,8 +89,9 @@ func (k ErrorKind) String() string {
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
 
-// Retryable reports whether the same save may succeed later unchanged, so
-// that the session schedules a retry with back-off.
+// Retryable reports whether no answer came (the retry rule, retry.go),
+// so that the session schedules a retry with back-off; any answer is
+// final.
 func (k ErrorKind) Retryable() bool {
 	return k == ErrorUnavailable || k == ErrorTimeout
 }

@@ -57,9 +57,12 @@ type (
 		err    error
 		sess   *model.Session
 	}
-	// retryDueMsg says a RetrySave's delay is over, for session sess (nil:
-	// the session shown).
-	retryDueMsg struct{ sess *model.Session }
+	// retryDueMsg says the delay of RetrySave attempt is over, for session
+	// sess (nil: the session shown).
+	retryDueMsg struct {
+		sess    *model.Session
+		attempt int
+	}
 	// editorFinishedMsg is $EDITOR's result.
 	editorFinishedMsg struct {
 		text, original string
@@ -299,8 +302,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
 			return m, nil // the object was left meanwhile
 		}
-		if m.sess.State() != model.StateFailed {
-			// The user did something else meanwhile (discarded, edited and saved).
+		if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
+			// The user did something else meanwhile (discarded, edited and
+			// saved), or the save was tried already (the server came back).
 			return m, nil
 		}
 		return m, m.handle(model.SaveRequested{})
@@ -329,6 +333,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, cmd
 	case editorCheckedMsg:
 		return m.editorChecked(msg)
+	case accessCheckedMsg:
+		m.accessChecked(msg)
+		return m, nil
 	case redrawMsg:
 		if m.frame != nil {
 			m.frame.redrawing = false
@@ -349,12 +356,13 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 
 // watched turns a watch event into a LiveChanged, or a connection state.
 func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
-	switch ev.Type {
-	case kube.WatchConnected:
-		m.object.SetConnection("connected")
-		return nil
-	case kube.WatchReconnecting:
-		m.object.SetConnection("reconnecting since " + ev.Since.Local().Format("15:04:05"))
+	if ev.Type == kube.ConnectionChanged {
+		m.object.SetConnection(connectionText(ev.Connection))
+		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
+			// The server answers again: a save waiting out its back-off
+			// goes now, not when the back-off ends.
+			return m.handle(model.Reconnected{})
+		}
 		return nil
 	}
 	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Type]

@@ -66,15 +66,7 @@ func (m Browser) connText() string {
 	if m.closed {
 		return "stopped"
 	}
-	switch m.conn.State {
-	case kube.Connected:
-		return "connected"
-	case kube.Reconnecting:
-		return "reconnecting since " + m.conn.Since.Local().Format("15:04:05")
-	case kube.Refused:
-		return "refused"
-	}
-	return "connecting"
+	return connectionText(m.conn)
 }
 
 // column is one column of the table.

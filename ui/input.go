@@ -92,14 +92,14 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.editorOpen = true
-		return m, editCmd(text, false)
+		return m, tea.Batch(editCmd(text, false), m.askAccess())
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.DraftText()
 		if err != nil {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		return m, m.openEditor(text, false)
+		return m, tea.Batch(m.openEditor(text, false), m.askAccess())
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
 			// Saving over a deleted object can only create it again.

@@ -71,6 +71,9 @@ type Object struct {
 	// Read reads the object from the server: when the app takes up an
 	// object again, it may have changed or gone while nothing watched it.
 	Read func(ctx context.Context) (*unstructured.Unstructured, error)
+	// MaySave asks the server whether the user may save the object
+	// (kube.MaySave); nil asks nothing.
+	MaySave func(ctx context.Context) error
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.

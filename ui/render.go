@@ -163,7 +163,25 @@ func failureText(f *model.Failure) string {
 		s = "the server does not accept your credentials (401)"
 	case model.ErrorUnavailable, model.ErrorTimeout:
 		// The server's own words matter here: a timeout, a reset, a 502.
-		s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
+		if model.MayHaveLanded(f.Err) {
+			s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
+		} else {
+			// A 429 or the API server's own 503: it took nothing.
+			s = fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
+		}
+	case model.ErrorRefused:
+		// An answer, final: the server's words name the field, if any.
+		s = "the server refused the save"
+		var r *kube.RefusedError
+		switch {
+		case errors.As(f.Err, &r):
+			s += " (" + r.Status() + ")"
+			if len(f.Causes) == 0 {
+				s += ": " + r.Message()
+			}
+		case len(f.Causes) == 0 && f.Err != nil:
+			s += ": " + f.Err.Error()
+		}
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
 	case model.ErrorRecreated:

@@ -330,7 +330,7 @@ func TestWatchEvents(t *testing.T) {
 	ch := make(chan kube.WatchEvent, 1)
 	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
 	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
-	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.WatchReconnecting, Since: since}})
+	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}})
 	m = next.(App)
 	if !strings.Contains(plain(m), "reconnecting since 12:01:03") {
 		t.Errorf("no reconnecting state in the header:\n%s", plain(m))
