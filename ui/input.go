@@ -53,6 +53,9 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.confirm != confirmNone {
 		return m.answer(msg)
 	}
+	if m.helpShown && m.helpKey(msg) {
+		return m, nil
+	}
 	if m.screen == screenEditor {
 		// Every other key is typed into the draft, q and ? included.
 		return m.editorKey(msg)
@@ -62,7 +65,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	case key.Matches(msg, m.keys.Quit):
 		if m.sess.Draft() != nil || len(m.parkedInMemory()) > 0 {
@@ -141,7 +144,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 // the browser takes keys as text (a filter, a command, a picker).
 func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.Help) && !m.browser.InputActive() {
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
 	var cmd tea.Cmd
@@ -155,7 +158,7 @@ func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 // inside a prompt closes the prompt.
 func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.EditorHelp) {
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
 	save := key.Matches(msg, m.keys.EditorSave)
