@@ -188,48 +188,44 @@ func jsonToYAML(js []byte) ([]byte, error) {
 }
 
 // QuoteYAML writes s as a YAML double-quoted string, by the rule of
-// internal/escape: the characters it names as Go-style escapes (which YAML
-// reads the same), a backslash as \\, a quote as \", a newline as \n and a
-// tab as \t; U+2028, U+2029 and U+FEFF, which YAML would fold or drop, as
-// escapes too; so are a character that takes no cell and a stray joiner,
-// as the rule draws them. Everything else is written as it is.
+// internal/escape: what it draws as Go-style escapes (which YAML reads the
+// same) as those escapes, among them U+2028, U+2029 and U+FEFF, which
+// YAML would fold or drop (they take no cell), a backslash as \\, a quote
+// as \", a newline as \n and a tab as \t. Everything else is written as it
+// is.
 func QuoteYAML(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteByte('"')
+	sc := escape.NewScanner(s)
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		e, n := sc.Unit(i)
 		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case escape.Unsafe(r), r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(r) // as JSON would have it
+		case e != "" && !(s[i] >= 0x80 && n == 1):
+			// The rule's escape, which YAML reads the same: a control
+			// character (\x1b, \r), a C1 or bidi control, a character
+			// that takes no cell (\u200b, \u2028, \ufeff) or a joiner
+			// that joins nothing.
+			b.WriteString(e)
+		case e != "":
+			b.WriteRune(utf8.RuneError) // an invalid byte, as JSON would have it
 		default:
-			// The escape rule's unit: a character that takes no cell, or
-			// a joiner that joins nothing, is written as its code points'
-			// escapes; a grapheme cluster otherwise as it is.
-			e, n := escape.Rune(s[i:])
-			if e == "" {
-				b.WriteString(s[i : i+n])
-			} else {
-				b.WriteString(e)
+			for _, r := range s[i : i+n] {
+				switch r {
+				case '"':
+					b.WriteString(`\"`)
+				case '\\':
+					b.WriteString(`\\`)
+				case '\n':
+					b.WriteString(`\n`)
+				case '\t':
+					b.WriteString(`\t`)
+				default:
+					b.WriteRune(r)
+				}
 			}
-			i += n
-			continue
 		}
-		i += size
+		i += n
 	}
 	b.WriteByte('"')
 	return b.String()

@@ -58,18 +58,27 @@ func isBidiControl(r rune) bool {
 // escape (Unsafe, invalid UTF-8, or one that takes no cell). A backslash
 // alone does not count: it is a letter, only drawn doubled.
 func Needed(s string) bool {
+	var sc *Scanner
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
+		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
 				return true
+			}
+			if sc != nil {
+				sc.bound, sc.afterShown = i, c >= 0x20
 			}
 			i++
 			continue
 		}
-		// A character that is not ASCII, or a letter one may join: its
-		// cluster.
-		e, n := Rune(s[i:])
+		if sc == nil {
+			sc = NewScanner(s)
+			if i > 0 {
+				// A cluster starts at the ASCII character before i.
+				sc.bound, sc.afterShown = i-1, s[i-1] >= 0x20
+			}
+		}
+		e, n := sc.Unit(i)
 		if e != "" {
 			return true
 		}
@@ -207,19 +216,22 @@ func Styled(s string, mark func(string) string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	sc := NewScanner(s)
 	for i := 0; i < len(s); {
-		e, n := Rune(s[i:])
-		if s[i] == '\\' {
-			// Doubled; a mark that joins it stays on the second one.
-			b.WriteString(apply(mark, `\\`))
-			b.WriteString(s[i+1 : i+n])
+		e, n := sc.Unit(i)
+		if e != "" {
+			b.WriteString(apply(mark, e))
 			i += n
 			continue
 		}
-		if e != "" {
-			b.WriteString(apply(mark, e))
-		} else {
-			b.WriteString(s[i : i+n])
+		// Text drawn as it is, every backslash doubled (one in a cluster
+		// too: a mark that joins it stays on the second).
+		for _, c := range []byte(s[i : i+n]) {
+			if c == '\\' {
+				b.WriteString(apply(mark, `\\`))
+			} else {
+				b.WriteByte(c)
+			}
 		}
 		i += n
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -139,6 +140,60 @@ func TestEveryCellIsMeasured(t *testing.T) {
 		}
 		if Needed(in) != (out != strings.ReplaceAll(in, `\`, `\\`)) {
 			t.Fatalf("seed %d: Needed(%q) = %v, String = %q", seed, in, Needed(in), out)
+		}
+	}
+}
+
+// TestKindsCoverXAnsi: every character x/ansi measures 0 cells wide alone
+// is one the scanner looks at closely (a mark, or one that may take no
+// cell), so that its fast path never skips one the rule escapes.
+func TestKindsCoverXAnsi(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if r >= 0xd800 && r <= 0xdfff {
+			continue
+		}
+		if kind(r) == kindShown && ansi.StringWidth(string(r)) == 0 {
+			t.Errorf("%U takes no cell but is taken for one that does", r)
+		}
+	}
+}
+
+// TestScannerEscapesWhatRuneEscapes: over random text, String (which
+// walks with the scanner) escapes exactly what walking cluster by cluster
+// with Rune escapes.
+func TestScannerEscapesWhatRuneEscapes(t *testing.T) {
+	walk := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			e, n := Rune(s[i:])
+			switch {
+			case s[i] == '\\':
+				b.WriteString(`\\` + s[i+1:i+n])
+			case e != "":
+				b.WriteString(e)
+			default:
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+		return b.String()
+	}
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewSource(seed))
+	parts := []string{"a", " ", "\\", "\n", "\t", "\u0301", "\u0302", "\u200d", "\u200c", "\u200b", "\ufeff", "\U0001F468",
+		"\U0001F3FD", "\ufe0f", "\u2642", "漢", "\x1b", "\u202e", "\xff", "\u00ad", "\u0915", "\u094d", "\u093f",
+		"\u0600", "\U000E0041", "\U0001F1E9", "\u1100", "\u1161", "\u2028"}
+	for range 50000 {
+		var b strings.Builder
+		for range rng.Intn(10) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := String(s), walk(s); got != want {
+			t.Fatalf("seed %d: String(%q) = %q, walking with Rune %q", seed, s, got, want)
+		}
+		if Needed(s) != (walk(s) != strings.ReplaceAll(s, `\`, `\\`)) {
+			t.Fatalf("seed %d: Needed(%q) = %v, walking with Rune %q", seed, s, Needed(s), walk(s))
 		}
 	}
 }
