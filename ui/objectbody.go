@@ -17,22 +17,29 @@ import (
 type sideways struct {
 	// x is how many columns of the body are scrolled off to the left.
 	x int
-	// lines are the body's lines; longest is the width of the widest, or
-	// at most the body's width when none is wider (only lines with more
-	// bytes than the width can be wider, so only those are measured).
+	// lines are the body's lines, longest the width of the widest.
 	lines   []string
 	longest int
 }
 
-// measure takes the body's lines for a body width columns wide.
-func (s *sideways) measure(text string, width int) {
+// measure takes the body's lines.
+func (s *sideways) measure(text string) {
 	s.lines = strings.Split(text, "\n")
 	s.longest = 0
 	for _, l := range s.lines {
-		if len(l) > width {
-			s.longest = max(s.longest, ansi.StringWidth(l))
+		s.longest = max(s.longest, lineWidth(l))
+	}
+}
+
+// lineWidth is ansi.StringWidth, without its cost for a line of printable
+// ASCII only (nearly every line of YAML), whose width is its length.
+func lineWidth(l string) int {
+	for i := 0; i < len(l); i++ {
+		if l[i] < 0x20 || l[i] >= 0x7f {
+			return ansi.StringWidth(l)
 		}
 	}
+	return len(l)
 }
 
 // fixed is how many columns on the left stay when the body scrolls

@@ -44,11 +44,9 @@ type ObjectView struct {
 	// bodyText is what the body was last given; renders the objects
 	// last rendered.
 	bodyText string
-	// measuredAt is the width the body's lines were measured for.
-	measuredAt int
-	renders    *renders
-	rebasing   bool
-	conn       string
+	renders  *renders
+	rebasing bool
+	conn     string
 	// causes are the field causes of the last refused save (a 422), shown
 	// next to their lines in the draft.
 	causes []model.FieldCause
@@ -307,12 +305,12 @@ func (m *ObjectView) layout() {
 	// The viewport measures every line of what it is given (tens of
 	// milliseconds for a mebibyte), and most events (a save, a conflict)
 	// leave the text as it was.
-	if text = strings.TrimSuffix(text, "\n"); text != m.bodyText || m.body.TotalLineCount() == 0 || m.width != m.measuredAt {
-		m.bodyText, m.measuredAt = text, m.width
+	if text = strings.TrimSuffix(text, "\n"); text != m.bodyText || m.body.TotalLineCount() == 0 {
+		m.bodyText = text
 		m.body.SetContent(text)
-		m.side.measure(text, m.width)
-		m.side.x = min(m.side.x, m.maxX())
+		m.side.measure(text)
 	}
+	m.side.x = min(m.side.x, m.maxX())
 }
 
 // View draws the header, the banner and the body.
