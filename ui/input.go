@@ -32,7 +32,8 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if msg.Paste && m.screen == screenEditor && m.confirm == confirmNone {
 		// A paste is text for the editor, never a key of the app's, and
 		// a long one comes as thousands: matching bindings would render
-		// each as a string, once per binding.
+		// each as a string, once per binding. It goes where it is seen.
+		m.helpShown = false
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd

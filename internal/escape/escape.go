@@ -41,8 +41,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Unsafe reports whether r is drawn as an escape: a control character
-// other than newline and tab, DEL, a C1 control or a bidirectional control.
+// Unsafe reports whether r is drawn as an escape wherever it stands: a
+// control character other than newline and tab, DEL, a C1 control or a
+// bidirectional control. (Whether a character that takes no cell, or a
+// joiner, is drawn escaped depends on the characters around it: Rune.)
 func Unsafe(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || isBidiControl(r)
 }
