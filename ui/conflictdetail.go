@@ -106,7 +106,7 @@ func (m ConflictView) sections(height int, cols []detailColumn) (secs []section,
 		s := &secs[i]
 		// Context above the change when the rows allow the change and as
 		// much below it.
-		context := min(contextLines, max(0, (s.rows-1)/2))
+		context := min(contextLines, max(0, (s.rows-max(1, s.col.n))/2))
 		s.start = max(0, min(s.col.from-context, len(s.lines)-s.rows))
 	}
 	return secs, gap
