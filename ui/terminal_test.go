@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,8 +31,8 @@ const family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
 func inTerminal(t *testing.T, m App, w, h int, msgs ...tea.Msg) [][]string {
 	t.Helper()
 	want := plain(drive(t, m, append([]tea.Msg{tea.WindowSizeMsg{Width: w, Height: h}}, msgs...)...))
-	term := vt.NewSafeEmulator(w, h)
-	go func() { _, _ = io.Copy(io.Discard, term) }() // its answers to queries
+	term := &lockedTerminal{e: vt.NewEmulator(w, h)}
+	go func() { _, _ = io.Copy(io.Discard, term.e) }() // its answers to queries
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(nil),
 		tea.WithOutput(term), tea.WithoutSignalHandler())
 	done := make(chan struct{})
@@ -61,9 +62,7 @@ func inTerminal(t *testing.T, m App, w, h int, msgs ...tea.Msg) [][]string {
 	for y := range h {
 		cells[y] = make([]string, w)
 		for x := range w {
-			if c := term.CellAt(x, y); c != nil {
-				cells[y][x] = c.Content
-			}
+			cells[y][x], _ = term.CellAt(x, y)
 		}
 	}
 	return cells
@@ -84,21 +83,45 @@ func sameScreen(got []string, frame string, w int) bool {
 	return true
 }
 
+// lockedTerminal is an emulator that Bubble Tea's renderer writes to while
+// the test reads its cells: the cells are read under the same lock, and
+// copied (the emulator's own lock does not cover a cell it returned).
+type lockedTerminal struct {
+	mu sync.Mutex
+	e  *vt.Emulator
+}
+
+func (l *lockedTerminal) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.e.Write(p)
+}
+
+// CellAt returns the grapheme cluster of the cell at x, y and its width.
+func (l *lockedTerminal) CellAt(x, y int) (string, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.e.CellAt(x, y); c != nil {
+		return c.Content, c.Width
+	}
+	return "", 0
+}
+
 // rows are the terminal's rows as text: each cell's grapheme cluster, a
 // blank for an empty one, nothing for the second cell of a wide one.
-func rows(term *vt.SafeEmulator, w, h int) []string {
+func rows(term *lockedTerminal, w, h int) []string {
 	out := make([]string, h)
 	for y := range h {
 		var b strings.Builder
 		for x := 0; x < w; {
-			c := term.CellAt(x, y)
-			if c == nil || c.Content == "" {
+			content, width := term.CellAt(x, y)
+			if content == "" {
 				b.WriteByte(' ')
 				x++
 				continue
 			}
-			b.WriteString(c.Content)
-			x += max(1, c.Width)
+			b.WriteString(content)
+			x += max(1, width)
 		}
 		out[y] = b.String()
 	}
