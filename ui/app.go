@@ -5,7 +5,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/kube"
@@ -138,8 +137,9 @@ type App struct {
 	preview  PreviewView
 	browser  Browser
 	status   StatusBar
-	help     help.Model
-	// helpLine and bottom are the help and the status bar (or question)
+	// helpState is the help page (? or f1), when it shows.
+	helpState
+	// helpLine and bottom are the footer and the status bar (or question)
 	// as relayout rendered them; helpLine is for helpFor.
 	helpLine, bottom string
 	helpFor          helpKey
@@ -166,7 +166,7 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
-		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24, frame: &frameCache{}}
+		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
