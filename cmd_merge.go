@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -87,7 +88,7 @@ func runMerge(stdout, stderr io.Writer, files []string, output string, asJSON bo
 			fmt.Fprintf(stderr, "kedit: conflict at %s\n", kube.EscapeControl(c.Where()))
 		}
 	} else {
-		fmt.Fprintf(stderr, "kedit: %d conflict(s)\n", res.Text.Conflicts)
+		fmt.Fprintf(stderr, "kedit: %s\n", words.Count(res.Text.Conflicts, "conflict"))
 	}
 	return &exitError{code: 1}
 }

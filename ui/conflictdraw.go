@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -228,7 +229,7 @@ func (m ConflictView) columns(height int, base string, cols []detailColumn) stri
 		// colliding line needs one more, context gets what is left.
 		context := min(contextLines, max(0, height-4))
 		if skip := min(max(0, cols[i].from-context), len(all)); skip > 0 {
-			out = append(out, st.Muted.Render(fmt.Sprintf("… %d lines above", skip)))
+			out = append(out, st.Muted.Render("… "+words.Count(skip, "line")+" above"))
 			all = all[skip:]
 		}
 		for _, l := range all {

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -171,7 +171,7 @@ func oneLine(s string) string {
 	}
 	first, rest, more := strings.Cut(s, "\n")
 	if more {
-		return fmt.Sprintf("%s (+%d lines)", first, strings.Count(rest, "\n")+1)
+		return first + " (+" + words.Count(strings.Count(rest, "\n")+1, "line") + ")"
 	}
 	return first
 }

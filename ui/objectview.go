@@ -208,7 +208,7 @@ func (m ObjectView) header() []string {
 	var second string
 	switch {
 	case m.blame:
-		second = st.Draft.Render("blame") + st.Muted.Render("  of live rv "+m.liveRV+": who owns each line's field, and when (b hides)")
+		second = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
 		second = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -273,9 +274,9 @@ func (m TimelineView) titleLines() []string {
 	title := fmt.Sprintf("timeline of %s: %s since kedit opened it, newest first", m.object, model.Count(len(m.rows), "version"))
 	lines := []string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}
 	if m.dropped > 0 {
-		// The bound of issue 13: the oldest versions go first.
-		note := fmt.Sprintf("%s dropped (the timeline keeps at most %d versions and %d MiB)",
-			model.Count(m.dropped, "older version"), model.MaxTimeline, model.MaxTimelineBytes>>20)
+		// The timeline is bounded: the oldest versions go first.
+		note := fmt.Sprintf("%s dropped (the timeline keeps at most %s and %d MiB)",
+			words.Count(m.dropped, "older version"), words.Count(model.MaxTimeline, "version"), model.MaxTimelineBytes>>20)
 		lines = append(lines, m.styles.Error.Render(ansi.Truncate(note, m.width, "…")))
 	}
 	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.rowText(timelineRow{
