@@ -256,8 +256,9 @@ func (m ObjectView) content() (string, []int) {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
-	// changes, not the whole object.
-	baseText := m.renders.render(m.base, false)
+	// changes, not the whole object, against base as the draft's text was
+	// made from it.
+	baseText := m.renders.renderAs(m.base, renderAsDraft)
 	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
 	if m.secret && !m.revealed {
 		// Masked after the diff, so that a changed value still shows as
