@@ -116,7 +116,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		case c.Owner != "":
 			row.manager = c.Owner
 		case r.Theirs.Object != nil:
-			row.manager = model.Writer(r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+			row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
 		}
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -259,12 +258,7 @@ func (m ObjectView) content() (string, []int) {
 	// changes, not the whole object, against base as the draft's text was
 	// made from it.
 	baseText := m.renders.renderAs(m.base, renderAsDraft)
-	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
-	if m.secret && !m.revealed {
-		// Masked after the diff, so that a changed value still shows as
-		// a changed line.
-		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
-	}
+	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}

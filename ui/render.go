@@ -163,15 +163,25 @@ func bannerText(ch model.ServerChange) string {
 	for _, c := range ch.Changes {
 		paths = append(paths, c.Path)
 	}
-	manager := ch.Manager
-	if manager == "" {
-		manager = "an unknown manager"
-	}
-	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, manager)
+	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, writerText(ch.Manager))
 	if len(paths) > 0 {
 		text += ": " + strings.Join(paths, ", ")
 	}
 	return kube.EscapeControl(text)
+}
+
+// unknownWriter is what kedit calls the writer of a change that no
+// managedFields entry tells (model.WriterSince): kedit never credits a
+// manager whose entry predates the change.
+const unknownWriter = "unknown writer (no managedFields entry changed)"
+
+// writerText names the writer of a version or change: its field manager,
+// or, when managedFields do not tell, unknownWriter.
+func writerText(manager string) string {
+	if manager == "" {
+		return unknownWriter
+	}
+	return manager
 }
 
 // failureText says in plain words why a save did not go through, and what
