@@ -101,6 +101,9 @@ type App struct {
 	parked map[DraftKey]objectState
 	// opening is the object being opened from the browser, if any.
 	opening *DraftKey
+	// checkingNamespace is the namespace :ns NAME typed, while the server
+	// is asked whether it exists.
+	checkingNamespace string
 	// leaving: esc was pressed and the app goes back to the list once
 	// the shown object's outstanding commands are back.
 	leaving bool
