@@ -183,6 +183,7 @@ func New(cfg Config) App {
 			m.browser.ShowSnapshot(*cfg.First)
 		}
 	}
+	m.status.Settle(m.statusState())
 	m.relayout()
 	return m
 }
@@ -210,6 +211,7 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
+	m.status.Settle(m.statusState())
 	if warm := m.warmDraftText(); warm != nil {
 		cmd = tea.Batch(cmd, warm)
 	}
