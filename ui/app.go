@@ -365,5 +365,7 @@ func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
 	if typ == 0 || ev.Object == nil {
 		return nil
 	}
-	return m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	cmd := m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	m.sayDemoWrite()
+	return cmd
 }
