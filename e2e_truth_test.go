@@ -213,7 +213,9 @@ func TestE2ENamespaceThatDoesNotExist(t *testing.T) {
 	term.typeKeys("ns nosuchnsz")
 	term.send("Tab")
 	term.waitFor(screenWait, `no namespace starts with "nosuchnsz"`)
+	// esc and q sent together would reach kedit as alt+q.
 	term.send("Escape")
+	term.waitGone(screenWait, "no namespace starts with")
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
 
