@@ -13,6 +13,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -82,7 +83,7 @@ As a git merge driver (README: "kedit merge as a git merge driver"):
   git config merge.kedit.driver 'kedit merge -o %A -L ours -L base -L theirs --marker-size %L %A %O %B'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 {
-				return usageError(cmd, fmt.Errorf("want MINE BASE THEIRS, got %d file(s)", len(args)))
+				return usageError(cmd, fmt.Errorf("want MINE BASE THEIRS, got %s", words.Count(len(args), "file")))
 			}
 			return nil
 		},
@@ -114,7 +115,7 @@ As a git merge driver (README: "kedit merge as a git merge driver"):
 func (o *mergeOptions) check() error {
 	switch {
 	case len(o.labels) > 3:
-		return fmt.Errorf("-L given %d times: it names MINE, BASE and THEIRS, at most three", len(o.labels))
+		return fmt.Errorf("-L given %s: it names MINE, BASE and THEIRS, at most three", words.Count(len(o.labels), "time"))
 	case o.toStdout && o.output != "":
 		return errors.New("-p writes to stdout and -o to a file: give one")
 	case o.asJSON && (o.style != diff.StyleDiff3 || o.favor != diff.FavorNone):
@@ -185,7 +186,7 @@ func runMerge(stdout, stderr io.Writer, files []string, o mergeOptions) error {
 			}
 		}
 	} else if conflicts > 0 {
-		fmt.Fprintf(stderr, "kedit: %d conflict(s)\n", conflicts)
+		fmt.Fprintf(stderr, "kedit: %s\n", words.Count(conflicts, "conflict"))
 	}
 	if conflicts == 0 {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 // IdentityError reports that the three versions are not the same object, so
@@ -32,7 +34,7 @@ type OpenConflictsError struct {
 
 // Error says how many conflicts are open.
 func (e *OpenConflictsError) Error() string {
-	return fmt.Sprintf("%d conflict(s) still open", e.Open)
+	return words.Count(e.Open, "conflict") + " still open"
 }
 
 // InputError reports a version MergeObjects cannot read, such as an

@@ -243,9 +243,9 @@ func ResourceName(gr schema.GroupResource) string {
 }
 
 // ForbiddenListError: RBAC does not allow listing or watching a
-// collection (403).
+// collection, or getting a namespace (403).
 type ForbiddenListError struct {
-	// Verb is the refused request: list or watch.
+	// Verb is the refused request: list, watch or get.
 	Verb       string
 	Collection *Collection
 	Err        error

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 )
 
@@ -80,7 +81,7 @@ func shortCause(msg string) string {
 		if len(v) <= 120 {
 			return v
 		}
-		return fmt.Sprintf(`Invalid value: "%s…" (%d bytes)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], len(v)-len(`Invalid value: ""`))
+		return fmt.Sprintf(`Invalid value: "%s…" (%s)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], words.Count(len(v)-len(`Invalid value: ""`), "byte"))
 	})
 }
 func (e *InvalidError) Unwrap() error { return e.Err }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 // ErrorKind classifies why the API server refused a save. kube/ maps API
@@ -295,19 +297,13 @@ type OpenConflictsError struct {
 
 // Error says how many conflicts are open and what to do.
 func (e *OpenConflictsError) Error() string {
-	if e.Open == 1 {
-		return fmt.Sprintf("1 of %s is still open: resolve it before resubmitting", Count(e.Total, "conflict"))
-	}
-	return fmt.Sprintf("%d of %d conflicts are still open: resolve them before resubmitting", e.Open, e.Total)
+	return fmt.Sprintf("%d of %s %s still open: resolve %s before resubmitting",
+		e.Open, words.Count(e.Total, "conflict"), words.Agree(e.Open, "is", "are"), words.Agree(e.Open, "it", "them"))
 }
 
 // Count says n things in words: "1 conflict", "2 conflicts", "0 changes".
-func Count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
+// It is words.Count, kedit's one rule for counting in a message.
+func Count(n int, thing string) string { return words.Count(n, thing) }
 
 // StaleDraftError refuses to recover a stored draft that was made from a
 // version the session cannot merge from: the store recorded base's

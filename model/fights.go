@@ -84,8 +84,8 @@ func Fights(writes []FieldWrite) []Fight {
 // 4 times between hpa and argocd in 10 min`. The writers' names come from
 // the server: escape them before drawing.
 func (f Fight) Banner() string {
-	return fmt.Sprintf("fight: %s changed hands %d times between %s and %s in %s",
-		f.Path, f.Count, f.Between[0], f.Between[1], span(f.Times[len(f.Times)-1].Sub(f.Times[0])))
+	return fmt.Sprintf("fight: %s changed hands %s between %s and %s in %s",
+		f.Path, Count(f.Count, "time"), f.Between[0], f.Between[1], span(f.Times[len(f.Times)-1].Sub(f.Times[0])))
 }
 
 // span writes a duration as the banner does: seconds under a minute,

@@ -104,6 +104,9 @@ type App struct {
 	parked map[DraftKey]objectState
 	// opening is the object being opened from the browser, if any.
 	opening *DraftKey
+	// checkingNamespace is the namespace :ns NAME typed, while the server
+	// is asked whether it exists.
+	checkingNamespace string
 	// leaving: esc was pressed and the app goes back to the list once
 	// the shown object's outstanding commands are back.
 	leaving bool
@@ -184,6 +187,7 @@ func New(cfg Config) App {
 			m.browser.ShowSnapshot(*cfg.First)
 		}
 	}
+	m.status.Settle(m.statusState())
 	m.relayout()
 	return m
 }
@@ -211,6 +215,7 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
+	m.status.Settle(m.statusState())
 	if warm := m.warmDraftText(); warm != nil {
 		cmd = tea.Batch(cmd, warm)
 	}
@@ -369,5 +374,7 @@ func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
 	if typ == 0 || ev.Object == nil {
 		return nil
 	}
-	return m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	cmd := m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	m.sayDemoWrite()
+	return cmd
 }

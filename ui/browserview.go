@@ -226,7 +226,7 @@ func (m Browser) bottomLine() string {
 		s = "/" + kube.EscapeControl(m.filter) + cursor
 	case modePrompt:
 		s = ":" + kube.EscapeControl(m.prompt) + cursor
-		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt)); hint != "" {
+		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt)); hint != "" {
 			// Type and namespace names come from the server.
 			s += "  " + st.Muted.Render(kube.EscapeControl(hint))
 		}

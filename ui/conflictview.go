@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -125,7 +125,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		case c.Owner != "":
 			row.manager = c.Owner
 		case r.Theirs.Object != nil:
-			row.manager = model.Writer(r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+			row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
 		}
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
@@ -181,7 +181,7 @@ func oneLine(s string) string {
 	}
 	first, rest, more := strings.Cut(s, "\n")
 	if more {
-		return fmt.Sprintf("%s (+%d lines)", first, strings.Count(rest, "\n")+1)
+		return first + " (+" + words.Count(strings.Count(rest, "\n")+1, "line") + ")"
 	}
 	return first
 }

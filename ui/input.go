@@ -243,15 +243,9 @@ func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
 		m.editor.kept = msg.version
 		err = nil
 		if d := m.sess.Draft(); d != nil {
+			// handle said it in the status bar too, which drops it once
+			// the draft changes (Settle).
 			err = d.Err
-		}
-		switch {
-		case err != nil:
-			// handle said it in the status bar too.
-			m.editor.parseSaid = m.status.Text()
-		case m.editor.parseSaid != "" && m.status.Text() == m.editor.parseSaid:
-			// The draft parses again: the complaint is over.
-			m.status.Info("")
 		}
 	}
 	if msg.version == m.editor.Version() {

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -213,7 +212,7 @@ func (m ObjectView) header() []string {
 	var second string
 	switch {
 	case m.blame:
-		second = st.Draft.Render("blame") + st.Muted.Render("  of live rv "+m.liveRV+": who owns each line's field, and when (b hides)")
+		second = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
 		second = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
@@ -261,14 +260,10 @@ func (m ObjectView) content() (string, []int) {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
-	// changes, not the whole object.
-	baseText := m.renders.render(m.base, false)
-	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
-	if m.secret && !m.revealed {
-		// Masked after the diff, so that a changed value still shows as
-		// a changed line.
-		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
-	}
+	// changes, not the whole object, against base as the draft's text was
+	// made from it.
+	baseText := m.renders.renderAs(m.base, renderAsDraft)
+	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}

@@ -30,6 +30,10 @@ type Cluster interface {
 	Types() ([]kube.ResourceType, error)
 	// Namespaces are the namespaces :ns offers.
 	Namespaces(ctx context.Context) ([]string, error)
+	// CheckNamespace says whether a namespace typed in :ns NAME exists:
+	// nil, a *kube.NamespaceNotFoundError, or why it cannot tell
+	// (kube.Cluster.CheckNamespace).
+	CheckNamespace(ctx context.Context, name string) error
 	// Browse starts a live list of c.
 	Browse(ctx context.Context, c *kube.Collection) (List, error)
 	// Drafts are the stored drafts of this context on this cluster
@@ -246,12 +250,21 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 		if cur == nil {
 			return m, nil, true
 		}
+		m.checkingNamespace = ""
+		if !msg.AllNamespaces && !m.browser.KnowsNamespace(msg.Namespace) {
+			// Typed, not picked: the list of a namespace that does not
+			// exist is empty, as if it had nothing in it. Ask first.
+			m.checkingNamespace = msg.Namespace
+			return m, checkNamespaceCmd(m.ctx, c, msg.Namespace), true
+		}
 		next := cur.InNamespace(msg.Namespace)
 		if msg.AllNamespaces {
 			next = cur.InAllNamespaces()
 		}
 		m.status.Info("")
 		return m, m.listOn(next), true
+	case namespaceCheckedMsg:
+		return m.namespaceChecked(msg)
 	case NamespacesWantedMsg:
 		return m, namespacesCmd(m.ctx, c), true
 	case namespacesListedMsg:

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 )
 
 // SecretValue stands for every value of a Secret in a report.
@@ -204,7 +205,7 @@ func (r Report) Text() string {
 		for _, f := range r.Fights {
 			first, _ := time.Parse(time.RFC3339Nano, f.Times[0])
 			last, _ := time.Parse(time.RFC3339Nano, f.Times[len(f.Times)-1])
-			fmt.Fprintf(&b, "  %s changed hands %d times between %s and %s in %s: %s\n", e(f.Path), f.Count,
+			fmt.Fprintf(&b, "  %s changed hands %s between %s and %s in %s: %s\n", e(f.Path), words.Count(f.Count, "time"),
 				e(f.Clients[0].String()), e(f.Clients[1].String()), last.Sub(first).Round(time.Second), strings.Join(f.Times, " "))
 		}
 	}

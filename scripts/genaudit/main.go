@@ -13,6 +13,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 func main() {
@@ -42,7 +44,7 @@ func run(seed, ns, target string, size int64, out string) error {
 		}
 	}
 	if len(pool) == 0 || len(own) == 0 {
-		return fmt.Errorf("the seed has %d lines of other objects and %d of %s: both are needed", len(pool), len(own), target)
+		return fmt.Errorf("the seed has %s of other objects and %d of %s: both are needed", words.Count(len(pool), "line"), len(own), target)
 	}
 	poolBytes := int64(len(data))
 	copies := size/poolBytes + 1
