@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ var (
 	keditBinErr  error
 )
 
-// keditBinary builds kedit once per test binary.
+// keditBinary builds kedit, the module's root, once per test binary.
 func keditBinary(t testing.TB) string {
 	t.Helper()
 	keditBinOnce.Do(func() {
@@ -32,7 +32,10 @@ func keditBinary(t testing.TB) string {
 			return
 		}
 		keditBin = filepath.Join(dir, "kedit")
-		out, err := exec.Command("go", "build", "-o", keditBin, ".").CombinedOutput()
+		// The module's root, the main package, from e2e/.
+		cmd := exec.Command("go", "build", "-o", keditBin, ".")
+		cmd.Dir = ".."
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			keditBinErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

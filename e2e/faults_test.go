@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -49,7 +49,7 @@ func nodeRV(t *testing.T, node string) string {
 func TestE2EHotNodeLabelLands(t *testing.T) {
 	t.Parallel()
 	node := "hot-e2e-" + randomSuffix()
-	kubectlStdin(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":%q}}`, node), "create", "-f", "-")
+	kubetest.MustKubectlStdin(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":%q}}`, node), "create", "-f", "-")
 	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "node", node, "--wait=false") })
 	heartbeat(t, node)
 

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -193,7 +193,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 "spec":{"group":"%[1]s","scope":"Namespaced","names":{"plural":"hostiles","singular":"hostile","kind":"Hostile"},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"x":{"type":"string"}},
 "x-kubernetes-validations":[{"rule":"!has(self.x) || self.x.startsWith('ok')","messageExpression":"'x is not ok: ' + self.x"}]}}}}}]}}`, group)
-	kubectlStdin(t, crd, "create", "-f", "-")
+	kubetest.MustKubectlStdin(t, crd, "create", "-f", "-")
 	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "crd", "hostiles."+group, "--wait=false") })
 	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/hostiles."+group)
 	spec := map[string]any{"x": "ok"}
@@ -205,7 +205,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubectlStdin(t, string(b), "-n", ns, "create", "-f", "-")
+	kubetest.MustKubectlStdin(t, string(b), "-n", ns, "create", "-f", "-")
 
 	env2 := newKeditEnv(t, editorScript(t, `sed -i 's/^  x: ok$/  x: "no \\x1b]0;TITLE-MARK\\x07 \\x1b[2JWIPED-MARK \\u202eRTL-MARK"/' "$1"`))
 	term2, raw2 := rawTerminal(t, 250, 50, env2.vars(t), keditBinary(t), "--kubeconfig", env2.kubeconfig, "-n", ns, "hostiles."+group+"/keys")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ import (
 // draft so that the banner shows; the peer is the real kubectl (see
 // peerKubectl). Run by make bench:
 //
-//	go test -run '^$' -bench LiveChange -benchtime 100x .
+//	go test -run '^$' -bench LiveChange -benchtime 100x ./e2e
 
 // peerKubectl is the real kubectl binary: on these machines kubectl on
 // PATH is a dispatcher that execs kubectl.1.33 beside its target, which
