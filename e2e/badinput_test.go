@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kedit/kedit/internal/badinput"
 	"github.com/kedit/kedit/kube/kubetest"
@@ -47,16 +46,8 @@ func TestE2EBadInputFirstTen(t *testing.T) {
 			term.waitForText(screenWait, c.Screen)
 			term.waitFor(screenWait, "unsaved draft")
 			path := env.draft(ns, target.Mapping.Resource.Resource, name, 1)
-			deadline := time.Now().Add(screenWait)
-			for {
-				b, err := os.ReadFile(path)
-				if err == nil && strings.HasSuffix(string(b), text) {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the draft file %s does not hold the draft (%v): %.300q", path, err, b)
-				}
-				time.Sleep(50 * time.Millisecond)
+			if b := waitFile(t, path, func(b []byte) bool { return strings.HasSuffix(string(b), text) }); b == nil {
+				t.Fatalf("the draft file %s is not there", path)
 			}
 			if after := badinput.Read(t, target); after == nil || after.GetResourceVersion() != before.GetResourceVersion() {
 				t.Errorf("the object changed on the server: rv %s -> %v", before.GetResourceVersion(), after)

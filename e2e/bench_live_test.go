@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -160,13 +161,7 @@ func BenchmarkLiveChange(b *testing.B) {
 		if err := os.Mkdir(home+"/run", 0o700); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() {
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-				if err := os.RemoveAll(home); err == nil || time.Now().After(deadline) {
-					return
-				}
-			}
-		})
+		b.Cleanup(func() { testwait.Until(10*time.Second, func() bool { return os.RemoveAll(home) == nil }) })
 		cmd.Env = append(os.Environ(), "TERM=xterm-256color", "KUBE_EDITOR="+editor, "EDITOR="+editor,
 			"XDG_STATE_HOME="+home+"/state", "XDG_RUNTIME_DIR="+home+"/run", "KUBECACHEDIR="+home+"/cache")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

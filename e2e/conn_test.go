@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -23,7 +24,7 @@ func createPort(t *testing.T, ns string) {
 	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/ports.e2e.kedit.example.com", "--timeout=60s")
 	obj := writeFile(t, "p.yaml", "apiVersion: e2e.kedit.example.com/v1\nkind: Port\nmetadata:\n  name: web\nspec:\n  ports:\n  - {name: http, port: 80}\n")
 	// Discovery of a brand-new type can lag a moment behind Established.
-	poll(t, 30*time.Second, "the Port created", func() bool {
+	testwait.Eventually(t, 30*time.Second, "the Port created", func() bool {
 		_, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", obj)
 		return err == nil
 	})
@@ -48,15 +49,18 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	term.send("s")
 	screen := term.waitFor(screenWait, "the server refused the save (500 Internal Server Error): .spec.bogus: field not declared in schema (the draft is kept)")
 	// Three seconds is past the first two retries' back-off: none comes.
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
+	var said string
+	if testwait.Until(3*time.Second, func() bool {
+		screen = term.screen()
 		for _, never := range []string{"did not get an answer", "retrying", "next try"} {
 			if strings.Contains(screen, never) {
-				t.Fatalf("an answer called %q:\n%s", never, screen)
+				said = never
+				return true
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
-		screen = term.screen()
+		return false
+	}) {
+		t.Fatalf("an answer called %q:\n%s", said, screen)
 	}
 	if !strings.Contains(screen, "unsaved draft") || !strings.Contains(screen, "bogus: 1") {
 		t.Errorf("the draft is not shown after the refusal:\n%s", screen)
@@ -106,9 +110,7 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 	last := 0
 	for {
 		term.send("s")
-		var screen string
-		poll(t, screenWait, "another failed attempt", func() bool {
-			screen = term.screen()
+		screen, _ := term.waitUntil(screenWait, "another failed attempt", func(screen string) bool {
 			m := attemptNo.FindStringSubmatch(screen)
 			n := 0
 			if m != nil {
@@ -131,8 +133,9 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 	proxy.restore(t)
 
 	var connected time.Time
-	for {
-		screen := term.screen()
+	var screen string
+	saved := func() bool {
+		screen = term.screen()
 		header := strings.SplitN(screen, "\n", 2)[0]
 		up := strings.Contains(header, "connected") && !strings.Contains(header, "reconnecting")
 		if up && connected.IsZero() {
@@ -151,15 +154,15 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 			if time.Since(waiting) > 29*time.Second {
 				t.Errorf("saved %s after the 30 s back-off began: the back-off, not the reconnect, sent it", time.Since(waiting).Round(time.Second))
 			}
-			break
+			return true
 		}
 		if up && strings.Contains(screen, "next try in") && time.Since(connected) > 1500*time.Millisecond {
 			t.Fatalf("the header says connected and the status still waits, %s on:\n%s", time.Since(connected).Round(time.Millisecond), screen)
 		}
-		if time.Since(waiting) > time.Minute {
-			t.Fatalf("not saved a minute after the network was back:\n%s", screen)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return false
+	}
+	if !testwait.Until(time.Minute, saved) {
+		t.Fatalf("not saved a minute after the network was back:\n%s", screen)
 	}
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" {
 		t.Errorf("foo = %q on the server", data["foo"])

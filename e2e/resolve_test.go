@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -111,17 +112,10 @@ func TestE2ECustomResourceListMergesByItem(t *testing.T) {
 	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/ports.e2e.kedit.example.com", "--timeout=60s")
 	obj := writeFile(t, "p.yaml", "apiVersion: e2e.kedit.example.com/v1\nkind: Port\nmetadata:\n  name: web\nspec:\n  ports:\n  - {name: http, port: 80}\n  - {name: https, port: 443}\n")
 	// Discovery of a brand-new type can lag a moment behind Established.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", obj)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("creating the object: %v\n%s", err, out)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	testwait.Eventually(t, 30*time.Second, "the Port created", func() bool {
+		_, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", obj)
+		return err == nil
+	})
 	term := openKeditOn(t, ns, "ports.e2e.kedit.example.com/web", "Port/web", editorScript(t, `sed -i 's/port: 80$/port: 8080/' "$1"`), 120, 40)
 
 	term.send("e")

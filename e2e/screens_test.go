@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
@@ -80,21 +79,21 @@ func TestE2ESidewaysScrolling(t *testing.T) {
 				t.Fatalf("the long line is not cut with a sign at the right edge: %q\n%s", row, screen)
 			}
 			term.send("l")
-			screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "l scrolls right", func(s string) bool {
+			screen, _ = term.waitUntil(screenWait, "l scrolls right", func(s string) bool {
 				row := rowOfText(s, "seg00")
 				return strings.HasPrefix(row, "…") && !strings.Contains(row, "long:")
 			})
 			for range 40 {
 				term.send("Right", "Right", "Right", "Right", "Right")
 			}
-			term.waitUntil(screenWait, 50*time.Millisecond, "→ reaches the end", func(s string) bool {
+			term.waitUntil(screenWait, "→ reaches the end", func(s string) bool {
 				return strings.HasSuffix(strings.TrimRight(rowOfText(s, "END"), " "), "END")
 			})
 			for range 40 {
 				term.send("Left", "Left", "Left", "Left", "Left")
 			}
 			term.send("h")
-			term.waitUntil(screenWait, 50*time.Millisecond, "← and h bring the start back", func(s string) bool {
+			term.waitUntil(screenWait, "← and h bring the start back", func(s string) bool {
 				return strings.HasPrefix(strings.TrimSpace(rowOfText(s, "long: ")), "long: seg0000-")
 			})
 			term.send("q")
@@ -132,9 +131,9 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 			}
 			checkSectionsShowContent(t, screen, "base (rv", "theirs (rv", "mine")
 			term.send("PageDown")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgdn scrolls the versions", func(s string) bool { return s != screen })
+			term.waitUntil(screenWait, "pgdn scrolls the versions", func(s string) bool { return s != screen })
 			term.send("PageUp")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgup brings the versions back", func(s string) bool { return s == screen })
+			term.waitUntil(screenWait, "pgup brings the versions back", func(s string) bool { return s == screen })
 
 			// The long value's conflict: the window around its end.
 			term.send("m")
@@ -160,9 +159,9 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 				return false
 			}
 			term.send("PageDown")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgdn scrolls line 5 away", func(s string) bool { return !versionLine(s) })
+			term.waitUntil(screenWait, "pgdn scrolls line 5 away", func(s string) bool { return !versionLine(s) })
 			term.send("PageUp")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgup brings line 5 back", versionLine)
+			term.waitUntil(screenWait, "pgup brings line 5 back", versionLine)
 		})
 	}
 }
@@ -217,7 +216,7 @@ func helpText(t *testing.T, term *terminal, view string) string {
 			t.Fatalf("the help never ends:\n%s", screen)
 		}
 		term.send("PageDown")
-		screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "the next page of help", func(s string) bool { return s != screen })
+		screen, _ = term.waitUntil(screenWait, "the next page of help", func(s string) bool { return s != screen })
 		pages = append(pages, screen)
 	}
 	term.send("?")
@@ -310,7 +309,7 @@ func TestE2EWideAndJoinedCharacters(t *testing.T) {
 	for _, s := range e2eSizes {
 		t.Run(s.name, func(t *testing.T) {
 			env := newKeditEnv(t, "true")
-			term, raw := rawTerminal(t, s.w, s.h, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "configmap/emoji")
+			term, raw := env.runRaw(t, s.w, s.h, "-n", ns, "configmap/emoji")
 			screen := term.waitFor(screenWait, "ConfigMap/emoji", "couple: "+e2eCouple+"|", `stray: "a\u200db|"`, `hidden: "x\u200by|"`, "wide: 漢字 e\u0301|")
 			if strings.Contains(screen, `\U0001`) {
 				t.Errorf("an emoji is drawn as an escape:\n%s", screen)

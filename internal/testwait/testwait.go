@@ -31,16 +31,14 @@ func Until(timeout time.Duration, cond func() bool) bool {
 	}
 }
 
-// Eventually polls cond until it returns nil and returns how long that
-// took. After timeout the test fails with cond's last error, which says
-// what was awaited and what there was instead.
-func Eventually(t testing.TB, timeout time.Duration, cond func() error) time.Duration {
+// Eventually polls cond until it holds and returns how long that took.
+// After timeout the test fails, saying what it waited for. A wait whose
+// failure should show more (the screen, a file) calls Until and says it.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) time.Duration {
 	t.Helper()
 	start := time.Now()
-	var err error
-	if Until(timeout, func() bool { err = cond(); return err == nil }) {
-		return time.Since(start)
+	if !Until(timeout, cond) {
+		t.Fatalf("%s: not within %s", what, timeout)
 	}
-	t.Fatalf("not within %s: %v", timeout, err)
-	return 0
+	return time.Since(start)
 }

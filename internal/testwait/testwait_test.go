@@ -1,7 +1,7 @@
 package testwait
 
 import (
-	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -32,23 +32,15 @@ type fakeT struct {
 
 func (f *fakeT) Helper() {}
 func (f *fakeT) Fatalf(format string, args ...any) {
-	f.failed = format
-	if len(args) > 1 {
-		f.failed = args[1].(error).Error()
-	}
+	f.failed = fmt.Sprintf(format, args...)
 }
 
 func TestEventually(t *testing.T) {
 	n := 0
-	Eventually(t, 10*time.Second, func() error {
-		if n++; n < 2 {
-			return errors.New("not yet")
-		}
-		return nil
-	})
+	Eventually(t, 10*time.Second, "the second poll", func() bool { n++; return n == 2 })
 	f := &fakeT{}
-	Eventually(f, 2*Interval, func() error { return errors.New("the screen shows nothing") })
-	if f.failed != "the screen shows nothing" {
-		t.Errorf("the failure says %q, want the condition's last error", f.failed)
+	Eventually(f, 2*Interval, "the screen to show foo", func() bool { return false })
+	if want := "the screen to show foo: not within 100ms"; f.failed != want {
+		t.Errorf("the failure says %q, want %q", f.failed, want)
 	}
 }
