@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/ui"
@@ -47,7 +49,6 @@ type loggingTransport struct {
 }
 
 type loggedReq struct {
-	at    time.Time
 	path  string
 	query string
 	bytes *int64
@@ -58,7 +59,7 @@ func (lt *loggingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := lt.next.RoundTrip(r)
 	n := new(int64)
 	l.mu.Lock()
-	l.reqs = append(l.reqs, loggedReq{at: time.Now(), path: r.URL.Path, query: r.URL.RawQuery, bytes: n})
+	l.reqs = append(l.reqs, loggedReq{path: r.URL.Path, query: r.URL.RawQuery, bytes: n})
 	l.mu.Unlock()
 	if resp != nil {
 		resp.Body = &countingBody{ReadCloser: resp.Body, n: n, mu: &l.mu}
@@ -184,28 +185,28 @@ func TestBrowserDownloadsMetadataOnlyAndIdles(t *testing.T) {
 	log := runBrowser(t, ns, "cm")
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 
-	// Start-up is over once a second passes without a request.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		reqs := log.snapshot()
-		if len(reqs) > 0 && time.Since(reqs[len(reqs)-1].at) > time.Second {
-			break
+	// Start-up is over once the list's watch request is in the log
+	// (after a list, or a watch-list at once); then 3 s idle, which the
+	// first request sent ends. What was downloaded is counted after, when
+	// the list has surely been read.
+	testwait.Eventually(t, 30*time.Second, "the list's watch request", func() bool {
+		for _, r := range log.snapshot() {
+			if q, _ := url.ParseQuery(r.query); r.path == path && q.Get("watch") == "true" {
+				return true
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still sending requests after 30s: %d", len(reqs))
-		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	})
+	before := log.snapshot()
+	testwait.Until(3*time.Second, func() bool { return len(log.snapshot()) > len(before) })
+	after := log.snapshot()
+	for _, r := range after[len(before):] {
+		t.Errorf("idle, the browser sent %s?%s", r.path, r.query)
 	}
 	got, count := log.bytesTo(path)
 	t.Logf("%d ConfigMaps of 1 MiB: %d bytes downloaded for them in %d requests", n, got, count)
 	if got > n*metadataBytes || count == 0 {
 		t.Errorf("downloaded %d bytes in %d requests for %d ConfigMaps: more than their metadata", got, count, n)
-	}
-	before := log.snapshot()
-	time.Sleep(3 * time.Second)
-	after := log.snapshot()
-	for _, r := range after[len(before):] {
-		t.Errorf("idle, the browser sent %s?%s", r.path, r.query)
 	}
 	var watches int
 	for _, r := range after {

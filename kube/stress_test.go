@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -219,22 +220,16 @@ func runStress(t *testing.T, sessions, edits int, blind bool) (stressFigures, []
 
 	// Every version up to the last is recorded before checking.
 	final := readBase(t, target)
-	deadline := time.Now().Add(watchTimeout)
-	for {
+	last := ""
+	if !testwait.Until(watchTimeout, func() bool {
 		recMu.Lock()
-		n := len(versions)
-		last := ""
-		if n > 0 {
+		defer recMu.Unlock()
+		if n := len(versions); n > 0 {
 			last = versions[n-1].rv
 		}
-		recMu.Unlock()
-		if last == final.GetResourceVersion() {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the recorder saw up to rv %s, the object is at %s", last, final.GetResourceVersion())
-		}
-		time.Sleep(50 * time.Millisecond)
+		return last == final.GetResourceVersion()
+	}) {
+		t.Fatalf("the recorder saw up to rv %s, the object is at %s", last, final.GetResourceVersion())
 	}
 	rec.Stop()
 	<-recDone

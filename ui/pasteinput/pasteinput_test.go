@@ -17,6 +17,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/creack/pty"
 	"github.com/muesli/cancelreader"
+
+	"github.com/kedit/kedit/internal/testwait"
 )
 
 // Bubble Tea and cancelreader take the Reader for the file it reads.
@@ -395,13 +397,14 @@ func TestTerminalHandedToAProgramAndBack(t *testing.T) {
 	master.WriteString("a")
 	wait("a")
 	master.WriteString("x") // x runs the child
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if b, _ := os.ReadFile(out); len(b) > 0 || time.Now().After(deadline) {
+	if !testwait.Until(20*time.Second, func() bool {
+		if b, _ := os.ReadFile(out); len(b) > 0 {
 			t.Fatalf("the child did not start reading: %s", b)
 		}
+		_, err := os.Stat(ready)
+		return err == nil
+	}) {
+		t.Fatal("the child did not start reading")
 	}
 	master.WriteString("hello\r")
 	wait("child: <nil>")
