@@ -14,6 +14,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/diff/difftest"
 	"github.com/kedit/kedit/internal/testgit"
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // randomGitFlags draws a git merge-file command line's flags: styles,
@@ -63,7 +64,7 @@ func TestMergeCommandMatchesGitFlags(t *testing.T) {
 	if testing.Short() {
 		cases = 100
 	}
-	seed := uint64(1789)
+	seed := testseed.Fixed(t, 1789)
 	g := difftest.NewCorpus(11, seed)
 	r := g.Rand()
 	names := []string{"a.txt", "o.txt", "b.txt"}

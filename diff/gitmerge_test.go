@@ -12,6 +12,7 @@ import (
 
 	"github.com/kedit/kedit/diff/difftest"
 	"github.com/kedit/kedit/internal/testgit"
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // gitMerger runs the real `git merge-file`, the reference Merge3Text must
@@ -195,6 +196,7 @@ func TestMerge3TextMatchesGit(t *testing.T) {
 		}
 		bigCases, hugeCases = cases/20, cases/200
 	}
+	seed = testseed.Fixed(t, seed)
 	g := difftest.NewCorpus(3, seed)
 	failed := 0
 	for i := 0; i < cases && failed < 5; i++ {
