@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,9 +13,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/internal/testwait"
@@ -133,38 +129,6 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 	return log
 }
 
-// createConfigMaps creates n ConfigMaps of size bytes of data in ns, a few
-// at a time, without client-go's rate limit.
-func createConfigMaps(t testing.TB, ns string, n, size int) {
-	t.Helper()
-	cfg := kubetest.RESTConfig(t)
-	cfg.QPS, cfg.Burst = -1, 0
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value := strings.Repeat("x", size)
-	errs := make(chan error, n)
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big-%04d", i)}, Data: map[string]string{"data": value}}
-			_, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // metadataBytes bounds what one ConfigMap's metadata may cost on the wire
 // (a few hundred bytes; phase 1's tests allow as much).
 const metadataBytes = 2048
@@ -181,7 +145,7 @@ func TestBrowserDownloadsMetadataOnlyAndIdles(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	const n = 20
-	createConfigMaps(t, ns, n, bigConfigMap)
+	kubetest.CreateConfigMaps(t, ns, n, bigConfigMap)
 	log := runBrowser(t, ns, "cm")
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 
@@ -229,7 +193,7 @@ func BenchmarkBrowserMetadataOnly(b *testing.B) {
 	ns := os.Getenv("KEDIT_BENCH_NAMESPACE")
 	if ns == "" {
 		ns = kubetest.Namespace(b)
-		createConfigMaps(b, ns, n, bigConfigMap)
+		kubetest.CreateConfigMaps(b, ns, n, bigConfigMap)
 	}
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	var downloaded int64

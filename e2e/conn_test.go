@@ -16,20 +16,6 @@ import (
 // called no answer, a waiting save goes once the server is back, and a
 // user with few rights is told what is true.
 
-// createPort creates the Port web (e2eCRD) in ns, once discovery serves
-// the type.
-func createPort(t *testing.T, ns string) {
-	t.Helper()
-	kubetest.MustKubectl(t, "apply", "-f", writeFile(t, "crd.yaml", e2eCRD))
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/ports.e2e.kedit.example.com", "--timeout=60s")
-	obj := writeFile(t, "p.yaml", "apiVersion: e2e.kedit.example.com/v1\nkind: Port\nmetadata:\n  name: web\nspec:\n  ports:\n  - {name: http, port: 80}\n")
-	// Discovery of a brand-new type can lag a moment behind Established.
-	testwait.Eventually(t, 30*time.Second, "the Port created", func() bool {
-		_, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", obj)
-		return err == nil
-	})
-}
-
 // TestE2EApplyRefusalIsFinal: with --strategy apply, a custom resource
 // draft with a field its schema does not declare is answered 500 by the
 // API server. kedit says the server refused the save, naming the field,
@@ -38,10 +24,10 @@ func createPort(t *testing.T, ns string) {
 func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	createPort(t, ns)
-	rv := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "ports.e2e.kedit.example.com", "web", "-o", "jsonpath={.metadata.resourceVersion}"))
+	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1"))
+	rv := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "widgets.kedit.example.com", "w", "-o", "jsonpath={.metadata.resourceVersion}"))
 	log := filepath.Join(t.TempDir(), "debug.log")
-	term := openKeditOn(t, ns, "ports.e2e.kedit.example.com/web", "Port/web",
+	term := openKeditOn(t, ns, "widgets.kedit.example.com/w", "Widget/w",
 		editorScript(t, `sed -i 's/^spec:$/spec:\n  bogus: 1/' "$1"`), 200, 40, "--strategy", "apply", "--debug="+log)
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "bogus: 1")
@@ -69,7 +55,7 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	if len(sent) == 0 || !strings.Contains(sent[len(sent)-1], "PATCH") || !strings.Contains(sent[len(sent)-1], " 500") || strings.Count(strings.Join(sent, "\n"), " 500") != 1 {
 		t.Errorf("the save sent:\n%s\nwant one refused apply, and nothing after it", strings.Join(sent, "\n"))
 	}
-	if now := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "ports.e2e.kedit.example.com", "web", "-o", "jsonpath={.metadata.resourceVersion}")); now != rv {
+	if now := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "widgets.kedit.example.com", "w", "-o", "jsonpath={.metadata.resourceVersion}")); now != rv {
 		t.Errorf("the object moved from rv %s to %s", rv, now)
 	}
 }

@@ -182,9 +182,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 "spec":{"group":"%[1]s","scope":"Namespaced","names":{"plural":"hostiles","singular":"hostile","kind":"Hostile"},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"x":{"type":"string"}},
 "x-kubernetes-validations":[{"rule":"!has(self.x) || self.x.startsWith('ok')","messageExpression":"'x is not ok: ' + self.x"}]}}}}}]}}`, group)
-	kubetest.MustKubectlStdin(t, crd, "create", "-f", "-")
 	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "crd", "hostiles."+group, "--wait=false") })
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/hostiles."+group)
 	spec := map[string]any{"x": "ok"}
 	for i, p := range hostile {
 		spec[fmt.Sprintf("k%d-%s", i, p.text)] = p.text
@@ -194,7 +192,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubetest.MustKubectlStdin(t, string(b), "-n", ns, "create", "-f", "-")
+	kubetest.CreateCustom(t, ns, crd, string(b))
 
 	env2 := newKeditEnv(t, editorScript(t, `sed -i 's/^  x: ok$/  x: "no \\x1b]0;TITLE-MARK\\x07 \\x1b[2JWIPED-MARK \\u202eRTL-MARK"/' "$1"`))
 	term2, raw2 := env2.runRaw(t, 250, 50, "-n", ns, "hostiles."+group+"/keys")

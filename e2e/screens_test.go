@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/ui"
 )
@@ -40,19 +41,6 @@ func longValue(n int) string {
 		fmt.Fprintf(&b, "seg%04d-", i)
 	}
 	return b.String() + "END"
-}
-
-// confFile is a 40-line config file, with the given lines replaced.
-func confFile(set map[int]string) string {
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		if v, ok := set[i]; ok {
-			b.WriteString(v + "\n")
-		} else {
-			fmt.Fprintf(&b, "option%d = %d\n", i, i)
-		}
-	}
-	return b.String()
 }
 
 // rowOfText returns the screen's first row holding s.
@@ -112,13 +100,13 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			ns := kubetest.Namespace(t)
 			long := longValue(300)
-			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "conf", "--from-literal=app.conf="+confFile(nil), "--from-literal=long="+long+"base")
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "conf", "--from-literal=app.conf="+fixture.AppConfBase, "--from-literal=long="+long+"base")
 			editor := editorScript(t, `sed -i 's/option5 = 5$/option5 = mine/; s/option10 = 10$/option10 = mine/; s/ENDbase/ENDmine/' "$1"`)
 			term := openKeditOn(t, ns, "configmap/conf", "ConfigMap/conf", editor, s.w, s.h)
 			term.send("e")
 			term.waitFor(screenWait, "unsaved draft")
 			patch, _ := json.Marshal(map[string]any{"data": map[string]any{
-				"app.conf": confFile(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}), "long": long + "theirs"}})
+				"app.conf": fixture.AppConfTheirs, "long": long + "theirs"}})
 			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "conf", "--type=merge", "-p", string(patch))
 			term.waitFor(screenWait, "changed on server")
 			term.send("s")

@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 
 	"github.com/kedit/kedit/internal/testwait"
@@ -370,40 +369,6 @@ func loggedMetadataClient(t testing.TB, keep bool) (metadata.Interface, *respons
 	return mc, log
 }
 
-// createBigConfigMaps creates n ConfigMaps of size bytes of data each in
-// ns, a few at a time, through a client without client-go's default rate
-// limit (5 requests a second would take 17 minutes for 5,000).
-func createBigConfigMaps(t testing.TB, ns string, n, size int) {
-	t.Helper()
-	cfg := kubetest.RESTConfig(t)
-	cfg.QPS, cfg.Burst = -1, 0
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value := strings.Repeat("x", size-len("data"))
-	ctx := context.Background()
-	errs := make(chan error, n)
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big-%04d", i)}, Data: map[string]string{"data": value}}
-			_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatalf("creating ConfigMaps: %v", err)
-		}
-	}
-}
-
 // maxConfigMapData is the most data a ConfigMap may hold (1 MiB).
 const maxConfigMapData = 1 << 20
 
@@ -420,7 +385,7 @@ func TestBrowseDownloadsMetadataOnly(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	const n = 20
-	createBigConfigMaps(t, ns, n, maxConfigMapData-1024)
+	kubetest.CreateConfigMaps(t, ns, n, maxConfigMapData-1024)
 	mc, log := loggedMetadataClient(t, false)
 	col := connectForTest(t, kubetest.Kubeconfig(t), ns)
 	c, err := col.Collection("configmaps", false)
@@ -717,7 +682,7 @@ func benchNamespace(b *testing.B, n, size int) string {
 	b.Helper()
 	ns := kubetest.Namespace(b)
 	start := time.Now()
-	createBigConfigMaps(b, ns, n, size)
+	kubetest.CreateConfigMaps(b, ns, n, size)
 	b.Logf("created %d ConfigMaps of %d bytes in %s", n, size, time.Since(start).Round(time.Millisecond))
 	return ns
 }

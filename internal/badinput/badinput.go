@@ -262,9 +262,8 @@ func ambiguousShortName(t testing.TB) string {
 "metadata":{"name":"gadgets.%[1]s"},
 "spec":{"group":"%[1]s","scope":"Namespaced","names":{"plural":"gadgets","singular":"gadget","kind":"Gadget","shortNames":[%[2]q]},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`, g, short)
-		kubetest.MustKubectlStdin(t, crd, "create", "-f", "-")
 		t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "crd", "gadgets."+g, "--wait=false") })
-		kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/gadgets."+g)
+		kubetest.CreateCustom(t, "", crd, "")
 	}
 	return short
 }
