@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kedit/kedit/kube/localproc"
+	"github.com/kedit/kedit/internal/localproc"
 )
 
 // `kedit demo` is the teacher's one command: a real API server of its own
