@@ -1,4 +1,4 @@
-package kube
+package demo
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	}
 	parent := t.TempDir()
 	ctx := context.Background()
-	d, err := StartDemo(ctx, bin, parent)
+	d, err := Start(ctx, bin, parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := func(name string) map[string]string {
-		obj, err := dc.Resource(configMapsResource).Namespace(DemoNamespace).Get(ctx, name, metav1.GetOptions{})
+		obj, err := dc.Resource(configMapsResource).Namespace(Namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Errorf("nginx-conf data %v", got)
 	}
 
-	w := NewDemoWriter(dc, configMapTarget("localcluster", DemoNamespace, "testmap"), 0)
+	w := NewWriter(dc, configMapTarget("localcluster", Namespace, "testmap"), 0)
 	w.Start(ctx)
 	w.WriteNow()
 	report := nextWrite(t, w)
