@@ -6,14 +6,12 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,6 +21,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/internal/localproc"
 )
 
@@ -163,18 +162,11 @@ func removeAbandonedDemos(parent string) {
 			continue // not ours, or not finished being made
 		}
 		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid <= 0 || processAlive(pid) {
+		if err != nil || pid <= 0 || fsutil.ProcessAlive(pid) {
 			continue
 		}
 		_ = os.RemoveAll(dir)
 	}
-}
-
-// processAlive reports whether a process with pid exists (a process of
-// another user counts: EPERM says it exists).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -38,7 +39,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Errorf("demo directory %s, want a kedit-demo-* under %s", d.Dir, parent)
 	}
 	pid := d.ClusterPID()
-	if pid == 0 || !processAlive(pid) {
+	if pid == 0 || !fsutil.ProcessAlive(pid) {
 		t.Fatalf("cluster pid %d is not running", pid)
 	}
 	if b, _ := os.ReadFile(filepath.Join(d.Dir, ClusterPIDFile)); string(b) != strconv.Itoa(pid) {
@@ -83,7 +84,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if processAlive(pid) {
+	if fsutil.ProcessAlive(pid) {
 		t.Errorf("cluster %d still runs after Close", pid)
 	}
 	if _, err := os.Stat(d.Dir); !os.IsNotExist(err) {
