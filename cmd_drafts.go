@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -77,7 +78,7 @@ type draftJSON struct {
 }
 
 func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		return failWith(stderr, err)
 	}
@@ -115,7 +116,7 @@ func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
 }
 
 // state marks a draft kept aside, or being written by a running kedit.
-func state(d kube.DraftEntry) string {
+func state(d drafts.Entry) string {
 	switch {
 	case d.Kept:
 		return "kept"
@@ -135,7 +136,7 @@ func orDash(s string) string {
 // runDraftsRm removes an object's drafts or one draft file, after asking.
 func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes bool) error {
 	stderr := cmd.ErrOrStderr()
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		return failWith(stderr, err)
 	}
@@ -155,7 +156,7 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes b
 		if err != nil {
 			return failWith(stderr, err)
 		}
-		drafts, err := store.DraftsOf(target)
+		drafts, err := store.DraftsOf(kube.DraftKey(target))
 		if err != nil {
 			return failWith(stderr, err)
 		}

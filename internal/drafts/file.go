@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"bytes"
@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/fsutil"
 )
 
@@ -36,7 +35,7 @@ const (
 )
 
 // formatDraft is the file of a draft: its header, then text.
-func (s *DraftStore) formatDraft(t *Target, uid, baseRV string, text []byte) ([]byte, error) {
+func (s *Store) formatDraft(k Key, uid, baseRV string, text []byte) ([]byte, error) {
 	if strings.ContainsAny(baseRV, "\r\n") {
 		// It would break the header; the server never sends one like it.
 		return nil, fmt.Errorf("resourceVersion %q contains a line break", baseRV)
@@ -44,11 +43,11 @@ func (s *DraftStore) formatDraft(t *Target, uid, baseRV string, text []byte) ([]
 	var buf bytes.Buffer
 	// The first line only informs the reader; a name typed on the command
 	// line may hold anything, and no line break may end the line early.
-	name := strings.ReplaceAll(EscapeControl(t.String()), "\n", `\n`)
-	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(t.Namespace), strconv.Quote(t.Context))
+	name := strings.ReplaceAll(escape.String(k.String()), "\n", `\n`)
+	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(k.Namespace), strconv.Quote(k.Context))
 	fmt.Fprintf(&buf, "%s%s\n", draftBaseRVPrefix, baseRV)
 	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, s.clock().UTC().Format(time.RFC3339Nano))
-	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(t.Server))
+	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(k.Server))
 	fmt.Fprintf(&buf, "%s%s\n", draftUIDPrefix, strconv.Quote(uid))
 	buf.WriteString(draftTextFollows + "\n")
 	buf.Write(text)
@@ -107,9 +106,9 @@ func parseDraft(b []byte) (*Draft, error) {
 	return d, nil
 }
 
-// readDraft reads the draft at path, and its base when one is kept beside
-// it. A symlink is never followed.
-func readDraft(path string) (*Draft, error) {
+// Read reads the draft at path, and its base when one is kept beside it.
+// A symlink is never followed.
+func Read(path string) (*Draft, error) {
 	b, err := fsutil.ReadFileNoFollow(path)
 	if err != nil {
 		return nil, err
@@ -119,35 +118,37 @@ func readDraft(path string) (*Draft, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Path = path
-	if base, err := loadBaseFile(path + baseExt); err == nil {
-		d.Base = base // a missing or unreadable base only makes recovery stricter
+	if base, err := fsutil.ReadFileNoFollow(path + baseExt); err == nil {
+		d.BaseJSON = base // a missing or unreadable base only makes recovery stricter
 	}
 	return d, nil
 }
 
-func loadBaseFile(path string) (*unstructured.Unstructured, error) {
-	b, err := fsutil.ReadFileNoFollow(path)
-	if err != nil {
-		return nil, err
+// baseRVOf is the resourceVersion of a base kept as JSON; "" when it
+// cannot be read.
+func baseRVOf(base []byte) string {
+	var obj struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
 	}
-	obj := &unstructured.Unstructured{}
-	if err := obj.UnmarshalJSON(b); err != nil {
-		return nil, err
+	if json.Unmarshal(base, &obj) != nil {
+		return ""
 	}
-	return obj, nil
+	return obj.Metadata.ResourceVersion
 }
 
 // writeDraftFiles writes the draft at path atomically, then its base
 // beside it when given. A crash leaves either the previous draft or the
 // new one, never a mix.
-func writeDraftFiles(path string, file []byte, base *unstructured.Unstructured) error {
+func writeDraftFiles(path string, file []byte, base map[string]any) error {
 	if err := fsutil.WriteFileAtomic(path, file, 0o600); err != nil {
 		return err
 	}
 	if base == nil {
 		return nil
 	}
-	b, err := json.Marshal(base.Object)
+	b, err := json.Marshal(base)
 	if err != nil {
 		return err
 	}
