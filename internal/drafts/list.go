@@ -107,8 +107,8 @@ func (s *Store) List() ([]Entry, error) {
 }
 
 // entryOf reads the file at path, Dir/<context>/<namespace>/<resource>/
-// <file>. ok is false for the files that go with a draft (its base, its
-// lock, a write cut short by a crash).
+// <file>. ok is false for the files that go with a draft (its lock, the
+// base an older kedit kept beside it, a write cut short by a crash).
 func entryOf(path string, parts []string) (Entry, bool, error) {
 	file := parts[3]
 	var name string
@@ -237,7 +237,7 @@ func (s *Store) Remove(path string) error {
 		return fmt.Errorf("%s goes with a draft; remove the draft itself", abs)
 	}
 	if e.Kept {
-		if err := os.Remove(abs); err != nil {
+		if err := s.disk().Remove(abs); err != nil {
 			return err
 		}
 		fsutil.SyncDir(filepath.Dir(abs))
@@ -251,5 +251,5 @@ func (s *Store) Remove(path string) error {
 		return err
 	}
 	defer unlockFile(f, abs+lockExt)
-	return removeDraftFiles(abs)
+	return s.removeDraftFiles(abs)
 }

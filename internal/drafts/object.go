@@ -48,8 +48,11 @@ type Object struct {
 	own    string
 	held   map[string]*os.File
 	stored []*Draft
-	// baseRV is the resourceVersion of the base last kept beside own.
-	baseRV string
+	// baseJSON is the last base written, as JSON, and baseRV its
+	// resourceVersion: a base is encoded once per version, not once per
+	// write.
+	baseRV   string
+	baseJSON []byte
 	// slowWrite, when set, runs before each write: tests slow the disk.
 	slowWrite func()
 }
@@ -225,30 +228,21 @@ func (o *Object) Write(seq uint64, baseRV string, text []byte, base map[string]a
 		// never the decoded text the user edits.
 		text = []byte(o.key.Secret.Store(string(text)))
 	}
-	file, err := o.store.formatDraft(o.key, o.uid, baseRV, text)
+	baseJSON, err := o.encodeBase(base)
+	if err != nil {
+		return "", &WriteError{Path: o.own, Err: fmt.Errorf("encoding the base: %w", err)}
+	}
+	file, err := o.store.formatDraft(o.key, o.uid, baseRV, baseJSON, text)
 	if err != nil {
 		return "", &WriteError{Path: o.own, Err: err}
-	}
-	if base != nil && rvOf(base) == o.baseRV {
-		base = nil // kept already: the base is written only when it changes
 	}
 	if err := o.store.mkdirPrivate(o.dir); err != nil {
 		return "", &WriteError{Path: o.own, Err: err}
 	}
-	if err := writeDraftFiles(o.own, file, base); err != nil {
+	if err := o.store.writeDraft(o.own, file); err != nil {
 		return "", &WriteError{Path: o.own, Err: err}
 	}
-	if base != nil {
-		o.baseRV = rvOf(base)
-	}
 	return o.own, nil
-}
-
-// rvOf is the resourceVersion of an object as JSON decodes it.
-func rvOf(obj map[string]any) string {
-	md, _ := obj["metadata"].(map[string]any)
-	rv, _ := md["resourceVersion"].(string)
-	return rv
 }
 
 // Delete removes the draft (it was saved or discarded) as the session's
@@ -263,8 +257,7 @@ func (o *Object) Delete(seq uint64) error {
 	if o.problem != nil {
 		return nil
 	}
-	o.baseRV = ""
-	if err := removeDraftFiles(o.own); err != nil {
+	if err := o.store.removeDraftFiles(o.own); err != nil {
 		return fmt.Errorf("removing the draft %s: %w", o.own, err)
 	}
 	return nil
@@ -283,24 +276,15 @@ func (o *Object) Adopt(path string) (string, error) {
 		return o.own, nil
 	}
 	if _, err := os.Lstat(o.own); err == nil {
-		// Written after the recovery, so newer than the stored draft.
-		err := os.Rename(o.own+baseExt, path+baseExt)
-		if errors.Is(err, fs.ErrNotExist) {
-			o.baseRV, err = "", os.Remove(path+baseExt)
-			if errors.Is(err, fs.ErrNotExist) {
-				err = nil
-			}
-		}
+		// Written after the recovery, so newer than the stored draft; its
+		// base is in it, and a base an older kedit kept beside the stored
+		// draft goes.
+		err := o.store.disk().Rename(o.own, path)
 		if err == nil {
-			err = os.Rename(o.own, path)
+			err = o.store.disk().Remove(path + baseExt)
 		}
 		if err != nil {
 			return o.own, fmt.Errorf("recovering %s: %w", path, err)
-		}
-	} else {
-		o.baseRV = ""
-		if d, err := Read(path); err == nil && d.BaseJSON != nil {
-			o.baseRV = baseRVOf(d.BaseJSON)
 		}
 	}
 	o.switchOwn(path)
@@ -316,7 +300,7 @@ func (o *Object) Discard(paths ...string) (string, error) {
 		if err := o.mine(p); err != nil {
 			return o.own, err
 		}
-		if err := removeDraftFiles(p); err != nil {
+		if err := o.store.removeDraftFiles(p); err != nil {
 			return o.own, fmt.Errorf("removing the stored draft %s: %w", p, err)
 		}
 		o.forget(p)
@@ -333,7 +317,7 @@ func (o *Object) KeepAside(path string) (string, error) {
 	if err := o.mine(path); err != nil {
 		return "", err
 	}
-	kept, err := keepAside(path, o.store.clock())
+	kept, err := o.store.keepAside(path)
 	if err != nil {
 		return kept, fmt.Errorf("keeping the stored draft %s aside: %w", path, err)
 	}

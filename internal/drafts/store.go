@@ -32,7 +32,7 @@ const maxComponent = 200
 // another's numbered one.
 const (
 	draftExt   = ".yaml"
-	baseExt    = ".base.json" // beside a draft: its base as JSON
+	baseExt    = ".base.json" // beside an older kedit's draft: its base as JSON
 	lockExt    = ".lock"      // beside a draft: flock'ed by the kedit writing it
 	keptExt    = ".kept"      // <draft>.<UTC time>.kept: set aside, never written again
 	keptLayout = "20060102T150405Z"
@@ -52,9 +52,10 @@ type Draft struct {
 	Text []byte
 	// Path is the file holding the draft.
 	Path string
-	// BaseJSON is the object the draft was made from, as JSON, when it was
-	// kept beside the draft (at BaseResourceVersion or an older one);
-	// nil when it was not.
+	// BaseJSON is the object the draft was made from, as JSON; nil when it
+	// was not stored. The store writes it with the draft, so it is at
+	// BaseResourceVersion; an older kedit kept it beside the draft, where
+	// it may be at an older one.
 	BaseJSON []byte
 	// Server is the API server's URL the draft was made against; empty
 	// for drafts of older kedits, which did not record it.
@@ -62,6 +63,10 @@ type Draft struct {
 	// UID is the uid of the object the draft was made on; empty when not
 	// recorded.
 	UID string
+
+	// baseLine is true when the file holds its base (or says it has
+	// none): the file beside it, if any, is not its base.
+	baseLine bool
 }
 
 // SecretError is returned by Object.Write for a Secret when the store does
@@ -102,6 +107,8 @@ type Store struct {
 	AllowSecrets bool
 	// now is the clock for SavedAt; tests replace it.
 	now func() time.Time
+	// fs changes the files; nil is the disk itself (osDisk).
+	fs disk
 }
 
 // DefaultDir returns $XDG_STATE_HOME/kedit/drafts, or

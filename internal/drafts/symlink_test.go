@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestPlantedSymlinksAreNeverFollowed completes #10's test of the draft
-// path and its lock: a symlink planted where kedit writes a draft's base,
-// where a second kedit writes its own draft, or in place of the object's
-// directory is never followed; what it points at stays untouched, whether
-// kedit refuses the directory or writes beside the link.
+// TestPlantedSymlinksAreNeverFollowed completes the test of the draft path
+// and its lock: a symlink planted where an older kedit kept a draft's base
+// (which a write removes), where a second kedit writes its own draft, or
+// in place of the object's directory is never followed; what it points at
+// stays untouched, whether kedit refuses the directory or writes beside
+// the link.
 func TestPlantedSymlinksAreNeverFollowed(t *testing.T) {
 	base := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 		"metadata": map[string]any{"name": "planted", "resourceVersion": "1"}}
