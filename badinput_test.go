@@ -472,7 +472,7 @@ func TestBadInputThroughTheEngine(t *testing.T) {
 			}
 			// A Secret's draft exists in memory only (without
 			// --allow-secret-drafts): that it is kept there is checked above.
-			if stored := e.storedDraft(); !kube.IsSecret(target) && !strings.HasSuffix(stored, text) {
+			if stored := e.storedDraft(); !target.Ref().IsSecret() && !strings.HasSuffix(stored, text) {
 				t.Errorf("the draft file does not hold the draft: %q", short(stored))
 			}
 			after := readObject(t, target)

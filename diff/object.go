@@ -142,7 +142,7 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		return nil, &InputError{Side: "theirs", Err: err}
 	}
 	var secretKeys map[string]bool
-	if isSecret(theirs) {
+	if IsSecret(theirs) {
 		secretKeys = decodeSecretData(b, m, t)
 	}
 
@@ -291,10 +291,6 @@ func copyServerOwned(tree, theirs map[string]any) {
 			md[f], _ = copyJSON(v)
 		}
 	}
-}
-
-func isSecret(obj *unstructured.Unstructured) bool {
-	return obj.GetAPIVersion() == "v1" && obj.GetKind() == "Secret"
 }
 
 // decodeSecretData decodes the base64 values of a Secret's data in place so

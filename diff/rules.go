@@ -5,12 +5,21 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The rules about objects that model, kube and the merge share have their
 // one home here, in the lowest of kedit's packages: which fields the server
-// owns (serverOwnedMeta, in object.go) and when two versions are the same
-// object.
+// owns (serverOwnedMeta, in object.go), when two versions are the same
+// object, and what is a Secret.
+
+// IsSecretKind reports whether gk is a Secret (core group, kind Secret):
+// kedit's one rule for it. A Secret's values are never shown unasked,
+// logged, or written to a draft file without --allow-secret-drafts, and
+// its data merges decoded. Objects (IsSecret), the session's object
+// (model.ObjectRef.IsSecret) and the command line's (kube.Target, through
+// its Ref) all ask it.
+func IsSecretKind(gk schema.GroupKind) bool { return gk.Group == "" && gk.Kind == "Secret" }
 
 // ServerOwnedMeta returns the metadata fields the API server sets and a
 // client never decides: resourceVersion, managedFields, uid, generation,

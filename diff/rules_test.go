@@ -56,3 +56,29 @@ func TestStripServerOwned(t *testing.T) {
 		t.Errorf("ServerOwnedMeta = %v", ServerOwnedMeta())
 	}
 }
+
+// TestIsSecretIsOneRule: a Secret is the core group's kind Secret, whether
+// kedit holds the object or only its group and kind; a kind of that name
+// in another group is not one.
+func TestIsSecretIsOneRule(t *testing.T) {
+	for _, tc := range []struct {
+		apiVersion, kind string
+		want             bool
+	}{
+		{"v1", "Secret", true},
+		{"v1", "ConfigMap", false},
+		{"example.com/v1", "Secret", false},
+		{"v1", "secret", false},
+	} {
+		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind}}
+		if got := IsSecret(obj); got != tc.want {
+			t.Errorf("IsSecret(%s %s) = %v", tc.apiVersion, tc.kind, got)
+		}
+		if got := IsSecretKind(obj.GroupVersionKind().GroupKind()); got != tc.want {
+			t.Errorf("IsSecretKind(%s %s) = %v", tc.apiVersion, tc.kind, got)
+		}
+	}
+	if IsSecret(nil) {
+		t.Error("nil is a Secret")
+	}
+}

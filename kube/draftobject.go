@@ -19,20 +19,13 @@ func DraftKey(t *Target) drafts.Key {
 		Resource:      t.Ref().ResourceName(),
 		Name:          t.Name,
 	}
-	if IsSecret(t) {
+	if t.Ref().IsSecret() {
 		k.Secret = &secretDraftText
 	}
 	return k
 }
 
 var secretDraftText = drafts.SecretText{Store: model.StoredSecretDraft, Load: model.SecretDraftText}
-
-// IsSecret reports whether t is a core/v1 Secret, whose drafts hold secret
-// values.
-func IsSecret(t *Target) bool {
-	r := t.Mapping.Resource
-	return r.Group == "" && r.Resource == "secrets"
-}
 
 // StoredDraft is a draft from the store as the session takes it back. Its
 // base is handed on only when it is the version the draft was last based

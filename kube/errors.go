@@ -229,7 +229,7 @@ func classify(target *Target, verb string, err error) error {
 		}
 		return ce
 	case apierrors.IsInvalid(err):
-		if IsSecret(target) {
+		if target.Ref().IsSecret() {
 			// The server's causes can repeat a value it refused.
 			err = redactSecretError(target, err)
 		}
@@ -261,7 +261,7 @@ func classify(target *Target, verb string, err error) error {
 	case isUnavailable(err):
 		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
 	}
-	if IsSecret(target) {
+	if target.Ref().IsSecret() {
 		err = redactSecretError(target, err)
 	}
 	return fmt.Errorf("%s %s: %w", verb, target, err)

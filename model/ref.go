@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/diff"
 )
 
 // ObjectRef names one object kedit edits: where it lives (context,
@@ -99,10 +101,10 @@ func NewerResourceVersion(a, b string) bool {
 	return x > y
 }
 
-// IsSecret reports whether r is a core/v1 Secret, whose values kedit never
-// shows or writes where they do not belong.
+// IsSecret reports whether r is a Secret (diff.IsSecretKind), whose values
+// kedit never shows or writes where they do not belong.
 func (r ObjectRef) IsSecret() bool {
-	return r.Resource.Group == "" && r.Resource.Resource == "secrets"
+	return diff.IsSecretKind(schema.GroupKind{Group: r.Resource.Group, Kind: r.Kind})
 }
 
 // newerRV is NewerResourceVersion, short for the session's many

@@ -38,3 +38,15 @@ func TestNewerRV(t *testing.T) {
 		}
 	}
 }
+
+func TestObjectRefIsSecret(t *testing.T) {
+	secrets := ObjectRef{Resource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespace: "ns", Name: "db"}
+	if !secrets.IsSecret() {
+		t.Error("a Secret's ref is no Secret")
+	}
+	other := secrets
+	other.Resource.Group = "example.com"
+	if other.IsSecret() || cmRef.IsSecret() {
+		t.Error("a ConfigMap, or secrets.example.com, is taken for a Secret")
+	}
+}
