@@ -61,7 +61,10 @@ type IdentityField struct {
 	Get func(*unstructured.Unstructured) string
 }
 
-// identityFields is kedit's one rule for "the same object".
+// identityFields is kedit's one rule for "the same object". The uid is not
+// among them: an object deleted and created again under its name is the
+// same object here (its versions merge), and another object to the
+// session, which tells them apart by uid (model.MadeOnEarlierObject).
 var identityFields = []IdentityField{
 	{"apiVersion", []string{"apiVersion"}, (*unstructured.Unstructured).GetAPIVersion},
 	{"kind", []string{"kind"}, (*unstructured.Unstructured).GetKind},
@@ -77,9 +80,24 @@ func IdentityFields() []IdentityField { return slices.Clone(identityFields) }
 // which other, the version called side ("mine", "theirs"), differs from
 // base; nil when both are the same object.
 func SameObject(base, other *unstructured.Unstructured, side string) error {
+	return sameObject(base, version{side, other})
+}
+
+// version is one of the versions compared with base, and its side.
+type version struct {
+	side string
+	obj  *unstructured.Unstructured
+}
+
+// sameObject is the one comparison of identity: field by field, in
+// identityFields' order, each version against base.
+func sameObject(base *unstructured.Unstructured, versions ...version) error {
 	for _, f := range identityFields {
-		if want, got := f.Get(base), f.Get(other); got != want {
-			return &IdentityError{Side: side, Field: f.Name, Base: want, Got: got}
+		want := f.Get(base)
+		for _, v := range versions {
+			if got := f.Get(v.obj); got != want {
+				return &IdentityError{Side: v.side, Field: f.Name, Base: want, Got: got}
+			}
 		}
 	}
 	return nil

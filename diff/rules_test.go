@@ -82,3 +82,27 @@ func TestIsSecretIsOneRule(t *testing.T) {
 		t.Error("nil is a Secret")
 	}
 }
+
+// TestIdentityIsOneComparison: the merge asks the same rule as a save, in
+// identityFields' order across both sides: the first field that differs
+// is named, whichever side it is on.
+func TestIdentityIsOneComparison(t *testing.T) {
+	obj := func(kind, name string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"namespace": "ns", "name": name},
+		}}
+	}
+	base := obj("ConfigMap", "a")
+	_, err := MergeObjects(base, obj("ConfigMap", "renamed"), obj("Secret", "a"))
+	var ie *IdentityError
+	if !errors.As(err, &ie) || ie.Side != "theirs" || ie.Field != "kind" {
+		t.Fatalf("MergeObjects = %v, want theirs' kind named first", err)
+	}
+	if want := `theirs changes kind from "ConfigMap" to "Secret": kedit saves the object it opened, not another one`; ie.Error() != want {
+		t.Errorf("Error() = %q, want %q", ie.Error(), want)
+	}
+	err = SameObject(base, obj("ConfigMap", "renamed"), "mine")
+	if want := `the draft changes metadata.name from "a" to "renamed": kedit saves the object it opened, not another one`; err == nil || err.Error() != want {
+		t.Errorf("SameObject = %v, want %q", err, want)
+	}
+}

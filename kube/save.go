@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -70,27 +69,18 @@ type SaveOptions struct {
 	MergeOptions []diff.Option
 }
 
-// IdentityChangedError is returned when the draft names another object
-// than base: kedit edits one object and never saves it under another name.
-type IdentityChangedError struct {
-	Field      string
-	Base, Mine string
-}
-
-func (e *IdentityChangedError) Error() string {
-	return fmt.Sprintf("the draft changes %s from %q to %q: kedit saves the object it opened, not another one", e.Field, e.Base, e.Mine)
-}
-
 // Save sends draft as the new state of the object base was read from,
 // conditioned on base's resourceVersion, and returns what the server stored
 // (or, with DryRun, would store). Failures are the typed errors of this
-// package; a *ConflictError means the object changed since base.
+// package; a *ConflictError means the object changed since base, a
+// *diff.IdentityError that draft names another object than base: kedit
+// edits one object and never saves it under another name.
 func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strategy, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
 	rv := base.GetResourceVersion()
 	if rv == "" {
 		return nil, model.ErrNoResourceVersion
 	}
-	if err := sameIdentity(base, draft); err != nil {
+	if err := diff.SameObject(base, draft, "mine"); err != nil {
 		return nil, err
 	}
 	var dryRun []string
@@ -174,15 +164,6 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 // stripServerOwned removes what the server owns and a client must not send
 // in an apply (managedFields) or need not send in a patch.
 func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
-
-// sameIdentity applies diff's rule of the same object to the draft.
-func sameIdentity(base, draft *unstructured.Unstructured) error {
-	var ie *diff.IdentityError
-	if errors.As(diff.SameObject(base, draft, "mine"), &ie) {
-		return &IdentityChangedError{Field: ie.Field, Base: ie.Base, Mine: ie.Got}
-	}
-	return nil
-}
 
 // Theirs returns the object as it is on the server now, after a save based
 // on base hit a conflict: the informer's cached copy when it is newer than

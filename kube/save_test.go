@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -256,9 +257,12 @@ func TestSaveErrorsLeaveServerUnchanged(t *testing.T) {
 		mine := base.DeepCopy()
 		mine.SetName("other")
 		_, err := Save(ctx, dc, target, StrategyUpdate, base, mine, SaveOptions{})
-		var renamed *IdentityChangedError
-		if !errors.As(err, &renamed) || renamed.Field != "metadata.name" {
-			t.Fatalf("err = %v, want *IdentityChangedError on metadata.name", err)
+		var renamed *diff.IdentityError
+		if !errors.As(err, &renamed) || renamed.Field != "metadata.name" || renamed.Side != "mine" {
+			t.Fatalf("err = %v, want a *diff.IdentityError on mine's metadata.name", err)
+		}
+		if want := `the draft changes metadata.name from "` + base.GetName() + `" to "other": kedit saves the object it opened, not another one`; err.Error() != want {
+			t.Errorf("err = %q, want %q", err, want)
 		}
 		check(t, target, base)
 	})
