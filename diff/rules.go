@@ -36,6 +36,29 @@ func StripServerOwned(obj *unstructured.Unstructured) {
 	}
 }
 
+// TakeServerOwnedMeta gives obj, in place, from's server-owned metadata
+// (the ServerOwnedMeta fields): each as from has it, none where from has
+// none. An older version of the object made the draft again this way
+// carries base's resourceVersion and uid, not those it was stored with.
+func TakeServerOwnedMeta(obj, from *unstructured.Unstructured) {
+	for _, f := range serverOwnedMeta {
+		if v, found, _ := unstructured.NestedFieldNoCopy(from.Object, "metadata", f); found {
+			_ = unstructured.SetNestedField(obj.Object, v, "metadata", f) // a copy
+		} else {
+			unstructured.RemoveNestedField(obj.Object, "metadata", f)
+		}
+	}
+}
+
+// DropManagedFields removes obj's metadata.managedFields, in place: the
+// server's record of which manager owns which field. A draft's text never
+// shows it (kubectl edit hides it too) and a save never sends it: without
+// it the server keeps its own record, and a stale one typed back in would
+// rewrite ownership.
+func DropManagedFields(obj *unstructured.Unstructured) {
+	unstructured.RemoveNestedField(obj.Object, "metadata", "managedFields")
+}
+
 // ServerOwnedOnly reports whether a and b differ at most in what the API
 // server owns (StripServerOwned): status and the server-owned metadata. A
 // version that moved on only so is no change anyone made to what a user

@@ -106,3 +106,35 @@ func TestIdentityIsOneComparison(t *testing.T) {
 		t.Errorf("SameObject = %v, want %q", err, want)
 	}
 }
+
+// TestTakeServerOwnedMeta: every server-owned metadata field comes from
+// the other version, or goes where it has none; the rest stays.
+func TestTakeServerOwnedMeta(t *testing.T) {
+	older := &unstructured.Unstructured{Object: map[string]any{
+		"metadata": map[string]any{"name": "a", "resourceVersion": "3", "uid": "old", "deletionTimestamp": "2026-01-01T00:00:00Z",
+			"managedFields": []any{map[string]any{"manager": "x"}}, "labels": map[string]any{"k": "v"}},
+		"data": map[string]any{"foo": "old"},
+	}}
+	base := &unstructured.Unstructured{Object: map[string]any{
+		"metadata": map[string]any{"name": "a", "resourceVersion": "9", "uid": "new", "generation": int64(2), "labels": map[string]any{"k": "base"}},
+	}}
+	TakeServerOwnedMeta(older, base)
+	want := map[string]any{
+		"metadata": map[string]any{"name": "a", "resourceVersion": "9", "uid": "new", "generation": int64(2), "labels": map[string]any{"k": "v"}},
+		"data":     map[string]any{"foo": "old"},
+	}
+	if !equalJSON(older.Object, want) {
+		t.Errorf("took %v, want %v", older.Object, want)
+	}
+	base.Object["metadata"].(map[string]any)["uid"] = "changed"
+	if older.GetUID() != "new" {
+		t.Error("the field taken is shared with the other version")
+	}
+
+	DropManagedFields(base)
+	withFields := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "a", "managedFields": []any{}}}}
+	DropManagedFields(withFields)
+	if _, found, _ := unstructured.NestedFieldNoCopy(withFields.Object, "metadata", "managedFields"); found || withFields.GetName() != "a" {
+		t.Errorf("DropManagedFields left %v", withFields.Object)
+	}
+}

@@ -93,7 +93,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		obj := draft.DeepCopy()
 		obj.SetResourceVersion(rv)
 		// Leaving managedFields out of an update keeps the server's record.
-		obj.SetManagedFields(nil)
+		diff.DropManagedFields(obj)
 		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun})
 		return out, classify(t, "update", err)
 

@@ -25,7 +25,7 @@ func RenderYAML(obj *unstructured.Unstructured) (string, error) {
 		return "", nil
 	}
 	c := obj.DeepCopy()
-	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
+	diff.DropManagedFields(c)
 	if diff.IsSecret(c) {
 		return RenderSecretYAML(c)
 	}
