@@ -31,6 +31,11 @@ func TestNewerRV(t *testing.T) {
 		{"5", "5", false},
 		{"abc", "5", true}, // not integers: trust arrival order
 		{"5", "", true},
+		{"100", "99", true}, // numbers, not text
+		// Beyond 64 bits, as the API machinery allows.
+		{"18446744073709551616", "18446744073709551615", true},
+		{"18446744073709551615", "18446744073709551616", false},
+		{"05", "4", true}, // not as the server writes them: arrival order
 	}
 	for _, tt := range tests {
 		if got := NewerResourceVersion(tt.a, tt.b); got != tt.want {
