@@ -90,9 +90,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 				cached = obj
 			}
 		}
-		stale := &unstructured.Unstructured{}
-		stale.SetResourceVersion(e.NotRV)
-		theirs, err := Theirs(ctx, r.Client, r.Target, stale, cached)
+		theirs, err := Theirs(ctx, r.Client, r.Target, cached, e.Fresh)
 		if err != nil {
 			return model.SaveFailed{Err: err}, nil
 		}

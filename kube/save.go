@@ -165,37 +165,16 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 // in an apply (managedFields) or need not send in a patch.
 func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
 
-// Theirs returns the object as it is on the server now, after a save based
-// on base hit a conflict: the informer's cached copy when it is newer than
-// base, else a GET. A theirs that is not newer than base is never returned
-// (model.NewerResourceVersion is the rule): a rebase onto it would undo
-// base's changes. A GET that is not newer either is a *TheirsNotNewerError.
-func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	// The cache may be older than base: a watch that reconnects after
-	// kedit's own save still holds the version before it.
-	if cached != nil && cached.GetResourceVersion() != "" && model.NewerResourceVersion(cached.GetResourceVersion(), base.GetResourceVersion()) {
+// Theirs returns the object as it is on the server now, after a save hit
+// a conflict: the informer's latest copy when there is one and fresh is
+// not set, else a GET. It does not judge the copy: the session checks
+// that theirs is newer than base, and asks again with fresh when the
+// informer's copy is not (model.FetchTheirs).
+func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, cached *unstructured.Unstructured, fresh bool) (*unstructured.Unstructured, error) {
+	if cached != nil && cached.GetResourceVersion() != "" && !fresh {
 		return cached.DeepCopy(), nil
 	}
-	obj, err := Get(ctx, dc, t)
-	if err != nil {
-		return nil, err
-	}
-	if !model.NewerResourceVersion(obj.GetResourceVersion(), base.GetResourceVersion()) {
-		return nil, &TheirsNotNewerError{Target: t, Theirs: obj.GetResourceVersion(), Base: base.GetResourceVersion()}
-	}
-	return obj, nil
-}
-
-// TheirsNotNewerError says that the server's copy, read after a conflict,
-// is not newer than base, so there is nothing to rebase onto: the conflict
-// came from something other than a newer version.
-type TheirsNotNewerError struct {
-	Target       *Target
-	Theirs, Base string
-}
-
-func (e *TheirsNotNewerError) Error() string {
-	return fmt.Sprintf("%s: the server refused the save as a conflict, but its copy (resourceVersion %s) is not newer than base (%s): nothing to rebase onto; the draft is kept", e.Target, e.Theirs, e.Base)
+	return Get(ctx, dc, t)
 }
 
 // Get reads the target from the server; a failure is one of this package's

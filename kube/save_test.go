@@ -110,22 +110,6 @@ func TestSaveStrategies(t *testing.T) {
 				t.Errorf("the refused save changed foo to %q", v)
 			}
 
-			// Theirs comes from the informer's copy when it is newer, else a GET.
-			got, err := Theirs(ctx, dc, target, saved, nil)
-			if err != nil || got.GetResourceVersion() != now.GetResourceVersion() {
-				t.Errorf("Theirs without a cache = rv %v (err %v), want %s", got.GetResourceVersion(), err, now.GetResourceVersion())
-			}
-			cached := now.DeepCopy()
-			cached.SetAnnotations(map[string]string{"from": "cache"})
-			got, _ = Theirs(ctx, dc, target, saved, cached)
-			if got.GetAnnotations()["from"] != "cache" {
-				t.Error("Theirs ignored a cached copy newer than base")
-			}
-			// Nothing on the server is newer than now: no theirs at all.
-			var notNewer *TheirsNotNewerError
-			if got, err = Theirs(ctx, dc, target, now, cached); !errors.As(err, &notNewer) {
-				t.Errorf("Theirs with nothing newer than base = %v, %v; want *TheirsNotNewerError", got, err)
-			}
 		})
 	}
 }

@@ -290,8 +290,8 @@ func TestStaleTheirsIsFetchedAgain(t *testing.T) {
 	must(t, s, SaveRequested{})
 	must(t, s, SaveFailed{Err: conflictErr()})
 	effects := must(t, s, Conflicted{Theirs: cm("1", "foo", "1", "bar", "1")})
-	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1"}}) {
-		t.Fatalf("effects = %#v, want FetchTheirs again", effects)
+	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1", Fresh: true}}) {
+		t.Fatalf("effects = %#v, want FetchTheirs again, from the server", effects)
 	}
 	wantState(t, s, StateWaitingTheirs)
 }
