@@ -11,7 +11,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 PROGRESS := GO="$(GO)" scripts/progress.sh
 LOCALCLUSTER_WHY := kube-apiserver and etcd, compiled from the official Go modules: 5-10 minutes the first time on 2 cores, seconds once Go's build cache holds them
 
-.PHONY: all build localcluster demo test vet test-root test-localcluster stress bench clean
+.PHONY: all build localcluster demo test vet test-root test-localcluster stress stress-merge bench clean
 
 all: build
 
@@ -60,11 +60,20 @@ test-localcluster: localcluster
 STRESS_SESSIONS ?= 16
 STRESS_EDITS ?= 50
 STRESS_REPORT ?= $(CURDIR)/bin/stress.json
-stress:
+stress: stress-merge
 	@mkdir -p bin
 	KEDIT_STRESS_SESSIONS=$(STRESS_SESSIONS) KEDIT_STRESS_EDITS=$(STRESS_EDITS) KEDIT_STRESS_REPORT=$(STRESS_REPORT) \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestStress' -v ./kube
 	@cat $(STRESS_REPORT)
+
+## stress-merge: kedit's line merge against the git on the machine under every git merge-file flag
+## (styles, favors, marker sizes, labels), STRESS_MERGE_CASES random cases (`make test` runs 2,000)
+## from STRESS_MERGE_SEED, new each run unless given; a failure names its case and seed.
+STRESS_MERGE_CASES ?= 40000
+STRESS_MERGE_SEED ?= $(shell date +%s)
+stress-merge:
+	KEDIT_GITFLAGS_CASES=$(STRESS_MERGE_CASES),$(STRESS_MERGE_SEED) \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestMerge3TextFlagsMatchGit$$' -v ./diff
 
 ## bench: every goal of BENCHMARKS.md beside its peer, with a table of ✔ and ✘ (scripts/bench.sh, under
 ## 10 minutes; it needs hyperfine, tmux and GNU time, and starts localclusters of its own)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -170,7 +171,7 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes b
 		for _, d := range drafts {
 			paths = append(paths, d.Path)
 		}
-		what = fmt.Sprintf("%d draft(s) of %s%s", len(drafts), target, where)
+		what = fmt.Sprintf("%s of %s%s", words.Count(len(drafts), "draft"), target, where)
 	}
 	if !yes {
 		fmt.Fprintf(stderr, "remove %s?\n", kube.EscapeControl(what))

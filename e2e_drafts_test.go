@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -593,10 +594,16 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 // reaches the server, but the connection is cut before the answer comes
 // back: a lost answer.
 type slowProxy struct {
-	ln       net.Listener
+	address  string
 	target   string
 	slow     atomic.Bool
 	loseNext atomic.Bool
+
+	mu sync.Mutex
+	// ln is nil while the proxy is cut; conns are the connections open
+	// through it.
+	ln    net.Listener
+	conns []net.Conn
 }
 
 // loseOver is the size of a client's read that loseNext takes for a
@@ -609,78 +616,134 @@ func startSlowProxy(t *testing.T, target string) *slowProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &slowProxy{ln: ln, target: target}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			client, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			server, err := net.Dial("tcp", p.target)
-			if err != nil {
-				client.Close()
-				continue
-			}
-			var cut atomic.Bool
-			go func() {
-				defer server.Close()
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := client.Read(buf)
-					if n > 0 {
-						if p.slow.Load() {
-							time.Sleep(time.Second) // the slow network under test
-						}
-						lose := n > loseOver && p.loseNext.CompareAndSwap(true, false)
-						if _, werr := server.Write(buf[:n]); werr != nil {
-							return
-						}
-						if lose {
-							cut.Store(true)
-						}
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
-			go func() {
-				defer client.Close()
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := server.Read(buf)
-					if cut.Load() {
-						// The request went through; its answer is lost
-						// with the connection.
-						server.Close()
-						return
-					}
-					if n > 0 {
-						if _, werr := client.Write(buf[:n]); werr != nil {
-							return
-						}
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
+	p := &slowProxy{address: ln.Addr().String(), target: target, ln: ln}
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.ln != nil {
+			p.ln.Close()
 		}
-	}()
+	})
+	go p.serve(ln)
 	return p
 }
 
-func (p *slowProxy) addr() string { return p.ln.Addr().String() }
+// cut breaks every connection through the proxy and refuses new ones
+// until restore, as a network outage that refuses connections does.
+func (p *slowProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
 
-// startThroughSlowProxy runs kedit on object in ns, with editor as
-// $EDITOR, talking to the API server through a slowProxy of its own.
-func startThroughSlowProxy(t *testing.T, ns, object, editor string) (*terminal, *slowProxy) {
+// restore ends the outage cut began: the proxy listens again on its
+// address.
+func (p *slowProxy) restore(t *testing.T) {
+	t.Helper()
+	ln, err := net.Listen("tcp", p.address)
+	if err != nil {
+		t.Fatalf("listening again on %s: %v", p.address, err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go p.serve(ln)
+}
+
+// track keeps c for cut, unless the proxy was cut meanwhile: then c is
+// closed and track reports false.
+func (p *slowProxy) track(ln net.Listener, c ...net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != ln {
+		for _, x := range c {
+			x.Close()
+		}
+		return false
+	}
+	p.conns = append(p.conns, c...)
+	return true
+}
+
+// serve forwards the connections ln accepts until it is closed.
+func (p *slowProxy) serve(ln net.Listener) {
+	for {
+		client, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		server, err := net.Dial("tcp", p.target)
+		if err != nil {
+			client.Close()
+			continue
+		}
+		if !p.track(ln, client, server) {
+			continue
+		}
+		var cut atomic.Bool
+		go func() {
+			defer server.Close()
+			buf := make([]byte, 64<<10)
+			for {
+				n, err := client.Read(buf)
+				if n > 0 {
+					if p.slow.Load() {
+						time.Sleep(time.Second) // the slow network under test
+					}
+					lose := n > loseOver && p.loseNext.CompareAndSwap(true, false)
+					if _, werr := server.Write(buf[:n]); werr != nil {
+						return
+					}
+					if lose {
+						cut.Store(true)
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		go func() {
+			defer client.Close()
+			buf := make([]byte, 64<<10)
+			for {
+				n, err := server.Read(buf)
+				if cut.Load() {
+					// The request went through; its answer is lost
+					// with the connection.
+					server.Close()
+					return
+				}
+				if n > 0 {
+					if _, werr := client.Write(buf[:n]); werr != nil {
+						return
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+}
+
+func (p *slowProxy) addr() string { return p.address }
+
+// startThroughSlowProxy runs kedit on object in ns (and args), with editor
+// as $EDITOR, talking to the API server through a slowProxy of its own.
+func startThroughSlowProxy(t *testing.T, ns, object, editor string, args ...string) (*terminal, *slowProxy) {
 	t.Helper()
 	var target string
 	kubeconfigWithServer(t, func(host, port string) string { target = net.JoinHostPort(host, port); return "" })
 	proxy := startSlowProxy(t, target)
 	env := newKeditEnv(t, editor)
 	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
-	return env.start(t, ns, object), proxy
+	return env.start(t, ns, object, args...), proxy
 }

@@ -44,6 +44,11 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 		editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40, "--debug="+log)
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
+	// e asks once whether the object may be saved; that answer may come
+	// after the draft.
+	poll(t, screenWait, "e's access review", func() bool {
+		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "selfsubjectaccessreviews")
+	})
 
 	// Idle with the draft open: no request at all (the watch is open).
 	idleFrom := len(debugRequests(t, log, 0))

@@ -109,6 +109,7 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	root.AddCommand(newSetCmd(flags))
 	root.AddCommand(newDemoCmd(flags))
 	root.AddCommand(newDraftsCmd(flags))
+	root.AddCommand(newHistoryCmd(flags))
 	return root
 }
 

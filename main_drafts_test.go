@@ -172,7 +172,7 @@ func TestDraftsRmObject(t *testing.T) {
 		t.Errorf("rm of an object without drafts: exit %d, %q", code, errOut)
 	}
 	out, errOut, code := runKeditIn(t, "yes\n", append([]string{"drafts", "rm", "cm", "testmap"}, flags...)...)
-	if code != 0 || !strings.Contains(errOut, "remove 1 draft(s) of configmaps/testmap") || !strings.Contains(out, "removed "+mine) {
+	if code != 0 || !strings.Contains(errOut, "remove 1 draft of configmaps/testmap") || !strings.Contains(out, "removed "+mine) {
 		t.Fatalf("rm cm testmap: exit %d, %q, %q", code, out, errOut)
 	}
 	if _, err := os.Stat(otherPath); err != nil {

@@ -52,8 +52,8 @@ func TestMergeCommand(t *testing.T) {
 		{dir: "json-manifests", code: 0},
 		{dir: "secret-data", code: 0},
 		{dir: "plain-text", code: 1, stderr: "1 conflict"},
-		{dir: "not-same-object", code: 2, stderr: "not-same-object/theirs.yaml is not the same object as testdata/merge/not-same-object/base.yaml: metadata.name"},
-		{dir: "invalid-yaml", code: 2, stderr: "invalid-yaml/theirs.yaml: invalid YAML"},
+		{dir: "not-same-object", code: 255, stderr: "not-same-object/theirs.yaml is not the same object as testdata/merge/not-same-object/base.yaml: metadata.name"},
+		{dir: "invalid-yaml", code: 255, stderr: "invalid-yaml/theirs.yaml: invalid YAML"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
@@ -66,7 +66,7 @@ func TestMergeCommand(t *testing.T) {
 			if !strings.Contains(stderr, tt.stderr) {
 				t.Errorf("stderr %q does not contain %q", stderr, tt.stderr)
 			}
-			if tt.code == 2 {
+			if tt.code == 255 {
 				if stdout != "" {
 					t.Errorf("stdout %q on trouble", stdout)
 				}
@@ -106,7 +106,7 @@ func TestMergeCommandMatchesGitOnText(t *testing.T) {
 	if stdout != string(want) {
 		t.Errorf("kedit merge:\n%s\ngit merge-file:\n%s", stdout, want)
 	}
-	if gitCode := cmd.ProcessState.ExitCode(); (gitCode > 0) != (code == 1) {
+	if gitCode := cmd.ProcessState.ExitCode(); gitCode != code {
 		t.Errorf("kedit exit %d, git exit %d", code, gitCode)
 	}
 }
@@ -200,17 +200,17 @@ func TestMergeCommandJSON(t *testing.T) {
 func TestMergeCommandTrouble(t *testing.T) {
 	dir := filepath.Join("testdata", "merge", "configmap-disjoint")
 	_, stderr, code := runKedit(t, "merge", filepath.Join(dir, "mine.yaml"), filepath.Join(dir, "nope.yaml"), filepath.Join(dir, "theirs.yaml"))
-	if code != 2 || !strings.Contains(stderr, "nope.yaml") {
+	if code != 255 || !strings.Contains(stderr, "nope.yaml") {
 		t.Errorf("missing file: exit %d, stderr %q", code, stderr)
 	}
 	_, _, code = runKedit(t, "merge", filepath.Join(dir, "mine.yaml"))
-	if code != 2 {
+	if code != 129 {
 		t.Errorf("one argument: exit %d", code)
 	}
 	// A manifest merged with plain text is trouble, not a line merge.
 	_, stderr, code = runKedit(t, "merge", filepath.Join(dir, "mine.yaml"), filepath.Join(dir, "base.yaml"),
 		filepath.Join("testdata", "merge", "plain-text", "theirs.yaml"))
-	if code != 2 || !strings.Contains(stderr, "plain-text/theirs.yaml: not a Kubernetes object") {
+	if code != 255 || !strings.Contains(stderr, "plain-text/theirs.yaml: not a Kubernetes object") {
 		t.Errorf("mixed: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -130,9 +130,10 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	o.mu.Unlock()
 	return &ui.Object{
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
-		Watch: func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
-		Read:  func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
-		Close: func() { o.release(ob) },
+		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
+		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
+		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
+		Close:   func() { o.release(ob) },
 	}, nil
 }
 

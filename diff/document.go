@@ -22,8 +22,11 @@ type DocumentMerge struct {
 	// Output is the merged document: for manifests the merged object as
 	// YAML with a diff3 block per conflict (ObjectMerge.YAML), otherwise
 	// the line merge, which equals
-	// `git merge-file -p --diff3 -L mine -L base -L theirs`.
+	// `git merge-file -p --diff3 -L mine -L base -L theirs` (with the
+	// flags WithText's options stand for).
 	Output string
+	// markerSize is the line merge's, for finding its blocks.
+	markerSize int
 }
 
 // Clean says whether the merge has no conflicts.
@@ -34,17 +37,30 @@ func (d *DocumentMerge) Clean() bool {
 	return d.Text.Conflicts == 0
 }
 
+// ErrUnionObject is MergeDocuments' answer to FavorUnion for manifests: a
+// field holds one value, so two cannot be joined as two texts' lines are.
+var ErrUnionObject = errors.New("a union keeps the lines of both sides, and a manifest's field holds one value")
+
 // MergeDocuments merges mine and theirs, both derived from base. When any
 // of them is a Kubernetes manifest (YAML or JSON, one object with
 // apiVersion and kind) all three must be, and they merge with MergeObjects;
 // a document that is not then gives an *InputError naming its side. When
 // none is a manifest, they merge line by line with Merge3Text.
 //
+// WithText's options apply to the line merge as to Merge3Text. For
+// manifests, FavorMine and FavorTheirs resolve every conflict for that
+// side, FavorUnion is ErrUnionObject, and the rest shapes the blocks as
+// ObjectMerge.YAMLWith says.
+//
 // MergeDocuments does not change mine, base or theirs, and a line merge's
 // result (Text, Output) shares their memory rather than copying megabytes
 // it has no need to: the caller must not change them while it uses the
 // result.
 func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, error) {
+	var cfg mergeConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	docs := []struct {
 		side string
 		data []byte
@@ -57,8 +73,8 @@ func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, 
 		anyObject = anyObject || errs[i] == nil
 	}
 	if !anyObject {
-		tm := Merge3Text(viewString(mine), viewString(base), viewString(theirs), TextOptions{})
-		return &DocumentMerge{Text: tm, Output: tm.Merged}, nil
+		tm := Merge3Text(viewString(mine), viewString(base), viewString(theirs), cfg.text)
+		return &DocumentMerge{Text: tm, Output: tm.Merged, markerSize: cfg.text.MarkerSize}, nil
 	}
 	for i, err := range errs {
 		if err != nil {
@@ -68,11 +84,23 @@ func MergeDocuments(mine, base, theirs []byte, opts ...Option) (*DocumentMerge, 
 			return nil, &InputError{Side: docs[i].side, Err: err}
 		}
 	}
+	if cfg.text.Favor == FavorUnion {
+		return nil, ErrUnionObject
+	}
 	om, err := MergeObjects(objs[1], objs[0], objs[2], opts...)
 	if err != nil {
 		return nil, err
 	}
-	out, err := om.YAML()
+	if side := map[Favor]Choice{FavorMine: TakeMine, FavorTheirs: TakeTheirs}[cfg.text.Favor]; side != Unresolved {
+		for i := range om.Conflicts {
+			if om.Resolutions[i].Choice == Unresolved {
+				if _, err := om.Resolve(i, Resolution{Choice: side}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	out, err := om.YAMLWith(cfg.text)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +192,7 @@ func (d *DocumentMerge) Report() Report {
 		return r
 	}
 	r.Merged = d.Text.Merged
-	lines := blockLines(d.Text.Merged)
+	lines := blockLines(d.Text.Merged, d.markerSize)
 	n := 0
 	for _, h := range d.Text.Hunks {
 		if !h.Conflict {
@@ -192,12 +220,15 @@ func reportValue(fv FieldValue) *JSONValue {
 	return &JSONValue{fv.Value}
 }
 
-// blockLines returns the 1-based lines of the opening markers in a line
-// merge's output, in order.
-func blockLines(text string) []int {
+// blockLines returns the 1-based lines of the opening markers of size (0
+// meaning DefaultMarkerSize) in a line merge's output, in order.
+func blockLines(text string, size int) []int {
+	if size <= 0 {
+		size = DefaultMarkerSize
+	}
 	var out []int
 	for i, l := range strings.Split(text, "\n") {
-		if n := markerRun(l); n > 0 && l[0] == '<' && markerEnds(l, n) {
+		if n := len(l) - len(strings.TrimLeft(l, "<")); n == size && markerEnds(l, n) {
 			out = append(out, i+1)
 		}
 	}

@@ -2,9 +2,10 @@ package diff
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/kedit/kedit/diff/difftest"
 )
 
 // The fuzz targets share seeds: the table tests' texts plus a few shapes
@@ -121,8 +122,27 @@ func FuzzMerge3TextGitGen(f *testing.F) {
 	}
 	git := newGitMerger(f)
 	f.Fuzz(func(t *testing.T, seed uint64) {
-		g := &corpusGen{r: rand.New(rand.NewPCG(seed, seed>>7))}
-		mine, base, theirs := g.next()
+		g := difftest.NewCorpus(seed, seed>>7)
+		mine, base, theirs := g.Next()
 		checkAgainstGit(t, git, fmt.Sprintf("seed %d", seed), mine, base, theirs)
+	})
+}
+
+// FuzzMerge3TextGitFlags compares Merge3Text with git merge-file under git's
+// flags: style, favor and marker size come from the fuzzed numbers. It runs
+// git for every input; leave it going for a while.
+func FuzzMerge3TextGitFlags(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s[0], s[1], s[2], uint8(i), uint8(i/3), int8(i-2))
+	}
+	git := newGitMerger(f)
+	f.Fuzz(func(t *testing.T, mine, base, theirs string, style, favor uint8, size int8) {
+		for _, s := range []string{mine, base, theirs} {
+			if IsBinary([]byte(s)) {
+				t.Skip("git refuses binary texts")
+			}
+		}
+		opts := TextOptions{Style: Style(style % 3), Favor: Favor(favor % 4), MarkerSize: int(size % 20)}
+		checkOptionsAgainstGit(t, git, "fuzz", opts, mine, base, theirs)
 	})
 }

@@ -3,13 +3,14 @@ package diff
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kedit/kedit/diff/difftest"
 )
 
 // gitMerger runs the real `git merge-file`, the reference Merge3Text must
@@ -27,17 +28,24 @@ func newGitMerger(t testing.TB) *gitMerger {
 }
 
 // merge returns git's merged text and conflict count (its exit code, which
-// git caps at 127).
+// git caps at 127) for `git merge-file -p --diff3`, the zero TextOptions.
 func (g *gitMerger) merge(mine, base, theirs string) (string, int, error) {
+	return g.mergeWith(gitArgs(TextOptions{}), mine, base, theirs)
+}
+
+// mergeWith runs `git merge-file -p` with flags on the three texts, in
+// files named mine, base and theirs.
+func (g *gitMerger) mergeWith(flags []string, mine, base, theirs string) (string, int, error) {
 	for name, text := range map[string]string{"mine": mine, "base": base, "theirs": theirs} {
 		if err := os.WriteFile(filepath.Join(g.dir, name), []byte(text), 0o600); err != nil {
 			return "", 0, err
 		}
 	}
-	cmd := exec.Command("git", "merge-file", "-p", "--diff3",
-		"-L", "mine", "-L", "base", "-L", "theirs", "mine", "base", "theirs")
+	args := append(append([]string{"merge-file", "-p"}, flags...), "mine", "base", "theirs")
+	cmd := exec.Command("git", args...)
 	cmd.Dir = g.dir
-	// Keep any user or system configuration out of the reference run.
+	// Keep any user or system configuration (merge.conflictStyle) out of
+	// the reference run.
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(g.dir))
 	var stderr strings.Builder
@@ -55,6 +63,34 @@ func (g *gitMerger) merge(mine, base, theirs string) (string, int, error) {
 		}
 	}
 	return string(out), code, nil
+}
+
+// gitArgs are the flags of git merge-file that ask for what opts ask of
+// Merge3Text.
+func gitArgs(opts TextOptions) []string {
+	var args []string
+	switch opts.Style {
+	case StyleDiff3:
+		args = append(args, "--diff3")
+	case StyleZDiff3:
+		args = append(args, "--zdiff3")
+	}
+	switch opts.Favor {
+	case FavorMine:
+		args = append(args, "--ours")
+	case FavorTheirs:
+		args = append(args, "--theirs")
+	case FavorUnion:
+		args = append(args, "--union")
+	}
+	if opts.MarkerSize != 0 {
+		args = append(args, "--marker-size", strconv.Itoa(opts.MarkerSize))
+	}
+	labels := DefaultLabels
+	if opts.Labels != nil {
+		labels = *opts.Labels
+	}
+	return append(args, "-L", labels.Mine, "-L", labels.Base, "-L", labels.Theirs)
 }
 
 // checkAgainstGit fails t when Merge3Text and git disagree on the inputs.
@@ -145,163 +181,6 @@ func checkHunks(t testing.TB, name, mine, base, theirs string, m TextMerge) {
 	}
 }
 
-// corpusGen makes base texts and two edited sides, deterministically from
-// its seed, with the shapes that make diff3 hard: repeated lines, blank
-// lines, edits both sides share, overlapping and adjacent edits, missing
-// final newlines, CRLF and lines that look like conflict markers.
-type corpusGen struct {
-	r *rand.Rand
-}
-
-var (
-	// Few distinct lines, so that many alignments cost the same.
-	vocabSmall = []string{"a", "b", "c", "}", "", "{", "x"}
-	// Shaped like YAML and code, with the usual repeated closers.
-	vocabCode = []string{
-		"}", "", "\t}", "\treturn nil", "if err != nil {", "\treturn err", "func f() {",
-		"apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: app", "data:",
-		"  key: value", "  - name: app", "    image: nginx", "    ports:", "    - containerPort: 80",
-		"#", "---", "foo", "bar", "baz", "qux",
-	}
-	vocabMarkers = []string{"<<<<<<< x", "=======", ">>>>>>> y", "||||||| z", "<<<<<<<", "======="}
-)
-
-func (g *corpusGen) line(vocab []string) string {
-	if g.r.IntN(8) == 0 {
-		return fmt.Sprintf("line %d", g.r.IntN(50))
-	}
-	if g.r.IntN(60) == 0 {
-		return vocabMarkers[g.r.IntN(len(vocabMarkers))]
-	}
-	return vocab[g.r.IntN(len(vocab))]
-}
-
-func (g *corpusGen) lines(vocab []string, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.line(vocab)
-	}
-	return out
-}
-
-// edit replaces del lines of base at pos with ins.
-type edit struct {
-	pos, del int
-	ins      []string
-}
-
-func (g *corpusGen) edit(vocab []string, n int) edit {
-	pos := g.r.IntN(n + 1)
-	e := edit{pos: pos}
-	switch g.r.IntN(4) {
-	case 0: // insert
-		e.ins = g.lines(vocab, 1+g.r.IntN(4))
-	case 1: // delete
-		e.del = min(1+g.r.IntN(4), n-pos)
-	default: // replace
-		e.del = min(1+g.r.IntN(3), n-pos)
-		e.ins = g.lines(vocab, 1+g.r.IntN(3))
-	}
-	return e
-}
-
-// apply applies the edits that do not overlap an earlier one.
-func apply(base []string, edits []edit) []string {
-	sort.SliceStable(edits, func(a, b int) bool { return edits[a].pos < edits[b].pos })
-	var out []string
-	at := 0
-	for _, e := range edits {
-		if e.pos < at {
-			continue
-		}
-		out = append(out, base[at:e.pos]...)
-		out = append(out, e.ins...)
-		at = e.pos + e.del
-	}
-	return append(out, base[at:]...)
-}
-
-// join writes lines with LF or CRLF ends, sometimes without the last one.
-func (g *corpusGen) join(lines []string, crlf bool) string {
-	if len(lines) == 0 {
-		return ""
-	}
-	eol := "\n"
-	if crlf {
-		eol = "\r\n"
-	}
-	s := strings.Join(lines, eol) + eol
-	if g.r.IntN(5) == 0 {
-		s = strings.TrimSuffix(s, eol)
-	}
-	return s
-}
-
-func (g *corpusGen) next() (mine, base, theirs string) {
-	vocab := vocabSmall
-	if g.r.IntN(2) == 0 {
-		vocab = vocabCode
-	}
-	n := g.r.IntN(40)
-	if g.r.IntN(10) == 0 {
-		n = g.r.IntN(4)
-	}
-	return g.make(vocab, n, 5)
-}
-
-// big makes long texts with many edits per side, so that the edit cost
-// passes xdiff's thresholds (256) and its cut-off heuristics decide the
-// alignment.
-func (g *corpusGen) big() (mine, base, theirs string) {
-	vocab := vocabSmall
-	if g.r.IntN(2) == 0 {
-		vocab = vocabCode
-	}
-	return g.make(vocab, 1000+g.r.IntN(3000), 100+g.r.IntN(400))
-}
-
-// huge makes texts long enough (over 32k lines that have matches on the
-// other side) that xdiff's cost limit rises above its heuristic trigger, so
-// that its snake heuristic, not only the cost cut-off, picks splits.
-func (g *corpusGen) huge() (mine, base, theirs string) {
-	vocab := make([]string, 3000)
-	for i := range vocab {
-		vocab[i] = fmt.Sprintf("v%d", i)
-	}
-	vocab = append(vocab, vocabCode...)
-	return g.make(vocab, 34000+g.r.IntN(4000), 500+g.r.IntN(3000))
-}
-
-func (g *corpusGen) make(vocab []string, n, maxEdits int) (mine, base, theirs string) {
-	baseL := g.lines(vocab, n)
-
-	// Edits both sides make (identical or overlapping changes), then each
-	// side's own.
-	shared := make([]edit, g.r.IntN(3))
-	for i := range shared {
-		shared[i] = g.edit(vocab, n)
-	}
-	side := func() []string {
-		var es []edit
-		for _, e := range shared {
-			if g.r.IntN(3) > 0 {
-				es = append(es, e)
-			}
-		}
-		for k := g.r.IntN(maxEdits); k > 0; k-- {
-			es = append(es, g.edit(vocab, n))
-		}
-		return apply(baseL, es)
-	}
-	mineL, theirsL := side(), side()
-
-	crlf := g.r.IntN(8) == 0
-	base = g.join(baseL, crlf)
-	mine = g.join(mineL, crlf != (g.r.IntN(20) == 0))
-	theirs = g.join(theirsL, crlf != (g.r.IntN(20) == 0))
-	return mine, base, theirs
-}
-
 // TestMerge3TextMatchesGit compares Merge3Text with `git merge-file --diff3`
 // on a generated corpus, byte for byte and conflict count for conflict count.
 func TestMerge3TextMatchesGit(t *testing.T) {
@@ -318,22 +197,22 @@ func TestMerge3TextMatchesGit(t *testing.T) {
 		}
 		bigCases, hugeCases = cases/20, cases/200
 	}
-	g := &corpusGen{r: rand.New(rand.NewPCG(3, seed))}
+	g := difftest.NewCorpus(3, seed)
 	failed := 0
 	for i := 0; i < cases && failed < 5; i++ {
-		mine, base, theirs := g.next()
+		mine, base, theirs := g.Next()
 		if !checkAgainstGit(t, git, fmt.Sprintf("case %d", i), mine, base, theirs) {
 			failed++
 		}
 	}
 	for i := 0; i < bigCases && failed < 5; i++ {
-		mine, base, theirs := g.big()
+		mine, base, theirs := g.Big()
 		if !checkAgainstGit(t, git, fmt.Sprintf("big case %d", i), mine, base, theirs) {
 			failed++
 		}
 	}
 	for i := 0; i < hugeCases && failed < 5; i++ {
-		mine, base, theirs := g.huge()
+		mine, base, theirs := g.Huge()
 		if !checkAgainstGit(t, git, fmt.Sprintf("huge case %d", i), mine, base, theirs) {
 			failed++
 		}

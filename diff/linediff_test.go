@@ -1,10 +1,11 @@
 package diff
 
 import (
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kedit/kedit/diff/difftest"
 )
 
 func TestLineDiff(t *testing.T) {
@@ -93,9 +94,9 @@ func checkLineEdits(t *testing.T, a, b string, edits []LineEdit) {
 // TestLineDiffRebuilds checks LineDiff, and its xdiff fallback for huge
 // texts, on generated pairs.
 func TestLineDiffRebuilds(t *testing.T) {
-	g := &corpusGen{r: rand.New(rand.NewPCG(7, 7))}
+	g := difftest.NewCorpus(7, 7)
 	for i := 0; i < 300; i++ {
-		mine, base, _ := g.next()
+		mine, base, _ := g.Next()
 		checkLineEdits(t, base, mine, LineDiff(base, mine))
 		checkLineEdits(t, base, mine, lineDiffXdiff(base, mine))
 	}
@@ -104,9 +105,9 @@ func TestLineDiffRebuilds(t *testing.T) {
 // TestLineDiffMinimal checks that the go-diff path finds a minimal diff:
 // the lines it keeps equal are a longest common subsequence.
 func TestLineDiffMinimal(t *testing.T) {
-	g := &corpusGen{r: rand.New(rand.NewPCG(8, 8))}
+	g := difftest.NewCorpus(8, 8)
 	for i := 0; i < 200; i++ {
-		mine, base, _ := g.next()
+		mine, base, _ := g.Next()
 		equal := 0
 		for _, e := range LineDiff(base, mine) {
 			if e.Op == LineEqual {

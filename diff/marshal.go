@@ -43,7 +43,7 @@ func marshalSlow(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !needsQuoting(js) {
+	if !needsQuoting(js) && !bytes.ContainsFunc(js, func(r rune) bool { return r > 0xffff }) {
 		return jsonToYAML(js)
 	}
 	// Every string that must be quoted is replaced by a token the renderer
@@ -74,7 +74,11 @@ func marshalSlow(v any) ([]byte, error) {
 		return t
 	}
 	tree = tokenize(tree, token)
-	js, err = marshalJSON(tree)
+	// What is left of the strings is written by yaml.v2, with stand-ins
+	// for the characters beyond the basic plane (marshal_astral.go); a
+	// token's quoted string holds them as they are.
+	a := planAstral(tree)
+	js, err = marshalJSON(a.subTree(tree))
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +86,7 @@ func marshalSlow(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = a.restore(out)
 	pairs := make([]string, 0, 2*len(tokens))
 	for t, s := range tokens {
 		pairs = append(pairs, t, QuoteYAML(s))
@@ -118,8 +123,10 @@ func needsQuoting(js []byte) bool {
 		}
 		i += 2 + next
 	}
-	return escape.Needed(string(js)) || bytes.Contains(js, []byte("\ufeff")) || bytes.Contains(js, []byte("\ufffe")) ||
-		bytes.Contains(js, []byte("\uffff"))
+	// A character that takes no cell is seen as such only in its string:
+	// in the JSON text, one at a string's start would join the quote.
+	// Any character beyond ASCII makes the closer look.
+	return escape.Needed(string(js)) || bytes.ContainsFunc(js, func(r rune) bool { return r >= utf8.RuneSelf })
 }
 
 // mustQuote reports whether MarshalYAML writes s double-quoted itself.
@@ -181,33 +188,44 @@ func jsonToYAML(js []byte) ([]byte, error) {
 }
 
 // QuoteYAML writes s as a YAML double-quoted string, by the rule of
-// internal/escape: the characters it names as Go-style escapes (which YAML
-// reads the same), a backslash as \\, a quote as \", a newline as \n and a
-// tab as \t; U+2028, U+2029 and U+FEFF, which YAML would fold or drop, as
-// escapes too. Everything else is written as it is.
+// internal/escape: what it draws as Go-style escapes (which YAML reads the
+// same) as those escapes, among them U+2028, U+2029 and U+FEFF, which
+// YAML would fold or drop (they take no cell), a backslash as \\, a quote
+// as \", a newline as \n and a tab as \t. Everything else is written as it
+// is.
 func QuoteYAML(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteByte('"')
-	for _, r := range s {
+	sc := escape.NewScanner(s)
+	for i := 0; i < len(s); {
+		e, n := sc.Unit(i)
 		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case escape.Unsafe(r), r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
+		case e != "" && !(s[i] >= 0x80 && n == 1):
+			// The rule's escape, which YAML reads the same: a control
+			// character (\x1b, \r), a C1 or bidi control, a character
+			// that takes no cell (\u200b, \u2028, \ufeff) or a joiner
+			// that joins nothing.
+			b.WriteString(e)
+		case e != "":
+			b.WriteRune(utf8.RuneError) // an invalid byte, as JSON would have it
 		default:
-			b.WriteRune(r)
+			for _, r := range s[i : i+n] {
+				switch r {
+				case '"':
+					b.WriteString(`\"`)
+				case '\\':
+					b.WriteString(`\\`)
+				case '\n':
+					b.WriteString(`\n`)
+				case '\t':
+					b.WriteString(`\t`)
+				default:
+					b.WriteRune(r)
+				}
+			}
 		}
+		i += n
 	}
 	b.WriteByte('"')
 	return b.String()

@@ -18,7 +18,8 @@ import (
 // unstructured's), which the slow path renders; TestMarshalPlainIsTheSlowPath
 // holds the two to the same bytes.
 func marshalPlain(v any) (out []byte, ok bool) {
-	tree, ok := plainTree(v)
+	a := planAstral(v)
+	tree, ok := plainTree(v, a)
 	if !ok {
 		return nil, false
 	}
@@ -26,17 +27,18 @@ func marshalPlain(v any) (out []byte, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	return out, true
+	return a.restore(out), true
 }
 
 // plainTree is v as yaml.v2 reads its JSON: maps keyed by interface{},
-// integers as int, other numbers as float64.
-func plainTree(v any) (any, bool) {
+// integers as int, other numbers as float64; its strings with a's
+// stand-ins (marshal_astral.go).
+func plainTree(v any, a *astral) (any, bool) {
 	switch v := v.(type) {
 	case nil, bool, int64:
 		return v, true
 	case string:
-		return v, plainString(v)
+		return a.sub(v), plainString(v)
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, false
@@ -55,17 +57,17 @@ func plainTree(v any) (any, bool) {
 			if !plainString(k) {
 				return nil, false
 			}
-			t, ok := plainTree(e)
+			t, ok := plainTree(e, a)
 			if !ok {
 				return nil, false
 			}
-			m[k] = t
+			m[a.sub(k)] = t
 		}
 		return m, true
 	case []any:
 		l := make([]interface{}, len(v))
 		for i, e := range v {
-			t, ok := plainTree(e)
+			t, ok := plainTree(e, a)
 			if !ok {
 				return nil, false
 			}

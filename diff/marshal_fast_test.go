@@ -22,7 +22,7 @@ func TestMarshalPlainIsTheSlowPath(t *testing.T) {
 	pieces := []string{"a", "key", "123", "0x1F", "true", "null", "~", "-", "- x", ": ", "#", "'", `"`, `\`, `\n`,
 		"\n", "\t", " ", "  lead", "trail ", "é", "日本", "😀", "\u2028", "\x1b[2J", "\x07", "\u009b", "\u202e",
 		"\x7f", "\ufeff", "\ufffd", "\xff", "1e3", "0.5", "yes", "on", "*a", "&b", "!tag", "%", "@", "`", "{}", "[]",
-		"--- ", "...", "<>&", "=", "?", "|", ">"}
+		"--- ", "...", "<>&", "=", "?", "|", ">", "\u200d", "\u200b", "\u0301", "\U0001F468\u200d\U0001F469", "\ue000", "\U0001F3FD"}
 	str := func() string {
 		var b strings.Builder
 		for range r.IntN(6) {

@@ -108,6 +108,9 @@ func TestMarshalYAMLRoundTripsRandomStrings(t *testing.T) {
 		if escape.Needed(string(out)) {
 			t.Fatalf("%d: %q renders a raw control:\n%q", i, s, out)
 		}
+		if strings.Contains(string(out), `\U`) {
+			t.Fatalf("%d: %q renders a character beyond the basic plane escaped:\n%s", i, s, out)
+		}
 		back, err := ParseYAML(out)
 		if err != nil {
 			t.Fatalf("%d: %q: ParseYAML: %v\n%s", i, s, err, out)
@@ -157,3 +160,32 @@ func FuzzMarshalYAMLRoundTrip(f *testing.F) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\ufffd") == s }
+
+// TestMarshalYAMLWritesEmojiAsTheyAre: a ZWJ sequence is written as it is,
+// in a plain scalar or a literal block, not as \U escapes with its joiners
+// raw between them; a joiner that joins nothing and a character that takes
+// no cell are written as escapes, in double quotes.
+func TestMarshalYAMLWritesEmojiAsTheyAre(t *testing.T) {
+	family := "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+	for _, tc := range []struct{ in, want string }{
+		{family, "  k: " + family + "\n"},
+		{"team " + family + "\nsecond line\n", "  k: |\n    team " + family + "\n    second line\n"},
+		{"a\u200db", `  k: "a\u200db"` + "\n"},
+		{"a\u200bb", `  k: "a\u200bb"` + "\n"},
+		{family + "\u200d", `  k: "` + family + `\u200d"` + "\n"},
+		{"\ue000" + family, "  k: \ue000" + family + "\n"},
+	} {
+		obj := cmWith(map[string]any{"k": tc.in})
+		out, err := MarshalYAML(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("MarshalYAML(%q):\n%s\nwant the line %q", tc.in, out, tc.want)
+		}
+		back, err := ParseYAML(out)
+		if err != nil || back.Object["data"].(map[string]any)["k"] != tc.in {
+			t.Errorf("%q does not read back: %v\n%s", tc.in, err, out)
+		}
+	}
+}

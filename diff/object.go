@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 // IdentityError reports a version that is not the same object as base
@@ -37,7 +39,7 @@ type OpenConflictsError struct {
 
 // Error says how many conflicts are open.
 func (e *OpenConflictsError) Error() string {
-	return fmt.Sprintf("%d conflict(s) still open", e.Open)
+	return words.Count(e.Open, "conflict") + " still open"
 }
 
 // InputError reports a version MergeObjects cannot read, such as an

@@ -29,11 +29,18 @@ type Schemas interface {
 	ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error)
 }
 
-// Option tunes MergeObjects.
+// Option tunes MergeObjects and MergeDocuments.
 type Option func(*mergeConfig)
 
 type mergeConfig struct {
 	schemas Schemas
+	text    TextOptions
+}
+
+// WithText makes MergeDocuments write its result as opts say (see
+// MergeDocuments); MergeObjects does not look at it.
+func WithText(opts TextOptions) Option {
+	return func(c *mergeConfig) { c.text = opts }
 }
 
 // WithSchemas makes MergeObjects try s before the built-in schemas; kube/

@@ -199,7 +199,7 @@ func plainText(v string) bool {
 	if strings.TrimSpace(v) != v {
 		return false
 	}
-	return !strings.ContainsFunc(v, func(r rune) bool { return r == '\t' || needsEscape(r) })
+	return !strings.ContainsFunc(v, func(r rune) bool { return r == '\t' || needsEscape(r) }) && !escape.Needed(v)
 }
 
 // blockText says whether a multi-line value may be written as a literal
@@ -208,7 +208,7 @@ func plainText(v string) bool {
 // line may look like a conflict marker either, which ParseYAML would take
 // for an unresolved conflict.
 func blockText(v string, markers bool) bool {
-	if strings.ContainsFunc(v, needsEscape) {
+	if strings.ContainsFunc(v, needsEscape) || escape.Needed(v) {
 		return false
 	}
 	for _, l := range strings.Split(v, "\n") {
@@ -220,7 +220,9 @@ func blockText(v string, markers bool) bool {
 }
 
 // needsEscape says whether r is written as an escape in a double-quoted
-// scalar: what internal/escape draws as one (control characters but
+// scalar wherever it stands (escape.Needed also finds the characters that
+// take no cell and the stray joiners, which depend on what is around them):
+// what internal/escape draws as one (control characters but
 // newline and tab, which blocks hold; DEL and the C1 controls; the
 // bidirectional controls), and the line and paragraph separators, the byte
 // order mark and the non-characters, which YAML would fold or drop.
@@ -323,7 +325,7 @@ func (m *ObjectMerge) DecodedYAML() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
-		text, ok, err := m.expandBlocks(string(out), tokens, true)
+		text, ok, err := m.expandBlocks(string(out), tokens, true, TextOptions{}.blockFormat())
 		if err != nil {
 			return nil, err
 		}

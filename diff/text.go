@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -22,34 +23,40 @@ const DefaultMarkerSize = 7
 //	(theirs' lines)
 //	>>>>>>> theirs
 //
-// Merged is byte for byte what
-// `git merge-file -p --diff3 -L mine -L base -L theirs MINE BASE THEIRS`
-// writes (git 2.39), including how lines without a final newline and CRLF
-// line ends are handled, and Conflicts is the count git reports (before git
-// caps its exit code at 127). Git's merge-file does not lengthen markers by
-// itself; neither does Merge3Text, so that the output stays git's. Callers
-// that need unambiguous blocks pass MarkerSizeFor's result in
-// opts.MarkerSize, which is what `--marker-size` would do for git.
+// Merged is byte for byte what git merge-file (git 2.39) writes with the
+// flags that opts stand for, `git merge-file -p --diff3 -L mine -L base -L
+// theirs MINE BASE THEIRS` for the zero opts, including how lines without a
+// final newline and CRLF line ends are handled, and Conflicts is the count
+// git reports (before git caps its exit code at 127). Git's merge-file does
+// not lengthen markers by itself; neither does Merge3Text, so that the
+// output stays git's. Callers that need unambiguous blocks pass
+// MarkerSizeFor's result in opts.MarkerSize, which is what `--marker-size`
+// would do for git.
 //
-// Zero opts.Labels mean DefaultLabels; an empty label among others gives a
-// bare marker, as git writes for a side it has no name for. Hunks lists the
-// changed regions, clean and conflicting, with a clean region both sides
-// changed alike reported once.
+// Hunks lists the changed regions, clean and conflicting, with a clean
+// region both sides changed alike reported once.
 //
 // Texts are treated as bytes; git refuses texts with a NUL byte in their
-// first 8000 bytes as binary, Merge3Text merges them anyway.
+// first 8000 bytes as binary (IsBinary), Merge3Text merges them anyway.
 func Merge3Text(mine, base, theirs string, opts TextOptions) TextMerge {
-	labels := opts.Labels
-	if labels == (Labels{}) {
-		labels = DefaultLabels
+	if opts.Labels == nil {
+		opts.Labels = &DefaultLabels
 	}
-	markerSize := opts.MarkerSize
-	if markerSize <= 0 {
-		markerSize = DefaultMarkerSize
+	if opts.MarkerSize <= 0 {
+		opts.MarkerSize = DefaultMarkerSize
 	}
-
 	m := newMerge3(mine, base, theirs)
-	return m.run(labels, markerSize)
+	return m.run(opts)
+}
+
+// binaryProbe is how many leading bytes IsBinary looks at, git's
+// FIRST_FEW_BYTES.
+const binaryProbe = 8000
+
+// IsBinary reports whether git takes data for binary and refuses to merge
+// it: a NUL byte in its first 8000 bytes (git's buffer_is_binary).
+func IsBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0
 }
 
 // merge3 holds the three texts split into lines and their line classes.
@@ -75,22 +82,26 @@ func newMerge3(mine, base, theirs string) *merge3 {
 	return m
 }
 
-// xdmerge is one region of the merge (xdmerge_t): mode 0 is a conflict, 1
-// takes mine, 2 takes theirs; i0/chg0 locate it in base, i1/chg1 in mine
-// and i2/chg2 in theirs.
+// xdmerge is one region of the merge (xdmerge_t), its mode one of the
+// mode constants; i0/chg0 locate it in base, i1/chg1 in mine and i2/chg2
+// in theirs.
 type xdmerge struct {
 	mode                         int
 	i0, chg0, i1, chg1, i2, chg2 int
 }
 
+// The modes of a region, git's numbers: bit 1 takes mine, bit 2 theirs.
 const (
 	modeConflict = 0
 	modeMine     = 1
 	modeTheirs   = 2
-	// modeBoth marks a change both sides made identically. Git does not
-	// keep such regions (the merged text copies mine there); they are kept
-	// apart from the merge list only to report them as hunks.
-	modeBoth = 3
+	// modeUnion takes mine's lines then theirs', the union favor.
+	modeUnion = 3
+	// modeBoth marks a change both sides made identically. The merged text
+	// copies mine there; the diff3 merge keeps such regions apart from its
+	// list only to report them as hunks, and the merge style's refining
+	// marks a conflict that turns out identical so.
+	modeBoth = 4
 )
 
 // appendMerge adds a region, or extends the last one when they overlap in
@@ -112,13 +123,13 @@ func appendMerge(list []xdmerge, mode, i0, chg0, i1, chg1, i2, chg2 int) []xdmer
 	return append(list, xdmerge{mode: mode, i0: i0, chg0: chg0, i1: i1, chg1: chg1, i2: i2, chg2: chg2})
 }
 
-func (m *merge3) run(labels Labels, markerSize int) TextMerge {
+func (m *merge3) run(opts TextOptions) TextMerge {
 	c0 := countClasses(m.h0, m.nclass)
 	s1 := xdiffScript(m.h0, m.h1, c0, countClasses(m.h1, m.nclass))
 	s2 := xdiffScript(m.h0, m.h2, c0, countClasses(m.h2, m.nclass))
 
 	// As xdl_merge: when one side did not change base, the result is the
-	// other side, byte for byte.
+	// other side, byte for byte, whatever the style and favor.
 	if len(s1) == 0 {
 		return TextMerge{Merged: m.theirs, Hunks: m.oneSideHunks(s2, modeTheirs)}
 	}
@@ -127,11 +138,19 @@ func (m *merge3) run(labels Labels, markerSize int) TextMerge {
 	}
 
 	list, both := m.doMerge(s1, s2)
-	res := TextMerge{Merged: m.render(list, labels, markerSize)}
-	res.Hunks = m.hunks(list, both)
-	for _, e := range list {
-		if e.mode == modeConflict {
-			res.Conflicts++
+	res := TextMerge{Hunks: m.hunks(list, both)}
+	switch opts.Style {
+	case StyleMerge:
+		list = m.simplifyNonConflicts(m.refineConflicts(list))
+	case StyleZDiff3:
+		m.refineZDiff3(list)
+	}
+	res.Merged = m.render(list, opts)
+	if opts.Favor == FavorNone {
+		for _, e := range list {
+			if e.mode == modeConflict {
+				res.Conflicts++
+			}
 		}
 	}
 	return res

@@ -4,23 +4,36 @@ import (
 	"strings"
 )
 
-// render writes the merged text (xdl_fill_merge_buffer without a favored
-// side): mine's lines between regions, the side a clean region takes, and a
-// diff3 block for every conflict.
-func (m *merge3) render(list []xdmerge, labels Labels, markerSize int) string {
+// render writes the merged text (xdl_fill_merge_buffer): mine's lines
+// between regions, the side a clean region takes, and for a conflict its
+// block, or with a favor the favored lines.
+func (m *merge3) render(list []xdmerge, opts TextOptions) string {
 	var b strings.Builder
 	b.Grow(len(m.mine) + len(m.theirs)/16 + 64)
 	i := 0
-	for _, e := range list {
-		switch e.mode {
+	for k := range list {
+		e := &list[k]
+		mode := e.mode
+		if mode == modeConflict && opts.Favor != FavorNone {
+			mode = int(opts.Favor)
+		}
+		switch mode {
 		case modeConflict:
-			m.fillConflict(&b, i, e, labels, markerSize)
-		case modeMine:
+			m.fillConflict(&b, i, e, opts)
+		case modeMine, modeTheirs, modeUnion:
 			recsCopy(&b, m.mineL, i, e.i1-i, false, false)
-			recsCopy(&b, m.mineL, e.i1, e.chg1, false, false)
-		case modeTheirs:
-			recsCopy(&b, m.mineL, i, e.i1-i, false, false)
-			recsCopy(&b, m.theirsL, e.i2, e.chg2, false, false)
+			if mode&modeMine != 0 {
+				// The union ends mine's lines with a line end before
+				// theirs', in the style of the lines around.
+				union := mode&modeTheirs != 0
+				recsCopy(&b, m.mineL, e.i1, e.chg1, union && m.crNeeded(*e), union)
+			}
+			if mode&modeTheirs != 0 {
+				recsCopy(&b, m.theirsL, e.i2, e.chg2, false, false)
+			}
+		default:
+			// modeBoth: mine's lines are theirs, copied with the rest.
+			continue
 		}
 		i = e.i1 + e.chg1
 	}
@@ -29,27 +42,31 @@ func (m *merge3) render(list []xdmerge, labels Labels, markerSize int) string {
 }
 
 // fillConflict writes mine's lines from i up to the conflict, then its
-// diff3 block (fill_conflict_hunk). Inside the block every side ends with a
-// line end, in CRLF when the texts around use CRLF, as git does.
-func (m *merge3) fillConflict(b *strings.Builder, i int, e xdmerge, labels Labels, markerSize int) {
-	needsCR := m.crNeeded(e)
+// block (fill_conflict_hunk), with base's lines in the diff3 styles. Inside
+// the block every side ends with a line end, in CRLF when the texts around
+// use CRLF, as git does.
+func (m *merge3) fillConflict(b *strings.Builder, i int, e *xdmerge, opts TextOptions) {
+	needsCR := m.crNeeded(*e)
+	size, labels := opts.MarkerSize, opts.Labels
 	recsCopy(b, m.mineL, i, e.i1-i, false, false)
-	writeMarker(b, '<', markerSize, labels.Mine, needsCR)
+	writeMarker(b, '<', size, labels.Mine, true, needsCR)
 	recsCopy(b, m.mineL, e.i1, e.chg1, needsCR, true)
-	writeMarker(b, '|', markerSize, labels.Base, needsCR)
-	recsCopy(b, m.baseL, e.i0, e.chg0, needsCR, true)
-	writeMarker(b, '=', markerSize, "", needsCR)
+	if opts.Style != StyleMerge {
+		writeMarker(b, '|', size, labels.Base, true, needsCR)
+		recsCopy(b, m.baseL, e.i0, e.chg0, needsCR, true)
+	}
+	writeMarker(b, '=', size, "", false, needsCR)
 	recsCopy(b, m.theirsL, e.i2, e.chg2, needsCR, true)
-	writeMarker(b, '>', markerSize, labels.Theirs, needsCR)
+	writeMarker(b, '>', size, labels.Theirs, true, needsCR)
 }
 
-// writeMarker writes a marker line; an empty label gives a bare marker, as
-// git writes when it has no name for a side.
-func writeMarker(b *strings.Builder, c byte, size int, label string, cr bool) {
+// writeMarker writes a marker line, with a space and the label when
+// labelled: git writes the space even for an empty label.
+func writeMarker(b *strings.Builder, c byte, size int, label string, labelled, cr bool) {
 	for k := 0; k < size; k++ {
 		b.WriteByte(c)
 	}
-	if label != "" {
+	if labelled {
 		b.WriteByte(' ')
 		b.WriteString(label)
 	}

@@ -226,7 +226,7 @@ func TestMerge3Text(t *testing.T) {
 		{
 			name: "labels option",
 			mine: lines("m"), base: lines("b"), theirs: lines("t"),
-			opts:      TextOptions{Labels: Labels{Mine: "draft", Base: "v1", Theirs: "live"}},
+			opts:      TextOptions{Labels: &Labels{Mine: "draft", Base: "v1", Theirs: "live"}},
 			want:      lines("<<<<<<< draft", "m", "||||||| v1", "b", "=======", "t", ">>>>>>> live"),
 			conflicts: 1, skipGit: true,
 		},

@@ -54,18 +54,11 @@ func (f *textField) resolved(r func(j int) Resolution) string {
 }
 
 // withBlocks is the field with each open colliding region written as a
-// diff3 block with markers of size, and the others as resolved: what the
-// user edits by hand. Inside a block every section ends with a line end,
-// as git writes them.
-func (f *textField) withBlocks(r func(j int) Resolution, size int) string {
+// block in bf's format with markers of size, and the others as resolved:
+// what the user edits by hand. Inside a block every section ends with a
+// line end, as git writes them.
+func (f *textField) withBlocks(r func(j int) Resolution, bf blockFormat, size int) string {
 	var b strings.Builder
-	marker := func(c byte, label string) {
-		b.WriteString(strings.Repeat(string(c), size))
-		if label != "" {
-			b.WriteString(" " + label)
-		}
-		b.WriteByte('\n')
-	}
 	section := func(ls []string) {
 		writeLines(&b, ls)
 		if n := len(ls); n > 0 && !strings.HasSuffix(ls[n-1], "\n") {
@@ -77,13 +70,7 @@ func (f *textField) withBlocks(r func(j int) Resolution, size int) string {
 			b.WriteString(hunkLines(h, res))
 			return
 		}
-		marker('<', DefaultLabels.Mine)
-		section(h.MineLines)
-		marker('|', DefaultLabels.Base)
-		section(h.BaseLines)
-		marker('=', "")
-		section(h.TheirsLines)
-		marker('>', DefaultLabels.Theirs)
+		bf.writeBlock(&b, size, h.MineLines, h.BaseLines, h.TheirsLines, section)
 	})
 	return b.String()
 }
@@ -155,4 +142,34 @@ func ValueAt(obj map[string]any, path fieldpath.Path) FieldValue {
 		n = n.child(pe)
 	}
 	return n.field()
+}
+
+// blockFormat is how an object merge writes its conflict blocks.
+type blockFormat struct {
+	labels  Labels
+	noBase  bool
+	minSize int
+}
+
+// blockFormat is the format opts ask of an object merge's blocks.
+func (o TextOptions) blockFormat() blockFormat {
+	bf := blockFormat{labels: DefaultLabels, noBase: o.Style == StyleMerge, minSize: o.MarkerSize}
+	if o.Labels != nil {
+		bf.labels = *o.Labels
+	}
+	return bf
+}
+
+// writeBlock writes one conflict block with markers of size, each side's
+// lines written by section, as Merge3Text writes a block.
+func (bf blockFormat) writeBlock(b *strings.Builder, size int, mine, base, theirs []string, section func([]string)) {
+	writeMarker(b, '<', size, bf.labels.Mine, true, false)
+	section(mine)
+	if !bf.noBase {
+		writeMarker(b, '|', size, bf.labels.Base, true, false)
+		section(base)
+	}
+	writeMarker(b, '=', size, "", false, false)
+	section(theirs)
+	writeMarker(b, '>', size, bf.labels.Theirs, true, false)
 }

@@ -34,6 +34,17 @@ import (
 // git's conflict-marker-size. ParseYAML reads the text back once every
 // block is gone.
 func (m *ObjectMerge) YAML() ([]byte, error) {
+	return m.YAMLWith(TextOptions{})
+}
+
+// YAMLWith is YAML with the blocks written as opts say: opts.Labels name
+// the sides, StyleMerge leaves base's section out (StyleZDiff3 writes as
+// StyleDiff3: a block holds one field's lines, or the colliding lines of a
+// multi-line string, already), and opts.MarkerSize is the least marker size,
+// lengthened as YAML's markers are, and never under DefaultMarkerSize, so
+// that ParseYAML still finds every block. opts.Favor is not looked at: a
+// caller that wants a side resolves the conflicts first.
+func (m *ObjectMerge) YAMLWith(opts TextOptions) ([]byte, error) {
 	var open []int
 	for u := range m.units {
 		if m.unitOpen(u) {
@@ -61,7 +72,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
-		text, ok, err := m.expandBlocks(string(out), tokens, false)
+		text, ok, err := m.expandBlocks(string(out), tokens, false, opts.blockFormat())
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +87,7 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 // reports false when a token is not on exactly one line of its own, which
 // means the object itself holds the token text. With decoded, a Secret's
 // data is written decoded, as RenderSecretYAML writes it (DecodedYAML).
-func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bool) (string, bool, error) {
+func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bool, bf blockFormat) (string, bool, error) {
 	lines := strings.SplitAfter(out, "\n")
 	byToken := make(map[string]int, len(tokens))
 	for i, tok := range tokens {
@@ -207,7 +218,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 		}
 		blocks[i] = bl
 	}
-	size := DefaultMarkerSize
+	size := max(DefaultMarkerSize, bf.minSize)
 	grow := func(ls []string) {
 		for _, l := range ls {
 			if n := markerRun(l); n >= size {
@@ -236,7 +247,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 		if un.text == nil || !s.isKey || secret && !decoded {
 			continue
 		}
-		text := un.text.withBlocks(func(j int) Resolution { return m.Resolutions[un.first+j] }, size)
+		text := un.text.withBlocks(func(j int) Resolution { return m.Resolutions[un.first+j] }, bf, size)
 		indent := strings.Repeat(" ", s.indent)
 		if s.item {
 			indent += "  "
@@ -266,14 +277,6 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 			replaced[l] = true
 		}
 	}
-	marker := func(c byte, label string) {
-		b.WriteString(strings.Repeat(string(c), size))
-		if label != "" {
-			b.WriteByte(' ')
-			b.WriteString(label)
-		}
-		b.WriteByte('\n')
-	}
 	for li, l := range lines {
 		i, ok := siteAt[li]
 		if !ok {
@@ -288,13 +291,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 			writeLines(&b, bl.inline)
 			continue
 		}
-		marker('<', DefaultLabels.Mine)
-		writeLines(&b, bl.mine)
-		marker('|', DefaultLabels.Base)
-		writeLines(&b, bl.base)
-		marker('=', "")
-		writeLines(&b, bl.theirs)
-		marker('>', DefaultLabels.Theirs)
+		bf.writeBlock(&b, size, bl.mine, bl.base, bl.theirs, func(ls []string) { writeLines(&b, ls) })
 	}
 	return b.String(), true, nil
 }

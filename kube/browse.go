@@ -15,50 +15,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// ConnectionState says how a Browse's link to the API server stands.
-type ConnectionState int
-
-const (
-	// Connecting: no list or watch request has ended yet.
-	Connecting ConnectionState = iota
-	// Connected: the latest request succeeded.
-	Connected
-	// Reconnecting: the connection is lost and the informer retries with
-	// backoff.
-	Reconnecting
-	// Refused: the server answered, but refuses the list or watch
-	// (forbidden, or the credentials). The informer still retries, so the
-	// list appears once the user is given the rights.
-	Refused
-)
-
-// String names the state for logs and tests.
-func (s ConnectionState) String() string {
-	switch s {
-	case Connecting:
-		return "connecting"
-	case Connected:
-		return "connected"
-	case Reconnecting:
-		return "reconnecting"
-	case Refused:
-		return "refused"
-	}
-	return fmt.Sprintf("ConnectionState(%d)", int(s))
-}
-
-// Connection is the state of a Browse's link to the API server.
-type Connection struct {
-	State ConnectionState
-	// Since is when the state began; for Reconnecting, when the connection
-	// was lost (the same through one outage, so the UI can say
-	// "reconnecting since 12:01:03").
-	Since time.Time
-	// Err is, for Reconnecting, the latest failure, and for Refused the
-	// refusal: a *ForbiddenListError or an *UnauthorizedError.
-	Err error
-}
-
 // BrowseSnapshot is a Browse's whole state at one moment. A browser needs
 // only the latest one, so snapshots replace each other rather than being
 // applied as changes.
@@ -106,8 +62,7 @@ type Browse struct {
 	stateDirty bool // the connection changed since the last snapshot
 	rows       []ObjectRow
 	gen        uint64
-	conn       Connection
-	lastErr    string
+	conn       connState
 	runs
 	handlerErr error
 }
@@ -119,7 +74,7 @@ func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
 		coll: c,
 		out:  make(chan BrowseSnapshot),
 		wake: make(chan struct{}, 1),
-		conn: Connection{State: Connecting, Since: time.Now()},
+		conn: connState{conn: Connection{State: Connecting, Since: time.Now()}},
 	}
 	ri := mc.Resource(c.Mapping.Resource).Namespace(c.ListNamespace())
 	lw := &cache.ListWatch{
@@ -133,6 +88,12 @@ func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			wi, err := ri.Watch(ctx, opts)
+			if err == nil && isEmptyWatch(wi) {
+				// A cut connection, which client-go answers with an empty
+				// watch and no error: not connected (as for Watch).
+				b.observe(ctx, "watch", errWatchCut)
+				return wi, nil
+			}
 			b.observe(ctx, "watch", err)
 			return wi, err
 		},
@@ -260,7 +221,7 @@ func (b *Browse) snapshot() (BrowseSnapshot, bool) {
 		b.gen++
 	}
 	b.stateDirty = false
-	return BrowseSnapshot{Rows: b.rows, Generation: b.gen, Synced: synced, Connection: b.conn}, true
+	return BrowseSnapshot{Rows: b.rows, Generation: b.gen, Synced: synced, Connection: b.conn.conn}, true
 }
 
 // observe turns the outcome of every list and watch request into the
@@ -294,24 +255,10 @@ func (b *Browse) watchError(ctx context.Context, _ *cache.Reflector, err error) 
 
 func (b *Browse) setConnection(state ConnectionState, err error) {
 	b.mu.Lock()
-	if b.ctx != nil && b.ctx.Err() != nil {
+	if (b.ctx != nil && b.ctx.Err() != nil) || !b.conn.change(state, err) {
 		b.mu.Unlock()
 		return
 	}
-	msg := ""
-	if err != nil {
-		msg = err.Error()
-	}
-	if state == b.conn.State && msg == b.lastErr {
-		// Same state, same cause: the UI already shows it.
-		b.mu.Unlock()
-		return
-	}
-	if state != b.conn.State {
-		// Through one outage Since stays when it began.
-		b.conn.Since = time.Now()
-	}
-	b.conn.State, b.conn.Err, b.lastErr = state, err, msg
 	b.stateDirty = true
 	b.mu.Unlock()
 	b.poke()

@@ -243,9 +243,9 @@ func ResourceName(gr schema.GroupResource) string {
 }
 
 // ForbiddenListError: RBAC does not allow listing or watching a
-// collection (403).
+// collection, or getting a namespace (403).
 type ForbiddenListError struct {
-	// Verb is the refused request: list or watch.
+	// Verb is the refused request: list, watch or get.
 	Verb       string
 	Collection *Collection
 	Err        error
@@ -291,8 +291,8 @@ func classifyList(c *Collection, verb string, err error) error {
 		return &ForbiddenListError{Verb: verb, Collection: c, Err: err}
 	case apierrors.IsUnauthorized(err):
 		return &UnauthorizedError{Err: err}
-	case isUnavailable(err):
-		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
+	case noAnswer(err):
+		return unavailable(err)
 	}
 	msg := fmt.Sprintf("%s %s", verb, c.Resource())
 	if where := c.Where(); where != "" {

@@ -3,16 +3,14 @@ package kube
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 )
 
@@ -83,7 +81,7 @@ func shortCause(msg string) string {
 		if len(v) <= 120 {
 			return v
 		}
-		return fmt.Sprintf(`Invalid value: "%s…" (%d bytes)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], len(v)-len(`Invalid value: ""`))
+		return fmt.Sprintf(`Invalid value: "%s…" (%s)`, v[len(`Invalid value: "`):len(`Invalid value: "`)+40], words.Count(len(v)-len(`Invalid value: ""`), "byte"))
 	})
 }
 func (e *InvalidError) Unwrap() error { return e.Err }
@@ -117,6 +115,12 @@ func (e *ForbiddenError) Error() string {
 	return fmt.Sprintf("not allowed to %s %s: %s", e.Verb, e.Target, serverMessage(e.Err))
 }
 func (e *ForbiddenError) Unwrap() error { return e.Err }
+
+// Short says what is not allowed, without the server's words, for a
+// header: "not allowed to watch configmaps in rb".
+func (e *ForbiddenError) Short() string {
+	return "not allowed to " + e.Verb + " " + e.Target.Objects()
+}
 
 // NotFoundError: the object does not exist (404), for example because it
 // was deleted while it was being edited.
@@ -154,47 +158,6 @@ func (e *UnauthorizedError) Error() string {
 	return "the server refused the credentials (401 Unauthorized): log in again or check the kubeconfig"
 }
 func (e *UnauthorizedError) Unwrap() error { return e.Err }
-
-// UnavailableError: the server could not be reached or did not answer in
-// time; trying again later may work.
-type UnavailableError struct {
-	// Timeout is set when the server or the request timed out, rather than
-	// the server being unreachable.
-	Timeout bool
-	Err     error
-}
-
-func (e *UnavailableError) Error() string {
-	if e.Timeout {
-		return "the API server did not answer in time: " + e.Err.Error()
-	}
-	var status apierrors.APIStatus
-	if errors.As(e.Err, &status) && status.Status().Code >= http.StatusInternalServerError {
-		// A 5xx body may be a proxy's whole HTML page: its code says enough.
-		code := int(status.Status().Code)
-		msg := serverMessage(e.Err)
-		if strings.Contains(strings.ToLower(msg), "<html") {
-			msg = "an HTML page, not the API server's own answer (a proxy or load balancer's)"
-		}
-		return fmt.Sprintf("the API server answered %d %s: %s", code, http.StatusText(code), oneLine(msg, 200))
-	}
-	return "the API server is unavailable: " + e.Err.Error()
-}
-
-// oneLine is s on one line, cut to at most n bytes (at a character
-// boundary) with "…" when cut.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // serverMessage is the server's own message in a Status error.
 func serverMessage(err error) string {
@@ -258,41 +221,16 @@ func classify(target *Target, verb string, err error) error {
 		return &TooLargeError{Target: target, Err: err}
 	case apierrors.IsUnauthorized(err):
 		return &UnauthorizedError{Err: err}
-	case isUnavailable(err):
-		return &UnavailableError{Err: err, Timeout: apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || isNetTimeout(err)}
+	case noAnswer(err):
+		return unavailable(err)
 	}
 	if target.Ref().IsSecret() {
 		err = redactSecretError(target, err)
 	}
+	if refused := refusal(target, verb, err); refused != nil {
+		return refused
+	}
 	return fmt.Errorf("%s %s: %w", verb, target, err)
-}
-
-// isUnavailable reports whether err is worth a retry: the server could not
-// be reached, did not answer in time, or answered 5xx (a proxy's 502, an
-// etcd leader change's 500). A save that met one of these may still have
-// gone through, which is why the session reads the object back before it
-// sends the save again.
-func isUnavailable(err error) bool {
-	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsServiceUnavailable(err) ||
-		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) || apierrors.IsUnexpectedServerError(err) {
-		return true
-	}
-	var status apierrors.APIStatus
-	if errors.As(err, &status) && status.Status().Code >= http.StatusInternalServerError {
-		return true
-	}
-	var netErr net.Error
-	if errors.As(err, &netErr) {
-		return true
-	}
-	var opErr *net.OpError
-	return errors.As(err, &opErr) || strings.Contains(err.Error(), "connection refused") ||
-		strings.Contains(err.Error(), "EOF")
-}
-
-func isNetTimeout(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) && netErr.Timeout()
 }
 
 // ErrorKind and FieldCauses let model.Session classify these errors
@@ -353,14 +291,6 @@ func (e *TooLargeError) ErrorKind() model.ErrorKind { return model.ErrorTooLarge
 // ErrorKind implements model.KindedError.
 func (e *UnauthorizedError) ErrorKind() model.ErrorKind { return model.ErrorUnauthorized }
 
-// ErrorKind implements model.KindedError.
-func (e *UnavailableError) ErrorKind() model.ErrorKind {
-	if e.Timeout {
-		return model.ErrorTimeout
-	}
-	return model.ErrorUnavailable
-}
-
 // managerFromMessage extracts the manager from a field-manager conflict
 // cause, which reads `conflict with "kubectl-patch" using v1`.
 func managerFromMessage(msg string) string {
@@ -373,15 +303,20 @@ func managerFromMessage(msg string) string {
 }
 
 var (
-	_ model.KindedError = (*ConflictError)(nil)
-	_ model.CausedError = (*ConflictError)(nil)
-	_ model.KindedError = (*InvalidError)(nil)
-	_ model.CausedError = (*InvalidError)(nil)
-	_ model.KindedError = (*ImmutableError)(nil)
-	_ model.CausedError = (*ImmutableError)(nil)
-	_ model.KindedError = (*ForbiddenError)(nil)
-	_ model.KindedError = (*NotFoundError)(nil)
-	_ model.KindedError = (*TooLargeError)(nil)
-	_ model.KindedError = (*UnauthorizedError)(nil)
-	_ model.KindedError = (*UnavailableError)(nil)
+	_ model.KindedError  = (*ConflictError)(nil)
+	_ model.CausedError  = (*ConflictError)(nil)
+	_ model.KindedError  = (*InvalidError)(nil)
+	_ model.CausedError  = (*InvalidError)(nil)
+	_ model.KindedError  = (*ImmutableError)(nil)
+	_ model.CausedError  = (*ImmutableError)(nil)
+	_ model.KindedError  = (*ForbiddenError)(nil)
+	_ model.KindedError  = (*NotFoundError)(nil)
+	_ model.KindedError  = (*TooLargeError)(nil)
+	_ model.KindedError  = (*UnauthorizedError)(nil)
+	_ model.KindedError  = (*UnavailableError)(nil)
+	_ model.LandingError = (*UnavailableError)(nil)
+	_ model.DelayedError = (*UnavailableError)(nil)
+	_ model.KindedError  = (*RefusedError)(nil)
+	_ model.CausedError  = (*RefusedError)(nil)
+	_ model.LandingError = (*RefusedError)(nil)
 )

@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/internal/drafts"
@@ -26,26 +28,26 @@ import (
 const reconnectWithin = 2 * time.Second
 
 // awaitConn feeds the watch's events to the session until a connection
-// event of type typ, and returns it; it fails the test after timeout.
-func (e *engine) awaitConn(typ WatchEventType, timeout time.Duration) WatchEvent {
+// event of state, and returns it; it fails the test after timeout.
+func (e *engine) awaitConn(state ConnectionState, timeout time.Duration) WatchEvent {
 	e.t.Helper()
 	deadline := time.After(timeout)
 	for {
 		select {
 		case ev, ok := <-e.watch.Events():
 			if !ok {
-				e.t.Fatalf("the watch stopped while waiting for %s", typ)
+				e.t.Fatalf("the watch stopped while waiting for %s", state)
 			}
 			if ev.Type.IsObject() {
 				lt := map[WatchEventType]model.LiveType{ObjectAdded: model.LiveAdded, ObjectModified: model.LiveModified, ObjectDeleted: model.LiveDeleted}[ev.Type]
 				e.handle(model.LiveChanged{Type: lt, Object: ev.Object, At: time.Now()})
 				continue
 			}
-			if ev.Type == typ {
+			if ev.Connection.State == state {
 				return ev
 			}
 		case <-deadline:
-			e.t.Fatalf("no %s within %s", typ, timeout)
+			e.t.Fatalf("no %s within %s", state, timeout)
 		}
 	}
 }
@@ -87,7 +89,8 @@ func countingConfig(cfg *rest.Config) (*rest.Config, *writeLog) {
 // seconds, a save meanwhile fails as unavailable with the draft intact in
 // the session and on disk; the server started again on the same directory
 // brings the watch back (through a relist: etcd moved on past the watch's
-// resourceVersion), and the save lands exactly once.
+// resourceVersion), the waiting save goes as soon as the watch is
+// connected again, and lands exactly once.
 func TestFaultServerKilledMidEdit(t *testing.T) {
 	t.Parallel()
 	c := kubetest.NewCluster(t)
@@ -103,11 +106,11 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 
 	killed := time.Now()
 	c.Kill(t)
-	rec := e.awaitConn(WatchReconnecting, reconnectWithin+time.Second)
+	rec := e.awaitConn(Reconnecting, reconnectWithin+time.Second)
 	if took := time.Since(killed); took > reconnectWithin {
 		t.Errorf("reconnecting %s after the kill, want within %s", took.Round(time.Millisecond), reconnectWithin)
 	}
-	t.Logf("reconnecting after %s: %v", time.Since(killed).Round(time.Millisecond), rec.Err)
+	t.Logf("reconnecting after %s: %v", time.Since(killed).Round(time.Millisecond), rec.Connection.Err)
 
 	e.handle(model.SaveRequested{})
 	f := e.session.Failure()
@@ -122,9 +125,19 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 		t.Fatalf("the draft on disk = %v, %v; want the draft", stored, err)
 	}
 
+	if !e.session.RetryWaiting() {
+		t.Fatalf("state %s, failure %+v: no save waits for the server", e.session.State(), e.session.Failure())
+	}
 	c.Start(t)
-	e.awaitConn(WatchConnected, watchTimeout)
-	e.saveSettled(watchTimeout)
+	e.awaitConn(Connected, watchTimeout)
+	// The server is back: the waiting save goes now, as the UI sends it
+	// on this event, not when its back-off ends.
+	start := time.Now()
+	e.handle(model.Reconnected{})
+	t.Logf("saved %s after the watch connected again", time.Since(start).Round(time.Millisecond))
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the waiting save took %s once the server was back, want within 1 s", took.Round(time.Millisecond))
+	}
 	if st := e.session.State(); st != model.StateSaved {
 		t.Fatalf("state %s after the restart, want saved (failure %+v)", st, e.session.Failure())
 	}
@@ -169,7 +182,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
 	r := &watchRecorder{t: t, w: w, name: "x"}
 	r.next("Added", isType(ObjectAdded))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 
 	for _, way := range []struct {
 		name string
@@ -179,7 +192,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 		gone := time.Now()
 		stopped := make(chan struct{})
 		go func() { way.stop(t); close(stopped) }()
-		r.next("Reconnecting after "+way.name, isType(WatchReconnecting))
+		r.next("Reconnecting after "+way.name, isConn(Reconnecting))
 		if took := time.Since(gone); took > reconnectWithin {
 			t.Errorf("%s: reconnecting after %s, want within %s", way.name, took.Round(time.Millisecond), reconnectWithin)
 		} else {
@@ -187,7 +200,7 @@ func TestFaultWatchSaysReconnectingWithin2s(t *testing.T) {
 		}
 		<-stopped
 		c.Start(t)
-		r.await(mark, "Connected again", func(ev WatchEvent) bool { return ev.Type == WatchConnected && ev.Since.After(gone) })
+		r.await(mark, "Connected again", func(ev WatchEvent) bool { return isConn(Connected)(ev) && ev.Connection.Since.After(gone) })
 	}
 }
 
@@ -225,8 +238,8 @@ func TestFaultExpiredWatchRelistsQuietly(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "expiring", "--type=merge", "-p", `{"data":{"foo":"after"}}`)
 	r.next("Modified after the expired watches", hasData(ObjectModified, "foo", "after"))
 	for _, ev := range r.seen {
-		if ev.Type == WatchReconnecting {
-			t.Errorf("the user was told %s: %v, for an expired watch", ev.Type, ev.Err)
+		if isConn(Reconnecting)(ev) {
+			t.Errorf("the user was told %s: %v, for an expired watch", ev.Connection.State, ev.Connection.Err)
 		}
 	}
 	if !strings.Contains(p.describe(), "410 Gone") {
@@ -237,7 +250,9 @@ func TestFaultExpiredWatchRelistsQuietly(t *testing.T) {
 
 // TestFaultLostAnswersAreNeverRepeated puts a proxy in front of the API
 // server that breaks the first save in each of the ways a network and a
-// load balancer do. Each time the user gets a clear error, the draft is
+// load balancer do, none of them an answer of the API server's: a cut
+// connection, a timeout, a gateway's 502, 503 or HTML 500 (behind which
+// the server may or may not have done the work). Each time the user gets a clear error, the draft is
 // kept, and the save follows the lost-answer rule: when the server did the
 // work, kedit reports `saved rv N` from the object read back and writes
 // nothing again; when it did not, it sends the save once more. Either way
@@ -253,11 +268,11 @@ func TestFaultLostAnswersAreNeverRepeated(t *testing.T) {
 		wantKind model.ErrorKind
 	}{
 		{dropAfter, true, "the API server is unavailable", 0, model.ErrorUnavailable},
-		{status502After, true, "the API server answered 502 Bad Gateway", 0, model.ErrorUnavailable},
+		{status502After, true, "502 Bad Gateway from a proxy or load balancer, not the API server", 0, model.ErrorUnavailable},
 		{delayAfter, true, "the API server did not answer in time", time.Second, model.ErrorTimeout},
 		{dropBefore, false, "the API server is unavailable", 0, model.ErrorUnavailable},
-		{status503Before, false, "the API server answered 503 Service Unavailable", 0, model.ErrorUnavailable},
-		{status500Before, false, "the API server answered 500 Internal Server Error", 0, model.ErrorUnavailable},
+		{status503Before, false, "503 Service Unavailable from a proxy or load balancer, not the API server", 0, model.ErrorUnavailable},
+		{status500Before, false, "500 Internal Server Error from a proxy or load balancer, not the API server: an HTML page", 0, model.ErrorUnavailable},
 	} {
 		t.Run(tc.fault.String(), func(t *testing.T) {
 			t.Parallel()
@@ -316,4 +331,100 @@ func TestFaultLostAnswersAreNeverRepeated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFaultOutageNeverSaysConnected: a network that accepts connections
+// and closes them at once (every request cut) is an outage from end to
+// end: the watch says reconnecting and never connected until the network
+// is back, although client-go answers a cut watch request with an empty
+// watch and no error.
+func TestFaultOutageNeverSaysConnected(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	cfg := kubetest.RESTConfig(t)
+	var down atomic.Bool
+	p := newFaultProxy(t, cfg, func(*http.Request) faultAction {
+		if down.Load() {
+			return dropBefore
+		}
+		return pass
+	})
+	w, err := NewWatchForConfig(p.clientConfig(cfg, 0), configMapTarget("", ns, "testmap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
+	r := &watchRecorder{t: t, w: w, name: "testmap"}
+	r.await(0, "Connected", isConn(Connected))
+
+	down.Store(true)
+	// A change makes the open watch's stream end, as a cut one would.
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
+	p.closeClients()
+	mark := len(r.seen)
+	r.next("Reconnecting", isConn(Reconnecting))
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case ev := <-w.Events():
+			r.seen = append(r.seen, ev)
+			if isConn(Connected)(ev) {
+				t.Fatalf("connected during the outage; seen %s\nproxy:\n%s", r.describe(), p.describe())
+			}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if n := strings.Count(p.describe(), "-> drop before"); n < 2 {
+		t.Fatalf("the watch tried %d requests during the outage; the test proves nothing", n)
+	}
+	down.Store(false)
+	r.await(mark, "Connected after the outage", isConn(Connected))
+	r.await(mark, "the change", hasData(ObjectModified, "foo", "2"))
+}
+
+// TestFaultOutageNeverSaysConnectedInTheBrowser: the same outage under the
+// browser's live list: reconnecting, never connected, until it ends.
+func TestFaultOutageNeverSaysConnectedInTheBrowser(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	cfg := kubetest.RESTConfig(t)
+	var down atomic.Bool
+	p := newFaultProxy(t, cfg, func(*http.Request) faultAction {
+		if down.Load() {
+			return dropBefore
+		}
+		return pass
+	})
+	col, err := connectForTest(t, kubetest.Kubeconfig(t), ns).Collection("cm", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, err := metadata.NewForConfig(p.clientConfig(cfg, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startBrowse(t, mc, col)
+	r.waitFor("connected", liveDeadline, func(s BrowseSnapshot) bool { return s.Synced && s.Connection.State == Connected })
+
+	down.Store(true)
+	p.closeClients()
+	r.waitFor("reconnecting", watchTimeout, func(s BrowseSnapshot) bool { return s.Connection.State == Reconnecting })
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case snap := <-r.b.Snapshots():
+			r.last = snap
+			if snap.Connection.State == Connected {
+				t.Fatalf("connected during the outage\nproxy:\n%s", p.describe())
+			}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	down.Store(false)
+	r.waitFor("connected after the outage", watchTimeout, func(s BrowseSnapshot) bool { return s.Connection.State == Connected })
 }

@@ -172,11 +172,28 @@ const (
 	// expireWatch answers a watch request with 410 Gone, as a server whose
 	// watch cache no longer holds the resourceVersion does.
 	expireWatch
+	// busy429Before answers 429 with the API server's own Status, asking
+	// to wait 3 seconds, without forwarding (a server shedding load).
+	busy429Before
+	// refused400Before answers 400 Bad Request with the API server's own
+	// Status, without forwarding: an answer.
+	refused400Before
+	// failed500Before answers 500 with the API server's own Status naming
+	// a field, without forwarding: an answer, after which the write may
+	// have been done.
+	failed500Before
 )
+
+// apiStatus writes a Kubernetes Status as the API server answers it.
+func apiStatus(w http.ResponseWriter, code int, reason, message, details string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":%q,"reason":%q,"code":%d%s}`, message, reason, code, details)
+}
 
 var faultNames = map[faultAction]string{pass: "pass", dropBefore: "drop before", dropAfter: "drop after",
 	status502After: "502 after", status503Before: "503 before", status500Before: "500 before", delayAfter: "delay after",
-	expireWatch: "410 Gone"}
+	expireWatch: "410 Gone", busy429Before: "429 before", refused400Before: "400 before", failed500Before: "500 Status before"}
 
 func (a faultAction) String() string { return faultNames[a] }
 
@@ -186,6 +203,7 @@ func (a faultAction) String() string { return faultNames[a] }
 // HTTP to the client, so that it can close a connection mid-request.
 type faultProxy struct {
 	URL    string
+	srv    *httptest.Server
 	decide func(r *http.Request) faultAction
 	delay  time.Duration
 
@@ -232,6 +250,15 @@ func newFaultProxy(t *testing.T, upstream *rest.Config, decide func(*http.Reques
 			w.WriteHeader(http.StatusInternalServerError)
 			fmt.Fprint(w, "<html><body><h1>500 Internal Server Error</h1>"+strings.Repeat("<p>nginx</p>", 200)+"</body></html>")
 			return
+		case busy429Before:
+			apiStatus(w, http.StatusTooManyRequests, "TooManyRequests", "too many requests, please try again later", `,"details":{"retryAfterSeconds":3}`)
+			return
+		case refused400Before:
+			apiStatus(w, http.StatusBadRequest, "BadRequest", "the server rejected our request for a reason of its own", "")
+			return
+		case failed500Before:
+			apiStatus(w, http.StatusInternalServerError, "InternalError", "failed to create typed patch object (ns/testmap; /v1, Kind=ConfigMap): .data.bogus: field not declared in schema", "")
+			return
 		case expireWatch:
 			http.Error(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1 (2)","reason":"Expired","code":410}`, http.StatusGone)
 			return
@@ -258,9 +285,12 @@ func newFaultProxy(t *testing.T, upstream *rest.Config, decide func(*http.Reques
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	p.URL = srv.URL
+	p.URL, p.srv = srv.URL, srv
 	return p
 }
+
+// closeClients cuts every connection to the proxy, open watches too.
+func (p *faultProxy) closeClients() { p.srv.CloseClientConnections() }
 
 func (p *faultProxy) record(r *http.Request, a faultAction) {
 	p.mu.Lock()

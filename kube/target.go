@@ -36,12 +36,16 @@ type Target struct {
 
 // String names the target the way kubectl does: configmaps/testmap.
 func (t *Target) String() string {
+	return t.resourceName() + "/" + t.Name
+}
+
+// resourceName is the target's resource, with its group when it has one.
+func (t *Target) resourceName() string {
 	r := t.Mapping.Resource
-	res := r.Resource
 	if r.Group != "" {
-		res += "." + r.Group
+		return r.Resource + "." + r.Group
 	}
-	return res + "/" + t.Name
+	return r.Resource
 }
 
 // Where says where the target was looked for, for messages.
@@ -54,6 +58,16 @@ func (t *Target) Where() string {
 		parts = append(parts, fmt.Sprintf("context %q", t.Context))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Objects names the target's kind of object and where they are, for
+// sentences: "configmaps in rb", "widgets.example.com in rb", "nodes".
+func (t *Target) Objects() string {
+	res := t.resourceName()
+	if t.Namespaced() && t.Namespace != "" {
+		res += " in " + t.Namespace
+	}
+	return res
 }
 
 // Resource returns the dynamic client's interface for the target's

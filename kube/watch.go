@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -31,13 +32,9 @@ const (
 	// ObjectDeleted reports that the object is gone; Object is its last
 	// known state.
 	ObjectDeleted
-	// WatchConnected reports that a list or watch request succeeded after
-	// the watch started or after it was reconnecting.
-	WatchConnected
-	// WatchReconnecting reports that the connection is lost and the
-	// informer is retrying with backoff; Since is when it was lost and Err
-	// the latest failure.
-	WatchReconnecting
+	// ConnectionChanged reports a new state of the connection to the API
+	// server, in Connection.
+	ConnectionChanged
 )
 
 // String names the event type for logs and tests.
@@ -49,10 +46,8 @@ func (t WatchEventType) String() string {
 		return "Modified"
 	case ObjectDeleted:
 		return "Deleted"
-	case WatchConnected:
-		return "Connected"
-	case WatchReconnecting:
-		return "Reconnecting"
+	case ConnectionChanged:
+		return "ConnectionChanged"
 	}
 	return fmt.Sprintf("WatchEventType(%d)", int(t))
 }
@@ -71,12 +66,11 @@ type WatchEvent struct {
 	Object *unstructured.Unstructured
 	// ResourceVersion is Object's resourceVersion.
 	ResourceVersion string
-	// Since is, for WatchReconnecting, when the connection was lost (the
-	// same in every event of one outage, so the UI can say "reconnecting
-	// since 12:01:03"); for WatchConnected, when it was established.
-	Since time.Time
-	// Err is, for WatchReconnecting, the latest error.
-	Err error
+	// Connection is, for ConnectionChanged, the state the connection is
+	// in now: Connected once a list or watch request succeeds, Reconnecting
+	// while the server cannot be reached, Polling while the user may not
+	// watch the object, Refused while the server refuses even to read it.
+	Connection Connection
 }
 
 // Watch is a single-object informer: a list and watch on the dynamic
@@ -84,7 +78,9 @@ type WatchEvent struct {
 // namespace for namespaced kinds. The informer relists after an expired
 // watch (410 Gone) and reconnects with backoff when the API server goes
 // away. It never resyncs, so an idle Watch sends no request but its
-// long-running watch, renewed when the server times it out.
+// long-running watch, renewed when the server times it out. A user who
+// may read the object but not watch it gets a GET every PollInterval
+// instead (poll.go).
 //
 // Events arrive on Events, which the UI reads with a command it returns
 // again after each message. The informer's handlers never block on that
@@ -103,10 +99,11 @@ type Watch struct {
 
 	mu           sync.Mutex
 	pending      []WatchEvent
-	pendingBytes int            // model.ObjectSize of pending's objects
-	state        WatchEventType // 0 until the first request ends
-	lostSince    time.Time
-	lastErr      string
+	pendingBytes int // model.ObjectSize of pending's objects
+	conn         connState
+	// pollReason is the refused watch while the Watch polls (see poll.go),
+	// nil while it may watch.
+	pollReason error
 	runs
 	handlerError error
 }
@@ -141,7 +138,15 @@ func NewWatch(dc dynamic.Interface, t *Target) *Watch {
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			opts.FieldSelector = selector
 			list, err := ri.List(ctx, opts)
-			w.observe(ctx, err)
+			if apierrors.IsForbidden(err) {
+				// A user who may read the object but not list it: the
+				// object alone, read with a GET.
+				if got, gerr := w.listByGet(ctx, err); gerr == nil {
+					w.observe(ctx, "get", nil)
+					return got, nil
+				}
+			}
+			w.observe(ctx, "list", err)
 			if err != nil {
 				return nil, err // not a typed nil in an interface
 			}
@@ -150,7 +155,20 @@ func NewWatch(dc dynamic.Interface, t *Target) *Watch {
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			opts.FieldSelector = selector
 			wi, err := ri.Watch(ctx, opts)
-			w.observe(ctx, err)
+			if apierrors.IsForbidden(err) {
+				return w.pollInstead(ctx, opts, err)
+			}
+			if err == nil && isEmptyWatch(wi) {
+				// client-go answers a watch request whose connection broke
+				// (EOF, a timeout) with an empty watch and no error: not
+				// connected.
+				w.observe(ctx, "watch", errWatchCut)
+				return wi, nil
+			}
+			if err == nil {
+				w.mayWatch()
+			}
+			w.observe(ctx, "watch", err)
 			return wi, err
 		},
 	}
@@ -219,7 +237,7 @@ func (w *Watch) monitor(ctx context.Context) {
 			continue
 		}
 		w.mu.Lock()
-		connected := w.state == WatchConnected
+		connected := w.conn.conn.State == Connected
 		w.mu.Unlock()
 		if !connected {
 			continue // the reflector's own requests say how it goes
@@ -228,7 +246,7 @@ func (w *Watch) monitor(ctx context.Context) {
 		_, err := w.resource.Get(probe, w.target.Name, metav1.GetOptions{})
 		cancel()
 		if lostConnection(ctx, err) {
-			w.setReconnecting(err)
+			w.setConnection(Reconnecting, err)
 		}
 	}
 }
@@ -274,21 +292,23 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 	w.push(WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()})
 }
 
-// observe turns the outcome of every list and watch request into the
-// connection state. The reflector retries a refused connection inside its
-// watch loop without calling the watch error handler, so this is where an
-// API server that went away is first seen.
-func (w *Watch) observe(ctx context.Context, err error) {
-	if err == nil {
-		w.setConnected()
-		return
-	}
-	if notLost(ctx, err) {
+// observe turns the outcome of every list, watch and poll request (verb)
+// into the connection state. The reflector retries a refused connection
+// inside its watch loop without calling the watch error handler, so this
+// is where an API server that went away is first seen.
+func (w *Watch) observe(ctx context.Context, verb string, err error) {
+	switch {
+	case err == nil:
+		w.setUp()
+	case notLost(ctx, err):
 		// Stopping, or an expired resourceVersion the reflector answers
 		// with a relist: neither is a lost connection.
-		return
+	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
+		// The server is there and says no: not an outage.
+		w.setConnection(Refused, classify(w.target, verb, err))
+	default:
+		w.setConnection(Reconnecting, err)
 	}
-	w.setReconnecting(err)
 }
 
 // watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
@@ -297,36 +317,40 @@ func (w *Watch) watchError(ctx context.Context, _ *cache.Reflector, err error) {
 	if watchEndNotLost(ctx, err) {
 		return // a watch closed normally, or a relist is due
 	}
-	w.setReconnecting(err)
+	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+		return // observe has said so, naming the verb
+	}
+	w.setConnection(Reconnecting, err)
 }
 
-func (w *Watch) setConnected() {
+// setUp says that a request succeeded: connected, or polling while the
+// user may not watch.
+func (w *Watch) setUp() {
 	w.mu.Lock()
-	if w.state == WatchConnected {
-		w.mu.Unlock()
+	defer w.mu.Unlock()
+	if w.pollReason != nil {
+		w.setConnectionLocked(Polling, w.pollReason)
 		return
 	}
-	w.state, w.lastErr = WatchConnected, ""
-	now := time.Now()
-	w.mu.Unlock()
-	w.push(WatchEvent{Type: WatchConnected, Since: now})
+	w.setConnectionLocked(Connected, nil)
 }
 
-func (w *Watch) setReconnecting(err error) {
+func (w *Watch) setConnection(state ConnectionState, err error) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.setConnectionLocked(state, err)
+}
+
+// setConnectionLocked takes the new state and queues its event under the
+// one lock held by the caller: two goroutines changing the state publish
+// their events in the order they changed it, so the last event is always
+// the state the Watch is in.
+func (w *Watch) setConnectionLocked(state ConnectionState, err error) {
 	if w.ctx != nil && w.ctx.Err() != nil {
-		w.mu.Unlock()
 		return
 	}
-	if w.state != WatchReconnecting {
-		w.state, w.lostSince = WatchReconnecting, time.Now()
-	} else if err.Error() == w.lastErr {
-		// Same outage, same cause: the UI already shows it.
-		w.mu.Unlock()
+	if !w.conn.change(state, err) {
 		return
 	}
-	w.lastErr = err.Error()
-	since := w.lostSince
-	w.mu.Unlock()
-	w.push(WatchEvent{Type: WatchReconnecting, Since: since, Err: err})
+	w.pushLocked(WatchEvent{Type: ConnectionChanged, Connection: w.conn.conn})
 }

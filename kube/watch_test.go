@@ -91,8 +91,11 @@ func (r *watchRecorder) describe() string {
 		if ev.Object != nil {
 			s += " rv=" + ev.ResourceVersion + " data=" + dataString(ev.Object)
 		}
-		if ev.Err != nil {
-			s += " err=" + ev.Err.Error()
+		if ev.Type == ConnectionChanged {
+			s += " " + ev.Connection.State.String()
+		}
+		if ev.Connection.Err != nil {
+			s += " err=" + ev.Connection.Err.Error()
 		}
 		parts = append(parts, s)
 	}
@@ -120,6 +123,11 @@ func hasData(typ WatchEventType, key, value string) func(WatchEvent) bool {
 
 func isType(typ WatchEventType) func(WatchEvent) bool {
 	return func(ev WatchEvent) bool { return ev.Type == typ }
+}
+
+// isConn matches a connection event of state.
+func isConn(state ConnectionState) func(WatchEvent) bool {
+	return func(ev WatchEvent) bool { return ev.Type == ConnectionChanged && ev.Connection.State == state }
 }
 
 // startWatch starts a watch on t and stops it when the test ends, failing
@@ -156,7 +164,7 @@ func TestWatchReportsOnlyItsObject(t *testing.T) {
 	r := startWatch(t, kubetest.Dynamic(t), tgt)
 
 	added := r.next("Added on start", hasData(ObjectAdded, "foo", "1"))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "other", "--type=merge", "-p", `{"data":{"foo":"other"}}`)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "watched", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
@@ -211,7 +219,7 @@ func TestWatchClusterScoped(t *testing.T) {
 func TestWatchMissingObjectThenCreated(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	r := startWatch(t, kubetest.Dynamic(t), configMapTarget("", ns, "later"))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 	deadline := time.Now().Add(watchTimeout)
 	for !r.w.HasSynced() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
@@ -252,7 +260,7 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	t.Cleanup(func() { stopWithin(t, w, 10*time.Second) })
 	r := &watchRecorder{t: t, w: w, name: "survivor"}
 	r.next("Added on start", hasData(ObjectAdded, "foo", "1"))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 
 	// Move etcd's revision on past the watch's resourceVersion with objects
 	// the watch does not see: the restarted server's watch cache starts at
@@ -264,14 +272,14 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 
 	stoppedAt := time.Now()
 	c.Stop(t)
-	rec := r.next("Reconnecting while the API server is down", isType(WatchReconnecting))
-	if rec.Err == nil {
+	rec := r.next("Reconnecting while the API server is down", isConn(Reconnecting))
+	if rec.Connection.Err == nil {
 		t.Error("Reconnecting without the error")
 	}
-	if rec.Since.Before(stoppedAt.Add(-time.Second)) || rec.Since.After(time.Now()) {
-		t.Errorf("Reconnecting since %v; the server stopped at %v", rec.Since, stoppedAt)
+	if rec.Connection.Since.Before(stoppedAt.Add(-time.Second)) || rec.Connection.Since.After(time.Now()) {
+		t.Errorf("Reconnecting since %v; the server stopped at %v", rec.Connection.Since, stoppedAt)
 	}
-	t.Logf("reconnecting since %s: %v", rec.Since.Format("15:04:05"), rec.Err)
+	t.Logf("reconnecting since %s: %v", rec.Connection.Since.Format("15:04:05"), rec.Connection.Err)
 	if _, ok := r.w.Latest(); !ok {
 		t.Error("Latest lost the object while the server is down")
 	}
@@ -282,11 +290,11 @@ func TestWatchSurvivesAPIServerRestart(t *testing.T) {
 	r.next("Modified after the restart", hasData(ObjectModified, "foo", "after-restart"))
 	var connected bool
 	for _, ev := range r.since(mark) {
-		if ev.Type == WatchConnected {
+		if isConn(Connected)(ev) {
 			connected = true
 		}
-		if ev.Type == WatchReconnecting && !ev.Since.Equal(rec.Since) {
-			t.Errorf("one outage reported with two start times: %v and %v", rec.Since, ev.Since)
+		if isConn(Reconnecting)(ev) && !ev.Connection.Since.Equal(rec.Connection.Since) {
+			t.Errorf("one outage reported with two start times: %v and %v", rec.Connection.Since, ev.Connection.Since)
 		}
 	}
 	if !connected {
@@ -326,9 +334,9 @@ func TestWatchReportsReconnectingWithoutServer(t *testing.T) {
 	}
 	before := time.Now()
 	r := startWatch(t, dc, configMapTarget("", "default", "nothing"))
-	ev := r.next("Reconnecting", isType(WatchReconnecting))
-	if ev.Err == nil || ev.Since.Before(before) {
-		t.Errorf("Reconnecting since %v, err %v", ev.Since, ev.Err)
+	ev := r.next("Reconnecting", isConn(Reconnecting))
+	if ev.Connection.Err == nil || ev.Connection.Since.Before(before) {
+		t.Errorf("Reconnecting since %v, err %v", ev.Connection.Since, ev.Connection.Err)
 	}
 	if _, ok := r.w.Latest(); ok || r.w.HasSynced() {
 		t.Error("a watch that never connected has an object")
@@ -427,7 +435,7 @@ func TestWatchCoalescesWhenTheReaderFallsBehind(t *testing.T) {
 		return u
 	}
 	w.pushObject(ObjectAdded, obj("1"))
-	w.setReconnecting(context.DeadlineExceeded)
+	w.setConnection(Reconnecting, context.DeadlineExceeded)
 	for i := range maxPendingEvents {
 		w.pushObject(ObjectModified, obj(strconv.Itoa(i+2)))
 	}
@@ -445,8 +453,8 @@ func TestWatchCoalescesWhenTheReaderFallsBehind(t *testing.T) {
 			lastState = ev
 		}
 	}
-	if lastObj.ResourceVersion != "last" || lastState.Type != WatchReconnecting {
-		t.Errorf("after coalescing: %d events, last object rv %q, last state %s", len(got), lastObj.ResourceVersion, lastState.Type)
+	if lastObj.ResourceVersion != "last" || lastState.Connection.State != Reconnecting {
+		t.Errorf("after coalescing: %d events, last object rv %q, last state %s", len(got), lastObj.ResourceVersion, lastState.Connection.State)
 	}
 	stopWithin(t, w, time.Second)
 }
@@ -490,14 +498,17 @@ func TestWatchQueueIsBoundedByBytes(t *testing.T) {
 
 func TestCoalesce(t *testing.T) {
 	ev := func(typ WatchEventType, rv string) WatchEvent { return WatchEvent{Type: typ, ResourceVersion: rv} }
+	conn := func(state ConnectionState) WatchEvent {
+		return WatchEvent{Type: ConnectionChanged, Connection: Connection{State: state}}
+	}
 	cases := []struct {
 		name string
 		in   []WatchEvent
 		want []WatchEvent
 	}{
 		{"objects only", []WatchEvent{ev(ObjectAdded, "1"), ev(ObjectModified, "2"), ev(ObjectDeleted, "3")}, []WatchEvent{ev(ObjectDeleted, "3")}},
-		{"state then objects", []WatchEvent{ev(WatchReconnecting, ""), ev(WatchConnected, ""), ev(ObjectModified, "2"), ev(ObjectModified, "3")}, []WatchEvent{ev(WatchConnected, ""), ev(ObjectModified, "3")}},
-		{"objects then state", []WatchEvent{ev(ObjectModified, "2"), ev(WatchConnected, ""), ev(WatchReconnecting, "")}, []WatchEvent{ev(ObjectModified, "2"), ev(WatchReconnecting, "")}},
+		{"state then objects", []WatchEvent{conn(Reconnecting), conn(Connected), ev(ObjectModified, "2"), ev(ObjectModified, "3")}, []WatchEvent{conn(Connected), ev(ObjectModified, "3")}},
+		{"objects then state", []WatchEvent{ev(ObjectModified, "2"), conn(Connected), conn(Reconnecting)}, []WatchEvent{ev(ObjectModified, "2"), conn(Reconnecting)}},
 		{"deleted then re-created", []WatchEvent{ev(ObjectDeleted, "5"), ev(ObjectAdded, "6")}, []WatchEvent{ev(ObjectAdded, "6")}},
 	}
 	for _, c := range cases {
@@ -507,7 +518,7 @@ func TestCoalesce(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if got[i].Type != c.want[i].Type || got[i].ResourceVersion != c.want[i].ResourceVersion {
+			if got[i].Type != c.want[i].Type || got[i].ResourceVersion != c.want[i].ResourceVersion || got[i].Connection.State != c.want[i].Connection.State {
 				t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 				break
 			}
@@ -550,7 +561,7 @@ func TestWatchIdleSendsOnlyItsWatch(t *testing.T) {
 	}
 	r := startWatch(t, dc, configMapTarget("", ns, "idle"))
 	r.next("Added on start", isType(ObjectAdded))
-	r.await(0, "Connected", isType(WatchConnected))
+	r.await(0, "Connected", isConn(Connected))
 
 	time.Sleep(500 * time.Millisecond) // let the watch request follow a list
 	startup := log.snapshot()
@@ -579,26 +590,26 @@ func TestWatchExpiredIsNotReconnecting(t *testing.T) {
 	}
 	w := NewWatch(dc, configMapTarget("", "default", "x"))
 	ctx := context.Background()
-	w.observe(ctx, nil)
-	w.observe(ctx, apierrors.NewResourceExpired("too old resource version: 5 (812)"))
-	w.observe(ctx, apierrors.NewGone("gone"))
+	w.observe(ctx, "list", nil)
+	w.observe(ctx, "watch", apierrors.NewResourceExpired("too old resource version: 5 (812)"))
+	w.observe(ctx, "watch", apierrors.NewGone("gone"))
 	w.watchError(ctx, nil, io.EOF)
-	w.observe(ctx, errors.New("connection refused"))
-	w.observe(ctx, errors.New("connection refused")) // same outage, same cause: no repeat
-	w.observe(ctx, errors.New("EOF while reading"))  // same outage, new cause: reported, same Since
-	w.observe(ctx, nil)
+	w.observe(ctx, "list", errors.New("connection refused"))
+	w.observe(ctx, "list", errors.New("connection refused")) // same outage, same cause: no repeat
+	w.observe(ctx, "list", errors.New("EOF while reading"))  // same outage, new cause: reported, same Since
+	w.observe(ctx, "list", nil)
 	w.mu.Lock()
 	got := append([]WatchEvent(nil), w.pending...)
 	w.mu.Unlock()
 	var types []string
 	for _, ev := range got {
-		types = append(types, ev.Type.String())
+		types = append(types, ev.Connection.State.String())
 	}
-	if want := "Connected Reconnecting Reconnecting Connected"; strings.Join(types, " ") != want {
+	if want := "connected reconnecting reconnecting connected"; strings.Join(types, " ") != want {
 		t.Fatalf("events %s, want %s", strings.Join(types, " "), want)
 	}
-	if !got[1].Since.Equal(got[2].Since) || got[2].Err.Error() != "EOF while reading" {
-		t.Errorf("second Reconnecting: since %v (first %v), err %v", got[2].Since, got[1].Since, got[2].Err)
+	if !got[1].Connection.Since.Equal(got[2].Connection.Since) || got[2].Connection.Err.Error() != "EOF while reading" {
+		t.Errorf("second Reconnecting: since %v (first %v), err %v", got[2].Connection.Since, got[1].Connection.Since, got[2].Connection.Err)
 	}
 	stopWithin(t, w, time.Second)
 }

@@ -53,6 +53,12 @@ func (w *Watch) pump(ctx context.Context) {
 // push queues ev for the receiver without ever blocking.
 func (w *Watch) push(ev WatchEvent) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pushLocked(ev)
+}
+
+// pushLocked is push for a caller that holds w.mu.
+func (w *Watch) pushLocked(ev WatchEvent) {
 	w.pending = append(w.pending, ev)
 	w.pendingBytes += model.ObjectSize(ev.Object)
 	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
@@ -62,7 +68,6 @@ func (w *Watch) push(ev WatchEvent) {
 			w.pendingBytes += model.ObjectSize(ev.Object)
 		}
 	}
-	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:
 	default: // the pump is already awake

@@ -54,6 +54,8 @@ type cluster struct {
 	creds          *credentials
 	st             state
 	strictPort     bool // --port was given: never fall back to another port
+	// auditArgs are the API server's audit flags; none without --audit-log.
+	auditArgs []string
 
 	apiListener   net.Listener
 	etcd          *embed.Etcd
@@ -246,6 +248,7 @@ func (c *cluster) startAPIServer(ctx context.Context) error {
 		// node-facing or aggregated API; keep the surface ordinary otherwise.
 		"--enable-aggregator-routing=false",
 	}
+	args = append(args, c.auditArgs...)
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("API server flags: %w", err)
 	}

@@ -2,7 +2,7 @@
 // etcd, both in this one process and both on loopback, for kedit's
 // integration tests and its demo.
 //
-//	localcluster --dir DIR [--port N] [--kubeconfig-out FILE]
+//	localcluster --dir DIR [--port N] [--kubeconfig-out FILE] [--audit-log FILE [--audit-policy FILE]]
 //
 // DIR keeps etcd's data, the certificates, keys and tokens, and the ports in
 // use, so that a cluster started again on the same DIR keeps every object and
@@ -11,6 +11,12 @@
 // RBAC rights (DIR/kubeconfig-viewer), then prints exactly one line,
 // `ready <absolute kubeconfig path>`, on stdout. It serves until SIGTERM or
 // SIGINT. The API server's and etcd's logs go to files in DIR.
+//
+// --audit-log FILE writes the API server's audit log to FILE, one
+// audit.k8s.io/v1 Event JSON line each, with a policy that records writes
+// (create, update, patch, delete) at RequestResponse and reads (get, list,
+// watch) at Metadata, and leaves out Events, Leases and the server's own
+// health checks; --audit-policy FILE takes another policy.
 package main
 
 import (
@@ -40,8 +46,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "directory for etcd data, certificates, tokens and logs (required)")
 	port := fs.Int("port", 0, "API server port on 127.0.0.1; 0 reuses DIR's previous port, else picks a free one")
 	kubeconfigOut := fs.String("kubeconfig-out", "", "where to write the admin kubeconfig (default DIR/kubeconfig)")
+	auditLog := fs.String("audit-log", "", "write the API server's audit log to `FILE` (JSON lines): writes at RequestResponse, reads at Metadata")
+	auditPolicy := fs.String("audit-policy", "", "the audit policy `FILE` for --audit-log, instead of the default")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: localcluster --dir DIR [--port N] [--kubeconfig-out FILE]")
+		fmt.Fprintln(stderr, "usage: localcluster --dir DIR [--port N] [--kubeconfig-out FILE] [--audit-log FILE [--audit-policy FILE]]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -62,8 +70,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
+	if *auditPolicy != "" && *auditLog == "" {
+		fmt.Fprintln(stderr, "localcluster: --audit-policy needs --audit-log")
+		return 2
+	}
 	c, err := newCluster(*dir, *port, *kubeconfigOut)
 	if err != nil {
+		fmt.Fprintf(stderr, "localcluster: %v\n", err)
+		return 1
+	}
+	if err := c.setAudit(*auditLog, *auditPolicy); err != nil {
 		fmt.Fprintf(stderr, "localcluster: %v\n", err)
 		return 1
 	}

@@ -55,6 +55,6 @@ func (s *Session) updateChange() {
 		return
 	}
 	ch, err := Changes(from.Object, s.live.Object, s.opts...)
-	w := Writer(s.live.Object, ch)
+	w := WriterSince(from.Object, s.live.Object, ch)
 	s.change = &ServerChange{FromRV: from.ResourceVersion, ToRV: s.live.ResourceVersion, Manager: w.Manager, Changes: ch, Err: err}
 }

@@ -36,34 +36,83 @@ type WriterInfo struct {
 	Time time.Time
 }
 
-// Writer picks the field manager that wrote obj from its managedFields:
-// the entry with the latest time. managedFields' times have a resolution of
-// one second, so among entries with that same time it prefers one that owns
-// a field in changed (the fields this version changed), which is the
-// manager whose operation made the change.
+// Writer picks the field manager that wrote obj from its managedFields,
+// when the version before it is not known: the entry with the latest
+// time. managedFields' times have a resolution of one second, so among
+// entries with that same time it prefers one that owns a field in changed
+// (the fields this version changed), which is the manager whose operation
+// made the change.
 func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
 	if obj == nil {
 		return WriterInfo{}
 	}
+	return latestWriter(obj.GetManagedFields(), changed, 0)
+}
+
+// WriterSince picks the field manager that wrote cur since prev, an
+// earlier version of the same object (nil: not known, as Writer). A writer
+// is known only by a managedFields entry that changed: one that is new
+// since prev or whose time moved on. The latest of those wrote it
+// (Writer's rule among them). When none changed, the write came within
+// the second of an entry's time: the latest entry that owns a field
+// changed (or one inside it) made it. When none owns one either, the
+// writer left no entry (a JSON patch that only removes, by a manager that
+// then owns nothing, leaves none): the writer is unknown, the zero
+// WriterInfo, rather than a manager whose entry predates the change.
+func WriterSince(prev, cur *unstructured.Unstructured, changed []FieldChange) WriterInfo {
+	if cur == nil {
+		return WriterInfo{}
+	}
+	if prev == nil {
+		return Writer(cur, changed)
+	}
+	before := map[string]*metav1.Time{}
+	for _, e := range prev.GetManagedFields() {
+		before[writerKey(e)] = e.Time
+	}
+	var moved []metav1.ManagedFieldsEntry
+	for _, e := range cur.GetManagedFields() {
+		t, ok := before[writerKey(e)]
+		if !ok || e.Time != nil && (t == nil || e.Time.After(t.Time)) {
+			moved = append(moved, e)
+		}
+	}
+	if len(moved) > 0 {
+		return latestWriter(moved, changed, 0)
+	}
+	return latestWriter(cur.GetManagedFields(), changed, 2)
+}
+
+// writerKey is what names a managedFields entry: the API server keeps one
+// per manager, operation, subresource and (for an update) apiVersion.
+func writerKey(e metav1.ManagedFieldsEntry) string {
+	return e.Manager + "\x00" + string(e.Operation) + "\x00" + e.Subresource + "\x00" + e.APIVersion
+}
+
+// latestWriter is the entry of mfs with the latest time, preferring among
+// entries of that time one that owns a changed field; only entries whose
+// ownership of changed scores at least minOwns count.
+func latestWriter(mfs []metav1.ManagedFieldsEntry, changed []FieldChange, minOwns int) WriterInfo {
 	var best *metav1.ManagedFieldsEntry
 	var bestTime time.Time
 	bestOwns := 0
-	mfs := obj.GetManagedFields()
 	for i := range mfs {
 		e := &mfs[i]
+		o := ownership(e, changed)
+		if o < minOwns {
+			continue
+		}
 		var t time.Time
 		if e.Time != nil {
 			t = e.Time.Time
 		}
 		switch {
 		case best == nil || t.After(bestTime):
-			best, bestTime, bestOwns = e, t, ownership(e, changed)
-		case t.Equal(bestTime):
+			best, bestTime, bestOwns = e, t, o
+		case t.Equal(bestTime) && o > bestOwns:
 			// Times are to the second: prefer who owns the changed field
 			// itself over who owns only the map holding it.
-			if o := ownership(e, changed); o > bestOwns {
-				best, bestOwns = e, o
-			}
+			best, bestOwns = e, o
 		}
 	}
 	if best == nil {
@@ -119,6 +168,26 @@ func within(a, b string) bool {
 // item; status, which diff leaves to the server, is compared key by key
 // with lists as a whole.
 func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]FieldChange, error) {
+	pcs, err := PathChanges(prev, cur, opts...)
+	if err != nil || pcs == nil {
+		return nil, err
+	}
+	out := make([]FieldChange, len(pcs))
+	for i, c := range pcs {
+		out[i] = FieldChange{Path: c.Path.String(), Kind: c.Kind}
+	}
+	return out, nil
+}
+
+// PathChange is a FieldChange whose path is structured, so that the
+// field's value can be looked up in either version (diff.ValueAt).
+type PathChange struct {
+	Path fieldpath.Path
+	Kind diff.ChangeKind
+}
+
+// PathChanges is Changes with structured paths.
+func PathChanges(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]PathChange, error) {
 	if prev == nil || cur == nil {
 		return nil, nil
 	}
@@ -128,9 +197,9 @@ func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]Field
 	if err != nil {
 		return nil, err
 	}
-	out := make([]FieldChange, 0, len(m.Changes))
+	out := make([]PathChange, 0, len(m.Changes))
 	for _, c := range m.Changes {
-		out = append(out, FieldChange{Path: c.Path.String(), Kind: c.Kind})
+		out = append(out, PathChange{Path: c.Path, Kind: c.Kind})
 	}
 	st, err := statusChanges(prev.Object["status"], cur.Object["status"])
 	if err != nil {
@@ -141,7 +210,7 @@ func Changes(prev, cur *unstructured.Unstructured, opts ...diff.Option) ([]Field
 
 // statusChanges compares two status values with a schema deduced from
 // them: maps key by key, lists as one value.
-func statusChanges(prev, cur any) ([]FieldChange, error) {
+func statusChanges(prev, cur any) ([]PathChange, error) {
 	wrap := func(v any) map[string]any {
 		if v == nil {
 			return map[string]any{}
@@ -160,15 +229,15 @@ func statusChanges(prev, cur any) ([]FieldChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []FieldChange
+	var out []PathChange
 	add := func(s *fieldpath.Set, k diff.ChangeKind) {
 		s.Leaves().Iterate(func(p fieldpath.Path) {
-			out = append(out, FieldChange{Path: p.String(), Kind: k})
+			out = append(out, PathChange{Path: p.Copy(), Kind: k})
 		})
 	}
 	add(cmp.Added, diff.Added)
 	add(cmp.Modified, diff.Modified)
 	add(cmp.Removed, diff.Removed)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
 	return out, nil
 }

@@ -43,11 +43,13 @@
 // changed or decided (another writer patching the object's data all the
 // time) is rebased and resubmitted at once too, up to MaxRebasesAgain in a
 // row (RebasedAgain says what it merged). A save whose answer was lost (a
-// reset, a timeout, a 5xx: SaveFailed with a retryable kind) may have gone
-// through, so the next save first asks for the object (VerifySave); its
-// answer (SaveVerified) reports the save as saved when the object holds
-// it, sends it again only when nothing was written since, and rebases when
-// someone else wrote.
+// reset, a timeout, a gateway's 5xx: SaveFailed with a retryable kind, or
+// an error that says MayHaveLanded) may have gone through, so the next save
+// first asks for the object (VerifySave); its answer (SaveVerified) reports
+// the save as saved when the object holds it, sends it again only when
+// nothing was written since, and rebases when someone else wrote. Only a
+// save that got no answer is retried (RetrySave, and Reconnected once the
+// server answers again); any answer is final (retry.go).
 //
 // An object deleted and created again under the same name is another
 // object (another uid, MadeOnEarlierObject): a draft made on the earlier

@@ -226,3 +226,8 @@ func sameContent(a, b *unstructured.Unstructured) bool {
 	}
 	return reflect.DeepEqual(strip(a), strip(b))
 }
+
+// DraftRevision numbers the draft as it stands: it grows each time the
+// draft is replaced (an edit, a merge taken, a resubmit's merged draft),
+// so that the UI can tell what it said of one draft from the next.
+func (s *Session) DraftRevision() int { return s.gen }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 // ErrorKind classifies why the API server refused a save. kube/ maps API
@@ -35,11 +37,12 @@ const (
 	ErrorImmutable
 	// ErrorUnauthorized is a 401: the credentials are not accepted.
 	ErrorUnauthorized
-	// ErrorUnavailable is a server that cannot be reached or answers 503;
-	// the save is worth retrying.
+	// ErrorUnavailable is no answer from the API server: it could not be
+	// reached, the connection broke, a gateway answered in its place, or
+	// it asked to come back later (429, 503). The save is retried.
 	ErrorUnavailable
-	// ErrorTimeout is a request or server timeout; the save is worth
-	// retrying.
+	// ErrorTimeout is a request or server timeout: no answer in time. The
+	// save is retried.
 	ErrorTimeout
 	// ErrorFieldManagerConflict is server-side apply refusing to take
 	// fields another manager owns; the causes name each field and owner.
@@ -56,6 +59,11 @@ const (
 	// yes (SaveRequested{OntoNewObject: true}). The error is a
 	// *RecreatedError.
 	ErrorRecreated
+	// ErrorRefused is any other answer of the API server's own that
+	// refuses the save (a 400, a 500 of its own such as a server-side
+	// apply that cannot build the object): final, never retried. The
+	// causes name the field when the server named one.
+	ErrorRefused
 )
 
 var errorKindNames = [...]string{
@@ -72,6 +80,7 @@ var errorKindNames = [...]string{
 	ErrorFieldManagerConflict: "field manager conflict",
 	ErrorApplyCannotRemove:    "apply cannot remove",
 	ErrorRecreated:            "created again",
+	ErrorRefused:              "refused",
 }
 
 // String returns the kind in words, e.g. "too large".
@@ -82,8 +91,9 @@ func (k ErrorKind) String() string {
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
 
-// Retryable reports whether the same save may succeed later unchanged, so
-// that the session schedules a retry with back-off.
+// Retryable reports whether no answer came (the retry rule, retry.go),
+// so that the session schedules a retry with back-off; any answer is
+// final.
 func (k ErrorKind) Retryable() bool {
 	return k == ErrorUnavailable || k == ErrorTimeout
 }
@@ -287,19 +297,13 @@ type OpenConflictsError struct {
 
 // Error says how many conflicts are open and what to do.
 func (e *OpenConflictsError) Error() string {
-	if e.Open == 1 {
-		return fmt.Sprintf("1 of %s is still open: resolve it before resubmitting", Count(e.Total, "conflict"))
-	}
-	return fmt.Sprintf("%d of %d conflicts are still open: resolve them before resubmitting", e.Open, e.Total)
+	return fmt.Sprintf("%d of %s %s still open: resolve %s before resubmitting",
+		e.Open, words.Count(e.Total, "conflict"), words.Agree(e.Open, "is", "are"), words.Agree(e.Open, "it", "them"))
 }
 
 // Count says n things in words: "1 conflict", "2 conflicts", "0 changes".
-func Count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
+// It is words.Count, kedit's one rule for counting in a message.
+func Count(n int, thing string) string { return words.Count(n, thing) }
 
 // StaleDraftError refuses to recover a stored draft that was made from a
 // version the session cannot merge from: the store recorded base's

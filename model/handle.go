@@ -44,6 +44,8 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 		effects, err = s.saveFailed(ev)
 	case SaveVerified:
 		effects, err = s.saveVerified(ev)
+	case Reconnected:
+		effects, err = s.reconnected()
 	case Conflicted:
 		effects, err = s.conflicted(ev)
 	case RebaseRequested:

@@ -210,25 +210,34 @@ func (s *Session) saveFailed(ev SaveFailed) ([]Effect, error) {
 	if kind == ErrorFieldManagerConflict && sending && s.startOwnership(ev.Err) {
 		return nil, nil
 	}
-	if kind.Retryable() && s.state == StateSaving && s.pending != nil {
+	switch {
+	case s.state == StateSaving && s.pending != nil && s.pending.verifying && kind != ErrorNotFound:
+		// The read back failed: whether the lost save was stored is still
+		// unknown, so the next save reads the object back again. (An
+		// object that is gone can only be created again, lost save or not.)
+	case s.state == StateSaving && s.pending != nil && MayHaveLanded(ev.Err):
 		// The save may have reached the server with only its answer lost:
 		// the next save reads the object back first (verify).
 		u := *s.pending
 		u.verifying, u.thenSave = false, false
 		s.unsure = &u
+	case s.state == StateSaving:
+		// An answer: the save was not stored.
+		s.unsure = nil
 	}
 	s.pending, s.rebase = nil, nil
 	s.state = StateFailed
 	f := &Failure{Kind: kind, Err: ev.Err, Causes: CausesOf(ev.Err)}
 	s.failure = f
 	if !kind.Retryable() {
-		s.retries, s.unsure = 0, nil
+		// An answer: final. The draft is kept; nothing is sent until the
+		// user asks.
+		s.retries = 0
 		return nil, nil
 	}
 	s.retries++
 	f.Attempt = s.retries
-	delay := retryBase << min(s.retries-1, 5)
-	return []Effect{RetrySave{Attempt: s.retries, Delay: min(delay, retryMax)}}, nil
+	return []Effect{RetrySave{Attempt: s.retries, Delay: retryDelay(s.retries, ev.Err)}}, nil
 }
 
 func (s *Session) recreate() ([]Effect, error) {

@@ -244,7 +244,11 @@ func (t *Timeline) describe(i int, prev, cur map[string]any) {
 		// whoever deleted it, which the API does not record.
 		e.Manager, e.Operation, e.Subresource = "", "", ""
 	} else {
-		w := Writer(&unstructured.Unstructured{Object: cur}, e.Changes)
+		var before *unstructured.Unstructured
+		if prev != nil {
+			before = &unstructured.Unstructured{Object: prev}
+		}
+		w := WriterSince(before, &unstructured.Unstructured{Object: cur}, e.Changes)
 		e.Manager, e.Operation, e.Subresource = w.Manager, w.Operation, w.Subresource
 	}
 	t.resize(i)

@@ -23,8 +23,9 @@ import (
 // left out; no update in place of the strategy unless asked for; a refused
 // merged text keeps the rebase and the draft; every save the server took
 // is reported; no save is sent again after a lost answer before the object
-// read back says it did not go through; a conflict whose theirs changed
-// only what the server owns never waits for the user; the rules for an
+// read back says it did not go through; a final answer is never retried;
+// a conflict whose theirs changed only what the server owns never waits
+// for the user; the rules for an
 // object deleted and created again and for data that keeps changing
 // (walkRules, checked after every step too).
 func TestRulesHoldOnRandomWalks(t *testing.T) {
@@ -50,7 +51,7 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			} else {
 				switch r.IntN(19) {
 				case 18:
-					switch b := s.Base().Object; r.IntN(4) {
+					switch b := s.Base().Object; r.IntN(6) {
 					case 0:
 						// The object read back after a lost answer, unchanged.
 						ev = SaveVerified{Object: b}
@@ -60,6 +61,13 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 					case 2:
 						// A hot object: only the status moved on.
 						ev = Conflicted{Theirs: withStatus(b, next(), val())}
+					case 3:
+						// The server answers again while a save waits.
+						ev = Reconnected{}
+					case 4:
+						// A final answer: the API server's own 500, after
+						// which the save may have been stored.
+						ev = SaveFailed{Err: &landingError{APIError{Kind: ErrorRefused}, true}}
 					default:
 						ev = SaveFailed{Err: &APIError{Kind: ErrorTimeout}}
 					}
@@ -183,6 +191,9 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				// draft the merged object (walkRules checks it holds
 				// both sides).
 				t.Fatalf("%sa failure changed the draft", where())
+			}
+			if f, ok := ev.(SaveFailed); ok && !KindOf(f.Err).Retryable() && len(effectsOf[RetrySave](effects)) > 0 {
+				t.Fatalf("%sa final answer (%s) is retried", where(), KindOf(f.Err))
 			}
 			if rd, ok := ev.(RecoverDraft); ok && rd.Draft.UID == "recreated" && s.Base().ResourceVersion != before.base {
 				t.Fatalf("%sa draft of another object moved base from %s to %s", where(), before.base, s.Base().ResourceVersion)

@@ -7,6 +7,7 @@
 #   scripts/bench.sh                  # from anywhere
 #   ROUNDS=2 RUNS=10 scripts/bench.sh # hyperfine rounds x runs per row (1 x 15)
 #   NO_BROWSER=1 scripts/bench.sh     # without the browser's rows
+#   NO_HISTORY=1 scripts/bench.sh     # without kedit history on a 1 GiB audit log
 #
 # It builds bin/kedit and bin/localcluster and starts a localcluster of its
 # own in a fresh directory, which the go test rows use too
@@ -277,6 +278,18 @@ if [ -z "${NO_BROWSER:-}" ]; then
 	row "browser filter" "one keystroke at 5,000 rows" "$(python3 -c "print('%.2f ms' % ($f/1e6))")" none "≤ 5 ms" "$(ok "$f <= 5e6")"
 	r=$(awk '/--exit-after-first-frame cm$/ && /MiB/ {print $1; exit}' "$work/browser.out")
 	row "browser memory" "peak RSS, 200 ConfigMaps of 1 MiB" "$r MiB" "$(awk '/get cm$/ && /MiB/ {print $1; exit}' "$work/browser.out") MiB (kubectl get cm)" "≤ 60 MiB" "$(ok "$r <= 60")"
+fi
+
+if [ -z "${NO_HISTORY:-}" ]; then
+	echo
+	echo "== kedit history on a 1 GiB audit log (scripts/bench-history.sh, a cluster of its own)"
+	scripts/bench-history.sh | tee "$work/history.out"
+	read -r k p < <(awk '/^history plain/ {print $3, $6}' "$work/history.out")
+	row "history, plain log" "kedit history on a 1 GiB audit log" "$k s" "$p s (grep -c NAME)" "≤ 2×" "$(ok "$k <= 2 * $p")"
+	read -r k p < <(awk '/^history gzip/ {print $3, $6}' "$work/history.out")
+	row "history, gzip log" "the same log gzip" "$k s" "$p s (zcat | wc -l)" "≤ 2×" "$(ok "$k <= 2 * $p")"
+	read -r mp mg < <(awk '/^history memory/ {print $4, $7}' "$work/history.out")
+	row "history memory" "peak RSS, the 1 GiB log, plain / gzip" "$mp / $mg MiB" none "bounded by the object's history" "$(ok "$mp <= 100 and $mg <= 100")"
 fi
 
 echo

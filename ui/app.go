@@ -5,7 +5,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/kube"
@@ -57,9 +56,12 @@ type (
 		err    error
 		sess   *model.Session
 	}
-	// retryDueMsg says a RetrySave's delay is over, for session sess (nil:
-	// the session shown).
-	retryDueMsg struct{ sess *model.Session }
+	// retryDueMsg says the delay of RetrySave attempt is over, for session
+	// sess (nil: the session shown).
+	retryDueMsg struct {
+		sess    *model.Session
+		attempt int
+	}
 	// editorFinishedMsg is $EDITOR's result.
 	editorFinishedMsg struct {
 		text, original string
@@ -102,6 +104,9 @@ type App struct {
 	parked map[DraftKey]objectState
 	// opening is the object being opened from the browser, if any.
 	opening *DraftKey
+	// checkingNamespace is the namespace :ns NAME typed, while the server
+	// is asked whether it exists.
+	checkingNamespace string
 	// leaving: esc was pressed and the app goes back to the list once
 	// the shown object's outstanding commands are back.
 	leaving bool
@@ -135,8 +140,9 @@ type App struct {
 	preview  PreviewView
 	browser  Browser
 	status   StatusBar
-	help     help.Model
-	// helpLine and bottom are the help and the status bar (or question)
+	// helpState is the help page (? or f1), when it shows.
+	helpState
+	// helpLine and bottom are the footer and the status bar (or question)
 	// as relayout rendered them; helpLine is for helpFor.
 	helpLine, bottom string
 	helpFor          helpKey
@@ -163,7 +169,7 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
-		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), help: help.New(), width: 80, height: 24, frame: &frameCache{}}
+		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
@@ -181,6 +187,7 @@ func New(cfg Config) App {
 			m.browser.ShowSnapshot(*cfg.First)
 		}
 	}
+	m.status.Settle(m.statusState())
 	m.relayout()
 	return m
 }
@@ -208,6 +215,7 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	m.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
+	m.status.Settle(m.statusState())
 	if warm := m.warmDraftText(); warm != nil {
 		cmd = tea.Batch(cmd, warm)
 	}
@@ -299,8 +307,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
 			return m, nil // the object was left meanwhile
 		}
-		if m.sess.State() != model.StateFailed {
-			// The user did something else meanwhile (discarded, edited and saved).
+		if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
+			// The user did something else meanwhile (discarded, edited and
+			// saved), or the save was tried already (the server came back).
 			return m, nil
 		}
 		return m, m.handle(model.SaveRequested{})
@@ -329,6 +338,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, cmd
 	case editorCheckedMsg:
 		return m.editorChecked(msg)
+	case accessCheckedMsg:
+		m.accessChecked(msg)
+		return m, nil
 	case redrawMsg:
 		if m.frame != nil {
 			m.frame.redrawing = false
@@ -349,17 +361,20 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 
 // watched turns a watch event into a LiveChanged, or a connection state.
 func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
-	switch ev.Type {
-	case kube.WatchConnected:
-		m.object.SetConnection("connected")
-		return nil
-	case kube.WatchReconnecting:
-		m.object.SetConnection("reconnecting since " + ev.Since.Local().Format("15:04:05"))
+	if ev.Type == kube.ConnectionChanged {
+		m.object.SetConnection(connectionText(ev.Connection))
+		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
+			// The server answers again: a save waiting out its back-off
+			// goes now, not when the back-off ends.
+			return m.handle(model.Reconnected{})
+		}
 		return nil
 	}
 	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Type]
 	if typ == 0 || ev.Object == nil {
 		return nil
 	}
-	return m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	cmd := m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	m.sayDemoWrite()
+	return cmd
 }

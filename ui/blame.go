@@ -222,9 +222,7 @@ func (m *ObjectView) blameKey(msg tea.KeyMsg) bool {
 	} else if m.cursor >= m.body.YOffset+page {
 		m.body.SetYOffset(m.cursor - page + 1)
 	}
-	y := m.body.YOffset
-	m.body.SetContent(m.blameContent())
-	m.body.SetYOffset(y)
+	m.setBlameContent()
 	return true
 }
 
@@ -235,8 +233,6 @@ func (m *ObjectView) keepCursorInView() {
 	c := max(m.body.YOffset, min(m.cursor, m.body.YOffset+page-1))
 	if c != m.cursor {
 		m.cursor = c
-		y := m.body.YOffset
-		m.body.SetContent(m.blameContent())
-		m.body.SetYOffset(y)
+		m.setBlameContent()
 	}
 }

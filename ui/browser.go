@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -126,7 +127,9 @@ type Browser struct {
 	types      []completionCandidate
 	namespaces []string
 	nsErr      error
-	picker     picker
+	// nsReading: the namespaces were asked for and are not in yet.
+	nsReading bool
+	picker    picker
 }
 
 // NewBrowser returns a browser with nothing to list until SetList.
@@ -203,11 +206,20 @@ func (m *Browser) SetTypes(types []kube.ResourceType) {
 // from, or why they cannot be listed; the app calls it in answer to
 // NamespacesWantedMsg.
 func (m *Browser) SetNamespaces(names []string, err error) {
-	m.namespaces, m.nsErr = names, err
+	m.namespaces, m.nsErr, m.nsReading = names, err, false
 	if m.mode == modePicker && m.picker.kind == pickNamespace {
 		m.openNamespacePicker()
 	}
+	if m.mode == modePrompt && m.completion.waiting {
+		// The tab that asked for them.
+		m.completion = completion{}
+		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
+	}
 }
+
+// KnowsNamespace reports whether name is among the namespaces last read
+// for :ns, which exist (or did a moment ago).
+func (m Browser) KnowsNamespace(name string) bool { return slices.Contains(m.namespaces, name) }
 
 // ShowDrafts shows the stored drafts of the current context to pick one
 // from, or why they cannot be read; the app calls it in answer to

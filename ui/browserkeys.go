@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
 )
 
 // The browser's keys: the list's, the filter's and the : prompt's.
@@ -127,7 +130,13 @@ func (m Browser) promptKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	case key.Matches(msg, m.keys.Back):
 		m.mode = modeList
 	case key.Matches(msg, m.keys.Complete):
-		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt))
+		if m.namespaceWord(m.prompt) && m.namespaces == nil && m.nsErr == nil {
+			// The namespaces are read when first completed; the tab
+			// takes effect once they are in (SetNamespaces).
+			m.completion = completion{note: "reading the namespaces ...", waiting: true}
+			return m, m.readNamespaces()
+		}
+		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
 	case key.Matches(msg, m.keys.Accept):
 		m.mode = modeList
 		return m.run(m.prompt)
@@ -151,6 +160,7 @@ func (m Browser) run(line string) (Browser, tea.Cmd) {
 		m.mode = modePicker
 		m.openNamespacePicker()
 		// Namespaces come and go: ask again each time.
+		m.nsReading = true
 		return m, emit(NamespacesWantedMsg{})
 	case words[0] == "ns" && len(words) == 2:
 		return m, emit(SwitchNamespaceMsg{Namespace: words[1]})
@@ -166,6 +176,39 @@ func (m Browser) run(line string) (Browser, tea.Cmd) {
 	m.mode, m.prompt = modePrompt, line
 	m.completion = completion{note: "commands: TYPE, ns, ns NAME, drafts"}
 	return m, nil
+}
+
+// namespaceWord reports whether line is :ns followed by the namespace being
+// typed.
+func (m Browser) namespaceWord(line string) bool {
+	rest, ok := strings.CutPrefix(line, "ns ")
+	return ok && !strings.Contains(rest, " ")
+}
+
+// readNamespaces asks for the namespaces, unless they are being read.
+func (m *Browser) readNamespaces() tea.Cmd {
+	if m.nsReading {
+		return nil
+	}
+	m.nsReading = true
+	return emit(NamespacesWantedMsg{})
+}
+
+// noMatch says that nothing completes line: for a namespace, which one,
+// or why the namespaces are not known.
+func (m Browser) noMatch(line string) string {
+	if !m.namespaceWord(line) {
+		return "no match"
+	}
+	switch {
+	case m.nsErr != nil:
+		return "cannot complete namespaces: " + kube.EscapeControl(m.nsErr.Error())
+	case m.namespaces == nil && m.nsReading:
+		return "reading the namespaces ..."
+	case m.namespaces == nil:
+		return "tab completes namespaces"
+	}
+	return "no namespace starts with " + kube.EscapeControl(strconv.Quote(strings.TrimPrefix(line, "ns ")))
 }
 
 // candidates are the completions for the word being typed in line.

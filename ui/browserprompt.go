@@ -78,10 +78,12 @@ type completion struct {
 	last    string
 	// note replaces the list of matches with a word for the user.
 	note string
+	// waiting: a tab waits for the namespaces to complete with.
+	waiting bool
 }
 
-// next returns line after one tab.
-func (c *completion) next(line string, cands []completionCandidate) string {
+// next returns line after one tab; none is the note when nothing matches.
+func (c *completion) next(line string, cands []completionCandidate, none string) string {
 	if len(c.cycling) > 1 && line == c.last {
 		c.at = (c.at + 1) % len(c.cycling)
 		c.last = c.cycling[c.at]
@@ -91,7 +93,7 @@ func (c *completion) next(line string, cands []completionCandidate) string {
 	ms := matchCandidates(line, cands)
 	switch len(ms) {
 	case 0:
-		c.note = "no match"
+		c.note = none
 		return line
 	case 1:
 		if ms[0] == "ns" {
@@ -106,8 +108,9 @@ func (c *completion) next(line string, cands []completionCandidate) string {
 	return ms[0]
 }
 
-// hint is what the prompt shows after the line: the matches, or the note.
-func (c completion) hint(line string, cands []completionCandidate) string {
+// hint is what the prompt shows after the line: the matches, the note, or
+// none when nothing matches.
+func (c completion) hint(line string, cands []completionCandidate, none string) string {
 	if c.note != "" {
 		return c.note
 	}
@@ -119,7 +122,7 @@ func (c completion) hint(line string, cands []completionCandidate) string {
 		ms = matchCandidates(line, cands)
 	}
 	if len(ms) == 0 {
-		return "no match"
+		return none
 	}
 	const shown = 8
 	text := strings.Join(ms[:min(len(ms), shown)], "  ")

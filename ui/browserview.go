@@ -66,15 +66,7 @@ func (m Browser) connText() string {
 	if m.closed {
 		return "stopped"
 	}
-	switch m.conn.State {
-	case kube.Connected:
-		return "connected"
-	case kube.Reconnecting:
-		return "reconnecting since " + m.conn.Since.Local().Format("15:04:05")
-	case kube.Refused:
-		return "refused"
-	}
-	return "connecting"
+	return connectionText(m.conn)
 }
 
 // column is one column of the table.
@@ -234,7 +226,7 @@ func (m Browser) bottomLine() string {
 		s = "/" + kube.EscapeControl(m.filter) + cursor
 	case modePrompt:
 		s = ":" + kube.EscapeControl(m.prompt) + cursor
-		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt)); hint != "" {
+		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt)); hint != "" {
 			// Type and namespace names come from the server.
 			s += "  " + st.Muted.Render(kube.EscapeControl(hint))
 		}
@@ -266,7 +258,7 @@ func (m Browser) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Open, k.Filter, k.ClearFilter, k.Order},
-		{k.Command, k.Complete, k.Help, k.Quit},
+		{k.Command, k.Complete, k.Accept, k.Help, k.Quit, k.ForceQuit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 	}
 }

@@ -106,8 +106,8 @@ func performCmd(ctx context.Context, sess *model.Session, r Performer, effect mo
 }
 
 // retryCmd waits out a RetrySave's delay.
-func retryCmd(sess *model.Session, d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return retryDueMsg{sess} })
+func retryCmd(sess *model.Session, r model.RetrySave) tea.Cmd {
+	return tea.Tick(r.Delay, func(time.Time) tea.Msg { return retryDueMsg{sess, r.Attempt} })
 }
 
 // adoptCmd makes a recovered stored draft's file this kedit's own.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
@@ -120,6 +119,16 @@ func (m ConflictView) listHeight(n int) int {
 // View draws the title, the list of conflicts and merged changes, and the
 // selected entry's versions.
 func (m ConflictView) View() string {
+	lines := m.topLines()
+	if d := m.detail(m.height - len(lines)); d != "" {
+		lines = append(lines, d)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// topLines are the lines above the versions: the title, the list with its
+// window kept on the selection, and for a clean rebase what s does.
+func (m ConflictView) topLines() []string {
 	st := m.styles
 	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
 	switch {
@@ -135,7 +144,7 @@ func (m ConflictView) View() string {
 		}
 	}
 	if m.waiting {
-		return strings.Join(lines, "\n")
+		return lines
 	}
 
 	// The list shows a window that keeps the selection in view; what is
@@ -183,88 +192,12 @@ func (m ConflictView) View() string {
 	lines = append(lines, "")
 
 	if len(m.rows) == 0 {
-		lines = append(lines, ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""))
+		lines = append(lines, strings.Split(ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
 	}
-	avail := m.height - len(lines)
-	if m.selected < len(m.rows) {
-		r := m.rows[m.selected]
-		theirsTitle := "theirs (rv " + m.theirsRV + ")"
-		if m.ownership {
-			theirsTitle = "theirs (rv " + m.theirsRV + "), owned by " + kube.EscapeControl(r.manager)
-		}
-		base := m.shown(r.secret, r.base)
-		lines = append(lines, m.columns(avail, base, []detailColumn{
-			{"base (rv " + m.baseRV + ")", base, r.from[0]},
-			{theirsTitle, m.shown(r.secret, r.theirs), r.from[1]},
-			{"mine", m.shown(r.secret, r.mine), r.from[2]},
-		}))
-	} else if m.selected-len(m.rows) < len(m.merged) {
-		r := m.merged[m.selected-len(m.rows)]
-		side := map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
-		before := m.shown(r.secret, r.before)
-		lines = append(lines, m.columns(avail, before, []detailColumn{
-			{"base (rv " + m.baseRV + ")", before, r.from[0]},
-			{side, m.shown(r.secret, r.after), r.from[1]},
-		}))
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
-// detailColumn is one version in the detail: its title, its text and the line it
-// starts at.
-type detailColumn struct {
-	title, text string
-	from        int
-}
-
-// columns draws versions side by side when wide, stacked otherwise, within
-// height lines; lines that differ from base are highlighted.
-func (m ConflictView) columns(height int, base string, cols []detailColumn) string {
-	st := m.styles
-	baseLines := map[string]bool{}
-	// The versions were escaped (and their escapes styled) by displayValue.
-	for _, l := range strings.Split(base, "\n") {
-		baseLines[l] = true
-	}
-	render := func(i int, width, height int) string {
-		out := []string{st.ColumnTitle.Render(ansi.Truncate(cols[i].title, width, "…"))}
-		all := strings.Split(cols[i].text, "\n")
-		// Title, "lines above" and the closing "…" take three rows; the
-		// colliding line needs one more, context gets what is left.
-		context := min(contextLines, max(0, height-4))
-		if skip := min(max(0, cols[i].from-context), len(all)); skip > 0 {
-			out = append(out, st.Muted.Render(fmt.Sprintf("… %d lines above", skip)))
-			all = all[skip:]
-		}
-		for _, l := range all {
-			if len(out) >= height {
-				out = append(out[:height-1], st.Muted.Render("…"))
-				break
-			}
-			changed := i > 0 && !baseLines[l]
-			l = ansi.Truncate(l, width, "…")
-			if changed {
-				l = st.Changed.Render(l)
-			}
-			out = append(out, l)
-		}
-		return strings.Join(out, "\n")
-	}
-	if m.Wide() {
-		w := (m.width - 2) / len(cols)
-		var parts []string
-		for i := range cols {
-			parts = append(parts, st.Column.Width(w).Render(render(i, w-1, max(2, height))))
-		}
-		return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
-	}
-	h := max(2, height/len(cols)-1)
-	var out []string
-	for i := range cols {
-		if i > 0 {
-			out = append(out, "")
-		}
-		out = append(out, render(i, m.width, h))
-	}
-	return strings.Join(out, "\n")
+// sideTitle heads the version a merged change took.
+func (m ConflictView) sideTitle(r mergedRow) string {
+	return map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
 }

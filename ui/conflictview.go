@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -30,8 +30,9 @@ type conflictRow struct {
 	mine       string
 	// from is the first colliding line of a multi-line value in each
 	// column (base, theirs, mine): the columns start there, so that a long
-	// config file shows its conflict rather than its first lines.
-	from [3]int
+	// config file shows its conflict rather than its first lines; span is
+	// how many lines the colliding region has in each.
+	from, span [3]int
 	// secret is set for a Secret's value, masked until R.
 	secret bool
 }
@@ -43,9 +44,9 @@ type mergedRow struct {
 	// summary is the change on one line: before -> after.
 	summary string
 	// before and after are the field in base and on the change's side;
-	// from is the first line of the change in each.
+	// from is the first line of the change in each, span its lines.
 	before, after string
-	from          [2]int
+	from, span    [2]int
 	// secret is set for a Secret's value, masked until R.
 	secret bool
 }
@@ -84,6 +85,10 @@ type ConflictView struct {
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
 	secret, revealed bool
+
+	// detailOff is how far pgdn and pgup moved the selected entry's
+	// versions from where they start (negative: up).
+	detailOff int
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.
@@ -120,13 +125,14 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		case c.Owner != "":
 			row.manager = c.Owner
 		case r.Theirs.Object != nil:
-			row.manager = model.Writer(r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+			row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
 		}
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
 		}
 		if h := c.Hunk; h != nil {
 			row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
+			row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
 		}
 		if m.secret && isSecretValue(c.Path) {
 			row.secret = true
@@ -152,11 +158,11 @@ func (m *ConflictView) SetSession(s *model.Session) {
 func newMergedRow(c diff.Change, st *Styles) mergedRow {
 	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st), after: displayValue(c.Value, st)}
 	if h := c.Hunk; h != nil {
-		lines, start := h.MineLines, h.Mine.Start
+		lines, at := h.MineLines, h.Mine
 		if c.Side == diff.SideTheirs {
-			lines, start = h.TheirsLines, h.Theirs.Start
+			lines, at = h.TheirsLines, h.Theirs
 		}
-		row.from = [2]int{h.Base.Start, start}
+		row.from, row.span = [2]int{h.Base.Start, at.Start}, [2]int{h.Base.Len, at.Len}
 		row.summary = oneLine(strings.Join(h.BaseLines, "")) + " -> " + oneLine(strings.Join(lines, ""))
 		return row
 	}
@@ -175,7 +181,7 @@ func oneLine(s string) string {
 	}
 	first, rest, more := strings.Cut(s, "\n")
 	if more {
-		return fmt.Sprintf("%s (+%d lines)", first, strings.Count(rest, "\n")+1)
+		return first + " (+" + words.Count(strings.Count(rest, "\n")+1, "line") + ")"
 	}
 	return first
 }
@@ -203,7 +209,12 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
+	was := m.selected
 	switch {
+	case key.Matches(km, m.keys.PageDown):
+		m.scrollDetail(true)
+	case key.Matches(km, m.keys.PageUp):
+		m.scrollDetail(false)
 	case key.Matches(km, m.keys.Next):
 		if m.selected < m.entries()-1 {
 			m.selected++
@@ -221,6 +232,9 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	case m.secret && key.Matches(km, m.keys.Reveal):
 		m.revealed = !m.revealed
 	}
+	if m.selected != was {
+		m.detailOff = 0 // another entry's versions start at their change
+	}
 	return m, nil
 }
 
@@ -236,18 +250,31 @@ func (m ConflictView) shown(secret bool, s string) string {
 	return s
 }
 
-// ShortHelp is the conflict view's keys for the help line.
+// ShortHelp is the conflict view's keys for the footer; R first for a
+// Secret, said for what it does now (reveal, or hide once the values
+// show), and pgdn when the versions do not fit the screen.
 func (m ConflictView) ShortHelp() []key.Binding {
 	k := m.keys
-	return append(m.secretKeys(k.Next, k.TakeMine, k.TakeTheirs, k.TakeBase, k.Save, k.Back), k.Help)
+	// The footer says mine, theirs and base: the columns are headed so.
+	bindings := append(m.secretKeys(k.Next), stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"),
+		stateHelp(k.TakeBase, "base"), k.Save, k.Back)
+	if m.detailCut() {
+		bindings = append(bindings, m.scrollKeys()...)
+	}
+	return append(bindings, k.Help)
 }
 
 // secretKeys is bindings with R after them for a Secret.
 func (m ConflictView) secretKeys(bindings ...key.Binding) []key.Binding {
 	if m.secret {
-		bindings = append(bindings, m.keys.Reveal)
+		bindings = append(bindings, revealHelp(m.keys.Reveal, m.revealed))
 	}
 	return bindings
+}
+
+// scrollKeys scroll the selected entry's versions.
+func (m ConflictView) scrollKeys() []key.Binding {
+	return []key.Binding{stateHelp(m.keys.PageDown, "versions down"), stateHelp(m.keys.PageUp, "versions up")}
 }
 
 // FullHelp is every key of the conflict view, in groups.
@@ -255,7 +282,7 @@ func (m ConflictView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout),
-		{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs},
-		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit},
+		append([]key.Binding{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs}, m.scrollKeys()...),
+		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit, k.ForceQuit},
 	}
 }

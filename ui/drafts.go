@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -112,7 +113,7 @@ func (m App) recoverQuestion() string {
 	}
 	n := min(len(m.stored), 9)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d drafts of this object are stored:", len(m.stored))
+	fmt.Fprintf(&b, "%s of this object are stored:", words.Count(len(m.stored), "draft"))
 	for i, d := range m.stored[:n] {
 		fmt.Fprintf(&b, "\n%d) %s", i+1, describe(d))
 	}
@@ -135,7 +136,7 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.stored, m.confirm = nil, confirmNone
 		m.status.Info("stored draft discarded")
 		if len(paths) > 1 {
-			m.status.Info(fmt.Sprintf("%d stored drafts discarded", len(paths)))
+			m.status.Info(words.Count(len(paths), "stored draft") + " discarded")
 		}
 		m.inflight++
 		return m, discardCmd(m.sess, m.drafts, paths)
@@ -161,7 +162,7 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	text := "draft recovered from " + kube.EscapeControl(d.Path)
 	if others > 0 {
-		text += fmt.Sprintf("; %d other stored draft(s) stay on disk (kedit drafts lists them)", others)
+		text += "; " + words.Count(others, "other stored draft") + " " + words.Agree(others, "stays", "stay") + " on disk (kedit drafts lists them)"
 	}
 	m.status.Info(text)
 	// The file becomes this kedit's before the recovered draft is written.

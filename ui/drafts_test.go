@@ -236,7 +236,7 @@ func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 	if len(fd.adopted) != 1 || fd.adopted[0] != "/d/testmap_2.yaml" || len(fd.discards) != 0 {
 		t.Errorf("adopted %v, discarded %v", fd.adopted, fd.discards)
 	}
-	if got := m.status.Text(); !strings.Contains(got, "1 other stored draft(s) stay on disk") {
+	if got := m.status.Text(); !strings.Contains(got, "1 other stored draft stays on disk") {
 		t.Errorf("status %q", got)
 	}
 

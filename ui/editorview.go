@@ -81,9 +81,6 @@ type EditorView struct {
 	// version changedAt: Changed compares texts of equal length.
 	changed   bool
 	changedAt uint64
-	// parseSaid is what the status bar said when the kept draft did not
-	// parse, to take back once it does.
-	parseSaid string
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
@@ -99,7 +96,7 @@ func (m *EditorView) Open(text string, merged bool, causes []model.FieldCause) {
 	m.merged = merged
 	m.opening++
 	m.kept, m.checked, m.changedAt = m.area.Version(), m.area.Version(), m.area.Version()
-	m.changed, m.ticking, m.checking, m.parseSaid = false, false, false, ""
+	m.changed, m.ticking, m.checking = false, false, false
 	m.dirtySince = time.Time{}
 	m.causes = causes
 	if len(causes) > 0 {

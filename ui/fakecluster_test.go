@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
@@ -51,6 +52,9 @@ type fakeCluster struct {
 	opened, closed int
 	watches        []*fakeWatch
 	runners        map[DraftKey]*fakeRunner
+	// forbidNamespaces answers as the server does a user who may not
+	// list or get namespaces.
+	forbidNamespaces bool
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
@@ -103,7 +107,26 @@ func (c *fakeCluster) Target(r schema.GroupResource, ns, name string) (*kube.Tar
 func (c *fakeCluster) Types() ([]kube.ResourceType, error) { return browserTypes, nil }
 
 func (c *fakeCluster) Namespaces(context.Context) ([]string, error) {
+	if c.forbidNamespaces {
+		return nil, c.namespacesForbidden("list")
+	}
 	return []string{"default", "team-a"}, nil
+}
+
+func (c *fakeCluster) CheckNamespace(_ context.Context, name string) error {
+	switch {
+	case c.forbidNamespaces:
+		return c.namespacesForbidden("get")
+	case name == "default" || name == "team-a":
+		return nil
+	}
+	return &kube.NamespaceNotFoundError{Name: name, Context: "kind-dev"}
+}
+
+func (c *fakeCluster) namespacesForbidden(verb string) error {
+	coll := &kube.Collection{Context: "kind-dev", Mapping: &meta.RESTMapping{
+		Resource: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Scope: meta.RESTScopeRoot}}
+	return &kube.ForbiddenListError{Verb: verb, Collection: coll, Err: errors.New("forbidden")}
 }
 
 func (c *fakeCluster) Browse(_ context.Context, coll *kube.Collection) (List, error) {

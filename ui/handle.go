@@ -33,7 +33,7 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
 			m.status.Error(failureText(m.sess.Failure()) + fmt.Sprintf("; next try in %s", r.Delay.Round(time.Second)))
-			cmds = append(cmds, retryCmd(m.sess, r.Delay))
+			cmds = append(cmds, retryCmd(m.sess, r))
 			continue
 		}
 		if m.runner != nil {

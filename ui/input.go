@@ -32,7 +32,8 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if msg.Paste && m.screen == screenEditor && m.confirm == confirmNone {
 		// A paste is text for the editor, never a key of the app's, and
 		// a long one comes as thousands: matching bindings would render
-		// each as a string, once per binding.
+		// each as a string, once per binding. It goes where it is seen.
+		m.helpShown = false
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
@@ -53,6 +54,9 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.confirm != confirmNone {
 		return m.answer(msg)
 	}
+	if m.helpShown && m.helpKey(msg) {
+		return m, nil
+	}
 	if m.screen == screenEditor {
 		// Every other key is typed into the draft, q and ? included.
 		return m.editorKey(msg)
@@ -62,7 +66,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	case key.Matches(msg, m.keys.Quit):
 		if m.sess.Draft() != nil || len(m.parkedInMemory()) > 0 {
@@ -92,14 +96,14 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.editorOpen = true
-		return m, editCmd(text, false)
+		return m, tea.Batch(editCmd(text, false), m.askAccess())
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.DraftText()
 		if err != nil {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		return m, m.openEditor(text, false)
+		return m, tea.Batch(m.openEditor(text, false), m.askAccess())
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
 			// Saving over a deleted object can only create it again.
@@ -141,7 +145,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 // the browser takes keys as text (a filter, a command, a picker).
 func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.Help) && !m.browser.InputActive() {
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
 	var cmd tea.Cmd
@@ -155,7 +159,7 @@ func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 // inside a prompt closes the prompt.
 func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	if key.Matches(msg, m.keys.EditorHelp) {
-		m.help.ShowAll = !m.help.ShowAll
+		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
 	save := key.Matches(msg, m.keys.EditorSave)
@@ -239,15 +243,9 @@ func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
 		m.editor.kept = msg.version
 		err = nil
 		if d := m.sess.Draft(); d != nil {
+			// handle said it in the status bar too, which drops it once
+			// the draft changes (Settle).
 			err = d.Err
-		}
-		switch {
-		case err != nil:
-			// handle said it in the status bar too.
-			m.editor.parseSaid = m.status.Text()
-		case m.editor.parseSaid != "" && m.status.Text() == m.editor.parseSaid:
-			// The draft parses again: the complaint is over.
-			m.status.Info("")
 		}
 	}
 	if msg.version == m.editor.Version() {

@@ -57,6 +57,8 @@ type objectState struct {
 	// oncall is what the keys of issue 13 keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState
+	// access is whether the user may save this object (access.go).
+	access accessState
 }
 
 // take makes st the object shown, on fresh views. For an object just

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -24,6 +23,8 @@ type ObjectView struct {
 	width  int
 	height int
 	body   viewport.Model
+	// side scrolls the body sideways (←, →).
+	side sideways
 
 	// full shows managedFields and status (f).
 	full bool
@@ -134,6 +135,9 @@ func (m ObjectView) ShowingAllFields() bool { return m.full }
 // Update handles the view's own keys (f, d, home, end) and scrolling.
 func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyMsg); ok {
+		if m.sidewaysKey(msg) {
+			return m, nil
+		}
 		if m.blame && m.blameKey(msg) {
 			return m, nil
 		}
@@ -208,7 +212,7 @@ func (m ObjectView) header() []string {
 	var second string
 	switch {
 	case m.blame:
-		second = st.Draft.Render("blame") + st.Muted.Render("  of live rv "+m.liveRV+": who owns each line's field, and when (b hides)")
+		second = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
 		second = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
@@ -256,14 +260,10 @@ func (m ObjectView) content() (string, []int) {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
-	// changes, not the whole object.
-	baseText := m.renders.render(m.base, false)
-	hunks := diff.Hunks(diff.LineDiff(baseText, m.draft.Text), diff.DefaultContext)
-	if m.secret && !m.revealed {
-		// Masked after the diff, so that a changed value still shows as
-		// a changed line.
-		hunks = maskSecretHunks(hunks, baseText, m.draft.Text)
-	}
+	// changes, not the whole object, against base as the draft's text was
+	// made from it.
+	baseText := m.renders.renderAs(m.base, renderAsDraft)
+	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
@@ -303,15 +303,19 @@ func (m *ObjectView) layout() {
 	if text = strings.TrimSuffix(text, "\n"); text != m.bodyText || m.body.TotalLineCount() == 0 {
 		m.bodyText = text
 		m.body.SetContent(text)
+		m.side.measure(text)
 	}
+	m.side.x = min(m.side.x, m.maxX())
 }
 
 // View draws the header, the banner and the body.
 func (m ObjectView) View() string {
-	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
+	return strings.Join(m.header(), "\n") + "\n" + m.bodyView()
 }
 
-// ShortHelp is the object view's keys for the help line.
+// ShortHelp is the object view's keys for the footer, the most used
+// first: the footer cuts from the end (keeping ? help) when they do not
+// fit.
 func (m ObjectView) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
@@ -324,17 +328,28 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
-	// t, b, p and w are in the full help (?): the line is full at 120
-	// columns already. So is a Secret's R, which the header names.
-	return append(bindings, k.Fields, k.Help, k.Quit)
+	bindings = append(m.secretKeys(bindings...), k.Timeline, k.Blame, stateHelp(k.Preview, "preview"), k.Fields)
+	if m.wider() {
+		bindings = append(bindings, k.Left, k.Right)
+	}
+	return append(bindings, k.Quit, k.Help)
 }
 
-// secretKeys is bindings with R after them for a Secret.
+// secretKeys is bindings with R after them for a Secret, said for what it
+// does now: reveal, or hide once the values show.
 func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
 	if m.secret {
-		bindings = append(bindings, m.keys.Reveal)
+		bindings = append(bindings, revealHelp(m.keys.Reveal, m.revealed))
 	}
 	return bindings
+}
+
+// revealHelp is R as it acts now.
+func revealHelp(b key.Binding, revealed bool) key.Binding {
+	if revealed {
+		return stateHelp(b, "hide")
+	}
+	return b
 }
 
 // FullHelp is every key of the object view, in groups.
@@ -343,7 +358,7 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
 		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Timeline, k.Blame, k.Preview, k.DemoWrite},
 	}
 }

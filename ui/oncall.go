@@ -60,6 +60,9 @@ type oncallState struct {
 	// gitOpsOwner the owner's description the question names.
 	gitOpsSave  model.Event
 	gitOpsOwner string
+	// demoWrite is the demo writer's last write that the watch has not
+	// brought yet: said once it has (sayDemoWrite).
+	demoWrite *demo.Write
 }
 
 // demoWrote says a demo writer's write in the status line, e.g.
@@ -74,13 +77,30 @@ func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 	if w.from != m.demo || m.screen == screenBrowser {
 		return m, demoCmd(w.from)
 	}
-	text := w.write.String() // escaped by String
 	if w.write.Err != nil {
-		m.status.Error(text)
-	} else {
-		m.status.Info(text)
+		m.status.Error(w.write.String()) // escaped by String
+		return m, demoCmd(w.from)
 	}
+	m.oncall.demoWrite = &w.write
+	m.sayDemoWrite()
 	return m, demoCmd(w.from)
+}
+
+// sayDemoWrite says the demo writer's last write once the session has the
+// version it made: said before, the line would describe a state the app
+// does not show yet, and the banner the watch then brings would be a new
+// state, which drops it.
+func (m *App) sayDemoWrite() {
+	w := m.oncall.demoWrite
+	if w == nil || m.sess == nil {
+		return
+	}
+	live, _ := m.sess.Live()
+	if w.ResourceVersion != live.ResourceVersion && model.NewerResourceVersion(w.ResourceVersion, live.ResourceVersion) {
+		return // the watch has not brought it yet
+	}
+	m.oncall.demoWrite = nil
+	m.status.Info(w.String()) // escaped by String
 }
 
 // oncallKey handles t, b, p and w in the object view; false for any other

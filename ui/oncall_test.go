@@ -626,13 +626,26 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	default:
 		t.Fatal("w does not ask the demo writer to write")
 	}
+	// The report is said once the watch has brought the version it made,
+	// beside the banner it brings to a draft.
 	fake.writes <- demo.Write{Path: ".data.foo", Value: "7", ResourceVersion: "1043"}
+	m = d.until(func(m App) bool { return m.oncall.demoWrite != nil })
+	if got := m.status.Text(); got != "demo-writer is writing ..." {
+		t.Errorf("before the watch brought rv 1043, the status says %q", got)
+	}
+	watched := func(rv, foo string) {
+		obj := configMap(rv, map[string]any{"foo": foo, "bar": "1"}, demo.WriterManager, 9, "foo")
+		d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}})
+	}
+	watched("1043", "7")
 	m = d.until(func(m App) bool { return m.status.Text() != "demo-writer is writing ..." })
 	if got := m.status.Text(); got != `demo-writer set .data.foo = "7" (rv 1043)` {
 		t.Errorf("status %q", got)
 	}
 	// The command is issued again: the next report shows too, escaped.
 	fake.writes <- demo.Write{Path: ".data.foo", Value: "\x1b[2J", ResourceVersion: "1044"}
+	m = d.until(func(m App) bool { return m.oncall.demoWrite != nil })
+	watched("1044", "\x1b[2J")
 	m = d.until(func(m App) bool { return strings.Contains(m.status.Text(), "1044") })
 	if got := m.status.Text(); got != `demo-writer set .data.foo = "\x1b[2J" (rv 1044)` {
 		t.Errorf("status %q", got)

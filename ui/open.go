@@ -31,6 +31,10 @@ type Cluster interface {
 	Types() ([]kube.ResourceType, error)
 	// Namespaces are the namespaces :ns offers.
 	Namespaces(ctx context.Context) ([]string, error)
+	// CheckNamespace says whether a namespace typed in :ns NAME exists:
+	// nil, a *kube.NamespaceNotFoundError, or why it cannot tell
+	// (kube.Cluster.CheckNamespace).
+	CheckNamespace(ctx context.Context, name string) error
 	// Browse starts a live list of c.
 	Browse(ctx context.Context, c *kube.Collection) (List, error)
 	// Drafts are the stored drafts of this context on this cluster
@@ -72,6 +76,9 @@ type Object struct {
 	// Read reads the object from the server: when the app takes up an
 	// object again, it may have changed or gone while nothing watched it.
 	Read func(ctx context.Context) (*unstructured.Unstructured, error)
+	// MaySave asks the server whether the user may save the object
+	// (kube.MaySave); nil asks nothing.
+	MaySave func(ctx context.Context) error
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.
@@ -244,12 +251,21 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 		if cur == nil {
 			return m, nil, true
 		}
+		m.checkingNamespace = ""
+		if !msg.AllNamespaces && !m.browser.KnowsNamespace(msg.Namespace) {
+			// Typed, not picked: the list of a namespace that does not
+			// exist is empty, as if it had nothing in it. Ask first.
+			m.checkingNamespace = msg.Namespace
+			return m, checkNamespaceCmd(m.ctx, c, msg.Namespace), true
+		}
 		next := cur.InNamespace(msg.Namespace)
 		if msg.AllNamespaces {
 			next = cur.InAllNamespaces()
 		}
 		m.status.Info("")
 		return m, m.listOn(next), true
+	case namespaceCheckedMsg:
+		return m.namespaceChecked(msg)
 	case NamespacesWantedMsg:
 		return m, namespacesCmd(m.ctx, c), true
 	case namespacesListedMsg:

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -100,11 +99,7 @@ func (m *PreviewView) render(p model.DryRunResult) {
 		if m.draft != nil {
 			mine = m.draft.Object
 		}
-		server := p.Object
-		if m.secret {
-			mine, server = maskSecret(mine), maskSecret(server)
-		}
-		hunks := diff.Hunks(diff.LineDiff(renderObject(mine, false), renderObject(server, false)), diff.DefaultContext)
+		hunks := diffHunks(renderObject(mine, false), renderObject(p.Object, false), m.secret)
 		if len(hunks) == 0 {
 			m.summary = wrapLines(st.OK, "the server would store the draft as it is", m.width)
 			text = ""

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -89,5 +90,5 @@ func againText(a model.RebaseAgain) string {
 // againStoppedText says why a clean rebase waits for the user although the
 // object's data was being rebased at once.
 func againStoppedText(a model.RebaseAgain) string {
-	return fmt.Sprintf("rebased again %d times in a row and the object changed again each time: this rebase waits for you; s resubmits it", a.Rounds)
+	return fmt.Sprintf("rebased again %s in a row and the object changed again each time: this rebase waits for you; s resubmits it", words.Count(a.Rounds, "time"))
 }

@@ -22,6 +22,33 @@ func renderObject(obj *unstructured.Unstructured, full bool) string {
 	return renderObjectNow(obj, full)
 }
 
+// renderHow says how an object is rendered as text.
+type renderHow int
+
+const (
+	// renderShown is the object view's: managedFields and status hidden.
+	renderShown renderHow = iota
+	// renderFull is everything (f).
+	renderFull
+	// renderAsDraft is the text a draft is made from (model.RenderYAML,
+	// what e and i open). A draft is compared with base rendered so, and
+	// only so: any line the renderers differ on (status, which the object
+	// view hides) would show as a change the draft made.
+	renderAsDraft
+)
+
+// renderAs renders obj as how says.
+func renderAs(obj *unstructured.Unstructured, how renderHow) string {
+	if how != renderAsDraft {
+		return renderObject(obj, how == renderFull)
+	}
+	text, err := model.RenderYAML(obj)
+	if err != nil {
+		return "cannot render the object: " + err.Error()
+	}
+	return text
+}
+
 // renders remembers the last objects rendered: a view renders the same
 // object again at every layout (a resize, an event that leaves it as it
 // was), and a mebibyte takes 150 ms to render. The session's objects are
@@ -31,7 +58,7 @@ type renders struct {
 	last [2]struct {
 		obj  *unstructured.Unstructured
 		rv   string
-		full bool
+		how  renderHow
 		text string
 	}
 	next int
@@ -39,18 +66,27 @@ type renders struct {
 
 // render is renderObject, remembered.
 func (r *renders) render(obj *unstructured.Unstructured, full bool) string {
+	how := renderShown
+	if full {
+		how = renderFull
+	}
+	return r.renderAs(obj, how)
+}
+
+// renderAs is renderAs, remembered.
+func (r *renders) renderAs(obj *unstructured.Unstructured, how renderHow) string {
 	if r == nil || obj == nil {
-		return renderObject(obj, full)
+		return renderAs(obj, how)
 	}
 	rv := obj.GetResourceVersion()
 	for _, e := range r.last {
-		if e.obj == obj && e.rv == rv && e.full == full {
+		if e.obj == obj && e.rv == rv && e.how == how {
 			return e.text
 		}
 	}
-	text := renderObject(obj, full)
+	text := renderAs(obj, how)
 	e := &r.last[r.next]
-	e.obj, e.rv, e.full, e.text = obj, rv, full, text
+	e.obj, e.rv, e.how, e.text = obj, rv, how, text
 	r.next = (r.next + 1) % len(r.last)
 	return text
 }
@@ -130,15 +166,25 @@ func bannerText(ch model.ServerChange) string {
 	for _, c := range ch.Changes {
 		paths = append(paths, c.Path)
 	}
-	manager := ch.Manager
-	if manager == "" {
-		manager = "an unknown manager"
-	}
-	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, manager)
+	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, writerText(ch.Manager))
 	if len(paths) > 0 {
 		text += ": " + strings.Join(paths, ", ")
 	}
 	return kube.EscapeControl(text)
+}
+
+// unknownWriter is what kedit calls the writer of a change that no
+// managedFields entry tells (model.WriterSince): kedit never credits a
+// manager whose entry predates the change.
+const unknownWriter = "unknown writer (no managedFields entry changed)"
+
+// writerText names the writer of a version or change: its field manager,
+// or, when managedFields do not tell, unknownWriter.
+func writerText(manager string) string {
+	if manager == "" {
+		return unknownWriter
+	}
+	return manager
 }
 
 // failureText says in plain words why a save did not go through, and what
@@ -163,7 +209,25 @@ func failureText(f *model.Failure) string {
 		s = "the server does not accept your credentials (401)"
 	case model.ErrorUnavailable, model.ErrorTimeout:
 		// The server's own words matter here: a timeout, a reset, a 502.
-		s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
+		if model.MayHaveLanded(f.Err) {
+			s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
+		} else {
+			// A 429 or the API server's own 503: it took nothing.
+			s = fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
+		}
+	case model.ErrorRefused:
+		// An answer, final: the server's words name the field, if any.
+		s = "the server refused the save"
+		var r *kube.RefusedError
+		switch {
+		case errors.As(f.Err, &r):
+			s += " (" + r.Status() + ")"
+			if len(f.Causes) == 0 {
+				s += ": " + r.Message()
+			}
+		case len(f.Causes) == 0 && f.Err != nil:
+			s += ": " + f.Err.Error()
+		}
 	case model.ErrorFieldManagerConflict:
 		s = "server-side apply: fields are owned by another manager"
 	case model.ErrorRecreated:

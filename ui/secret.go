@@ -10,7 +10,7 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
-// A Secret's values show only on purpose (issue 11): the object view and
+// A Secret's values show only on purpose: the object view and
 // the conflict view mask them until R reveals them; the editors always
 // show them decoded, since editing needs them. Masking works on the text
 // the views draw, line for line, so that a diff, a refused save's causes
@@ -130,6 +130,19 @@ func keyValue(s string) (key, rest string, ok bool) {
 		return "", "", false
 	}
 	return s[:end], strings.TrimSpace(s[end+1:]), true
+}
+
+// diffHunks is the diff of two texts of an object, in hunks with three lines
+// of context as git diff shows them; masked, a Secret's values in it are
+// masked. Every view's diff of a Secret is masked so: after the diff, so
+// that a changed value still shows as a changed line (- password: ••••,
+// + password: ••••), where masked texts would show no difference.
+func diffHunks(a, b string, masked bool) []diff.DiffHunk {
+	hunks := diff.Hunks(diff.LineDiff(a, b), diff.DefaultContext)
+	if masked {
+		hunks = maskSecretHunks(hunks, a, b)
+	}
+	return hunks
 }
 
 // maskSecretHunks returns hunks, a diff of two Secret texts a and b, with

@@ -5,6 +5,9 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/model"
 )
 
 // statusKind says how a status message is drawn.
@@ -19,6 +22,11 @@ const (
 // StatusBar is the line under the body: a spinner while a save is in
 // flight, then its outcome (`saved rv N`, or why it failed, in plain words),
 // or the answer to the last key.
+//
+// A message describes the state it was made for, and goes when that state
+// changes (Settle): the app's state is summed up in a statusState after
+// every message the app handles, a new message takes the state as it is
+// then, and an older one is dropped as soon as the state differs.
 type StatusBar struct {
 	styles  *Styles
 	spinner spinner.Model
@@ -26,6 +34,78 @@ type StatusBar struct {
 	busy    string
 	text    string
 	kind    statusKind
+	// of is the state text was made for; fresh says that text was set
+	// since the last Settle and has no state yet; scope is the part of
+	// that state text describes.
+	of    statusState
+	fresh bool
+	scope statusScope
+}
+
+// statusScope is the part of the app's state a message describes.
+type statusScope int
+
+const (
+	// scopeState: the whole statusState; the message goes when any of it
+	// changes.
+	scopeState statusScope = iota
+	// scopeObject: the object shown as a whole, such as what the user may
+	// do with it; the message stays while the object is shown, whatever
+	// happens to its draft, until another message takes its place.
+	scopeObject
+)
+
+// statusState is what a status message is about: the object shown (or the
+// browser and its list), the session's phase, the draft's revision, the
+// rebase's conflicts and resolutions, and whether the server has moved past
+// the draft's base. Every field is compared, so a message about any of
+// them is never shown once that part has changed. The screen on the object
+// is not part of it: the views of one object show the same session, and a
+// failure said in the object view is still true in the editor.
+type statusState struct {
+	sess     *model.Session
+	browsing bool
+	phase    model.State
+	draft    int
+	// merge is the rebase's merge: the session makes a new one at every
+	// resolution and every merge again.
+	merge  *diff.ObjectMerge
+	behind bool
+	// list counts the browser's lists (Browser.SetList).
+	list int
+}
+
+// statusState sums up the app's state for the status bar.
+func (m App) statusState() statusState {
+	st := statusState{sess: m.sess, browsing: m.screen == screenBrowser, list: m.browser.list}
+	if m.sess != nil {
+		st.phase, st.draft = m.sess.State(), m.sess.DraftRevision()
+		if r := m.sess.Rebase(); r != nil {
+			st.merge = r.Merge
+		}
+		_, st.behind = m.sess.ServerChange()
+	}
+	return st
+}
+
+// Settle ties a message set since the last Settle to state, and drops the
+// message shown when it was made for another state than state. The app
+// calls it after every message it handles.
+func (m *StatusBar) Settle(state statusState) {
+	switch {
+	case m.fresh:
+		m.of, m.fresh = state, false
+	case !m.of.same(state, m.scope):
+		m.text, m.kind, m.of, m.scope = "", statusInfo, state, scopeState
+	}
+}
+
+// same reports whether state is, in the part scope names, the state s.
+func (s statusState) same(state statusState, scope statusScope) bool {
+	if scope == scopeObject {
+		return s.sess == state.sess && s.browsing == state.browsing && s.list == state.list
+	}
+	return s == state
 }
 
 // NewStatusBar returns an empty status bar.
@@ -51,13 +131,22 @@ func (m *StatusBar) SetBusy(text string) tea.Cmd {
 func (m StatusBar) Busy() bool { return m.busy != "" }
 
 // Info sets a plain message, such as the answer to a key.
-func (m *StatusBar) Info(text string) { m.text, m.kind = text, statusInfo }
+func (m *StatusBar) Info(text string) { m.set(text, statusInfo, scopeState) }
 
 // OK sets a message of success, such as `saved rv 815`.
-func (m *StatusBar) OK(text string) { m.text, m.kind = text, statusOK }
+func (m *StatusBar) OK(text string) { m.set(text, statusOK, scopeState) }
 
 // Error sets a message of failure.
-func (m *StatusBar) Error(text string) { m.text, m.kind = text, statusError }
+func (m *StatusBar) Error(text string) { m.set(text, statusError, scopeState) }
+
+// ObjectError sets a message of failure about the object shown as a whole
+// (the user may not save it): it stays while the object is shown, whatever
+// happens to its draft, until another message takes its place.
+func (m *StatusBar) ObjectError(text string) { m.set(text, statusError, scopeObject) }
+
+func (m *StatusBar) set(text string, kind statusKind, scope statusScope) {
+	m.text, m.kind, m.scope, m.fresh = text, kind, scope, true
+}
 
 // Text returns the message shown, for tests and the app.
 func (m StatusBar) Text() string { return m.text }

@@ -33,6 +33,8 @@ type Styles struct {
 	Column, ColumnTitle lipgloss.Style
 	// Changed highlights a line that differs from base.
 	Changed lipgloss.Style
+	// HelpKey is a key's name in the footer and the help page.
+	HelpKey lipgloss.Style
 	// Escape draws an escape that stands for a character of the object
 	// (\x1b, \u202e, or a YAML string's escape), so that it is told at a
 	// glance from the same letters typed. Reverse, which NO_COLOR keeps.
@@ -68,6 +70,7 @@ func NewStyles() *Styles {
 		Column:      lipgloss.NewStyle().PaddingRight(1),
 		ColumnTitle: lipgloss.NewStyle().Bold(true).Underline(true),
 		Changed:     lipgloss.NewStyle().Bold(true),
+		HelpKey:     lipgloss.NewStyle().Bold(true),
 		Escape:      lipgloss.NewStyle().Reverse(true),
 	}
 	if noColor {

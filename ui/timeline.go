@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -134,7 +134,8 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 		r.changed = "created again (new uid): " + r.changed
 	}
 	if r.manager == "" {
-		r.manager = "?"
+		// The list's column is narrow; the diff's title says it whole.
+		r.manager, _, _ = strings.Cut(unknownWriter, " (")
 	}
 	r.rv, r.manager, r.operation, r.changed = kube.EscapeControl(r.rv), kube.EscapeControl(r.manager),
 		kube.EscapeControl(r.operation), kube.EscapeControl(r.changed)
@@ -160,7 +161,11 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 	before, after := m.versionText(c.Before), m.versionText(c.After)
 	e := c.Entry
 	row := newTimelineRow(e, false)
-	head := fmt.Sprintf("rv %s at %s by %s", row.rv, row.at, row.manager)
+	by := row.manager
+	if !e.Deleted {
+		by = kube.EscapeControl(writerText(e.Manager))
+	}
+	head := fmt.Sprintf("rv %s at %s by %s", row.rv, row.at, by)
 	if row.operation != "" {
 		head += " (" + row.operation + ")"
 	}
@@ -179,7 +184,7 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+secretMask, m.width, "…")))
 	}
 	text := m.styles.Muted.Render("no difference in the object's YAML")
-	if hunks := diff.Hunks(diff.LineDiff(before, after), diff.DefaultContext); len(hunks) > 0 {
+	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = hunkText(m.styles, hunks)
 	}
 	m.showing = true
@@ -190,16 +195,12 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 
 // versionText renders a version for the diff: as the draft is rendered,
 // without its resourceVersion, which differs in every diff and which the
-// title names, and with a Secret's values masked.
+// title names. A Secret's values are masked in the diff (diffHunks).
 func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
 	if obj == nil {
 		return ""
 	}
-	if m.secret {
-		obj = maskSecret(obj)
-	} else {
-		obj = obj.DeepCopy()
-	}
+	obj = obj.DeepCopy()
 	unstructured.RemoveNestedField(obj.Object, "metadata", "resourceVersion")
 	text, err := model.RenderYAML(obj)
 	if err != nil {
@@ -273,9 +274,9 @@ func (m TimelineView) titleLines() []string {
 	title := fmt.Sprintf("timeline of %s: %s since kedit opened it, newest first", m.object, model.Count(len(m.rows), "version"))
 	lines := []string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}
 	if m.dropped > 0 {
-		// The bound of issue 13: the oldest versions go first.
-		note := fmt.Sprintf("%s dropped (the timeline keeps at most %d versions and %d MiB)",
-			model.Count(m.dropped, "older version"), model.MaxTimeline, model.MaxTimelineBytes>>20)
+		// The timeline is bounded: the oldest versions go first.
+		note := fmt.Sprintf("%s dropped (the timeline keeps at most %s and %d MiB)",
+			words.Count(m.dropped, "older version"), words.Count(model.MaxTimeline, "version"), model.MaxTimelineBytes>>20)
 		lines = append(lines, m.styles.Error.Render(ansi.Truncate(note, m.width, "…")))
 	}
 	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.rowText(timelineRow{

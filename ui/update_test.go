@@ -331,7 +331,7 @@ func TestWatchEvents(t *testing.T) {
 	ch := make(chan kube.WatchEvent, 1)
 	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
 	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
-	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.WatchReconnecting, Since: since}})
+	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}})
 	m = next.(App)
 	if !strings.Contains(plain(m), "reconnecting since 12:01:03") {
 		t.Errorf("no reconnecting state in the header:\n%s", plain(m))
@@ -627,8 +627,8 @@ func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 // the rest is typed into the draft.
 func TestKeysThatArriveTogether(t *testing.T) {
 	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f?")})
-	if !m.object.full || !m.help.ShowAll {
-		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.help.ShowAll)
+	if !m.object.full || !m.helpShown {
+		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.helpShown)
 	}
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?ixy")})
 	if m.screen != screenEditor || !strings.Contains(m.editor.Text(), "xy") {

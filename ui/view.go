@@ -8,18 +8,16 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // relayout gives each part of the screen its height, and renders the help
 // line once for it and View: rendering it is most of what the app adds to
 // a keystroke in the editor.
 func (m *App) relayout() {
-	m.help.Width = m.width
 	m.status.SetSize(m.width, 1)
 	// The editor's help changes only with the prompt (and the size and
 	// f1): typing and pasting reuse it.
-	if key := (helpKey{m.screen, m.width, m.help.ShowAll, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
+	if key := (helpKey{m.screen, m.width, m.helpShown, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
 		m.helpLine, m.helpFor = m.helpView(), key
 	}
 	m.bottom = m.bottomLine()
@@ -30,6 +28,7 @@ func (m *App) relayout() {
 	m.timeline.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
+	m.layoutHelp(h)
 }
 
 // helpKey is what the help line was rendered for.
@@ -65,34 +64,6 @@ func (m App) bottomLine() string {
 	return m.status.View()
 }
 
-// helpView is the help line, or every key with ?.
-func (m App) helpView() string {
-	var v string
-	switch m.screen {
-	case screenConflict:
-		v = m.help.View(m.conflict)
-	case screenEditor:
-		v = m.help.View(m.editor)
-	case screenTimeline:
-		v = m.help.View(m.timeline)
-	case screenPreview:
-		v = m.help.View(m.preview)
-	case screenBrowser:
-		v = m.help.View(m.browser)
-	default:
-		if m.canLeave() {
-			v = m.help.View(leaveHelp{m.object, m.keys.BackToList})
-		} else {
-			v = m.help.View(m.object)
-		}
-	}
-	if m.help.ShowAll {
-		return v + "\n" + m.styles.Muted.Render(ansi.Wrap(escapeLegend(m.styles), m.width, " "))
-	}
-	// help's own cut lets the last item through when its ellipsis does not fit.
-	return ansi.Truncate(v, m.width, "…")
-}
-
 // frameTime is how often the screen is drawn while a paste comes in:
 // Bubble Tea draws at most this often anyway (60 frames a second), but
 // asks View for every message, and a long paste comes as thousands.
@@ -125,16 +96,18 @@ func (m App) View() string {
 		return m.frame.text
 	}
 	var body string
-	switch m.screen {
-	case screenConflict:
+	switch {
+	case m.helpShown:
+		body = strings.Join(m.helpRows, "\n")
+	case m.screen == screenConflict:
 		body = m.conflict.View()
-	case screenEditor:
+	case m.screen == screenEditor:
 		body = m.editor.View()
-	case screenTimeline:
+	case m.screen == screenTimeline:
 		body = m.timeline.View()
-	case screenPreview:
+	case m.screen == screenPreview:
 		body = m.preview.View()
-	case screenBrowser:
+	case m.screen == screenBrowser:
 		body = m.browser.View()
 	default:
 		body = m.object.View()
@@ -162,11 +135,11 @@ type leaveHelp struct {
 	back key.Binding
 }
 
-// ShortHelp adds esc to the object view's keys, before ? and q, which
-// the help line cuts first.
+// ShortHelp adds esc to the object view's keys, after s: the footer cuts
+// from the end when they do not fit, and leaving matters more than most.
 func (h leaveHelp) ShortHelp() []key.Binding {
 	b := h.ObjectView.ShortHelp()
-	at := max(0, len(b)-2)
+	at := min(3, len(b))
 	return append(append(b[:at:at], h.back), b[at:]...)
 }
 

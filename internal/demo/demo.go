@@ -82,6 +82,9 @@ type Demo struct {
 	Dir string
 	// Kubeconfig is the cluster's admin kubeconfig.
 	Kubeconfig string
+	// AuditLog is the cluster's audit log (localcluster's default policy),
+	// for kedit history and the timeline's history from the log.
+	AuditLog string
 
 	cluster *localproc.Process
 }
@@ -100,7 +103,7 @@ func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("making the demo's directory: %w", err)
 	}
-	d := &Demo{Dir: dir}
+	d := &Demo{Dir: dir, AuditLog: filepath.Join(dir, "audit.log")}
 	defer func() {
 		if err != nil {
 			_ = d.Close()
@@ -109,7 +112,7 @@ func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
 		return nil, err
 	}
-	if d.cluster, err = localproc.Start(ctx, bin, filepath.Join(dir, "cluster"), 0); err != nil {
+	if d.cluster, err = localproc.Start(ctx, bin, filepath.Join(dir, "cluster"), 0, "--audit-log", d.AuditLog); err != nil {
 		return nil, err
 	}
 	d.Kubeconfig = d.cluster.Kubeconfig

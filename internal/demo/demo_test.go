@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -79,6 +80,16 @@ func TestDemoStartAndClose(t *testing.T) {
 	}
 	if got := data("testmap"); got["foo"] != "2" {
 		t.Errorf("testmap data after the write %v", got)
+	}
+	// The demo's cluster writes an audit log, with the writer's patch in it.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(d.AuditLog)
+		if strings.Contains(string(b), "fieldManager="+WriterManager) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo's audit log %s has no write of demo-writer after 30 s", d.AuditLog)
+		}
 	}
 
 	if err := d.Close(); err != nil {

@@ -25,6 +25,7 @@ func Source(text string, mark func(string) string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 16)
+	sc := NewScanner(text)
 	for i := 0; i < len(text); {
 		if len(spans) > 0 && spans[0][0] == i {
 			b.WriteString(mark(text[spans[0][0]:spans[0][1]]))
@@ -35,7 +36,7 @@ func Source(text string, mark func(string) string) string {
 		for len(spans) > 0 && spans[0][0] < i {
 			spans = spans[1:] // overlapped by a raw character's escape
 		}
-		e, n := Rune(text[i:])
+		e, n := sc.Unit(i)
 		if e != "" {
 			b.WriteString(apply(mark, e))
 		} else {

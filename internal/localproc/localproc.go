@@ -36,19 +36,20 @@ type Process struct {
 	once   sync.Once
 }
 
-// Start runs bin --dir dir and returns once the cluster says it is ready,
-// or fails with its stderr when it exits first or is not ready within
-// timeout (0 means ReadyTimeout). ctx ending also stops the start.
+// Start runs bin --dir dir, with args after it (--audit-log FILE ...), and
+// returns once the cluster says it is ready, or fails with its stderr when
+// it exits first or is not ready within timeout (0 means ReadyTimeout).
+// ctx ending also stops the start.
 //
 // The cluster gets a process group of its own, so that a Ctrl-C typed at
 // the terminal reaches only the parent, which then stops it cleanly; and it
 // is sent SIGTERM by the kernel if the parent dies without stopping it (a
 // crash, a SIGKILL), so it never outlives its parent.
-func Start(ctx context.Context, bin, dir string, timeout time.Duration) (*Process, error) {
+func Start(ctx context.Context, bin, dir string, timeout time.Duration, args ...string) (*Process, error) {
 	if timeout == 0 {
 		timeout = ReadyTimeout
 	}
-	cmd := exec.Command(bin, "--dir", dir)
+	cmd := exec.Command(bin, append([]string{"--dir", dir}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	p := &Process{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr

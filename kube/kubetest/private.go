@@ -23,6 +23,10 @@ import (
 // should take one.
 type Cluster struct {
 	dir string
+	// args are localcluster's flags besides --dir.
+	args []string
+	// auditLog is the audit log's path; empty without one.
+	auditLog string
 
 	mu   sync.Mutex
 	proc *localproc.Process
@@ -31,11 +35,24 @@ type Cluster struct {
 	kubeconfig string
 }
 
+// ClusterOption changes how NewCluster starts its cluster.
+type ClusterOption func(*Cluster)
+
+// WithAuditLog makes the API server write its audit log (localcluster's
+// default policy: writes at RequestResponse, reads at Metadata) to
+// DIR/audit.log; AuditLog returns its path.
+func WithAuditLog() ClusterOption {
+	return func(c *Cluster) {
+		c.auditLog = filepath.Join(c.dir, "audit.log")
+		c.args = append(c.args, "--audit-log", c.auditLog)
+	}
+}
+
 // NewCluster starts a cluster of t's own in a directory of its own, and
 // stops it when t ends. It fails t when the server cannot be built or
 // started; an external cluster (KEDIT_TEST_KUBECONFIG) cannot be given to
 // one test alone, so it fails t as well.
-func NewCluster(t testing.TB) *Cluster {
+func NewCluster(t testing.TB, opts ...ClusterOption) *Cluster {
 	t.Helper()
 	require(t)
 	if env.dir == "" {
@@ -46,6 +63,9 @@ func NewCluster(t testing.TB) *Cluster {
 		t.Fatal(err)
 	}
 	c := &Cluster{dir: dir}
+	for _, o := range opts {
+		o(c)
+	}
 	t.Cleanup(func() {
 		c.mu.Lock()
 		if c.proc != nil {
@@ -58,6 +78,10 @@ func NewCluster(t testing.TB) *Cluster {
 	c.Start(t)
 	return c
 }
+
+// AuditLog is the path of the API server's audit log (WithAuditLog);
+// empty without one.
+func (c *Cluster) AuditLog() string { return c.auditLog }
 
 // Dir is the cluster's --dir: etcd's data, certificates, tokens and logs.
 func (c *Cluster) Dir() string { return c.dir }
@@ -81,7 +105,7 @@ func (c *Cluster) Start(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := localproc.Start(context.Background(), bin, c.dir, readyTimeout)
+	p, err := localproc.Start(context.Background(), bin, c.dir, readyTimeout, c.args...)
 	if err != nil {
 		t.Fatalf("starting a cluster of the test's own: %v", err)
 	}

@@ -226,6 +226,7 @@ func TestBadArguments(t *testing.T) {
 		{"--dir", t.TempDir(), "extra"},
 		{"--dir", t.TempDir(), "--port", "70000"},
 		{"--no-such-flag"},
+		{"--dir", t.TempDir(), "--audit-policy", "policy.yaml"},
 	} {
 		cmd := exec.Command(binary(t), args...)
 		var stderr bytes.Buffer

@@ -11,7 +11,10 @@
 // The text is kept byte for byte: opening a text and reading it back
 // without typing returns it exactly, whatever its line endings, final
 // newline, control characters or invalid UTF-8. What a terminal must not
-// interpret is drawn escaped, in kube.EscapeControl's notation.
+// interpret, and what would take no cell (a zero width space, a joiner that
+// joins nothing), is drawn escaped by internal/escape's rule, the one all
+// of kedit draws text by; a joined emoji sequence is one unit, two cells
+// wide.
 //
 // The component never handles esc (outside its own find and go-to-line
 // prompts) or ctrl+s: the parent leaves the editor and saves with them, and

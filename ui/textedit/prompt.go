@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // promptKind is which prompt is open on the editor's last row.
@@ -67,7 +69,7 @@ func (m *Model) appendInput(s string) {
 	for _, r := range s {
 		switch {
 		case m.prompt == gotoPrompt && (r < '0' || r > '9'):
-		case r == utf8.RuneError || escapeText(string(r)) != "" || r == '\n':
+		case r == utf8.RuneError || r == '\t' || r == '\n' || escape.Unsafe(r):
 		default:
 			b.WriteRune(r)
 		}

@@ -2,6 +2,7 @@ package textedit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -405,6 +406,28 @@ func TestMouse(t *testing.T) {
 	m = press(t, m, "x")
 	if m.top != 0 {
 		t.Fatal("typing did not scroll back to the cursor")
+	}
+}
+
+// TestJoinedAndZeroWidthCharacters: a ZWJ sequence is one step of the
+// cursor, two cells wide, drawn as it is; a stray joiner and a character
+// that takes no cell are each a step drawn as their escapes, as
+// internal/escape draws them everywhere else in kedit.
+func TestJoinedAndZeroWidthCharacters(t *testing.T) {
+	family := "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+	m := opened("a" + family + "b\u200dc\u200bd")
+	m.SetSize(60, 3)
+	row := strings.Split(ansi.Strip(m.View()), "\n")[0]
+	if want := " 1 a" + family + `b\u200dc\u200bd`; !strings.HasPrefix(row, want) {
+		t.Fatalf("row %q, want it to start %q", row, want)
+	}
+	var cols []int
+	for range 7 {
+		cols = append(cols, m.CursorColumn())
+		m = press(t, m, "right")
+	}
+	if want := []int{0, 1, 3, 4, 10, 11, 17}; !slices.Equal(cols, want) {
+		t.Fatalf("display columns walking right %v, want %v", cols, want)
 	}
 }
 

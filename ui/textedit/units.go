@@ -1,13 +1,11 @@
 package textedit
 
 import (
-	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // unit is what the cursor steps over and what takes cells on screen: one
@@ -20,7 +18,12 @@ type unit struct {
 
 // unitAt returns the unit that starts at byte i of s, a line without "\n".
 // It only ever looks at the unit itself and the byte after it, so that
-// its callers walk what they draw and nothing else.
+// its callers walk what they draw and nothing else. The units and their
+// escapes are internal/escape's, the rule every text kedit draws follows
+// (a stray joiner, a character that takes no cell and a control character
+// are each a unit drawn escaped, a joined emoji sequence one unit two
+// cells wide), with the tab added: YAML allows no tab in indentation, and
+// a tab drawn as blanks would be taken for spaces.
 func unitAt(s string, i int) unit {
 	b := s[i]
 	if b >= 0x20 && b < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
@@ -31,41 +34,14 @@ func unitAt(s string, i int) unit {
 	if b < 0x20 || b == 0x7f {
 		return escapedUnit(s[i : i+1])
 	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	if r == utf8.RuneError && size == 1 {
+	if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
 		return escapedUnit(s[i : i+1])
 	}
-	if e := escapeText(s[i : i+size]); e != "" {
-		return unit{n: size, w: len(e), esc: e}
+	e, n := escape.Rune(s[i:])
+	if e != "" {
+		return unit{n: n, w: len(e), esc: e}
 	}
-	cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-	if n := clusterEnd(cluster); n < len(cluster) {
-		// A cluster never swallows a character that is drawn escaped or an
-		// invalid byte: each of those is a unit of its own.
-		cluster = cluster[:n]
-		w = ansi.StringWidth(cluster)
-	}
-	if w == 0 {
-		// Nothing to see and nowhere for the cursor to stand: a zero-width
-		// space, a byte order mark or a lone combining mark would hide in
-		// a YAML value. Draw it as its code points.
-		return unit{n: len(cluster), w: len(codePoints(cluster)), esc: codePoints(cluster)}
-	}
-	return unit{n: len(cluster), w: w}
-}
-
-// clusterEnd returns where c stops being one unit: before its first invalid
-// byte or escaped character after the first character.
-func clusterEnd(c string) int {
-	_, size := utf8.DecodeRuneInString(c)
-	for i := size; i < len(c); {
-		r, n := utf8.DecodeRuneInString(c[i:])
-		if (r == utf8.RuneError && n == 1) || c[i] < 0x20 || c[i] == 0x7f || escapeText(c[i:i+n]) != "" {
-			return i
-		}
-		i += n
-	}
-	return len(c)
+	return unit{n: n, w: ansi.StringWidth(s[i : i+n])}
 }
 
 // escapedUnit is the unit of one byte drawn escaped.
@@ -74,45 +50,20 @@ func escapedUnit(b string) unit {
 	return unit{n: 1, w: len(e), esc: e}
 }
 
-// byteEscapes holds escapeText of every byte that is drawn escaped on its
-// own (a control character, DEL, and a byte of invalid UTF-8), computed
-// once: a line of such bytes would otherwise format an escape per byte
-// on every walk along it.
+// byteEscapes holds the escape of every byte that is drawn escaped on its
+// own (a control character, the tab, DEL, and a byte of invalid UTF-8),
+// computed once: a line of such bytes would otherwise format an escape per
+// byte on every walk along it.
 var byteEscapes = func() (e [256]string) {
 	for b := range 256 {
-		e[b] = escapeText(string([]byte{byte(b)}))
+		if b == '\t' {
+			e[b] = `\t`
+			continue
+		}
+		e[b], _ = escape.Rune(string([]byte{byte(b)}))
 	}
 	return e
 }()
-
-// escapeText returns how the editor draws s, one character or one invalid
-// byte, when it is not drawn as itself; "" when it is. The rule is
-// kube.EscapeControl's, the one every piece of server text in kedit goes
-// through. The editor adds the tab, which EscapeControl leaves for the
-// terminal to expand: YAML allows no tab in indentation, and a tab drawn
-// as blanks would be taken for spaces.
-func escapeText(s string) string {
-	if s == "\t" {
-		return `\t`
-	}
-	if e := kube.EscapeControl(s); e != s {
-		return e
-	}
-	return ""
-}
-
-// codePoints writes s as Go escapes of its code points.
-func codePoints(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r > 0xffff {
-			fmt.Fprintf(&b, `\U%08x`, r)
-		} else {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
-}
 
 // xOf returns the display column of byte col of s.
 func xOf(s string, col int) int {

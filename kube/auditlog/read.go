@@ -1,0 +1,237 @@
+package auditlog
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/kedit/kedit/model/history"
+)
+
+// Stdin is the name that reads standard input instead of a file.
+const Stdin = "-"
+
+// FormatError says a line of a log is not an audit event in any format
+// read.
+type FormatError struct {
+	File string
+	Line int64
+	Err  error
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s:%d: not an audit log line: %v", e.File, e.Line, e.Err)
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// NoEventsError says the logs hold no event of the object.
+type NoEventsError struct {
+	Match Match
+	Files []string
+}
+
+func (e *NoEventsError) Error() string {
+	where := ""
+	if e.Match.Namespace != "" {
+		where = fmt.Sprintf(" in namespace %q (or cluster-scoped)", e.Match.Namespace)
+		if e.Match.Scoped && e.Match.Namespaced {
+			where = fmt.Sprintf(" in namespace %q", e.Match.Namespace)
+		}
+	}
+	return fmt.Sprintf("no event of %s%s in %s", e.Match, where, strings.Join(e.Files, ", "))
+}
+
+// AmbiguousError says the type named matches objects of more than one
+// resource in the logs.
+type AmbiguousError struct {
+	Name      string
+	Resources []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%s names objects of %s in the log: give TYPE as RESOURCE.GROUP", e.Name, strings.Join(e.Resources, " and "))
+}
+
+// Result is what the logs say of one object.
+type Result struct {
+	// Events are the object's events, in the order read.
+	Events []history.Event
+	// Resource and Group are the object's resource, as the log names it.
+	Resource, Group string
+	// Namespace is the object's namespace, empty for a cluster-scoped one.
+	Namespace string
+}
+
+// Read reads the logs in files (Stdin reads stdin; gzip is recognised by
+// its magic number, not the file's name) and returns the events of the
+// object m names. Rotated files may come in any order.
+func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
+	rd := &reader{m: m, scanner: newScanner(m), open: map[string]int{}}
+	for _, f := range files {
+		if err := rd.readFile(f, stdin); err != nil {
+			return nil, err
+		}
+	}
+	return rd.result(files)
+}
+
+type kept struct {
+	ev        history.Event
+	resource  string
+	group     string
+	namespace string
+	byName    bool
+}
+
+type reader struct {
+	m       Match
+	scanner *scanner
+	events  []kept
+	// open are the watches begun (ResponseStarted) and not yet ended, by
+	// audit ID, as indexes in events.
+	open map[string]int
+}
+
+func (rd *reader) readFile(name string, stdin io.Reader) error {
+	var r io.Reader
+	if name == Stdin {
+		r = stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	r = br
+	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		ahead, stop := readAhead(zr)
+		defer stop()
+		r = ahead
+	}
+	checked := false
+	err := rd.scanner.scan(r, func(line []byte, n int64) error {
+		a, err := parseLine(line)
+		if err != nil {
+			return &FormatError{File: name, Line: n, Err: err}
+		}
+		checked = true
+		rd.consider(a, fmt.Sprintf("%s:%d", name, n))
+		return nil
+	})
+	var fe *FormatError
+	if err != nil && !errors.As(err, &fe) {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	if err != nil {
+		return err
+	}
+	if !checked {
+		return rd.checkFirst(name, stdin)
+	}
+	return nil
+}
+
+// checkFirst reads the first line of a log none of whose lines was about
+// the object, so that a file that is no audit log at all is said to be
+// one, not taken for a log of other objects. Stdin, read once, is not
+// checked again.
+func (rd *reader) checkFirst(name string, stdin io.Reader) error {
+	if name == Stdin {
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		r = zr
+	}
+	lr := bufio.NewReaderSize(r, 1<<20)
+	for n := int64(1); ; n++ {
+		line, err := lr.ReadSlice('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if _, perr := parseLine(line); perr != nil {
+				return &FormatError{File: name, Line: n, Err: perr}
+			}
+			return nil
+		}
+		if err == bufio.ErrBufferFull {
+			return &FormatError{File: name, Line: n, Err: errors.New("a first line longer than 1 MiB")}
+		}
+		if err != nil {
+			return nil // empty
+		}
+	}
+}
+
+// result picks the object's resource among those the events name, and
+// its scope, and keeps the events of that object.
+func (rd *reader) result(files []string) (*Result, error) {
+	type res struct{ resource, group string }
+	found := map[res]bool{}
+	namespaced, clusterScoped := false, false
+	for _, k := range rd.events {
+		if k.byName {
+			found[res{k.resource, k.group}] = true
+			if k.namespace == "" {
+				clusterScoped = true
+			} else {
+				namespaced = true
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil, &NoEventsError{Match: rd.m, Files: files}
+	}
+	if len(found) > 1 {
+		var names []string
+		for r := range found {
+			names = append(names, strings.TrimSuffix(r.resource+"."+r.group, "."))
+		}
+		sort.Strings(names)
+		return nil, &AmbiguousError{Name: rd.m.Name, Resources: names}
+	}
+	var out Result
+	for r := range found {
+		out.Resource, out.Group = r.resource, r.group
+	}
+	if namespaced {
+		out.Namespace = rd.m.Namespace
+	}
+	_ = clusterScoped
+	for _, k := range rd.events {
+		if k.resource != out.Resource || k.group != out.Group {
+			continue
+		}
+		// A cluster-scoped object is read only by cluster-wide reads,
+		// and a namespaced one is named with its namespace.
+		if (out.Namespace == "" && k.namespace != "") || (k.byName && k.namespace != out.Namespace) {
+			continue
+		}
+		out.Events = append(out.Events, k.ev)
+	}
+	return &out, nil
+}

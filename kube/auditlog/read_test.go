@@ -1,0 +1,165 @@
+package auditlog
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kedit/kedit/model/history"
+)
+
+// TestGKEFixture reads the GKE fixture (built from Google's published
+// format; see testdata/README.md) and finds alice's lost update of bob's
+// change, the refused update left out.
+func TestGKEFixture(t *testing.T) {
+	m, err := MatchType("cm", "shop", "app-config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Read([]string{"testdata/gke-race.jsonl"}, nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resource != "configmaps" || res.Group != "" || res.Namespace != "shop" {
+		t.Errorf("resource %q group %q namespace %q", res.Resource, res.Group, res.Namespace)
+	}
+	h := history.Analyze(res.Events)
+	if len(h.Versions) != 3 {
+		t.Fatalf("%d versions, want 3 (create, bob, alice)", len(h.Versions))
+	}
+	if len(h.LostUpdates) != 1 {
+		t.Fatalf("lost updates %+v", h.LostUpdates)
+	}
+	l := h.LostUpdates[0]
+	if l.Path.String() != ".data.foo" || l.Value.Value != "bob" || h.Versions[l.OverwrittenBy].Client.User != "alice@example.com" ||
+		h.Versions[l.OverwrittenBy].Client.UserAgent != "kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0" {
+		t.Errorf("lost update %+v", l)
+	}
+}
+
+func write(t *testing.T, name, text string, gz bool) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	data := []byte(text)
+	if gz {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write(data)
+		w.Close()
+		data = b.Bytes()
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBadLogsSayFileAndLine checks that a file that is no audit log, and a
+// line about the object that is not audit JSON, are errors naming the
+// file and line, gzip or not; and that a missing file is an error.
+func TestBadLogsSayFileAndLine(t *testing.T) {
+	m, _ := MatchType("cm", "shop", "app-config")
+	fixture, err := os.ReadFile("testdata/gke-race.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gz := range []bool{false, true} {
+		yaml := write(t, "notes.yaml", "apiVersion: v1\nkind: ConfigMap\n", gz)
+		_, err := Read([]string{yaml}, nil, m)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.File != yaml || fe.Line != 1 || !strings.Contains(err.Error(), yaml+":1:") {
+			t.Errorf("gzip %v: a YAML file: %v", gz, err)
+		}
+		lines := strings.SplitAfter(string(fixture), "\n")
+		broken := strings.Join(lines[:3], "") + `{"oops": "app-config"` + "\n" + strings.Join(lines[3:], "")
+		p := write(t, "broken.jsonl", broken, gz)
+		_, err = Read([]string{p}, nil, m)
+		if !errors.As(err, &fe) || fe.Line != 4 {
+			t.Errorf("gzip %v: a broken line 4: %v", gz, err)
+		}
+		other := write(t, "other.jsonl", strings.ReplaceAll(string(fixture), "app-config", "other"), gz)
+		_, err = Read([]string{other}, nil, m)
+		var ne *NoEventsError
+		if !errors.As(err, &ne) || !strings.Contains(err.Error(), "no event of configmaps/app-config") {
+			t.Errorf("gzip %v: a log of another object: %v", gz, err)
+		}
+	}
+	if _, err := Read([]string{filepath.Join(t.TempDir(), "missing.log")}, nil, m); err == nil || !strings.Contains(err.Error(), "missing.log") {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestRotatedFilesInAnyOrder splits the fixture into files, one of them
+// gzip and one stdin, and reads them in reverse order: the same history.
+func TestRotatedFilesInAnyOrder(t *testing.T) {
+	m, _ := MatchType("configmaps", "shop", "app-config")
+	fixture, _ := os.ReadFile("testdata/gke-race.jsonl")
+	lines := strings.SplitAfter(string(fixture), "\n")
+	a := write(t, "audit-1.log.gz", strings.Join(lines[:3], ""), true)
+	b := strings.Join(lines[3:], "")
+	res, err := Read([]string{Stdin, a}, strings.NewReader(b), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := Read([]string{"testdata/gke-race.jsonl"}, nil, m)
+	h1, h2 := history.Analyze(res.Events), history.Analyze(whole.Events)
+	if len(h1.Versions) != len(h2.Versions) || len(h1.LostUpdates) != 1 || len(h2.LostUpdates) != 1 {
+		t.Errorf("split: %d versions %d lost; whole: %d versions %d lost", len(h1.Versions), len(h1.LostUpdates), len(h2.Versions), len(h2.LostUpdates))
+	}
+}
+
+// TestScannerSkipsLinesOfOtherObjects checks the filter before decoding:
+// lines naming neither the object nor a list or watch of its resource
+// never reach the decoder, whatever they hold.
+func TestScannerSkipsLinesOfOtherObjects(t *testing.T) {
+	m, _ := MatchType("cm", "shop", "app-config")
+	s := newScanner(m)
+	text := "not json at all\n" +
+		`{"verb":"get","objectRef":{"resource":"configmaps","name":"other"}}` + "\n" +
+		`{"verb":"list","objectRef":{"resource":"configmaps"}}` + "\n" +
+		`{"verb":"get","objectRef":{"resource":"configmaps","name":"app-config"}}` + "\n" +
+		`{"verb":"watch","objectRef":{"resource":"secrets"}}` + "\n"
+	var got []int64
+	err := s.scan(strings.NewReader(text), func(line []byte, n int64) error {
+		got = append(got, n)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != 3 || got[1] != 4 {
+		t.Errorf("candidate lines %v, want [3 4]", got)
+	}
+}
+
+func TestMatchType(t *testing.T) {
+	for _, c := range []struct {
+		typ, resources, group string
+		any                   bool
+	}{
+		{"cm", "configmaps", "", false},
+		{"deploy", "deployments", "apps", false},
+		{"deployments.apps", "deployments", "apps", false},
+		{"widget", "widget widgets", "", true},
+		{"widgets.example.com", "widgets widgetss", "example.com", false},
+		{"policy", "policies policy policys", "", true},
+	} {
+		m, err := MatchType(c.typ, "ns", "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(m.Resources, " ")
+		for _, r := range strings.Fields(c.resources) {
+			if !strings.Contains(" "+got+" ", " "+r+" ") {
+				t.Errorf("%s: resources %q lack %q", c.typ, got, r)
+			}
+		}
+		if m.Group != c.group || m.AnyGroup != c.any {
+			t.Errorf("%s: group %q any %v", c.typ, m.Group, m.AnyGroup)
+		}
+	}
+}

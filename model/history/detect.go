@@ -1,0 +1,274 @@
+package history
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// History is an object's history as an audit log tells it.
+type History struct {
+	// Versions are the object's versions, oldest first.
+	Versions []Version
+	// LostUpdates are the changes that later writes replaced unseen.
+	LostUpdates []Loss
+	// BlindWrites are the values that writes with no base replaced.
+	BlindWrites []Loss
+	// Fights are the fields two clients kept taking from each other.
+	Fights []Fight
+	// Secret is set when the object is a Secret: its values are never to
+	// be shown.
+	Secret bool
+}
+
+// Loss is one field whose value a write replaced: a lost update, or the
+// value a blind write replaced.
+type Loss struct {
+	// Path is the field.
+	Path fieldpath.Path
+	// Value is the field's value just before the overwrite (the change
+	// that was lost); absent when the lost change removed the field.
+	Value diff.FieldValue
+	// LostAt is the index in Versions of the write whose change was lost,
+	// OverwrittenBy the index of the write that replaced it.
+	LostAt, OverwrittenBy int
+	// Base is the index in Versions of the overwriting write's base: -1
+	// when its writer read the object before the log's first version, and
+	// for a blind write.
+	Base int
+	// BaseRead is when the overwriting write's client last read the
+	// object; zero when its request carried a resourceVersion, and for a
+	// blind write.
+	BaseRead time.Time
+	// Evidence says, in words, why the change counts as lost.
+	Evidence string
+}
+
+// Analyze rebuilds the object's history from its events (in any order)
+// and finds its lost updates, blind writes and fights. opts are diff's
+// options for comparing versions (the schemas of custom resources).
+func Analyze(events []Event, opts ...diff.Option) *History {
+	sorted := sortEvents(events)
+	vs, noops := versions(sorted, opts)
+	h := &History{Versions: vs}
+	for _, v := range vs {
+		if v.Object != nil && v.Object.GetKind() == "Secret" && v.Object.GetAPIVersion() == "v1" {
+			h.Secret = true
+		}
+	}
+	reads := readsByClient(sorted, noops)
+	for i := range vs {
+		w := &vs[i]
+		if !overwriter(vs, i) {
+			continue
+		}
+		base, at, blind := baseOf(vs, i, reads[w.Client])
+		for _, l := range overwrites(vs, i, base) {
+			l.BaseRead = at
+			if blind {
+				l.Base = -1
+				l.Evidence = blindEvidence(vs, l)
+				h.BlindWrites = append(h.BlindWrites, l)
+				continue
+			}
+			l.Evidence = lostEvidence(vs, l)
+			h.LostUpdates = append(h.LostUpdates, l)
+		}
+	}
+	h.Fights = fights(vs)
+	return h
+}
+
+// overwriter reports whether version i is a write that can replace
+// another client's change and be judged for it: an update or patch whose
+// stored object and changes are known.
+func overwriter(vs []Version, i int) bool {
+	v := &vs[i]
+	return v.Recorded && !v.Deleted && !v.creation && !v.AfterGap && v.Err == nil && len(v.Changed) > 0
+}
+
+// interval is a span of time in which a client saw the object: a point
+// for a get or list, the span of a watch (open-ended for a watch still
+// open at the end of the log).
+type interval struct{ from, to time.Time }
+
+var forever = time.Unix(math.MaxInt32, 0)
+
+// readsByClient gathers each client's reads of the object. The writes
+// that stored nothing new count as reads: their client was sent the
+// object as it was.
+func readsByClient(events []Event, noops []Event) map[Client][]interval {
+	out := map[Client][]interval{}
+	add := func(ev Event) {
+		if ev.Code != 0 && (ev.Code < 200 || ev.Code >= 300) {
+			return
+		}
+		iv := interval{ev.Time, ev.Time}
+		if ev.Verb == VerbWatch {
+			iv = interval{ev.Received, ev.Time}
+			if ev.Open {
+				iv.to = forever
+			}
+		}
+		out[ev.Client] = append(out[ev.Client], iv)
+	}
+	for _, ev := range events {
+		switch ev.Verb {
+		case VerbGet, VerbList, VerbWatch:
+			add(ev)
+		}
+	}
+	for _, ev := range noops {
+		add(ev)
+	}
+	return out
+}
+
+// baseOf finds write i's base: the version before it when its request
+// carried a resourceVersion (the server took it only as the latest),
+// else the latest version its client may have seen when it last read the
+// object before the write. at is that read's time. blind is set when
+// there is neither.
+//
+// A read saw a write only if the write was stored before the read was
+// answered, which the log does not say to the microsecond; a write the
+// server had received by then counts as seen, so that no change is
+// called lost that the reader may have had.
+func baseOf(vs []Version, i int, reads []interval) (base int, at time.Time, blind bool) {
+	w := &vs[i]
+	if w.requestRV != "" {
+		return i - 1, time.Time{}, false
+	}
+	var known time.Time
+	for _, r := range reads {
+		var t time.Time
+		switch {
+		case !r.from.Before(w.Received):
+			continue // began with or after the write
+		case r.to.Before(w.Received):
+			t = r.to
+		default:
+			t = w.Received // a watch open when the write was sent
+		}
+		if t.After(known) {
+			known = t
+		}
+	}
+	if known.IsZero() {
+		return -1, time.Time{}, true
+	}
+	base = -1
+	for j := 0; j < i; j++ {
+		if !vs[j].Received.After(known) {
+			base = j
+		}
+	}
+	return base, known, false
+}
+
+// overwrites lists the fields write i replaced that a client other than
+// its own had set after base: for each field the write changed, the
+// fields inside it that others last changed since base, else the field
+// itself when its last setter is another client since base.
+func overwrites(vs []Version, i, base int) []Loss {
+	w := &vs[i]
+	var out []Loss
+	seen := map[string]bool{}
+	add := func(p fieldpath.Path, setter int) bool {
+		key := p.String()
+		if setter <= base || vs[setter].Client == w.Client {
+			return false
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, Loss{Path: p, Value: diff.ValueAt(before(vs, i), p), LostAt: setter, OverwrittenBy: i, Base: base})
+		}
+		return true
+	}
+	for _, q := range w.Changed {
+		deeper := false
+		for k := i - 1; k > base && k >= 0 && !vs[k].creation; k-- {
+			for _, c := range vs[k].Changed {
+				if len(c.Path) > len(q.Path) && within(c.Path, q.Path) {
+					if s, ok := setter(vs, i, c.Path); ok && s == k && add(c.Path, s) {
+						deeper = true
+					}
+				}
+			}
+		}
+		if deeper {
+			continue
+		}
+		if s, ok := setter(vs, i, q.Path); ok {
+			add(q.Path, s)
+		}
+	}
+	return out
+}
+
+// setter finds the version that last set the field at p before version
+// i: the latest one whose changes touch p (p itself, a field holding it,
+// or a field inside it), or the creation of the object. ok is false when
+// the log does not say: the object was created before the log began, or
+// a write the log holds no object of came between.
+func setter(vs []Version, i int, p fieldpath.Path) (int, bool) {
+	for k := i - 1; k >= 0; k-- {
+		v := &vs[k]
+		if !v.Recorded || v.Err != nil {
+			return 0, false
+		}
+		if v.creation {
+			return k, true
+		}
+		for _, c := range v.Changed {
+			if within(c.Path, p) || within(p, c.Path) {
+				if v.AfterGap {
+					return 0, false
+				}
+				return k, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// before is the object just before version i.
+func before(vs []Version, i int) map[string]any {
+	for k := i - 1; k >= 0; k-- {
+		if vs[k].Object != nil {
+			return vs[k].Object.Object
+		}
+	}
+	return nil
+}
+
+// within reports whether p is q or a field inside it.
+func within(p, q fieldpath.Path) bool {
+	if len(p) < len(q) {
+		return false
+	}
+	return p[:len(q)].Equals(q)
+}
+
+func lostEvidence(vs []Version, l Loss) string {
+	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
+	read := "before the log begins"
+	if l.Base >= 0 {
+		read = fmt.Sprintf("at %s (resourceVersion %s)", stamp(l.BaseRead), vs[l.Base].ResourceVersion)
+	}
+	return fmt.Sprintf("%s's %s carried no resourceVersion; %s last read the object %s, before %s set %s at %s (resourceVersion %s)",
+		w.Client.User, w.Verb, w.Client.User, read, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion)
+}
+
+func blindEvidence(vs []Version, l Loss) string {
+	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
+	return fmt.Sprintf("%s's %s carried no resourceVersion and the log has no read of the object by %s before it; %s had set %s at %s (resourceVersion %s)",
+		w.Client.User, w.Verb, w.Client.User, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion)
+}
+
+// stamp writes a time as the audit log does, to the microsecond.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }

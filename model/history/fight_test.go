@@ -1,0 +1,70 @@
+package history
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+func deployment(rv int, replicas int64) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "shop", "uid": "u1", "resourceVersion": strconv.Itoa(rv)},
+		"spec":     map[string]any{"replicas": replicas},
+	}}
+}
+
+func scale(rv int, replicas int64) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "autoscaling/v1", "kind": "Scale",
+		"metadata": map[string]any{"name": "web", "namespace": "shop", "resourceVersion": strconv.Itoa(rv)},
+		"spec":     map[string]any{"replicas": replicas},
+	}}
+}
+
+// TestFightBetweenHPAAndGitOps: an HPA writing .spec.replicas through the
+// scale subresource and a GitOps controller patching it back, each having
+// watched the object: a fight, and no lost update (both saw every version).
+func TestFightBetweenHPAAndGitOps(t *testing.T) {
+	hpa := Client{User: "system:serviceaccount:kube-system:horizontal-pod-autoscaler", UserAgent: "kube-controller-manager/v1.36.3"}
+	argo := Client{User: "system:serviceaccount:argocd:argocd-application-controller", UserAgent: "argocd-application-controller/v2.13"}
+	t0 := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	events := []Event{
+		{Verb: VerbCreate, Client: argo, Received: at(0), Time: at(0), Code: 201, Object: deployment(1, 2)},
+		{Verb: VerbWatch, Client: hpa, Received: at(0), Time: at(0), Open: true},
+		{Verb: VerbWatch, Client: argo, Received: at(0), Time: at(0), Open: true},
+	}
+	rv := 1
+	for i, c := range []Client{hpa, argo, hpa, argo, hpa} {
+		rv++
+		ev := Event{Verb: VerbPatch, Client: c, Received: at(i + 1), Time: at(i + 1), Code: 200}
+		if c == hpa {
+			ev.Subresource, ev.Object = "scale", scale(rv, 5)
+		} else {
+			ev.Object = deployment(rv, 2)
+		}
+		events = append(events, ev)
+	}
+	h := Analyze(events)
+	if len(h.Versions) != 6 {
+		t.Fatalf("%d versions, want 6", len(h.Versions))
+	}
+	if len(h.LostUpdates) != 0 || len(h.BlindWrites) != 0 {
+		t.Errorf("lost %+v blind %+v: both watched every version", h.LostUpdates, h.BlindWrites)
+	}
+	if len(h.Fights) != 1 {
+		t.Fatalf("fights %+v", h.Fights)
+	}
+	f := h.Fights[0]
+	if f.Path != ".spec.replicas" || f.Count != 4 || len(f.Times) != 4 || f.Clients != [2]Client{hpa, argo} {
+		t.Errorf("fight %+v", f)
+	}
+	// Two hand-overs are no fight.
+	h = Analyze(events[:6])
+	if len(h.Fights) != 0 {
+		t.Errorf("fights after 2 hand-overs: %+v", h.Fights)
+	}
+}

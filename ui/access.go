@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"errors"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// A user who may read an object but not save it learns so when starting a
+// draft, not only at the 403 of the save: the first e or i of an object
+// asks the server once (one SelfSubjectAccessReview, not at start-up, which
+// stays one GET), and a no is said at that e or i and every later one. The
+// draft can still be made; the save is still sent when asked, as rights
+// may have been given meanwhile.
+
+// accessCheckedMsg is the server's answer to whether the user may save
+// the object of session sess.
+type accessCheckedMsg struct {
+	sess *model.Session
+	err  error
+}
+
+// accessState is what the app learnt of the user's right to save one
+// object.
+type accessState struct {
+	asked bool
+	// denied is the server's no; nil while unknown or allowed.
+	denied *kube.ForbiddenError
+}
+
+// askAccess says a known no, or asks the server, once per object.
+func (m *App) askAccess() tea.Cmd {
+	if m.access.denied != nil {
+		m.sayDenied()
+		return nil
+	}
+	if m.access.asked || m.opened == nil || m.opened.MaySave == nil {
+		return nil
+	}
+	m.access.asked = true
+	ctx, sess, may := m.ctx, m.sess, m.opened.MaySave
+	return func() tea.Msg { return accessCheckedMsg{sess: sess, err: may(ctx)} }
+}
+
+// accessChecked takes the server's answer. A question that could not be
+// asked says nothing: the save's own answer will.
+func (m *App) accessChecked(msg accessCheckedMsg) {
+	var denied *kube.ForbiddenError
+	if !errors.As(msg.err, &denied) {
+		return
+	}
+	if msg.sess != m.sess {
+		// The object was left for the browser meanwhile.
+		for k, st := range m.parked {
+			if st.sess == msg.sess {
+				st.access.denied = denied
+				m.parked[k] = st
+			}
+		}
+		return
+	}
+	m.access.denied = denied
+	m.sayDenied()
+}
+
+// sayDenied says that the draft can be made but not saved.
+func (m *App) sayDenied() {
+	d := m.access.denied
+	m.status.ObjectError(kube.EscapeControl("you may not " + d.Verb + " " + d.Target.Objects() + ": a draft can be made but not saved"))
+}

@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/model"
+)
+
+// Help is drawn from the active view's own bindings (its ShortHelp and
+// FullHelp, key.Binding data), never from a list kept beside them, so a
+// key the view answers to cannot be missing from what the user reads:
+//
+//   - the footer (the help line) names the view's keys in its order, and
+//     when they do not fit, as many as do, then "…  ? help";
+//   - ? (f1 in the in-app editor) shows every key of the view in place of
+//     the body: each group a column, columns side by side while they fit
+//     the width and wrapped into further rows when they do not, then the
+//     legend of the escapes. A page taller than the screen scrolls, and a
+//     mark says how much more there is above or below.
+
+// helpGap is the space between two columns of the help page.
+const helpGap = "   "
+
+// helpEntries are a view's bindings to show: enabled ones with a help
+// text, each once.
+func helpEntries(bindings []key.Binding) []key.Binding {
+	var out []key.Binding
+	seen := map[string]bool{}
+	for _, b := range bindings {
+		h := b.Help()
+		if !b.Enabled() || h.Key == "" || seen[h.Key+"\x00"+h.Desc] {
+			continue
+		}
+		seen[h.Key+"\x00"+h.Desc] = true
+		out = append(out, b)
+	}
+	return out
+}
+
+// footerLine renders bindings on one line of width cells: "key desc" items
+// joined by " • ". The help binding, when among them, goes last and stays:
+// when the items do not fit, as many as do are followed by "…  ? help".
+func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width int) string {
+	var items []string
+	helpItem := ""
+	for _, b := range helpEntries(bindings) {
+		text := st.HelpKey.Render(b.Help().Key) + " " + st.Muted.Render(b.Help().Desc)
+		if b.Help().Key == help.Help().Key && b.Help().Key != "" {
+			helpItem = text
+			continue
+		}
+		items = append(items, text)
+	}
+	sep := st.Muted.Render(" • ")
+	all := items
+	if helpItem != "" {
+		all = append(append([]string(nil), items...), helpItem)
+	}
+	if line := strings.Join(all, sep); ansi.StringWidth(line) <= width {
+		return line
+	}
+	// Shortened: the first items that fit before the mark of the cut.
+	tail := st.Muted.Render(" …")
+	if helpItem != "" {
+		tail += "  " + helpItem
+	}
+	for n := len(items); n > 0; n-- {
+		if line := strings.Join(items[:n], sep) + tail; ansi.StringWidth(line) <= width {
+			return line
+		}
+	}
+	return ansi.Truncate(strings.TrimPrefix(tail, st.Muted.Render(" ")), width, "…")
+}
+
+// helpBlock renders one group of bindings as a column: each key padded to
+// the widest, then its description; no row wider than width.
+func helpBlock(st *Styles, group []key.Binding, width int) []string {
+	kw := 0
+	for _, b := range group {
+		kw = max(kw, ansi.StringWidth(b.Help().Key))
+	}
+	var rows []string
+	for _, b := range group {
+		k := b.Help().Key
+		row := st.HelpKey.Render(k) + strings.Repeat(" ", kw-ansi.StringWidth(k)+1) + b.Help().Desc
+		rows = append(rows, ansi.Truncate(row, width, "…"))
+	}
+	return rows
+}
+
+// helpLines lays out groups of bindings within width: the groups' columns
+// side by side while they fit, wrapped into further bands of rows (a blank
+// row between two) when they do not.
+func helpLines(st *Styles, groups [][]key.Binding, width int) []string {
+	var blocks [][]string
+	for _, g := range groups {
+		if g = helpEntries(g); len(g) > 0 {
+			blocks = append(blocks, helpBlock(st, g, width))
+		}
+	}
+	var lines []string
+	for len(blocks) > 0 {
+		// A band: as many blocks as fit side by side, at least one.
+		n, used := 0, 0
+		for n < len(blocks) {
+			w := blockWidth(blocks[n])
+			if n > 0 {
+				w += len(helpGap)
+			}
+			if n > 0 && used+w > width {
+				break
+			}
+			used += w
+			n++
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, joinBlocks(blocks[:n])...)
+		blocks = blocks[n:]
+	}
+	return lines
+}
+
+func blockWidth(rows []string) int {
+	w := 0
+	for _, r := range rows {
+		w = max(w, ansi.StringWidth(r))
+	}
+	return w
+}
+
+// joinBlocks puts blocks side by side, each padded to its width.
+func joinBlocks(blocks [][]string) []string {
+	height := 0
+	for _, b := range blocks {
+		height = max(height, len(b))
+	}
+	lines := make([]string, height)
+	for i, b := range blocks {
+		w := blockWidth(b)
+		for r := range height {
+			cell := ""
+			if r < len(b) {
+				cell = b[r]
+			}
+			if i < len(blocks)-1 {
+				cell += strings.Repeat(" ", w-ansi.StringWidth(cell)) + helpGap
+			}
+			lines[r] += cell
+		}
+	}
+	for r := range lines {
+		lines[r] = strings.TrimRight(lines[r], " ")
+	}
+	return lines
+}
+
+// helpWindow shows the lines of a help page from offset off within height
+// rows: when they do not all fit, a mark on the first row counts the lines
+// above, one on the last those below, and how to scroll to them. It
+// returns the rows and the offset, kept within the page.
+func helpWindow(st *Styles, lines []string, off, height int) ([]string, int) {
+	if len(lines) <= height || height < 3 {
+		return lines[:min(len(lines), max(height, 0))], 0
+	}
+	// The last offset shows the end of the page below the top mark.
+	last := len(lines) - (height - 1)
+	off = max(0, min(off, last))
+	var rows []string
+	if off > 0 {
+		rows = append(rows, st.Muted.Render(fmt.Sprintf("↑ %s above (pgup, ↑)", model.Count(off, "more line"))))
+	}
+	room := height - len(rows)
+	if off+room < len(lines) {
+		room--
+		rows = append(rows, lines[off:off+room]...)
+		return append(rows, st.Muted.Render(fmt.Sprintf("↓ %s below (pgdn, ↓)", model.Count(len(lines)-off-room, "more line")))), off
+	}
+	return append(rows, lines[off:]...), off
+}
+
+// stateHelp is b with its description replaced: the same keys, said for
+// what they do now (R reveal, R hide).
+func stateHelp(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}

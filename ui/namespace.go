@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+)
+
+// :ns NAME of a namespace typed rather than picked: the server is asked
+// whether it exists before the list switches to it.
+
+// namespaceCheckedMsg is what the server said of the namespace that :ns
+// NAME typed.
+type namespaceCheckedMsg struct {
+	name string
+	err  error
+}
+
+func checkNamespaceCmd(ctx context.Context, c Cluster, name string) tea.Cmd {
+	return func() tea.Msg {
+		return namespaceCheckedMsg{name: name, err: c.CheckNamespace(ctx, name)}
+	}
+}
+
+// namespaceChecked switches to the namespace :ns NAME typed once the
+// server has said it exists. One that does not is said, and the list
+// stays; when kedit cannot tell (a user who may not read namespaces), the
+// list switches and the status line says that kedit could not tell, so
+// that an empty list is not taken for an empty namespace.
+func (m App) namespaceChecked(msg namespaceCheckedMsg) (App, tea.Cmd, bool) {
+	cur := m.browser.Collection()
+	if msg.name != m.checkingNamespace || cur == nil {
+		return m, nil, true // another :ns since
+	}
+	m.checkingNamespace = ""
+	var nf *kube.NamespaceNotFoundError
+	if errors.As(msg.err, &nf) {
+		m.status.Error(errorText(msg.err) + "; the list stays as it was (:ns picks from those that do)")
+		return m, nil, true
+	}
+	cmd := m.listOn(cur.InNamespace(msg.name))
+	var forbidden *kube.ForbiddenListError
+	switch {
+	case errors.As(msg.err, &forbidden):
+		m.status.Info("cannot tell whether namespace " + strconv.Quote(msg.name) + " exists: not allowed to " + forbidden.Verb + " namespaces; listing in it")
+	case msg.err != nil:
+		m.status.Info("cannot tell whether namespace " + strconv.Quote(msg.name) + " exists: " + errorText(msg.err) + "; listing in it")
+	default:
+		m.status.Info("")
+	}
+	return m, cmd, true
+}
