@@ -45,8 +45,11 @@ type Object struct {
 	applied uint64
 	// own is the draft file this kedit writes; held has the locks of
 	// own and of every stored draft it may offer, by file.
-	own    string
-	held   map[string]*os.File
+	own  string
+	held map[string]*os.File
+	// wrote: own holds a draft this kedit wrote since own became its file
+	// (not one it adopted and has not written since).
+	wrote  bool
 	stored []*Draft
 	// baseJSON is the last base written, as JSON, and baseRV its
 	// resourceVersion: a base is encoded once per version, not once per
@@ -242,6 +245,7 @@ func (o *Object) Write(seq uint64, baseRV string, text []byte, base map[string]a
 	if err := o.store.writeDraft(o.own, file); err != nil {
 		return "", &WriteError{Path: o.own, Err: err}
 	}
+	o.wrote = true
 	return o.own, nil
 }
 
@@ -275,10 +279,11 @@ func (o *Object) Adopt(path string) (string, error) {
 	if path == o.own {
 		return o.own, nil
 	}
-	if _, err := os.Lstat(o.own); err == nil {
+	if _, err := os.Lstat(o.own); err == nil && o.wrote {
 		// Written after the recovery, so newer than the stored draft; its
 		// base is in it, and a base an older kedit kept beside the stored
-		// draft goes.
+		// draft goes. (A draft adopted before and not written since is
+		// not newer: it stays where it is, a stored draft again.)
 		err := o.store.disk().Rename(o.own, path)
 		if err == nil {
 			err = o.store.disk().Remove(path + baseExt)
@@ -361,7 +366,7 @@ func (o *Object) switchOwn(path string) {
 		unlockFile(f, o.own+lockExt)
 		delete(o.held, o.own)
 	}
-	o.own = path
+	o.own, o.wrote = path, false
 	o.stored = slices.DeleteFunc(o.stored, func(d *Draft) bool { return d.Path == path })
 }
 
