@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/internal/badinput"
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
@@ -57,7 +58,7 @@ type badEngine struct {
 	t      *testing.T
 	sess   *model.Session
 	runner *kube.Runner
-	drafts *kube.ObjectDrafts
+	drafts *drafts.Object
 }
 
 func newBadEngine(t *testing.T, target *kube.Target, clientKubeconfig string) *badEngine {
@@ -80,8 +81,8 @@ func newBadEngine(t *testing.T, target *kube.Target, clientKubeconfig string) *b
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := &kube.DraftStore{Dir: filepath.Join(t.TempDir(), "drafts")}
-	od := store.Open(target, "")
+	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "drafts")}
+	od := store.Open(kube.DraftKey(target), "")
 	t.Cleanup(od.Close)
 	e := &badEngine{t: t, sess: model.NewSession(target.Ref()), drafts: od,
 		runner: &kube.Runner{Client: client, Target: target, Strategy: kube.StrategyUpdate, Cached: w.Latest, Drafts: od}}
@@ -112,7 +113,7 @@ func (e *badEngine) handle(ev model.Event) error {
 		}
 		for _, eff := range effects {
 			next, err := e.runner.Perform(context.Background(), eff)
-			var secret *kube.SecretDraftError
+			var secret *drafts.SecretError
 			if err != nil && !errors.As(err, &secret) {
 				e.t.Errorf("performing %T: %v", eff, err)
 			}
@@ -191,7 +192,7 @@ func TestBadInputThroughTheEngine(t *testing.T) {
 			}
 			// A Secret's draft exists in memory only (without
 			// --allow-secret-drafts): that it is kept there is checked above.
-			if stored := e.storedDraft(); !kube.IsSecret(target) && !strings.HasSuffix(stored, text) {
+			if stored := e.storedDraft(); !target.Ref().IsSecret() && !strings.HasSuffix(stored, text) {
 				t.Errorf("the draft file does not hold the draft: %q", short(stored))
 			}
 			after := badinput.Read(t, target)
@@ -245,12 +246,12 @@ func TestBadInputBeforeTheUI(t *testing.T) {
 			}
 			target := badinput.Resolve(t, ns, fixtureType, badinput.Name)
 			before := badinput.Read(t, target)
-			store, err := kube.NewDraftStore(false)
+			store, err := drafts.NewStore(false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			od := store.Open(target, string(before.GetUID()))
-			draftPath, err := od.Write(1, before.GetResourceVersion(), []byte("data:\n  foo: from an earlier run\n"), before)
+			od := store.Open(kube.DraftKey(target), string(before.GetUID()))
+			draftPath, err := od.Write(1, before.GetResourceVersion(), []byte("data:\n  foo: from an earlier run\n"), before.Object)
 			od.Close()
 			if err != nil {
 				t.Fatal(err)

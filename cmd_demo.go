@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 )
@@ -46,7 +47,7 @@ stop and the directory is removed.`,
 			if interval < 0 {
 				return fail(fmt.Errorf("--demo-interval %s is negative", interval))
 			}
-			bin, err := kube.FindLocalCluster()
+			bin, err := demo.FindLocalCluster()
 			if err != nil {
 				return fail(err)
 			}
@@ -56,23 +57,23 @@ stop and the directory is removed.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
 			fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: starting a local API server ...")
-			demo, err := kube.StartDemo(ctx, bin, "")
+			d, err := demo.Start(ctx, bin, "")
 			if err != nil {
 				return fail(err)
 			}
 			// Deferred, so that a panic stops the cluster and removes the
 			// directory too.
 			defer func() {
-				if err := demo.Close(); err != nil {
+				if err := d.Close(); err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", kube.EscapeControl(err.Error()))
 					return
 				}
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", demo.Dir)
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", d.Dir)
 			}()
-			pointAt(flags, demo)
+			pointAt(flags, d)
 			// Drafts stay inside the demo's directory: a demo's draft
 			// means nothing to the next demo's fresh cluster.
-			if err := os.Setenv("XDG_STATE_HOME", filepath.Join(demo.Dir, "state")); err != nil {
+			if err := os.Setenv("XDG_STATE_HOME", filepath.Join(d.Dir, "state")); err != nil {
 				return fail(err)
 			}
 			if len(args) == 0 {
@@ -80,7 +81,7 @@ stop and the directory is removed.`,
 			}
 			opts.strategy = string(kube.StrategyUpdate)
 			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), ui.DemoWriter, error) {
-				w := kube.NewDemoWriter(client, target, interval)
+				w := demo.NewWriter(client, target, interval)
 				w.Start(ctx)
 				return w.Stop, w, nil
 			}
@@ -88,7 +89,7 @@ stop and the directory is removed.`,
 			return runApp(cmd, flags, opts, args)
 		},
 	}
-	cmd.Flags().DurationVar(&interval, "demo-interval", kube.DefaultDemoInterval, "how often the demo writer changes the object; 0 turns the timer off")
+	cmd.Flags().DurationVar(&interval, "demo-interval", demo.DefaultInterval, "how often the demo writer changes the object; 0 turns the timer off")
 	cmd.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each")
 	return cmd
 }
@@ -96,7 +97,7 @@ stop and the directory is removed.`,
 // pointAt makes the connection flags name the demo's cluster, whatever
 // the environment's KUBECONFIG or the command line said, with kubectl's
 // discovery cache inside the demo's directory.
-func pointAt(flags *kube.ConnFlags, demo *kube.Demo) {
-	flags.KubeConfig, flags.Namespace, flags.CacheDir = demo.Kubeconfig, kube.DemoNamespace, filepath.Join(demo.Dir, "cache")
+func pointAt(flags *kube.ConnFlags, d *demo.Demo) {
+	flags.KubeConfig, flags.Namespace, flags.CacheDir = d.Kubeconfig, demo.Namespace, filepath.Join(d.Dir, "cache")
 	flags.Context, flags.ClusterName, flags.AuthInfoName = "", "", ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
@@ -78,7 +79,7 @@ type draftJSON struct {
 }
 
 func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		return failWith(stderr, err)
 	}
@@ -116,7 +117,7 @@ func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
 }
 
 // state marks a draft kept aside, or being written by a running kedit.
-func state(d kube.DraftEntry) string {
+func state(d drafts.Entry) string {
 	switch {
 	case d.Kept:
 		return "kept"
@@ -136,7 +137,7 @@ func orDash(s string) string {
 // runDraftsRm removes an object's drafts or one draft file, after asking.
 func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes bool) error {
 	stderr := cmd.ErrOrStderr()
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		return failWith(stderr, err)
 	}
@@ -156,7 +157,7 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes b
 		if err != nil {
 			return failWith(stderr, err)
 		}
-		drafts, err := store.DraftsOf(target)
+		drafts, err := store.DraftsOf(kube.DraftKey(target))
 		if err != nil {
 			return failWith(stderr, err)
 		}

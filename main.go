@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 	"github.com/kedit/kedit/ui/pasteinput"
@@ -169,11 +170,11 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// belongs to the renderer.
 	ctx = logr.NewContext(ctx, logger)
 
-	drafts, err := kube.NewDraftStore(opts.allowSecretDrafts)
+	store, err := drafts.NewStore(opts.allowSecretDrafts)
 	if err != nil {
 		return fail(err)
 	}
-	o := &opener{Cluster: cluster, flags: flags, store: drafts, strategy: strategy, logger: logger, started: opts.started}
+	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
@@ -111,7 +112,7 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &opener{Cluster: cluster, flags: flags, store: &kube.DraftStore{Dir: t.TempDir()}, strategy: kube.StrategyUpdate, logger: logr.Discard()}
+	o := &opener{Cluster: cluster, flags: flags, store: &drafts.Store{Dir: t.TempDir()}, strategy: kube.StrategyUpdate, logger: logr.Discard()}
 	list, first, err := startList(ctx, o, typ, false)
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +206,7 @@ func BenchmarkBrowserMetadataOnly(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		o := &opener{Cluster: cluster, flags: flags, store: &kube.DraftStore{Dir: b.TempDir()}, logger: logr.Discard()}
+		o := &opener{Cluster: cluster, flags: flags, store: &drafts.Store{Dir: b.TempDir()}, logger: logr.Discard()}
 		list, first, err := startList(context.Background(), o, "cm", false)
 		if err != nil {
 			b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 )
@@ -44,9 +45,9 @@ func cmTarget(ctx, ns, name string) *kube.Target {
 }
 
 // storeDraft leaves a draft of t in the store, as a kedit that quit would.
-func storeDraft(t *testing.T, store *kube.DraftStore, tgt *kube.Target, rv, text string) string {
+func storeDraft(t *testing.T, store *drafts.Store, tgt *kube.Target, rv, text string) string {
 	t.Helper()
-	o := store.Open(tgt, "uid")
+	o := store.Open(kube.DraftKey(tgt), "uid")
 	defer o.Close()
 	path, err := o.Write(1, rv, []byte(text), nil)
 	if err != nil {
@@ -57,7 +58,7 @@ func storeDraft(t *testing.T, store *kube.DraftStore, tgt *kube.Target, rv, text
 
 func TestDraftsCommand(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestDraftsCommand(t *testing.T) {
 	older := storeDraft(t, store, cmTarget("prod", "team-a", "settings"), "812", "data: {}\n")
 	// A draft that could not be recovered, set aside.
 	storeDraft(t, store, cmTarget("dev", "", "x"), "5", "stale\n")
-	o := store.Open(cmTarget("dev", "", "x"), "uid")
+	o := store.Open(kube.DraftKey(cmTarget("dev", "", "x")), "uid")
 	kept, err := o.KeepAside(o.Stored()[0].Path)
 	o.Close()
 	if err != nil {
@@ -158,7 +159,7 @@ func TestDraftsRmObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := kube.NewDraftStore(false)
+	store, err := drafts.NewStore(false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
@@ -29,7 +30,7 @@ import (
 type opener struct {
 	*kube.Cluster
 	flags    *kube.ConnFlags
-	store    *kube.DraftStore
+	store    *drafts.Store
 	strategy kube.Strategy
 	logger   logr.Logger
 	// timeline is --timeline-out's file, shared by every object (each line
@@ -50,7 +51,7 @@ type openObject struct {
 	target *kube.Target
 	sess   *model.Session
 	runner *kube.Runner
-	drafts *kube.ObjectDrafts
+	drafts *drafts.Object
 	// watch is the object's latest watch, which a save's conflict reads
 	// theirs from (Runner.Cached).
 	watch atomic.Pointer[kube.Watch]
@@ -70,7 +71,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
 	// Drafts of this object on this cluster; the other kedits editing it
 	// keep theirs in files of their own.
-	drafts := o.store.Open(t, string(obj.GetUID()))
+	drafts := o.store.Open(kube.DraftKey(t), string(obj.GetUID()))
 
 	// The server's schema of the object's group-version tells the merge
 	// which lists of a custom resource merge item by item. It is read once
@@ -199,7 +200,7 @@ func (o *opener) closeAll(stderr io.Writer) {
 // being the app's no more.
 func storeLatest(stderr io.Writer, r *kube.Runner, sess *model.Session) {
 	_, err := r.Perform(context.Background(), sess.StoreDraft())
-	var secret *kube.SecretDraftError
+	var secret *drafts.SecretError
 	if err != nil && !errors.As(err, &secret) {
 		fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
 	}
@@ -215,6 +216,6 @@ func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error
 }
 
 // Drafts are the stored drafts of this context on this cluster.
-func (o *opener) Drafts() ([]kube.DraftEntry, error) {
+func (o *opener) Drafts() ([]drafts.Entry, error) {
 	return o.store.ClusterDrafts(o.Context, o.Server)
 }

@@ -10,10 +10,11 @@ import (
 	"github.com/kedit/kedit/internal/words"
 )
 
-// IdentityError reports that the three versions are not the same object, so
-// there is nothing to merge.
+// IdentityError reports a version that is not the same object as base
+// (SameObject): there is nothing to merge, and nothing kedit may save.
 type IdentityError struct {
-	// Side is the version that differs from base: "mine" or "theirs".
+	// Side is the version that differs from base: "mine" (the draft) or
+	// "theirs".
 	Side string
 	// Field is "apiVersion", "kind", "metadata.namespace" or "metadata.name".
 	Field string
@@ -21,9 +22,13 @@ type IdentityError struct {
 	Base, Got string
 }
 
-// Error names the side and the field that differ.
+// Error names the version, the field and both values.
 func (e *IdentityError) Error() string {
-	return fmt.Sprintf("%s is not the same object as base: %s is %q, base has %q", e.Side, e.Field, e.Got, e.Base)
+	who := e.Side
+	if who == "mine" {
+		who = "the draft"
+	}
+	return fmt.Sprintf("%s changes %s from %q to %q: kedit saves the object it opened, not another one", who, e.Field, e.Base, e.Got)
 }
 
 // OpenConflictsError is returned by ObjectMerge.Final while conflicts are
@@ -127,7 +132,8 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 	if base == nil || mine == nil || theirs == nil {
 		return nil, ErrNoObject
 	}
-	if err := sameObject(base, mine, theirs); err != nil {
+	// A merge of two different objects would be meaningless.
+	if err := sameObject(base, version{"mine", mine}, version{"theirs", theirs}); err != nil {
 		return nil, err
 	}
 
@@ -144,7 +150,7 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		return nil, &InputError{Side: "theirs", Err: err}
 	}
 	var secretKeys map[string]bool
-	if isSecret(theirs) {
+	if IsSecret(theirs) {
 		secretKeys = decodeSecretData(b, m, t)
 	}
 
@@ -181,23 +187,6 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 	// Open conflicts keep theirs' value (see resolvedValue).
 	res.Merged = &unstructured.Unstructured{Object: res.materialize(res.pickResolved, nil)}
 	return res, nil
-}
-
-// sameObject checks that mine and theirs are base's object: a merge of two
-// different objects would be meaningless.
-func sameObject(base, mine, theirs *unstructured.Unstructured) error {
-	for _, f := range identityFields {
-		want := f.Get(base)
-		for _, s := range []struct {
-			name string
-			obj  *unstructured.Unstructured
-		}{{"mine", mine}, {"theirs", theirs}} {
-			if got := f.Get(s.obj); got != want {
-				return &IdentityError{Side: s.name, Field: f.Name, Base: want, Got: got}
-			}
-		}
-	}
-	return nil
 }
 
 // stripped returns obj without the fields the server owns, so that they
@@ -293,10 +282,6 @@ func copyServerOwned(tree, theirs map[string]any) {
 			md[f], _ = copyJSON(v)
 		}
 	}
-}
-
-func isSecret(obj *unstructured.Unstructured) bool {
-	return obj.GetAPIVersion() == "v1" && obj.GetKind() == "Secret"
 }
 
 // decodeSecretData decodes the base64 values of a Secret's data in place so

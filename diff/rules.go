@@ -5,12 +5,21 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The rules about objects that model, kube and the merge share have their
 // one home here, in the lowest of kedit's packages: which fields the server
-// owns (serverOwnedMeta, in object.go) and when two versions are the same
-// object.
+// owns (serverOwnedMeta, in object.go), when two versions are the same
+// object, and what is a Secret.
+
+// IsSecretKind reports whether gk is a Secret (core group, kind Secret):
+// kedit's one rule for it. A Secret's values are never shown unasked,
+// logged, or written to a draft file without --allow-secret-drafts, and
+// its data merges decoded. Objects (IsSecret), the session's object
+// (model.ObjectRef.IsSecret) and the command line's (kube.Target, through
+// its Ref) all ask it.
+func IsSecretKind(gk schema.GroupKind) bool { return gk.Group == "" && gk.Kind == "Secret" }
 
 // ServerOwnedMeta returns the metadata fields the API server sets and a
 // client never decides: resourceVersion, managedFields, uid, generation,
@@ -25,6 +34,29 @@ func StripServerOwned(obj *unstructured.Unstructured) {
 	for _, f := range serverOwnedMeta {
 		unstructured.RemoveNestedField(obj.Object, "metadata", f)
 	}
+}
+
+// TakeServerOwnedMeta gives obj, in place, from's server-owned metadata
+// (the ServerOwnedMeta fields): each as from has it, none where from has
+// none. An older version of the object made the draft again this way
+// carries base's resourceVersion and uid, not those it was stored with.
+func TakeServerOwnedMeta(obj, from *unstructured.Unstructured) {
+	for _, f := range serverOwnedMeta {
+		if v, found, _ := unstructured.NestedFieldNoCopy(from.Object, "metadata", f); found {
+			_ = unstructured.SetNestedField(obj.Object, v, "metadata", f) // a copy
+		} else {
+			unstructured.RemoveNestedField(obj.Object, "metadata", f)
+		}
+	}
+}
+
+// DropManagedFields removes obj's metadata.managedFields, in place: the
+// server's record of which manager owns which field. A draft's text never
+// shows it (kubectl edit hides it too) and a save never sends it: without
+// it the server keeps its own record, and a stale one typed back in would
+// rewrite ownership.
+func DropManagedFields(obj *unstructured.Unstructured) {
+	unstructured.RemoveNestedField(obj.Object, "metadata", "managedFields")
 }
 
 // ServerOwnedOnly reports whether a and b differ at most in what the API
@@ -52,7 +84,10 @@ type IdentityField struct {
 	Get func(*unstructured.Unstructured) string
 }
 
-// identityFields is kedit's one rule for "the same object".
+// identityFields is kedit's one rule for "the same object". The uid is not
+// among them: an object deleted and created again under its name is the
+// same object here (its versions merge), and another object to the
+// session, which tells them apart by uid (model.MadeOnEarlierObject).
 var identityFields = []IdentityField{
 	{"apiVersion", []string{"apiVersion"}, (*unstructured.Unstructured).GetAPIVersion},
 	{"kind", []string{"kind"}, (*unstructured.Unstructured).GetKind},
@@ -68,9 +103,24 @@ func IdentityFields() []IdentityField { return slices.Clone(identityFields) }
 // which other, the version called side ("mine", "theirs"), differs from
 // base; nil when both are the same object.
 func SameObject(base, other *unstructured.Unstructured, side string) error {
+	return sameObject(base, version{side, other})
+}
+
+// version is one of the versions compared with base, and its side.
+type version struct {
+	side string
+	obj  *unstructured.Unstructured
+}
+
+// sameObject is the one comparison of identity: field by field, in
+// identityFields' order, each version against base.
+func sameObject(base *unstructured.Unstructured, versions ...version) error {
 	for _, f := range identityFields {
-		if want, got := f.Get(base), f.Get(other); got != want {
-			return &IdentityError{Side: side, Field: f.Name, Base: want, Got: got}
+		want := f.Get(base)
+		for _, v := range versions {
+			if got := f.Get(v.obj); got != want {
+				return &IdentityError{Side: v.side, Field: f.Name, Base: want, Got: got}
+			}
 		}
 	}
 	return nil

@@ -27,9 +27,11 @@ import (
 // mark is there.
 const BinaryComment = "# binary, base64"
 
-// IsSecret reports whether obj is a core/v1 Secret, whose data kedit
-// compares, merges and shows decoded.
-func IsSecret(obj *unstructured.Unstructured) bool { return obj != nil && isSecret(obj) }
+// IsSecret reports whether obj is a Secret (IsSecretKind of its apiVersion
+// and kind), whose data kedit compares, merges and shows decoded.
+func IsSecret(obj *unstructured.Unstructured) bool {
+	return obj != nil && IsSecretKind(obj.GroupVersionKind().GroupKind())
+}
 
 // RenderSecretYAML renders a Secret as `kubectl get -o yaml` prints it, but
 // with each value of data decoded: text as a plain, quoted or block scalar,

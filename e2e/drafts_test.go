@@ -166,13 +166,12 @@ func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 	first.send("e")
 	first.waitFor(screenWait, "unsaved draft")
 	path := env.draft(ns, "configmaps", "testmap", 1)
-	waitFile(t, path+".base.json", func(b []byte) bool { return b != nil })
+	waitFile(t, path, holds("foo: mine"))
 	first.signal("KILL")
 	first.waitFor(screenWait, "EXIT=137")
-	// Without its base, as an older kedit stored it, and the object moves on.
-	if err := os.Remove(path + ".base.json"); err != nil {
-		t.Fatal(err)
-	}
+	// Without its base, as an older kedit could leave it, and the object
+	// moves on.
+	toOlderLayout(t, path, false)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 	stored, _ := os.ReadFile(path)
 
@@ -197,6 +196,83 @@ func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "kept") || !strings.Contains(string(out), kept[0]) || !strings.Contains(string(out), "editing (pid") {
 		t.Errorf("kedit drafts: %v\n%s", err, out)
+	}
+}
+
+// toOlderLayout rewrites the draft file at path as the kedit before this
+// one stored drafts: the header without its base line, and the base as
+// JSON beside it in <path>.base.json when withBase is set.
+func toOlderLayout(t *testing.T, path string, withBase bool) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header, base []string
+	rest := string(b)
+	for {
+		line, after, ok := strings.Cut(rest, "\n")
+		if !ok {
+			t.Fatalf("%s: no header", path)
+		}
+		rest = after
+		if v, isBase := strings.CutPrefix(line, "# base: "); isBase {
+			base = append(base, v)
+			continue
+		}
+		header = append(header, line)
+		if strings.HasPrefix(line, "# The draft text follows") {
+			break
+		}
+	}
+	if len(base) != 1 || !strings.HasPrefix(base[0], "{") {
+		t.Fatalf("%s holds no base line:\n%s", path, b)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(header, "\n")+"\n"+rest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if withBase {
+		if err := os.WriteFile(path+".base.json", []byte(base[0]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestE2EOlderKeditsDraftIsRecovered: a draft the kedit before this one
+// stored, with its base beside it in <name>.yaml.base.json, is offered
+// and recovered with that base after the object moved on: the save
+// rebases it and keeps both changes; the draft and its base are gone
+// after the save.
+func TestE2EOlderKeditsDraftIsRecovered(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	first := env.start(t, ns, "configmap/testmap")
+	first.send("e")
+	first.waitFor(screenWait, "unsaved draft")
+	path := env.draft(ns, "configmaps", "testmap", 1)
+	waitFile(t, path, holds("foo: mine"))
+	first.signal("KILL")
+	first.waitFor(screenWait, "EXIT=137")
+	toOlderLayout(t, path, true)
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+
+	term := env.start(t, ns, "configmap/testmap")
+	term.waitFor(screenWait, "a draft of this object from rv", "recover it?")
+	term.send("y")
+	term.waitFor(screenWait, "draft recovered", "foo: mine")
+	term.send("s")
+	// A clean rebase onto the version that moved on, shown before it is
+	// resubmitted.
+	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" || data["bar"] != "theirs" {
+		t.Errorf("data = %v, want foo=mine (the recovered draft) and bar=theirs", data)
+	}
+	for _, p := range []string{path, path + ".base.json"} {
+		waitFile(t, p, gone)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -25,7 +26,7 @@ type engine struct {
 	session *model.Session
 	runner  *Runner
 	watch   *Watch
-	store   *DraftStore
+	store   *drafts.Store
 	// performErr receives what Perform reports for the user; nil fails
 	// the test on it.
 	performErr func(model.Effect, error)
@@ -44,10 +45,10 @@ func newEngine(t *testing.T, ns, name string) *engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	drafts := &DraftStore{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
-	od := drafts.Open(target, "")
+	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
+	od := store.Open(DraftKey(target), "")
 	t.Cleanup(od.Close)
-	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()), store: drafts,
+	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()), store: store,
 		runner: &Runner{Client: dc, Target: target, Strategy: StrategyUpdate, Cached: w.Latest, Drafts: od}}
 	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
 	if e.session.State() != model.StateViewing {
@@ -269,7 +270,7 @@ func TestEngineInvalidSaveKeepsDraft(t *testing.T) {
 		t.Error("the refused save changed the object")
 	}
 	// The draft is on disk too, to survive a crash.
-	stored, err := readDraft(e.runner.Drafts.Path())
+	stored, err := drafts.Read(e.runner.Drafts.Path())
 	if err != nil || string(stored.Text) != draft {
 		t.Errorf("stored draft = %v, %v; want the draft text", stored, err)
 	}
@@ -289,15 +290,15 @@ func TestEngineRecoversStaleDraft(t *testing.T) {
 	e.awaitLive(liveData("bar", "theirs"))
 
 	// A new session, as after kedit was killed and started again.
-	e.runner.Drafts.crash()
-	next := e.store.Open(target, "")
+	e.runner.Drafts.Close() // as a killed kedit, the next one takes the draft over
+	next := e.store.Open(DraftKey(target), "")
 	t.Cleanup(next.Close)
 	if len(next.Stored()) != 1 {
 		t.Fatalf("%d stored drafts, want 1", len(next.Stored()))
 	}
 	stored := next.Stored()[0]
-	if stored.Base == nil {
-		t.Fatal("the draft's base was not stored beside it")
+	if StoredDraft(stored).Base == nil {
+		t.Fatal("the draft's base was not stored with it")
 	}
 	if _, err := next.Adopt(stored.Path); err != nil {
 		t.Fatal(err)
@@ -308,7 +309,7 @@ func TestEngineRecoversStaleDraft(t *testing.T) {
 	if err := e.handle(model.Opened{Object: latest, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.handle(model.RecoverDraft{Draft: stored.Stored()}); err != nil {
+	if err := e.handle(model.RecoverDraft{Draft: StoredDraft(stored)}); err != nil {
 		t.Fatalf("recovering a draft whose object moved on: %v", err)
 	}
 	e.handle(model.SaveRequested{})

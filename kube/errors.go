@@ -192,7 +192,7 @@ func classify(target *Target, verb string, err error) error {
 		}
 		return ce
 	case apierrors.IsInvalid(err):
-		if IsSecret(target) {
+		if target.Ref().IsSecret() {
 			// The server's causes can repeat a value it refused.
 			err = redactSecretError(target, err)
 		}
@@ -224,7 +224,7 @@ func classify(target *Target, verb string, err error) error {
 	case noAnswer(err):
 		return unavailable(err)
 	}
-	if IsSecret(target) {
+	if target.Ref().IsSecret() {
 		err = redactSecretError(target, err)
 	}
 	if refused := refusal(target, verb, err); refused != nil {

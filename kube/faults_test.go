@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -119,7 +120,7 @@ func TestFaultServerKilledMidEdit(t *testing.T) {
 	if e.session.Draft().Text != draft {
 		t.Fatal("the failed save changed the draft")
 	}
-	stored, err := readDraft(e.runner.Drafts.Path())
+	stored, err := drafts.Read(e.runner.Drafts.Path())
 	if err != nil || string(stored.Text) != draft {
 		t.Fatalf("the draft on disk = %v, %v; want the draft", stored, err)
 	}

@@ -77,39 +77,10 @@ func watchClient(cfg *rest.Config) (dynamic.Interface, *connTracker, error) {
 		dc, err := dynamic.NewForConfig(cfg)
 		return dc, nil, err
 	}
-	if os.Getenv("DISABLE_HTTP2") != "" || cfg.Transport != nil {
+	t1, tracker, ok := trackedTransport(cfg)
+	if !ok {
 		return plain()
 	}
-	tlsConfig, err := rest.TLSConfigFor(cfg)
-	if err != nil || tlsConfig == nil {
-		return plain()
-	}
-	dial := cfg.Dial
-	if dial == nil {
-		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	}
-	proxy := http.ProxyFromEnvironment
-	if cfg.Proxy != nil {
-		proxy = cfg.Proxy
-	}
-	// client-go's own transport, as transport.New builds it (the proxy
-	// rule, timeouts and HTTP/2 health check), with the pool tracked.
-	t1 := utilnet.SetOldTransportDefaults(&http.Transport{
-		Proxy:               proxy,
-		TLSHandshakeTimeout: 10 * time.Second,
-		TLSClientConfig:     tlsConfig,
-		MaxIdleConnsPerHost: 25,
-		DialContext:         dial,
-		DisableCompression:  cfg.DisableCompression,
-	})
-	t2, err := http2.ConfigureTransports(t1)
-	if err != nil {
-		return plain()
-	}
-	t2.ReadIdleTimeout, t2.PingTimeout = 30*time.Second, 15*time.Second
-	tracker := &connTracker{ClientConnPool: t2.ConnPool, conns: map[*http2.ClientConn]bool{}}
-	t2.ConnPool = tracker
-
 	c := rest.CopyConfig(cfg)
 	// The TLS options are in t1 now; client-go refuses them beside it.
 	c.TLSClientConfig = rest.TLSClientConfig{}
@@ -119,4 +90,59 @@ func watchClient(cfg *rest.Config) (dynamic.Interface, *connTracker, error) {
 		return plain()
 	}
 	return dc, tracker, nil
+}
+
+// trackedTransport is the transport client-go builds for cfg, with its
+// HTTP/2 connection pool tracked: client-go has no hook that hands out
+// the pool (rest.Config's WrapTransport and Dial see neither GOAWAY nor
+// the connections' state), so this is a copy. It follows, in client-go
+// and apimachinery v0.37.2:
+//
+//   - k8s.io/client-go/transport: (*tlsTransportCache).get, the transport
+//     for a TLS config: the dialer (30 s timeout and keep-alive), the proxy
+//     rule, a 10 s TLS handshake, idleConnsPerHost (25) idle connections
+//     per host, DisableCompression;
+//   - k8s.io/apimachinery/pkg/util/net: SetTransportDefaults and
+//     configureHTTP2Transport, HTTP/2 with its health check (a ping after
+//     30 s without a frame, 15 s for the answer).
+//
+// It leaves out what kedit never needs from them: the cache of transports,
+// reloading certificate and CA files, and the HTTP2_READ_IDLE_TIMEOUT_SECONDS
+// and HTTP2_PING_TIMEOUT_SECONDS variables (the defaults above are used).
+// TestTransportCopyFollowsClientGo fails when one of those functions
+// changes upstream, and compares the transports the two build.
+//
+// ok is false where tracking cannot work (see watchClient).
+func trackedTransport(cfg *rest.Config) (t1 *http.Transport, tracker *connTracker, ok bool) {
+	if os.Getenv("DISABLE_HTTP2") != "" || cfg.Transport != nil {
+		return nil, nil, false
+	}
+	tlsConfig, err := rest.TLSConfigFor(cfg)
+	if err != nil || tlsConfig == nil {
+		return nil, nil, false
+	}
+	dial := cfg.Dial
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
+	proxy := http.ProxyFromEnvironment
+	if cfg.Proxy != nil {
+		proxy = cfg.Proxy
+	}
+	t1 = utilnet.SetOldTransportDefaults(&http.Transport{
+		Proxy:               proxy,
+		TLSHandshakeTimeout: 10 * time.Second,
+		TLSClientConfig:     tlsConfig,
+		MaxIdleConnsPerHost: 25,
+		DialContext:         dial,
+		DisableCompression:  cfg.DisableCompression,
+	})
+	t2, err := http2.ConfigureTransports(t1)
+	if err != nil {
+		return nil, nil, false
+	}
+	t2.ReadIdleTimeout, t2.PingTimeout = 30*time.Second, 15*time.Second
+	tracker = &connTracker{ClientConnPool: t2.ConnPool, conns: map[*http2.ClientConn]bool{}}
+	t2.ConnPool = tracker
+	return t1, tracker, true
 }

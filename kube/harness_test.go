@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
@@ -99,8 +100,8 @@ func newEngineAt(t *testing.T, c testCluster, ns, typ, name string, opt engineOp
 	}
 	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref()), runner: runner, performErr: opt.performErr}
 	if opt.draftDir != "" {
-		e.store = &DraftStore{Dir: opt.draftDir}
-		od := e.store.Open(target, "")
+		e.store = &drafts.Store{Dir: opt.draftDir}
+		od := e.store.Open(DraftKey(target), "")
 		t.Cleanup(od.Close)
 		runner.Drafts = od
 	}

@@ -30,7 +30,7 @@ func saveOrRebase(t *testing.T, target *Target, base, mine *unstructured.Unstruc
 	if !errors.As(err, &conflict) {
 		t.Fatalf("save: %v", err)
 	}
-	theirs, err := Theirs(ctx, dc, target, base, nil)
+	theirs, err := Get(ctx, dc, target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRebaseCustomResourceBySchema(t *testing.T) {
 	}
 
 	// With no schema the list is atomic: both sides changed it, a conflict.
-	theirs, err := Theirs(context.Background(), kubetest.Dynamic(t), target, base, nil)
+	theirs, err := Get(context.Background(), kubetest.Dynamic(t), target)
 	if err != nil {
 		t.Fatal(err)
 	}

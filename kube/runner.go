@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/model"
 )
 
@@ -26,7 +27,7 @@ type Runner struct {
 	Cached func() (*unstructured.Unstructured, bool)
 	// Drafts stores this kedit's draft of the object on disk; nil keeps
 	// it in memory only.
-	Drafts *ObjectDrafts
+	Drafts *drafts.Object
 	// Now is the clock for the events' times; nil means time.Now.
 	Now func() time.Time
 	// MergeOptions are the session's merge options (diff.WithSchemas with
@@ -89,9 +90,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 				cached = obj
 			}
 		}
-		stale := &unstructured.Unstructured{}
-		stale.SetResourceVersion(e.NotRV)
-		theirs, err := Theirs(ctx, r.Client, r.Target, stale, cached)
+		theirs, err := Theirs(ctx, r.Client, r.Target, cached, e.Fresh)
 		if err != nil {
 			return model.SaveFailed{Err: err}, nil
 		}
@@ -111,10 +110,9 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		if r.Drafts == nil {
 			return nil, nil
 		}
-		// A *SecretDraftError or a *DraftWriteError: the draft exists only
-		// in memory, which the UI must say.
-		_, err := r.Drafts.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), e.Base)
-		return nil, err
+		// A *drafts.SecretError or a *drafts.WriteError: the draft exists
+		// only in memory, which the UI must say.
+		return nil, WriteDraft(r.Drafts, e)
 
 	case model.DeleteDraft:
 		if r.Drafts == nil {

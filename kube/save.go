@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -70,27 +69,18 @@ type SaveOptions struct {
 	MergeOptions []diff.Option
 }
 
-// IdentityChangedError is returned when the draft names another object
-// than base: kedit edits one object and never saves it under another name.
-type IdentityChangedError struct {
-	Field      string
-	Base, Mine string
-}
-
-func (e *IdentityChangedError) Error() string {
-	return fmt.Sprintf("the draft changes %s from %q to %q: kedit saves the object it opened, not another one", e.Field, e.Base, e.Mine)
-}
-
 // Save sends draft as the new state of the object base was read from,
 // conditioned on base's resourceVersion, and returns what the server stored
 // (or, with DryRun, would store). Failures are the typed errors of this
-// package; a *ConflictError means the object changed since base.
+// package; a *ConflictError means the object changed since base, a
+// *diff.IdentityError that draft names another object than base: kedit
+// edits one object and never saves it under another name.
 func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strategy, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
 	rv := base.GetResourceVersion()
 	if rv == "" {
 		return nil, model.ErrNoResourceVersion
 	}
-	if err := sameIdentity(base, draft); err != nil {
+	if err := diff.SameObject(base, draft, "mine"); err != nil {
 		return nil, err
 	}
 	var dryRun []string
@@ -103,7 +93,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		obj := draft.DeepCopy()
 		obj.SetResourceVersion(rv)
 		// Leaving managedFields out of an update keeps the server's record.
-		obj.SetManagedFields(nil)
+		diff.DropManagedFields(obj)
 		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun})
 		return out, classify(t, "update", err)
 
@@ -175,46 +165,16 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 // in an apply (managedFields) or need not send in a patch.
 func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
 
-// sameIdentity applies diff's rule of the same object to the draft.
-func sameIdentity(base, draft *unstructured.Unstructured) error {
-	var ie *diff.IdentityError
-	if errors.As(diff.SameObject(base, draft, "mine"), &ie) {
-		return &IdentityChangedError{Field: ie.Field, Base: ie.Base, Mine: ie.Got}
-	}
-	return nil
-}
-
-// Theirs returns the object as it is on the server now, after a save based
-// on base hit a conflict: the informer's cached copy when it is newer than
-// base, else a GET. A theirs that is not newer than base is never returned
-// (model.NewerResourceVersion is the rule): a rebase onto it would undo
-// base's changes. A GET that is not newer either is a *TheirsNotNewerError.
-func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, base, cached *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	// The cache may be older than base: a watch that reconnects after
-	// kedit's own save still holds the version before it.
-	if cached != nil && cached.GetResourceVersion() != "" && model.NewerResourceVersion(cached.GetResourceVersion(), base.GetResourceVersion()) {
+// Theirs returns the object as it is on the server now, after a save hit
+// a conflict: the informer's latest copy when there is one and fresh is
+// not set, else a GET. It does not judge the copy: the session checks
+// that theirs is newer than base, and asks again with fresh when the
+// informer's copy is not (model.FetchTheirs).
+func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, cached *unstructured.Unstructured, fresh bool) (*unstructured.Unstructured, error) {
+	if cached != nil && cached.GetResourceVersion() != "" && !fresh {
 		return cached.DeepCopy(), nil
 	}
-	obj, err := Get(ctx, dc, t)
-	if err != nil {
-		return nil, err
-	}
-	if !model.NewerResourceVersion(obj.GetResourceVersion(), base.GetResourceVersion()) {
-		return nil, &TheirsNotNewerError{Target: t, Theirs: obj.GetResourceVersion(), Base: base.GetResourceVersion()}
-	}
-	return obj, nil
-}
-
-// TheirsNotNewerError says that the server's copy, read after a conflict,
-// is not newer than base, so there is nothing to rebase onto: the conflict
-// came from something other than a newer version.
-type TheirsNotNewerError struct {
-	Target       *Target
-	Theirs, Base string
-}
-
-func (e *TheirsNotNewerError) Error() string {
-	return fmt.Sprintf("%s: the server refused the save as a conflict, but its copy (resourceVersion %s) is not newer than base (%s): nothing to rebase onto; the draft is kept", e.Target, e.Theirs, e.Base)
+	return Get(ctx, dc, t)
 }
 
 // Get reads the target from the server; a failure is one of this package's

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -109,22 +110,6 @@ func TestSaveStrategies(t *testing.T) {
 				t.Errorf("the refused save changed foo to %q", v)
 			}
 
-			// Theirs comes from the informer's copy when it is newer, else a GET.
-			got, err := Theirs(ctx, dc, target, saved, nil)
-			if err != nil || got.GetResourceVersion() != now.GetResourceVersion() {
-				t.Errorf("Theirs without a cache = rv %v (err %v), want %s", got.GetResourceVersion(), err, now.GetResourceVersion())
-			}
-			cached := now.DeepCopy()
-			cached.SetAnnotations(map[string]string{"from": "cache"})
-			got, _ = Theirs(ctx, dc, target, saved, cached)
-			if got.GetAnnotations()["from"] != "cache" {
-				t.Error("Theirs ignored a cached copy newer than base")
-			}
-			// Nothing on the server is newer than now: no theirs at all.
-			var notNewer *TheirsNotNewerError
-			if got, err = Theirs(ctx, dc, target, now, cached); !errors.As(err, &notNewer) {
-				t.Errorf("Theirs with nothing newer than base = %v, %v; want *TheirsNotNewerError", got, err)
-			}
 		})
 	}
 }
@@ -256,9 +241,12 @@ func TestSaveErrorsLeaveServerUnchanged(t *testing.T) {
 		mine := base.DeepCopy()
 		mine.SetName("other")
 		_, err := Save(ctx, dc, target, StrategyUpdate, base, mine, SaveOptions{})
-		var renamed *IdentityChangedError
-		if !errors.As(err, &renamed) || renamed.Field != "metadata.name" {
-			t.Fatalf("err = %v, want *IdentityChangedError on metadata.name", err)
+		var renamed *diff.IdentityError
+		if !errors.As(err, &renamed) || renamed.Field != "metadata.name" || renamed.Side != "mine" {
+			t.Fatalf("err = %v, want a *diff.IdentityError on mine's metadata.name", err)
+		}
+		if want := `the draft changes metadata.name from "` + base.GetName() + `" to "other": kedit saves the object it opened, not another one`; err.Error() != want {
+			t.Errorf("err = %q, want %q", err, want)
 		}
 		check(t, target, base)
 	})

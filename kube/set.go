@@ -203,7 +203,7 @@ func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, 
 	}
 	out := make([]SetValue, len(assignments))
 	for i, a := range assignments {
-		out[i] = SetValue{Path: a.Path, Hidden: IsSecret(t)}
+		out[i] = SetValue{Path: a.Path, Hidden: t.Ref().IsSecret()}
 		if v, found := lookupPointer(doc, a.Path); found {
 			out[i].Value = v
 		}
@@ -252,7 +252,7 @@ func explainRejectedPatch(t *Target, doc []byte, rv string, assignments []Assign
 		v, found := lookupPointer(doc, c.Path)
 		holds := (c.Absent && !found) || (!c.Absent && found && jsonEqual(v, c.Value))
 		if !holds {
-			fe := &ConditionFailedError{Condition: c, ResourceVersion: rv, Hidden: IsSecret(t)}
+			fe := &ConditionFailedError{Condition: c, ResourceVersion: rv, Hidden: t.Ref().IsSecret()}
 			if found {
 				fe.Current = v
 			}

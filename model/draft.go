@@ -114,7 +114,11 @@ func (s *Session) baseOfText(rv string, obj *unstructured.Unstructured) {
 	}
 	uid := string(s.base.Object.GetUID())
 	for _, e := range s.timeline.Entries() {
-		if e.ResourceVersion != rv || e.Deleted || e.uid != uid {
+		// Base's object's version only: not one of an earlier object
+		// (MadeOnEarlierObject), nor one whose uid is unknown where base's
+		// is known, or the reverse. A base must be known to be this
+		// object, where a draft need only not be known to be another's.
+		if e.ResourceVersion != rv || e.Deleted || MadeOnEarlierObject(e.uid, uid) || (e.uid == "") != (uid == "") {
 			continue
 		}
 		// A text that holds every change from its version to base

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // An editor opened with no draft works on base's text. If the object
@@ -151,6 +152,36 @@ func TestDraftHoldingEveryChangeSinceItsVersionIsBasedOnTheNewest(t *testing.T) 
 			must(t, s, DraftEdited{Text: text(t, tc.mine)})
 			if got := s.Base().ResourceVersion; got != tc.wantRV {
 				t.Errorf("the draft is based on rv %s, want %s", got, tc.wantRV)
+			}
+		})
+	}
+}
+
+// TestTextBasedOnlyOnItsObjectsVersion: the version a text names is its
+// base only when it is base's object's: not when it was the earlier
+// object's (another uid), nor when one uid is unknown and the other not.
+func TestTextBasedOnlyOnItsObjectsVersion(t *testing.T) {
+	withUID := func(obj *unstructured.Unstructured, uid string) *unstructured.Unstructured {
+		obj.SetUID(types.UID(uid))
+		return obj
+	}
+	for _, tc := range []struct {
+		name, old, now string
+		based          bool
+	}{
+		{"the same object", "1234", "1234", true},
+		{"an earlier object", "0001", "1234", false},
+		{"unknown, then known", "", "1234", false},
+		{"known, then unknown", "1234", "", false},
+		{"both unknown", "", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := opened(t, cmRef, withUID(cm("540", "foo", "1"), tc.old))
+			edited := strings.Replace(text(t, cm("540", "foo", "1")), `foo: "1"`, "foo: mine", 1)
+			must(t, s, LiveChanged{Type: LiveModified, Object: withUID(cm("541", "foo", "theirs"), tc.now), At: t0})
+			must(t, s, DraftEdited{Text: edited})
+			if got := s.Base().ResourceVersion == "540"; got != tc.based {
+				t.Errorf("based on rv %s; want the text's 540: %v", s.Base().ResourceVersion, tc.based)
 			}
 		})
 	}

@@ -61,15 +61,20 @@ type Create struct {
 }
 
 // FetchTheirs asks kube/ for the object as the server has it now, after a
-// save was refused with a conflict and the informer's copy was not newer
-// than base. kube/ answers with Conflicted (or SaveFailed when even the
-// read fails; ErrorNotFound if the object is gone).
+// save was refused with a conflict and the session's live version was not
+// newer than base. kube/ answers with Conflicted (or SaveFailed when even
+// the read fails; ErrorNotFound if the object is gone): with its
+// informer's latest copy, which may be newer than what the session has
+// seen, unless Fresh asks for the server's. kube/ does not judge the copy:
+// the session checks that theirs is newer than base, and asks again with
+// Fresh when the informer's copy is not.
 type FetchTheirs struct {
 	// Ref is the object concerned.
 	Ref ObjectRef
-	// NotRV is base's resourceVersion: theirs must be newer, so a copy at
-	// this resourceVersion is stale and kube/ must read from the server.
+	// NotRV is base's resourceVersion: theirs must be newer.
 	NotRV string
+	// Fresh asks for the server's copy (a GET), not the informer's.
+	Fresh bool
 }
 
 // VerifySave asks kube/ for the object as the server has it now, because

@@ -66,17 +66,35 @@ func (s *Session) conflicted(ev Conflicted) ([]Effect, error) {
 		s.live, s.liveDeleted = theirs, false
 	}
 	if !newerRV(theirs.ResourceVersion, s.base.ResourceVersion) {
-		// A stale copy (base itself, or older, as a watch that reconnects
-		// after kedit's own save may hold): the server refused base's
-		// resourceVersion, so it has something newer. Ask again, from the
-		// server; a rebase onto it would undo base's changes.
+		// Theirs must be newer than base: a rebase onto a stale copy
+		// (base itself, or older, as a watch that reconnects after kedit's
+		// own save may hold) would undo base's changes. The server refused
+		// base's resourceVersion, so it has something newer: ask it. When
+		// its own copy is not newer either, the conflict came from
+		// something else, and there is nothing to rebase onto.
+		if s.state == StateWaitingTheirs && s.rebase != nil && s.rebase.fromServer {
+			return s.saveFailed(SaveFailed{Err: &TheirsNotNewerError{Ref: s.ref, Theirs: theirs.ResourceVersion, Base: s.base.ResourceVersion}})
+		}
+		fresh := s.state == StateWaitingTheirs
 		mine, _ := s.mine()
 		s.pending = nil
 		s.state = StateWaitingTheirs
-		s.rebase = &Rebase{Base: s.base.Object, Mine: mine}
-		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion}}, nil
+		s.rebase = &Rebase{Base: s.base.Object, Mine: mine, fromServer: fresh}
+		return []Effect{FetchTheirs{Ref: s.ref, NotRV: s.base.ResourceVersion, Fresh: fresh}}, nil
 	}
 	return s.rebaseOnto(theirs)
+}
+
+// TheirsNotNewerError says that the server's copy, read after a conflict,
+// is not newer than base, so there is nothing to rebase onto: the conflict
+// came from something other than a newer version.
+type TheirsNotNewerError struct {
+	Ref          ObjectRef
+	Theirs, Base string
+}
+
+func (e *TheirsNotNewerError) Error() string {
+	return fmt.Sprintf("%s/%s: the server refused the save as a conflict, but its copy (resourceVersion %s) is not newer than base (%s): nothing to rebase onto; the draft is kept", e.Ref.ResourceName(), e.Ref.Name, e.Theirs, e.Base)
 }
 
 // rebaseOnto merges mine onto theirs after a conflict, then resubmits at

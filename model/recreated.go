@@ -13,7 +13,8 @@ import (
 // deleted and created again under the same name is another object, with
 // another uid. An unknown uid ("") is no evidence either way.
 //
-// The recovery of a stored draft and the save of a draft both ask it.
+// The recovery of a stored draft, the save of a draft, the timeline's
+// "created again" and the base of a text from the editor all ask it.
 func MadeOnEarlierObject(madeOn, now string) bool {
 	return madeOn != "" && now != "" && madeOn != now
 }

@@ -1,11 +1,13 @@
 package model
 
 import (
-	"strconv"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
+
+	"github.com/kedit/kedit/diff"
 )
 
 // ObjectRef names one object kedit edits: where it lives (context,
@@ -84,25 +86,25 @@ func NewVersion(obj *unstructured.Unstructured, observed time.Time) Version {
 
 // NewerResourceVersion is kedit's one ordering rule for resourceVersions,
 // shared by the session and kube/: it reports whether a is newer than b.
-// The API contract makes resourceVersions opaque, but every etcd-backed
-// server uses etcd revisions, which are integers that only grow. When
-// either is not an integer it trusts arrival order and reports a != b.
+// The order is the API machinery's (resourceversion.CompareResourceVersion:
+// positive integers without leading zeros, of any length, as every
+// etcd-backed server's are). When either is not such an integer it trusts
+// arrival order and reports a != b.
 //
 // kedit uses it to drop an informer event older than its own write, and
 // to refuse to rebase onto a theirs that is not newer than base.
 func NewerResourceVersion(a, b string) bool {
-	x, errA := strconv.ParseUint(a, 10, 64)
-	y, errB := strconv.ParseUint(b, 10, 64)
-	if errA != nil || errB != nil {
+	c, err := resourceversion.CompareResourceVersion(a, b)
+	if err != nil {
 		return a != b
 	}
-	return x > y
+	return c > 0
 }
 
-// IsSecret reports whether r is a core/v1 Secret, whose values kedit never
-// shows or writes where they do not belong.
+// IsSecret reports whether r is a Secret (diff.IsSecretKind), whose values
+// kedit never shows or writes where they do not belong.
 func (r ObjectRef) IsSecret() bool {
-	return r.Resource.Group == "" && r.Resource.Resource == "secrets"
+	return diff.IsSecretKind(schema.GroupKind{Group: r.Resource.Group, Kind: r.Kind})
 }
 
 // newerRV is NewerResourceVersion, short for the session's many

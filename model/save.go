@@ -155,9 +155,8 @@ func (s *Session) toSave(obj *unstructured.Unstructured, rv string) (*unstructur
 	if uid := s.base.Object.GetUID(); uid != "" {
 		o.SetUID(uid)
 	}
-	// Without managedFields the server keeps the ones it has; stale ones
-	// typed back in would rewrite ownership.
-	unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
+	// Without managedFields the server keeps the ones it has.
+	diff.DropManagedFields(o)
 	if o.GetNamespace() == "" && !s.ref.ClusterScoped {
 		o.SetNamespace(s.base.Object.GetNamespace())
 	}

@@ -101,6 +101,9 @@ type Rebase struct {
 	// stale is true when the draft was edited since into text that does
 	// not parse, so Merge is not of the draft as it stands.
 	stale bool
+	// fromServer is true in StateWaitingTheirs when the FetchTheirs out
+	// reads the server (FetchTheirs.Fresh), not the informer's copy.
+	fromServer bool
 	// owners are, for an ownership rebase, the owner of each field the
 	// server named, by path.
 	owners map[string]string

@@ -125,6 +125,7 @@ func TestInvalidDraftKeepsTextAndNamesTheLine(t *testing.T) {
 		{"empty", "  \n", 0, "", "empty"},
 		{"renamed", strings.Replace(good, "name: testmap", "name: other", 1), 4, "metadata.name", `"other"`},
 		{"other namespace", strings.Replace(good, "namespace: ns", "namespace: prod", 1), 5, "metadata.namespace", `"prod"`},
+		{"renamed, namespace left out", strings.Replace(strings.Replace(good, "  namespace: ns\n", "", 1), "name: testmap", "name: other", 1), 4, "metadata.name", `"other"`},
 		{
 			"conflict block left",
 			strings.Replace(good, "  foo: \"2\"\n", "<<<<<<< mine\n  foo: \"2\"\n||||||| base\n  foo: \"1\"\n=======\n  foo: \"3\"\n>>>>>>> theirs\n", 1),
@@ -289,8 +290,8 @@ func TestStaleTheirsIsFetchedAgain(t *testing.T) {
 	must(t, s, SaveRequested{})
 	must(t, s, SaveFailed{Err: conflictErr()})
 	effects := must(t, s, Conflicted{Theirs: cm("1", "foo", "1", "bar", "1")})
-	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1"}}) {
-		t.Fatalf("effects = %#v, want FetchTheirs again", effects)
+	if !reflect.DeepEqual(effects, []Effect{FetchTheirs{Ref: cmRef, NotRV: "1", Fresh: true}}) {
+		t.Fatalf("effects = %#v, want FetchTheirs again, from the server", effects)
 	}
 	wantState(t, s, StateWaitingTheirs)
 }
@@ -1075,4 +1076,25 @@ func TestParsedDraftIsParsing(t *testing.T) {
 	if p := ParseDraft("a: [\n"); p.Err(cmRef) == nil {
 		t.Error("ParseDraft took YAML that does not parse")
 	}
+}
+
+// TestDraftWithoutNamespaceIsTheSessions: a draft that leaves its
+// namespace out means the session's, and saves there.
+func TestDraftWithoutNamespaceIsTheSessions(t *testing.T) {
+	s := opened(t, cmRef, cm("1", "foo", "1"))
+	text := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: testmap\ndata:\n  foo: \"2\"\n"
+	must(t, s, DraftEdited{Text: text})
+	_, effects, err := s.Handle(SaveRequested{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range effects {
+		if save, ok := e.(Save); ok {
+			if ns := save.Object.GetNamespace(); ns != "ns" {
+				t.Errorf("the save goes to namespace %q, want the session's", ns)
+			}
+			return
+		}
+	}
+	t.Fatalf("no save: %s", describe(effects))
 }

@@ -236,7 +236,7 @@ func (t *Timeline) describe(i int, prev, cur map[string]any) {
 	e.Changes, e.Err, e.Recreated = nil, nil, false
 	if i > 0 && !e.Deleted {
 		before := &t.entries[i-1]
-		e.Recreated = before.Deleted || (before.uid != "" && e.uid != "" && before.uid != e.uid)
+		e.Recreated = before.Deleted || MadeOnEarlierObject(before.uid, e.uid)
 		e.Changes, e.Err = Changes(&unstructured.Unstructured{Object: prev}, &unstructured.Unstructured{Object: cur}, t.opts...)
 	}
 	if e.Deleted {

@@ -76,24 +76,18 @@ func (s *Session) TimelineDiff(id int) (TimelineChange, error) {
 
 // TimelineDraftText renders the timeline entry with id as a draft, for `y`
 // (make that version the draft): the entry's content with base's
-// resourceVersion, uid, generation and creationTimestamp, which the server
-// maintains and which an older version (or one from before a re-creation)
-// would otherwise carry back. Handing it to Handle as DraftEdited makes it
-// the draft, saved like any other, so a conflict is still a conflict.
+// server-owned metadata (diff.TakeServerOwnedMeta: resourceVersion, uid,
+// generation, creationTimestamp ...), which an older version (or one from
+// before a re-creation) would otherwise carry back. Handing it to Handle as
+// DraftEdited makes it the draft, saved like any other, so a conflict is
+// still a conflict.
 func (s *Session) TimelineDraftText(id int) (string, error) {
 	obj, err := s.TimelineObject(id)
 	if err != nil {
 		return "", err
 	}
 	if b := s.base.Object; b != nil {
-		for _, f := range []string{"resourceVersion", "uid", "generation", "creationTimestamp"} {
-			v, found, _ := unstructured.NestedFieldNoCopy(b.Object, "metadata", f)
-			if found {
-				_ = unstructured.SetNestedField(obj.Object, v, "metadata", f)
-			} else {
-				unstructured.RemoveNestedField(obj.Object, "metadata", f)
-			}
-		}
+		diff.TakeServerOwnedMeta(obj, b)
 	}
 	return RenderYAML(obj)
 }

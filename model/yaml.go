@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ func RenderYAML(obj *unstructured.Unstructured) (string, error) {
 		return "", nil
 	}
 	c := obj.DeepCopy()
-	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
+	diff.DropManagedFields(c)
 	if diff.IsSecret(c) {
 		return RenderSecretYAML(c)
 	}
@@ -192,22 +193,33 @@ func duplicateKey(text string) *DraftError {
 // checkIdentity refuses a draft that is not base's object (diff's rule of
 // the same object), naming the field and its line in text.
 func checkIdentity(text string, base, draft *unstructured.Unstructured) error {
-	for _, f := range diff.IdentityFields() {
-		want, got := f.Get(base), f.Get(draft)
-		if want == got {
-			continue
-		}
+	if draft.GetNamespace() == "" && base.GetNamespace() != "" {
 		// A namespace left out of the draft means the session's.
-		if f.Path[len(f.Path)-1] == "namespace" && got == "" {
-			continue
-		}
-		return &DraftError{
-			Line:  lineOf(text, f.Path...),
-			Field: f.Name,
-			Msg:   fmt.Sprintf("is %q, but this session edits %q; kedit does not rename or move objects", got, want),
-		}
+		draft = withNamespace(draft, base.GetNamespace())
 	}
-	return nil
+	var ie *diff.IdentityError
+	if !errors.As(diff.SameObject(base, draft, "mine"), &ie) {
+		return nil
+	}
+	return &DraftError{
+		Line:  lineOf(text, strings.Split(ie.Field, ".")...),
+		Field: ie.Field,
+		Msg:   fmt.Sprintf("is %q, but this session edits %q; kedit does not rename or move objects", ie.Got, ie.Base),
+	}
+}
+
+// withNamespace is obj with its namespace set to ns, sharing everything
+// but the top map and metadata with obj.
+func withNamespace(obj *unstructured.Unstructured, ns string) *unstructured.Unstructured {
+	top := maps.Clone(obj.Object)
+	md, _ := top["metadata"].(map[string]any)
+	md = maps.Clone(md)
+	if md == nil {
+		md = map[string]any{}
+	}
+	md["namespace"] = ns
+	top["metadata"] = md
+	return &unstructured.Unstructured{Object: top}
 }
 
 // lineOf returns the 1-based line of the key at path in text, or 0.

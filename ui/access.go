@@ -69,5 +69,5 @@ func (m *App) accessChecked(msg accessCheckedMsg) {
 // sayDenied says that the draft can be made but not saved.
 func (m *App) sayDenied() {
 	d := m.access.denied
-	m.status.Error(kube.EscapeControl("you may not " + d.Verb + " " + d.Target.Objects() + ": a draft can be made but not saved"))
+	m.status.ObjectError(kube.EscapeControl("you may not " + d.Verb + " " + d.Target.Objects() + ": a draft can be made but not saved"))
 }

@@ -79,7 +79,7 @@ func TestAppDraftsList(t *testing.T) {
 	web := c.add("configmaps", "team-a", "web")
 	// An earlier run's draft of web.
 	tgt := c.collection("configmaps", "team-a", false).Target("team-a", "web")
-	earlier := c.store.Open(tgt, "uid-web")
+	earlier := c.store.Open(kube.DraftKey(tgt), "uid-web")
 	if _, err := earlier.Write(1, "10", []byte("data:\n  foo: earlier\n"), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestAppDraftsList(t *testing.T) {
 	// Another cluster's draft of the same context name is not listed.
 	elsewhere := c.collection("configmaps", "team-a", false).Target("team-a", "elsewhere")
 	elsewhere.Server = "https://other.example"
-	o := c.store.Open(elsewhere, "u")
+	o := c.store.Open(kube.DraftKey(elsewhere), "u")
 	if _, err := o.Write(1, "3", []byte("x: y\n"), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestAppBrowserGolden(t *testing.T) {
 		{"browser", func(t *testing.T, w, h int) App {
 			m, c := build(t, w, h, false)
 			// An earlier run's draft of payments-flags, in the store.
-			o := c.store.Open(c.collection("configmaps", "default", false).Target("default", "payments-flags"), "uid-payments-flags")
+			o := c.store.Open(kube.DraftKey(c.collection("configmaps", "default", false).Target("default", "payments-flags")), "uid-payments-flags")
 			if _, err := o.Write(1, "10", []byte("data: {}\n"), nil); err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -20,13 +21,13 @@ type Performer interface {
 }
 
 // Drafts is this kedit's share of the draft store for the object
-// (*kube.ObjectDrafts): where its draft is written, the stored drafts to
+// (*drafts.Object): where its draft is written, the stored drafts to
 // offer for recovery, and what to do with them. The app reads the first
 // six once, when it starts; the last three it calls inside commands.
 type Drafts interface {
 	Path() string
-	Stored() []*kube.Draft
-	Others() []kube.Editor
+	Stored() []*drafts.Draft
+	Others() []drafts.Editor
 	Problem() error
 	Warnings() []error
 	MemoryOnly() bool

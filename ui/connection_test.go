@@ -183,6 +183,22 @@ func TestEditSaysWhenTheUserMayNotSave(t *testing.T) {
 	if m.screen != screenEditor {
 		t.Error("the editor did not open: a draft can be made")
 	}
+	// The no is about the object, not about one draft: a draft made and
+	// changed (here by $EDITOR) does not make it untrue.
+	m = drive(t, m, keyMsg("esc"))
+	text, _ := m.Session().DraftText()
+	m = drive(t, m, editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
+	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "foo: mine") {
+		t.Fatalf("the draft is not made: %+v", d)
+	}
+	if !strings.Contains(m.status.Text(), want) {
+		t.Errorf("after the draft changed: status %q, want %q still", m.status.Text(), want)
+	}
+	// Another message takes its place.
+	m = drive(t, m, keyMsg("r"))
+	if strings.Contains(m.status.Text(), want) {
+		t.Errorf("after r: status %q", m.status.Text())
+	}
 }
 
 // TestEditSaysNothingWhenTheUserMaySave: an allowed user is told nothing.

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -36,8 +37,8 @@ func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
 		return
 	}
 	m.storeSeq = seq
-	var secret *kube.SecretDraftError
-	var write *kube.DraftWriteError
+	var secret *drafts.SecretError
+	var write *drafts.WriteError
 	switch {
 	case errors.As(err, &secret):
 		// The default for Secrets, not a failure: say it once, without alarm.
@@ -99,7 +100,7 @@ func (m App) recoverQuestion() string {
 	if b := m.sess.Base().Object; b != nil {
 		uid = string(b.GetUID())
 	}
-	describe := func(d *kube.Draft) string {
+	describe := func(d *drafts.Draft) string {
 		s := fmt.Sprintf("from rv %s, saved %s, in %s", kube.EscapeControl(d.BaseResourceVersion),
 			d.SavedAt.Local().Format("2006-01-02 15:04:05"), kube.EscapeControl(d.Path))
 		if model.MadeOnEarlierObject(d.UID, uid) {
@@ -147,7 +148,7 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	d, others := m.stored[i], len(m.stored)-1
 	m.stored, m.confirm = nil, confirmNone
-	cmd, err := m.handleErr(model.RecoverDraft{Draft: d.Stored()})
+	cmd, err := m.handleErr(model.RecoverDraft{Draft: kube.StoredDraft(d)})
 	var stale *model.StaleDraftError
 	switch {
 	case errors.As(err, &stale):

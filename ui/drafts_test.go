@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -25,8 +26,8 @@ import (
 type fakeDrafts struct {
 	mu       sync.Mutex
 	path     string
-	stored   []*kube.Draft
-	others   []kube.Editor
+	stored   []*drafts.Draft
+	others   []drafts.Editor
 	problem  error
 	memory   bool
 	adopted  []string
@@ -34,12 +35,12 @@ type fakeDrafts struct {
 	kept     []string
 }
 
-func (f *fakeDrafts) Path() string          { return f.path }
-func (f *fakeDrafts) Stored() []*kube.Draft { return f.stored }
-func (f *fakeDrafts) Others() []kube.Editor { return f.others }
-func (f *fakeDrafts) Problem() error        { return f.problem }
-func (f *fakeDrafts) MemoryOnly() bool      { return f.memory }
-func (f *fakeDrafts) Warnings() []error     { return nil }
+func (f *fakeDrafts) Path() string            { return f.path }
+func (f *fakeDrafts) Stored() []*drafts.Draft { return f.stored }
+func (f *fakeDrafts) Others() []drafts.Editor { return f.others }
+func (f *fakeDrafts) Problem() error          { return f.problem }
+func (f *fakeDrafts) MemoryOnly() bool        { return f.memory }
+func (f *fakeDrafts) Warnings() []error       { return nil }
 
 func (f *fakeDrafts) Adopt(path string) (string, error) {
 	f.mu.Lock()
@@ -77,7 +78,7 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 		want   string
 	}{
 		{"secret", &fakeDrafts{path: "/d/db.yaml", memory: true}, nil, lost + " (a Secret's draft is written to disk only with --allow-secret-drafts)"},
-		{"disk refused", &fakeDrafts{path: "/d/testmap.yaml"}, &kube.DraftWriteError{Path: "/d/testmap.yaml", Err: syscall.EROFS}, lost},
+		{"disk refused", &fakeDrafts{path: "/d/testmap.yaml"}, &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.EROFS}, lost},
 		{"directory unusable", &fakeDrafts{path: "/d/testmap.yaml", problem: errors.New("/d is not a directory")}, nil, lost},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,10 +118,10 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 		t.Error("ctrl+c with a draft on disk does not quit at once")
 	}
 	// A write that goes through again puts the draft back on disk.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &kube.DraftWriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
 	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 3}})
 	// An older write's outcome, coming back last, changes nothing.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &kube.DraftWriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
 	if m.inMemory() {
 		t.Error("the draft is still said to be only in memory after a write went through")
 	}
@@ -131,10 +132,10 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 // the save's deletion of the draft. The file must not outlive the save
 // (#10, defects 1 and 2).
 func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
-	store := &kube.DraftStore{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
+	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	target := &kube.Target{Context: ref.Context, Namespace: ref.Namespace, Name: ref.Name,
 		Mapping: &meta.RESTMapping{Resource: ref.Resource, Scope: meta.RESTScopeNamespace}}
-	drafts := store.Open(target, "u-1")
+	drafts := store.Open(kube.DraftKey(target), "u-1")
 	t.Cleanup(drafts.Close)
 	r := &fakeRunner{drafts: drafts, slow: 100 * time.Millisecond}
 	m := newApp(t, 80, 24, r, withDrafts(drafts))
@@ -187,8 +188,8 @@ func TestSpinnerSpinsDuringSave(t *testing.T) {
 // TestStaleStoredDraftIsKeptAside: a stored draft that cannot be recovered
 // is moved aside, and the user told where (#10, defect 4).
 func TestStaleStoredDraftIsKeptAside(t *testing.T) {
-	stored := &kube.Draft{Path: "/d/testmap.yaml", BaseResourceVersion: "3", SavedAt: t0, Text: []byte("data:\n  foo: old\n"), UID: "u-1"}
-	fd := &fakeDrafts{path: "/d/testmap_2.yaml", stored: []*kube.Draft{stored}}
+	stored := &drafts.Draft{Path: "/d/testmap.yaml", BaseResourceVersion: "3", SavedAt: t0, Text: []byte("data:\n  foo: old\n"), UID: "u-1"}
+	fd := &fakeDrafts{path: "/d/testmap_2.yaml", stored: []*drafts.Draft{stored}}
 	m := newApp(t, 200, 24, &fakeRunner{}, withDrafts(fd))
 	if q := plain(m); !strings.Contains(q, "a draft of this object from rv 3") || !strings.Contains(q, "in /d/testmap.yaml") {
 		t.Fatalf("the offer does not say which draft and where:\n%s", q)
@@ -211,7 +212,7 @@ func TestStaleStoredDraftIsKeptAside(t *testing.T) {
 // (#10, defect 9).
 func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 	mine := "apiVersion: v1\ndata:\n  bar: \"1\"\n  foo: recovered\nkind: ConfigMap\nmetadata:\n  name: testmap\n  namespace: default\n"
-	fd := &fakeDrafts{path: "/d/testmap_3.yaml", others: []kube.Editor{{PID: 4242, Path: "/d/testmap_4.yaml"}}, stored: []*kube.Draft{
+	fd := &fakeDrafts{path: "/d/testmap_3.yaml", others: []drafts.Editor{{PID: 4242, Path: "/d/testmap_4.yaml"}}, stored: []*drafts.Draft{
 		{Path: "/d/testmap.yaml", BaseResourceVersion: "812", SavedAt: t0, Text: []byte(mine), UID: "u-1"},
 		{Path: "/d/testmap_2.yaml", BaseResourceVersion: "700", SavedAt: t0.Add(-time.Hour), Text: []byte(mine), UID: "u-0"},
 	}}

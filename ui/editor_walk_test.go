@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/testseed"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -49,12 +50,12 @@ var walkKeys = []tea.KeyMsg{
 
 // walkStore opens a draft store for testmap in a temporary directory and
 // returns it with the object's drafts.
-func walkStore(t *testing.T) (*kube.DraftStore, *kube.ObjectDrafts) {
+func walkStore(t *testing.T) (*drafts.Store, *drafts.Object) {
 	t.Helper()
-	store := &kube.DraftStore{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
+	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	target := &kube.Target{Context: ref.Context, Namespace: ref.Namespace, Name: ref.Name,
 		Mapping: &meta.RESTMapping{Resource: ref.Resource, Scope: meta.RESTScopeNamespace}}
-	drafts := store.Open(target, "u-1")
+	drafts := store.Open(kube.DraftKey(target), "u-1")
 	t.Cleanup(drafts.Close)
 	return store, drafts
 }
@@ -64,8 +65,8 @@ type editorWalker struct {
 	t      *testing.T
 	r      *rand.Rand
 	d      *driver
-	store  *kube.DraftStore
-	drafts *kube.ObjectDrafts
+	store  *drafts.Store
+	drafts *drafts.Object
 	runner *fakeRunner
 	// careful: this opening of the editor only types inside values, so
 	// that its drafts parse and its saves go through.

@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/textedit"
@@ -29,12 +30,12 @@ func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
 
 // storeFor returns a draft store for testmap in a temporary directory.
-func storeFor(t *testing.T) *kube.ObjectDrafts {
+func storeFor(t *testing.T) *drafts.Object {
 	t.Helper()
-	store := &kube.DraftStore{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
+	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	target := &kube.Target{Context: ref.Context, Namespace: ref.Namespace, Name: ref.Name,
 		Mapping: &meta.RESTMapping{Resource: ref.Resource, Scope: meta.RESTScopeNamespace}}
-	drafts := store.Open(target, "u-1")
+	drafts := store.Open(kube.DraftKey(target), "u-1")
 	t.Cleanup(drafts.Close)
 	return drafts
 }

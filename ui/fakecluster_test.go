@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -39,7 +40,7 @@ func fakeMapping(resource string) *meta.RESTMapping {
 
 // fakeCluster is a cluster of a few objects, with a real draft store.
 type fakeCluster struct {
-	store *kube.DraftStore
+	store *drafts.Store
 
 	mu sync.Mutex
 	// objects are on the server, by their key.
@@ -57,7 +58,7 @@ type fakeCluster struct {
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
-	return &fakeCluster{store: &kube.DraftStore{Dir: t.TempDir()}, objects: map[DraftKey]*unstructured.Unstructured{},
+	return &fakeCluster{store: &drafts.Store{Dir: t.TempDir()}, objects: map[DraftKey]*unstructured.Unstructured{},
 		runners: map[DraftKey]*fakeRunner{}}
 }
 
@@ -136,7 +137,7 @@ func (c *fakeCluster) Browse(_ context.Context, coll *kube.Collection) (List, er
 	return l, nil
 }
 
-func (c *fakeCluster) Drafts() ([]kube.DraftEntry, error) {
+func (c *fakeCluster) Drafts() ([]drafts.Entry, error) {
 	return c.store.ClusterDrafts("kind-dev", fakeServer)
 }
 
@@ -153,7 +154,7 @@ func (c *fakeCluster) Open(_ context.Context, t *kube.Target) (*Object, error) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj.DeepCopy(), At: t0}); err != nil {
 		return nil, err
 	}
-	drafts := c.store.Open(t, string(obj.GetUID()))
+	drafts := c.store.Open(kube.DraftKey(t), string(obj.GetUID()))
 	r := &fakeRunner{server: obj.DeepCopy(), drafts: drafts}
 	c.runners[k] = r
 	return &Object{Target: t, Session: sess, Runner: r, Drafts: drafts,

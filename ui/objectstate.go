@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -28,7 +29,7 @@ type objectState struct {
 	inflight int
 
 	// stored are the drafts earlier runs left, offered until answered.
-	stored []*kube.Draft
+	stored []*drafts.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
 	autoMerged string
 	// newObjectSave is the save that waits for the yes to saving a draft

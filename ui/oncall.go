@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -13,18 +14,18 @@ import (
 // confirmation before the first save, and the demo writer's w.
 
 // DemoWriter is the demo's second writer as the app sees it
-// (*kube.DemoWriter): w asks it to write at once, and each write's report
+// (*demo.Writer): w asks it to write at once, and each write's report
 // comes on Writes, which is closed when the writer stops.
 type DemoWriter interface {
 	WriteNow()
-	Writes() <-chan kube.DemoWrite
+	Writes() <-chan demo.Write
 }
 
 // demoWroteMsg is one report of the demo writer; demoStoppedMsg says its
 // channel was closed.
 type (
 	demoWroteMsg struct {
-		write kube.DemoWrite
+		write demo.Write
 		from  DemoWriter
 	}
 	demoStoppedMsg struct{}
@@ -61,7 +62,7 @@ type oncallState struct {
 	gitOpsOwner string
 	// demoWrite is the demo writer's last write that the watch has not
 	// brought yet: said once it has (sayDemoWrite).
-	demoWrite *kube.DemoWrite
+	demoWrite *demo.Write
 }
 
 // demoWrote says a demo writer's write in the status line, e.g.
@@ -132,7 +133,7 @@ func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		m.demo.WriteNow()
-		m.status.Info(kube.DemoWriterManager + " is writing ...")
+		m.status.Info(demo.WriterManager + " is writing ...")
 		return m, nil, true
 	}
 	if m.object.Blaming() {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -600,11 +601,11 @@ func TestGitOpsAsksBeforeAResubmitAndNotWithYesGitOps(t *testing.T) {
 // write was.
 type fakeDemo struct {
 	now    chan struct{}
-	writes chan kube.DemoWrite
+	writes chan demo.Write
 }
 
-func (f *fakeDemo) WriteNow()                     { f.now <- struct{}{} }
-func (f *fakeDemo) Writes() <-chan kube.DemoWrite { return f.writes }
+func (f *fakeDemo) WriteNow()                 { f.now <- struct{}{} }
+func (f *fakeDemo) Writes() <-chan demo.Write { return f.writes }
 
 func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	m := newApp(t, 100, 30, &fakeRunner{})
@@ -612,8 +613,8 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 		t.Errorf("w outside the demo: %q", m.status.Text())
 	}
 
-	demo := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan kube.DemoWrite)}
-	m = newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = demo })
+	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
+	m = newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake })
 	d := newDriver(t, m)
 	// The program runs Init's command first: it reads the writer's reports.
 	d.running++
@@ -621,19 +622,19 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	go func() { d.exec(initCmd); d.done <- struct{}{} }()
 	d.send(keyMsg("w"))
 	select {
-	case <-demo.now:
+	case <-fake.now:
 	default:
 		t.Fatal("w does not ask the demo writer to write")
 	}
 	// The report is said once the watch has brought the version it made,
 	// beside the banner it brings to a draft.
-	demo.writes <- kube.DemoWrite{Path: ".data.foo", Value: "7", ResourceVersion: "1043"}
+	fake.writes <- demo.Write{Path: ".data.foo", Value: "7", ResourceVersion: "1043"}
 	m = d.until(func(m App) bool { return m.oncall.demoWrite != nil })
 	if got := m.status.Text(); got != "demo-writer is writing ..." {
 		t.Errorf("before the watch brought rv 1043, the status says %q", got)
 	}
 	watched := func(rv, foo string) {
-		obj := configMap(rv, map[string]any{"foo": foo, "bar": "1"}, kube.DemoWriterManager, 9, "foo")
+		obj := configMap(rv, map[string]any{"foo": foo, "bar": "1"}, demo.WriterManager, 9, "foo")
 		d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}})
 	}
 	watched("1043", "7")
@@ -642,14 +643,14 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 		t.Errorf("status %q", got)
 	}
 	// The command is issued again: the next report shows too, escaped.
-	demo.writes <- kube.DemoWrite{Path: ".data.foo", Value: "\x1b[2J", ResourceVersion: "1044"}
+	fake.writes <- demo.Write{Path: ".data.foo", Value: "\x1b[2J", ResourceVersion: "1044"}
 	m = d.until(func(m App) bool { return m.oncall.demoWrite != nil })
 	watched("1044", "\x1b[2J")
 	m = d.until(func(m App) bool { return strings.Contains(m.status.Text(), "1044") })
 	if got := m.status.Text(); got != `demo-writer set .data.foo = "\x1b[2J" (rv 1044)` {
 		t.Errorf("status %q", got)
 	}
-	close(demo.writes)
+	close(fake.writes)
 	d.settle()
 }
 
@@ -666,7 +667,7 @@ func historyApp(t *testing.T, w, h int) App {
 	}
 	step(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo"), At: t0})
 	step(model.LiveChanged{Type: model.LiveModified, Object: configMap("815", map[string]any{"foo": "2"}, "kubectl-patch", 60, "foo"), At: t0.Add(time.Minute)})
-	step(model.LiveChanged{Type: model.LiveModified, Object: configMap("820", map[string]any{"foo": "2", "bar": "7"}, kube.DemoWriterManager, 125, "bar"), At: t0.Add(125 * time.Second)})
+	step(model.LiveChanged{Type: model.LiveModified, Object: configMap("820", map[string]any{"foo": "2", "bar": "7"}, demo.WriterManager, 125, "bar"), At: t0.Add(125 * time.Second)})
 	text, err := sess.DraftText()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -37,8 +38,8 @@ type Cluster interface {
 	// Browse starts a live list of c.
 	Browse(ctx context.Context, c *kube.Collection) (List, error)
 	// Drafts are the stored drafts of this context on this cluster
-	// (kube.DraftStore.ClusterDrafts).
-	Drafts() ([]kube.DraftEntry, error)
+	// (drafts.Store.ClusterDrafts).
+	Drafts() ([]drafts.Entry, error)
 	// Open reads the object and opens its session, its share of the draft
 	// store and what else kedit keeps per object. It is called inside a
 	// command.
@@ -115,7 +116,7 @@ type (
 	// draftsListedMsg is the store's drafts on this cluster; show says
 	// that :drafts asked for them.
 	draftsListedMsg struct {
-		entries []kube.DraftEntry
+		entries []drafts.Entry
 		err     error
 		show    bool
 	}
@@ -300,13 +301,13 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 }
 
 // entryKey names a stored draft's object as the draft marks do.
-func entryKey(e kube.DraftEntry) DraftKey {
+func entryKey(e drafts.Entry) DraftKey {
 	return DraftKey{Resource: schema.ParseGroupResource(e.Resource), Namespace: e.Namespace, Name: e.Name}
 }
 
 // draftItems are the drafts :drafts lists: those only in memory first
 // (quitting loses them), then the store's, newest first, each object once.
-func (m App) draftItems(entries []kube.DraftEntry) []DraftItem {
+func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 	var items []DraftItem
 	seen := map[DraftKey]bool{}
 	for _, k := range m.parkedInMemory() {

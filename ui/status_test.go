@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/testseed"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -333,17 +334,17 @@ func TestStatusWalk(t *testing.T) {
 // the watch has brought its version, so that the banner it brings to a
 // draft does not drop it.
 func TestDemoWriteSaidBesideTheBanner(t *testing.T) {
-	demo := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan kube.DemoWrite)}
-	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Demo = demo }), `foo: "1"`, "foo: mine")
+	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
+	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake }), `foo: "1"`, "foo: mine")
 	d := newDriver(t, m)
 	d.running++
 	initCmd := d.m.Init()
 	go func() { d.exec(initCmd); d.done <- struct{}{} }()
 	d.send(keyMsg("w"))
-	<-demo.now
-	demo.writes <- kube.DemoWrite{Path: ".data.foo", Value: "2", ResourceVersion: "813"}
+	<-fake.now
+	fake.writes <- demo.Write{Path: ".data.foo", Value: "2", ResourceVersion: "813"}
 	d.until(func(m App) bool { return m.oncall.demoWrite != nil })
-	obj := configMap("813", map[string]any{"foo": "2", "bar": "1"}, kube.DemoWriterManager, 9, "foo")
+	obj := configMap("813", map[string]any{"foo": "2", "bar": "1"}, demo.WriterManager, 9, "foo")
 	d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: "813"}})
 	out := plain(d.m)
 	for _, want := range []string{"changed on server: rv 812 -> 813 by demo-writer: .data.foo", `demo-writer set .data.foo = "2" (rv 813)`} {
@@ -351,6 +352,6 @@ func TestDemoWriteSaidBesideTheBanner(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, out)
 		}
 	}
-	close(demo.writes)
+	close(fake.writes)
 	d.settle()
 }

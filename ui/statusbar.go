@@ -35,10 +35,25 @@ type StatusBar struct {
 	text    string
 	kind    statusKind
 	// of is the state text was made for; fresh says that text was set
-	// since the last Settle and has no state yet.
+	// since the last Settle and has no state yet; scope is the part of
+	// that state text describes.
 	of    statusState
 	fresh bool
+	scope statusScope
 }
+
+// statusScope is the part of the app's state a message describes.
+type statusScope int
+
+const (
+	// scopeState: the whole statusState; the message goes when any of it
+	// changes.
+	scopeState statusScope = iota
+	// scopeObject: the object shown as a whole, such as what the user may
+	// do with it; the message stays while the object is shown, whatever
+	// happens to its draft, until another message takes its place.
+	scopeObject
+)
 
 // statusState is what a status message is about: the object shown (or the
 // browser and its list), the session's phase, the draft's revision, the
@@ -80,9 +95,17 @@ func (m *StatusBar) Settle(state statusState) {
 	switch {
 	case m.fresh:
 		m.of, m.fresh = state, false
-	case m.of != state:
-		m.text, m.kind, m.of = "", statusInfo, state
+	case !m.of.same(state, m.scope):
+		m.text, m.kind, m.of, m.scope = "", statusInfo, state, scopeState
 	}
+}
+
+// same reports whether state is, in the part scope names, the state s.
+func (s statusState) same(state statusState, scope statusScope) bool {
+	if scope == scopeObject {
+		return s.sess == state.sess && s.browsing == state.browsing && s.list == state.list
+	}
+	return s == state
 }
 
 // NewStatusBar returns an empty status bar.
@@ -108,13 +131,22 @@ func (m *StatusBar) SetBusy(text string) tea.Cmd {
 func (m StatusBar) Busy() bool { return m.busy != "" }
 
 // Info sets a plain message, such as the answer to a key.
-func (m *StatusBar) Info(text string) { m.text, m.kind, m.fresh = text, statusInfo, true }
+func (m *StatusBar) Info(text string) { m.set(text, statusInfo, scopeState) }
 
 // OK sets a message of success, such as `saved rv 815`.
-func (m *StatusBar) OK(text string) { m.text, m.kind, m.fresh = text, statusOK, true }
+func (m *StatusBar) OK(text string) { m.set(text, statusOK, scopeState) }
 
 // Error sets a message of failure.
-func (m *StatusBar) Error(text string) { m.text, m.kind, m.fresh = text, statusError, true }
+func (m *StatusBar) Error(text string) { m.set(text, statusError, scopeState) }
+
+// ObjectError sets a message of failure about the object shown as a whole
+// (the user may not save it): it stays while the object is shown, whatever
+// happens to its draft, until another message takes its place.
+func (m *StatusBar) ObjectError(text string) { m.set(text, statusError, scopeObject) }
+
+func (m *StatusBar) set(text string, kind statusKind, scope statusScope) {
+	m.text, m.kind, m.scope, m.fresh = text, kind, scope, true
+}
 
 // Text returns the message shown, for tests and the app.
 func (m StatusBar) Text() string { return m.text }

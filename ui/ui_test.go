@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -80,7 +81,7 @@ type fakeRunner struct {
 	dryRuns int
 	// drafts, when set, stores the draft there, each write delayed by
 	// slow (a slow disk).
-	drafts *kube.ObjectDrafts
+	drafts *drafts.Object
 	slow   time.Duration
 	// saving, when set, holds every save until it is closed.
 	saving chan struct{}
@@ -130,8 +131,7 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 			return nil, nil
 		}
 		time.Sleep(f.slow) // the disk under test is slow, not the test
-		_, err := f.drafts.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), e.Base)
-		return nil, err
+		return nil, kube.WriteDraft(f.drafts, e)
 	case model.DeleteDraft:
 		if f.drafts == nil {
 			return nil, nil

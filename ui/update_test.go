@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -611,11 +612,11 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &kube.SecretDraftError{Target: "secrets/db"}})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
 	if m.status.kind != statusInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
 		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.kind, m.status.Text())
 	}
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &kube.DraftWriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
+	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
 	if m.status.kind != statusError {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.kind)
 	}

@@ -32,7 +32,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kedit/kedit/kube/localproc"
+	"github.com/kedit/kedit/internal/localproc"
 )
 
 // KubeconfigEnv names a kubeconfig of an existing cluster to test against

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kedit/kedit/kube/localproc"
+	"github.com/kedit/kedit/internal/localproc"
 )
 
 // Cluster is a localcluster of one test's own. A test that stops, kills or

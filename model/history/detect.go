@@ -56,7 +56,7 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 	vs, noops := versions(sorted, opts)
 	h := &History{Versions: vs}
 	for _, v := range vs {
-		if v.Object != nil && v.Object.GetKind() == "Secret" && v.Object.GetAPIVersion() == "v1" {
+		if diff.IsSecret(v.Object) {
 			h.Secret = true
 		}
 	}

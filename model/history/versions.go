@@ -106,7 +106,7 @@ func versions(events []Event, opts []diff.Option) (vs []Version, noops []Event) 
 			continue
 		}
 		v.creation = ev.Verb == VerbCreate || deleted
-		v.Recreated = deleted || (last != nil && last.GetUID() != "" && v.UID != "" && string(last.GetUID()) != v.UID)
+		v.Recreated = deleted || (last != nil && model.MadeOnEarlierObject(string(last.GetUID()), v.UID))
 		v.creation = v.creation || v.Recreated
 		v.AfterGap = gap && !v.creation
 		if last != nil && !(ev.Verb == VerbCreate && !v.Recreated) {

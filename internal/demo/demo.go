@@ -1,15 +1,17 @@
-package kube
+// Package demo is `kedit demo`: a real API server of its own (localcluster,
+// through internal/localproc) in a fresh temporary directory, the objects
+// to edit, and a second writer (Writer) to conflict with. Everything it
+// starts, it stops.
+package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,16 +21,13 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kedit/kedit/kube/localproc"
+	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/localproc"
 )
 
-// `kedit demo` is the teacher's one command: a real API server of its own
-// in a fresh temporary directory, two ConfigMaps to edit, and a second
-// writer (DemoWriter) to conflict with. Everything it starts, it stops.
-
-// DemoNamespace is where the demo's objects live: the kubeconfig's
+// Namespace is where the demo's objects live: the kubeconfig's
 // default.
-const DemoNamespace = "default"
+const Namespace = "default"
 
 // demoDirPrefix names the demo's temporary directories, so that one left
 // behind by a demo that was killed can be recognised and removed.
@@ -90,12 +89,12 @@ type Demo struct {
 	cluster *localproc.Process
 }
 
-// StartDemo makes a fresh directory under parent (os.TempDir() when
+// Start makes a fresh directory under parent (os.TempDir() when
 // empty), starts the localcluster bin in it and creates the demo's
 // objects. On failure everything started is stopped and removed again.
 // Directories of earlier demos whose kedit is gone (killed before it could
 // clean up) are removed first.
-func StartDemo(ctx context.Context, bin, parent string) (_ *Demo, err error) {
+func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if parent == "" {
 		parent = os.TempDir()
 	}
@@ -128,7 +127,7 @@ func StartDemo(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CreateDemoObjects(ctx, dc, DemoNamespace); err != nil {
+	if err := CreateObjects(ctx, dc, Namespace); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -166,18 +165,11 @@ func removeAbandonedDemos(parent string) {
 			continue // not ours, or not finished being made
 		}
 		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid <= 0 || processAlive(pid) {
+		if err != nil || pid <= 0 || fsutil.ProcessAlive(pid) {
 			continue
 		}
 		_ = os.RemoveAll(dir)
 	}
-}
-
-// processAlive reports whether a process with pid exists (a process of
-// another user counts: EPERM says it exists).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
@@ -186,10 +178,10 @@ var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "c
 // first version names the demo rather than kedit.
 const demoFieldManager = "kedit-demo"
 
-// CreateDemoObjects creates the demo's objects in namespace ns: ConfigMap
+// CreateObjects creates the demo's objects in namespace ns: ConfigMap
 // testmap with foo: "1", and ConfigMap nginx-conf holding an nginx.conf
 // under one key. Objects that already exist are left as they are.
-func CreateDemoObjects(ctx context.Context, dc dynamic.Interface, ns string) error {
+func CreateObjects(ctx context.Context, dc dynamic.Interface, ns string) error {
 	nsObj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns},
 	}}

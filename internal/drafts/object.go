@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"errors"
@@ -10,15 +10,12 @@ import (
 	"sort"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kedit/kedit/internal/fsutil"
-	"github.com/kedit/kedit/model"
 )
 
-// ObjectDrafts is one kedit's share of the draft store for the object it
-// edits: the file its own draft goes to, and the drafts earlier runs left
-// that it may offer for recovery.
+// Object is one kedit's share of the draft store for the object it edits:
+// the file its own draft goes to, and the drafts earlier runs left that it
+// may offer for recovery.
 //
 // Two kedits never write one file. Each draft file has a lock file beside
 // it (<draft>.lock) that the kedit writing it holds with flock(2); the
@@ -30,11 +27,11 @@ import (
 // older than the last performed is dropped, so whatever order concurrent
 // commands run in, once they settle the file holds the latest draft, and
 // no file remains after a save.
-type ObjectDrafts struct {
-	store  *DraftStore
-	target *Target
-	uid    string
-	dir    string
+type Object struct {
+	store *Store
+	key   Key
+	uid   string
+	dir   string
 	// memoryOnly is a Secret without --allow-secret-drafts.
 	memoryOnly bool
 	// problem is why the store cannot be used at all; every write fails
@@ -48,11 +45,17 @@ type ObjectDrafts struct {
 	applied uint64
 	// own is the draft file this kedit writes; held has the locks of
 	// own and of every stored draft it may offer, by file.
-	own    string
-	held   map[string]*os.File
+	own  string
+	held map[string]*os.File
+	// wrote: own holds a draft this kedit wrote since own became its file
+	// (not one it adopted and has not written since).
+	wrote  bool
 	stored []*Draft
-	// baseRV is the resourceVersion of the base last kept beside own.
-	baseRV string
+	// baseJSON is the last base written, as JSON, and baseRV its
+	// resourceVersion: a base is encoded once per version, not once per
+	// write.
+	baseRV   string
+	baseJSON []byte
 	// slowWrite, when set, runs before each write: tests slow the disk.
 	slowWrite func()
 }
@@ -64,26 +67,26 @@ type Editor struct {
 	Path string
 }
 
-// Open takes this kedit's share of t's drafts: it locks a draft file of its
-// own and the stored drafts of t on this cluster (t.Server) that no running
+// Open takes this kedit's share of k's drafts: it locks a draft file of its
+// own and the stored drafts of k on this cluster (k.Server) that no running
 // kedit holds, to offer them. uid is the object's uid, recorded with each
 // draft. Open never fails: when the store cannot be used, Problem says
 // why, and drafts stay in memory.
-func (s *DraftStore) Open(t *Target, uid string) *ObjectDrafts {
-	o := &ObjectDrafts{store: s, target: t, uid: uid, dir: s.objectDir(t), held: map[string]*os.File{},
-		memoryOnly: IsSecret(t) && !s.AllowSecrets}
-	o.own = s.slotPath(t, 1)
+func (s *Store) Open(k Key, uid string) *Object {
+	o := &Object{store: s, key: k, uid: uid, dir: s.objectDir(k), held: map[string]*os.File{},
+		memoryOnly: k.Secret != nil && !s.AllowSecrets}
+	o.own = s.slotPath(k, 1)
 	if err := o.claim(); err != nil {
 		o.problem = fmt.Errorf("the draft directory cannot be used: %w", err)
 		o.release()
-		o.stored, o.own = nil, s.slotPath(t, 1)
+		o.stored, o.own = nil, s.slotPath(k, 1)
 	}
 	sort.SliceStable(o.stored, func(i, j int) bool { return o.stored[i].SavedAt.After(o.stored[j].SavedAt) })
 	return o
 }
 
 // claim scans the object's directory, locks what it may, and picks own.
-func (o *ObjectDrafts) claim() error {
+func (o *Object) claim() error {
 	if err := o.store.mkdirPrivate(o.dir); err != nil {
 		return err
 	}
@@ -91,7 +94,7 @@ func (o *ObjectDrafts) claim() error {
 	if err != nil {
 		return err
 	}
-	name := escapeComponent(o.target.Name)
+	name := escapeComponent(o.key.Name)
 	seen := map[int]bool{}
 	for _, e := range entries {
 		n, kind := slotOf(e.Name(), name)
@@ -110,7 +113,7 @@ func (o *ObjectDrafts) claim() error {
 	slices.Sort(nums)
 	own := 0
 	for _, n := range nums {
-		path := o.store.slotPath(o.target, n)
+		path := o.store.slotPath(o.key, n)
 		f, pid, err := lockFile(path + lockExt)
 		if errors.Is(err, errLocked) {
 			o.others = append(o.others, Editor{PID: pid, Path: path})
@@ -132,7 +135,7 @@ func (o *ObjectDrafts) claim() error {
 			// Not a draft kedit wrote: left as it is, and never written.
 			o.warnings = append(o.warnings, err)
 			unlockFile(f, "")
-		case !sameCluster(d.Server, o.target.Server):
+		case !sameCluster(d.Server, o.key.Server):
 			// Another cluster's object: not this one to offer or write.
 			unlockFile(f, "")
 		default:
@@ -144,7 +147,7 @@ func (o *ObjectDrafts) claim() error {
 		if seen[n] {
 			continue
 		}
-		path := o.store.slotPath(o.target, n)
+		path := o.store.slotPath(o.key, n)
 		f, _, err := lockFile(path + lockExt)
 		if errors.Is(err, errLocked) {
 			continue // another kedit took it just now
@@ -155,18 +158,18 @@ func (o *ObjectDrafts) claim() error {
 		own = n
 		o.held[path] = f
 	}
-	o.own = o.store.slotPath(o.target, own)
+	o.own = o.store.slotPath(o.key, own)
 	return nil
 }
 
-// read reads the draft at path as readDraft does; a Secret's text, stored
-// with its values base64-encoded, is decoded to the text the user edits.
-func (o *ObjectDrafts) read(path string) (*Draft, error) {
-	d, err := readDraft(path)
-	if err != nil || !IsSecret(o.target) {
+// read reads the draft at path as Read does; a Secret's text, stored with
+// its values base64-encoded, is decoded to the text the user edits.
+func (o *Object) read(path string) (*Draft, error) {
+	d, err := Read(path)
+	if err != nil || o.key.Secret == nil {
 		return d, err
 	}
-	text, err := model.SecretDraftText(string(d.Text))
+	text, err := o.key.Secret.Load(string(d.Text))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -177,36 +180,37 @@ func (o *ObjectDrafts) read(path string) (*Draft, error) {
 // Stored returns the drafts of the object that earlier runs left on this
 // cluster and no running kedit holds, newest first: those to offer for
 // recovery.
-func (o *ObjectDrafts) Stored() []*Draft { return slices.Clone(o.stored) }
+func (o *Object) Stored() []*Draft { return slices.Clone(o.stored) }
 
 // Others returns the other kedits editing the object now.
-func (o *ObjectDrafts) Others() []Editor { return slices.Clone(o.others) }
+func (o *Object) Others() []Editor { return slices.Clone(o.others) }
 
 // Problem says why drafts cannot be written to disk at all (the draft
 // directory is not a directory, is read-only, holds a symlink ...); nil
 // when they can.
-func (o *ObjectDrafts) Problem() error { return o.problem }
+func (o *Object) Problem() error { return o.problem }
 
 // Warnings are files in the object's directory that kedit left alone
 // because it did not write them.
-func (o *ObjectDrafts) Warnings() []error { return slices.Clone(o.warnings) }
+func (o *Object) Warnings() []error { return slices.Clone(o.warnings) }
 
 // MemoryOnly reports whether drafts stay in memory by choice: a Secret
 // without --allow-secret-drafts.
-func (o *ObjectDrafts) MemoryOnly() bool { return o.memoryOnly }
+func (o *Object) MemoryOnly() bool { return o.memoryOnly }
 
 // Path returns the file this kedit's draft is written to.
-func (o *ObjectDrafts) Path() string {
+func (o *Object) Path() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.own
 }
 
-// Write stores the draft (text, made from base at baseRV) as the session's
+// Write stores the draft (text, made from base at baseRV; base is the
+// object as JSON decodes it, nil when there is none) as the session's
 // effect number seq, unless a later effect was already performed. It
-// returns the file written; a *SecretDraftError for a Secret kept in
-// memory, a *DraftWriteError when the disk refused.
-func (o *ObjectDrafts) Write(seq uint64, baseRV string, text []byte, base *unstructured.Unstructured) (string, error) {
+// returns the file written; a *SecretError for a Secret kept in memory, a
+// *WriteError when the disk refused.
+func (o *Object) Write(seq uint64, baseRV string, text []byte, base map[string]any) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.slowWrite != nil {
@@ -218,37 +222,36 @@ func (o *ObjectDrafts) Write(seq uint64, baseRV string, text []byte, base *unstr
 	o.applied = seq
 	switch {
 	case o.memoryOnly:
-		return "", &SecretDraftError{Target: o.target.String()}
+		return "", &SecretError{Target: o.key.String()}
 	case o.problem != nil:
-		return "", &DraftWriteError{Path: o.own, Err: o.problem}
+		return "", &WriteError{Path: o.own, Err: o.problem}
 	}
-	if IsSecret(o.target) {
+	if o.key.Secret != nil {
 		// On disk as the API server holds it: values base64-encoded,
 		// never the decoded text the user edits.
-		text = []byte(model.StoredSecretDraft(string(text)))
+		text = []byte(o.key.Secret.Store(string(text)))
 	}
-	file, err := o.store.formatDraft(o.target, o.uid, baseRV, text)
+	baseJSON, err := o.encodeBase(base)
 	if err != nil {
-		return "", &DraftWriteError{Path: o.own, Err: err}
+		return "", &WriteError{Path: o.own, Err: fmt.Errorf("encoding the base: %w", err)}
 	}
-	if base != nil && base.GetResourceVersion() == o.baseRV {
-		base = nil // kept already: the base is written only when it changes
+	file, err := o.store.formatDraft(o.key, o.uid, baseRV, baseJSON, text)
+	if err != nil {
+		return "", &WriteError{Path: o.own, Err: err}
 	}
 	if err := o.store.mkdirPrivate(o.dir); err != nil {
-		return "", &DraftWriteError{Path: o.own, Err: err}
+		return "", &WriteError{Path: o.own, Err: err}
 	}
-	if err := writeDraftFiles(o.own, file, base); err != nil {
-		return "", &DraftWriteError{Path: o.own, Err: err}
+	if err := o.store.writeDraft(o.own, file); err != nil {
+		return "", &WriteError{Path: o.own, Err: err}
 	}
-	if base != nil {
-		o.baseRV = base.GetResourceVersion()
-	}
+	o.wrote = true
 	return o.own, nil
 }
 
 // Delete removes the draft (it was saved or discarded) as the session's
 // effect number seq, unless a later effect was already performed.
-func (o *ObjectDrafts) Delete(seq uint64) error {
+func (o *Object) Delete(seq uint64) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if seq <= o.applied {
@@ -258,8 +261,7 @@ func (o *ObjectDrafts) Delete(seq uint64) error {
 	if o.problem != nil {
 		return nil
 	}
-	o.baseRV = ""
-	if err := removeDraftFiles(o.own); err != nil {
+	if err := o.store.removeDraftFiles(o.own); err != nil {
 		return fmt.Errorf("removing the draft %s: %w", o.own, err)
 	}
 	return nil
@@ -268,7 +270,7 @@ func (o *ObjectDrafts) Delete(seq uint64) error {
 // Adopt makes the stored draft at path this kedit's own: the user
 // recovered it, so the draft goes on in that file. A write that overtook
 // the adoption is newer than the stored draft and replaces it.
-func (o *ObjectDrafts) Adopt(path string) (string, error) {
+func (o *Object) Adopt(path string) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if err := o.mine(path); err != nil {
@@ -277,25 +279,17 @@ func (o *ObjectDrafts) Adopt(path string) (string, error) {
 	if path == o.own {
 		return o.own, nil
 	}
-	if _, err := os.Lstat(o.own); err == nil {
-		// Written after the recovery, so newer than the stored draft.
-		err := os.Rename(o.own+baseExt, path+baseExt)
-		if errors.Is(err, fs.ErrNotExist) {
-			o.baseRV, err = "", os.Remove(path+baseExt)
-			if errors.Is(err, fs.ErrNotExist) {
-				err = nil
-			}
-		}
+	if _, err := os.Lstat(o.own); err == nil && o.wrote {
+		// Written after the recovery, so newer than the stored draft; its
+		// base is in it, and a base an older kedit kept beside the stored
+		// draft goes. (A draft adopted before and not written since is
+		// not newer: it stays where it is, a stored draft again.)
+		err := o.store.disk().Rename(o.own, path)
 		if err == nil {
-			err = os.Rename(o.own, path)
+			err = o.store.disk().Remove(path + baseExt)
 		}
 		if err != nil {
 			return o.own, fmt.Errorf("recovering %s: %w", path, err)
-		}
-	} else {
-		o.baseRV = ""
-		if d, err := readDraft(path); err == nil && d.Base != nil {
-			o.baseRV = d.Base.GetResourceVersion()
 		}
 	}
 	o.switchOwn(path)
@@ -304,14 +298,14 @@ func (o *ObjectDrafts) Adopt(path string) (string, error) {
 
 // Discard removes stored drafts the user declined to recover, and returns
 // the file this kedit's draft goes to now.
-func (o *ObjectDrafts) Discard(paths ...string) (string, error) {
+func (o *Object) Discard(paths ...string) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, p := range paths {
 		if err := o.mine(p); err != nil {
 			return o.own, err
 		}
-		if err := removeDraftFiles(p); err != nil {
+		if err := o.store.removeDraftFiles(p); err != nil {
 			return o.own, fmt.Errorf("removing the stored draft %s: %w", p, err)
 		}
 		o.forget(p)
@@ -322,13 +316,13 @@ func (o *ObjectDrafts) Discard(paths ...string) (string, error) {
 // KeepAside moves a stored draft that cannot be recovered out of the way,
 // to <file>.<UTC time>.kept beside it, and returns that path. Nothing
 // writes a kept file again.
-func (o *ObjectDrafts) KeepAside(path string) (string, error) {
+func (o *Object) KeepAside(path string) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if err := o.mine(path); err != nil {
 		return "", err
 	}
-	kept, err := keepAside(path, o.store.clock())
+	kept, err := o.store.keepAside(path)
 	if err != nil {
 		return kept, fmt.Errorf("keeping the stored draft %s aside: %w", path, err)
 	}
@@ -337,7 +331,7 @@ func (o *ObjectDrafts) KeepAside(path string) (string, error) {
 }
 
 // mine checks that path is a stored draft this kedit holds.
-func (o *ObjectDrafts) mine(path string) error {
+func (o *Object) mine(path string) error {
 	stored := slices.ContainsFunc(o.stored, func(d *Draft) bool { return d.Path == path })
 	if _, held := o.held[path]; !held || !stored {
 		return fmt.Errorf("%s is not a stored draft this kedit holds", path)
@@ -348,7 +342,7 @@ func (o *ObjectDrafts) mine(path string) error {
 // forget drops a stored draft that is gone from the disk. Its file becomes
 // own when own has not been written yet and is numbered higher, so that a
 // lone kedit keeps writing <name>.yaml; otherwise its lock is let go.
-func (o *ObjectDrafts) forget(path string) {
+func (o *Object) forget(path string) {
 	o.stored = slices.DeleteFunc(o.stored, func(d *Draft) bool { return d.Path == path })
 	if _, err := os.Lstat(o.own); err != nil && o.num(path) < o.num(o.own) {
 		o.switchOwn(path)
@@ -361,29 +355,29 @@ func (o *ObjectDrafts) forget(path string) {
 }
 
 // num is the number of one of the object's draft files.
-func (o *ObjectDrafts) num(path string) int {
-	n, _ := slotOf(filepath.Base(path), escapeComponent(o.target.Name))
+func (o *Object) num(path string) int {
+	n, _ := slotOf(filepath.Base(path), escapeComponent(o.key.Name))
 	return n
 }
 
 // switchOwn makes path own and lets go of the old own's lock.
-func (o *ObjectDrafts) switchOwn(path string) {
+func (o *Object) switchOwn(path string) {
 	if f := o.held[o.own]; f != nil && o.own != path {
 		unlockFile(f, o.own+lockExt)
 		delete(o.held, o.own)
 	}
-	o.own = path
+	o.own, o.wrote = path, false
 	o.stored = slices.DeleteFunc(o.stored, func(d *Draft) bool { return d.Path == path })
 }
 
 // Close lets go of every lock this kedit holds. Drafts stay on disk.
-func (o *ObjectDrafts) Close() {
+func (o *Object) Close() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.release()
 }
 
-func (o *ObjectDrafts) release() {
+func (o *Object) release() {
 	for path, f := range o.held {
 		unlockFile(f, path+lockExt)
 	}

@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TestDraftWritesSettleOnTheLatest: the session's draft writes and deletes
@@ -18,7 +16,7 @@ import (
 // draft, and after a save there is none (#10, defect 1).
 func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "slow")
+	tgt := configMapKey("c", "ns", "slow")
 
 	// The draft is written and saved at once (ctrl+s in the editor): the
 	// write is slow, the delete that follows the save runs meanwhile.
@@ -58,7 +56,7 @@ func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 	// Two quick edits: the older one finishes last and is dropped.
 	mustWrite(t, o, 6, "1", "newer\n")
 	mustWrite(t, o, 5, "1", "older\n")
-	if d, err := readDraft(o.Path()); err != nil || string(d.Text) != "newer\n" {
+	if d, err := Read(o.Path()); err != nil || string(d.Text) != "newer\n" {
 		t.Fatalf("the file holds %q (%v), want the newer text", d.Text, err)
 	}
 
@@ -68,13 +66,13 @@ func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 		writes.Go(func() { _, _ = o.Write(uint64(10+i), "1", []byte(strings.Repeat("x", i)), nil) })
 	}
 	writes.Wait()
-	if d, _ := readDraft(o.Path()); len(d.Text) != 29 {
+	if d, _ := Read(o.Path()); len(d.Text) != 29 {
 		t.Errorf("after concurrent writes the file holds %d bytes, want the latest's 29", len(d.Text))
 	}
 }
 
 // TestUnwritableDraftDir: a draft directory that cannot be used is said
-// once, by Problem, and every write fails with a *DraftWriteError; a disk
+// once, by Problem, and every write fails with a *WriteError; a disk
 // that refuses a write later fails that write alone (#10, defect 3).
 func TestUnwritableDraftDir(t *testing.T) {
 	s, state := newTestDraftStore(t, false)
@@ -83,17 +81,17 @@ func TestUnwritableDraftDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(state, "kedit"), []byte("not a directory"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o := open(t, s, configMapTarget("c", "ns", "ro"), "u")
+	o := open(t, s, configMapKey("c", "ns", "ro"), "u")
 	if o.Problem() == nil || !strings.Contains(o.Problem().Error(), "not a directory") {
 		t.Fatalf("Problem() = %v, want the directory named as unusable", o.Problem())
 	}
-	var we *DraftWriteError
+	var we *WriteError
 	if _, err := o.Write(1, "1", []byte("x"), nil); !errors.As(err, &we) || !strings.Contains(err.Error(), "exists only in memory") {
-		t.Errorf("Write = %v, want a *DraftWriteError saying the draft is only in memory", err)
+		t.Errorf("Write = %v, want a *WriteError saying the draft is only in memory", err)
 	}
 
 	s2, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "full")
+	tgt := configMapKey("c", "ns", "full")
 	o2 := open(t, s2, tgt, "u")
 	mustWrite(t, o2, 1, "1", "first\n")
 	// The object's directory goes away under kedit and a file takes its
@@ -107,7 +105,7 @@ func TestUnwritableDraftDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := o2.Write(2, "1", []byte("second\n"), nil); !errors.As(err, &we) {
-		t.Fatalf("Write into a file = %v, want a *DraftWriteError", err)
+		t.Fatalf("Write into a file = %v, want a *WriteError", err)
 	}
 	if err := os.Remove(dir); err != nil {
 		t.Fatal(err)
@@ -126,7 +124,7 @@ func TestUnwritableDraftDir(t *testing.T) {
 // its draft offered (#10, defect 9).
 func TestTwoKeditsNeverShareAFile(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "shared")
+	tgt := configMapKey("c", "ns", "shared")
 	a := open(t, s, tgt, "u")
 	b := open(t, s, tgt, "u")
 	if a.Path() == b.Path() {
@@ -143,7 +141,7 @@ func TestTwoKeditsNeverShareAFile(t *testing.T) {
 	if err := a.Delete(2); err != nil { // a saved
 		t.Fatal(err)
 	}
-	if d, err := readDraft(b.Path()); err != nil || string(d.Text) != "b's draft\n" {
+	if d, err := Read(b.Path()); err != nil || string(d.Text) != "b's draft\n" {
 		t.Fatalf("b's draft after a's save: %v, %v", d, err)
 	}
 	b.crash() // kill -9
@@ -160,7 +158,7 @@ func TestTwoKeditsNeverShareAFile(t *testing.T) {
 		t.Fatalf("Adopt = %s, %v", path, err)
 	}
 	mustWrite(t, c, 1, "1", "c goes on\n")
-	if d, _ := readDraft(b.Path()); string(d.Text) != "c goes on\n" {
+	if d, _ := Read(b.Path()); string(d.Text) != "c goes on\n" {
 		t.Errorf("the recovered draft's file holds %q", d.Text)
 	}
 }
@@ -172,7 +170,7 @@ func TestRecoveryListsEveryDraft(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { now = now.Add(time.Minute); return now }
-	tgt := configMapTarget("c", "ns", "two")
+	tgt := configMapKey("c", "ns", "two")
 	a, b := open(t, s, tgt, "u"), open(t, s, tgt, "u")
 	mustWrite(t, a, 1, "1", "older\n")
 	mustWrite(t, b, 1, "1", "newer\n")
@@ -205,12 +203,12 @@ func TestRecoveryListsEveryDraft(t *testing.T) {
 // draft records the object's uid.
 func TestDraftsKeyedByClusterAndObject(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	onA := configMapTarget("localcluster", "ns", "cm")
+	onA := configMapKey("localcluster", "ns", "cm")
 	a := open(t, s, onA, "uid-a")
 	aPath := mustWrite(t, a, 1, "1", "made on cluster a\n")
 	a.Close()
 
-	onB := configMapTarget("localcluster", "ns", "cm")
+	onB := configMapKey("localcluster", "ns", "cm")
 	onB.Server = "https://cluster-b.example:6443"
 	b := open(t, s, onB, "uid-b")
 	if len(b.Stored()) != 0 {
@@ -219,13 +217,13 @@ func TestDraftsKeyedByClusterAndObject(t *testing.T) {
 	if bPath := mustWrite(t, b, 1, "1", "made on cluster b\n"); bPath == aPath {
 		t.Fatal("cluster b's draft went into cluster a's file")
 	}
-	if d, _ := readDraft(aPath); string(d.Text) != "made on cluster a\n" || d.UID != "uid-a" {
+	if d, _ := Read(aPath); string(d.Text) != "made on cluster a\n" || d.UID != "uid-a" {
 		t.Errorf("cluster a's draft is now %q, uid %q", d.Text, d.UID)
 	}
 	b.Close()
 
 	again := open(t, s, onA, "uid-a")
-	if st := again.Stored(); len(st) != 1 || st[0].Path != aPath || st[0].Stored().UID != "uid-a" {
+	if st := again.Stored(); len(st) != 1 || st[0].Path != aPath || st[0].UID != "uid-a" {
 		t.Errorf("cluster a is offered %+v, want its own draft with its uid", st)
 	}
 }
@@ -236,7 +234,7 @@ func TestDraftsKeyedByClusterAndObject(t *testing.T) {
 func TestKeptDraftIsNeverWrittenAgain(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	s.now = func() time.Time { return time.Date(2026, 11, 22, 4, 1, 3, 0, time.UTC) }
-	tgt := configMapTarget("c", "ns", "stale")
+	tgt := configMapKey("c", "ns", "stale")
 	old := open(t, s, tgt, "u")
 	mustWrite(t, old, 1, "3", "unrecoverable\n")
 	old.crash()
@@ -288,7 +286,7 @@ func TestKeptDraftIsNeverWrittenAgain(t *testing.T) {
 // written through it.
 func TestSymlinkInDraftDirIsNeverFollowed(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "planted")
+	tgt := configMapKey("c", "ns", "planted")
 	path := s.Path(tgt)
 	if err := s.mkdirPrivate(filepath.Dir(path)); err != nil {
 		t.Fatal(err)
@@ -305,7 +303,7 @@ func TestSymlinkInDraftDirIsNeverFollowed(t *testing.T) {
 		if o.Problem() == nil || !strings.Contains(o.Problem().Error(), "symlink") {
 			t.Errorf("symlink at %s: Problem() = %v", filepath.Base(p), o.Problem())
 		}
-		_, _ = o.Write(1, "1", []byte("through the link?"), &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"resourceVersion": "1"}}})
+		_, _ = o.Write(1, "1", []byte("through the link?"), map[string]any{"metadata": map[string]any{"resourceVersion": "1"}})
 		if b, _ := os.ReadFile(victim); string(b) != "untouched" {
 			t.Fatalf("symlink at %s: the write went through it", filepath.Base(p))
 		}

@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"crypto/sha256"
@@ -10,10 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kedit/kedit/internal/fsutil"
-	"github.com/kedit/kedit/model"
 )
 
 // clusterScopedDir stands in for the namespace of cluster-scoped objects.
@@ -35,7 +32,7 @@ const maxComponent = 200
 // another's numbered one.
 const (
 	draftExt   = ".yaml"
-	baseExt    = ".base.json" // beside a draft: its base as JSON
+	baseExt    = ".base.json" // beside an older kedit's draft: its base as JSON
 	lockExt    = ".lock"      // beside a draft: flock'ed by the kedit writing it
 	keptExt    = ".kept"      // <draft>.<UTC time>.kept: set aside, never written again
 	keptLayout = "20060102T150405Z"
@@ -55,73 +52,69 @@ type Draft struct {
 	Text []byte
 	// Path is the file holding the draft.
 	Path string
-	// Base is the object the draft was made from, when it was kept beside
-	// the draft (at BaseResourceVersion or an older one: see Stored).
-	Base *unstructured.Unstructured
+	// BaseJSON is the object the draft was made from, as JSON; nil when it
+	// was not stored. The store writes it with the draft, so it is at
+	// BaseResourceVersion; an older kedit kept it beside the draft, where
+	// it may be at an older one.
+	BaseJSON []byte
 	// Server is the API server's URL the draft was made against; empty
 	// for drafts of older kedits, which did not record it.
 	Server string
 	// UID is the uid of the object the draft was made on; empty when not
 	// recorded.
 	UID string
+
+	// baseLine is true when the file holds its base (or says it has
+	// none): the file beside it, if any, is not its base.
+	baseLine bool
 }
 
-// Stored is the draft as the session takes it back. Base is handed on
-// only when it is the version the draft was last based on; a draft
-// recovered without its base can still be taken up when the object has
-// not moved on since.
-func (d *Draft) Stored() model.StoredDraft {
-	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
-	if d.Base != nil && d.Base.GetResourceVersion() == d.BaseResourceVersion {
-		sd.Base = d.Base.DeepCopy()
-	}
-	return sd
-}
-
-// SecretDraftError is returned by ObjectDrafts.Write for a Secret when the
-// store does not allow Secret drafts (--allow-secret-drafts): the draft
-// stays in memory only, so a Secret's values never reach the disk. The
-// message names the object, never its contents.
-type SecretDraftError struct {
+// SecretError is returned by Object.Write for a Secret when the store does
+// not allow Secret drafts (--allow-secret-drafts): the draft stays in
+// memory only, so a Secret's values never reach the disk. The message
+// names the object, never its contents.
+type SecretError struct {
 	Target string // e.g. secrets/db-password
 }
 
-func (e *SecretDraftError) Error() string {
+func (e *SecretError) Error() string {
 	return fmt.Sprintf("draft of %s kept in memory only: Secret drafts are written to disk only with --allow-secret-drafts", e.Target)
 }
 
-// DraftWriteError says that the draft could not be written to the store
-// (a full or read-only disk, a draft directory that cannot be used): it
-// exists only in memory until a write succeeds.
-type DraftWriteError struct {
+// WriteError says that the draft could not be written to the store (a full
+// or read-only disk, a draft directory that cannot be used): it exists
+// only in memory until a write succeeds.
+type WriteError struct {
 	// Path is the file the draft was to be written to.
 	Path string
 	Err  error
 }
 
-func (e *DraftWriteError) Error() string {
+func (e *WriteError) Error() string {
 	return fmt.Sprintf("the draft exists only in memory: writing %s failed: %v", e.Path, e.Err)
 }
 
-func (e *DraftWriteError) Unwrap() error { return e.Err }
+func (e *WriteError) Unwrap() error { return e.Err }
 
-// DraftStore keeps drafts under Dir, one directory per object:
+// Store keeps drafts under Dir, one directory per object:
 // Dir/<context>/<namespace>/<resource.group>/<name>.yaml, mode 0600 in
 // 0700 directories, so that an edit survives a crash, a closed terminal or
 // a lost connection. Open hands one kedit its object's drafts.
-type DraftStore struct {
+type Store struct {
 	// Dir is the root of the store, normally $XDG_STATE_HOME/kedit/drafts.
 	Dir string
 	// AllowSecrets lets drafts of Secrets be written to disk.
 	AllowSecrets bool
 	// now is the clock for SavedAt; tests replace it.
 	now func() time.Time
+	// fs changes the files; nil is the disk itself (osDisk).
+	fs disk
 }
 
-// DefaultDraftDir returns $XDG_STATE_HOME/kedit/drafts, or
+// DefaultDir returns $XDG_STATE_HOME/kedit/drafts, or
 // ~/.local/state/kedit/drafts when XDG_STATE_HOME is unset. A relative
 // XDG_STATE_HOME is ignored, as the XDG base directory specification asks.
-func DefaultDraftDir() (string, error) {
+func DefaultDir() (string, error) {
 	state := os.Getenv("XDG_STATE_HOME")
 	if state == "" || !filepath.IsAbs(state) {
 		home, err := os.UserHomeDir()
@@ -133,58 +126,84 @@ func DefaultDraftDir() (string, error) {
 	return filepath.Join(state, "kedit", "drafts"), nil
 }
 
-// NewDraftStore returns a store at DefaultDraftDir. allowSecretDrafts is
-// the --allow-secret-drafts flag.
-func NewDraftStore(allowSecretDrafts bool) (*DraftStore, error) {
-	dir, err := DefaultDraftDir()
+// NewStore returns a store at DefaultDir. allowSecretDrafts is the
+// --allow-secret-drafts flag.
+func NewStore(allowSecretDrafts bool) (*Store, error) {
+	dir, err := DefaultDir()
 	if err != nil {
 		return nil, err
 	}
-	return &DraftStore{Dir: dir, AllowSecrets: allowSecretDrafts}, nil
+	return &Store{Dir: dir, AllowSecrets: allowSecretDrafts}, nil
 }
 
-// IsSecret reports whether t is a core/v1 Secret, whose drafts hold secret
-// values.
-func IsSecret(t *Target) bool {
-	r := t.Mapping.Resource
-	return r.Group == "" && r.Resource == "secrets"
+// Key names the object whose drafts the store keeps, as kube resolved it:
+// it is the draft's directory and file name, and what its header records.
+type Key struct {
+	// Context is the kubeconfig context; empty when there was none.
+	Context string
+	// Server is the API server's URL: two kubeconfigs may give one context
+	// name to two clusters.
+	Server string
+	// Namespace is the object's namespace, as the command line gave it.
+	Namespace string
+	// ClusterScoped is true for objects outside namespaces: their
+	// directory is _cluster.
+	ClusterScoped bool
+	// Resource is the resource as kubectl spells it, resource.group:
+	// "configmaps", "deployments.apps".
+	Resource string
+	// Name is the object's name.
+	Name string
+	// Secret, when set, marks a Secret: its drafts are written to disk
+	// only when the store allows it (Store.AllowSecrets), and then in the
+	// form Secret gives them.
+	Secret *SecretText
 }
 
-func (s *DraftStore) clock() time.Time {
+// SecretText turns a Secret's draft, as the user edits it, into what is
+// stored on disk (its values encoded as the API server holds them) and
+// back.
+type SecretText struct {
+	// Store is the text to write for a draft.
+	Store func(text string) string
+	// Load is the draft's text from what was written; an error makes the
+	// file one kedit did not write.
+	Load func(stored string) (string, error)
+}
+
+// String names the object as kubectl does, resource/name.
+func (k Key) String() string { return k.Resource + "/" + k.Name }
+
+func (s *Store) clock() time.Time {
 	if s.now != nil {
 		return s.now()
 	}
 	return time.Now()
 }
 
-// Path returns the file that holds t's draft when no other kedit edits t
+// Path returns the file that holds k's draft when no other kedit edits k
 // at the same time: <name>.yaml in the object's directory.
-func (s *DraftStore) Path(t *Target) string { return s.slotPath(t, 1) }
+func (s *Store) Path(k Key) string { return s.slotPath(k, 1) }
 
-// slotPath is the file of t's n-th draft: <name>.yaml, <name>_2.yaml, ...
-func (s *DraftStore) slotPath(t *Target, n int) string {
-	name := escapeComponent(t.Name)
+// slotPath is the file of k's n-th draft: <name>.yaml, <name>_2.yaml, ...
+func (s *Store) slotPath(k Key, n int) string {
+	name := escapeComponent(k.Name)
 	if n > 1 {
 		name += "_" + strconv.Itoa(n)
 	}
-	return filepath.Join(s.objectDir(t), name+draftExt)
+	return filepath.Join(s.objectDir(k), name+draftExt)
 }
 
-func (s *DraftStore) objectDir(t *Target) string {
+func (s *Store) objectDir(k Key) string {
 	ctx := noContextDir
-	if t.Context != "" {
-		ctx = escapeComponent(t.Context)
+	if k.Context != "" {
+		ctx = escapeComponent(k.Context)
 	}
 	ns := clusterScopedDir
-	if t.Namespaced() {
-		ns = escapeComponent(t.Namespace)
+	if !k.ClusterScoped {
+		ns = escapeComponent(k.Namespace)
 	}
-	r := t.Mapping.Resource
-	res := r.Resource
-	if r.Group != "" {
-		res += "." + r.Group
-	}
-	return filepath.Join(s.Dir, ctx, ns, escapeComponent(res))
+	return filepath.Join(s.Dir, ctx, ns, escapeComponent(k.Resource))
 }
 
 // slotOf reads a file name in an object's directory: the draft number n
@@ -219,7 +238,7 @@ func slotOf(file, name string) (n int, kind string) {
 // (fsutil.PrivateDir: 0700, the user's, no symlink), including ones an
 // older version or a umask left readable by others. Directories above
 // …/kedit belong to the user and are left as they are.
-func (s *DraftStore) mkdirPrivate(dir string) error {
+func (s *Store) mkdirPrivate(dir string) error {
 	top := filepath.Dir(s.Dir)
 	rel, err := filepath.Rel(top, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"errors"
@@ -16,8 +16,8 @@ func TestDraftList(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { now = now.Add(time.Minute); return now }
-	a := configMapTarget("arn:aws:eks:x:cluster/prod", "team-a", "settings")
-	b := draftTarget("", "", "apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", "widgets.example.com")
+	a := configMapKey("arn:aws:eks:x:cluster/prod", "team-a", "settings")
+	b := draftKey("", "", "customresourcedefinitions.apiextensions.k8s.io", "widgets.example.com")
 	oa := open(t, s, a, "u")
 	mustWrite(t, oa, 1, "812", "data: {}\n")
 	ob := open(t, s, b, "u")
@@ -35,7 +35,7 @@ func TestDraftList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []DraftEntry{
+	want := []Entry{
 		{Context: a.Context, Namespace: "team-a", Resource: "configmaps", Name: "settings", Path: kept, BaseResourceVersion: "3", Size: 4, Kept: true},
 		{Context: "", Namespace: "", Resource: "customresourcedefinitions.apiextensions.k8s.io", Name: "widgets.example.com", Path: s.Path(b), BaseResourceVersion: "9", Size: 9, EditingPID: os.Getpid()},
 		{Context: a.Context, Namespace: "team-a", Resource: "configmaps", Name: "settings", Path: s.Path(a), BaseResourceVersion: "812", Size: 9, EditingPID: os.Getpid()},
@@ -86,7 +86,7 @@ func TestDraftListNamesStrays(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newTestDraftStore(t, false)
-			o := open(t, s, configMapTarget("c", "ns", "fine"), "u")
+			o := open(t, s, configMapKey("c", "ns", "fine"), "u")
 			mustWrite(t, o, 1, "1", "x: 1\n")
 			path, _, _ := strings.Cut(tc.plant(t, filepath.Dir(o.Path())), "|")
 			_, err := s.List()
@@ -116,7 +116,7 @@ func symlink(t *testing.T, path string) string {
 
 func TestDraftRemove(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	tgt := configMapTarget("c", "ns", "rm")
+	tgt := configMapKey("c", "ns", "rm")
 	editing := open(t, s, tgt, "u")
 	busy := mustWrite(t, editing, 1, "1", "being edited\n")
 	if err := s.Remove(busy); err == nil || !strings.Contains(err.Error(), "being edited by kedit (pid") {
@@ -143,15 +143,15 @@ func TestDraftRemove(t *testing.T) {
 // context on one cluster that opening their object would offer.
 func TestClusterDrafts(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
-	a := configMapTarget("dev", "team-a", "settings")
+	a := configMapKey("dev", "team-a", "settings")
 	mustWrite(t, open(t, s, a, "u"), 1, "812", "data: {}\n")
 	// The same context name on another cluster, and another context.
-	other := configMapTarget("dev", "team-a", "elsewhere")
+	other := configMapKey("dev", "team-a", "elsewhere")
 	other.Server = "https://cluster-b.example:6443"
 	mustWrite(t, open(t, s, other, "u"), 1, "5", "data: {}\n")
-	mustWrite(t, open(t, s, configMapTarget("prod", "team-a", "prod-only"), "u"), 1, "7", "data: {}\n")
+	mustWrite(t, open(t, s, configMapKey("prod", "team-a", "prod-only"), "u"), 1, "7", "data: {}\n")
 	// A draft set aside cannot be offered.
-	old := configMapTarget("dev", "team-a", "old")
+	old := configMapKey("dev", "team-a", "old")
 	o := open(t, s, old, "u")
 	mustWrite(t, o, 1, "3", "old\n")
 	o.crash()

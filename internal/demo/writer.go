@@ -1,4 +1,4 @@
-package kube
+package demo
 
 import (
 	"context"
@@ -10,23 +10,24 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kedit/kedit/internal/escape"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/retry"
+
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/kube"
 )
 
-// DemoWriterManager is the field manager the demo writer writes under, so
+// WriterManager is the field manager the demo writer writes under, so
 // that banners, the timeline and blame name it.
-const DemoWriterManager = "demo-writer"
+const WriterManager = "demo-writer"
 
-// DefaultDemoInterval is how often the demo writer writes unless told.
-const DefaultDemoInterval = 20 * time.Second
+// DefaultInterval is how often the demo writer writes unless told.
+const DefaultInterval = 20 * time.Second
 
-// DemoWrite reports one write of the demo writer.
-type DemoWrite struct {
+// Write reports one write of the demo writer.
+type Write struct {
 	// Path is the field written, e.g. `.data.foo`.
 	Path string
 	// Line is the 1-based line of a multi-line value that was changed; 0
@@ -42,32 +43,32 @@ type DemoWrite struct {
 
 // String says what was written, for the status line, escaped:
 // `demo-writer set .data.foo = "7" (rv 1043)`.
-func (w DemoWrite) String() string {
-	where := EscapeControl(w.Path)
+func (w Write) String() string {
+	where := escape.String(w.Path)
 	if w.Line > 0 {
 		where += " line " + strconv.Itoa(w.Line)
 	}
 	if w.Err != nil {
-		return fmt.Sprintf("%s could not set %s: %s", DemoWriterManager, where, EscapeControl(w.Err.Error()))
+		return fmt.Sprintf("%s could not set %s: %s", WriterManager, where, escape.String(w.Err.Error()))
 	}
 	value := escape.Quoted(w.Value)
-	return fmt.Sprintf("%s set %s = %s (rv %s)", DemoWriterManager, where, value, EscapeControl(w.ResourceVersion))
+	return fmt.Sprintf("%s set %s = %s (rv %s)", WriterManager, where, value, escape.String(w.ResourceVersion))
 }
 
-// DemoWriter is the demo's second writer: another client, with field
+// Writer is the demo's second writer: another client, with field
 // manager demo-writer, that changes the object every interval and at once
 // on WriteNow. It alternates between the field the user most likely edits
 // (testmap's foo; the worker_connections line of nginx-conf's nginx.conf)
 // and another one (a bar key; the keepalive_timeout line), so that a save
 // after each of its writes shows a real conflict and a clean rebase in
 // turn.
-type DemoWriter struct {
+type Writer struct {
 	client   dynamic.Interface
-	target   *Target
+	target   *kube.Target
 	interval time.Duration
 
 	now    chan struct{}
-	writes chan DemoWrite
+	writes chan Write
 
 	mu      sync.Mutex
 	started bool
@@ -92,24 +93,24 @@ type demoKeys struct{ mine, other string }
 // the writer on a UI that does not read them.
 const demoWritesBuffered = 16
 
-// NewDemoWriter prepares a demo writer on t's object through dc, writing
+// NewWriter prepares a demo writer on t's object through dc, writing
 // every interval (0: only on WriteNow). Nothing is written until Start.
-func NewDemoWriter(dc dynamic.Interface, t *Target, interval time.Duration) *DemoWriter {
-	return &DemoWriter{
+func NewWriter(dc dynamic.Interface, t *kube.Target, interval time.Duration) *Writer {
+	return &Writer{
 		client:   dc,
 		target:   t,
 		interval: interval,
 		now:      make(chan struct{}, 1),
-		writes:   make(chan DemoWrite, demoWritesBuffered),
+		writes:   make(chan Write, demoWritesBuffered),
 	}
 }
 
 // Writes returns the reports of the writes, one per write, in order. It is
 // closed once the writer has stopped.
-func (w *DemoWriter) Writes() <-chan DemoWrite { return w.writes }
+func (w *Writer) Writes() <-chan Write { return w.writes }
 
 // Start runs the writer until ctx ends or Stop is called.
-func (w *DemoWriter) Start(ctx context.Context) {
+func (w *Writer) Start(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.started {
@@ -122,7 +123,7 @@ func (w *DemoWriter) Start(ctx context.Context) {
 
 // WriteNow asks for a write at once (the demo's `w`); the timer starts
 // over after it. Asking again before it happened asks once.
-func (w *DemoWriter) WriteNow() {
+func (w *Writer) WriteNow() {
 	select {
 	case w.now <- struct{}{}:
 	default:
@@ -131,7 +132,7 @@ func (w *DemoWriter) WriteNow() {
 
 // Stop ends the writer and returns once it has ended. It is safe to call
 // more than once, and without Start.
-func (w *DemoWriter) Stop() {
+func (w *Writer) Stop() {
 	w.mu.Lock()
 	cancel, started := w.cancel, w.started
 	if !started {
@@ -145,7 +146,7 @@ func (w *DemoWriter) Stop() {
 	w.wg.Wait()
 }
 
-func (w *DemoWriter) run(ctx context.Context) {
+func (w *Writer) run(ctx context.Context) {
 	defer close(w.writes)
 	var tick <-chan time.Time
 	var timer *time.Timer
@@ -177,16 +178,16 @@ func (w *DemoWriter) run(ctx context.Context) {
 
 // write makes the next change, reading the object afresh and retrying when
 // someone else wrote in between: the writer is a client like any other.
-func (w *DemoWriter) write(ctx context.Context) DemoWrite {
+func (w *Writer) write(ctx context.Context) Write {
 	ri := w.target.Resource(w.client)
-	var report DemoWrite
+	var report Write
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		obj, err := ri.Get(ctx, w.target.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
 		report = demoChange(obj, w.step, &w.keys)
-		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: DemoWriterManager})
+		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: WriterManager})
 		if err != nil {
 			return err
 		}
@@ -195,7 +196,7 @@ func (w *DemoWriter) write(ctx context.Context) DemoWrite {
 	})
 	w.step++
 	if err != nil {
-		report.Err = classify(w.target, "update", err)
+		report.Err = kube.Classify(w.target, "update", err)
 	}
 	return report
 }
@@ -207,7 +208,7 @@ var demoLine = regexp.MustCompile(`^(\s*)(worker_connections|keepalive_timeout)(
 // demoChange changes obj in place for write number step and says what it
 // changed. An even step changes the field the user most likely edits, an
 // odd step another one.
-func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWrite {
+func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) Write {
 	data, _, _ := unstructured.NestedStringMap(obj.Object, "data")
 	if obj.GetKind() == "ConfigMap" && len(data) > 0 {
 		sorted := make([]string, 0, len(data))
@@ -225,7 +226,7 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWr
 				data[k] = text
 				_ = unstructured.SetNestedStringMap(obj.Object, data, "data")
 				l := strings.Split(text, "\n")[line-1]
-				return DemoWrite{Path: ".data." + k, Line: line, Value: strings.TrimSpace(l)}
+				return Write{Path: ".data." + k, Line: line, Value: strings.TrimSpace(l)}
 			}
 		}
 		if keys.mine == "" {
@@ -252,7 +253,7 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWr
 		v := strconv.Itoa(n + 1)
 		data[key] = v
 		_ = unstructured.SetNestedStringMap(obj.Object, data, "data")
-		return DemoWrite{Path: ".data." + key, Value: v}
+		return Write{Path: ".data." + key, Value: v}
 	}
 	// Any other object: annotations of the writer's own.
 	key := "demo.kedit.io/write"
@@ -270,7 +271,7 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) DemoWr
 	v := strconv.Itoa(n + 1)
 	ann[key] = v
 	obj.SetAnnotations(ann)
-	return DemoWrite{Path: ".metadata.annotations." + key, Value: v}
+	return Write{Path: ".metadata.annotations." + key, Value: v}
 }
 
 // bumpSetting raises the number on setting's line in text (a config

@@ -1,21 +1,20 @@
-package kube
+package drafts
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// TestPlantedSymlinksAreNeverFollowed completes #10's test of the draft
-// path and its lock: a symlink planted where kedit writes a draft's base,
-// where a second kedit writes its own draft, or in place of the object's
-// directory is never followed; what it points at stays untouched, whether
-// kedit refuses the directory or writes beside the link.
+// TestPlantedSymlinksAreNeverFollowed completes the test of the draft path
+// and its lock: a symlink planted where an older kedit kept a draft's base
+// (which a write removes), where a second kedit writes its own draft, or
+// in place of the object's directory is never followed; what it points at
+// stays untouched, whether kedit refuses the directory or writes beside
+// the link.
 func TestPlantedSymlinksAreNeverFollowed(t *testing.T) {
-	base := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]any{"name": "planted", "resourceVersion": "1"}}}
+	base := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "planted", "resourceVersion": "1"}}
 	victimFile := func(t *testing.T) string {
 		p := filepath.Join(t.TempDir(), "victim")
 		if err := os.WriteFile(p, []byte("untouched"), 0o600); err != nil {
@@ -32,7 +31,7 @@ func TestPlantedSymlinksAreNeverFollowed(t *testing.T) {
 
 	t.Run("base beside the draft", func(t *testing.T) {
 		s, _ := newTestDraftStore(t, false)
-		tgt := configMapTarget("c", "ns", "planted")
+		tgt := configMapKey("c", "ns", "planted")
 		victim := victimFile(t)
 		if err := s.mkdirPrivate(filepath.Dir(s.Path(tgt))); err != nil {
 			t.Fatal(err)
@@ -47,7 +46,7 @@ func TestPlantedSymlinksAreNeverFollowed(t *testing.T) {
 
 	t.Run("a second kedit's draft", func(t *testing.T) {
 		s, _ := newTestDraftStore(t, false)
-		tgt := configMapTarget("c", "ns", "planted")
+		tgt := configMapKey("c", "ns", "planted")
 		first := open(t, s, tgt, "u")
 		mustWrite(t, first, 1, "1", "first\n")
 		victim := victimFile(t)
@@ -67,7 +66,7 @@ func TestPlantedSymlinksAreNeverFollowed(t *testing.T) {
 
 	t.Run("the object's directory", func(t *testing.T) {
 		s, _ := newTestDraftStore(t, false)
-		tgt := configMapTarget("c", "ns", "planted")
+		tgt := configMapKey("c", "ns", "planted")
 		elsewhere := t.TempDir()
 		dir := filepath.Dir(s.Path(tgt))
 		if err := s.mkdirPrivate(filepath.Dir(dir)); err != nil {

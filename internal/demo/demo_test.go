@@ -1,4 +1,4 @@
-package kube
+package demo
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -30,7 +31,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	}
 	parent := t.TempDir()
 	ctx := context.Background()
-	d, err := StartDemo(ctx, bin, parent)
+	d, err := Start(ctx, bin, parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Errorf("demo directory %s, want a kedit-demo-* under %s", d.Dir, parent)
 	}
 	pid := d.ClusterPID()
-	if pid == 0 || !processAlive(pid) {
+	if pid == 0 || !fsutil.ProcessAlive(pid) {
 		t.Fatalf("cluster pid %d is not running", pid)
 	}
 	if b, _ := os.ReadFile(filepath.Join(d.Dir, ClusterPIDFile)); string(b) != strconv.Itoa(pid) {
@@ -55,7 +56,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := func(name string) map[string]string {
-		obj, err := dc.Resource(configMapsResource).Namespace(DemoNamespace).Get(ctx, name, metav1.GetOptions{})
+		obj, err := dc.Resource(configMapsResource).Namespace(Namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Errorf("nginx-conf data %v", got)
 	}
 
-	w := NewDemoWriter(dc, configMapTarget("localcluster", DemoNamespace, "testmap"), 0)
+	w := NewWriter(dc, configMapTarget("localcluster", Namespace, "testmap"), 0)
 	w.Start(ctx)
 	w.WriteNow()
 	report := nextWrite(t, w)
@@ -83,7 +84,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	// The demo's cluster writes an audit log, with the writer's patch in it.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		b, _ := os.ReadFile(d.AuditLog)
-		if strings.Contains(string(b), "fieldManager="+DemoWriterManager) {
+		if strings.Contains(string(b), "fieldManager="+WriterManager) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -94,7 +95,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if processAlive(pid) {
+	if fsutil.ProcessAlive(pid) {
 		t.Errorf("cluster %d still runs after Close", pid)
 	}
 	if _, err := os.Stat(d.Dir); !os.IsNotExist(err) {

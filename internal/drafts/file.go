@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"bytes"
@@ -6,37 +6,42 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/fsutil"
 )
 
 // A draft file is a readable YAML file: a comment header, then the draft
 // text byte for byte. The header is comments so that a user who opens the
 // file, or feeds it to kubectl, still has YAML. It is a fixed first line,
-// the base resourceVersion, the time it was saved, optionally the cluster
-// and the object's uid, and a fixed last line; Load never has to guess
-// where the draft text starts, even when the text itself begins with
-// comments or is not YAML at all. Drafts written before the cluster and uid
-// were recorded have neither line.
+// the base resourceVersion, the time it was saved, the cluster, the
+// object's uid, the base itself as JSON on one line, and a fixed last line;
+// Load never has to guess where the draft text starts, even when the text
+// itself begins with comments or is not YAML at all.
+//
+// A draft and its base are one file, written in one atomic write: no crash
+// can leave a draft without its base, or a base beside another draft.
+// Older kedits wrote the base beside the draft (<draft>.base.json) and no
+// base line; such a draft is read with that file as its base. Drafts of
+// still older kedits have no cluster or uid line either.
 const (
 	draftMagic        = "# kedit draft: "
 	draftBaseRVPrefix = "# base resourceVersion: "
 	draftSavedPrefix  = "# saved at: "
 	draftServerPrefix = "# server: "
 	draftUIDPrefix    = "# uid: "
+	draftBasePrefix   = "# base: "
 	draftTextFollows  = "# The draft text follows this header line byte for byte."
-	maxHeaderLines    = 6
+	maxHeaderLines    = 7
 )
 
-// formatDraft is the file of a draft: its header, then text.
-func (s *DraftStore) formatDraft(t *Target, uid, baseRV string, text []byte) ([]byte, error) {
+// formatDraft is the file of a draft: its header, base (JSON, "null" for
+// none) in it, then text.
+func (s *Store) formatDraft(k Key, uid, baseRV string, base, text []byte) ([]byte, error) {
 	if strings.ContainsAny(baseRV, "\r\n") {
 		// It would break the header; the server never sends one like it.
 		return nil, fmt.Errorf("resourceVersion %q contains a line break", baseRV)
@@ -44,12 +49,20 @@ func (s *DraftStore) formatDraft(t *Target, uid, baseRV string, text []byte) ([]
 	var buf bytes.Buffer
 	// The first line only informs the reader; a name typed on the command
 	// line may hold anything, and no line break may end the line early.
-	name := strings.ReplaceAll(EscapeControl(t.String()), "\n", `\n`)
-	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(t.Namespace), strconv.Quote(t.Context))
+	name := strings.ReplaceAll(escape.String(k.String()), "\n", `\n`)
+	fmt.Fprintf(&buf, "%s%s, namespace %s, context %s\n", draftMagic, name, strconv.Quote(k.Namespace), strconv.Quote(k.Context))
 	fmt.Fprintf(&buf, "%s%s\n", draftBaseRVPrefix, baseRV)
 	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, s.clock().UTC().Format(time.RFC3339Nano))
-	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(t.Server))
+	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(k.Server))
 	fmt.Fprintf(&buf, "%s%s\n", draftUIDPrefix, strconv.Quote(uid))
+	if base == nil {
+		base = []byte("null")
+	}
+	if bytes.ContainsAny(base, "\r\n") {
+		// encoding/json writes none; anything else would break the header.
+		return nil, errors.New("the base's JSON holds a line break")
+	}
+	fmt.Fprintf(&buf, "%s%s\n", draftBasePrefix, base)
 	buf.WriteString(draftTextFollows + "\n")
 	buf.Write(text)
 	return buf.Bytes(), nil
@@ -91,6 +104,13 @@ func parseDraft(b []byte) (*Draft, error) {
 	}
 	d := &Draft{BaseResourceVersion: rv, SavedAt: saved, Text: bytes.Clone(rest)}
 	for _, l := range lines[3 : len(lines)-1] {
+		if v, ok := strings.CutPrefix(l, draftBasePrefix); ok {
+			d.baseLine = true
+			if v != "null" {
+				d.BaseJSON = []byte(v)
+			}
+			continue
+		}
 		var field *string
 		var v string
 		if v, ok = strings.CutPrefix(l, draftServerPrefix); ok {
@@ -107,9 +127,9 @@ func parseDraft(b []byte) (*Draft, error) {
 	return d, nil
 }
 
-// readDraft reads the draft at path, and its base when one is kept beside
-// it. A symlink is never followed.
-func readDraft(path string) (*Draft, error) {
+// Read reads the draft at path with its base. A symlink is never
+// followed.
+func Read(path string) (*Draft, error) {
 	b, err := fsutil.ReadFileNoFollow(path)
 	if err != nil {
 		return nil, err
@@ -119,49 +139,54 @@ func readDraft(path string) (*Draft, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Path = path
-	if base, err := loadBaseFile(path + baseExt); err == nil {
-		d.Base = base // a missing or unreadable base only makes recovery stricter
+	if d.baseLine {
+		// The base the draft was written with: a file beside it is an
+		// older kedit's, left by a crash, and belongs to another draft.
+		return d, nil
+	}
+	// An older kedit's draft, its base beside it.
+	if base, err := fsutil.ReadFileNoFollow(path + baseExt); err == nil {
+		d.BaseJSON = base // a missing or unreadable base only makes recovery stricter
 	}
 	return d, nil
 }
 
-func loadBaseFile(path string) (*unstructured.Unstructured, error) {
-	b, err := fsutil.ReadFileNoFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	obj := &unstructured.Unstructured{}
-	if err := obj.UnmarshalJSON(b); err != nil {
-		return nil, err
-	}
-	return obj, nil
-}
-
-// writeDraftFiles writes the draft at path atomically, then its base
-// beside it when given. A crash leaves either the previous draft or the
-// new one, never a mix.
-func writeDraftFiles(path string, file []byte, base *unstructured.Unstructured) error {
-	if err := fsutil.WriteFileAtomic(path, file, 0o600); err != nil {
-		return err
-	}
+// encodeBase is base as JSON, nil for none; the last one is kept, so that
+// a base is encoded once per resourceVersion.
+func (o *Object) encodeBase(base map[string]any) ([]byte, error) {
 	if base == nil {
-		return nil
+		return nil, nil
 	}
-	b, err := json.Marshal(base.Object)
+	md, _ := base["metadata"].(map[string]any)
+	rv, _ := md["resourceVersion"].(string)
+	if rv != "" && rv == o.baseRV {
+		return o.baseJSON, nil
+	}
+	b, err := json.Marshal(base)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := fsutil.WriteFileAtomic(path+baseExt, b, 0o600); err != nil {
-		return fmt.Errorf("the draft is saved, but not its base (recovering it later may need a fresh edit): %w", err)
-	}
-	return nil
+	o.baseRV, o.baseJSON = rv, b
+	return b, nil
 }
 
-// removeDraftFiles removes a draft and its base; what is missing already
-// is no error.
-func removeDraftFiles(path string) error {
+// writeDraft replaces the draft at path with file, which holds its base,
+// in one atomic write, then removes the base an older kedit kept beside
+// it: a crash leaves the previous draft or the new one, each with its own
+// base.
+func (s *Store) writeDraft(path string, file []byte) error {
+	if err := s.disk().WriteFile(path, file); err != nil {
+		return err
+	}
+	return s.disk().Remove(path + baseExt)
+}
+
+// removeDraftFiles removes a draft, then the base an older kedit kept
+// beside it; what is missing already is no error. The draft goes first,
+// so that no crash leaves it without its base.
+func (s *Store) removeDraftFiles(path string) error {
 	for _, p := range []string{path, path + baseExt} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := s.disk().Remove(p); err != nil {
 			return err
 		}
 	}
@@ -170,22 +195,22 @@ func removeDraftFiles(path string) error {
 }
 
 // keepAside moves the draft at path to <path>.<UTC time>.kept, which
-// nothing writes again, and removes its base. It never replaces a file.
-func keepAside(path string, now time.Time) (string, error) {
-	stamp := now.UTC().Format(keptLayout)
+// nothing writes again. It never replaces a file.
+func (s *Store) keepAside(path string) (string, error) {
+	stamp := s.clock().UTC().Format(keptLayout)
 	for i := 1; ; i++ {
 		kept := path + "." + stamp + keptExt
 		if i > 1 {
 			kept = path + "." + stamp + "-" + strconv.Itoa(i) + keptExt
 		}
-		err := os.Link(path, kept)
+		err := s.disk().Link(path, kept)
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}
 		if err != nil {
 			return "", err
 		}
-		if err := removeDraftFiles(path); err != nil {
+		if err := s.removeDraftFiles(path); err != nil {
 			return kept, err
 		}
 		return kept, nil

@@ -1,4 +1,4 @@
-package kube
+package demo
 
 import (
 	"context"
@@ -7,12 +7,30 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 )
+
+// configMapTarget names ConfigMap name in namespace ns as kube.Resolve
+// would, without asking a server.
+func configMapTarget(ctx, ns, name string) *kube.Target {
+	return &kube.Target{
+		Context:   ctx,
+		Namespace: ns,
+		Name:      name,
+		Mapping: &meta.RESTMapping{
+			Resource:         schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Scope:            meta.RESTScopeNamespace,
+		},
+	}
+}
 
 func configMap(data map[string]any) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
@@ -71,13 +89,13 @@ func TestDemoChangeAlternates(t *testing.T) {
 	if w := demoChange(sec, 0, &demoKeys{}); w.Path != ".metadata.annotations.demo.kedit.io/write" || sec.GetAnnotations()["demo.kedit.io/write"] != "1" {
 		t.Errorf("secret write %+v, annotations %v", w, sec.GetAnnotations())
 	}
-	if s := (DemoWrite{Path: ".data.foo", Err: errors.New("boom")}).String(); s != "demo-writer could not set .data.foo: boom" {
+	if s := (Write{Path: ".data.foo", Err: errors.New("boom")}).String(); s != "demo-writer could not set .data.foo: boom" {
 		t.Errorf("failed write says %q", s)
 	}
 }
 
 // nextWrite waits for the writer's next report.
-func nextWrite(t *testing.T, w *DemoWriter) DemoWrite {
+func nextWrite(t *testing.T, w *Writer) Write {
 	t.Helper()
 	select {
 	case r, ok := <-w.Writes():
@@ -91,7 +109,7 @@ func nextWrite(t *testing.T, w *DemoWriter) DemoWrite {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no write within 30s")
 	}
-	return DemoWrite{}
+	return Write{}
 }
 
 func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
@@ -99,17 +117,17 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	dc := kubetest.Dynamic(t)
 	ctx := context.Background()
-	if err := CreateDemoObjects(ctx, dc, ns); err != nil {
+	if err := CreateObjects(ctx, dc, ns); err != nil {
 		t.Fatal(err)
 	}
 	// Again: the objects are there, and left as they are.
-	if err := CreateDemoObjects(ctx, dc, ns); err != nil {
+	if err := CreateObjects(ctx, dc, ns); err != nil {
 		t.Fatal(err)
 	}
 
 	for _, name := range []string{"testmap", "nginx-conf"} {
 		target := configMapTarget("", ns, name)
-		w := NewDemoWriter(dc, target, 0)
+		w := NewWriter(dc, target, 0)
 		w.Start(ctx)
 		w.WriteNow()
 		first := nextWrite(t, w)
@@ -132,8 +150,8 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 		for _, mf := range obj.GetManagedFields() {
 			managers[mf.Manager] = true
 		}
-		if !managers[DemoWriterManager] {
-			t.Errorf("%s: managedFields %v lack %s", name, managers, DemoWriterManager)
+		if !managers[WriterManager] {
+			t.Errorf("%s: managedFields %v lack %s", name, managers, WriterManager)
 		}
 		data, _, _ := unstructured.NestedStringMap(obj.Object, "data")
 		switch name {
@@ -150,7 +168,7 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 	}
 
 	// On a timer, with nobody asking.
-	w := NewDemoWriter(dc, configMapTarget("", ns, "testmap"), 50*time.Millisecond)
+	w := NewWriter(dc, configMapTarget("", ns, "testmap"), 50*time.Millisecond)
 	w.Start(ctx)
 	a, b := nextWrite(t, w), nextWrite(t, w)
 	w.Stop()
@@ -160,7 +178,7 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 
 	// A writer nobody reads never stalls: the writes go on, the reports
 	// beyond the buffer are dropped.
-	w = NewDemoWriter(dc, configMapTarget("", ns, "testmap"), time.Millisecond)
+	w = NewWriter(dc, configMapTarget("", ns, "testmap"), time.Millisecond)
 	w.Start(ctx)
 	deadline := time.Now().Add(30 * time.Second)
 	for len(w.writes) < demoWritesBuffered && time.Now().Before(deadline) {

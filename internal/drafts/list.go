@@ -1,4 +1,4 @@
-package kube
+package drafts
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 	"github.com/kedit/kedit/internal/fsutil"
 )
 
-// DraftEntry is one draft found in the store, for `kedit drafts`.
-type DraftEntry struct {
+// Entry is one draft found in the store, for `kedit drafts`.
+type Entry struct {
 	// Context is the kubeconfig context; empty when there was none.
 	Context string
 	// Namespace is empty for cluster-scoped objects.
@@ -56,8 +56,8 @@ func (e *StrayError) Error() string {
 // included. Anything kedit did not write there is a *StrayError naming it:
 // kedit never follows a symlink in the store, nor guesses what a foreign
 // file is.
-func (s *DraftStore) List() ([]DraftEntry, error) {
-	var out []DraftEntry
+func (s *Store) List() ([]Entry, error) {
+	var out []Entry
 	err := filepath.WalkDir(s.Dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && path == s.Dir {
@@ -107,32 +107,32 @@ func (s *DraftStore) List() ([]DraftEntry, error) {
 }
 
 // entryOf reads the file at path, Dir/<context>/<namespace>/<resource>/
-// <file>. ok is false for the files that go with a draft (its base, its
-// lock, a write cut short by a crash).
-func entryOf(path string, parts []string) (DraftEntry, bool, error) {
+// <file>. ok is false for the files that go with a draft (its lock, the
+// base an older kedit kept beside it, a write cut short by a crash).
+func entryOf(path string, parts []string) (Entry, bool, error) {
 	file := parts[3]
 	var name string
 	var kept bool
 	switch {
 	case strings.HasPrefix(file, ".") && strings.Contains(file, ".tmp-"):
-		return DraftEntry{}, false, nil
+		return Entry{}, false, nil
 	case strings.HasSuffix(file, draftExt+baseExt), strings.HasSuffix(file, draftExt+lockExt):
-		return DraftEntry{}, false, nil
+		return Entry{}, false, nil
 	case strings.HasSuffix(file, draftExt):
 		name = strings.TrimSuffix(file, draftExt)
 	case strings.HasSuffix(file, keptExt) && strings.Contains(file, draftExt+"."):
 		name, kept = file[:strings.Index(file, draftExt+".")], true
 	default:
-		return DraftEntry{}, false, &StrayError{Path: path, Reason: "not a file kedit wrote"}
+		return Entry{}, false, &StrayError{Path: path, Reason: "not a file kedit wrote"}
 	}
 	if i := strings.LastIndex(name, "_"); i >= 0 {
 		name = name[:i] // <name>_2.yaml: escaped names never hold "_"
 	}
-	d, err := readDraft(path)
+	d, err := Read(path)
 	if err != nil {
-		return DraftEntry{}, false, &StrayError{Path: path, Reason: strings.TrimPrefix(err.Error(), path+": ")}
+		return Entry{}, false, &StrayError{Path: path, Reason: strings.TrimPrefix(err.Error(), path+": ")}
 	}
-	e := DraftEntry{Path: path, BaseResourceVersion: d.BaseResourceVersion, SavedAt: d.SavedAt, Size: len(d.Text), Kept: kept, Server: d.Server}
+	e := Entry{Path: path, BaseResourceVersion: d.BaseResourceVersion, SavedAt: d.SavedAt, Size: len(d.Text), Kept: kept, Server: d.Server}
 	e.Context = component(parts[0], noContextDir)
 	e.Namespace = component(parts[1], clusterScopedDir)
 	e.Resource = component(parts[2], "")
@@ -156,19 +156,19 @@ func component(s, placeholder string) string {
 	return s
 }
 
-// DraftsOf returns the drafts of t on t's cluster (and those of older
+// DraftsOf returns the drafts of k on k's cluster (and those of older
 // kedits, which did not record the cluster), kept-aside ones included,
 // newest first.
-func (s *DraftStore) DraftsOf(t *Target) ([]DraftEntry, error) {
+func (s *Store) DraftsOf(k Key) ([]Entry, error) {
 	all, err := s.List()
 	if err != nil {
 		return nil, err
 	}
-	dir := s.objectDir(t)
-	name := escapeComponent(t.Name)
-	var out []DraftEntry
+	dir := s.objectDir(k)
+	name := escapeComponent(k.Name)
+	var out []Entry
 	for _, e := range all {
-		if filepath.Dir(e.Path) != dir || !sameCluster(e.Server, t.Server) {
+		if filepath.Dir(e.Path) != dir || !sameCluster(e.Server, k.Server) {
 			continue
 		}
 		file := filepath.Base(e.Path)
@@ -187,12 +187,12 @@ func (s *DraftStore) DraftsOf(t *Target) ([]DraftEntry, error) {
 // be offered, newest first: the browser's draft marks and its :drafts
 // list. Kept-aside drafts are left out, as opening their object does not
 // offer them.
-func (s *DraftStore) ClusterDrafts(context, server string) ([]DraftEntry, error) {
+func (s *Store) ClusterDrafts(context, server string) ([]Entry, error) {
 	all, err := s.List()
 	if err != nil {
 		return nil, err
 	}
-	var out []DraftEntry
+	var out []Entry
 	for _, e := range all {
 		if e.Context == context && !e.Kept && sameCluster(e.Server, server) {
 			out = append(out, e)
@@ -212,7 +212,7 @@ func sameCluster(draftServer, server string) bool {
 // Remove removes the draft at path, which must be a draft (or a kept-aside
 // one) in the store, with its base. A draft a running kedit is writing is
 // not removed: the error names its pid.
-func (s *DraftStore) Remove(path string) error {
+func (s *Store) Remove(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
@@ -237,7 +237,7 @@ func (s *DraftStore) Remove(path string) error {
 		return fmt.Errorf("%s goes with a draft; remove the draft itself", abs)
 	}
 	if e.Kept {
-		if err := os.Remove(abs); err != nil {
+		if err := s.disk().Remove(abs); err != nil {
 			return err
 		}
 		fsutil.SyncDir(filepath.Dir(abs))
@@ -251,5 +251,5 @@ func (s *DraftStore) Remove(path string) error {
 		return err
 	}
 	defer unlockFile(f, abs+lockExt)
-	return removeDraftFiles(abs)
+	return s.removeDraftFiles(abs)
 }
