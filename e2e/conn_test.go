@@ -226,8 +226,11 @@ func TestE2EMayNotUpdateSaidOnEdit(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine", said+ns+": a draft can be made but not saved")
 	term.send("i")
-	term.waitFor(screenWait, said+ns+": a draft can be made but not saved")
-	term.send("esc")
+	term.waitFor(screenWait, "editing the draft", said+ns+": a draft can be made but not saved")
+	// Escape is tmux's name for the key ("esc" would type three letters);
+	// s sent before the editor closed would reach kedit as alt+s.
+	term.send("Escape")
+	term.waitGone(screenWait, "editing the draft")
 	if n := reviews(); n != 1 {
 		t.Errorf("%d access reviews after e and i, want 1", n)
 	}
