@@ -24,6 +24,22 @@ import (
 // End to end, the promise about drafts (#10): the real binary in tmux,
 // killed, hung up on, run twice at once, and against two "clusters".
 
+// leaveDraft runs kedit on configmap/name in ns, makes a draft with the
+// environment's $EDITOR, and kills kedit with SIGKILL once the draft's
+// file holds want: the draft a crashed kedit leaves. It returns the file's
+// path.
+func (e keditEnv) leaveDraft(t *testing.T, ns, name, want string) string {
+	t.Helper()
+	term := e.start(t, ns, "configmap/"+name)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	path := e.draft(ns, "configmaps", name, 1)
+	waitFile(t, path, holds(want))
+	term.signal("KILL")
+	term.waitFor(screenWait, "EXIT=137")
+	return path
+}
+
 // editorFiles lists what is left in kedit's $EDITOR directory.
 func editorFiles(t *testing.T, runtime string) []string {
 	entries, err := os.ReadDir(filepath.Join(runtime, "kedit"))
@@ -162,13 +178,7 @@ func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	first := env.start(t, ns, "configmap/testmap")
-	first.send("e")
-	first.waitFor(screenWait, "unsaved draft")
-	path := env.draft(ns, "configmaps", "testmap", 1)
-	waitFile(t, path, holds("foo: mine"))
-	first.signal("KILL")
-	first.waitFor(screenWait, "EXIT=137")
+	path := env.leaveDraft(t, ns, "testmap", "foo: mine")
 	// Without its base, as an older kedit could leave it, and the object
 	// moves on.
 	toOlderLayout(t, path, false)
@@ -248,13 +258,7 @@ func TestE2EOlderKeditsDraftIsRecovered(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	first := env.start(t, ns, "configmap/testmap")
-	first.send("e")
-	first.waitFor(screenWait, "unsaved draft")
-	path := env.draft(ns, "configmaps", "testmap", 1)
-	waitFile(t, path, holds("foo: mine"))
-	first.signal("KILL")
-	first.waitFor(screenWait, "EXIT=137")
+	path := env.leaveDraft(t, ns, "testmap", "foo: mine")
 	toOlderLayout(t, path, true)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 
@@ -325,13 +329,8 @@ func TestE2EDraftsBelongToTheirCluster(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: cluster-a/' "$1"`))
-	a := env.start(t, ns, "configmap/testmap")
-	a.send("e")
-	a.waitFor(screenWait, "unsaved draft")
-	draftA := env.draft(ns, "configmaps", "testmap", 1)
-	stored := waitFile(t, draftA, holds("foo: cluster-a"))
-	a.signal("KILL")
-	a.waitFor(screenWait, "EXIT=137")
+	draftA := env.leaveDraft(t, ns, "testmap", "foo: cluster-a")
+	stored, _ := os.ReadFile(draftA)
 
 	// The same context name, another server URL (the certificate is valid
 	// for localhost too): another cluster, as far as kedit can tell.
