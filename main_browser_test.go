@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -13,12 +13,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/ui"
@@ -48,7 +46,6 @@ type loggingTransport struct {
 }
 
 type loggedReq struct {
-	at    time.Time
 	path  string
 	query string
 	bytes *int64
@@ -59,7 +56,7 @@ func (lt *loggingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := lt.next.RoundTrip(r)
 	n := new(int64)
 	l.mu.Lock()
-	l.reqs = append(l.reqs, loggedReq{at: time.Now(), path: r.URL.Path, query: r.URL.RawQuery, bytes: n})
+	l.reqs = append(l.reqs, loggedReq{path: r.URL.Path, query: r.URL.RawQuery, bytes: n})
 	l.mu.Unlock()
 	if resp != nil {
 		resp.Body = &countingBody{ReadCloser: resp.Body, n: n, mu: &l.mu}
@@ -133,38 +130,6 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 	return log
 }
 
-// createConfigMaps creates n ConfigMaps of size bytes of data in ns, a few
-// at a time, without client-go's rate limit.
-func createConfigMaps(t testing.TB, ns string, n, size int) {
-	t.Helper()
-	cfg := kubetest.RESTConfig(t)
-	cfg.QPS, cfg.Burst = -1, 0
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value := strings.Repeat("x", size)
-	errs := make(chan error, n)
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big-%04d", i)}, Data: map[string]string{"data": value}}
-			_, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // metadataBytes bounds what one ConfigMap's metadata may cost on the wire
 // (a few hundred bytes; phase 1's tests allow as much).
 const metadataBytes = 2048
@@ -181,32 +146,32 @@ func TestBrowserDownloadsMetadataOnlyAndIdles(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	const n = 20
-	createConfigMaps(t, ns, n, bigConfigMap)
+	kubetest.CreateConfigMaps(t, ns, n, bigConfigMap)
 	log := runBrowser(t, ns, "cm")
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 
-	// Start-up is over once a second passes without a request.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		reqs := log.snapshot()
-		if len(reqs) > 0 && time.Since(reqs[len(reqs)-1].at) > time.Second {
-			break
+	// Start-up is over once the list's watch request is in the log
+	// (after a list, or a watch-list at once); then 3 s idle, which the
+	// first request sent ends. What was downloaded is counted after, when
+	// the list has surely been read.
+	testwait.Eventually(t, 30*time.Second, "the list's watch request", func() bool {
+		for _, r := range log.snapshot() {
+			if q, _ := url.ParseQuery(r.query); r.path == path && q.Get("watch") == "true" {
+				return true
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still sending requests after 30s: %d", len(reqs))
-		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	})
+	before := log.snapshot()
+	testwait.Until(3*time.Second, func() bool { return len(log.snapshot()) > len(before) })
+	after := log.snapshot()
+	for _, r := range after[len(before):] {
+		t.Errorf("idle, the browser sent %s?%s", r.path, r.query)
 	}
 	got, count := log.bytesTo(path)
 	t.Logf("%d ConfigMaps of 1 MiB: %d bytes downloaded for them in %d requests", n, got, count)
 	if got > n*metadataBytes || count == 0 {
 		t.Errorf("downloaded %d bytes in %d requests for %d ConfigMaps: more than their metadata", got, count, n)
-	}
-	before := log.snapshot()
-	time.Sleep(3 * time.Second)
-	after := log.snapshot()
-	for _, r := range after[len(before):] {
-		t.Errorf("idle, the browser sent %s?%s", r.path, r.query)
 	}
 	var watches int
 	for _, r := range after {
@@ -229,7 +194,7 @@ func BenchmarkBrowserMetadataOnly(b *testing.B) {
 	ns := os.Getenv("KEDIT_BENCH_NAMESPACE")
 	if ns == "" {
 		ns = kubetest.Namespace(b)
-		createConfigMaps(b, ns, n, bigConfigMap)
+		kubetest.CreateConfigMaps(b, ns, n, bigConfigMap)
 	}
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
 	var downloaded int64

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,30 +13,9 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/diff/difftest"
+	"github.com/kedit/kedit/internal/testgit"
+	"github.com/kedit/kedit/internal/testseed"
 )
-
-// gitEnv keeps the user's and the system's git configuration (a
-// merge.conflictStyle, say) out of the reference runs.
-func gitEnv(dir string) []string {
-	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
-}
-
-// runGit runs git in dir and returns its stdout, stderr and exit status.
-func runGit(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv(dir)
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
-	}
-	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
-}
 
 // randomGitFlags draws a git merge-file command line's flags: styles,
 // favors, a marker size and labels, in random order and number, so that
@@ -86,7 +64,7 @@ func TestMergeCommandMatchesGitFlags(t *testing.T) {
 	if testing.Short() {
 		cases = 100
 	}
-	seed := uint64(1789)
+	seed := testseed.Fixed(t, 1789)
 	g := difftest.NewCorpus(11, seed)
 	r := g.Rand()
 	names := []string{"a.txt", "o.txt", "b.txt"}
@@ -108,7 +86,7 @@ func TestMergeCommandMatchesGitFlags(t *testing.T) {
 		if !strings.Contains(strings.Join(flags, " "), "-L") {
 			flags = append(flags, "-L", "x")
 		}
-		want, wantErr, wantCode := runGit(t, dir, append(append([]string{"merge-file", "-p"}, flags...), names...)...)
+		want, wantErr, wantCode := testgit.Run(t, dir, append(append([]string{"merge-file", "-p"}, flags...), names...)...)
 		keditArgs := append([]string{"merge", "--merge"}, flags...)
 		if r.IntN(2) == 0 {
 			keditArgs = append(keditArgs, "-p")
@@ -152,7 +130,7 @@ func TestMergeCommandWritesMineAsGitDoes(t *testing.T) {
 	write("kedit-mine", texts[0])
 	write("base", texts[1])
 	write("theirs", texts[2])
-	_, _, wantCode := runGit(t, dir, "merge-file", "-L", "mine", "git-mine", "base", "theirs")
+	_, _, wantCode := testgit.Run(t, dir, "merge-file", "-L", "mine", "git-mine", "base", "theirs")
 	_, _, code := runKedit(t, "merge", "-o", "kedit-mine", "--merge", "-L", "mine", "kedit-mine", "base", "theirs")
 	want, _ := os.ReadFile("git-mine")
 	got, _ := os.ReadFile("kedit-mine")
@@ -186,13 +164,13 @@ func TestMergeCommandExitStatusIsGits(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, _, want := runGit(t, dir, "merge-file", "-p", "--diff3", "mine", "base", "theirs")
+		_, _, want := testgit.Run(t, dir, "merge-file", "-p", "--diff3", "mine", "base", "theirs")
 		_, _, code := runKedit(t, "merge", "mine", "base", "theirs")
 		if code != want || code != min(n, 127) {
 			t.Errorf("%d conflicts: kedit exit %d, git %d, want %d", n, code, want, min(n, 127))
 		}
 	}
-	_, _, want := runGit(t, dir, "merge-file", "-p", "mine", "nope", "theirs")
+	_, _, want := testgit.Run(t, dir, "merge-file", "-p", "mine", "nope", "theirs")
 	_, stderr, code := runKedit(t, "merge", "mine", "nope", "theirs")
 	if code != 255 || want != 255 || !strings.Contains(stderr, "nope") {
 		t.Errorf("missing file: kedit exit %d (%q), git %d", code, stderr, want)
@@ -237,7 +215,7 @@ func TestMergeCommandRefusesBinaryAsGit(t *testing.T) {
 			if quiet {
 				args = append([]string{"-q"}, args...)
 			}
-			wantOut, wantErr, wantCode := runGit(t, dir, append([]string{"merge-file", "--diff3", "-L", "mine", "-L", "base", "-L", "theirs"}, args...)...)
+			wantOut, wantErr, wantCode := testgit.Run(t, dir, append([]string{"merge-file", "--diff3", "-L", "mine", "-L", "base", "-L", "theirs"}, args...)...)
 			out, stderr, code := runKedit(t, append([]string{"merge"}, args...)...)
 			if code != wantCode || out != wantOut || (wantCode == 255) != tt.refused {
 				t.Errorf("%s: kedit exit %d, git %d; stdout equal %v", name, code, wantCode, out == wantOut)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/diff/difftest"
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // flagFocus names the option each round of randomOptions is about, so
@@ -94,6 +95,7 @@ func TestMerge3TextFlagsMatchGit(t *testing.T) {
 		}
 		bigCases = cases / 100
 	}
+	seed = testseed.Fixed(t, seed)
 	t.Logf("%d cases and %d big ones, seed %d", cases, bigCases, seed)
 	g := difftest.NewCorpus(5, seed)
 	r := g.Rand()

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/diff/difftest"
+	"github.com/kedit/kedit/internal/testgit"
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // gitMerger runs the real `git merge-file`, the reference Merge3Text must
@@ -44,10 +46,7 @@ func (g *gitMerger) mergeWith(flags []string, mine, base, theirs string) (string
 	args := append(append([]string{"merge-file", "-p"}, flags...), "mine", "base", "theirs")
 	cmd := exec.Command("git", args...)
 	cmd.Dir = g.dir
-	// Keep any user or system configuration (merge.conflictStyle) out of
-	// the reference run.
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_CEILING_DIRECTORIES="+filepath.Dir(g.dir))
+	cmd.Env = testgit.Env(g.dir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -197,6 +196,7 @@ func TestMerge3TextMatchesGit(t *testing.T) {
 		}
 		bigCases, hugeCases = cases/20, cases/200
 	}
+	seed = testseed.Fixed(t, seed)
 	g := difftest.NewCorpus(3, seed)
 	failed := 0
 	for i := 0; i < cases && failed < 5; i++ {

@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // The property behind the conflict view: no resolution removes a change
@@ -212,8 +214,10 @@ func TestResolutionsKeepOneSidedLines(t *testing.T) {
 	if testing.Short() {
 		seeds = 60
 	}
-	for seed := range seeds {
-		r := rand.New(rand.NewPCG(uint64(seed), 8))
+	base := testseed.Fixed(t, 0)
+	for i := range seeds {
+		seed := base + uint64(i)
+		r := rand.New(rand.NewPCG(seed, 8))
 		base, mine, theirs := randomTexts(r, "l")
 		cmOf := func(text string) *unstructured.Unstructured {
 			return &unstructured.Unstructured{Object: map[string]any{
@@ -610,8 +614,10 @@ func TestResolutionsKeepOneSidedChanges(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
 			conflicts := 0
-			for seed := range seeds {
-				r := rand.New(rand.NewPCG(uint64(seed), 9))
+			base := testseed.Fixed(t, 0)
+			for i := range seeds {
+				seed := base + uint64(i)
+				r := rand.New(rand.NewPCG(seed, 9))
 				c := k.make(r)
 				m, err := MergeObjects(c.base, c.mine, c.theirs, c.opts...)
 				if err != nil {

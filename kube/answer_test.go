@@ -14,27 +14,6 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// createWidget creates a Widget (crdManifest) in ns from manifest, once
-// discovery serves the type.
-func createWidget(t *testing.T, ns, manifest string) {
-	t.Helper()
-	kubetest.MustKubectl(t, "apply", "-f", writeTemp(t, "crd.yaml", crdManifest))
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/widgets.kedit.example.com", "--timeout=60s")
-	file := writeTemp(t, "w.yaml", manifest)
-	// Discovery of a brand-new type can lag a moment behind Established.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", file)
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("creating the widget: %v\n%s", err, out)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-}
-
 // TestEngineApplyOfAnUndeclaredFieldIsARefusal: with --strategy apply, a
 // custom resource draft with a field its schema does not declare is
 // answered 500 by the API server ("failed to create typed patch object
@@ -46,7 +25,7 @@ func createWidget(t *testing.T, ns, manifest string) {
 func TestEngineApplyOfAnUndeclaredFieldIsARefusal(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	createWidget(t, ns, "apiVersion: kedit.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  parts:\n  - {name: a, size: 1}\n")
+	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1"))
 	e := newEngineFor(t, ns, "widgets.kedit.example.com", "w", StrategyApply)
 	before := readBase(t, e.runner.Target).GetResourceVersion()
 	text, _ := e.session.DraftText()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,9 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -194,8 +193,9 @@ func TestBrowseIsLive(t *testing.T) {
 
 	before := rows["bravo"]
 	measure("a patched object", func() {
-		// managedFields' times have a resolution of a second: let one pass,
-		// so that the patch's entry is newer than the creation's.
+		// A new second on the clock: managedFields' times have whole
+		// seconds, and the patch's entry must be newer than the
+		// creation's. Nothing can be polled for; time must pass.
 		time.Sleep(time.Second)
 		kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "bravo", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
 	}, func(rows map[string]ObjectRow) bool { return rows["bravo"].ResourceVersion != before.ResourceVersion })
@@ -369,40 +369,6 @@ func loggedMetadataClient(t testing.TB, keep bool) (metadata.Interface, *respons
 	return mc, log
 }
 
-// createBigConfigMaps creates n ConfigMaps of size bytes of data each in
-// ns, a few at a time, through a client without client-go's default rate
-// limit (5 requests a second would take 17 minutes for 5,000).
-func createBigConfigMaps(t testing.TB, ns string, n, size int) {
-	t.Helper()
-	cfg := kubetest.RESTConfig(t)
-	cfg.QPS, cfg.Burst = -1, 0
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value := strings.Repeat("x", size-len("data"))
-	ctx := context.Background()
-	errs := make(chan error, n)
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big-%04d", i)}, Data: map[string]string{"data": value}}
-			_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatalf("creating ConfigMaps: %v", err)
-		}
-	}
-}
-
 // maxConfigMapData is the most data a ConfigMap may hold (1 MiB).
 const maxConfigMapData = 1 << 20
 
@@ -419,7 +385,7 @@ func TestBrowseDownloadsMetadataOnly(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	const n = 20
-	createBigConfigMaps(t, ns, n, maxConfigMapData-1024)
+	kubetest.CreateConfigMaps(t, ns, n, maxConfigMapData-1024)
 	mc, log := loggedMetadataClient(t, false)
 	col := connectForTest(t, kubetest.Kubeconfig(t), ns)
 	c, err := col.Collection("configmaps", false)
@@ -510,9 +476,15 @@ func TestBrowseIdleSendsOnlyItsWatch(t *testing.T) {
 	}
 	r := startBrowse(t, mc, col)
 	r.waitFor("the first list", liveDeadline, func(s BrowseSnapshot) bool { return s.Synced && s.Connection.State == Connected })
-	time.Sleep(500 * time.Millisecond) // let a list's watch follow it
+	// Start-up is over once the watch request is in the log (after a
+	// list, or a watch-list at once); then 3 s idle, which the first
+	// request sent ends.
+	testwait.Eventually(t, liveDeadline, "the watch request", func() bool {
+		reqs := log.requests()
+		return len(reqs) > 0 && isWatchRequest("?"+reqs[len(reqs)-1].query)
+	})
 	startup := log.requests()
-	time.Sleep(3 * time.Second)
+	testwait.Until(3*time.Second, func() bool { return len(log.requests()) > len(startup) })
 	idle := log.requests()
 	var describe []string
 	for _, r := range startup {
@@ -618,7 +590,7 @@ func TestBrowseStopLeavesNothingRunning(t *testing.T) {
 	r.waitFor("the second object", liveDeadline, func(s BrowseSnapshot) bool { return len(s.Rows) == 2 })
 	stopBrowseWithin(t, r.b, 10*time.Second)
 	stopBrowseWithin(t, r.b, time.Second) // again: a no-op
-	assertNoBrowseGoroutines(t)
+	assertNoGoroutines(t, "kedit/kube.(*Browse)")
 
 	// Stopped by its context, and stopped before it started.
 	b := NewBrowse(cl.Metadata, col)
@@ -638,31 +610,7 @@ func TestBrowseStopLeavesNothingRunning(t *testing.T) {
 	if err := b.Start(context.Background()); err == nil {
 		t.Error("Start after Stop succeeded")
 	}
-	assertNoBrowseGoroutines(t)
-}
-
-// assertNoBrowseGoroutines is assertNoWatchGoroutines for Browse.
-func assertNoBrowseGoroutines(t *testing.T) {
-	t.Helper()
-	markers := []string{"k8s.io/client-go/tools/cache.", "k8s.io/apimachinery/pkg/watch.", "kedit/kube.(*Browse)"}
-	var leaked string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		leaked = ""
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			for _, m := range markers {
-				if strings.Contains(g, m) {
-					leaked += g + "\n\n"
-					break
-				}
-			}
-		}
-		if leaked == "" {
-			return
-		}
-	}
-	t.Errorf("goroutines outlived Stop:\n%s", leaked)
+	assertNoGoroutines(t, "kedit/kube.(*Browse)")
 }
 
 // TestBrowseReconnectingWithoutServer needs no cluster: a Browse of an
@@ -712,10 +660,8 @@ func TestBrowseCoalescesWhileTheReaderIsAway(t *testing.T) {
 	// Nobody reads until the informer has every object: at most one
 	// snapshot waited in the pump, built before the last creations, and
 	// the next one has them all.
-	for deadline := time.Now().Add(liveDeadline); len(r.b.informer.GetStore().List()) < n; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the informer has %d of %d objects", len(r.b.informer.GetStore().List()), n)
-		}
+	if !testwait.Until(liveDeadline, func() bool { return len(r.b.informer.GetStore().List()) >= n }) {
+		t.Fatalf("the informer has %d of %d objects", len(r.b.informer.GetStore().List()), n)
 	}
 	got := 0
 	for len(r.last.Rows) < n {
@@ -736,7 +682,7 @@ func benchNamespace(b *testing.B, n, size int) string {
 	b.Helper()
 	ns := kubetest.Namespace(b)
 	start := time.Now()
-	createBigConfigMaps(b, ns, n, size)
+	kubetest.CreateConfigMaps(b, ns, n, size)
 	b.Logf("created %d ConfigMaps of %d bytes in %s", n, size, time.Since(start).Round(time.Millisecond))
 	return ns
 }

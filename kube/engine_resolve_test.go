@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +17,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -25,20 +25,6 @@ import (
 // The reproductions of issue 8, each as the session engine against the
 // real API server: no resolution drops a change that did not collide, and
 // server-side apply does what the draft says or says why not.
-
-// appConfText is a 40-line config file with the given lines (1-based)
-// replaced.
-func appConfText(set map[int]string) string {
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		if v, ok := set[i]; ok {
-			b.WriteString(v + "\n")
-		} else {
-			fmt.Fprintf(&b, "option%d = %d\n", i, i)
-		}
-	}
-	return b.String()
-}
 
 // writeTemp writes body to a file of the test's own.
 func writeTemp(t *testing.T, name, body string) string {
@@ -83,10 +69,10 @@ func (e *engine) setDraftData(kv map[string]string) {
 func TestEngineTakeMineKeepsTheirsCleanLines(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "app", "--from-file=app.conf="+writeTemp(t, "app.conf", appConfText(nil)))
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "app", "--from-file=app.conf="+writeTemp(t, "app.conf", fixture.AppConfBase))
 	e := newEngineFor(t, ns, "configmap", "app", StrategyUpdate)
-	e.setDraftData(map[string]string{"app.conf": appConfText(map[int]string{5: "mine5", 10: "mine10"})})
-	theirs := appConfText(map[int]string{10: "theirs10", 30: "theirs30"})
+	e.setDraftData(map[string]string{"app.conf": fixture.AppConfMine})
+	theirs := fixture.AppConfTheirs
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "app", "--type=merge", "-p",
 		fmt.Sprintf(`{"data":{"app.conf":%q}}`, theirs))
 	e.awaitLive(liveData("app.conf", theirs))
@@ -110,7 +96,7 @@ func TestEngineTakeMineKeepsTheirsCleanLines(t *testing.T) {
 	if e.session.State() != model.StateSaved {
 		t.Fatalf("state %v after the resubmit (failure %+v)", e.session.State(), e.session.Failure())
 	}
-	want := appConfText(map[int]string{5: "mine5", 10: "mine10", 30: "theirs30"})
+	want := fixture.AppConfMineAt10
 	if got := dataOf(t, e.runner.Target)["app.conf"]; got != want {
 		t.Errorf("app.conf on the server:\n%s\nwant\n%s", got, want)
 	}
@@ -122,21 +108,7 @@ func TestEngineTakeMineKeepsTheirsCleanLines(t *testing.T) {
 func TestEngineCustomResourceListMergesByItem(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "apply", "-f", writeTemp(t, "crd.yaml", crdManifest))
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/widgets.kedit.example.com", "--timeout=60s")
-	widget := writeTemp(t, "w.yaml", "apiVersion: kedit.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  parts:\n  - {name: a, size: 1}\n  - {name: b, size: 1}\n")
-	// Discovery of a brand-new type can lag a moment behind Established.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", widget)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("creating the widget: %v\n%s", err, out)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1", "b=1"))
 	e := newEngineFor(t, ns, "widgets.kedit.example.com", "w", StrategyUpdate)
 	text, _ := e.session.DraftText()
 	e.editDraftText(strings.Replace(text, "name: a\n    size: 1", "name: a\n    size: 2", 1))

@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -122,18 +123,22 @@ func (e *engine) recordStates() *[]model.State {
 // session decides. It gives up at deadline.
 func (e *engine) saveSettled(deadline time.Duration) {
 	e.t.Helper()
-	end := time.Now().Add(deadline)
 	e.handle(model.SaveRequested{})
-	for {
+	settled := func() bool {
 		f := e.session.Failure()
-		if e.session.State() != model.StateFailed || f == nil || !f.Kind.Retryable() {
-			return
+		return e.session.State() != model.StateFailed || f == nil || !f.Kind.Retryable()
+	}
+	// Each poll after the first retries: the retry's timer, shortened to
+	// the poll's interval.
+	retry := false
+	if !testwait.Until(deadline, func() bool {
+		if retry {
+			e.handle(model.SaveRequested{})
 		}
-		if time.Now().After(end) {
-			e.t.Fatalf("the save still fails after %s: %v", deadline, f.Err)
-		}
-		time.Sleep(100 * time.Millisecond) // the retry's timer, shortened
-		e.handle(model.SaveRequested{})
+		retry = true
+		return settled()
+	}) {
+		e.t.Fatalf("the save still fails after %s: %v", deadline, e.session.Failure().Err)
 	}
 }
 

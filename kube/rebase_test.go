@@ -3,10 +3,7 @@ package kube
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
@@ -156,83 +153,11 @@ func TestRebaseAgainWhenTheirsMovesDuringResolve(t *testing.T) {
 	}
 }
 
-const crdManifest = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.kedit.example.com
-spec:
-  group: kedit.example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wdg]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              parts:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [name]
-                items:
-                  type: object
-                  required: [name]
-                  properties:
-                    name: {type: string}
-                    size: {type: integer}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.kedit.example.com
-spec:
-  group: kedit.example.com
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
-
 func TestRebaseCustomResourceBySchema(t *testing.T) {
 	ns := kubetest.Namespace(t)
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	kubetest.MustKubectl(t, "apply", "-f", write("crd.yaml", crdManifest))
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/widgets.kedit.example.com", "crd/gadgets.kedit.example.com", "--timeout=60s")
-	widget := write("w.yaml", "apiVersion: kedit.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  parts:\n  - {name: a, size: 1}\n---\n"+
+	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1")+"---\n"+
 		"apiVersion: kedit.example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  anything: [1, 2]\n")
-
-	// Discovery of a brand-new type can lag a moment behind Established.
-	var target *Target
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", widget)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("creating the widget: %v\n%s", err, out)
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	target = resolveForTest(t, kubetest.Kubeconfig(t), ns, "wdg", "w")
+	target := resolveForTest(t, kubetest.Kubeconfig(t), ns, "wdg", "w")
 	if target.Mapping.GroupVersionKind.Kind != "Widget" {
 		t.Fatalf("wdg resolved to %v", target.Mapping.GroupVersionKind)
 	}

@@ -12,8 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -132,18 +134,15 @@ spec:
 	// changed CRD's schema a moment after the change.
 	load := func(obj *unstructured.Unstructured) {
 		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			tc, err := LoadSchemas(newFlags(), target)
-			if err == nil {
-				if _, err = tc.ObjectToTyped(obj); err == nil {
-					return
-				}
+		var err error
+		if !testwait.Until(60*time.Second, func() bool {
+			var tc managedfields.TypeConverter
+			if tc, err = LoadSchemas(newFlags(), target); err == nil {
+				_, err = tc.ObjectToTyped(obj)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the schema never took %v: %v", obj.Object, err)
-			}
-			time.Sleep(300 * time.Millisecond)
+			return err == nil
+		}) {
+			t.Fatalf("the schema never took %v: %v", obj.Object, err)
 		}
 	}
 	const doc = "/openapi/v3/apis/cache.kedit.example.com/v1"

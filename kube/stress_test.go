@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/testseed"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -198,8 +200,11 @@ func runStress(t *testing.T, sessions, edits int, blind bool) (stressFigures, []
 	errs := make([]error, sessions)
 	var figMu sync.Mutex
 	var wg sync.WaitGroup
+	// Each session's random choices come from a seed of its own; the
+	// interleaving of the sessions is the machine's.
+	base := testseed.Fixed(t, 0)
 	for i := range sessions {
-		d := newStressDriver(t, c, target, i)
+		d := newStressDriver(t, c, target, i, base+uint64(i))
 		d.blind = blind
 		wg.Go(func() {
 			errs[i] = d.run(ctx, edits)
@@ -219,22 +224,16 @@ func runStress(t *testing.T, sessions, edits int, blind bool) (stressFigures, []
 
 	// Every version up to the last is recorded before checking.
 	final := readBase(t, target)
-	deadline := time.Now().Add(watchTimeout)
-	for {
+	last := ""
+	if !testwait.Until(watchTimeout, func() bool {
 		recMu.Lock()
-		n := len(versions)
-		last := ""
-		if n > 0 {
+		defer recMu.Unlock()
+		if n := len(versions); n > 0 {
 			last = versions[n-1].rv
 		}
-		recMu.Unlock()
-		if last == final.GetResourceVersion() {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the recorder saw up to rv %s, the object is at %s", last, final.GetResourceVersion())
-		}
-		time.Sleep(50 * time.Millisecond)
+		return last == final.GetResourceVersion()
+	}) {
+		t.Fatalf("the recorder saw up to rv %s, the object is at %s", last, final.GetResourceVersion())
 	}
 	rec.Stop()
 	<-recDone
@@ -355,13 +354,13 @@ type stressDriver struct {
 	pending stressWrite
 }
 
-func newStressDriver(t *testing.T, c testCluster, target *Target, id int) *stressDriver {
+func newStressDriver(t *testing.T, c testCluster, target *Target, id int, seed uint64) *stressDriver {
 	t.Helper()
 	w, err := NewWatchForConfig(c.cfg, target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stressDriver{id: id, rng: rand.New(rand.NewPCG(uint64(id), 12)), watch: w, session: model.NewSession(target.Ref()),
+	return &stressDriver{id: id, rng: rand.New(rand.NewPCG(seed, 12)), watch: w, session: model.NewSession(target.Ref()),
 		runner: &Runner{Client: c.dynamic(t), Target: target, Strategy: StrategyUpdate, Cached: w.Latest}}
 }
 

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"runtime"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -201,7 +202,7 @@ func TestWatchReportsOnlyItsObject(t *testing.T) {
 
 	// A connected watch leaves nothing running once stopped.
 	stopWithin(t, r.w, 10*time.Second)
-	assertNoWatchGoroutines(t)
+	assertNoGoroutines(t, "kedit/kube.(*Watch)")
 }
 
 func TestWatchClusterScoped(t *testing.T) {
@@ -220,10 +221,7 @@ func TestWatchMissingObjectThenCreated(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	r := startWatch(t, kubetest.Dynamic(t), configMapTarget("", ns, "later"))
 	r.await(0, "Connected", isConn(Connected))
-	deadline := time.Now().Add(watchTimeout)
-	for !r.w.HasSynced() && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Until(watchTimeout, r.w.HasSynced)
 	if _, ok := r.w.Latest(); ok || !r.w.HasSynced() {
 		t.Fatalf("synced=%v, Latest ok=%v for a missing object", r.w.HasSynced(), ok)
 	}
@@ -380,33 +378,7 @@ func TestWatchStopEndsEvents(t *testing.T) {
 	if err := w.Start(context.Background()); err == nil {
 		t.Error("Start after Stop succeeded")
 	}
-	assertNoWatchGoroutines(t)
-}
-
-// assertNoWatchGoroutines fails the test when goroutines of a watch (the
-// informer, the reflector, the stream decoder, the event pump) outlive
-// Stop. Connections the HTTP transport keeps for reuse are not a watch's.
-func assertNoWatchGoroutines(t *testing.T) {
-	t.Helper()
-	markers := []string{"k8s.io/client-go/tools/cache.", "k8s.io/apimachinery/pkg/watch.", "kedit/kube.(*Watch)"}
-	var leaked string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		leaked = ""
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			for _, m := range markers {
-				if strings.Contains(g, m) {
-					leaked += g + "\n\n"
-					break
-				}
-			}
-		}
-		if leaked == "" {
-			return
-		}
-	}
-	t.Errorf("goroutines outlived Stop:\n%s", leaked)
+	assertNoGoroutines(t, "kedit/kube.(*Watch)")
 }
 
 // drained closes its channel once w's Events channel is closed.
@@ -540,6 +512,14 @@ func (l *requestLog) RoundTrip(req *http.Request) (*http.Response, error) {
 	return l.next.RoundTrip(req)
 }
 
+// isWatchRequest reports whether a logged request, "METHOD path?query",
+// is a watch.
+func isWatchRequest(req string) bool {
+	_, query, _ := strings.Cut(req, "?")
+	q, _ := url.ParseQuery(query)
+	return q.Get("watch") == "true"
+}
+
 func (l *requestLog) snapshot() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -563,9 +543,15 @@ func TestWatchIdleSendsOnlyItsWatch(t *testing.T) {
 	r.next("Added on start", isType(ObjectAdded))
 	r.await(0, "Connected", isConn(Connected))
 
-	time.Sleep(500 * time.Millisecond) // let the watch request follow a list
+	// Start-up is over once the watch request is in the log (after a
+	// list, or a watch-list at once); then 3 s idle, which the first
+	// request sent ends.
+	testwait.Eventually(t, watchTimeout, "the watch request", func() bool {
+		reqs := log.snapshot()
+		return len(reqs) > 0 && isWatchRequest(reqs[len(reqs)-1])
+	})
 	startup := log.snapshot()
-	time.Sleep(3 * time.Second)
+	testwait.Until(3*time.Second, func() bool { return len(log.snapshot()) > len(startup) })
 	idle := log.snapshot()
 	t.Logf("start-up requests: %q", startup)
 	if len(idle) != len(startup) {

@@ -11,6 +11,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 func TestTimelineDeletesAndRecreations(t *testing.T) {
@@ -263,8 +265,9 @@ func TestTimelineRebuildsEveryVersion(t *testing.T) {
 	if testing.Short() {
 		walks = 40
 	}
+	base := testseed.Fixed(t, 0)
 	for w := range walks {
-		r := rand.New(rand.NewPCG(uint64(w), 7))
+		r := rand.New(rand.NewPCG(base+uint64(w), 7))
 		var tl Timeline
 		if w%3 == 0 {
 			tl.limit = 12 << 10
@@ -355,7 +358,7 @@ func TestTimelineRebuildsEveryVersion(t *testing.T) {
 }
 
 func TestTextEditsRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+	r := rand.New(rand.NewPCG(testseed.Fixed(t, 1), 2))
 	for i := range 300 {
 		a := bigText(r, r.IntN(80))
 		b := mutate(r, a, 0)

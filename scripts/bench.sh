@@ -180,7 +180,7 @@ row keystroke "p99, App.Update+View, 1 MiB" "$(python3 -c "print('%.2f ms' % ($k
 
 echo
 echo "== live change: kubectl patch returning to the banner drawn, beside kubectl get -w"
-go test . -run '^$' -bench LiveChange -benchtime 100x | tee "$work/live.out" | grep '^Bench'
+go test ./e2e -run '^$' -bench LiveChange -benchtime 100x | tee "$work/live.out" | grep '^Bench'
 k50=$(metric "$work/live.out" 'LiveChange/kedit' p50-ms)
 k99=$(metric "$work/live.out" 'LiveChange/kedit' p99-ms)
 p50=$(metric "$work/live.out" 'kubectl-get-w' p50-ms)
@@ -198,7 +198,7 @@ done
 
 echo
 echo "== clean rebase cost: requests beyond the refused save, through the real binary"
-if go test . -count=1 -run 'TestE2ECleanRebaseCostsOneRequest$' >"$work/cost.out" 2>&1; then
+if go test ./e2e -count=1 -run 'TestE2ECleanRebaseCostsOneRequest$' >"$work/cost.out" 2>&1; then
 	row "clean rebase cost" "extra requests per clean rebase" "1 (the resubmit)" "kubectl edit: 0 and a lost update" "exactly 1" ✔
 else
 	cat "$work/cost.out"

@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -15,7 +12,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/benchkeys"
 	"github.com/kedit/kedit/ui/pasteinput"
 	"github.com/kedit/kedit/ui/textedit"
 )
@@ -26,23 +25,6 @@ import (
 // keeping the typing costs; and a paste of a mebibyte from the terminal to
 // the screen.
 
-var appBenchSizes = []struct {
-	name string
-	size int
-}{{"1KiB", 1 << 10}, {"100KiB", 100 << 10}, {"1MiB", 1 << 20}, {"3MiB", 3 << 20}}
-
-// benchConfig is a config file of about size bytes, the value of one key
-// of a ConfigMap: the draft is then about as large, as textedit's
-// benchmark documents are.
-func benchConfig(size int) string {
-	var b strings.Builder
-	b.Grow(size + 64)
-	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "key%06d: \"value %d of the config\" # comment\n", i, i)
-	}
-	return b.String()
-}
-
 // benchApp opens testmap holding a config of size bytes, 120x40, with
 // colours on, and the in-app editor open at the config's middle line.
 func benchApp(b *testing.B, size int) App {
@@ -50,7 +32,7 @@ func benchApp(b *testing.B, size int) App {
 	lipgloss.SetColorProfile(termenv.TrueColor)
 	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	sess := model.NewSession(ref)
-	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": benchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
+	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": fixture.BenchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
 		b.Fatal(err)
 	}
 	var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
@@ -61,48 +43,26 @@ func benchApp(b *testing.B, size int) App {
 	return app
 }
 
-// typingKey is what the keystrokes type, as textedit's benchmark types:
-// letters, a space every 7th key and enter every 40th.
-func typingKey(i int) tea.KeyMsg {
-	switch {
-	case i%40 == 39:
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case i%7 == 6:
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune('a' + i%26)}}
-}
-
-// reportTimes reports the median and p99 of d.
-func reportTimes(b *testing.B, d []time.Duration) {
-	if len(d) == 0 {
-		return
-	}
-	slices.Sort(d)
-	b.ReportMetric(float64(d[len(d)/2].Nanoseconds()), "p50-ns")
-	b.ReportMetric(float64(d[(len(d)*99+99)/100-1].Nanoseconds()), "p99-ns")
-}
-
 // BenchmarkAppKeystroke is one keystroke in the app: App.Update and
 // App.View, with the editor open at the middle of the document. The
 // commands a keystroke returns (the pause's tick) are not run: what they
 // lead to, once a pause, is BenchmarkAppKeep.
 func BenchmarkAppKeystroke(b *testing.B) {
-	for _, s := range appBenchSizes {
-		b.Run(s.name, func(b *testing.B) {
-			m := benchApp(b, s.size)
+	for _, s := range fixture.BenchSizes {
+		b.Run(s.Name, func(b *testing.B) {
+			m := benchApp(b, s.Size)
 			b.ReportAllocs()
 			d := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
-				next, _ := m.Update(typingKey(i))
+				next, _ := m.Update(benchkeys.Typing(i))
 				m = next.(App)
 				_ = m.View()
 				d = append(d, time.Since(t0))
 			}
 			b.StopTimer()
-			reportTimes(b, d)
+			benchkeys.ReportLatency(b, d)
 		})
 	}
 }
@@ -113,24 +73,24 @@ func BenchmarkAppKeystroke(b *testing.B) {
 // result (DraftEdited with the parse to the session, the notes), on it;
 // "text" the join of the lines when the pause is over, on it too.
 func BenchmarkAppKeep(b *testing.B) {
-	for _, s := range appBenchSizes {
-		m := benchApp(b, s.size)
-		next, _ := m.Update(typingKey(0))
+	for _, s := range fixture.BenchSizes {
+		m := benchApp(b, s.Size)
+		next, _ := m.Update(benchkeys.Typing(0))
 		m = next.(App)
 		text := m.editor.Text()
-		b.Run("text/"+s.name, func(b *testing.B) {
+		b.Run("text/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				_ = m.editor.Text()
 			}
 		})
-		b.Run("check/"+s.name, func(b *testing.B) {
+		b.Run("check/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				_ = checkCmd(m.editor.opening, m.editor.Version(), text, nil)()
 			}
 		})
-		b.Run("update/"+s.name, func(b *testing.B) {
+		b.Run("update/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			var d []time.Duration
 			for range b.N {
@@ -144,7 +104,7 @@ func BenchmarkAppKeep(b *testing.B) {
 				_ = next.(App).View()
 				d = append(d, time.Since(t0))
 			}
-			reportTimes(b, d)
+			benchkeys.ReportLatency(b, d)
 		})
 	}
 }
@@ -154,7 +114,7 @@ func BenchmarkAppKeep(b *testing.B) {
 // reader, then App.Update and App.View for every message, with kedit's
 // paste filter and without it.
 func BenchmarkAppPaste1MiB(b *testing.B) {
-	paste := benchConfig(1 << 20)
+	paste := fixture.BenchConfig(1 << 20)
 	for _, bc := range []struct {
 		name string
 		wrap func(*os.File) io.Reader

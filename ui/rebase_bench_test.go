@@ -13,6 +13,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/benchkeys"
 )
 
 // Issue 15's rebase: from the 409 to the conflict view drawn, on the
@@ -170,7 +171,7 @@ func BenchmarkRebase(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			reportTimes(b, d)
+			benchkeys.ReportLatency(b, d)
 			b.ReportMetric(0, "ns/op")
 		})
 	}

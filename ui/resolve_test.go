@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/model"
 )
 
@@ -14,17 +15,17 @@ import (
 // through the app: m on the colliding line, and theirs' line 30 is saved.
 func TestTakeMineOnARegionKeepsTheirsCleanLine(t *testing.T) {
 	r := &fakeRunner{}
-	m := newAppWith(t, 120, 40, r, map[string]any{"app.conf": confText(nil)})
+	m := newAppWith(t, 120, 40, r, map[string]any{"app.conf": fixture.AppConfBase})
 	m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 	m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
-	m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+	m = theirsWrite(t, m, r, "app.conf", fixture.AppConfTheirs)
 	m = drive(t, m, keys("s")...)
 	if screen := plain(m); !strings.Contains(screen, "1 conflict, 2 changes merged") || !strings.Contains(screen, ".data.app.conf line 10") {
 		t.Fatalf("conflict view:\n%s", screen)
 	}
 	m = drive(t, m, keys("m")...)
 	m = drive(t, m, keys("s")...)
-	want := confText(map[int]string{5: "option5 = mine", 10: "option10 = mine", 30: "option30 = theirs"})
+	want := fixture.AppConfMineAt10
 	if got := dataOf(r.server, "app.conf"); got != want {
 		t.Errorf("app.conf on the server:\n%s\nwant\n%s", got, want)
 	}
@@ -140,7 +141,7 @@ func TestRebaseWithoutADraftSaysSo(t *testing.T) {
 // TestDiffViewHunks: d shows the changes in hunks with three lines of
 // context, not the whole object, and n/N jump between hunks.
 func TestDiffViewHunks(t *testing.T) {
-	m := newAppWith(t, 80, 12, &fakeRunner{}, map[string]any{"app.conf": confText(nil)})
+	m := newAppWith(t, 80, 12, &fakeRunner{}, map[string]any{"app.conf": fixture.AppConfBase})
 	m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 	m = edit(t, m, "option30 = 30\n", "option30 = mine\n")
 	m = drive(t, m, keys("d")...)

@@ -7,6 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/kedit/kedit/internal/fixture"
 )
 
 // Screens at small sizes: sideways scrolling in the object view, the
@@ -36,20 +38,20 @@ func rowWith(screen, s string) string {
 // conflict resolved to mine first).
 func mergedMultiline(t *testing.T, w, h int) App {
 	r := &fakeRunner{}
-	m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+	m := newAppWith(t, w, h, r, map[string]any{"app.conf": fixture.AppConfBase})
 	m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 	m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
-	m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+	m = theirsWrite(t, m, r, "app.conf", fixture.AppConfTheirs)
 	return drive(t, drive(t, m, keys("s")...), keys("m", "n")...)
 }
 
 // conflictHunks is the same conflict view with the conflict selected.
 func conflictHunks(t *testing.T, w, h int) App {
 	r := &fakeRunner{}
-	m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+	m := newAppWith(t, w, h, r, map[string]any{"app.conf": fixture.AppConfBase})
 	m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 	m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
-	m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+	m = theirsWrite(t, m, r, "app.conf", fixture.AppConfTheirs)
 	return drive(t, m, keys("s")...)
 }
 

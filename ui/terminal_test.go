@@ -14,6 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/kedit/kedit/internal/testwait"
 )
 
 // What a terminal shows: kedit's output read by a terminal emulator
@@ -50,13 +52,8 @@ func inTerminal(t *testing.T, m App, w, h int, msgs ...tea.Msg) [][]string {
 	for _, msg := range msgs {
 		p.Send(msg)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for !sameScreen(rows(term, w, h), want, w) {
-		if time.Now().After(deadline) {
-			t.Errorf("the terminal shows\n%s\nkedit drew\n%s", strings.Join(rows(term, w, h), "\n"), want)
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.Until(20*time.Second, func() bool { return sameScreen(rows(term, w, h), want, w) }) {
+		t.Errorf("the terminal shows\n%s\nkedit drew\n%s", strings.Join(rows(term, w, h), "\n"), want)
 	}
 	cells := make([][]string, h)
 	for y := range h {

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -430,20 +431,6 @@ func theirsWrite(t testing.TB, m App, r *fakeRunner, key, value string) App {
 
 func plain(m App) string { return ansi.Strip(m.View()) }
 
-// confText is a 40-line config file with the given lines (1-based)
-// replaced.
-func confText(set map[int]string) string {
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		if v, ok := set[i]; ok {
-			b.WriteString(v + "\n")
-		} else {
-			fmt.Fprintf(&b, "option%d = %d\n", i, i)
-		}
-	}
-	return b.String()
-}
-
 var sizes = []struct {
 	name string
 	w, h int
@@ -491,18 +478,18 @@ func TestGolden(t *testing.T) {
 			// Issue 8's config file: mine changes lines 5 and 10, theirs
 			// 10 and 30; only line 10 collides.
 			r := &fakeRunner{}
-			m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+			m := newAppWith(t, w, h, r, map[string]any{"app.conf": fixture.AppConfBase})
 			m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 			m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
-			m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+			m = theirsWrite(t, m, r, "app.conf", fixture.AppConfTheirs)
 			return drive(t, m, keys("s")...)
 		}},
 		{"conflict_hunks_merged_selected", func(t *testing.T, w, h int) App {
 			r := &fakeRunner{}
-			m := newAppWith(t, w, h, r, map[string]any{"app.conf": confText(nil)})
+			m := newAppWith(t, w, h, r, map[string]any{"app.conf": fixture.AppConfBase})
 			m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 			m = edit(t, m, "option10 = 10\n", "option10 = mine\n")
-			m = theirsWrite(t, m, r, "app.conf", confText(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}))
+			m = theirsWrite(t, m, r, "app.conf", fixture.AppConfTheirs)
 			// The conflict to mine, then down to theirs' line 30.
 			m = drive(t, m, keys("s")...)
 			return drive(t, m, keys("m", "n", "n")...)

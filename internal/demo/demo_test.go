@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -82,15 +83,10 @@ func TestDemoStartAndClose(t *testing.T) {
 		t.Errorf("testmap data after the write %v", got)
 	}
 	// The demo's cluster writes an audit log, with the writer's patch in it.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testwait.Eventually(t, 30*time.Second, "a write of demo-writer in the demo's audit log "+d.AuditLog, func() bool {
 		b, _ := os.ReadFile(d.AuditLog)
-		if strings.Contains(string(b), "fieldManager="+WriterManager) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo's audit log %s has no write of demo-writer after 30 s", d.AuditLog)
-		}
-	}
+		return strings.Contains(string(b), "fieldManager="+WriterManager)
+	})
 
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 )
@@ -180,20 +181,14 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 	// beyond the buffer are dropped.
 	w = NewWriter(dc, configMapTarget("", ns, "testmap"), time.Millisecond)
 	w.Start(ctx)
-	deadline := time.Now().Add(30 * time.Second)
-	for len(w.writes) < demoWritesBuffered && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(30*time.Second, func() bool { return len(w.writes) >= demoWritesBuffered })
 	before, _ := configMapTarget("", ns, "testmap").Resource(dc).Get(ctx, "testmap", metav1.GetOptions{})
-	for time.Now().Before(deadline) {
+	wrote := testwait.Until(30*time.Second, func() bool {
 		now, _ := configMapTarget("", ns, "testmap").Resource(dc).Get(ctx, "testmap", metav1.GetOptions{})
-		if now.GetResourceVersion() != before.GetResourceVersion() {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return now.GetResourceVersion() != before.GetResourceVersion()
+	})
 	w.Stop()
-	if time.Now().After(deadline) {
+	if !wrote {
 		t.Error("the writer stalled with its reports unread")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // errCrashed is what a disk that died answers.
@@ -225,14 +227,10 @@ func (w *crashWalk) onDisk(t *testing.T, s *Store, k Key, where string) map[stri
 // without its base nor a base of another draft, and is offered every one.
 // The seed of a failing walk is printed; KEDIT_SEED replays it.
 func TestCrashNeverSeparatesADraftFromItsBase(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	walks := 20
-	if v := os.Getenv("KEDIT_SEED"); v != "" {
-		var err error
-		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			t.Fatalf("KEDIT_SEED=%q: %v", v, err)
-		}
-		walks = 1
+	if _, replay := os.LookupEnv(testseed.Env); replay {
+		walks = 1 // the failing walk's own seed, printed below
 	}
 	for n := range walks {
 		w := newCrashWalk(seed + uint64(n))

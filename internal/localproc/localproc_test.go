@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kedit/kedit/internal/testwait"
 )
 
 // script writes an executable shell script standing in for localcluster.
@@ -48,10 +50,8 @@ func TestStartWaitsForReadyAndStopEnds(t *testing.T) {
 	}
 	// stderr is copied by a goroutine of its own: it may come after the
 	// ready line.
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(p.Stderr(), "starting"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("stderr %q", p.Stderr())
-		}
+	if !testwait.Until(10*time.Second, func() bool { return strings.Contains(p.Stderr(), "starting") }) {
+		t.Fatalf("stderr %q", p.Stderr())
 	}
 	// Its own process group: a terminal's Ctrl-C reaches only the parent.
 	if pgid, err := syscall.Getpgid(p.Pid()); err != nil || pgid != p.Pid() {

@@ -210,11 +210,17 @@ func Kubectl(t testing.TB, args ...string) (string, error) {
 // KubectlAs runs kubectl with the given kubeconfig.
 func KubectlAs(t testing.TB, kubeconfig string, args ...string) (string, error) {
 	t.Helper()
+	return kubectl(kubeconfig, "", args...)
+}
+
+// kubectl runs kubectl with the given kubeconfig and stdin.
+func kubectl(kubeconfig, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
 	// Keep kubectl's discovery cache out of the user's home.
 	cmd.Env = append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache"))
+	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -225,6 +231,17 @@ func KubectlAs(t testing.TB, kubeconfig string, args ...string) (string, error) 
 func MustKubectl(t testing.TB, args ...string) string {
 	t.Helper()
 	out, err := Kubectl(t, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// MustKubectlStdin is MustKubectl with stdin: a manifest for
+// "create -f -", say.
+func MustKubectlStdin(t testing.TB, stdin string, args ...string) string {
+	t.Helper()
+	out, err := kubectl(Kubeconfig(t), stdin, args...)
 	if err != nil {
 		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

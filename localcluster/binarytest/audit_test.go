@@ -43,6 +43,24 @@ func readAudit(t *testing.T, path string) []auditLine {
 	return out
 }
 
+// awaitAudit reads the audit log at path until ok holds of its lines (the
+// server writes a request's line once it ends), and returns them; the
+// test fails after 30 s, saying what it waited for.
+func awaitAudit(t *testing.T, path, what string, ok func([]auditLine) bool) []auditLine {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		lines := readAudit(t, path)
+		if ok(lines) {
+			return lines
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the audit log has no %s; %d lines", what, len(lines))
+		}
+		time.Sleep(100 * time.Millisecond) // the poll's interval
+	}
+}
+
 // TestAuditLogDefaultPolicy runs localcluster with --audit-log and checks
 // the default policy on what kubectl does: a create at RequestResponse
 // with the stored object, a get at Metadata, no RequestReceived stage, no
@@ -54,10 +72,7 @@ func TestAuditLogDefaultPolicy(t *testing.T) {
 	defer s.stop(t)
 	mustKubectl(t, s.kubeconfig, "create", "configmap", "audited", "--from-literal=foo=1")
 	mustKubectl(t, s.kubeconfig, "get", "configmap", "audited")
-	var lines []auditLine
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		lines = readAudit(t, log)
+	lines := awaitAudit(t, log, "a create at RequestResponse and a get at Metadata of the configmap", func(lines []auditLine) bool {
 		create, get := false, false
 		for _, l := range lines {
 			if l.ObjectRef != nil && l.ObjectRef.Name == "audited" {
@@ -65,14 +80,8 @@ func TestAuditLogDefaultPolicy(t *testing.T) {
 				get = get || (l.Verb == "get" && l.Level == "Metadata" && len(l.ResponseObject) == 0)
 			}
 		}
-		if create && get {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the log has no create at RequestResponse and get at Metadata of the configmap; %d lines", len(lines))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return create && get
+	})
 	for _, l := range lines {
 		if l.Kind != "Event" || l.Stage == "RequestReceived" {
 			t.Errorf("kind %q stage %q in the log: %+v", l.Kind, l.Stage, l)
@@ -107,9 +116,7 @@ rules:
 	s := startServer(t, "--dir", filepath.Join(dir, "c"), "--audit-log", log, "--audit-policy", policy)
 	defer s.stop(t)
 	mustKubectl(t, s.kubeconfig, "create", "configmap", "audited", "--from-literal=foo=1")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		lines := readAudit(t, log)
+	awaitAudit(t, log, "a create of the configmap", func(lines []auditLine) bool {
 		found := false
 		for _, l := range lines {
 			if l.ObjectRef == nil || l.ObjectRef.Resource != "configmaps" {
@@ -120,12 +127,6 @@ rules:
 			}
 			found = found || (l.Verb == "create" && l.ObjectRef.Name == "audited")
 		}
-		if found {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no create of the configmap in the log after 30 s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return found
+	})
 }

@@ -17,6 +17,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/creack/pty"
 	"github.com/muesli/cancelreader"
+
+	"github.com/kedit/kedit/internal/testseed"
+	"github.com/kedit/kedit/internal/testwait"
 )
 
 // Bubble Tea and cancelreader take the Reader for the file it reads.
@@ -231,8 +234,7 @@ func run(t testing.TB, in io.Reader) *recorder {
 // paste text as the stream holds, and each message of a paste fits one of
 // Bubble Tea's reads.
 func TestBubbleTeaReadsTheSame(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 9))
 	for i := range 150 {
 		s := genStream(r, 1+r.IntN(30), i%10 == 0)
@@ -250,7 +252,7 @@ func TestBubbleTeaReadsTheSame(t *testing.T) {
 // outside pastes are passed on as they were; and what a read holds back
 // is a few bytes.
 func TestReadsAreFramed(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+	r := rand.New(rand.NewPCG(testseed.Fixed(t, 1), 2))
 	for range 200 {
 		s := genStream(r, 1+r.IntN(30), r.IntN(5) == 0)
 		f := &chunkedFile{s: s, r: r}
@@ -326,7 +328,7 @@ func TestNothingHeldOutsideAPaste(t *testing.T) {
 // TestEndOfInputInsideAPaste: when the input ends inside a paste, what was
 // held back is passed on.
 func TestEndOfInputInsideAPaste(t *testing.T) {
-	in := New(&chunkedFile{s: stream{data: []byte("\x1b[200~abc\x1b[2"), atomic: make([]bool, 14)}, r: rand.New(rand.NewPCG(1, 1))})
+	in := New(&chunkedFile{s: stream{data: []byte("\x1b[200~abc\x1b[2"), atomic: make([]bool, 14)}, r: rand.New(rand.NewPCG(testseed.Fixed(t, 1), 1))})
 	var all []byte
 	buf := make([]byte, 256)
 	for {
@@ -395,13 +397,14 @@ func TestTerminalHandedToAProgramAndBack(t *testing.T) {
 	master.WriteString("a")
 	wait("a")
 	master.WriteString("x") // x runs the child
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if b, _ := os.ReadFile(out); len(b) > 0 || time.Now().After(deadline) {
+	if !testwait.Until(20*time.Second, func() bool {
+		if b, _ := os.ReadFile(out); len(b) > 0 {
 			t.Fatalf("the child did not start reading: %s", b)
 		}
+		_, err := os.Stat(ready)
+		return err == nil
+	}) {
+		t.Fatal("the child did not start reading")
 	}
 	master.WriteString("hello\r")
 	wait("child: <nil>")

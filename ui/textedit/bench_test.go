@@ -13,6 +13,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/kedit/kedit/internal/fixture"
+	"github.com/kedit/kedit/ui/internal/benchkeys"
 )
 
 // The benchmarks of issue 9, recorded in BENCHMARKS.md:
@@ -23,27 +26,9 @@ import (
 // benchmark reports the median and p99 of its keystrokes (run with
 // -benchtime Nx for N of them).
 
-// benchSizes are the document sizes of the issue.
-var benchSizes = []struct {
-	name string
-	size int
-}{{"1KiB", 1 << 10}, {"100KiB", 100 << 10}, {"1MiB", 1 << 20}, {"3MiB", 3 << 20}}
-
 // textareaMaxLines is bubbles' textarea's cap: it keeps the first 10,000
 // lines of a longer text (issue 9).
 const textareaMaxLines = 10000
-
-// benchDoc returns a ConfigMap of about size bytes whose data is one long
-// multi-line value (a config file), as drafts of large objects are.
-func benchDoc(size int) string {
-	var b strings.Builder
-	b.Grow(size + 64)
-	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: default\ndata:\n  config.yaml: |\n")
-	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "    key%06d: \"value %d of the config\" # comment\n", i, i)
-	}
-	return b.String()
-}
 
 // colour renders with colours during a benchmark, as a terminal does (the
 // tests draw without).
@@ -52,36 +37,13 @@ func colour(b *testing.B) {
 	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 }
 
-// typing is what the keystrokes type: words, spaces and now and then a new
-// line, as when a value is written into a config file.
-func typing(i int) tea.KeyMsg {
-	switch {
-	case i%40 == 39:
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case i%7 == 6:
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune('a' + i%26)}}
-}
-
-// reportLatency reports the median and p99 of the keystrokes' times.
-func reportLatency(b *testing.B, d []time.Duration) {
-	if len(d) == 0 {
-		return
-	}
-	slices.Sort(d)
-	b.ReportMetric(float64(d[len(d)/2].Nanoseconds()), "p50-ns")
-	b.ReportMetric(float64(d[(len(d)*99+99)/100-1].Nanoseconds()), "p99-ns")
-	b.ReportMetric(float64(d[len(d)-1].Nanoseconds()), "max-ns")
-}
-
 // BenchmarkKeystroke types at the middle of each document in the editor,
 // and in bubbles' textarea (configured as ui/editorview.go does) on the
 // same documents up to its cap.
 func BenchmarkKeystroke(b *testing.B) {
-	for _, s := range benchSizes {
-		doc := benchDoc(s.size)
-		b.Run("textedit/"+s.name, func(b *testing.B) {
+	for _, s := range fixture.BenchSizes {
+		doc := fixture.BenchConfigMap(s.Size)
+		b.Run("textedit/"+s.Name, func(b *testing.B) {
 			colour(b)
 			m := New()
 			m.Open(doc)
@@ -92,21 +54,21 @@ func BenchmarkKeystroke(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
-				m, _ = m.Update(typing(i))
+				m, _ = m.Update(benchkeys.Typing(i))
 				_ = m.View()
 				d = append(d, time.Since(t0))
 			}
 			b.StopTimer()
-			reportLatency(b, d)
+			benchkeys.ReportLatency(b, d)
 		})
 	}
-	for _, s := range benchSizes {
-		doc := benchDoc(s.size)
-		name := s.name
+	for _, s := range fixture.BenchSizes {
+		doc := fixture.BenchConfigMap(s.Size)
+		name := s.Name
 		if n := strings.Count(doc, "\n"); n >= textareaMaxLines {
 			// Past the cap textarea drops lines: measure it on the part it
 			// keeps, once.
-			if s.size > 1<<20 {
+			if s.Size > 1<<20 {
 				continue
 			}
 			doc = strings.Join(strings.SplitN(doc, "\n", textareaMaxLines+1)[:textareaMaxLines], "\n")
@@ -124,12 +86,12 @@ func BenchmarkKeystroke(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
-				ta, _ = ta.Update(typing(i))
+				ta, _ = ta.Update(benchkeys.Typing(i))
 				_ = ta.View()
 				d = append(d, time.Since(t0))
 			}
 			b.StopTimer()
-			reportLatency(b, d)
+			benchkeys.ReportLatency(b, d)
 		})
 	}
 }
@@ -144,7 +106,7 @@ func BenchmarkKeystrokeFlatness(b *testing.B) {
 	colour(b)
 	open := func(size int) Model {
 		m := New()
-		m.Open(benchDoc(size))
+		m.Open(fixture.BenchConfigMap(size))
 		m.SetSize(120, 40)
 		m.SetCursor(Pos{m.Lines() / 2, 4})
 		return m
@@ -153,7 +115,7 @@ func BenchmarkKeystrokeFlatness(b *testing.B) {
 	ds, dl := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
 	key := func(m *Model, i int) time.Duration {
 		t0 := time.Now()
-		*m, _ = m.Update(typing(i))
+		*m, _ = m.Update(benchkeys.Typing(i))
 		_ = m.View()
 		return time.Since(t0)
 	}
@@ -213,16 +175,16 @@ func BenchmarkKeystrokeLongLine(b *testing.B) {
 		d = append(d, time.Since(t0))
 	}
 	b.StopTimer()
-	reportLatency(b, d)
+	benchkeys.ReportLatency(b, d)
 }
 
 // BenchmarkOpen opens the editor on each document: New, Open, SetBase
 // (base and draft the same, as when the editor opens on a fresh draft),
 // SetSize and the first View.
 func BenchmarkOpen(b *testing.B) {
-	for _, s := range benchSizes {
-		doc := benchDoc(s.size)
-		b.Run("textedit/"+s.name, func(b *testing.B) {
+	for _, s := range fixture.BenchSizes {
+		doc := fixture.BenchConfigMap(s.Size)
+		b.Run("textedit/"+s.Name, func(b *testing.B) {
 			colour(b)
 			b.ReportAllocs()
 			for range b.N {
@@ -236,7 +198,7 @@ func BenchmarkOpen(b *testing.B) {
 			}
 		})
 	}
-	doc := benchDoc(1 << 20)
+	doc := fixture.BenchConfigMap(1 << 20)
 	b.Run("textarea/1MiB", func(b *testing.B) {
 		colour(b)
 		b.ReportAllocs()
@@ -252,12 +214,12 @@ func BenchmarkOpen(b *testing.B) {
 // a small document and draws, as one step.
 func BenchmarkPaste1MiB(b *testing.B) {
 	colour(b)
-	paste := benchDoc(1 << 20)
+	paste := fixture.BenchConfigMap(1 << 20)
 	msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(paste), Paste: true}
 	b.ReportAllocs()
 	for range b.N {
 		m := New()
-		m.Open(benchDoc(1 << 10))
+		m.Open(fixture.BenchConfigMap(1 << 10))
 		m.SetSize(120, 40)
 		m.SetCursor(Pos{5, 0})
 		m, _ = m.Update(msg)
@@ -274,7 +236,7 @@ func BenchmarkPaste1MiB(b *testing.B) {
 // joined into one undo step.
 func BenchmarkPaste1MiBCut(b *testing.B) {
 	colour(b)
-	paste := []rune(benchDoc(1 << 20))
+	paste := []rune(fixture.BenchConfigMap(1 << 20))
 	var msgs []tea.KeyMsg
 	for i := 0; i < len(paste); {
 		// 244 bytes of this ASCII document are 244 runes.
@@ -285,7 +247,7 @@ func BenchmarkPaste1MiBCut(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		m := New()
-		m.Open(benchDoc(1 << 10))
+		m.Open(fixture.BenchConfigMap(1 << 10))
 		m.SetSize(120, 40)
 		m.SetCursor(Pos{5, 0})
 		for _, msg := range msgs {
@@ -302,14 +264,14 @@ func BenchmarkPaste1MiBCut(b *testing.B) {
 // BenchmarkMarks is the background diff against base that follows a pause
 // in typing: 20 edits spread over the document.
 func BenchmarkMarks(b *testing.B) {
-	for _, s := range benchSizes {
-		base := benchDoc(s.size)
+	for _, s := range fixture.BenchSizes {
+		base := fixture.BenchConfigMap(s.Size)
 		lines := strings.SplitAfter(base, "\n")
 		for i := 1; i <= 20; i++ {
 			lines[i*len(lines)/22] = "    changed: line\n"
 		}
 		text := strings.Join(lines, "")
-		b.Run(s.name, func(b *testing.B) {
+		b.Run(s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				computeMarks(base, text)
@@ -324,16 +286,16 @@ func BenchmarkMarks(b *testing.B) {
 // and after a thousand keystrokes in the middle (their undo history
 // included); and the whole, document included, over its size.
 func BenchmarkMemory(b *testing.B) {
-	for _, s := range benchSizes {
-		b.Run(s.name, func(b *testing.B) {
+	for _, s := range fixture.BenchSizes {
+		b.Run(s.Name, func(b *testing.B) {
 			// Sizes, not times: measured once whatever b.N is.
-			open, typed := keptBy(s.size, 0), keptBy(s.size, 1000)
+			open, typed := keptBy(s.Size, 0), keptBy(s.Size, 1000)
 			for range b.N {
 			}
 			b.ReportMetric(float64(open), "open-kept-B")
 			b.ReportMetric(float64(typed), "typed-kept-B")
-			b.ReportMetric(float64(typed)/float64(s.size), "typed-kept/doc")
-			b.ReportMetric(float64(typed+int64(s.size))/float64(s.size), "total/doc")
+			b.ReportMetric(float64(typed)/float64(s.Size), "typed-kept/doc")
+			b.ReportMetric(float64(typed+int64(s.Size))/float64(s.Size), "total/doc")
 		})
 	}
 }
@@ -341,9 +303,9 @@ func BenchmarkMemory(b *testing.B) {
 // BenchmarkMemoryTextarea is BenchmarkMemory's open figure for bubbles'
 // textarea, up to its cap.
 func BenchmarkMemoryTextarea(b *testing.B) {
-	for _, s := range benchSizes[:3] {
-		b.Run(s.name, func(b *testing.B) {
-			doc := benchDoc(s.size)
+	for _, s := range fixture.BenchSizes[:3] {
+		b.Run(s.Name, func(b *testing.B) {
+			doc := fixture.BenchConfigMap(s.Size)
 			if n := strings.Count(doc, "\n"); n >= textareaMaxLines {
 				doc = strings.Join(strings.SplitN(doc, "\n", textareaMaxLines+1)[:textareaMaxLines], "\n")
 			}
@@ -378,7 +340,7 @@ func keptBy(size, keys int) int64 {
 	}
 	// Whatever lipgloss sets up on its first Render is not the editor's.
 	_ = DefaultStyles().Key.Render("x")
-	doc := strings.Clone(benchDoc(size))
+	doc := strings.Clone(fixture.BenchConfigMap(size))
 	before := heap()
 	m := New()
 	m.Open(doc)
@@ -387,7 +349,7 @@ func keptBy(size, keys int) int64 {
 	m.SetCursor(Pos{m.Lines() / 2, 4})
 	_ = m.View()
 	for i := range keys {
-		m, _ = m.Update(typing(i))
+		m, _ = m.Update(benchkeys.Typing(i))
 		_ = m.View()
 	}
 	doc = "" // the editor alone holds it now

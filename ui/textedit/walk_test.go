@@ -9,6 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // stress multiplies the random walks' length when KEDIT_STRESS is set
@@ -529,8 +531,9 @@ func TestWalkSmallDocuments(t *testing.T) {
 	if testing.Short() {
 		walks = 30
 	}
+	base := testseed.Fixed(t, 0)
 	for i := range walks {
-		r := rand.New(rand.NewPCG(uint64(i), 9))
+		r := rand.New(rand.NewPCG(base+uint64(i), 9))
 		doc := genDoc(r, r.IntN(30))
 		if r.IntN(10) == 0 {
 			doc = ""
@@ -547,8 +550,9 @@ func TestWalkLargeDocument(t *testing.T) {
 	if testing.Short() {
 		walks = 1
 	}
+	base := testseed.Fixed(t, 0)
 	for i := range walks * stress() {
-		r := rand.New(rand.NewPCG(uint64(i), 20000))
+		r := rand.New(rand.NewPCG(base+uint64(i), 20000))
 		w := newWalker(t, r, genDoc(r, 20000+r.IntN(100)), 80, 24)
 		// Start in the middle, where a real edit of a big ConfigMap is.
 		w.press(keyMsg(tea.KeyCtrlG))

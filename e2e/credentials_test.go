@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	env := newKeditEnv(t, editor)
 	logs := t.TempDir()
 	debug, timeline := filepath.Join(logs, "debug.log"), filepath.Join(logs, "timeline.jsonl")
-	term, raw := rawTerminal(t, 200, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns,
+	term, raw := env.runRaw(t, 200, 40, "-n", ns,
 		"--debug="+debug, "--timeline-out="+timeline, "secret/vault")
 	term.waitFor(screenWait, "Secret/vault")
 	term.send("e")

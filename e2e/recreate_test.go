@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -143,13 +144,11 @@ func TestE2EHotDataLands(t *testing.T) {
 				views = append(views, m[1])
 				// The user reads the view while another heartbeat lands, so
 				// that the resubmit surely meets one.
-				poll(t, screenWait, "a heartbeat after theirs", func() bool { return model.NewerResourceVersion(configMapRV(t, ns, "hot"), m[1]) })
+				testwait.Eventually(t, screenWait, "a heartbeat after theirs", func() bool { return model.NewerResourceVersion(configMapRV(t, ns, "hot"), m[1]) })
 				start = time.Now()
 				term.send("s")
 			}
-			var screen string
-			poll(t, 5*time.Second, "the save to land within 5 s of s (the contract)", func() bool {
-				screen = term.screen()
+			screen, _ := term.waitUntil(5*time.Second, "the save land within 5 s of s (the contract)", func(screen string) bool {
 				if m := theirsRV.FindStringSubmatch(screen); m != nil && (len(views) == 0 || views[len(views)-1] != m[1]) {
 					views = append(views, m[1])
 				}

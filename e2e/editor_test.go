@@ -1,11 +1,9 @@
-package main
+package e2e
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,28 +12,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
 // End to end, the in-app editor (issue 9) in the real binary: a config of
 // 20,000 lines edited and saved whole, typing kept within a second and
 // offered after kill -9, and a large bracketed paste.
-
-// paste pastes text into the terminal as a terminal pastes: tmux's
-// paste-buffer -p sends it as one bracketed paste (its line breaks as
-// "\r", as a terminal sends them).
-func (term *terminal) paste(text string) {
-	term.t.Helper()
-	f := filepath.Join(term.t.TempDir(), "paste")
-	if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
-		term.t.Fatal(err)
-	}
-	for _, args := range [][]string{{"load-buffer", "-b", "kedit", f}, {"paste-buffer", "-p", "-d", "-b", "kedit", "-t", term.name}} {
-		if out, err := exec.Command("tmux", append([]string{"-L", term.socket}, args...)...).CombinedOutput(); err != nil {
-			term.t.Fatalf("tmux %s: %v\n%s", args[0], err, out)
-		}
-	}
-}
 
 // configFile returns a config file of n lines.
 func configFile(n int) string {
@@ -105,24 +88,19 @@ func TestE2EEditorKeepsTypingWithinASecond(t *testing.T) {
 	term.send("End")
 	term.send("Enter")
 	term.send("  typed: kept")
-	typed := time.Now()
 	path := env.draft(ns, "configmaps", "testmap", 1)
-	for {
-		b, _ := os.ReadFile(path)
-		if strings.Contains(string(b), "  typed: kept\n") {
-			break
-		}
-		if time.Since(typed) > 1500*time.Millisecond {
-			t.Fatalf("the draft file does not hold the typing %s after the keystroke: %q", time.Since(typed), b)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var b []byte
+	kept := func() bool { b, _ = os.ReadFile(path); return strings.Contains(string(b), "  typed: kept\n") }
+	typed := time.Now()
+	if !testwait.Until(1500*time.Millisecond, kept) {
+		t.Fatalf("the draft file does not hold the typing %s after the keystroke: %q", time.Since(typed), b)
 	}
 	t.Logf("typing kept %s after the keystroke", time.Since(typed).Round(10*time.Millisecond))
 	term.waitFor(screenWait, "editing the draft", "typed: kept")
 	term.signal("KILL")
 	term.waitFor(screenWait, "EXIT=137")
 
-	again := startTerminal(t, 300, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "configmap/testmap")
+	again := env.run(t, 300, 40, "-n", ns, "configmap/testmap")
 	again.waitFor(screenWait, "a draft of this object from rv", "recover it?")
 	again.send("y")
 	again.waitFor(screenWait, "unsaved draft", "typed: kept")
@@ -198,8 +176,8 @@ func TestE2EEditorReopenedDuringItsSave(t *testing.T) {
 	first := savedRV.FindString(term.waitFor(screenWait, "saved rv", "editing the draft"))
 	replaceValue("foo", "mine", "again")
 	term.send("C-s")
-	poll(t, screenWait, "a second save after "+first, func() bool {
-		rv := savedRV.FindString(term.screen())
+	term.waitUntil(screenWait, "a second save after "+first, func(screen string) bool {
+		rv := savedRV.FindString(screen)
 		return rv != "" && rv != first
 	})
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "again" || data["bar"] != "1" {

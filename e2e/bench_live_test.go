@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -27,7 +28,7 @@ import (
 // draft so that the banner shows; the peer is the real kubectl (see
 // peerKubectl). Run by make bench:
 //
-//	go test -run '^$' -bench LiveChange -benchtime 100x .
+//	go test -run '^$' -bench LiveChange -benchtime 100x ./e2e
 
 // peerKubectl is the real kubectl binary: on these machines kubectl on
 // PATH is a dispatcher that execs kubectl.1.33 beside its target, which
@@ -160,13 +161,7 @@ func BenchmarkLiveChange(b *testing.B) {
 		if err := os.Mkdir(home+"/run", 0o700); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() {
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-				if err := os.RemoveAll(home); err == nil || time.Now().After(deadline) {
-					return
-				}
-			}
-		})
+		b.Cleanup(func() { testwait.Until(10*time.Second, func() bool { return os.RemoveAll(home) == nil }) })
 		cmd.Env = append(os.Environ(), "TERM=xterm-256color", "KUBE_EDITOR="+editor, "EDITOR="+editor,
 			"XDG_STATE_HOME="+home+"/state", "XDG_RUNTIME_DIR="+home+"/run", "KUBECACHEDIR="+home+"/cache")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -46,15 +47,19 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 	term.waitFor(screenWait, "unsaved draft")
 	// e asks once whether the object may be saved; that answer may come
 	// after the draft.
-	poll(t, screenWait, "e's access review", func() bool {
+	testwait.Eventually(t, screenWait, "e's access review", func() bool {
 		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "selfsubjectaccessreviews")
 	})
 
-	// Idle with the draft open: no request at all (the watch is open).
+	// Idle with the draft open: no request at all once the watch is
+	// open, its request in the log, for the 5 s measured (the first
+	// request sent ends the span).
+	testwait.Eventually(t, screenWait, "the watch's request in the log", func() bool {
+		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "watch=true")
+	})
 	idleFrom := len(debugRequests(t, log, 0))
-	time.Sleep(5 * time.Second) // the measured span, not a synchronisation
-	if idle := debugRequests(t, log, idleFrom); len(idle) != 0 {
-		t.Errorf("idle with a draft for 5 s, kedit sent:\n%s", strings.Join(idle, "\n"))
+	if testwait.Until(5*time.Second, func() bool { return len(debugRequests(t, log, idleFrom)) > 0 }) {
+		t.Errorf("idle with a draft, kedit sent:\n%s", strings.Join(debugRequests(t, log, idleFrom), "\n"))
 	}
 
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "counted", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -12,21 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
-
-// poll waits until ok holds, failing with what after timeout.
-func poll(t *testing.T, timeout time.Duration, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, timeout)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
 
 // TestE2EDemo runs `kedit demo` with the real binaries, localcluster next
 // to kedit as make builds them, the way the README's walk-through goes: w
@@ -57,9 +46,11 @@ func TestE2EDemo(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	editor := editorScript(t, `sed -i 's/^  foo: .*/  foo: mine/' "$1"`)
-	env := []string{"TMPDIR=" + tmp, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "KUBE_EDITOR=" + editor}
+	// The demo's own cluster, not the test's: no kubeconfig.
+	env := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, binary: bin,
+		extra: []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}}
 	// No timer: only w makes the writer write, so the test knows when.
-	term := startTerminal(t, 100, 30, env, bin, "demo", "--demo-interval", "0")
+	term := env.run(t, 100, 30, "demo", "--demo-interval", "0")
 	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
 
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
@@ -108,8 +99,8 @@ func TestE2EDemo(t *testing.T) {
 
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
-	poll(t, 30*time.Second, "the cluster process exits", func() bool { return syscall.Kill(pid, 0) != nil })
-	poll(t, 30*time.Second, "the demo directory goes", func() bool {
+	testwait.Eventually(t, 30*time.Second, "the cluster process exits", func() bool { return syscall.Kill(pid, 0) != nil })
+	testwait.Eventually(t, 30*time.Second, "the demo directory goes", func() bool {
 		_, err := os.Stat(dirs[0])
 		return os.IsNotExist(err)
 	})
@@ -193,15 +184,13 @@ func TestE2ETimelineOut(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	out := filepath.Join(t.TempDir(), "incident.jsonl")
-	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color"}
-	term := startTerminal(t, 100, 30, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns,
-		"--timeline-out", out, "configmap/testmap")
+	term := newKeditEnv(t, "true").run(t, 100, 30, "-n", ns, "--timeline-out", out, "configmap/testmap")
 	term.waitFor(screenWait, "ConfigMap/testmap")
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"x"}}`)
 
 	var recs []model.TimelineRecord
-	poll(t, screenWait, "three timeline lines", func() bool {
+	testwait.Eventually(t, screenWait, "three timeline lines", func() bool {
 		b, _ := os.ReadFile(out)
 		recs = nil
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -272,7 +261,7 @@ func TestE2EInAppEditDuringAChange(t *testing.T) {
 	term.send("i")
 	term.waitFor(screenWait, "editing the draft")
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
-	poll(t, screenWait, "the session sees the change", func() bool {
+	testwait.Eventually(t, screenWait, "the session sees the change", func() bool {
 		b, _ := os.ReadFile(out)
 		return strings.Count(string(b), "\n") >= 2
 	})

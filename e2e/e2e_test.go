@@ -1,14 +1,8 @@
-package main
+package e2e
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kedit/kedit/kube/kubetest"
 )
@@ -17,51 +11,6 @@ import (
 // KUBE_EDITOR pointing at a script that edits the file (as kubectl's own
 // edit tests do) and kubectl as the other writer between the edit and the
 // save. Each test asserts on the screen and on the object read back.
-
-const screenWait = 20 * time.Second
-
-// editorScript writes an editor that runs body with the file as $1.
-func editorScript(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "editor.sh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\nset -e\n"+body+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// openKedit starts kedit on configmap/NAME in ns, in a terminal of the
-// given size, and waits for the object view.
-func openKedit(t *testing.T, ns, name, editor string, width, height int) *terminal {
-	t.Helper()
-	return openKeditOn(t, ns, "configmap/"+name, "ConfigMap/"+name, editor, width, height)
-}
-
-// openKeditOn starts kedit on object (TYPE/NAME) in ns and waits for the
-// object view's header, which names it as header.
-func openKeditOn(t *testing.T, ns, object, header, editor string, width, height int, flags ...string) *terminal {
-	t.Helper()
-	env := []string{
-		"KUBE_EDITOR=" + editor,
-		"XDG_STATE_HOME=" + t.TempDir(),
-		"XDG_RUNTIME_DIR=" + t.TempDir(),
-		"KUBECACHEDIR=" + t.TempDir(),
-		"TERM=xterm-256color",
-	}
-	args := append([]string{keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns}, flags...)
-	term := startTerminal(t, width, height, env, append(args, object)...)
-	term.waitFor(screenWait, header, "apiVersion: ")
-	return term
-}
-
-func configMapData(t *testing.T, ns, name string) (map[string]string, string) {
-	t.Helper()
-	cm, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cm.Data, cm.ResourceVersion
-}
 
 func TestE2ESameFieldConflict(t *testing.T) {
 	for _, tc := range []struct{ key, want string }{{"m", "mine"}, {"t", "theirs"}} {

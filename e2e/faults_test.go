@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model"
 )
@@ -49,33 +50,27 @@ func nodeRV(t *testing.T, node string) string {
 func TestE2EHotNodeLabelLands(t *testing.T) {
 	t.Parallel()
 	node := "hot-e2e-" + randomSuffix()
-	kubectlStdin(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":%q}}`, node), "create", "-f", "-")
+	kubetest.MustKubectlStdin(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":%q}}`, node), "create", "-f", "-")
 	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "node", node, "--wait=false") })
 	heartbeat(t, node)
 
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/^metadata:$/metadata:\n  labels:\n    kedit-test: edited/' "$1"`))
-	term := startTerminal(t, 300, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "node/"+node)
+	term := env.run(t, 300, 40, "node/"+node)
 	term.waitFor(screenWait, "Node/"+node, "apiVersion: v1")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "kedit-test: edited")
 	// A heartbeat after the draft was made, so that the save meets one.
 	rv := nodeRV(t, node)
-	poll(t, 10*time.Second, "a heartbeat after the draft", func() bool { return nodeRV(t, node) != rv })
+	testwait.Eventually(t, 10*time.Second, "a heartbeat after the draft", func() bool { return nodeRV(t, node) != rv })
 
 	term.send("s")
-	start := time.Now()
-	var screen string
-	for !strings.Contains(screen, "saved rv") {
-		if time.Since(start) > screenWait {
-			t.Fatalf("not saved within %s:\n%s", screenWait, screen)
-		}
-		screen = term.screen()
+	_, took := term.waitUntil(screenWait, "saved rv", func(screen string) bool {
 		if strings.Contains(screen, "conflict: base rv") {
 			t.Fatalf("the conflict view opened for a status change:\n%s", screen)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if took := time.Since(start); took > 5*time.Second {
+		return strings.Contains(screen, "saved rv")
+	})
+	if took > 5*time.Second {
 		t.Errorf("the label landed %s after s, want within 5s", took.Round(time.Millisecond))
 	}
 	term.waitForText(screenWait, "rebased at once onto rv", "only its status had changed on the server")
@@ -115,8 +110,7 @@ func TestE2EServerKilledMidEdit(t *testing.T) {
 		t.Errorf("reconnecting shown %s after the kill, want within 2s", took.Round(time.Millisecond))
 	}
 	c.Start(t)
-	poll(t, time.Minute, "connected again", func() bool {
-		s := term.screen()
+	term.waitUntil(time.Minute, "connected again", func(s string) bool {
 		return strings.Contains(s, "connected") && !strings.Contains(s, "reconnecting")
 	})
 	screen := term.waitFor(screenWait, "unsaved draft", "foo: mine")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -17,132 +17,28 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
 // End to end, the promise about drafts (#10): the real binary in tmux,
 // killed, hung up on, run twice at once, and against two "clusters".
 
-// keditEnv is one kedit's environment: its draft store, its $EDITOR
-// directory, its editor.
-type keditEnv struct {
-	state, runtime, editor, kubeconfig string
-}
-
-func newKeditEnv(t *testing.T, editor string) keditEnv {
-	return keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, kubeconfig: kubetest.Kubeconfig(t)}
-}
-
-func (e keditEnv) vars(t *testing.T) []string {
-	return []string{"KUBE_EDITOR=" + e.editor, "XDG_STATE_HOME=" + e.state, "XDG_RUNTIME_DIR=" + e.runtime,
-		"KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color"}
-}
-
-// start runs kedit on object in ns and waits for the object view.
-func (e keditEnv) start(t *testing.T, ns, object string, args ...string) *terminal {
+// leaveDraft runs kedit on configmap/name in ns, makes a draft with the
+// environment's $EDITOR, and kills kedit with SIGKILL once the draft's
+// file holds want: the draft a crashed kedit leaves. It returns the file's
+// path.
+func (e keditEnv) leaveDraft(t *testing.T, ns, name, want string) string {
 	t.Helper()
-	argv := append([]string{keditBinary(t), "--kubeconfig", e.kubeconfig, "-n", ns, object}, args...)
-	// Wide, so that a status naming a draft's file is not cut.
-	term := startTerminal(t, 300, 40, e.vars(t), argv...)
-	term.waitFor(screenWait, "apiVersion: v1")
-	return term
+	term := e.start(t, ns, "configmap/"+name)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	path := e.draft(ns, "configmaps", name, 1)
+	waitFile(t, path, holds(want))
+	term.signal("KILL")
+	term.waitFor(screenWait, "EXIT=137")
+	return path
 }
-
-// draft is the path of the n-th draft file of configmap name in ns.
-func (e keditEnv) draft(ns, resource, name string, n int) string {
-	file := name + ".yaml"
-	if n > 1 {
-		file = name + "_" + strconv.Itoa(n) + ".yaml"
-	}
-	return filepath.Join(e.state, "kedit", "drafts", "localcluster", ns, resource, file)
-}
-
-// waitForText is waitFor for text the screen may wrap: spaces and line
-// breaks do not count.
-func (term *terminal) waitForText(timeout time.Duration, texts ...string) string {
-	term.t.Helper()
-	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
-	deadline := time.Now().Add(timeout)
-	var last string
-	for time.Now().Before(deadline) {
-		last = term.screen()
-		all := true
-		for _, s := range texts {
-			all = all && strings.Contains(squeeze(last), squeeze(s))
-		}
-		if all {
-			return last
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	term.t.Fatalf("the screen did not show %q within %s; it shows:\n%s", texts, timeout, last)
-	return ""
-}
-
-// keditPID is the pid of the kedit running in the terminal.
-func (term *terminal) keditPID() int {
-	term.t.Helper()
-	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{pane_pid}").Output()
-	if err != nil {
-		term.t.Fatalf("tmux display: %v", err)
-	}
-	shell := strings.TrimSpace(string(out))
-	deadline := time.Now().Add(screenWait)
-	for time.Now().Before(deadline) {
-		b, _ := os.ReadFile(filepath.Join("/proc", shell, "task", shell, "children"))
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			pid, _ := strconv.Atoi(f[0])
-			return pid
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	term.t.Fatal("kedit is not running in the terminal")
-	return 0
-}
-
-// signal sends sig to the kedit in the terminal.
-func (term *terminal) signal(sig string) {
-	term.t.Helper()
-	if out, err := exec.Command("kill", "-"+sig, strconv.Itoa(term.keditPID())).CombinedOutput(); err != nil {
-		term.t.Fatalf("kill -%s: %v %s", sig, err, out)
-	}
-}
-
-// restored reports whether the terminal is back to its normal screen, with
-// no mouse reporting: what kedit must leave behind however it ends.
-func (term *terminal) restored() bool {
-	term.t.Helper()
-	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{alternate_on}#{mouse_any_flag}#{mouse_button_flag}").Output()
-	if err != nil {
-		term.t.Fatalf("tmux display: %v", err)
-	}
-	return strings.TrimSpace(string(out)) == "000"
-}
-
-// waitFile polls path until ok holds of its contents (nil when missing).
-func waitFile(t *testing.T, path string, ok func(b []byte) bool) []byte {
-	t.Helper()
-	deadline := time.Now().Add(screenWait)
-	for {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			b = nil
-		}
-		if ok(b) {
-			return b
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s holds %q", path, b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func holds(s string) func([]byte) bool {
-	return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
-}
-
-func gone(b []byte) bool { return b == nil }
 
 // editorFiles lists what is left in kedit's $EDITOR directory.
 func editorFiles(t *testing.T, runtime string) []string {
@@ -282,13 +178,7 @@ func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	first := env.start(t, ns, "configmap/testmap")
-	first.send("e")
-	first.waitFor(screenWait, "unsaved draft")
-	path := env.draft(ns, "configmaps", "testmap", 1)
-	waitFile(t, path, holds("foo: mine"))
-	first.signal("KILL")
-	first.waitFor(screenWait, "EXIT=137")
+	path := env.leaveDraft(t, ns, "testmap", "foo: mine")
 	// Without its base, as an older kedit could leave it, and the object
 	// moves on.
 	toOlderLayout(t, path, false)
@@ -368,13 +258,7 @@ func TestE2EOlderKeditsDraftIsRecovered(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	first := env.start(t, ns, "configmap/testmap")
-	first.send("e")
-	first.waitFor(screenWait, "unsaved draft")
-	path := env.draft(ns, "configmaps", "testmap", 1)
-	waitFile(t, path, holds("foo: mine"))
-	first.signal("KILL")
-	first.waitFor(screenWait, "EXIT=137")
+	path := env.leaveDraft(t, ns, "testmap", "foo: mine")
 	toOlderLayout(t, path, true)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 
@@ -445,13 +329,8 @@ func TestE2EDraftsBelongToTheirCluster(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: cluster-a/' "$1"`))
-	a := env.start(t, ns, "configmap/testmap")
-	a.send("e")
-	a.waitFor(screenWait, "unsaved draft")
-	draftA := env.draft(ns, "configmaps", "testmap", 1)
-	stored := waitFile(t, draftA, holds("foo: cluster-a"))
-	a.signal("KILL")
-	a.waitFor(screenWait, "EXIT=137")
+	draftA := env.leaveDraft(t, ns, "testmap", "foo: cluster-a")
+	stored, _ := os.ReadFile(draftA)
 
 	// The same context name, another server URL (the certificate is valid
 	// for localhost too): another cluster, as far as kedit can tell.
@@ -570,16 +449,15 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 	term.send("s")
 	term.waitFor(screenWait, " saving")
 	frames := map[string]bool{}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(frames) < 3 && time.Now().Before(deadline) {
+	testwait.Until(5*time.Second, func() bool {
 		for _, line := range strings.Split(term.screen(), "\n") {
 			if i := strings.Index(line, " saving"); i > 0 {
 				r := []rune(strings.TrimSpace(line[:i]))
 				frames[string(r[len(r)-1:])] = true
 			}
 		}
-		time.Sleep(30 * time.Millisecond)
-	}
+		return len(frames) >= 3
+	})
 	proxy.slow.Store(false)
 	term.waitFor(screenWait, "saved rv")
 	if len(frames) < 3 {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kedit/kedit/kube/kubetest"
 )
@@ -28,18 +27,6 @@ func switchableEditor(t *testing.T) (editor string, set func(body string)) {
 	}
 	set("true")
 	return editorScript(t, `sh '`+action+`' "$1"`), set
-}
-
-// stillNot checks that the screen does not show text, for a while: a line
-// that went must not come back.
-func (term *terminal) stillNot(text string) {
-	term.t.Helper()
-	for range 10 {
-		if s := term.screen(); strings.Contains(s, text) {
-			term.t.Fatalf("the screen shows %q:\n%s", text, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // TestE2EStatusLinesGoWithTheirState: the three stale lines seen in use go
@@ -199,8 +186,7 @@ func TestE2ENamespaceThatDoesNotExist(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "visible")
-	env, _ := browserEnv(t, "true")
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmaps")
+	term := newKeditEnv(t, "true").run(t, 120, 40, "-n", ns, "configmaps")
 	term.waitFor(screenWait, "configmaps  namespace "+ns, "visible")
 	term.send(":")
 	term.typeKeys("ns nosuchns")
@@ -226,8 +212,9 @@ func TestE2ENamespaceThatDoesNotExist(t *testing.T) {
 		kubetest.MustKubectl(t, "-n", n, "create", "role", "cm-reader", "--verb=get,list,watch", "--resource=configmaps")
 		kubetest.MustKubectl(t, "-n", n, "create", "rolebinding", "cm-reader", "--role=cm-reader", "--user=kedit-viewer")
 	}
-	env, _ = browserEnv(t, "true")
-	term = startTerminal(t, 200, 40, env, keditBinary(t), "--kubeconfig", kubetest.ViewerKubeconfig(t), "-n", ns, "configmaps")
+	viewer := newKeditEnv(t, "true")
+	viewer.kubeconfig = kubetest.ViewerKubeconfig(t)
+	term = viewer.run(t, 200, 40, "-n", ns, "configmaps")
 	term.waitFor(screenWait, "configmaps  namespace "+ns, "visible")
 	term.send(":")
 	term.typeKeys("ns " + other)

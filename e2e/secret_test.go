@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -283,10 +284,7 @@ while [ ! -e `+release+` ]; do sleep 0.1; done`))
 
 	next := env.start(t, ns, "secret/db")
 	next.waitFor(screenWait, "values hidden (R reveals)")
-	deadline := time.Now().Add(screenWait)
-	for len(editorFiles(t, env.runtime)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Until(screenWait, func() bool { return len(editorFiles(t, env.runtime)) == 0 })
 	if left := editorFiles(t, env.runtime); len(left) != 0 {
 		t.Errorf("the killed kedit's $EDITOR file is still there: %v", left)
 	}
@@ -349,8 +347,8 @@ printf '%s\n%s\n%s\n' "$d" "$b" "$(stat -f -c %T "$d")" > `+record+`
 cp "$1" "$d/.$b.swp"; cp "$1" "$1~"
 sed -i 's/^  user: admin$/  user: root-e2e-user/' "$1"`))
 	tmp := t.TempDir()
-	vars := append(env.vars(t), "XDG_RUNTIME_DIR=", "TMPDIR="+tmp)
-	term := startTerminal(t, 300, 40, vars, keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "secret/db")
+	env.extra = []string{"XDG_RUNTIME_DIR=", "TMPDIR=" + tmp}
+	term := env.run(t, 300, 40, "-n", ns, "secret/db")
 	term.waitFor(screenWait, "Secret/db", "values hidden (R reveals)")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -20,22 +20,6 @@ import (
 // within 2 seconds, with no key pressed.
 const liveWithin = 2 * time.Second
 
-// browserEnv is the environment of one kedit run (newKeditEnv): its own
-// draft store, $EDITOR files and discovery cache.
-func browserEnv(t *testing.T, editor string) (env []string, stateDir string) {
-	e := newKeditEnv(t, editor)
-	return e.vars(t), e.state
-}
-
-// typeKeys sends each character of s as a key of its own, as a user
-// types (keys sent at once reach kedit as one message).
-func (term *terminal) typeKeys(s string) {
-	term.t.Helper()
-	for _, r := range s {
-		term.send("-l", string(r))
-	}
-}
-
 // rowOf returns the screen's line that shows name, "" for none.
 func rowOf(screen, name string) string {
 	for _, l := range strings.Split(screen, "\n") {
@@ -44,22 +28,6 @@ func rowOf(screen, name string) string {
 		}
 	}
 	return ""
-}
-
-// waitUntil polls the screen every interval until ok holds of it, and
-// returns it with the time it took; the test fails after timeout.
-func (term *terminal) waitUntil(timeout, interval time.Duration, what string, ok func(screen string) bool) (string, time.Duration) {
-	term.t.Helper()
-	start := time.Now()
-	var last string
-	for time.Since(start) < timeout {
-		if last = term.screen(); ok(last) {
-			return last, time.Since(start)
-		}
-		time.Sleep(interval)
-	}
-	term.t.Fatalf("the screen did not show %s within %s; it shows:\n%s", what, timeout, last)
-	return "", 0
 }
 
 // TestE2EBrowser: kedit TYPE -n NS lists the objects live, filters, opens
@@ -73,20 +41,20 @@ func TestE2EBrowser(t *testing.T) {
 	}
 	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx")
 	kubetest.MustKubectl(t, "-n", other, "create", "deployment", "api", "--image=nginx")
-	env, state := browserEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "cm")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	term := env.run(t, 120, 40, "-n", ns, "cm")
 	term.waitFor(screenWait, "configmaps  namespace "+ns, "3 objects", "connected", "alpha-1", "beta-2", "gamma-3")
 
 	// Live: a new object appears within 2 seconds of kubectl returning,
 	// a deleted one vanishes.
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "delta-4")
-	_, took := term.waitUntil(screenWait, 50*time.Millisecond, "delta-4", func(s string) bool { return rowOf(s, "delta-4") != "" })
+	_, took := term.waitUntil(screenWait, "delta-4", func(s string) bool { return rowOf(s, "delta-4") != "" })
 	t.Logf("a created ConfigMap showed %s after kubectl returned", took)
 	if took > liveWithin {
 		t.Errorf("a created ConfigMap took %s to show, more than %s", took, liveWithin)
 	}
 	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "beta-2")
-	_, took = term.waitUntil(screenWait, 50*time.Millisecond, "beta-2 gone", func(s string) bool { return rowOf(s, "beta-2") == "" })
+	_, took = term.waitUntil(screenWait, "beta-2 gone", func(s string) bool { return rowOf(s, "beta-2") == "" })
 	t.Logf("a deleted ConfigMap vanished %s after kubectl returned", took)
 
 	// / narrows the list.
@@ -143,7 +111,7 @@ func TestE2EBrowser(t *testing.T) {
 	// q quits at once: the draft is on disk, none is only in memory.
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
-	drafts, err := filepath.Glob(filepath.Join(state, "kedit", "drafts", "*", ns, "configmaps", "alpha-1.yaml"))
+	drafts, err := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "configmaps", "alpha-1.yaml"))
 	if err != nil || len(drafts) != 1 {
 		t.Fatalf("alpha-1's draft is not stored: %v %v", drafts, err)
 	}
@@ -167,8 +135,9 @@ func TestE2EBrowserWithoutArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	kubetest.MustKubectl(t, "--kubeconfig", kc, "config", "set-context", "--current", "--namespace", ns)
-	env, _ := browserEnv(t, "true")
-	term := startTerminal(t, 120, 40, append(env, "KUBECONFIG="+kc), keditBinary(t))
+	env := newKeditEnv(t, "true")
+	env.kubeconfig, env.extra = "", []string{"KUBECONFIG=" + kc}
+	term := env.run(t, 120, 40)
 	screen := term.waitFor(screenWait, "configmaps  namespace "+ns, "1 object ")
 	if rowOf(screen, "settings") == "" {
 		t.Errorf("kedit without arguments shows:\n%s", screen)
@@ -184,8 +153,7 @@ func TestE2EBrowserAllNamespaces(t *testing.T) {
 	a, b := kubetest.Namespace(t), kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", a, "create", "configmap", "allns-one")
 	kubetest.MustKubectl(t, "-n", b, "create", "configmap", "allns-two")
-	env, _ := browserEnv(t, "true")
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-A", "configmaps")
+	term := newKeditEnv(t, "true").run(t, 120, 40, "-A", "configmaps")
 	term.waitFor(screenWait, "configmaps  all namespaces", "NAMESPACE")
 	// Other tests' namespaces are listed too: narrow to this test's.
 	term.send("/")
@@ -202,7 +170,7 @@ func TestE2EBrowserAllNamespaces(t *testing.T) {
 	}
 	// esc and q sent together would read as alt+q.
 	term.send("Escape")
-	term.waitUntil(screenWait, 100*time.Millisecond, "the filter cleared", func(s string) bool {
+	term.waitUntil(screenWait, "the filter cleared", func(s string) bool {
 		return !strings.Contains(s, "/allns-") && !strings.Contains(s, "filter: ")
 	})
 	term.send("q")
@@ -231,8 +199,9 @@ func TestE2EBrowserForbidden(t *testing.T) {
 	// in the browser, in words.
 	kubetest.MustKubectl(t, "-n", ns, "create", "role", "cm-reader", "--verb=get,list,watch", "--resource=configmaps")
 	kubetest.MustKubectl(t, "-n", ns, "create", "rolebinding", "cm-reader", "--role=cm-reader", "--user=kedit-viewer")
-	env, _ := browserEnv(t, "true")
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", viewer, "-n", ns, "cm")
+	env := newKeditEnv(t, "true")
+	env.kubeconfig = viewer
+	term := env.run(t, 120, 40, "-n", ns, "cm")
 	term.waitFor(screenWait, "configmaps  namespace "+ns, "visible")
 	term.send(":")
 	term.typeKeys("secrets")
@@ -251,8 +220,8 @@ func TestE2EBrowserSecretDraftInMemory(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "db", "--from-literal=password=hunter2")
-	env, state := browserEnv(t, editorScript(t, `sed -i 's/password: .*/password: bWluZQ==/' "$1"`))
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "secrets")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/password: .*/password: bWluZQ==/' "$1"`))
+	term := env.run(t, 120, 40, "-n", ns, "secrets")
 	screen := term.waitFor(screenWait, "secrets  namespace "+ns, "db")
 	if strings.Contains(screen, "hunter2") || strings.Contains(screen, "aHVudGVyMg") {
 		t.Errorf("the browser shows a value:\n%s", screen)
@@ -270,7 +239,7 @@ func TestE2EBrowserSecretDraftInMemory(t *testing.T) {
 	term.waitFor(screenWait, "the draft of secrets/db exists only in memory and will be lost: quit anyway? (y/n)")
 	term.send("y")
 	term.waitFor(screenWait, "EXIT=0")
-	if files, _ := filepath.Glob(filepath.Join(state, "kedit", "drafts", "*", ns, "secrets", "*")); len(files) != 0 {
+	if files, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "secrets", "*")); len(files) != 0 {
 		t.Errorf("a Secret's draft reached the disk: %v", files)
 	}
 }
@@ -312,7 +281,7 @@ func TestE2EBrowserSignalStoresEveryDraft(t *testing.T) {
 		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", name, "--from-literal=foo=1")
 	}
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	term := startTerminal(t, 120, 40, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "cm")
+	term := env.run(t, 120, 40, "-n", ns, "cm")
 	term.waitFor(screenWait, "2 objects", "left", "shown")
 	term.send("Enter")
 	term.waitFor(screenWait, "ConfigMap/left")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"strings"
@@ -35,8 +35,7 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	}
 	created := time.Now()
 	kubetest.MustKubectl(t, "-n", other, "create", "deployment", "api", "--image=nginx")
-	env, _ := browserEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	term := startTerminal(t, 120, 40, env, keditBinary(t), "--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "configmap/mmm-mid")
+	term := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`)).run(t, 120, 40, "-n", ns, "configmap/mmm-mid")
 	term.waitFor(screenWait, "ConfigMap/mmm-mid", "apiVersion: ", "esc list")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine")
@@ -56,7 +55,7 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	// editor ran since): its CHANGED and BY follow, and o orders by last
 	// change, newest first; the selection stays on mmm-mid.
 	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "zzz-new", "touched=yes")
-	term.waitUntil(screenWait, 50*time.Millisecond, "zzz-new changed by kubectl-label", func(s string) bool {
+	term.waitUntil(screenWait, "zzz-new changed by kubectl-label", func(s string) bool {
 		return strings.Contains(rowOf(s, "zzz-new"), "kubectl-label")
 	})
 	term.send("o")
@@ -69,11 +68,13 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	}
 
 	// o again orders by age, newest first: ccc-late, created a second
-	// or more after the others (creation times have whole seconds), is
-	// first. The mouse wheel moves the selection three rows at a time.
-	for time.Since(created) < 1100*time.Millisecond {
-		time.Sleep(50 * time.Millisecond) // creationTimestamp has whole seconds
-	}
+	// or more after the others, is first. The mouse wheel moves the
+	// selection three rows at a time.
+	//
+	// A new second on the clock: creationTimestamp has whole seconds, so
+	// ccc-late is newer than the others only if it is made in a later
+	// second. Nothing kedit does can be polled for here; time must pass.
+	time.Sleep(time.Until(created.Add(1100 * time.Millisecond)))
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "ccc-late", "--from-literal=foo=1")
 	term.waitFor(screenWait, "4 objects")
 	term.send("o")
@@ -82,11 +83,11 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 		t.Errorf("ordered by age, ccc-late is not first:\n%s", screen)
 	}
 	term.sendBytes("\x1b[<64;10;10M") // wheel up: to the first row
-	term.waitUntil(screenWait, 50*time.Millisecond, "ccc-late selected by the wheel", func(s string) bool {
+	term.waitUntil(screenWait, "ccc-late selected by the wheel", func(s string) bool {
 		return strings.HasPrefix(rowOf(s, "ccc-late"), ">")
 	})
 	term.sendBytes("\x1b[<65;10;10M") // wheel down: three rows on, the last
-	screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "the last row selected by the wheel", func(s string) bool {
+	screen, _ = term.waitUntil(screenWait, "the last row selected by the wheel", func(s string) bool {
 		return !strings.HasPrefix(rowOf(s, "ccc-late"), ">") && strings.Contains(s, "\n>")
 	})
 	last := ""
@@ -105,7 +106,7 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	term.send("?")
 	term.waitFor(screenWait, "clear filter", "pgup", "home")
 	term.send("?")
-	term.waitUntil(screenWait, 50*time.Millisecond, "the short help", func(s string) bool { return !strings.Contains(s, "clear filter") })
+	term.waitUntil(screenWait, "the short help", func(s string) bool { return !strings.Contains(s, "clear filter") })
 
 	// : with tab: the type completed from discovery, then listed.
 	term.send(":")

@@ -1,17 +1,29 @@
-package main
+package e2e
 
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/kedit/kedit/internal/testgit"
 )
 
-// mergeDriver is the README's git merge driver line, with the binary under
-// test for kedit.
-const mergeDriver = " merge -o %A -L ours -L base -L theirs --marker-size %L %A %O %B"
+// readmeDriver is the git merge driver line the README's kedit merge
+// section tells users to configure, with the binary under test for kedit.
+func readmeDriver(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`git config merge\.kedit\.driver 'kedit( [^']*)'`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("the README gives no git merge driver line")
+	}
+	return keditBinary(t) + string(m[1])
+}
 
 // gitRepo is a git repository in a temporary directory whose *.yaml and
 // *.txt files merge with the real kedit binary as their merge driver.
@@ -27,7 +39,7 @@ func newGitRepo(t *testing.T) *gitRepo {
 	r.git("config", "user.name", "kedit test")
 	r.git("config", "user.email", "kedit@example.com")
 	r.git("config", "merge.kedit.name", "kedit merge")
-	r.git("config", "merge.kedit.driver", keditBinary(t)+mergeDriver)
+	r.git("config", "merge.kedit.driver", readmeDriver(t))
 	r.write(".gitattributes", "*.yaml merge=kedit\n*.txt merge=kedit conflict-marker-size=9\n")
 	return r
 }
@@ -35,7 +47,7 @@ func newGitRepo(t *testing.T) *gitRepo {
 // git runs git in the repository and fails the test unless it exits 0.
 func (r *gitRepo) git(args ...string) string {
 	r.t.Helper()
-	out, stderr, code := runGit(r.t, r.dir, args...)
+	out, stderr, code := testgit.Run(r.t, r.dir, args...)
 	if code != 0 {
 		r.t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), code, out, stderr)
 	}
@@ -92,7 +104,7 @@ func configMap(data string) string {
 
 // TestMergeDriverInGit runs a real `git merge` in a repository whose
 // .gitattributes hand *.yaml and *.txt to the real kedit binary, configured
-// as the README says: a merge that git's own line merge would stop on goes
+// with the README's driver line: a merge that git's own line merge would stop on goes
 // through, and a real conflict leaves kedit's blocks, with git's labels and
 // git's conflict-marker-size, and the file unmerged.
 func TestMergeDriverInGit(t *testing.T) {
@@ -108,7 +120,7 @@ func TestMergeDriverInGit(t *testing.T) {
 		for name, text := range map[string]string{"m": mine, "o": base, "t": theirs} {
 			r.write(name, text)
 		}
-		if _, _, code := runGit(t, r.dir, "merge-file", "-p", "m", "o", "t"); code != 1 {
+		if _, _, code := testgit.Run(t, r.dir, "merge-file", "-p", "m", "o", "t"); code != 1 {
 			t.Fatalf("git's line merge: exit %d, want the conflict this test is about", code)
 		}
 		for _, name := range []string{"m", "o", "t"} {
@@ -135,7 +147,7 @@ func TestMergeDriverInGit(t *testing.T) {
 			map[string]string{"cm.yaml": configMap("  a: \"2\"\n  b: x\n"), "notes.txt": "one\nTWO\nthree\n"},
 			map[string]string{"cm.yaml": configMap("  a: \"3\"\n  b: yy\n"), "notes.txt": "one\n2\nthree\n"})
 
-		out, stderr, code := runGit(t, r.dir, "merge", "--no-edit", "feature")
+		out, stderr, code := testgit.Run(t, r.dir, "merge", "--no-edit", "feature")
 		if code != 1 || !strings.Contains(out, "CONFLICT (content): Merge conflict in cm.yaml") {
 			t.Fatalf("git merge: exit %d, want 1 with a conflict in cm.yaml\n%s%s", code, out, stderr)
 		}
@@ -157,39 +169,4 @@ func TestMergeDriverInGit(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestREADMEListsMergeFlags keeps the README's kedit merge section true:
-// every flag of the command in its table, and the driver line the test
-// above runs.
-func TestREADMEListsMergeFlags(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	start := strings.Index(readme, "### `kedit merge ")
-	if start < 0 {
-		t.Fatal("README has no kedit merge section")
-	}
-	section := readme[start:]
-	if end := strings.Index(section[4:], "\n### "); end >= 0 {
-		section = section[:end+4]
-	}
-	newMergeCmd().LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if !strings.Contains(section, "`--"+f.Name) {
-			t.Errorf("README's kedit merge section does not list --%s", f.Name)
-		}
-		if f.Shorthand != "" && !strings.Contains(section, "`-"+f.Shorthand+"`") {
-			t.Errorf("README's kedit merge section does not list -%s", f.Shorthand)
-		}
-	})
-	if driver := "git config merge.kedit.driver 'kedit" + mergeDriver + "'"; !strings.Contains(section, driver) {
-		t.Errorf("README's driver line is not the tested one: %s", driver)
-	}
-	for _, status := range []string{"`127`", "`255`", "`129`", "Cannot merge binary files"} {
-		if !strings.Contains(section, status) {
-			t.Errorf("README's kedit merge section does not say %s", status)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,16 +17,6 @@ import (
 
 // Issue 12 through the real binary: what reaches the terminal, what is
 // written to disk, and the faults a user meets.
-
-// rawTerminal starts argv in tmux under script(1), which copies every byte
-// the program writes to the terminal into the returned file: what a
-// terminal would have been asked to do, before tmux interprets it.
-func rawTerminal(t *testing.T, width, height int, env []string, argv ...string) (*terminal, string) {
-	t.Helper()
-	raw := filepath.Join(t.TempDir(), "raw.out")
-	term := startTerminal(t, width, height, env, "script", "-qfec", shellJoin(argv), raw)
-	return term, raw
-}
 
 // payload is one hostile string and the raw bytes that must never reach a
 // terminal because of it.
@@ -129,7 +118,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "evil", "--from-literal=payload="+strings.Join(all, " "), "--from-literal=keep=1")
 
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/^  keep: "1"$/  keep: mine/; s/^  payload: .*$/  payload: mine/' "$1"`))
-	term, raw := rawTerminal(t, 250, 50, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "configmap/evil")
+	term, raw := env.runRaw(t, 250, 50, "-n", ns, "configmap/evil")
 	term.waitFor(screenWait, "ConfigMap/evil", `\x1b]52;c;cHduZWQ=\x07CLIP-MARK`, `\u202eRTL-MARK`)
 	// One key a send-keys, each after the last one's effect: keys that
 	// arrive in one read reach Bubble Tea as one message of two runes,
@@ -174,7 +163,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	term.waitFor(screenWait, "live object; e edits a draft")
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
-	if title := paneTitle(t, term); strings.Contains(title, "TITLE-MARK") {
+	if title := term.display("#{pane_title}"); strings.Contains(title, "TITLE-MARK") {
 		t.Errorf("the terminal's title was set to %q", title)
 	}
 	out, err := os.ReadFile(raw)
@@ -193,9 +182,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 "spec":{"group":"%[1]s","scope":"Namespaced","names":{"plural":"hostiles","singular":"hostile","kind":"Hostile"},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"x":{"type":"string"}},
 "x-kubernetes-validations":[{"rule":"!has(self.x) || self.x.startsWith('ok')","messageExpression":"'x is not ok: ' + self.x"}]}}}}}]}}`, group)
-	kubectlStdin(t, crd, "create", "-f", "-")
 	t.Cleanup(func() { _, _ = kubetest.Kubectl(t, "delete", "crd", "hostiles."+group, "--wait=false") })
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/hostiles."+group)
 	spec := map[string]any{"x": "ok"}
 	for i, p := range hostile {
 		spec[fmt.Sprintf("k%d-%s", i, p.text)] = p.text
@@ -205,10 +192,10 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubectlStdin(t, string(b), "-n", ns, "create", "-f", "-")
+	kubetest.CreateCustom(t, ns, crd, string(b))
 
 	env2 := newKeditEnv(t, editorScript(t, `sed -i 's/^  x: ok$/  x: "no \\x1b]0;TITLE-MARK\\x07 \\x1b[2JWIPED-MARK \\u202eRTL-MARK"/' "$1"`))
-	term2, raw2 := rawTerminal(t, 250, 50, env2.vars(t), keditBinary(t), "--kubeconfig", env2.kubeconfig, "-n", ns, "hostiles."+group+"/keys")
+	term2, raw2 := env2.runRaw(t, 250, 50, "-n", ns, "hostiles."+group+"/keys")
 	term2.waitFor(screenWait, "Hostile/keys", `"k0-\x1b]52;c;cHduZWQ=\x07CLIP-MARK"`)
 	term2.send("e")
 	term2.waitFor(screenWait, "unsaved draft")
@@ -244,14 +231,4 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 			t.Errorf("kedit %s printed no escaped payload, so it went untested: %q", args[0], out)
 		}
 	}
-}
-
-// paneTitle is the title the program set for the terminal.
-func paneTitle(t *testing.T, term *terminal) string {
-	t.Helper()
-	out, err := exec.Command("tmux", "-L", term.socket, "display", "-p", "-t", term.name, "#{pane_title}").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(out))
 }

@@ -1,61 +1,10 @@
-package main
+package e2e
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/kedit/kedit/kube/kubetest"
 )
-
-// sendBytes writes raw bytes to the terminal as if typed (a mouse report,
-// which send-keys has no name for).
-func (term *terminal) sendBytes(s string) {
-	term.t.Helper()
-	hex := make([]string, len(s))
-	for i := range len(s) {
-		hex[i] = fmt.Sprintf("%02x", s[i])
-	}
-	term.send(append([]string{"-H"}, hex...)...)
-}
-
-// waitGone waits until the screen no longer shows text, and returns it.
-func (term *terminal) waitGone(timeout time.Duration, text string) string {
-	term.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	for time.Now().Before(deadline) {
-		if last = term.screen(); !strings.Contains(last, text) {
-			return last
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	term.t.Fatalf("the screen still shows %q after %s:\n%s", text, timeout, last)
-	return ""
-}
-
-// editorLineRE is the in-app editor's title: the cursor's line of all.
-var editorLineRE = regexp.MustCompile(`line (\d+)/(\d+) col (\d+)`)
-
-// waitForLine waits until the editor's title says the cursor is on line
-// (0: the last line).
-func (term *terminal) waitForLine(line int) {
-	term.t.Helper()
-	deadline := time.Now().Add(screenWait)
-	var last string
-	for time.Now().Before(deadline) {
-		last = term.screen()
-		if m := editorLineRE.FindStringSubmatch(last); m != nil {
-			if line == 0 && m[1] == m[2] || m[1] == fmt.Sprint(line) {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	term.t.Fatalf("the editor's cursor is not on line %d:\n%s", line, last)
-}
 
 // TestE2EEditorKeys: every key of the in-app editor's contract (issue 9),
 // as a terminal under tmux sends it to the real binary: ctrl+home/end,

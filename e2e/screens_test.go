@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -7,12 +7,12 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/ui"
 )
@@ -43,19 +43,6 @@ func longValue(n int) string {
 	return b.String() + "END"
 }
 
-// confFile is a 40-line config file, with the given lines replaced.
-func confFile(set map[int]string) string {
-	var b strings.Builder
-	for i := 1; i <= 40; i++ {
-		if v, ok := set[i]; ok {
-			b.WriteString(v + "\n")
-		} else {
-			fmt.Fprintf(&b, "option%d = %d\n", i, i)
-		}
-	}
-	return b.String()
-}
-
 // rowOfText returns the screen's first row holding s.
 func rowOfText(screen, s string) string {
 	for _, l := range strings.Split(screen, "\n") {
@@ -80,21 +67,21 @@ func TestE2ESidewaysScrolling(t *testing.T) {
 				t.Fatalf("the long line is not cut with a sign at the right edge: %q\n%s", row, screen)
 			}
 			term.send("l")
-			screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "l scrolls right", func(s string) bool {
+			screen, _ = term.waitUntil(screenWait, "l scrolls right", func(s string) bool {
 				row := rowOfText(s, "seg00")
 				return strings.HasPrefix(row, "…") && !strings.Contains(row, "long:")
 			})
 			for range 40 {
 				term.send("Right", "Right", "Right", "Right", "Right")
 			}
-			term.waitUntil(screenWait, 50*time.Millisecond, "→ reaches the end", func(s string) bool {
+			term.waitUntil(screenWait, "→ reaches the end", func(s string) bool {
 				return strings.HasSuffix(strings.TrimRight(rowOfText(s, "END"), " "), "END")
 			})
 			for range 40 {
 				term.send("Left", "Left", "Left", "Left", "Left")
 			}
 			term.send("h")
-			term.waitUntil(screenWait, 50*time.Millisecond, "← and h bring the start back", func(s string) bool {
+			term.waitUntil(screenWait, "← and h bring the start back", func(s string) bool {
 				return strings.HasPrefix(strings.TrimSpace(rowOfText(s, "long: ")), "long: seg0000-")
 			})
 			term.send("q")
@@ -113,13 +100,13 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			ns := kubetest.Namespace(t)
 			long := longValue(300)
-			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "conf", "--from-literal=app.conf="+confFile(nil), "--from-literal=long="+long+"base")
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "conf", "--from-literal=app.conf="+fixture.AppConfBase, "--from-literal=long="+long+"base")
 			editor := editorScript(t, `sed -i 's/option5 = 5$/option5 = mine/; s/option10 = 10$/option10 = mine/; s/ENDbase/ENDmine/' "$1"`)
 			term := openKeditOn(t, ns, "configmap/conf", "ConfigMap/conf", editor, s.w, s.h)
 			term.send("e")
 			term.waitFor(screenWait, "unsaved draft")
 			patch, _ := json.Marshal(map[string]any{"data": map[string]any{
-				"app.conf": confFile(map[int]string{10: "option10 = theirs", 30: "option30 = theirs"}), "long": long + "theirs"}})
+				"app.conf": fixture.AppConfTheirs, "long": long + "theirs"}})
 			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "conf", "--type=merge", "-p", string(patch))
 			term.waitFor(screenWait, "changed on server")
 			term.send("s")
@@ -132,9 +119,9 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 			}
 			checkSectionsShowContent(t, screen, "base (rv", "theirs (rv", "mine")
 			term.send("PageDown")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgdn scrolls the versions", func(s string) bool { return s != screen })
+			term.waitUntil(screenWait, "pgdn scrolls the versions", func(s string) bool { return s != screen })
 			term.send("PageUp")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgup brings the versions back", func(s string) bool { return s == screen })
+			term.waitUntil(screenWait, "pgup brings the versions back", func(s string) bool { return s == screen })
 
 			// The long value's conflict: the window around its end.
 			term.send("m")
@@ -160,9 +147,9 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 				return false
 			}
 			term.send("PageDown")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgdn scrolls line 5 away", func(s string) bool { return !versionLine(s) })
+			term.waitUntil(screenWait, "pgdn scrolls line 5 away", func(s string) bool { return !versionLine(s) })
 			term.send("PageUp")
-			term.waitUntil(screenWait, 50*time.Millisecond, "pgup brings line 5 back", versionLine)
+			term.waitUntil(screenWait, "pgup brings line 5 back", versionLine)
 		})
 	}
 }
@@ -217,7 +204,7 @@ func helpText(t *testing.T, term *terminal, view string) string {
 			t.Fatalf("the help never ends:\n%s", screen)
 		}
 		term.send("PageDown")
-		screen, _ = term.waitUntil(screenWait, 50*time.Millisecond, "the next page of help", func(s string) bool { return s != screen })
+		screen, _ = term.waitUntil(screenWait, "the next page of help", func(s string) bool { return s != screen })
 		pages = append(pages, screen)
 	}
 	term.send("?")
@@ -310,7 +297,7 @@ func TestE2EWideAndJoinedCharacters(t *testing.T) {
 	for _, s := range e2eSizes {
 		t.Run(s.name, func(t *testing.T) {
 			env := newKeditEnv(t, "true")
-			term, raw := rawTerminal(t, s.w, s.h, env.vars(t), keditBinary(t), "--kubeconfig", env.kubeconfig, "-n", ns, "configmap/emoji")
+			term, raw := env.runRaw(t, s.w, s.h, "-n", ns, "configmap/emoji")
 			screen := term.waitFor(screenWait, "ConfigMap/emoji", "couple: "+e2eCouple+"|", `stray: "a\u200db|"`, `hidden: "x\u200by|"`, "wide: 漢字 e\u0301|")
 			if strings.Contains(screen, `\U0001`) {
 				t.Errorf("an emoji is drawn as an escape:\n%s", screen)

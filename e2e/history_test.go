@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/model/history"
 )
@@ -104,20 +105,16 @@ func (e *auditEnv) slowEdit(user, obj string, sedArgs ...string) (release func()
 
 func waitEditorStarted(t *testing.T, path string, done <-chan error, out *bytes.Buffer) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
+	if !testwait.Until(time.Minute, func() bool {
 		select {
 		case err := <-done:
 			t.Fatalf("kubectl edit ended before its editor started: %v\n%s", err, out.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the editor did not start within a minute\n%s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		_, err := os.Stat(path)
+		return err == nil
+	}) {
+		t.Fatalf("the editor did not start within a minute\n%s", out.String())
 	}
 }
 
@@ -126,23 +123,23 @@ func waitEditorStarted(t *testing.T, path string, done <-chan error, out *bytes.
 // log is written as requests end), and returns its report and exit status.
 func (e *auditEnv) history(obj string, versions int, extra ...string) (history.Report, int) {
 	e.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out, stderr, code := runBinary(e.t, "", append([]string{"history", obj, "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog(), "--json"}, extra...)...)
-		var rep history.Report
-		if code == 0 || code == 1 {
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				e.t.Fatalf("kedit history --json printed no JSON: %v\n%s", err, out)
-			}
-			if len(rep.Versions) >= versions {
-				return rep, code
-			}
+	var rep history.Report
+	var out, stderr string
+	var code int
+	if !testwait.Until(30*time.Second, func() bool {
+		out, stderr, code = runBinary(e.t, "", append([]string{"history", obj, "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog(), "--json"}, extra...)...)
+		rep = history.Report{}
+		if code != 0 && code != 1 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("kedit history %s: exit %d, %d versions after 30 s (want %d)\n%s\n%s", obj, code, len(rep.Versions), versions, out, stderr)
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			e.t.Fatalf("kedit history --json printed no JSON: %v\n%s", err, out)
 		}
-		time.Sleep(200 * time.Millisecond)
+		return len(rep.Versions) >= versions
+	}) {
+		e.t.Fatalf("kedit history %s: exit %d, %d versions after 30 s (want %d)\n%s\n%s", obj, code, len(rep.Versions), versions, out, stderr)
 	}
+	return rep, code
 }
 
 // runBinary runs the real kedit with args and stdin, and returns its
@@ -212,7 +209,9 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 			t.Errorf("blind writes %v, fights %v", lostPaths(rep.BlindWrites), rep.Fights)
 		}
 		// The table, in a terminal, as the on-call engineer reads it.
-		term := startTerminal(t, 200, 30, nil, keditBinary(t), "history", "cm/race", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog())
+		env := newKeditEnv(t, "true")
+		env.kubeconfig = e.c.Kubeconfig()
+		term := env.run(t, 200, 30, "history", "cm/race", "--audit-log", e.c.AuditLog())
 		term.waitFor(30*time.Second, "configmaps/race in namespace default: 3 versions", "kubectl-edit", "LOST UPDATES: 1",
 			`.data.foo: "bob" set by bob (kubectl-patch)`, "lost by alice (kubectl-edit)", "BLIND WRITES: none", "FIGHTS: none", "EXIT=1")
 	})

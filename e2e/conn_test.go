@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"path/filepath"
@@ -8,26 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
 // The link to the API server through the real binary: an answer is never
 // called no answer, a waiting save goes once the server is back, and a
 // user with few rights is told what is true.
-
-// createPort creates the Port web (e2eCRD) in ns, once discovery serves
-// the type.
-func createPort(t *testing.T, ns string) {
-	t.Helper()
-	kubetest.MustKubectl(t, "apply", "-f", writeFile(t, "crd.yaml", e2eCRD))
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "crd/ports.e2e.kedit.example.com", "--timeout=60s")
-	obj := writeFile(t, "p.yaml", "apiVersion: e2e.kedit.example.com/v1\nkind: Port\nmetadata:\n  name: web\nspec:\n  ports:\n  - {name: http, port: 80}\n")
-	// Discovery of a brand-new type can lag a moment behind Established.
-	poll(t, 30*time.Second, "the Port created", func() bool {
-		_, err := kubetest.Kubectl(t, "-n", ns, "create", "-f", obj)
-		return err == nil
-	})
-}
 
 // TestE2EApplyRefusalIsFinal: with --strategy apply, a custom resource
 // draft with a field its schema does not declare is answered 500 by the
@@ -37,10 +24,10 @@ func createPort(t *testing.T, ns string) {
 func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	createPort(t, ns)
-	rv := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "ports.e2e.kedit.example.com", "web", "-o", "jsonpath={.metadata.resourceVersion}"))
+	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1"))
+	rv := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "widgets.kedit.example.com", "w", "-o", "jsonpath={.metadata.resourceVersion}"))
 	log := filepath.Join(t.TempDir(), "debug.log")
-	term := openKeditOn(t, ns, "ports.e2e.kedit.example.com/web", "Port/web",
+	term := openKeditOn(t, ns, "widgets.kedit.example.com/w", "Widget/w",
 		editorScript(t, `sed -i 's/^spec:$/spec:\n  bogus: 1/' "$1"`), 200, 40, "--strategy", "apply", "--debug="+log)
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "bogus: 1")
@@ -48,15 +35,18 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	term.send("s")
 	screen := term.waitFor(screenWait, "the server refused the save (500 Internal Server Error): .spec.bogus: field not declared in schema (the draft is kept)")
 	// Three seconds is past the first two retries' back-off: none comes.
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
+	var said string
+	if testwait.Until(3*time.Second, func() bool {
+		screen = term.screen()
 		for _, never := range []string{"did not get an answer", "retrying", "next try"} {
 			if strings.Contains(screen, never) {
-				t.Fatalf("an answer called %q:\n%s", never, screen)
+				said = never
+				return true
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
-		screen = term.screen()
+		return false
+	}) {
+		t.Fatalf("an answer called %q:\n%s", said, screen)
 	}
 	if !strings.Contains(screen, "unsaved draft") || !strings.Contains(screen, "bogus: 1") {
 		t.Errorf("the draft is not shown after the refusal:\n%s", screen)
@@ -65,7 +55,7 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	if len(sent) == 0 || !strings.Contains(sent[len(sent)-1], "PATCH") || !strings.Contains(sent[len(sent)-1], " 500") || strings.Count(strings.Join(sent, "\n"), " 500") != 1 {
 		t.Errorf("the save sent:\n%s\nwant one refused apply, and nothing after it", strings.Join(sent, "\n"))
 	}
-	if now := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "ports.e2e.kedit.example.com", "web", "-o", "jsonpath={.metadata.resourceVersion}")); now != rv {
+	if now := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "widgets.kedit.example.com", "w", "-o", "jsonpath={.metadata.resourceVersion}")); now != rv {
 		t.Errorf("the object moved from rv %s to %s", rv, now)
 	}
 }
@@ -106,9 +96,7 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 	last := 0
 	for {
 		term.send("s")
-		var screen string
-		poll(t, screenWait, "another failed attempt", func() bool {
-			screen = term.screen()
+		screen, _ := term.waitUntil(screenWait, "another failed attempt", func(screen string) bool {
 			m := attemptNo.FindStringSubmatch(screen)
 			n := 0
 			if m != nil {
@@ -131,8 +119,9 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 	proxy.restore(t)
 
 	var connected time.Time
-	for {
-		screen := term.screen()
+	var screen string
+	saved := func() bool {
+		screen = term.screen()
 		header := strings.SplitN(screen, "\n", 2)[0]
 		up := strings.Contains(header, "connected") && !strings.Contains(header, "reconnecting")
 		if up && connected.IsZero() {
@@ -151,15 +140,15 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 			if time.Since(waiting) > 29*time.Second {
 				t.Errorf("saved %s after the 30 s back-off began: the back-off, not the reconnect, sent it", time.Since(waiting).Round(time.Second))
 			}
-			break
+			return true
 		}
 		if up && strings.Contains(screen, "next try in") && time.Since(connected) > 1500*time.Millisecond {
 			t.Fatalf("the header says connected and the status still waits, %s on:\n%s", time.Since(connected).Round(time.Millisecond), screen)
 		}
-		if time.Since(waiting) > time.Minute {
-			t.Fatalf("not saved a minute after the network was back:\n%s", screen)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return false
+	}
+	if !testwait.Until(time.Minute, saved) {
+		t.Fatalf("not saved a minute after the network was back:\n%s", screen)
 	}
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" {
 		t.Errorf("foo = %q on the server", data["foo"])
@@ -237,8 +226,11 @@ func TestE2EMayNotUpdateSaidOnEdit(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine", said+ns+": a draft can be made but not saved")
 	term.send("i")
-	term.waitFor(screenWait, said+ns+": a draft can be made but not saved")
-	term.send("esc")
+	term.waitFor(screenWait, "editing the draft", said+ns+": a draft can be made but not saved")
+	// Escape is tmux's name for the key ("esc" would type three letters);
+	// s sent before the editor closed would reach kedit as alt+s.
+	term.send("Escape")
+	term.waitGone(screenWait, "editing the draft")
 	if n := reviews(); n != 1 {
 		t.Errorf("%d access reviews after e and i, want 1", n)
 	}
