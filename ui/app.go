@@ -253,7 +253,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if m.sess == nil {
 			return m, nil
 		}
-		return m, tea.Batch(m.watched(msg.ev), watchCmd(m.events))
+		cmd := m.watched(msg.ev)
+		return m, tea.Batch(cmd, watchCmd(m.events))
 	case watchClosedMsg:
 		m.object.SetConnection("watch stopped")
 		return m, nil
@@ -312,7 +313,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 			// saved), or the save was tried already (the server came back).
 			return m, nil
 		}
-		return m, m.handle(model.SaveRequested{})
+		cmd := m.handle(model.SaveRequested{})
+		return m, cmd
 	case editorFinishedMsg:
 		if m.sess == nil {
 			return m, nil // cannot happen: no object is left while $EDITOR runs

@@ -134,7 +134,8 @@ func (m Browser) promptKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 			// The namespaces are read when first completed; the tab
 			// takes effect once they are in (SetNamespaces).
 			m.completion = completion{note: "reading the namespaces ...", waiting: true}
-			return m, m.readNamespaces()
+			cmd := m.readNamespaces()
+			return m, cmd
 		}
 		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
 	case key.Matches(msg, m.keys.Accept):

@@ -141,12 +141,14 @@ func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 			return m, nil
 		}
 		m.ticking = false
-		return m, m.due()
+		cmd := m.due()
+		return m, cmd
 	case editorBaseMsg:
 		if msg.opening != m.opening {
 			return m, nil
 		}
-		return m, m.area.SetBase(msg.text)
+		cmd := m.area.SetBase(msg.text)
+		return m, cmd
 	case tea.MouseMsg:
 		// The title line is above the text.
 		msg.Y--
@@ -166,7 +168,8 @@ func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 	if m.dirtySince.IsZero() {
 		m.dirtySince = now
 	}
-	return m, tea.Batch(cmd, m.schedule(keepQuiet))
+	tick := m.schedule(keepQuiet)
+	return m, tea.Batch(cmd, tick)
 }
 
 // schedule asks for an editorDueMsg after d, unless one is on its way.

@@ -96,26 +96,31 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.editorOpen = true
-		return m, tea.Batch(editCmd(text, false), m.askAccess())
+		cmd := tea.Batch(editCmd(text, false), m.askAccess())
+		return m, cmd
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.DraftText()
 		if err != nil {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		return m, tea.Batch(m.openEditor(text, false), m.askAccess())
+		cmd := tea.Batch(m.openEditor(text, false), m.askAccess())
+		return m, cmd
 	case key.Matches(msg, m.keys.Save):
 		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
 			// Saving over a deleted object can only create it again.
-			return m, m.handle(model.Recreate{})
+			cmd := m.handle(model.Recreate{})
+			return m, cmd
 		}
-		return m, m.handle(model.SaveRequested{})
+		cmd := m.handle(model.SaveRequested{})
+		return m, cmd
 	case key.Matches(msg, m.keys.SaveAsUpdate):
 		if f := m.sess.Failure(); f == nil || f.Kind != model.ErrorApplyCannotRemove {
 			m.status.Info("u sends a save as an update when server-side apply cannot remove a field another manager owns")
 			return m, nil
 		}
-		return m, m.handle(model.SaveRequested{AsUpdate: true})
+		cmd := m.handle(model.SaveRequested{AsUpdate: true})
+		return m, cmd
 	case key.Matches(msg, m.keys.Rebase):
 		cmd := m.handle(model.RebaseRequested{})
 		if m.sess.Rebase() != nil {
@@ -294,17 +299,23 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.TakeMine):
-		return m, resolve(diff.TakeMine)
+		cmd := resolve(diff.TakeMine)
+		return m, cmd
 	case key.Matches(msg, m.keys.TakeTheirs):
-		return m, resolve(diff.TakeTheirs)
+		cmd := resolve(diff.TakeTheirs)
+		return m, cmd
 	case key.Matches(msg, m.keys.TakeBase):
-		return m, resolve(diff.TakeBase)
+		cmd := resolve(diff.TakeBase)
+		return m, cmd
 	case key.Matches(msg, m.keys.AllMine):
-		return m, m.handle(model.ResolveAll{Choice: diff.TakeMine})
+		cmd := m.handle(model.ResolveAll{Choice: diff.TakeMine})
+		return m, cmd
 	case key.Matches(msg, m.keys.AllTheirs):
-		return m, m.handle(model.ResolveAll{Choice: diff.TakeTheirs})
+		cmd := m.handle(model.ResolveAll{Choice: diff.TakeTheirs})
+		return m, cmd
 	case key.Matches(msg, m.keys.Save):
-		return m, m.handle(model.Resubmit{})
+		cmd := m.handle(model.Resubmit{})
+		return m, cmd
 	case key.Matches(msg, m.keys.Edit):
 		text, err := m.sess.MergedText()
 		if err != nil {
@@ -319,7 +330,8 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		return m, m.openEditor(text, true)
+		cmd := m.openEditor(text, true)
+		return m, cmd
 	case key.Matches(msg, m.keys.Back):
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.

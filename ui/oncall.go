@@ -272,7 +272,8 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.oncall.gitOpsOK = true
-		return m, m.handle(ev)
+		cmd := m.handle(ev)
+		return m, cmd
 	}
 	return m, nil
 }

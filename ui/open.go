@@ -202,10 +202,12 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case OpenObjectMsg:
 		key := keyOf(msg.Target)
-		return m, m.open(key, func() (*kube.Target, error) { return msg.Target, nil }), true
+		cmd := m.open(key, func() (*kube.Target, error) { return msg.Target, nil })
+		return m, cmd, true
 	case OpenDraftMsg:
 		k := msg.Draft.Key
-		return m, m.open(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) }), true
+		cmd := m.open(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) })
+		return m, cmd, true
 	case objectOpenedMsg:
 		if m.opening == nil || *m.opening != msg.key || m.screen != screenBrowser {
 			// Another pick or a screen since: the user moved on.
@@ -221,12 +223,14 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		m.status.Info("")
-		return m, m.show(msg.obj), true
+		cmd := m.show(msg.obj)
+		return m, cmd, true
 	case objectReadMsg:
 		if msg.sess != m.sess || m.sess == nil {
 			return m, nil, true // left again meanwhile
 		}
-		return m, m.reread(msg.obj, msg.err), true
+		cmd := m.reread(msg.obj, msg.err)
+		return m, cmd, true
 	case SwitchTypeMsg:
 		all := false
 		if cur := m.browser.Collection(); cur != nil {
@@ -245,7 +249,8 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 			coll.AllNamespaces = cur.AllNamespaces
 		}
 		m.status.Info("")
-		return m, m.listOn(coll), true
+		cmd := m.listOn(coll)
+		return m, cmd, true
 	case SwitchNamespaceMsg:
 		cur := m.browser.Collection()
 		if cur == nil {
@@ -263,7 +268,8 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 			next = cur.InAllNamespaces()
 		}
 		m.status.Info("")
-		return m, m.listOn(next), true
+		cmd := m.listOn(next)
+		return m, cmd, true
 	case namespaceCheckedMsg:
 		return m.namespaceChecked(msg)
 	case NamespacesWantedMsg:
