@@ -145,7 +145,7 @@ type App struct {
 	// helpLine and bottom are the footer and the status bar (or question)
 	// as relayout rendered them; helpLine is for helpFor.
 	helpLine, bottom string
-	helpFor          helpKey
+	helpFor          footerFor
 	// pasting: the last message was a paste into the editor; frame is
 	// the screen last drawn (View).
 	pasting bool
@@ -167,9 +167,9 @@ func New(cfg Config) App {
 		ctx = context.Background()
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
-		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
-		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
+		object: NewObjectView(keys.Object, styles), conflict: NewConflictView(keys.Conflict, styles), editor: NewEditorView(keys.Editor, styles),
+		timeline: NewTimelineView(keys.Timeline, styles), preview: NewPreviewView(keys.Preview, styles),
+		browser: NewBrowser(keys.Browser, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
@@ -348,6 +348,12 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 			m.frame.redrawing = false
 		}
 		return m, nil
+	}
+	if m, cmd, ok := m.commonIntent(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.objectIntent(msg); ok {
+		return m, cmd
 	}
 	if m, cmd, ok := m.browsing(msg); ok {
 		return m, cmd

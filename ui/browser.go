@@ -86,7 +86,7 @@ const ageTick = time.Second
 // namespaces for completion, the drafts) the app gives it, and what it
 // cannot do alone it asks for with a message.
 type Browser struct {
-	keys   KeyMap
+	keys   BrowserKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -133,7 +133,7 @@ type Browser struct {
 }
 
 // NewBrowser returns a browser with nothing to list until SetList.
-func NewBrowser(keys KeyMap, styles *Styles) Browser {
+func NewBrowser(keys BrowserKeyMap, styles *Styles) Browser {
 	return Browser{keys: keys, styles: styles, now: time.Now}
 }
 

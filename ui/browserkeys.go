@@ -54,9 +54,6 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	return m, nil
 }
 
-// emit returns a command that reports msg to the app.
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
-
 func (m *Browser) setFilter(f string) {
 	sel, ok := m.Selected()
 	m.filter = f

@@ -78,7 +78,4 @@ type (
 	DraftsWantedMsg struct{}
 	// OpenDraftMsg asks to open the object of a draft picked in :drafts.
 	OpenDraftMsg struct{ Draft DraftItem }
-	// QuitRequestedMsg asks to quit (q); the app asks first when a draft
-	// exists only in memory.
-	QuitRequestedMsg struct{}
 )

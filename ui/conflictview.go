@@ -61,7 +61,7 @@ const contextLines = 2
 // change. It shows a clean rebase too (0 conflicts), so the user sees what
 // is merged before resubmitting.
 type ConflictView struct {
-	keys   KeyMap
+	keys   ConflictKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -92,7 +92,7 @@ type ConflictView struct {
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.
-func NewConflictView(keys KeyMap, styles *Styles) ConflictView {
+func NewConflictView(keys ConflictKeyMap, styles *Styles) ConflictView {
 	return ConflictView{keys: keys, styles: styles}
 }
 
@@ -259,7 +259,7 @@ func (m ConflictView) ShortHelp() []key.Binding {
 	bindings := append(m.secretKeys(k.Next), stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"),
 		stateHelp(k.TakeBase, "base"), k.Save, k.Back)
 	if m.detailCut() {
-		bindings = append(bindings, m.scrollKeys()...)
+		bindings = append(bindings, k.PageDown, k.PageUp)
 	}
 	return append(bindings, k.Help)
 }
@@ -272,17 +272,12 @@ func (m ConflictView) secretKeys(bindings ...key.Binding) []key.Binding {
 	return bindings
 }
 
-// scrollKeys scroll the selected entry's versions.
-func (m ConflictView) scrollKeys() []key.Binding {
-	return []key.Binding{stateHelp(m.keys.PageDown, "versions down"), stateHelp(m.keys.PageUp, "versions up")}
-}
-
 // FullHelp is every key of the conflict view, in groups.
 func (m ConflictView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout),
-		append([]key.Binding{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs}, m.scrollKeys()...),
+		{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs, k.PageDown, k.PageUp},
 		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit, k.ForceQuit},
 	}
 }

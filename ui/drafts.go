@@ -126,9 +126,9 @@ func (m App) recoverQuestion() string {
 func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	i := -1
 	switch {
-	case key.Matches(msg, m.keys.Yes):
+	case key.Matches(msg, m.keys.Prompt.Yes):
 		i = 0
-	case key.Matches(msg, m.keys.No):
+	case key.Matches(msg, m.keys.Prompt.No):
 		var paths []string
 		for _, d := range m.stored {
 			paths = append(paths, d.Path)
@@ -140,7 +140,7 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		m.inflight++
 		return m, discardCmd(m.sess, m.drafts, paths)
-	case key.Matches(msg, m.keys.Pick) && len(msg.Runes) == 1:
+	case key.Matches(msg, m.keys.Prompt.Pick) && len(msg.Runes) == 1:
 		i = int(msg.Runes[0] - '1')
 	}
 	if i < 0 || i >= len(m.stored) {

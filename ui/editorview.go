@@ -53,7 +53,7 @@ type (
 // a second after the first keystroke not yet checked), and for the draft
 // the app then hands it to the session, which writes it to the draft store.
 type EditorView struct {
-	keys   KeyMap
+	keys   EditorKeyMap
 	styles *Styles
 	area   textedit.Model
 	width  int
@@ -84,7 +84,7 @@ type EditorView struct {
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
-func NewEditorView(keys KeyMap, styles *Styles) EditorView {
+func NewEditorView(keys EditorKeyMap, styles *Styles) EditorView {
 	return EditorView{keys: keys, styles: styles, area: textedit.New()}
 }
 
@@ -314,9 +314,9 @@ func (m *EditorView) refreshChanged() {
 // then the editor's own; inside a prompt, the prompt's.
 func (m EditorView) ShortHelp() []key.Binding {
 	if m.area.Prompting() {
-		return append(m.area.ShortHelp(), m.keys.EditorSave)
+		return append(m.area.ShortHelp(), m.keys.Save)
 	}
-	return append([]key.Binding{m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
+	return append([]key.Binding{m.keys.Leave, m.keys.Save, m.keys.Help}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
 }
 
 // FullHelp is every key of the editor: textedit's groups, the last with
@@ -325,6 +325,6 @@ func (m EditorView) ShortHelp() []key.Binding {
 func (m EditorView) FullHelp() [][]key.Binding {
 	groups := m.area.FullHelp()
 	last := len(groups) - 1
-	groups[last] = append(groups[last], m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp, m.keys.ForceQuit)
+	groups[last] = append(groups[last], m.keys.Leave, m.keys.Save, m.keys.Help, m.keys.ForceQuit)
 	return groups
 }

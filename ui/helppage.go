@@ -35,27 +35,23 @@ type keyHelp interface {
 
 // helpSource returns the active view's keys.
 func (m App) helpSource() helpSource {
-	src := func(name string, v keyHelp) helpSource {
-		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: m.keys.Help}
+	src := func(name string, v keyHelp, help key.Binding) helpSource {
+		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: help}
 	}
+	k := m.keys
 	switch m.screen {
 	case screenConflict:
-		return src("conflict view", m.conflict)
+		return src("conflict view", m.conflict, k.Conflict.Help)
 	case screenEditor:
-		s := src("in-app editor", m.editor)
-		s.help = m.keys.EditorHelp
-		return s
+		return src("in-app editor", m.editor, k.Editor.Help)
 	case screenTimeline:
-		return src("timeline", m.timeline)
+		return src("timeline", m.timeline, k.Timeline.Help)
 	case screenPreview:
-		return src("preview", m.preview)
+		return src("preview", m.preview, k.Preview.Help)
 	case screenBrowser:
-		return src("browser", m.browser)
+		return src("browser", m.browser, k.Browser.Help)
 	}
-	if m.canLeave() {
-		return src("object view", leaveHelp{m.object, m.keys.BackToList})
-	}
-	return src("object view", m.object)
+	return src("object view", m.object, k.Object.Help)
 }
 
 // helpScrollKeys are the keys that scroll the help page: in the editor,
@@ -65,8 +61,8 @@ func (m App) helpScrollKeys() (up, down, pgup, pgdown, top, bottom key.Binding) 
 		k := m.editor.area.KeyMap
 		return k.Up, k.Down, k.PageUp, k.PageDown, k.DocStart, k.DocEnd
 	}
-	k := m.keys
-	return k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End
+	k := m.keys.HelpPage
+	return k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom
 }
 
 // helpView is the footer: the active view's keys, or, with the help page

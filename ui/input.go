@@ -38,7 +38,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
 	}
-	if key.Matches(msg, m.keys.ForceQuit) {
+	if key.Matches(msg, m.keys.Object.ForceQuit) {
 		cmd := m.takeEditorText()
 		lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
 		if (lost || len(m.parkedInMemory()) > 0) && !m.forceArmed {
@@ -48,11 +48,11 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	}
-	if m.leaving && !key.Matches(msg, m.keys.BackToList) {
+	if m.leaving && !key.Matches(msg, m.keys.Object.BackToList) {
 		m.leaving = false // another key after esc: the user stays
 	}
 	if m.confirm != confirmNone {
-		return m.answer(msg)
+		return m.answerQuestion(msg)
 	}
 	if m.helpShown && m.helpKey(msg) {
 		return m, nil
@@ -64,11 +64,16 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.screen == screenBrowser {
 		return m.browserKey(msg)
 	}
+	if m.screen == screenObject {
+		var cmd tea.Cmd
+		m.object, cmd = m.object.Update(msg)
+		return m.answer(cmd)
+	}
 	switch {
-	case key.Matches(msg, m.keys.Help):
+	case key.Matches(msg, m.keys.Object.Help):
 		m.helpShown, m.helpOff = true, 0
 		return m, nil
-	case key.Matches(msg, m.keys.Quit):
+	case key.Matches(msg, m.keys.Object.Quit):
 		if m.sess.Draft() != nil || len(m.parkedInMemory()) > 0 {
 			m.confirm = confirmQuit
 			return m, nil
@@ -80,76 +85,14 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		return m.conflictKey(msg)
 	case screenTimeline:
 		return m.timelineKey(msg)
-	case screenPreview:
-		return m.previewKey(msg)
 	}
-	if next, cmd, ok := m.oncallKey(msg); ok {
-		return next, cmd
-	}
-	switch {
-	case key.Matches(msg, m.keys.BackToList) && m.canLeave():
-		return m.leave()
-	case key.Matches(msg, m.keys.Edit):
-		text, err := m.sess.DraftText()
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil
-		}
-		m.editorOpen = true
-		cmd := tea.Batch(editCmd(text, false), m.askAccess())
-		return m, cmd
-	case key.Matches(msg, m.keys.EditInApp):
-		text, err := m.sess.DraftText()
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil
-		}
-		cmd := tea.Batch(m.openEditor(text, false), m.askAccess())
-		return m, cmd
-	case key.Matches(msg, m.keys.Save):
-		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorNotFound {
-			// Saving over a deleted object can only create it again.
-			cmd := m.handle(model.Recreate{})
-			return m, cmd
-		}
-		cmd := m.handle(model.SaveRequested{})
-		return m, cmd
-	case key.Matches(msg, m.keys.SaveAsUpdate):
-		if f := m.sess.Failure(); f == nil || f.Kind != model.ErrorApplyCannotRemove {
-			m.status.Info("u sends a save as an update when server-side apply cannot remove a field another manager owns")
-			return m, nil
-		}
-		cmd := m.handle(model.SaveRequested{AsUpdate: true})
-		return m, cmd
-	case key.Matches(msg, m.keys.Rebase):
-		cmd := m.handle(model.RebaseRequested{})
-		if m.sess.Rebase() != nil {
-			// Also when a rebase was already under way: r shows it again.
-			m.screen = screenConflict
-		}
-		return m, cmd
-	case key.Matches(msg, m.keys.Discard):
-		if m.sess.Draft() == nil {
-			m.status.Info("there is no draft to discard")
-			return m, nil
-		}
-		m.confirm = confirmDiscard
-		return m, nil
-	case key.Matches(msg, m.keys.Conflicts):
-		if m.sess.Rebase() != nil {
-			m.screen = screenConflict
-		}
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.object, cmd = m.object.Update(msg)
-	return m, cmd
+	return m.previewKey(msg)
 }
 
 // browserKey hands a key to the browser; ? toggles the full help unless
 // the browser takes keys as text (a filter, a command, a picker).
 func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.Help) && !m.browser.InputActive() {
+	if key.Matches(msg, m.keys.Browser.Help) && !m.browser.InputActive() {
 		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
@@ -163,12 +106,12 @@ func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
 // or go-to-line prompt (it is "save" everywhere; the prompt closes). Esc
 // inside a prompt closes the prompt.
 func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.EditorHelp) {
+	if key.Matches(msg, m.keys.Editor.Help) {
 		m.helpShown, m.helpOff = true, 0
 		return m, nil
 	}
-	save := key.Matches(msg, m.keys.EditorSave)
-	leave := key.Matches(msg, m.keys.EditorLeave) && !m.editor.Prompting()
+	save := key.Matches(msg, m.keys.Editor.Save)
+	leave := key.Matches(msg, m.keys.Editor.Leave) && !m.editor.Prompting()
 	if !leave && !save {
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
@@ -298,25 +241,25 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		return m.handle(model.Resolve{Index: i, Resolution: diff.Resolution{Choice: c}})
 	}
 	switch {
-	case key.Matches(msg, m.keys.TakeMine):
+	case key.Matches(msg, m.keys.Conflict.TakeMine):
 		cmd := resolve(diff.TakeMine)
 		return m, cmd
-	case key.Matches(msg, m.keys.TakeTheirs):
+	case key.Matches(msg, m.keys.Conflict.TakeTheirs):
 		cmd := resolve(diff.TakeTheirs)
 		return m, cmd
-	case key.Matches(msg, m.keys.TakeBase):
+	case key.Matches(msg, m.keys.Conflict.TakeBase):
 		cmd := resolve(diff.TakeBase)
 		return m, cmd
-	case key.Matches(msg, m.keys.AllMine):
+	case key.Matches(msg, m.keys.Conflict.AllMine):
 		cmd := m.handle(model.ResolveAll{Choice: diff.TakeMine})
 		return m, cmd
-	case key.Matches(msg, m.keys.AllTheirs):
+	case key.Matches(msg, m.keys.Conflict.AllTheirs):
 		cmd := m.handle(model.ResolveAll{Choice: diff.TakeTheirs})
 		return m, cmd
-	case key.Matches(msg, m.keys.Save):
+	case key.Matches(msg, m.keys.Conflict.Save):
 		cmd := m.handle(model.Resubmit{})
 		return m, cmd
-	case key.Matches(msg, m.keys.Edit):
+	case key.Matches(msg, m.keys.Conflict.Edit):
 		text, err := m.sess.MergedText()
 		if err != nil {
 			m.status.Error(errorText(err))
@@ -324,7 +267,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		m.editorOpen = true
 		return m, editCmd(text, true)
-	case key.Matches(msg, m.keys.EditInApp):
+	case key.Matches(msg, m.keys.Conflict.EditInApp):
 		text, err := m.sess.MergedText()
 		if err != nil {
 			m.status.Error(errorText(err))
@@ -332,7 +275,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		cmd := m.openEditor(text, true)
 		return m, cmd
-	case key.Matches(msg, m.keys.Back):
+	case key.Matches(msg, m.keys.Conflict.Back):
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.
 		cmd := m.handle(model.AbandonRebase{})
@@ -345,13 +288,13 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	return m, cmd
 }
 
-// answer takes y or n for the pending question.
-func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
+// answerQuestion takes y or n for the pending question.
+func (m App) answerQuestion(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.confirm == confirmRecover {
 		return m.answerRecover(msg)
 	}
-	yes := key.Matches(msg, m.keys.Yes)
-	if !yes && !key.Matches(msg, m.keys.No) {
+	yes := key.Matches(msg, m.keys.Prompt.Yes)
+	if !yes && !key.Matches(msg, m.keys.Prompt.No) {
 		return m, nil
 	}
 	c := m.confirm

@@ -67,8 +67,9 @@ type objectState struct {
 func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
-	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
-	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
+	m.object, m.conflict, m.editor = NewObjectView(m.keys.Object, m.styles), NewConflictView(m.keys.Conflict, m.styles), NewEditorView(m.keys.Editor, m.styles)
+	m.timeline, m.preview = NewTimelineView(m.keys.Timeline, m.styles), NewPreviewView(m.keys.Preview, m.styles)
+	m.object.SetBackToList(m.canLeave())
 	if fresh {
 		m.memoryOnly = true
 		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -18,7 +17,7 @@ import (
 // draft, and a scrollable body with the live object, the draft, or the
 // draft's diff against base.
 type ObjectView struct {
-	keys   KeyMap
+	keys   ObjectKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -67,12 +66,14 @@ type ObjectView struct {
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
 	secret, revealed bool
+	// backToList: esc goes back to the browser.
+	backToList bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
-func NewObjectView(keys KeyMap, styles *Styles) ObjectView {
+func NewObjectView(keys ObjectKeyMap, styles *Styles) ObjectView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &renders{}}
 }
@@ -131,62 +132,6 @@ func (m ObjectView) ShowingDiff() bool { return m.showDiff }
 
 // ShowingAllFields reports whether managedFields and status are shown.
 func (m ObjectView) ShowingAllFields() bool { return m.full }
-
-// Update handles the view's own keys (f, d, home, end) and scrolling.
-func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
-	if msg, ok := msg.(tea.KeyMsg); ok {
-		if m.sidewaysKey(msg) {
-			return m, nil
-		}
-		if m.blame && m.blameKey(msg) {
-			return m, nil
-		}
-		switch {
-		case key.Matches(msg, m.keys.Fields):
-			m.full = !m.full
-			m.layout()
-			return m, nil
-		case m.secret && key.Matches(msg, m.keys.Reveal):
-			m.revealed = !m.revealed
-			m.layout()
-			return m, nil
-		case key.Matches(msg, m.keys.Diff):
-			if m.draft != nil {
-				m.showDiff = !m.showDiff
-				m.layout()
-			}
-			return m, nil
-		case m.showDiff && key.Matches(msg, m.keys.NextHunk):
-			for _, at := range m.hunkAt {
-				if at > m.body.YOffset {
-					m.body.SetYOffset(at)
-					break
-				}
-			}
-			return m, nil
-		case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
-			for i := len(m.hunkAt) - 1; i >= 0; i-- {
-				if m.hunkAt[i] < m.body.YOffset {
-					m.body.SetYOffset(m.hunkAt[i])
-					break
-				}
-			}
-			return m, nil
-		case key.Matches(msg, m.keys.Home):
-			m.body.GotoTop()
-			return m, nil
-		case key.Matches(msg, m.keys.End):
-			m.body.GotoBottom()
-			return m, nil
-		}
-	}
-	var cmd tea.Cmd
-	m.body, cmd = m.body.Update(msg)
-	if m.blame {
-		m.keepCursorInView()
-	}
-	return m, cmd
-}
 
 // header returns the lines above the body.
 func (m ObjectView) header() []string {
@@ -315,10 +260,13 @@ func (m ObjectView) View() string {
 
 // ShortHelp is the object view's keys for the footer, the most used
 // first: the footer cuts from the end (keeping ? help) when they do not
-// fit.
+// fit. Esc back to the list comes after s: leaving matters more than most.
 func (m ObjectView) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
+	if m.backToList {
+		bindings = append(bindings, k.BackToList)
+	}
 	if m.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
@@ -355,8 +303,12 @@ func revealHelp(b key.Binding, revealed bool) key.Binding {
 // FullHelp is every key of the object view, in groups.
 func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
+	draft := []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts}
+	if m.backToList {
+		draft = append(draft, k.BackToList)
+	}
 	return [][]key.Binding{
-		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
+		draft,
 		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Timeline, k.Blame, k.Preview, k.DemoWrite},

@@ -103,54 +103,12 @@ func (m *App) sayDemoWrite() {
 	m.status.Info(w.String()) // escaped by String
 }
 
-// oncallKey handles t, b, p and w in the object view; false for any other
-// key. While blame shows, the movement keys move its cursor line and the
-// status bar names that line's owners.
-func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, m.keys.Timeline):
-		m.timeline.Open(m.sess)
-		m.screen = screenTimeline
-		return m, nil, true
-	case key.Matches(msg, m.keys.Blame):
-		m.object.ToggleBlame()
-		if m.object.Blaming() {
-			m.status.Info(m.object.BlameStatus())
-		} else {
-			m.status.Info("")
-		}
-		return m, nil, true
-	case key.Matches(msg, m.keys.Preview):
-		cmd, err := m.handleErr(model.PreviewRequested{})
-		if err == nil {
-			m.screen = screenPreview
-			m.preview.SetSession(m.sess)
-		}
-		return m, cmd, true
-	case key.Matches(msg, m.keys.DemoWrite):
-		if m.demo == nil {
-			m.status.Info("w makes the demo writer write at once: only in kedit demo")
-			return m, nil, true
-		}
-		m.demo.WriteNow()
-		m.status.Info(demo.WriterManager + " is writing ...")
-		return m, nil, true
-	}
-	if m.object.Blaming() {
-		var cmd tea.Cmd
-		m.object, cmd = m.object.Update(msg)
-		m.status.Info(m.object.BlameStatus())
-		return m, cmd, true
-	}
-	return m, nil, false
-}
-
 // timelineKey handles the timeline's keys: enter shows the selected
 // version's diff (enter or esc goes back to the list), y asks to make that
 // version the draft, t or esc closes the timeline.
 func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
 	switch {
-	case key.Matches(msg, m.keys.TimelineTake):
+	case key.Matches(msg, m.keys.Timeline.Take):
 		id, rv, ok := m.timeline.Selected()
 		if !ok {
 			return m, nil
@@ -158,11 +116,11 @@ func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.oncall.takeID, m.oncall.takeRV = id, rv
 		m.confirm = confirmTimelineTake
 		return m, nil
-	case key.Matches(msg, m.keys.TimelineDiff) && m.timeline.ShowingDiff(),
-		key.Matches(msg, m.keys.Back) && m.timeline.ShowingDiff():
+	case key.Matches(msg, m.keys.Timeline.Diff) && m.timeline.ShowingDiff(),
+		key.Matches(msg, m.keys.Timeline.Back) && m.timeline.ShowingDiff():
 		m.timeline.HideChange()
 		return m, nil
-	case key.Matches(msg, m.keys.TimelineDiff):
+	case key.Matches(msg, m.keys.Timeline.Diff):
 		id, _, ok := m.timeline.Selected()
 		if !ok {
 			return m, nil
@@ -174,7 +132,7 @@ func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		m.timeline.ShowChange(c)
 		return m, nil
-	case key.Matches(msg, m.keys.TimelineClose):
+	case key.Matches(msg, m.keys.Timeline.Close):
 		m.timeline.HideChange()
 		m.screen = screenObject
 		return m, nil
@@ -187,7 +145,7 @@ func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
 // previewKey handles the preview's keys: esc leaves it, the others
 // scroll.
 func (m App) previewKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.PreviewClose) {
+	if key.Matches(msg, m.keys.Preview.Close) {
 		m.screen = screenObject
 		return m, nil
 	}

@@ -296,12 +296,6 @@ func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.browser.ShowDrafts(m.draftItems(msg.entries), msg.err)
 		}
 		return m, nil, true
-	case QuitRequestedMsg:
-		if len(m.parkedInMemory()) > 0 {
-			m.confirm = confirmQuit
-			return m, nil, true
-		}
-		return m, tea.Quit, true
 	}
 	return m, nil, false
 }

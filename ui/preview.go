@@ -20,7 +20,7 @@ import (
 // refuse the save, why, each field cause under its line of the draft.
 // Nothing is written; the header says so until esc.
 type PreviewView struct {
-	keys   KeyMap
+	keys   PreviewKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -40,9 +40,9 @@ type PreviewView struct {
 }
 
 // NewPreviewView returns a preview with nothing to show until SetSession.
-func NewPreviewView(keys KeyMap, styles *Styles) PreviewView {
+func NewPreviewView(keys PreviewKeyMap, styles *Styles) PreviewView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return PreviewView{keys: keys, styles: styles, body: vp}
 }
@@ -169,11 +169,11 @@ func (m PreviewView) View() string {
 // ShortHelp is the preview's keys for the help line.
 func (m PreviewView) ShortHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.PreviewClose, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
+	return []key.Binding{k.Close, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the preview.
 func (m PreviewView) FullHelp() [][]key.Binding {
 	k := m.keys
-	return [][]key.Binding{{k.PreviewClose, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
+	return [][]key.Binding{{k.Close, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End}}
 }

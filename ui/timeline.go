@@ -35,7 +35,7 @@ type timelineRow struct {
 // the keys that need the session (enter, y, t, esc); the view moves the
 // selection and scrolls the diff.
 type TimelineView struct {
-	keys   KeyMap
+	keys   TimelineKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -56,9 +56,9 @@ type TimelineView struct {
 
 // NewTimelineView returns a timeline view with nothing to list until
 // SetSession.
-func NewTimelineView(keys KeyMap, styles *Styles) TimelineView {
+func NewTimelineView(keys TimelineKeyMap, styles *Styles) TimelineView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return TimelineView{keys: keys, styles: styles, body: vp}
 }
@@ -329,17 +329,17 @@ func (m TimelineView) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.showing {
 		// esc goes back to the list (t closes the timeline).
-		return []key.Binding{k.TimelineTake, k.Back, k.Up, k.Down, k.Help, k.Quit}
+		return []key.Binding{k.Take, k.Back, k.Up, k.Down, k.Help, k.Quit}
 	}
-	return []key.Binding{k.TimelineDiff, k.TimelineTake, k.TimelineClose, k.Up, k.Down, k.Help, k.Quit}
+	return []key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the timeline, in groups.
 func (m TimelineView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.TimelineDiff, k.TimelineTake, k.TimelineClose},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Diff, k.Take, k.Close, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
 		{k.Help, k.Quit, k.ForceQuit},
 	}
 }

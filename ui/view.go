@@ -6,7 +6,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -17,7 +16,7 @@ func (m *App) relayout() {
 	m.status.SetSize(m.width, 1)
 	// The editor's help changes only with the prompt (and the size and
 	// f1): typing and pasting reuse it.
-	if key := (helpKey{m.screen, m.width, m.helpShown, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
+	if key := (footerFor{m.screen, m.width, m.helpShown, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
 		m.helpLine, m.helpFor = m.helpView(), key
 	}
 	m.bottom = m.bottomLine()
@@ -31,8 +30,8 @@ func (m *App) relayout() {
 	m.layoutHelp(h)
 }
 
-// helpKey is what the help line was rendered for.
-type helpKey struct {
+// footerFor is what the help line was rendered for.
+type footerFor struct {
 	screen    screen
 	width     int
 	all       bool
@@ -126,26 +125,4 @@ func (m App) View() string {
 		m.frame.text, m.frame.at = screen, time.Now()
 	}
 	return screen
-}
-
-// leaveHelp is the object view's help with esc, which goes back to the
-// list when kedit has one to go back to.
-type leaveHelp struct {
-	ObjectView
-	back key.Binding
-}
-
-// ShortHelp adds esc to the object view's keys, after s: the footer cuts
-// from the end when they do not fit, and leaving matters more than most.
-func (h leaveHelp) ShortHelp() []key.Binding {
-	b := h.ObjectView.ShortHelp()
-	at := min(3, len(b))
-	return append(append(b[:at:at], h.back), b[at:]...)
-}
-
-// FullHelp adds esc to the object view's first group.
-func (h leaveHelp) FullHelp() [][]key.Binding {
-	groups := h.ObjectView.FullHelp()
-	groups[0] = append(groups[0], h.back)
-	return groups
 }

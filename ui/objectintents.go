@@ -1,0 +1,80 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/demo"
+	"github.com/kedit/kedit/model"
+)
+
+// objectIntent acts on what the object view asked for; false for any
+// other message.
+func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case BackToListMsg:
+		m, cmd = m.leave()
+	case SaveMsg:
+		m, cmd = m.save(msg)
+	case RebaseMsg:
+		cmd = m.handle(model.RebaseRequested{})
+		if m.sess.Rebase() != nil {
+			// Also when a rebase was already under way: r shows it again.
+			m.screen = screenConflict
+		}
+	case DiscardMsg:
+		if m.sess.Draft() == nil {
+			m.status.Info("there is no draft to discard")
+		} else {
+			m.confirm = confirmDiscard
+		}
+	case ShowConflictsMsg:
+		if m.sess.Rebase() != nil {
+			m.screen = screenConflict
+		}
+	case ShowTimelineMsg:
+		m.timeline.Open(m.sess)
+		m.screen = screenTimeline
+	case PreviewMsg:
+		var err error
+		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
+			m.screen = screenPreview
+			m.preview.SetSession(m.sess)
+		}
+	case DemoWriteMsg:
+		m.demoWriteNow()
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// save saves the draft: over a deleted object it can only create it
+// again; as an update only after server-side apply could not remove a
+// field another manager owns.
+func (m App) save(msg SaveMsg) (App, tea.Cmd) {
+	f := m.sess.Failure()
+	switch {
+	case msg.AsUpdate && (f == nil || f.Kind != model.ErrorApplyCannotRemove):
+		m.status.Info("u sends a save as an update when server-side apply cannot remove a field another manager owns")
+		return m, nil
+	case msg.AsUpdate:
+		cmd := m.handle(model.SaveRequested{AsUpdate: true})
+		return m, cmd
+	case f != nil && f.Kind == model.ErrorNotFound:
+		cmd := m.handle(model.Recreate{})
+		return m, cmd
+	}
+	cmd := m.handle(model.SaveRequested{})
+	return m, cmd
+}
+
+// demoWriteNow makes the demo writer write at once (w).
+func (m *App) demoWriteNow() {
+	if m.demo == nil {
+		m.status.Info("w makes the demo writer write at once: only in kedit demo")
+		return
+	}
+	m.demo.WriteNow()
+	m.status.Info(demo.WriterManager + " is writing ...")
+}
