@@ -355,6 +355,12 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 	if m, cmd, ok := m.objectIntent(msg); ok {
 		return m, cmd
 	}
+	if m, cmd, ok := m.conflictIntent(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.oncallIntent(msg); ok {
+		return m, cmd
+	}
 	if m, cmd, ok := m.browsing(msg); ok {
 		return m, cmd
 	}

@@ -202,13 +202,70 @@ func (m ConflictView) SelectedConflict() (int, bool) {
 // Wide reports whether the versions are drawn side by side.
 func (m ConflictView) Wide() bool { return (m.width >= wideWidth) != m.flipped }
 
-// Update moves the selection and switches the layout; the resolutions are
-// the session's, so the app handles m, t, b, M, T and s.
+// The conflict view's intents (intent.go has those views share: help,
+// quitting, editing the merged result and what the status bar says).
+type (
+	// ResolveMsg asks to resolve the conflict Index (of
+	// Session.Conflicts) with Choice: m, t or b.
+	ResolveMsg struct {
+		Index  int
+		Choice diff.Choice
+	}
+	// ResolveAllMsg asks to resolve every open conflict with Choice: M or T.
+	ResolveAllMsg struct{ Choice diff.Choice }
+	// ResubmitMsg asks to resubmit the merged draft (s).
+	ResubmitMsg struct{}
+	// AbandonRebaseMsg asks to go back to the draft, unchanged (esc): the
+	// rebase and its resolutions are dropped.
+	AbandonRebaseMsg struct{}
+)
+
+// Update moves the selection, scrolls the versions and switches the
+// layout; the resolutions are the session's, so m, t, b, M, T, s, e, i and
+// esc come back as intents.
 func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
+	if in := firstIntent(km, m.intents()); in != nil {
+		return m, emit(in)
+	}
+	for _, take := range []struct {
+		keys   key.Binding
+		choice diff.Choice
+	}{{m.keys.TakeMine, diff.TakeMine}, {m.keys.TakeTheirs, diff.TakeTheirs}, {m.keys.TakeBase, diff.TakeBase}} {
+		if key.Matches(km, take.keys) {
+			return m, emit(m.resolve(take.choice))
+		}
+	}
+	return m.ownKey(km), nil
+}
+
+// intents are the keys that ask the app for something but m, t and b.
+func (m ConflictView) intents() []keyIntent {
+	k := m.keys
+	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
+		{k.AllMine, ResolveAllMsg{diff.TakeMine}}, {k.AllTheirs, ResolveAllMsg{diff.TakeTheirs}}, {k.Save, ResubmitMsg{}},
+		{k.Edit, EditMsg{Merged: true}}, {k.EditInApp, EditMsg{InApp: true, Merged: true}}, {k.Back, AbandonRebaseMsg{}}}
+}
+
+// resolve asks to resolve the selected conflict with c; with none
+// selected, it says why nothing is resolved.
+func (m ConflictView) resolve(c diff.Choice) tea.Msg {
+	i, ok := m.SelectedConflict()
+	switch {
+	case len(m.rows) == 0:
+		return SayMsg{"nothing to resolve: 0 conflicts"}
+	case !ok:
+		return SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}
+	}
+	return ResolveMsg{Index: i, Choice: c}
+}
+
+// ownKey moves the selection, scrolls the versions, and switches the
+// layout and a Secret's mask.
+func (m ConflictView) ownKey(km tea.KeyMsg) ConflictView {
 	was := m.selected
 	switch {
 	case key.Matches(km, m.keys.PageDown):
@@ -235,7 +292,7 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	if m.selected != was {
 		m.detailOff = 0 // another entry's versions start at their change
 	}
-	return m, nil
+	return m
 }
 
 // Revealed reports whether a Secret's values show (R).

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model"
 )
 
@@ -64,29 +63,18 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.screen == screenBrowser {
 		return m.browserKey(msg)
 	}
-	if m.screen == screenObject {
-		var cmd tea.Cmd
-		m.object, cmd = m.object.Update(msg)
-		return m.answer(cmd)
-	}
-	switch {
-	case key.Matches(msg, m.keys.Object.Help):
-		m.helpShown, m.helpOff = true, 0
-		return m, nil
-	case key.Matches(msg, m.keys.Object.Quit):
-		if m.sess.Draft() != nil || len(m.parkedInMemory()) > 0 {
-			m.confirm = confirmQuit
-			return m, nil
-		}
-		return m, tea.Quit
-	}
+	var cmd tea.Cmd
 	switch m.screen {
+	case screenObject:
+		m.object, cmd = m.object.Update(msg)
 	case screenConflict:
-		return m.conflictKey(msg)
+		m.conflict, cmd = m.conflict.Update(msg)
 	case screenTimeline:
-		return m.timelineKey(msg)
+		m.timeline, cmd = m.timeline.Update(msg)
+	case screenPreview:
+		m.preview, cmd = m.preview.Update(msg)
 	}
-	return m.previewKey(msg)
+	return m.answer(cmd)
 }
 
 // browserKey hands a key to the browser; ? toggles the full help unless
@@ -224,68 +212,6 @@ func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
 		cmds = append(cmds, m.handle(model.Resubmit{}))
 	}
 	return m, tea.Batch(cmds...)
-}
-
-// conflictKey handles the conflict view's keys that act on the session.
-func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	resolve := func(c diff.Choice) tea.Cmd {
-		if len(m.sess.Conflicts()) == 0 {
-			m.status.Info("nothing to resolve: 0 conflicts")
-			return nil
-		}
-		i, ok := m.conflict.SelectedConflict()
-		if !ok {
-			m.status.Info("a merged change has nothing to resolve: n/p moves to a conflict")
-			return nil
-		}
-		return m.handle(model.Resolve{Index: i, Resolution: diff.Resolution{Choice: c}})
-	}
-	switch {
-	case key.Matches(msg, m.keys.Conflict.TakeMine):
-		cmd := resolve(diff.TakeMine)
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.TakeTheirs):
-		cmd := resolve(diff.TakeTheirs)
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.TakeBase):
-		cmd := resolve(diff.TakeBase)
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.AllMine):
-		cmd := m.handle(model.ResolveAll{Choice: diff.TakeMine})
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.AllTheirs):
-		cmd := m.handle(model.ResolveAll{Choice: diff.TakeTheirs})
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.Save):
-		cmd := m.handle(model.Resubmit{})
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.Edit):
-		text, err := m.sess.MergedText()
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil
-		}
-		m.editorOpen = true
-		return m, editCmd(text, true)
-	case key.Matches(msg, m.keys.Conflict.EditInApp):
-		text, err := m.sess.MergedText()
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil
-		}
-		cmd := m.openEditor(text, true)
-		return m, cmd
-	case key.Matches(msg, m.keys.Conflict.Back):
-		// Back to the draft, unchanged: the rebase and its resolutions
-		// are dropped; r (or a save that conflicts) starts a new one.
-		cmd := m.handle(model.AbandonRebase{})
-		m.screen = screenObject
-		m.status.Info("back to the draft, unchanged; r rebases again")
-		return m, cmd
-	}
-	var cmd tea.Cmd
-	m.conflict, cmd = m.conflict.Update(msg)
-	return m, cmd
 }
 
 // answerQuestion takes y or n for the pending question.

@@ -23,6 +23,14 @@ import (
 // emit returns the command that reports msg, an intent, to the app.
 func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
+// emitIf is emit(msg) when ok, else no command.
+func emitIf(ok bool, msg tea.Msg) tea.Cmd {
+	if !ok {
+		return nil
+	}
+	return emit(msg)
+}
+
 // background wraps cmd, work of a view's own that takes time (a timer),
 // for the view's answer to a key: the app calls that answer at once, and
 // this command returns at once, handing cmd to Bubble Tea.

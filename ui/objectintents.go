@@ -3,6 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/model"
 )
@@ -43,6 +44,29 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case DemoWriteMsg:
 		m.demoWriteNow()
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// conflictIntent acts on what the conflict view asked for; false for
+// any other message.
+func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case ResolveMsg:
+		cmd = m.handle(model.Resolve{Index: msg.Index, Resolution: diff.Resolution{Choice: msg.Choice}})
+	case ResolveAllMsg:
+		cmd = m.handle(model.ResolveAll{Choice: msg.Choice})
+	case ResubmitMsg:
+		cmd = m.handle(model.Resubmit{})
+	case AbandonRebaseMsg:
+		// Back to the draft, unchanged: the rebase and its resolutions
+		// are dropped; r (or a save that conflicts) starts a new one.
+		cmd = m.handle(model.AbandonRebase{})
+		m.screen = screenObject
+		m.status.Info("back to the draft, unchanged; r rebases again")
 	default:
 		return m, nil, false
 	}

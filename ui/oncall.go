@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/demo"
@@ -103,55 +102,26 @@ func (m *App) sayDemoWrite() {
 	m.status.Info(w.String()) // escaped by String
 }
 
-// timelineKey handles the timeline's keys: enter shows the selected
-// version's diff (enter or esc goes back to the list), y asks to make that
-// version the draft, t or esc closes the timeline.
-func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.keys.Timeline.Take):
-		id, rv, ok := m.timeline.Selected()
-		if !ok {
-			return m, nil
-		}
-		m.oncall.takeID, m.oncall.takeRV = id, rv
+// oncallIntent acts on what the timeline and the preview asked for;
+// false for any other message.
+func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case TakeVersionMsg:
+		m.oncall.takeID, m.oncall.takeRV = msg.ID, msg.RV
 		m.confirm = confirmTimelineTake
-		return m, nil
-	case key.Matches(msg, m.keys.Timeline.Diff) && m.timeline.ShowingDiff(),
-		key.Matches(msg, m.keys.Timeline.Back) && m.timeline.ShowingDiff():
-		m.timeline.HideChange()
-		return m, nil
-	case key.Matches(msg, m.keys.Timeline.Diff):
-		id, _, ok := m.timeline.Selected()
-		if !ok {
-			return m, nil
-		}
-		c, err := m.sess.TimelineDiff(id)
+	case ShowVersionMsg:
+		c, err := m.sess.TimelineDiff(msg.ID)
 		if err != nil {
 			m.status.Error(errorText(err))
-			return m, nil
+			break
 		}
 		m.timeline.ShowChange(c)
-		return m, nil
-	case key.Matches(msg, m.keys.Timeline.Close):
-		m.timeline.HideChange()
+	case CloseTimelineMsg, ClosePreviewMsg:
 		m.screen = screenObject
-		return m, nil
+	default:
+		return m, nil, false
 	}
-	var cmd tea.Cmd
-	m.timeline, cmd = m.timeline.Update(msg)
-	return m, cmd
-}
-
-// previewKey handles the preview's keys: esc leaves it, the others
-// scroll.
-func (m App) previewKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.Preview.Close) {
-		m.screen = screenObject
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.preview, cmd = m.preview.Update(msg)
-	return m, cmd
+	return m, nil, true
 }
 
 // gitOpsAsks holds back the first save of an object that Flux, Argo CD

@@ -144,9 +144,17 @@ func (m PreviewView) header() []string {
 	return append([]string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}, m.summary...)
 }
 
-// Update scrolls the body.
+// ClosePreviewMsg asks to go back to the object view (esc).
+type ClosePreviewMsg struct{}
+
+// Update scrolls the body; closing and the keys of every view come back
+// as intents.
 func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
+		if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}},
+			{m.keys.Quit, QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
+			return m, emit(in)
+		}
 		switch {
 		case key.Matches(k, m.keys.Home):
 			m.body.GotoTop()

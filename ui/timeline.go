@@ -31,9 +31,9 @@ type timelineRow struct {
 // opened it, newest first, the user's own saves among them: each with its
 // resourceVersion, the local time kedit saw it, the field manager and
 // operation that wrote it and the fields it changed. enter shows the
-// selected version's diff against the version before it. The app owns
-// the keys that need the session (enter, y, t, esc); the view moves the
-// selection and scrolls the diff.
+// selected version's diff against the version before it. The view moves
+// the selection and scrolls the diff; what needs the session (the diff,
+// making a version the draft) and closing come back as intents.
 type TimelineView struct {
 	keys   TimelineKeyMap
 	styles *Styles
@@ -227,8 +227,52 @@ func (m *TimelineView) scroll() {
 	m.offset = max(0, min(m.offset, len(m.rows)-h))
 }
 
-// Update moves the selection, or scrolls the diff while it shows.
+// The timeline's intents (intent.go has those views share).
+type (
+	// ShowVersionMsg asks for the diff of version ID (a timeline entry's)
+	// against the one before it (enter): the app reads it from the session
+	// and hands it to ShowChange.
+	ShowVersionMsg struct{ ID int }
+	// TakeVersionMsg asks to make version ID, at resourceVersion RV
+	// (escaped), the draft (y), after a confirmation.
+	TakeVersionMsg struct {
+		ID int
+		RV string
+	}
+	// CloseTimelineMsg asks to go back to the object view (t, esc).
+	CloseTimelineMsg struct{}
+)
+
+// Update moves the selection, or scrolls the diff while it shows. enter
+// shows the selected version's diff, and enter or esc goes back to the
+// list; y asks to make that version the draft; t or esc closes the
+// timeline.
 func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m.ownMsg(msg)
+	}
+	if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}}, {m.keys.Quit, QuitRequestedMsg{}}}); in != nil {
+		return m, emit(in)
+	}
+	id, rv, selected := m.Selected()
+	switch {
+	case key.Matches(k, m.keys.Take):
+		return m, emitIf(selected, TakeVersionMsg{ID: id, RV: rv})
+	case m.showing && (key.Matches(k, m.keys.Diff) || key.Matches(k, m.keys.Back)):
+		m.HideChange()
+		return m, nil
+	case key.Matches(k, m.keys.Diff):
+		return m, emitIf(selected, ShowVersionMsg{ID: id})
+	case key.Matches(k, m.keys.Close):
+		m.HideChange()
+		return m, emit(CloseTimelineMsg{})
+	}
+	return m.ownMsg(msg)
+}
+
+// ownMsg moves the selection, or scrolls the diff while it shows.
+func (m TimelineView) ownMsg(msg tea.Msg) (TimelineView, tea.Cmd) {
 	if m.showing {
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch {
