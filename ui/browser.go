@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/util/duration"
 
@@ -251,9 +252,8 @@ func (m Browser) Order() Order { return m.order }
 // Filter returns the filter: the text the names must contain.
 func (m Browser) Filter() string { return m.filter }
 
-// InputActive reports whether keys are text (a filter or a command being
-// typed, a picker open): the app must then pass q and ? to the browser
-// rather than act on them.
+// InputActive reports whether keys are text: a filter or a command being
+// typed, or a picker open, where q and ? are typed too.
 func (m Browser) InputActive() bool { return m.mode != modeList }
 
 // Selected returns the selected row; false when nothing is shown.
@@ -336,6 +336,9 @@ func (m Browser) Update(msg tea.Msg) (Browser, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
+		if key.Matches(msg, m.keys.ForceQuit) {
+			return m, emit(ForceQuitMsg{}) // whatever is being typed
+		}
 		if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			// Keys typed faster than the terminal is read arrive as one
 			// message: the first one may open the filter or the prompt,

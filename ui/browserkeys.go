@@ -50,6 +50,8 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 		return m, emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
 	case key.Matches(msg, k.Quit):
 		return m, emit(QuitRequestedMsg{})
+	case key.Matches(msg, k.Help):
+		return m, emit(HelpMsg{})
 	}
 	return m, nil
 }

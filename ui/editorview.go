@@ -130,11 +130,48 @@ func (m *EditorView) SetSize(width, height int) {
 	m.area.SetSize(width, max(1, height-1))
 }
 
+// LeaveEditorMsg asks to leave the in-app editor (esc), keeping what was
+// typed, and with Save to save it too (ctrl+s).
+type LeaveEditorMsg struct{ Save bool }
+
 // Update types into the text, scrolls and clicks (the mouse's row counted
 // from the title line), takes the editor's background results, and checks
-// the text once typing pauses. The app handles leaving (esc) and saving
-// (ctrl+s).
+// the text once typing pauses. Leaving (esc, unless a prompt is open,
+// which esc closes), saving (ctrl+s, from a prompt too), f1 and ctrl+c
+// come back as intents; every other key is typed, q and ? included.
 func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if in := m.intent(k); in != nil {
+			return m, emit(in)
+		}
+		next, cmd := m.edit(msg)
+		return next, background(cmd)
+	}
+	return m.edit(msg)
+}
+
+// intent is what k asks of the app; nil for a key that is typed.
+func (m EditorView) intent(k tea.KeyMsg) tea.Msg {
+	if k.Paste {
+		// Text, never a key: matching bindings would render a long paste
+		// as a string once per binding.
+		return nil
+	}
+	switch {
+	case key.Matches(k, m.keys.ForceQuit):
+		return ForceQuitMsg{}
+	case key.Matches(k, m.keys.Help):
+		return HelpMsg{}
+	case key.Matches(k, m.keys.Save):
+		return LeaveEditorMsg{Save: true}
+	case key.Matches(k, m.keys.Leave) && !m.area.Prompting():
+		return LeaveEditorMsg{}
+	}
+	return nil
+}
+
+// edit hands msg to the text, and checks the text once typing pauses.
+func (m EditorView) edit(msg tea.Msg) (EditorView, tea.Cmd) {
 	switch msg := msg.(type) {
 	case editorDueMsg:
 		if msg.opening != m.opening {

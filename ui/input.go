@@ -56,13 +56,6 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.helpShown && m.helpKey(msg) {
 		return m, nil
 	}
-	if m.screen == screenEditor {
-		// Every other key is typed into the draft, q and ? included.
-		return m.editorKey(msg)
-	}
-	if m.screen == screenBrowser {
-		return m.browserKey(msg)
-	}
 	var cmd tea.Cmd
 	switch m.screen {
 	case screenObject:
@@ -73,38 +66,17 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.timeline, cmd = m.timeline.Update(msg)
 	case screenPreview:
 		m.preview, cmd = m.preview.Update(msg)
+	case screenEditor:
+		m.editor, cmd = m.editor.Update(msg)
+	case screenBrowser:
+		m.browser, cmd = m.browser.Update(msg)
 	}
 	return m.answer(cmd)
 }
 
-// browserKey hands a key to the browser; ? toggles the full help unless
-// the browser takes keys as text (a filter, a command, a picker).
-func (m App) browserKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.Browser.Help) && !m.browser.InputActive() {
-		m.helpShown, m.helpOff = true, 0
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.browser, cmd = m.browser.Update(msg)
-	return m, cmd
-}
-
-// editorKey handles the in-app editor's keys: esc leaves, keeping what was
-// typed as the draft; ctrl+s keeps it and saves, also from inside the find
-// or go-to-line prompt (it is "save" everywhere; the prompt closes). Esc
-// inside a prompt closes the prompt.
-func (m App) editorKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.Editor.Help) {
-		m.helpShown, m.helpOff = true, 0
-		return m, nil
-	}
-	save := key.Matches(msg, m.keys.Editor.Save)
-	leave := key.Matches(msg, m.keys.Editor.Leave) && !m.editor.Prompting()
-	if !leave && !save {
-		var cmd tea.Cmd
-		m.editor, cmd = m.editor.Update(msg)
-		return m, cmd
-	}
+// leaveEditor leaves the in-app editor (esc), keeping what was typed as
+// the draft; with save (ctrl+s) it also saves.
+func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 	if m.editingMerged {
 		return m.leaveMergedEditor(save)
 	}

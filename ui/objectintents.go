@@ -44,6 +44,8 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case DemoWriteMsg:
 		m.demoWriteNow()
+	case LeaveEditorMsg:
+		m, cmd = m.leaveEditor(msg.Save)
 	default:
 		return m, nil, false
 	}
