@@ -140,8 +140,10 @@ type App struct {
 	preview  PreviewView
 	browser  Browser
 	status   StatusBar
-	// helpState is the help page (? or f1), when it shows.
-	helpState
+	// help is the help page (? or f1), when it shows; prompt the
+	// question on the bottom line.
+	help   HelpPage
+	prompt Prompt
 	// helpLine and bottom are the footer and the status bar (or question)
 	// as relayout rendered them; helpLine is for helpFor.
 	helpLine, bottom string
@@ -169,7 +171,7 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys.Object, styles), conflict: NewConflictView(keys.Conflict, styles), editor: NewEditorView(keys.Editor, styles),
 		timeline: NewTimelineView(keys.Timeline, styles), preview: NewPreviewView(keys.Preview, styles),
-		browser: NewBrowser(keys.Browser, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
+		browser: NewBrowser(keys.Browser, styles), help: NewHelpPage(keys.HelpPage, styles), prompt: NewPrompt(keys.Prompt, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)

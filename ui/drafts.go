@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/drafts"
@@ -123,12 +122,8 @@ func (m App) recoverQuestion() string {
 
 // answerRecover takes the answer to the offer of stored drafts: y or a
 // number recovers one, n discards them all.
-func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
-	i := -1
-	switch {
-	case key.Matches(msg, m.keys.Prompt.Yes):
-		i = 0
-	case key.Matches(msg, m.keys.Prompt.No):
+func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
+	if !a.Yes {
 		var paths []string
 		for _, d := range m.stored {
 			paths = append(paths, d.Path)
@@ -140,11 +135,10 @@ func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 		}
 		m.inflight++
 		return m, discardCmd(m.sess, m.drafts, paths)
-	case key.Matches(msg, m.keys.Prompt.Pick) && len(msg.Runes) == 1:
-		i = int(msg.Runes[0] - '1')
 	}
+	i := a.Pick
 	if i < 0 || i >= len(m.stored) {
-		return m, nil
+		return m, nil // the prompt offers no other: the question stays
 	}
 	d, others := m.stored[i], len(m.stored)-1
 	m.stored, m.confirm = nil, confirmNone

@@ -347,6 +347,14 @@ func (m *EditorView) refreshChanged() {
 	}
 }
 
+// HelpPageKeys are the help page's keys k over the editor, whose letters
+// are typed: it scrolls with the editor's arrows and page keys only.
+func (m EditorView) HelpPageKeys(k HelpPageKeyMap) HelpPageKeyMap {
+	t := m.area.KeyMap
+	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
+	return k
+}
+
 // ShortHelp is the editor's keys for the help line: leaving and saving,
 // then the editor's own; inside a prompt, the prompt's.
 func (m EditorView) ShortHelp() []key.Binding {

@@ -61,7 +61,7 @@ func helpPages(t *testing.T, m App, w, h int) (App, []string) {
 		open = tea.KeyMsg{Type: tea.KeyF1}
 	}
 	m = drive(t, m, open)
-	if !m.helpShown {
+	if !m.help.Shown() {
 		t.Fatalf("%s does not open the help page", open)
 	}
 	var pages []string
@@ -151,7 +151,7 @@ func TestHelpShowsEveryKey(t *testing.T) {
 				if m.screen == screenEditor {
 					closing = tea.KeyMsg{Type: tea.KeyF1}
 				}
-				if m = drive(t, m, closing); m.helpShown || strings.Contains(plain(m), "keys of the ") {
+				if m = drive(t, m, closing); m.help.Shown() || strings.Contains(plain(m), "keys of the ") {
 					t.Errorf("the help page stays:\n%s", plain(m))
 				}
 			})
@@ -205,13 +205,13 @@ func TestHelpPageScrollsAndAnyOtherKeyActs(t *testing.T) {
 		t.Errorf("end does not show the end:\n%s", s)
 	}
 	m = drive(t, m, keys("f")...)
-	if m.helpShown || !m.object.ShowingAllFields() {
-		t.Errorf("f with the help page: help %v, all fields %v", m.helpShown, m.object.ShowingAllFields())
+	if m.help.Shown() || !m.object.ShowingAllFields() {
+		t.Errorf("f with the help page: help %v, all fields %v", m.help.Shown(), m.object.ShowingAllFields())
 	}
 	m = drive(t, m, keys("?")...)
 	m = drive(t, m, keys("esc")...)
-	if m.helpShown || m.screen != screenObject {
-		t.Errorf("esc closes the page only: help %v, screen %v", m.helpShown, m.screen)
+	if m.help.Shown() || m.screen != screenObject {
+		t.Errorf("esc closes the page only: help %v, screen %v", m.help.Shown(), m.screen)
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// key handles a key press: a pending question first, then the keys of
-// every screen, then the screen's own.
+// key routes a key: a pending question takes its answer, the help page
+// when it shows takes its keys, and else the active view takes it. Each
+// acts on its own keys and answers with what it asks of the app (answer),
+// ctrl+c included.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.screen != screenEditor && m.screen != screenBrowser {
 		// Keys typed faster than the terminal is read (a quick typist, a
@@ -32,30 +34,31 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		// A paste is text for the editor, never a key of the app's, and
 		// a long one comes as thousands: matching bindings would render
 		// each as a string, once per binding. It goes where it is seen.
-		m.helpShown = false
+		m.help.Close()
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
 	}
-	if key.Matches(msg, m.keys.Object.ForceQuit) {
-		cmd := m.takeEditorText()
-		lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
-		if (lost || len(m.parkedInMemory()) > 0) && !m.forceArmed {
-			// Quitting would lose it: ask, and let a second ctrl+c quit.
-			m.forceArmed, m.confirm = true, confirmQuit
-			return m, cmd
-		}
-		return m, tea.Batch(cmd, tea.Quit)
-	}
-	if m.leaving && !key.Matches(msg, m.keys.Object.BackToList) {
-		m.leaving = false // another key after esc: the user stays
+	if m.leaving && !key.Matches(msg, m.keys.Object.BackToList, m.keys.Object.ForceQuit) {
+		// Another key after esc: the user stays. (Esc and ctrl+c are
+		// the object view's, but leaving is the app's.)
+		m.leaving = false
 	}
 	if m.confirm != confirmNone {
-		return m.answerQuestion(msg)
+		var cmd tea.Cmd
+		m.prompt, cmd = m.prompt.Update(msg)
+		return m.answer(cmd)
 	}
-	if m.helpShown && m.helpKey(msg) {
-		return m, nil
+	if m.help.Shown() {
+		var cmd tea.Cmd
+		m.help, cmd = m.help.Update(msg)
+		return m.answer(cmd)
 	}
+	return m.toView(msg)
+}
+
+// toView hands a key to the active view, and acts on its answer.
+func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.screen {
 	case screenObject:
@@ -186,34 +189,41 @@ func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// answerQuestion takes y or n for the pending question.
-func (m App) answerQuestion(msg tea.KeyMsg) (App, tea.Cmd) {
-	if m.confirm == confirmRecover {
-		return m.answerRecover(msg)
+// ask puts question c on the bottom line; its answer comes back from the
+// prompt as AnswerMsg.
+func (m *App) ask(c confirmation) {
+	m.confirm = c
+	picks := 0
+	if c == confirmRecover {
+		picks = len(m.stored)
 	}
-	yes := key.Matches(msg, m.keys.Prompt.Yes)
-	if !yes && !key.Matches(msg, m.keys.Prompt.No) {
-		return m, nil
-	}
+	m.prompt.Ask(picks)
+}
+
+// answered acts on the answer to the pending question.
+func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
 	c := m.confirm
+	if c == confirmRecover {
+		return m.answerRecover(a)
+	}
 	m.confirm = confirmNone
 	switch c {
 	case confirmQuit:
-		if yes {
+		if a.Yes {
 			return m, tea.Quit
 		}
 		m.forceArmed = false
 	case confirmDiscard:
-		if yes {
+		if a.Yes {
 			cmd := m.handle(model.DiscardDraft{})
 			m.status.Info("draft discarded")
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
 	case confirmTimelineTake, confirmGitOps:
-		return m.answerOncall(c, yes)
+		return m.answerOncall(c, a.Yes)
 	case confirmNewObject:
-		return m.answerNewObject(yes)
+		return m.answerNewObject(a.Yes)
 	}
 	return m, nil
 }

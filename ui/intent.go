@@ -86,11 +86,11 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case HelpMsg:
-		m.helpShown, m.helpOff = true, 0
+		m.help.Open()
 		return m, nil, true
 	case QuitRequestedMsg:
 		if (m.sess != nil && m.sess.Draft() != nil) || len(m.parkedInMemory()) > 0 {
-			m.confirm = confirmQuit
+			m.ask(confirmQuit)
 			return m, nil, true
 		}
 		return m, tea.Quit, true
@@ -103,6 +103,12 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case EditMsg:
 		next, cmd := m.edit(msg)
 		return next, cmd, true
+	case AnswerMsg:
+		next, cmd := m.answered(msg)
+		return next, cmd, true
+	case HelpClosedMsg:
+		next, cmd := m.toView(msg.Key)
+		return next, cmd, true
 	}
 	return m, nil, false
 }
@@ -114,7 +120,8 @@ func (m App) forceQuit() (App, tea.Cmd) {
 	cmd := m.takeEditorText()
 	lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
 	if (lost || len(m.parkedInMemory()) > 0) && !m.forceArmed {
-		m.forceArmed, m.confirm = true, confirmQuit
+		m.forceArmed = true
+		m.ask(confirmQuit)
 		return m, cmd
 	}
 	return m, tea.Batch(cmd, tea.Quit)

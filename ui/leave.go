@@ -73,7 +73,8 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		m.status.Info("")
 	}
 	m.objectState = objectState{}
-	m.screen, m.helpShown = screenBrowser, false
+	m.screen = screenBrowser
+	m.help.Close()
 	coll := st.target.Collection()
 	if cur := m.browser.Collection(); cur == nil || cur.Mapping.Resource != coll.Mapping.Resource ||
 		(!cur.AllNamespaces && cur.Namespace != coll.Namespace) {

@@ -27,7 +27,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.sess.Draft() == nil {
 			m.status.Info("there is no draft to discard")
 		} else {
-			m.confirm = confirmDiscard
+			m.ask(confirmDiscard)
 		}
 	case ShowConflictsMsg:
 		if m.sess.Rebase() != nil {

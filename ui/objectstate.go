@@ -87,7 +87,7 @@ func (m *App) take(st objectState, fresh bool) {
 				m.status.Error("drafts exist only in memory: " + errorText(err))
 			}
 			if m.stored = d.Stored(); len(m.stored) > 0 {
-				m.confirm = confirmRecover
+				m.ask(confirmRecover)
 			}
 		}
 	}

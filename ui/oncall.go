@@ -108,7 +108,7 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case TakeVersionMsg:
 		m.oncall.takeID, m.oncall.takeRV = msg.ID, msg.RV
-		m.confirm = confirmTimelineTake
+		m.ask(confirmTimelineTake)
 	case ShowVersionMsg:
 		c, err := m.sess.TimelineDiff(msg.ID)
 		if err != nil {
@@ -147,7 +147,7 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 		return false
 	}
 	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, kube.EscapeControl(o.Description())
-	m.confirm = confirmGitOps
+	m.ask(confirmGitOps)
 	return true
 }
 

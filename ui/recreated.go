@@ -38,7 +38,7 @@ func (m *App) asksNewObject(ev model.Event, err error) bool {
 	default:
 		return false
 	}
-	m.confirm = confirmNewObject
+	m.ask(confirmNewObject)
 	return true
 }
 

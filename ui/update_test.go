@@ -627,8 +627,8 @@ func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 // the rest is typed into the draft.
 func TestKeysThatArriveTogether(t *testing.T) {
 	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f?")})
-	if !m.object.full || !m.helpShown {
-		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.helpShown)
+	if !m.object.full || !m.help.Shown() {
+		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.help.Shown())
 	}
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?ixy")})
 	if m.screen != screenEditor || !strings.Contains(m.editor.Text(), "xy") {

@@ -14,9 +14,13 @@ import (
 // a keystroke in the editor.
 func (m *App) relayout() {
 	m.status.SetSize(m.width, 1)
+	if m.help.Shown() {
+		src := m.helpSource()
+		m.help.SetView(src.name, src.full, src.page)
+	}
 	// The editor's help changes only with the prompt (and the size and
 	// f1): typing and pasting reuse it.
-	if key := (footerFor{m.screen, m.width, m.helpShown, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
+	if key := (footerFor{m.screen, m.width, m.help.Shown(), m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
 		m.helpLine, m.helpFor = m.helpView(), key
 	}
 	m.bottom = m.bottomLine()
@@ -27,7 +31,7 @@ func (m *App) relayout() {
 	m.timeline.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
-	m.layoutHelp(h)
+	m.help.SetSize(m.width, h)
 }
 
 // footerFor is what the help line was rendered for.
@@ -55,12 +59,16 @@ func (m App) question() string {
 	return ""
 }
 
-// bottomLine is the status bar, or the pending question in its place.
-func (m App) bottomLine() string {
-	if q := m.question(); q != "" {
-		return m.styles.Banner.Width(m.width).Render(q)
+// bottomLine is the status bar, or the pending question in its place,
+// worded as the app stands now.
+func (m *App) bottomLine() string {
+	q := m.question()
+	if q == "" {
+		return m.status.View()
 	}
-	return m.status.View()
+	m.prompt.SetSize(m.width, 1)
+	m.prompt.SetQuestion(q)
+	return m.prompt.View()
 }
 
 // frameTime is how often the screen is drawn while a paste comes in:
@@ -96,8 +104,8 @@ func (m App) View() string {
 	}
 	var body string
 	switch {
-	case m.helpShown:
-		body = strings.Join(m.helpRows, "\n")
+	case m.help.Shown():
+		body = m.help.View()
 	case m.screen == screenConflict:
 		body = m.conflict.View()
 	case m.screen == screenEditor:
