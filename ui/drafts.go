@@ -69,9 +69,9 @@ func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }
 // quitQuestion asks before quitting with a draft, saying where it is.
 func (m App) quitQuestion() string {
 	// Drafts of objects left for the browser that quitting loses.
-	others := m.othersInMemory()
+	others := m.shelf.lost()
 	anyway := ": quit anyway? (y/n)"
-	if m.forceArmed {
+	if m.confirm.forceArmed {
 		anyway = ": quit anyway? (y/n; ctrl+c again quits)"
 	}
 	switch {
@@ -128,7 +128,7 @@ func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
 		for _, d := range m.stored {
 			paths = append(paths, d.Path)
 		}
-		m.stored, m.confirm = nil, confirmNone
+		m.stored, m.confirm.kind = nil, confirmNone
 		m.status.Info("stored draft discarded")
 		if len(paths) > 1 {
 			m.status.Info(words.Count(len(paths), "stored draft") + " discarded")
@@ -141,7 +141,7 @@ func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
 		return m, nil // the prompt offers no other: the question stays
 	}
 	d, others := m.stored[i], len(m.stored)-1
-	m.stored, m.confirm = nil, confirmNone
+	m.stored, m.confirm.kind = nil, confirmNone
 	cmd, err := m.handleErr(model.RecoverDraft{Draft: kube.StoredDraft(d)})
 	var stale *model.StaleDraftError
 	switch {

@@ -273,7 +273,7 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 
 	m = newApp(t, 80, 24, &fakeRunner{})
 	text, _ := m.Session().DraftText()
-	m.editorOpen = true // e was pressed: $EDITOR has the terminal
+	m.life.editorOpen = true // e was pressed: $EDITOR has the terminal
 	d = newDriver(t, m)
 	d.send(SignalMsg{Signal: syscall.SIGTERM})
 	m = d.settle()

@@ -266,11 +266,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 // draft: the editor hands the session its text every second of typing,
 // so closeEditor refreshes them instead, once.
 func (m *App) refresh() {
-	if m.screen == screenEditor {
-		return
+	if m.screen != screenEditor {
+		m.views.refresh(m.sess)
 	}
-	m.object.SetSession(m.sess)
-	m.conflict.SetSession(m.sess)
-	m.timeline.SetSession(m.sess)
-	m.preview.SetSession(m.sess)
 }

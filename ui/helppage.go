@@ -175,8 +175,8 @@ func (m App) helpSource() helpSource {
 // shown, how to scroll and close it.
 func (m App) helpView() string {
 	if m.help.Shown() {
-		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.width)
+		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width)
 	}
 	src := m.helpSource()
-	return footerLine(m.styles, src.short, src.help, m.width)
+	return footerLine(m.styles, src.short, src.help, m.frame.width)
 }

@@ -81,6 +81,18 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 	}
 }
 
+// intent acts on what a view asked for; false for any other message.
+func (m App) intent(msg tea.Msg) (App, tea.Cmd, bool) {
+	for _, act := range [...]func(App, tea.Msg) (App, tea.Cmd, bool){
+		App.commonIntent, App.objectIntent, App.conflictIntent, App.oncallIntent, App.browserIntent,
+	} {
+		if next, cmd, ok := act(m, msg); ok {
+			return next, cmd, true
+		}
+	}
+	return m, nil, false
+}
+
 // commonIntent acts on the intents several views share; false for any
 // other message.
 func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
@@ -89,7 +101,7 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.help.Open()
 		return m, nil, true
 	case QuitRequestedMsg:
-		if (m.sess != nil && m.sess.Draft() != nil) || len(m.parkedInMemory()) > 0 {
+		if (m.sess != nil && m.sess.Draft() != nil) || len(m.shelf.inMemory()) > 0 {
 			m.ask(confirmQuit)
 			return m, nil, true
 		}
@@ -119,8 +131,8 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m App) forceQuit() (App, tea.Cmd) {
 	cmd := m.takeEditorText()
 	lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
-	if (lost || len(m.parkedInMemory()) > 0) && !m.forceArmed {
-		m.forceArmed = true
+	if (lost || len(m.shelf.inMemory()) > 0) && !m.confirm.forceArmed {
+		m.confirm.forceArmed = true
 		m.ask(confirmQuit)
 		return m, cmd
 	}
@@ -143,7 +155,7 @@ func (m App) edit(e EditMsg) (App, tea.Cmd) {
 	if e.InApp {
 		cmd = m.openEditor(text, e.Merged)
 	} else {
-		m.editorOpen = true
+		m.life.editorOpen = true
 		cmd = editCmd(text, e.Merged)
 	}
 	if !e.Merged {

@@ -25,8 +25,10 @@ type objectState struct {
 	watch  Watcher
 	// inflight counts the commands whose outcome has not come back
 	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object.
+	// them, so that no outcome reaches another object. leaving: esc was
+	// pressed, and the app goes back to the list once they are back.
 	inflight int
+	leaving  bool
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
@@ -67,9 +69,7 @@ type objectState struct {
 func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
-	m.object, m.conflict, m.editor = NewObjectView(m.keys.Object, m.styles), NewConflictView(m.keys.Conflict, m.styles), NewEditorView(m.keys.Editor, m.styles)
-	m.timeline, m.preview = NewTimelineView(m.keys.Timeline, m.styles), NewPreviewView(m.keys.Preview, m.styles)
-	m.object.SetBackToList(m.canLeave())
+	m.views.renew(m.keys, m.styles, m.canLeave())
 	if fresh {
 		m.memoryOnly = true
 		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}

@@ -153,7 +153,7 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 
 // oncallQuestion is the pending question of issue 13's keys.
 func (m App) oncallQuestion() string {
-	switch m.confirm {
+	switch m.confirm.kind {
 	case confirmTimelineTake:
 		q := "make rv " + m.oncall.takeRV + " the draft?"
 		if m.sess.Draft() != nil {
