@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/util/duration"
 
@@ -336,30 +335,7 @@ func (m Browser) Update(msg tea.Msg) (Browser, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		if key.Matches(msg, m.keys.ForceQuit) {
-			return m, emit(ForceQuitMsg{}) // whatever is being typed
-		}
-		if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			// Keys typed faster than the terminal is read arrive as one
-			// message: the first one may open the filter or the prompt,
-			// which then takes the rest as text.
-			first := msg
-			first.Runes = msg.Runes[:1]
-			m, cmd := m.Update(first)
-			rest := msg
-			rest.Runes = msg.Runes[1:]
-			m, more := m.Update(rest)
-			return m, tea.Batch(cmd, more)
-		}
-		switch m.mode {
-		case modeFilter:
-			return m.filterKey(msg)
-		case modePrompt:
-			return m.promptKey(msg)
-		case modePicker:
-			return m.pickerKey(msg)
-		}
-		return m.listKey(msg)
+		return m.key(msg)
 	}
 	return m, nil
 }

@@ -115,28 +115,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	m.ownership = r.Ownership
 	resolutions := s.Resolutions()
 	for i, c := range s.Conflicts() {
-		row := conflictRow{
-			where:  c.Where(),
-			base:   displayValue(c.Base, m.styles),
-			theirs: displayValue(c.Theirs, m.styles),
-			mine:   displayValue(c.Mine, m.styles),
-		}
-		switch {
-		case c.Owner != "":
-			row.manager = c.Owner
-		case r.Theirs.Object != nil:
-			row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
-		}
+		row := m.newConflictRow(c, r)
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
-		}
-		if h := c.Hunk; h != nil {
-			row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
-			row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
-		}
-		if m.secret && isSecretValue(c.Path) {
-			row.secret = true
-			row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
 		}
 		m.rows = append(m.rows, row)
 	}
@@ -151,6 +132,32 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		}
 	}
 	m.selected = min(m.selected, max(0, m.entries()-1))
+}
+
+// newConflictRow describes conflict c of rebase r: its versions, drawn
+// (a Secret's values masked until R), and the manager that wrote theirs.
+func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
+	row := conflictRow{
+		where:  c.Where(),
+		base:   displayValue(c.Base, m.styles),
+		theirs: displayValue(c.Theirs, m.styles),
+		mine:   displayValue(c.Mine, m.styles),
+	}
+	switch {
+	case c.Owner != "":
+		row.manager = c.Owner
+	case r.Theirs.Object != nil:
+		row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+	}
+	if h := c.Hunk; h != nil {
+		row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
+		row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
+	}
+	if m.secret && isSecretValue(c.Path) {
+		row.secret = true
+		row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
+	}
+	return row
 }
 
 // newMergedRow describes a merged change: for a region of a multi-line

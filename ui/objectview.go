@@ -136,6 +136,22 @@ func (m ObjectView) ShowingAllFields() bool { return m.full }
 // header returns the lines above the body.
 func (m ObjectView) header() []string {
 	st := m.styles
+	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
+	if m.gitOps != "" {
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
+	}
+	if m.banner != "" {
+		text := m.banner + "  (r: rebase now)"
+		// Width wraps a long list of paths instead of cutting it off.
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(text), "\n")...)
+	}
+	return lines
+}
+
+// titleLine names the object, its live resourceVersion and the
+// connection's state.
+func (m ObjectView) titleLine() string {
+	st := m.styles
 	parts := []string{m.ref.Kind + "/" + m.ref.Name}
 	if m.ref.Namespace != "" {
 		parts = append(parts, "namespace "+m.ref.Namespace)
@@ -152,44 +168,41 @@ func (m ObjectView) header() []string {
 	right := kube.EscapeControl(rv) + "  " + kube.EscapeControl(m.conn)
 	avail := max(m.width-ansi.StringWidth(right)-2, 1)
 	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
-	first := st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+	return st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+}
 
-	var second string
+// stateLine says what the body shows (the live object, the draft, its
+// diff or blame) and what else holds: a Secret's mask, a draft that does
+// not parse, a rebase under way, the fields hidden.
+func (m ObjectView) stateLine() string {
+	st := m.styles
+	var line string
 	switch {
 	case m.blame:
-		second = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
+		line = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
-		second = st.Muted.Render("live object; e edits a draft")
+		line = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
 	default:
-		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
 	}
 	switch {
 	case m.secret && m.revealed:
-		second += "  " + st.Muted.Render("values shown (R hides)")
+		line += "  " + st.Muted.Render("values shown (R hides)")
 	case m.secret:
-		second += "  " + st.Muted.Render("values hidden (R reveals)")
+		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
-		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
+		line += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
 	}
 	if m.rebasing {
-		second += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
+		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
 	if !m.full {
-		second += "  " + st.Muted.Render("managedFields, status hidden (f)")
+		line += "  " + st.Muted.Render("managedFields, status hidden (f)")
 	}
-	lines := []string{ansi.Truncate(first, m.width, "…"), ansi.Truncate(second, m.width, "…")}
-	if m.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
-	}
-	if m.banner != "" {
-		text := m.banner + "  (r: rebase now)"
-		// Width wraps a long list of paths instead of cutting it off.
-		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
-	}
-	return lines
+	return line
 }
 
 // content renders the body's text: the live object, the draft or its
