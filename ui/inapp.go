@@ -11,6 +11,17 @@ import (
 // The in-app editor as the app drives it: opening it on the draft or the
 // merged result, taking its text as typed, and leaving it.
 
+// editorIntent acts on what the in-app editor asked for; false for any
+// other message.
+func (m App) editorIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	leave, ok := msg.(LeaveEditorMsg)
+	if !ok {
+		return m, nil, false
+	}
+	next, cmd := m.leaveEditor(leave.Save)
+	return next, cmd, true
+}
+
 // leaveEditor leaves the in-app editor (esc), keeping what was typed as
 // the draft; with save (ctrl+s) it also saves.
 func (m App) leaveEditor(save bool) (App, tea.Cmd) {

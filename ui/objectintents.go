@@ -8,6 +8,9 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
+// What the app does for the object view and the conflict view: the
+// session's intents behind their keys.
+
 // objectIntent acts on what the object view asked for; false for any
 // other message.
 func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
@@ -44,8 +47,6 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case DemoWriteMsg:
 		m.demoWriteNow()
-	case LeaveEditorMsg:
-		m, cmd = m.leaveEditor(msg.Save)
 	default:
 		return m, nil, false
 	}

@@ -59,34 +59,16 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // toView hands a key to the active view, and acts on its answer.
 func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
-	var cmd tea.Cmd
-	switch m.screen {
-	case screenObject:
-		m.object, cmd = m.object.Update(msg)
-	case screenConflict:
-		m.conflict, cmd = m.conflict.Update(msg)
-	case screenTimeline:
-		m.timeline, cmd = m.timeline.Update(msg)
-	case screenPreview:
-		m.preview, cmd = m.preview.Update(msg)
-	case screenEditor:
-		m.editor, cmd = m.editor.Update(msg)
-	case screenBrowser:
-		m.browser, cmd = m.browser.Update(msg)
-	}
+	cmd := m.views.update(m.screen, msg)
 	return m.answer(cmd)
 }
 
 // mouse hands a mouse event to the view that scrolls or clicks with it.
 func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
-	var cmd tea.Cmd
 	switch m.screen {
-	case screenObject:
-		m.object, cmd = m.object.Update(msg)
-	case screenBrowser:
-		m.browser, cmd = m.browser.Update(msg)
-	case screenEditor:
-		m.editor, cmd = m.editor.Update(msg)
+	case screenObject, screenBrowser, screenEditor:
+		cmd := m.views.update(m.screen, msg)
+		return m, cmd
 	}
-	return m, cmd
+	return m, nil // the other views do not take the mouse
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kedit/kedit/model"
 )
 
@@ -42,6 +44,26 @@ func (v *views) refresh(sess *model.Session) {
 	v.conflict.SetSession(sess)
 	v.timeline.SetSession(sess)
 	v.preview.SetSession(sess)
+}
+
+// update hands msg to the view of screen s.
+func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch s {
+	case screenObject:
+		v.object, cmd = v.object.Update(msg)
+	case screenConflict:
+		v.conflict, cmd = v.conflict.Update(msg)
+	case screenTimeline:
+		v.timeline, cmd = v.timeline.Update(msg)
+	case screenPreview:
+		v.preview, cmd = v.preview.Update(msg)
+	case screenEditor:
+		v.editor, cmd = v.editor.Update(msg)
+	case screenBrowser:
+		v.browser, cmd = v.browser.Update(msg)
+	}
+	return cmd
 }
 
 // setSize gives every view the body's size.
