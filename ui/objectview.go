@@ -240,7 +240,12 @@ func (m ObjectView) header() []string {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
 	}
 	if m.banner != "" {
-		text := m.banner + "  (r: rebase now)"
+		// A deleted object has nothing to rebase onto: its banner says
+		// what s does instead.
+		text := m.banner
+		if !m.deleted {
+			text += "  (r: rebase now)"
+		}
 		// Width wraps a long list of paths instead of cutting it off.
 		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
 	}
