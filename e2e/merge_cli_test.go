@@ -32,23 +32,6 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// conflicted is base, mine and theirs of n conflicts among 200 regions
-// apart from each other, the others clean.
-func conflicted(n int) (mine, base, theirs string) {
-	var m, b, th strings.Builder
-	for k := 0; k < 200; k++ {
-		fmt.Fprintf(&b, "b%d\nsame\nsame\nsame\nsame\n", k)
-		if k < n {
-			fmt.Fprintf(&m, "m%d\nsame\nsame\nsame\nsame\n", k)
-			fmt.Fprintf(&th, "t%d\nsame\nsame\nsame\nsame\n", k)
-		} else {
-			fmt.Fprintf(&m, "b%d\nsame\nsame\nsame\nsame\n", k)
-			fmt.Fprintf(&th, "b%d\nsame\nsame\nsame\nsame\n", k)
-		}
-	}
-	return m.String(), b.String(), th.String()
-}
-
 // TestE2EMergeExitStatusIsGits: the kedit binary exits as git merge-file
 // does: the number of conflicts, 127 at most; 255 for a missing file and
 // for a binary one (a NUL in the first 8,000 bytes), with git's words on
@@ -57,7 +40,7 @@ func TestE2EMergeExitStatusIsGits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, n := range []int{0, 1, 3, 127, 130} {
-		mine, base, theirs := conflicted(n)
+		mine, base, theirs := difftest.Conflicts(n)
 		writeFiles(t, dir, map[string]string{"m": mine, "o": base, "t": theirs})
 		want, _, wantCode := testgit.Run(t, dir, "merge-file", "-p", "--diff3", "-L", "mine", "-L", "base", "-L", "theirs", "m", "o", "t")
 		got, stderr, code := runBinaryIn(t, dir, "", "merge", "m", "o", "t")
