@@ -80,8 +80,15 @@ stop and the directory is removed.`,
 				args = []string{"configmap/testmap"}
 			}
 			opts.strategy = string(kube.StrategyUpdate)
+			// The timeline reads the demo's own audit log: W's lost update
+			// is marked there.
+			opts.auditLogs = []string{d.AuditLog}
+			editor, err := demo.EditorClient(d.Kubeconfig)
+			if err != nil {
+				return fail(err)
+			}
 			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), ui.DemoWriter, error) {
-				w := demo.NewWriter(client, target, interval)
+				w := demo.NewWriter(client, target, interval).WithEditor(editor)
 				w.Start(ctx)
 				return w.Stop, w, nil
 			}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -602,9 +603,12 @@ func TestGitOpsAsksBeforeAResubmitAndNotWithYesGitOps(t *testing.T) {
 type fakeDemo struct {
 	now    chan struct{}
 	writes chan demo.Write
+	// edits counts the kubectl edits asked for (W).
+	edits atomic.Int32
 }
 
 func (f *fakeDemo) WriteNow()                 { f.now <- struct{}{} }
+func (f *fakeDemo) KubectlEdit()              { f.edits.Add(1) }
 func (f *fakeDemo) Writes() <-chan demo.Write { return f.writes }
 
 func TestDemoWriterKeyAndStatusLine(t *testing.T) {
