@@ -100,15 +100,24 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 	heading := lostHeading{
 		title: fmt.Sprintf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", e(w.ResourceVersion), e(w.Client.User),
 			e(w.Verb), words.Count(len(o.Losses), "change"), len(o.Losses)),
-		hint: e(o.Losses[0].Evidence) + ". u puts the lost values back onto the object as it is now, as a draft.",
 	}
-	base := "base (unknown: " + e(w.Client.User) + " read it before the log begins)"
+	read := "before the log begins"
 	if o.Base >= 0 {
-		base = fmt.Sprintf("base (rv %s: what %s last read)", e(vs[o.Base].ResourceVersion), e(w.Client.User))
+		read = "rv " + e(vs[o.Base].ResourceVersion)
+		if !o.BaseRead.IsZero() {
+			read += " at " + o.BaseRead.Local().Format("15:04:05")
+		}
+	}
+	heading.hint = fmt.Sprintf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
+		e(w.Client.User), e(w.Verb), e(w.Client.User), read)
+	// Short: three of them share a line at 120 columns.
+	base := "base (unknown: read before the log)"
+	if o.Base >= 0 {
+		base = fmt.Sprintf("base (rv %s: %s's last read)", e(vs[o.Base].ResourceVersion), e(w.Client.User))
 	}
 	theirs := "theirs (rv " + e(vs[o.Theirs].ResourceVersion) + ": the changes lost)"
 	if lostBy := lostWriters(h, o); len(lostBy) == 1 {
-		theirs = fmt.Sprintf("theirs (rv %s by %s: the change lost)", e(vs[o.Theirs].ResourceVersion), e(lostBy[0]))
+		theirs = fmt.Sprintf("theirs (rv %s by %s)", e(vs[o.Theirs].ResourceVersion), e(lostBy[0]))
 	}
 	heading.columns = [3]string{base, theirs, fmt.Sprintf("mine (rv %s by %s)", e(w.ResourceVersion), e(w.Who()))}
 	var rows []conflictRow

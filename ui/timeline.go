@@ -88,6 +88,7 @@ func (m *TimelineView) fillRows() {
 		key = m.rows[m.selected].key
 	}
 	rows := history.Rows(m.h, m.live)
+	latest := latestTime(m.h, rows)
 	m.rows = m.rows[:0:0]
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
@@ -95,7 +96,7 @@ func (m *TimelineView) fillRows() {
 		if e := r.Entry; e != nil {
 			row = newTimelineRow(*e, e.ID == m.live[0].ID && m.dropped == 0)
 		} else {
-			row = newLogRow(m.h, r.Version)
+			row = newLogRow(m.h, r.Version, latest)
 		}
 		row.version, row.lost, row.fight = r.Version, r.Lost, len(r.Fights) > 0
 		m.rows = append(m.rows, row)

@@ -156,7 +156,7 @@ func (m TimelineView) logLine() string {
 		}
 		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
 		if lost > 0 {
-			text += " (LOST: enter shows what a write lost, u undoes it)"
+			text += "; LOST: enter shows it, u undoes it"
 		}
 		if m.reading {
 			text += "; reading it again ..."
@@ -208,24 +208,26 @@ func (m TimelineView) SelectedLogObject() (*unstructured.Unstructured, bool) {
 
 // undoText says what the draft that undoes an overwrite put back, and
 // what it kept: `the draft puts back .data.foo = "bob", which alice's
-// patch at rv 215 lost; s saves it`.
+// patch at rv 215 lost; s saves it`. Everything from the log is escaped.
 func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) string {
+	e := kube.EscapeControl
 	w := &h.Versions[o.Write]
 	var back, kept, failed []string
 	for i, n := range notes {
 		switch {
 		case n.Restored:
-			back = append(back, n.Path+" = "+undoValue(o.Losses[i].Value, secret))
+			// shortValue has escaped the value.
+			back = append(back, e(n.Path)+" = "+undoValue(o.Losses[i].Value, secret))
 		case n.Kept:
-			kept = append(kept, n.Path)
+			kept = append(kept, e(n.Path))
 		default:
-			failed = append(failed, n.Path)
+			failed = append(failed, e(n.Path))
 		}
 	}
 	var parts []string
 	if len(back) > 0 {
 		parts = append(parts, fmt.Sprintf("the draft puts back %s, which %s's %s at rv %s lost; s saves it", strings.Join(back, ", "),
-			w.Client.User, w.Verb, w.ResourceVersion))
+			e(w.Client.User), e(w.Verb), e(w.ResourceVersion)))
 	}
 	switch {
 	case len(kept) > 0 && len(back) == 0:
@@ -236,5 +238,5 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 	if len(failed) > 0 {
 		parts = append(parts, strings.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
 	}
-	return kube.EscapeControl(strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }

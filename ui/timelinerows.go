@@ -85,12 +85,13 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 }
 
 // newLogRow describes version i of h, which only the audit log holds:
-// its resourceVersion, when the log recorded it (with the date when not
-// today), the field manager (else the user), the verb, and what it
-// changed, said to come from the audit log.
-func newLogRow(h *history.History, i int) timelineRow {
+// its resourceVersion, when the log recorded it (with the date when it is
+// not the day of latest, the timeline's newest version), the field
+// manager (else the user), the verb, and what it changed, said to come
+// from the audit log.
+func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	v := &h.Versions[i]
-	r := timelineRow{id: -1, version: i, rv: v.ResourceVersion, at: logTime(v.Time), manager: v.Manager, operation: v.Verb}
+	r := timelineRow{id: -1, version: i, rv: v.ResourceVersion, at: logTime(v.Time, latest), manager: v.Manager, operation: v.Verb}
 	r.key = "log " + v.ResourceVersion + " " + v.Time.String()
 	if r.manager == "" {
 		r.manager = v.Client.User
@@ -127,11 +128,30 @@ func newLogRow(h *history.History, i int) timelineRow {
 }
 
 // logTime is when the log recorded a version, in local time: the date too
-// when it is not today.
-func logTime(t time.Time) string {
-	t = t.Local()
-	if y, m, d := t.Date(); time.Now().Year() != y || time.Now().Month() != m || time.Now().Day() != d {
+// when it is not the day of latest.
+func logTime(t, latest time.Time) string {
+	t, latest = t.Local(), latest.Local()
+	if y, m, d := t.Date(); latest.Year() != y || latest.Month() != m || latest.Day() != d {
 		return t.Format("Jan 02 15:04:05")
 	}
 	return t.Format("15:04:05")
+}
+
+// latestTime is when the newest of rows was written (a version only the
+// log holds) or seen (a live one).
+func latestTime(h *history.History, rows []history.Row) time.Time {
+	var latest time.Time
+	for _, r := range rows {
+		t := time.Time{}
+		switch {
+		case r.Entry != nil:
+			t = r.Entry.Observed
+		case r.Version >= 0:
+			t = h.Versions[r.Version].Time
+		}
+		if t.After(latest) {
+			latest = t
+		}
+	}
+	return latest
 }
