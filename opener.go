@@ -131,7 +131,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	}
 	o.objects[ob] = true
 	o.mu.Unlock()
-	obj := &ui.Object{
+	opened := &ui.Object{
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
 		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
@@ -139,9 +139,9 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 		Close:   func() { o.release(ob) },
 	}
 	if len(o.auditLogs) > 0 {
-		obj.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
+		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
 	}
-	return obj, nil
+	return opened, nil
 }
 
 // cached is the object as its watch last saw it.

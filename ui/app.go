@@ -140,10 +140,10 @@ type App struct {
 	editor   EditorView
 	timeline TimelineView
 	// lost is a LOST row's lost updates, from the timeline.
-	lost     LostView
-	preview  PreviewView
-	browser  Browser
-	status   StatusBar
+	lost    LostView
+	preview PreviewView
+	browser Browser
+	status  StatusBar
 	// helpState is the help page (? or f1), when it shows.
 	helpState
 	// helpLine and bottom are the footer and the status bar (or question)
