@@ -130,7 +130,7 @@ func TestLostViewAndUndo(t *testing.T) {
 	if m.screen != screenObject || d == nil || !strings.Contains(d.Text, "foo: bob") || !strings.Contains(d.Text, `bar: "1"`) {
 		t.Fatalf("u: screen %v, draft %+v", m.screen, d)
 	}
-	if got := m.status.Text(); got != `the draft puts back .data.foo = "bob", which alice's patch at rv 812 lost; s saves it` {
+	if got := m.status.Text(); got != `the draft puts back .data.foo = "bob", lost by alice's patch; s saves it` {
 		t.Errorf("status %q", got)
 	}
 	if base := m.Session().Base().ResourceVersion; base != "812" {
@@ -244,7 +244,7 @@ func TestSecretsLostValuesStayMasked(t *testing.T) {
 		t.Errorf("no mask:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("u")...)
-	if got := m.status.Text(); got != "the draft puts back .data.password = "+secretMask+", which alice's patch at rv 812 lost; s saves it" {
+	if got := m.status.Text(); got != "the draft puts back .data.password = "+secretMask+", lost by alice's patch; s saves it" {
 		t.Errorf("status %q", got)
 	}
 }

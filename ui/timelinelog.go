@@ -207,8 +207,8 @@ func (m TimelineView) SelectedLogObject() (*unstructured.Unstructured, bool) {
 }
 
 // undoText says what the draft that undoes an overwrite put back, and
-// what it kept: `the draft puts back .data.foo = "bob", which alice's
-// patch at rv 215 lost; s saves it`. Everything from the log is escaped.
+// what it kept: `the draft puts back .data.foo = "bob", lost by alice's
+// patch; s saves it`. Everything from the log is escaped.
 func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) string {
 	e := kube.EscapeControl
 	w := &h.Versions[o.Write]
@@ -226,8 +226,8 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 	}
 	var parts []string
 	if len(back) > 0 {
-		parts = append(parts, fmt.Sprintf("the draft puts back %s, which %s's %s at rv %s lost; s saves it", strings.Join(back, ", "),
-			e(w.Client.User), e(w.Verb), e(w.ResourceVersion)))
+		parts = append(parts, fmt.Sprintf("the draft puts back %s, lost by %s's %s; s saves it", strings.Join(back, ", "),
+			e(w.Client.User), e(w.Verb)))
 	}
 	switch {
 	case len(kept) > 0 && len(back) == 0:

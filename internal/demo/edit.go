@@ -176,13 +176,13 @@ func (w Write) editString(where string) string {
 	case w.Err != nil:
 		return fmt.Sprintf("%s could not write %s: %s", who, where, escape.String(w.Err.Error()))
 	case w.Edit == EditRead:
-		return fmt.Sprintf("%s read %s = %s (rv %s); it writes that back in %d s, with no resourceVersion",
-			who, where, value, escape.String(w.ResourceVersion), int(EditWait/time.Second))
+		return fmt.Sprintf("%s read %s = %s (rv %s): writes it back in %d s", who, where, value, escape.String(w.ResourceVersion),
+			int(EditWait/time.Second))
 	case w.Edit == EditBusy:
 		return fmt.Sprintf("%s is still waiting to write %s back", who, where)
 	case w.Unchanged:
 		return fmt.Sprintf("%s wrote %s = %s back: unchanged since it read it, nothing lost", who, where, value)
 	}
-	return fmt.Sprintf("%s set %s = %s (rv %s) with no resourceVersion, over a change it never read: a lost update (t shows it)",
-		who, where, value, escape.String(w.ResourceVersion))
+	// Short, for the status line: the README and the timeline say the rest.
+	return fmt.Sprintf("%s set %s back to %s (rv %s): a lost update; t shows it", who, where, value, escape.String(w.ResourceVersion))
 }

@@ -234,7 +234,7 @@ func TestKubectlEditLosesWhatWasSavedMeanwhile(t *testing.T) {
 	}
 	foo, _, _ := unstructured.NestedString(obj.Object, "data", "foo")
 	if wrote.Edit != EditWrote || wrote.Unchanged || foo != "1" || wrote.ResourceVersion != obj.GetResourceVersion() ||
-		!strings.Contains(wrote.String(), "with no resourceVersion, over a change it never read") {
+		!strings.HasPrefix(wrote.String(), `alice's kubectl edit set .data.foo back to "1" (rv `) || !strings.HasSuffix(wrote.String(), "): a lost update; t shows it") {
 		t.Errorf("the write back: %s; foo = %q at rv %s", wrote, foo, obj.GetResourceVersion())
 	}
 	managers := map[string]bool{}
