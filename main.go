@@ -140,6 +140,10 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		if err != nil {
 			return fail(err)
 		}
+		if len(rest) > 0 && len(opts.auditLogs) > 0 {
+			// As for kedit history: --audit-log audit*.log works.
+			opts.auditLogs, rest = append(opts.auditLogs, rest...), nil
+		}
 		if len(rest) > 0 {
 			return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
 		}

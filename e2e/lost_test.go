@@ -36,9 +36,12 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 		wait()
 		e.history("cm/incident", 3) // the log holds alice's write
 
+		// The log as rotated files, newest first, one gzip: files after
+		// TYPE/NAME are logs too, as --audit-log audit*.log gives them.
+		rotated := cloudExports(t, e.c.AuditLog())["rotated, gzip, newest first"]
 		env := newKeditEnv(t, "true")
 		env.kubeconfig = e.c.Kubeconfig()
-		term := env.run(t, 160, 40, "configmap/incident", "--audit-log", e.c.AuditLog())
+		term := env.run(t, 160, 40, append([]string{"configmap/incident", "--audit-log"}, rotated...)...)
 		term.waitFor(screenWait, "ConfigMap/incident", "foo: alice")
 		term.send("t")
 		term.waitFor(screenWait, "1 version since kedit opened it, 2 more from the audit log",
