@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/kedit/kedit/internal/testwait"
-	"github.com/kedit/kedit/kube/kubetest"
 )
 
 // The audit log's lost updates in kedit's timeline, through the real
@@ -29,11 +28,7 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 
 	t.Run("kubectl edit race", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "incident", "--from-literal=foo=1", "--from-literal=bar=1")
-		release, wait := e.slowEdit("alice", "configmap/incident", "-e", `s/foo: "1"/foo: alice/`)
-		e.must("bob", "patch", "configmap", "incident", "-p", `{"data":{"foo":"bob"}}`)
-		release()
-		wait()
+		e.editRace("incident")
 		e.history("cm/incident", 3) // the log holds alice's write
 
 		// The log as rotated files, newest first, one gzip: files after
@@ -70,14 +65,7 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 
 	t.Run("sequential edits mark nothing", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "quiet", "--from-literal=foo=1")
-		release, wait := e.slowEdit("alice", "configmap/quiet", "-e", `s/foo: "1"/foo: alice/`)
-		release()
-		wait()
-		e.must("bob", "patch", "configmap", "quiet", "-p", `{"data":{"foo":"bob"}}`)
-		release, wait = e.slowEdit("alice", "configmap/quiet", "-e", `s/foo: bob/foo: alice-again/`)
-		release()
-		wait()
+		e.sequentialEdits("quiet")
 		e.history("cm/quiet", 4)
 		env := newKeditEnv(t, "true")
 		env.kubeconfig = e.c.Kubeconfig()
@@ -120,31 +108,8 @@ func (e *auditEnv) getData(name string) map[string]string {
 // 5 s it waits; her write puts foo back, the timeline marks it LOST, and
 // enter, u, s brings the value back.
 func TestE2EDemoKubectlEditLostAndUndone(t *testing.T) {
-	kubetest.Kubeconfig(t) // an integration test: not with -short
-	kedit := keditBinary(t)
-	lc, err := kubetest.Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "kedit")
-	if err := os.Link(kedit, bin); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(lc, filepath.Join(dir, "localcluster")); err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	editor := editorScript(t, `sed -i 's/^  foo: .*/  foo: mine/' "$1"`)
-	env := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, binary: bin,
-		extra: []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}}
-	term := env.run(t, 160, 40, "demo", "--demo-interval", "0")
-	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`)
-	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
-	if len(dirs) != 1 {
-		t.Fatalf("demo directories %v, want one", dirs)
-	}
-	kubeconfig := filepath.Join(dirs[0], "cluster", "kubeconfig")
+	term, demoDir := startDemo(t, 160, 40)
+	kubeconfig := filepath.Join(demoDir, "cluster", "kubeconfig")
 
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine")
@@ -175,7 +140,7 @@ func TestE2EDemoKubectlEditLostAndUndone(t *testing.T) {
 		t.Errorf("the timeline shows %d of kedit's saves, want the first and the undo:\n%s", n, screen)
 	}
 	var pid int
-	b, _ := os.ReadFile(filepath.Join(dirs[0], "localcluster.pid"))
+	b, _ := os.ReadFile(filepath.Join(demoDir, "localcluster.pid"))
 	_ = json.Unmarshal(b, &pid)
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")

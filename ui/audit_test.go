@@ -284,12 +284,7 @@ func TestDemoKubectlEditKey(t *testing.T) {
 	if m = drive(t, m, keyMsg("W")); m.status.Text() != "W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo" {
 		t.Errorf("W outside the demo: %q", m.status.Text())
 	}
-	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-	m = newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake })
-	d := newDriver(t, m)
-	d.running++
-	initCmd := d.m.Init()
-	go func() { d.exec(initCmd); d.done <- struct{}{} }()
+	fake, d := demoDriver(t)
 	d.send(keyMsg("W"))
 	if n := fake.edits.Load(); n != 1 || d.m.status.Text() != "alice's kubectl edit is reading the object ..." {
 		t.Errorf("W: %d edits asked, status %q", n, d.m.status.Text())

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -145,20 +146,11 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 func lostWriters(h *history.History, o history.Overwrite) []string {
 	var out []string
 	for _, l := range o.Losses {
-		if who := h.Versions[l.LostAt].Who(); !containsString(out, who) {
+		if who := h.Versions[l.LostAt].Who(); !slices.Contains(out, who) {
 			out = append(out, who)
 		}
 	}
 	return out
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // firstLineDiffering is the first line where two texts differ, so that

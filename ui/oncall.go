@@ -268,9 +268,7 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		cmd := m.handle(model.DraftEdited{Text: text})
-		m.timeline.HideChange()
-		m.screen = screenObject
+		cmd := m.draftFromTimeline(text)
 		switch {
 		case m.sess.Draft() == nil:
 			// The session drops a draft with base's content.

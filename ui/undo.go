@@ -72,9 +72,7 @@ func (m App) undoOverwrite(u UndoOverwrite) (App, tea.Cmd) {
 		m.status.Error(errorText(err))
 		return m, nil
 	}
-	cmd := m.handle(model.DraftEdited{Text: text})
-	m.timeline.HideChange()
-	m.screen = screenObject
+	cmd := m.draftFromTimeline(text)
 	said := undoText(u.History, o, notes, m.sess.Ref().IsSecret())
 	if d := m.sess.Draft(); d == nil || d.Err == nil {
 		// With nothing put back the session took the text as no change,
@@ -82,6 +80,15 @@ func (m App) undoOverwrite(u UndoOverwrite) (App, tea.Cmd) {
 		m.status.Info(said)
 	}
 	return m, cmd
+}
+
+// draftFromTimeline makes text the draft, as the timeline's y and u do,
+// and shows it in the object view.
+func (m *App) draftFromTimeline(text string) tea.Cmd {
+	cmd := m.handle(model.DraftEdited{Text: text})
+	m.timeline.HideChange()
+	m.screen = screenObject
+	return cmd
 }
 
 // takeText is the text y makes the draft of: the timeline's entry, or
