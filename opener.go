@@ -38,6 +38,9 @@ type opener struct {
 	timeline *kube.TimelineLog
 	// started, when set, runs for each object opened (appOptions.started).
 	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
+	// auditLogs are --audit-log's files: each object's timeline starts
+	// with its history from them.
+	auditLogs []string
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -128,13 +131,17 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	}
 	o.objects[ob] = true
 	o.mu.Unlock()
-	return &ui.Object{
+	opened := &ui.Object{
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
 		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
 		Close:   func() { o.release(ob) },
-	}, nil
+	}
+	if len(o.auditLogs) > 0 {
+		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
+	}
+	return opened, nil
 }
 
 // cached is the object as its watch last saw it.

@@ -20,6 +20,7 @@ const (
 	screenTimeline
 	screenPreview
 	screenBrowser
+	screenLost
 )
 
 // SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
@@ -95,7 +96,7 @@ func New(cfg Config) App {
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo}, true)
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
 		m.life.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(kube.EscapeControl(cfg.Notice))

@@ -77,6 +77,9 @@ type Object struct {
 	// MaySave asks the server whether the user may save the object
 	// (kube.MaySave); nil asks nothing.
 	MaySave func(ctx context.Context) error
+	// History reads the object's history from the audit logs kedit was
+	// given (--audit-log), each time the timeline opens; nil for none.
+	History HistoryReader
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.

@@ -1,7 +1,8 @@
 // Package ui is kedit's Bubble Tea application: the root model, App, and
 // one view each for the browser, the object, the in-app editor, the
-// three-way conflict view, the timeline, the dry run's preview, the help
-// page and the questions, with the status bar under them. It renders
+// three-way conflict view, the timeline (with an audit log's history), the
+// lost updates' view, the dry run's preview, the help page and the
+// questions, with the status bar under them. It renders
 // model.Session and turns keys into intents; all I/O runs in tea.Cmd
 // closures.
 //

@@ -42,6 +42,15 @@ var everyView = []struct {
 	{"secret_conflict", secretConflict},
 	{"editor", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("i")...) }},
 	{"timeline", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("t")...) }},
+	{"timeline_audit_log", func(t *testing.T, w, h int) App {
+		m, _ := auditApp(t, w, h, &fakeRunner{})
+		return drive(t, m, keys("t")...)
+	}},
+	{"lost", func(t *testing.T, w, h int) App {
+		m, _ := auditApp(t, w, h, &fakeRunner{})
+		return drive(t, m, keys("t", "enter")...)
+	}},
+	{"lost_secret", secretLostApp},
 	{"preview", func(t *testing.T, w, h int) App {
 		return drive(t, edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`), keys("p")...)
 	}},
@@ -178,7 +187,7 @@ func TestEveryKeyIsInItsViewsHelp(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	for view, keys := range map[string]any{"object view": k.Object, "conflict view": k.Conflict, "in-app editor": k.Editor,
-		"timeline": k.Timeline, "preview": k.Preview, "browser": k.Browser} {
+		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser} {
 		for name, b := range bindingsOf(keys) {
 			if !listed[view][b.Help().Key+" "+b.Help().Desc] {
 				t.Errorf("the %s's %s (%s %s) is not in its help", view, name, b.Help().Key, b.Help().Desc)

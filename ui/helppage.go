@@ -163,6 +163,8 @@ func (m App) helpSource() helpSource {
 		return s
 	case screenTimeline:
 		return src("timeline", m.timeline, k.Timeline.Help)
+	case screenLost:
+		return src("lost updates", m.lost, k.Lost.Help)
 	case screenPreview:
 		return src("preview", m.preview, k.Preview.Help)
 	case screenBrowser:

@@ -84,7 +84,8 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 // intent acts on what a view asked for; false for any other message.
 func (m App) intent(msg tea.Msg) (App, tea.Cmd, bool) {
 	for _, act := range [...]func(App, tea.Msg) (App, tea.Cmd, bool){
-		App.commonIntent, App.objectIntent, App.conflictIntent, App.editorIntent, App.oncallIntent, App.browserIntent,
+		App.commonIntent, App.objectIntent, App.conflictIntent, App.editorIntent, App.oncallIntent, App.auditIntent,
+		App.browserIntent,
 	} {
 		if next, cmd, ok := act(m, msg); ok {
 			return next, cmd, true

@@ -78,6 +78,20 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	checkAnswers(t, "timeline", timeline, append(everywhere, []viewKey{
 		{keyMsg("y"), TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), ShowVersionMsg{ID: id}},
 		{keyMsg("t"), CloseTimelineMsg{}}, {keyMsg("esc"), CloseTimelineMsg{}}, {keyMsg("j"), nil},
+		{keyMsg("u"), SayMsg{"u undoes the overwrite of a row marked LOST: this version lost nothing"}},
+	}...))
+
+	audit, _ := auditApp(t, 120, 40, &fakeRunner{})
+	at := drive(t, audit, keys("t")...)
+	lost := at.timeline.rows[at.timeline.selected].version
+	checkAnswers(t, "timeline on a LOST row", func(k tea.KeyMsg) tea.Cmd { _, cmd := at.timeline.Update(k); return cmd }, []viewKey{
+		{keyMsg("enter"), ShowLostMsg{History: at.timeline.h, Write: lost}},
+		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}},
+	})
+	lv := drive(t, at, keys("enter")...)
+	checkAnswers(t, "lost updates", func(k tea.KeyMsg) tea.Cmd { _, cmd := lv.lost.Update(k); return cmd }, append(everywhere, []viewKey{
+		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}}, {keyMsg("esc"), CloseLostMsg{}},
+		{keyMsg("j"), nil}, {keyMsg("v"), nil},
 	}...))
 
 	pv := drive(t, m, keys("p")...)

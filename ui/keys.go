@@ -18,6 +18,7 @@ type KeyMap struct {
 	Conflict ConflictKeyMap
 	Editor   EditorKeyMap
 	Timeline TimelineKeyMap
+	Lost     LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
 	HelpPage HelpPageKeyMap
@@ -31,6 +32,7 @@ func DefaultKeyMap() KeyMap {
 		Conflict: DefaultConflictKeyMap(),
 		Editor:   DefaultEditorKeyMap(),
 		Timeline: DefaultTimelineKeyMap(),
+		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
 		HelpPage: DefaultHelpPageKeyMap(),
@@ -55,9 +57,10 @@ type ObjectKeyMap struct {
 	Fields, Diff, NextHunk, PrevHunk, Reveal key.Binding
 
 	// On-call and teaching: the timeline of versions, the blame gutter,
-	// the server's dry run of the draft, and the demo writer's write at
-	// once (kedit demo only).
-	Timeline, Blame, Preview, DemoWrite key.Binding
+	// the server's dry run of the draft, the demo writer's write at once,
+	// and the demo's kubectl edit that loses a value saved meanwhile (both
+	// kedit demo only).
+	Timeline, Blame, Preview, DemoWrite, DemoKubectlEdit key.Binding
 
 	// BackToList goes back to the browser, on the object's type and
 	// namespace, when kedit has a list to go back to.
@@ -91,6 +94,8 @@ func DefaultObjectKeyMap() ObjectKeyMap {
 		Blame:     binding("blame", "b"),
 		Preview:   binding("preview (dry run)", "p"),
 		DemoWrite: binding("demo writer writes", "w"),
+
+		DemoKubectlEdit: binding("demo kubectl edit", "W"),
 
 		BackToList: binding("list", "esc"),
 
@@ -181,9 +186,11 @@ type TimelineKeyMap struct {
 	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 
 	// Diff shows the selected version's diff against the one before it
-	// (Back or Diff goes back to the list), Take makes that version the
-	// draft (after a confirmation), Close goes back to the object view.
-	Diff, Take, Close, Back key.Binding
+	// (Back or Diff goes back to the list), or a LOST row's lost updates;
+	// Take makes that version the draft (after a confirmation); Undo, on a
+	// LOST row, makes the draft that puts the lost values back; Close goes
+	// back to the object view.
+	Diff, Take, Undo, Close, Back key.Binding
 
 	Help, Quit, ForceQuit key.Binding
 }
@@ -196,6 +203,7 @@ func DefaultTimelineKeyMap() TimelineKeyMap {
 
 		Diff:  binding("diff", "enter"),
 		Take:  binding("make it the draft", "y"),
+		Undo:  undoKey(),
 		Close: bind("close", "t/esc", "t", "esc"),
 		Back:  backKey(),
 
@@ -206,6 +214,29 @@ func DefaultTimelineKeyMap() TimelineKeyMap {
 // viewport gives the diff's viewport the view's scrolling keys.
 func (k TimelineKeyMap) viewport() viewport.KeyMap {
 	return viewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+}
+
+// LostKeyMap is the lost updates' view's keys.
+type LostKeyMap struct {
+	// Moving through the lost fields, scrolling their versions, switching
+	// between side by side and stacked, and a Secret's values, as in the
+	// conflict view.
+	Next, Prev, Home, End, PageDown, PageUp, Layout, Reveal key.Binding
+
+	// Undo makes the draft that puts the lost values back; Back goes back
+	// to the timeline.
+	Undo, Back key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultLostKeyMap returns the lost updates' view's keys: the conflict
+// view's that move, and the timeline's u.
+func DefaultLostKeyMap() LostKeyMap {
+	c := DefaultConflictKeyMap()
+	return LostKeyMap{Next: c.Next, Prev: c.Prev, Home: c.Home, End: c.End, PageDown: c.PageDown, PageUp: c.PageUp,
+		Layout: c.Layout, Reveal: c.Reveal, Undo: undoKey(), Back: backKey(),
+		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey()}
 }
 
 // PreviewKeyMap is the dry run's preview's keys.
@@ -333,6 +364,7 @@ func endKey() key.Binding          { return bind("bottom", "end", "end", "G") }
 func saveKey() key.Binding         { return bind("save", "s", "s", "ctrl+s") }
 func backKey() key.Binding         { return binding("back", "esc") }
 func revealKey() key.Binding       { return binding("reveal", "R") }
+func undoKey() key.Binding         { return binding("undo the overwrite", "u") }
 func helpKey() key.Binding         { return binding("help", "?") }
 func quitKey() key.Binding         { return binding("quit", "q") }
 func forceQuitKey() key.Binding    { return binding("quit now", "ctrl+c") }

@@ -70,7 +70,10 @@ func TestREADMEKeyTables(t *testing.T) {
 		keys  []key.Binding
 	}{
 		{"**Browser**", append(browser, k.Browser.ForceQuit, k.Browser.Back)},
-		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit, k.Object.Help}},
+		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit,
+			k.Object.Help, k.Object.DemoKubectlEdit}},
+		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
+		{"<a id=\"lost-updates\">", lostBindings()},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
 		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}
@@ -106,4 +109,11 @@ func readmeTable(t *testing.T, readme, at string) string {
 		rest = rest[:end]
 	}
 	return rest
+}
+
+// lostBindings are the lost updates' view's keys but those every view
+// has (?, q, ctrl+c).
+func lostBindings() []key.Binding {
+	k := DefaultLostKeyMap()
+	return []key.Binding{k.Next, k.Prev, k.Home, k.End, k.PageDown, k.PageUp, k.Layout, k.Reveal, k.Undo, k.Back}
 }

@@ -39,6 +39,9 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case ShowTimelineMsg:
 		m.timeline.Open(m.sess)
 		m.screen = screenTimeline
+		// The audit log is read again each time: a write logged since is
+		// in it.
+		cmd = m.timeline.ReadHistory(m.ctx, m.history)
 	case PreviewMsg:
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
@@ -46,7 +49,11 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.preview.SetSession(m.sess)
 		}
 	case DemoWriteMsg:
-		m.demoWriteNow()
+		m.demoAct(DemoWriter.WriteNow, demo.WriterManager+" is writing ...",
+			"w makes the demo writer write at once: only in kedit demo")
+	case DemoKubectlEditMsg:
+		m.demoAct(DemoWriter.KubectlEdit, demo.EditorUser+"'s kubectl edit is reading the object ...",
+			"W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
 	default:
 		return m, nil, false
 	}
@@ -96,12 +103,13 @@ func (m App) save(msg SaveMsg) (App, tea.Cmd) {
 	return m, cmd
 }
 
-// demoWriteNow makes the demo writer write at once (w).
-func (m *App) demoWriteNow() {
+// demoAct has kedit demo's second writer do what w or W asked (act), and
+// says what it does; outside the demo, that the key is the demo's.
+func (m *App) demoAct(act func(DemoWriter), doing, outside string) {
 	if m.demo == nil {
-		m.status.Info("w makes the demo writer write at once: only in kedit demo")
+		m.status.Info(outside)
 		return
 	}
-	m.demo.WriteNow()
-	m.status.Info(demo.WriterManager + " is writing ...")
+	act(m.demo)
+	m.status.Info(doing)
 }

@@ -56,6 +56,9 @@ type objectState struct {
 	// demo is kedit demo's second writer on this object, which w makes
 	// write at once; nil outside the demo.
 	demo DemoWriter
+	// history reads the object's history from the audit logs, for the
+	// timeline; nil without one.
+	history HistoryReader
 	// oncall is what the keys of issue 13 keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState

@@ -28,6 +28,9 @@ type (
 	PreviewMsg struct{}
 	// DemoWriteMsg asks kedit demo's second writer to write at once (w).
 	DemoWriteMsg struct{}
+	// DemoKubectlEditMsg asks kedit demo to play a colleague's kubectl
+	// edit that loses a value saved meanwhile (W).
+	DemoKubectlEditMsg struct{}
 	// BackToListMsg asks to go back to the browser (esc), when the view
 	// has a list to go back to (SetBackToList).
 	BackToListMsg struct{}
@@ -41,7 +44,7 @@ func (m *ObjectView) SetBackToList(ok bool) { m.backToList = ok }
 // what the body shows (f, d, R) are the view's own; what needs the session
 // or another view comes back as an intent. While blame shows, the movement
 // keys move its cursor line, the status bar names that line's owners, and
-// of the keys that act on the draft only t, b, p and w act.
+// of the keys that act on the draft only t, b, p, w and W act.
 func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -91,7 +94,8 @@ func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
 func (m ObjectView) anywhereIntents() []keyIntent {
 	k := m.keys
 	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
-		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}}}
+		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
+		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
 }
 
 // draftIntents are the keys that act on the draft, and esc back to the

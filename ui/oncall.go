@@ -2,6 +2,7 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
@@ -13,10 +14,12 @@ import (
 // confirmation before the first save, and the demo writer's w.
 
 // DemoWriter is the demo's second writer as the app sees it
-// (*demo.Writer): w asks it to write at once, and each write's report
-// comes on Writes, which is closed when the writer stops.
+// (*demo.Writer): w asks it to write at once, W to play a kubectl edit
+// that loses a value saved meanwhile, and each write's report comes on
+// Writes, which is closed when the writer stops.
 type DemoWriter interface {
 	WriteNow()
+	KubectlEdit()
 	Writes() <-chan demo.Write
 }
 
@@ -49,9 +52,13 @@ func demoCmd(d DemoWriter) tea.Cmd {
 
 // oncallState is what the app keeps for the keys of issue 13.
 type oncallState struct {
-	// takeID and takeRV are the timeline entry y asks about.
-	takeID int
-	takeRV string
+	// takeID and takeRV are the timeline entry y asks about; takeObj is
+	// the version's object when only the audit log holds it.
+	takeID  int
+	takeRV  string
+	takeObj *unstructured.Unstructured
+	// undo is the overwrite u asks to undo over the draft there is.
+	undo *UndoOverwriteMsg
 	// gitOpsOK is set once a save of an object a GitOps tool reconciles
 	// was confirmed (or --yes-gitops said so at the start).
 	gitOpsOK bool
@@ -95,7 +102,7 @@ func (m *App) sayDemoWrite() {
 		return
 	}
 	live, _ := m.sess.Live()
-	if w.ResourceVersion != live.ResourceVersion && model.NewerResourceVersion(w.ResourceVersion, live.ResourceVersion) {
+	if w.ResourceVersion != "" && w.ResourceVersion != live.ResourceVersion && model.NewerResourceVersion(w.ResourceVersion, live.ResourceVersion) {
 		return // the watch has not brought it yet
 	}
 	m.oncall.demoWrite = nil
@@ -107,7 +114,7 @@ func (m *App) sayDemoWrite() {
 func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case TakeVersionMsg:
-		m.oncall.takeID, m.oncall.takeRV = msg.ID, msg.RV
+		m.oncall.takeID, m.oncall.takeRV, m.oncall.takeObj = msg.ID, msg.RV, msg.Object
 		m.ask(confirmTimelineTake)
 	case ShowVersionMsg:
 		c, err := m.sess.TimelineDiff(msg.ID)
@@ -162,6 +169,8 @@ func (m App) oncallQuestion() string {
 		return q + " s then saves it over rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) + " (y/n)"
 	case confirmGitOps:
 		return m.oncall.gitOpsOwner + ". save anyway? (y/n)"
+	case confirmUndo:
+		return "put the lost values back onto the object as it is now, as the draft? it replaces the draft you have (y/n)"
 	}
 	return ""
 }
@@ -175,14 +184,12 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			m.status.Info("the draft is as it was")
 			return m, nil
 		}
-		text, err := m.sess.TimelineDraftText(m.oncall.takeID)
+		text, err := m.takeText()
 		if err != nil {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		cmd := m.handle(model.DraftEdited{Text: text})
-		m.timeline.HideChange()
-		m.screen = screenObject
+		cmd := m.draftFromTimeline(text)
 		switch {
 		case m.sess.Draft() == nil:
 			// The session drops a draft with base's content.
@@ -192,6 +199,14 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 				": s saves it (a change made on the server meanwhile is still a conflict)")
 		}
 		return m, cmd
+	case confirmUndo:
+		u := m.oncall.undo
+		m.oncall.undo = nil
+		if !yes || u == nil {
+			m.status.Info("the draft is as it was")
+			return m, nil
+		}
+		return m.undoOverwrite(*u)
 	case confirmGitOps:
 		ev := m.oncall.gitOpsSave
 		m.oncall.gitOpsSave = nil

@@ -205,7 +205,8 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // show shows an object just opened, and starts its watch.
 func (m *App) show(obj *Object) tea.Cmd {
-	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo}, true)
+	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
+		history: obj.History}, true)
 	if obj.Notice != "" {
 		m.status.Info(kube.EscapeControl(obj.Notice))
 	}

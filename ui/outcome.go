@@ -93,6 +93,9 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.accessChecked(msg)
 	case baseRenderedMsg:
 		m, cmd = m.baseRendered(msg)
+	case historyReadMsg, historyDueMsg:
+		// Whatever shows: the rows are ready when the timeline is.
+		m.timeline, cmd = m.timeline.Update(msg)
 	default:
 		return m, nil, false
 	}

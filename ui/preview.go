@@ -155,18 +155,26 @@ func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
 			{m.keys.Quit, QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
 			return m, emit(in)
 		}
-		switch {
-		case key.Matches(k, m.keys.Home):
-			m.body.GotoTop()
-			return m, nil
-		case key.Matches(k, m.keys.End):
-			m.body.GotoBottom()
-			return m, nil
-		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = m.body.Update(msg)
+	m.body, cmd = scrollBody(m.body, msg, m.keys.Home, m.keys.End)
 	return m, cmd
+}
+
+// scrollBody scrolls body with msg: home and end (which the viewport
+// does not know) to its top and bottom, the rest as the viewport does.
+func scrollBody(body viewport.Model, msg tea.Msg, home, end key.Binding) (viewport.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, home):
+			body.GotoTop()
+			return body, nil
+		case key.Matches(k, end):
+			body.GotoBottom()
+			return body, nil
+		}
+	}
+	return body.Update(msg)
 }
 
 // View draws the header and the body.

@@ -20,6 +20,7 @@ const (
 	confirmTimelineTake
 	confirmGitOps
 	confirmNewObject
+	confirmUndo
 )
 
 // confirmState is the question on the bottom line, if any.
@@ -50,7 +51,7 @@ func (m App) question() string {
 		return "discard the draft? (y/n)"
 	case confirmRecover:
 		return m.recoverQuestion()
-	case confirmTimelineTake, confirmGitOps:
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
 		return m.oncallQuestion()
 	case confirmNewObject:
 		return newObjectQuestion
@@ -78,7 +79,7 @@ func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
-	case confirmTimelineTake, confirmGitOps:
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
 		return m.answerOncall(c, a.Yes)
 	case confirmNewObject:
 		return m.answerNewObject(a.Yes)

@@ -224,7 +224,8 @@ func failureKindText(f *model.Failure) string {
 		if model.MayHaveLanded(f.Err) {
 			return fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
 		}
-		// A 429 or the API server's own 503: it took nothing.
+		// A 429, the API server's own 503, or no connection at all:
+		// nothing was written.
 		return fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
 	case model.ErrorRefused:
 		return refusedText(f)

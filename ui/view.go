@@ -128,6 +128,8 @@ func (m App) body() string {
 		return m.editor.View()
 	case screenTimeline:
 		return m.timeline.View()
+	case screenLost:
+		return m.lost.View()
 	case screenPreview:
 		return m.preview.View()
 	case screenBrowser:

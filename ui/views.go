@@ -16,8 +16,10 @@ type views struct {
 	conflict ConflictView
 	editor   EditorView
 	timeline TimelineView
-	preview  PreviewView
-	browser  Browser
+	// lost is a LOST row's lost updates, from the timeline.
+	lost    LostView
+	preview PreviewView
+	browser Browser
 	// help is the help page (? or f1), when it shows; prompt the
 	// question on the bottom line.
 	help   HelpPage
@@ -35,6 +37,7 @@ func newViews(keys KeyMap, styles *Styles) views {
 func (v *views) renew(keys KeyMap, styles *Styles, backToList bool) {
 	v.object, v.conflict, v.editor = NewObjectView(keys.Object, styles), NewConflictView(keys.Conflict, styles), NewEditorView(keys.Editor, styles)
 	v.timeline, v.preview = NewTimelineView(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
+	v.lost = NewLostView(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
 }
 
@@ -56,6 +59,8 @@ func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
 		v.conflict, cmd = v.conflict.Update(msg)
 	case screenTimeline:
 		v.timeline, cmd = v.timeline.Update(msg)
+	case screenLost:
+		v.lost, cmd = v.lost.Update(msg)
 	case screenPreview:
 		v.preview, cmd = v.preview.Update(msg)
 	case screenEditor:
@@ -72,6 +77,7 @@ func (v *views) setSize(width, height int) {
 	v.conflict.SetSize(width, height)
 	v.editor.SetSize(width, height)
 	v.timeline.SetSize(width, height)
+	v.lost.SetSize(width, height)
 	v.preview.SetSize(width, height)
 	v.browser.SetSize(width, height)
 	v.help.SetSize(width, height)
