@@ -51,7 +51,9 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 		m.HideChange()
 		return m, nil
 	case key.Matches(k, m.keys.Diff):
-		return m, m.enter()
+		// enter shows a version only the log holds itself: it changes m.
+		cmd := m.enter()
+		return m, cmd
 	case !m.showing && key.Matches(k, m.keys.Undo):
 		return m, m.undo()
 	case key.Matches(k, m.keys.Close):
