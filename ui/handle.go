@@ -2,9 +2,7 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,7 +30,7 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			m.status.Error(failureText(m.sess.Failure()) + fmt.Sprintf("; next try in %s", r.Delay.Round(time.Second)))
+			m.status.Error(retryText(m.sess.Failure(), r.Delay))
 			cmds = append(cmds, retryCmd(m.sess, r))
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kedit/kedit/internal/escape"
 
@@ -193,6 +194,9 @@ func failureText(f *model.Failure) string {
 	if f == nil {
 		return ""
 	}
+	if f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout {
+		return retryText(f, 0)
+	}
 	s := failureKindText(f)
 	var causes []string
 	for _, c := range f.Causes {
@@ -204,7 +208,33 @@ func failureText(f *model.Failure) string {
 	return kube.EscapeControl(s + " (the draft is kept)")
 }
 
-// failureKindText says what kind of failure f is, before its causes.
+// retryText says that a save which got no answer is tried again: whether
+// it may have been stored (then the object is read back first) or surely
+// was not (a 429, the API server's own 503, no connection at all), the
+// attempt and, with next, when it goes again. The server's own words (a
+// timeout, a reset, a 502) come last, so that what the user acts on is not
+// what a narrow status line cuts.
+func retryText(f *model.Failure, next time.Duration) string {
+	landed := model.MayHaveLanded(f.Err)
+	s := fmt.Sprintf("the save was not taken; retrying (attempt %d)", f.Attempt)
+	if landed {
+		s = fmt.Sprintf("the save did not get an answer; retrying (attempt %d)", f.Attempt)
+	}
+	if next > 0 {
+		s += fmt.Sprintf(", next try in %s", next.Round(time.Second))
+	}
+	if landed {
+		s += ", after reading the object back in case it went through"
+	}
+	s += " (the draft is kept)"
+	if f.Err != nil {
+		s += ": " + f.Err.Error()
+	}
+	return kube.EscapeControl(s)
+}
+
+// failureKindText says what kind of failure f is, before its causes
+// (retryText says the kinds that are tried again).
 func failureKindText(f *model.Failure) string {
 	switch f.Kind {
 	case model.ErrorInvalid:
@@ -219,14 +249,6 @@ func failureKindText(f *model.Failure) string {
 		return "the object, or a field of it, is immutable and cannot change"
 	case model.ErrorUnauthorized:
 		return "the server does not accept your credentials (401)"
-	case model.ErrorUnavailable, model.ErrorTimeout:
-		// The server's own words matter here: a timeout, a reset, a 502.
-		if model.MayHaveLanded(f.Err) {
-			return fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
-		}
-		// A 429, the API server's own 503, or no connection at all:
-		// nothing was written.
-		return fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
 	case model.ErrorRefused:
 		return refusedText(f)
 	case model.ErrorFieldManagerConflict:
