@@ -6,7 +6,7 @@ import (
 
 // secretMask stands for a Secret's value wherever kedit shows a version of
 // a Secret on its own initiative (the timeline's diffs, the preview): the
-// keys show, the values do not. Issue 11 adds an explicit reveal.
+// keys show, the values do not; R reveals them where the user asks.
 const secretMask = "••••"
 
 // maskSecret returns a copy of obj, a Secret, with every value of data and
