@@ -32,7 +32,7 @@ var secretDraftText = drafts.SecretText{Store: model.StoredSecretDraft, Load: mo
 // on; a draft recovered without its base can still be taken up when the
 // object has not moved on since.
 func StoredDraft(d *drafts.Draft) model.StoredDraft {
-	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
+	sd := model.StoredDraft{Text: string(d.Text), Format: model.Format(d.Format), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
 	if d.BaseJSON != nil {
 		// A base that does not decode only makes recovery stricter.
 		base := &unstructured.Unstructured{}
@@ -51,6 +51,10 @@ func WriteDraft(d *drafts.Object, e model.WriteDraft) error {
 	if e.Base != nil {
 		base = e.Base.Object
 	}
-	_, err := d.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), base)
+	format := string(e.Format)
+	if e.Format == model.FormatYAML {
+		format = ""
+	}
+	_, err := d.WriteFormat(e.Seq, format, e.BaseResourceVersion, []byte(e.Text), base)
 	return err
 }

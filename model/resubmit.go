@@ -44,7 +44,7 @@ func (s *Session) sendRebase(rb *Rebase) ([]Effect, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := RenderYAML(final)
+	text, err := s.format.Render(final)
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,9 @@ type Draft struct {
 	// UID is the uid of the object the draft was made on; empty when not
 	// recorded.
 	UID string
+	// Format is the format Text is written in, as -o names it ("json");
+	// empty for YAML.
+	Format string
 
 	// baseLine is true when the file holds its base (or says it has
 	// none): the file beside it, if any, is not its base.
