@@ -18,6 +18,7 @@ func DraftKey(t *Target) drafts.Key {
 		ClusterScoped: !t.Namespaced(),
 		Resource:      t.Ref().ResourceName(),
 		Name:          t.Name,
+		Subresource:   string(t.Subresource),
 	}
 	if t.Ref().IsSecret() {
 		k.Secret = &secretDraftText

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -96,6 +97,10 @@ type Watch struct {
 	informer cache.SharedIndexInformer
 	out      chan WatchEvent
 	wake     chan struct{}
+
+	// lastView is the last Scale read for an event (a scale
+	// subresource's watch), which Latest and a deletion's event give.
+	lastView *unstructured.Unstructured
 
 	mu           sync.Mutex
 	pending      []WatchEvent
@@ -262,6 +267,10 @@ func (w *Watch) HasSynced() bool { return w.informer.HasSynced() }
 // Latest returns a deep copy of the object as the watch last saw it, to
 // take theirs after a 409 without a GET when it is newer than base. ok is
 // false when the object does not exist or the watch has not seen it.
+//
+// For a subresource it is what the target edits: the status view, or the
+// last Scale read when it is of the object's latest version (else false:
+// theirs is then read from the server).
 func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	key := w.target.Name
 	if w.target.Namespaced() {
@@ -274,6 +283,18 @@ func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	u, isU := item.(*unstructured.Unstructured)
 	if !isU {
 		return nil, false
+	}
+	switch w.target.Subresource {
+	case SubresourceStatus:
+		return statusView(u).DeepCopy(), true
+	case SubresourceScale:
+		w.mu.Lock()
+		last := w.lastView
+		w.mu.Unlock()
+		if last == nil || last.GetResourceVersion() != u.GetResourceVersion() {
+			return nil, false
+		}
+		return last.DeepCopy(), true
 	}
 	return u.DeepCopy(), true
 }
@@ -289,7 +310,45 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 		return // the dynamic client decodes nothing else; nothing to show
 	}
 	u = u.DeepCopy() // the informer's cache shares the original
+	if w.target.Subresource != "" {
+		var ok bool
+		if u, ok = w.viewOf(typ, u); !ok {
+			return
+		}
+	}
 	w.push(WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()})
+}
+
+// viewOf turns an event's object into what a subresource's watch reports:
+// its status view, or its Scale, read from the server (the informer's
+// handler may wait on it: the informer queues what comes meanwhile). A
+// deleted object's Scale is the last one read. ok is false when the Scale
+// could not be read: the event is skipped, and the next one, or the
+// relist after a reconnection, brings the object again.
+func (w *Watch) viewOf(typ WatchEventType, u *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	w.mu.Lock()
+	ctx, last := w.ctx, w.lastView
+	w.mu.Unlock()
+	if typ == ObjectDeleted && w.target.Subresource == SubresourceScale {
+		if last == nil {
+			return nil, false
+		}
+		return last.DeepCopy(), true
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	v, err := w.target.view(ctx, w.resource.Get, u)
+	if err != nil {
+		logr.FromContextOrDiscard(ctx).Info("skipping a watch event", "err", err.Error())
+		return nil, false
+	}
+	if w.target.Subresource == SubresourceScale {
+		w.mu.Lock()
+		w.lastView = v.DeepCopy()
+		w.mu.Unlock()
+	}
+	return v, true
 }
 
 // observe turns the outcome of every list, watch and poll request (verb)

@@ -110,7 +110,8 @@ type FieldCause struct {
 	Type string
 }
 
-// FieldManager is the field manager kedit writes under, as update and as
+// FieldManager is the field manager kedit writes under unless
+// --field-manager names another (Session.SetFieldManager), as update and as
 // server-side apply.
 const FieldManager = "kedit"
 

@@ -214,6 +214,9 @@ type Session struct {
 	storeSeq uint64
 	// format is the text the draft is written in (SetFormat).
 	format Format
+	// manager is the field manager kedit's writes go under
+	// (SetFieldManager).
+	manager string
 	// baseText is base rendered in format once known (DraftText with no
 	// draft).
 	baseText struct {
@@ -228,8 +231,21 @@ type Session struct {
 // call; kube/ passes diff.WithSchemas with the server's schemas. The
 // session has no object until Opened.
 func NewSession(ref ObjectRef, opts ...diff.Option) *Session {
-	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML}
+	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML, manager: FieldManager}
 }
+
+// SetFieldManager names the field manager kedit's writes go under
+// (--field-manager; FieldManager when empty): a save's report tells the
+// fields it owns from other managers' by it.
+func (s *Session) SetFieldManager(name string) {
+	if name == "" {
+		name = FieldManager
+	}
+	s.manager = name
+}
+
+// FieldManager returns the field manager kedit's writes go under.
+func (s *Session) FieldManager() string { return s.manager }
 
 // SetFormat makes f the format the session's texts are written in from
 // now on (f.For the session's object: a Secret stays YAML): the draft
