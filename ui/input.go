@@ -96,7 +96,7 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.editorOpen = true
-		return m, tea.Batch(editCmd(text, false), m.askAccess())
+		return m, tea.Batch(editCmd(text, false, m.sess.Format()), m.askAccess())
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.DraftText()
 		if err != nil {
@@ -208,6 +208,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
 	}
+	m.editor.SetFormat(m.sess.Format())
 	m.editor.Open(text, merged, causes)
 	var base *unstructured.Unstructured
 	switch {
@@ -216,7 +217,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return renderBaseCmd(m.editor.opening, base)
+	return renderBaseCmd(m.editor.opening, m.sess.Format(), base)
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views
@@ -312,7 +313,7 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.editorOpen = true
-		return m, editCmd(text, true)
+		return m, editCmd(text, true, m.sess.Format())
 	case key.Matches(msg, m.keys.EditInApp):
 		text, err := m.sess.MergedText()
 		if err != nil {

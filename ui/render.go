@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -15,11 +16,25 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// renderObject renders obj as YAML for the object view. By default it hides
-// managedFields and status, which nobody edits and which bury the spec;
-// full shows them. A Secret's values are decoded, as in its draft.
-func renderObject(obj *unstructured.Unstructured, full bool) string {
-	return renderObjectNow(obj, full)
+// textForm is how a session's objects are rendered as text: in its format
+// (YAML, or JSON with -o json), and for a status edit with status always
+// shown, as it is what is edited.
+type textForm struct {
+	format model.Format
+	status bool
+}
+
+// textFormOf is the text form of sess's objects.
+func textFormOf(sess *model.Session) textForm {
+	return textForm{format: sess.Format(), status: sess.Ref().Subresource == "status"}
+}
+
+// renderObject renders obj in tf for the object view. By default it hides
+// managedFields and status (but for a status edit), which nobody edits and
+// which bury the spec; full shows them. A Secret's values are decoded, as
+// in its draft.
+func renderObject(obj *unstructured.Unstructured, full bool, tf textForm) string {
+	return renderObjectNow(obj, full, tf)
 }
 
 // renderHow says how an object is rendered as text.
@@ -30,7 +45,7 @@ const (
 	renderShown renderHow = iota
 	// renderFull is everything (f).
 	renderFull
-	// renderAsDraft is the text a draft is made from (model.RenderYAML,
+	// renderAsDraft is the text a draft is made from (Format.Render,
 	// what e and i open). A draft is compared with base rendered so, and
 	// only so: any line the renderers differ on (status, which the object
 	// view hides) would show as a change the draft made.
@@ -38,11 +53,11 @@ const (
 )
 
 // renderAs renders obj as how says.
-func renderAs(obj *unstructured.Unstructured, how renderHow) string {
+func renderAs(obj *unstructured.Unstructured, how renderHow, tf textForm) string {
 	if how != renderAsDraft {
-		return renderObject(obj, how == renderFull)
+		return renderObject(obj, how == renderFull, tf)
 	}
-	text, err := model.RenderYAML(obj)
+	text, err := tf.format.Render(obj)
 	if err != nil {
 		return "cannot render the object: " + err.Error()
 	}
@@ -59,74 +74,71 @@ type renders struct {
 		obj  *unstructured.Unstructured
 		rv   string
 		how  renderHow
+		tf   textForm
 		text string
 	}
 	next int
 }
 
 // render is renderObject, remembered.
-func (r *renders) render(obj *unstructured.Unstructured, full bool) string {
+func (r *renders) render(obj *unstructured.Unstructured, full bool, tf textForm) string {
 	how := renderShown
 	if full {
 		how = renderFull
 	}
-	return r.renderAs(obj, how)
+	return r.renderAs(obj, how, tf)
 }
 
 // renderAs is renderAs, remembered.
-func (r *renders) renderAs(obj *unstructured.Unstructured, how renderHow) string {
+func (r *renders) renderAs(obj *unstructured.Unstructured, how renderHow, tf textForm) string {
 	if r == nil || obj == nil {
-		return renderAs(obj, how)
+		return renderAs(obj, how, tf)
 	}
 	rv := obj.GetResourceVersion()
 	for _, e := range r.last {
-		if e.obj == obj && e.rv == rv && e.how == how {
+		if e.obj == obj && e.rv == rv && e.how == how && e.tf == tf {
 			return e.text
 		}
 	}
-	text := renderAs(obj, how)
+	text := renderAs(obj, how, tf)
 	e := &r.last[r.next]
-	e.obj, e.rv, e.how, e.text = obj, rv, how, text
+	e.obj, e.rv, e.how, e.tf, e.text = obj, rv, how, tf, text
 	r.next = (r.next + 1) % len(r.last)
 	return text
 }
 
-func renderObjectNow(obj *unstructured.Unstructured, full bool) string {
+func renderObjectNow(obj *unstructured.Unstructured, full bool, tf textForm) string {
 	if obj == nil {
 		return ""
 	}
-	if full && diff.IsSecret(obj) {
-		out, err := model.RenderSecretYAML(obj)
+	if full {
+		out, err := tf.format.RenderWhole(obj)
 		if err != nil {
 			return "cannot render the object: " + err.Error()
 		}
 		return out
 	}
-	if full {
-		out, err := diff.MarshalYAML(obj.Object)
-		if err != nil {
-			return "cannot render the object: " + err.Error()
-		}
-		return string(out)
-	}
 	c := obj.DeepCopy()
-	unstructured.RemoveNestedField(c.Object, "status")
-	out, err := model.RenderYAML(c)
+	if !tf.status {
+		unstructured.RemoveNestedField(c.Object, "status")
+	}
+	out, err := tf.format.Render(c)
 	if err != nil {
 		return "cannot render the object: " + err.Error()
 	}
 	return out
 }
 
-// renderValue renders one side's value of a conflicting field.
-func renderValue(v diff.FieldValue) string {
+// renderValue renders one side's value of a conflicting field: a string
+// as it is, anything else in the session's format f.
+func renderValue(v diff.FieldValue, f model.Format) string {
 	if !v.Present {
 		return "(absent)"
 	}
 	if s, ok := v.Value.(string); ok {
 		return s
 	}
-	out, err := diff.MarshalYAML(v.Value)
+	out, err := f.Marshal(v.Value)
 	if err != nil {
 		return fmt.Sprint(v.Value)
 	}
@@ -135,22 +147,23 @@ func renderValue(v diff.FieldValue) string {
 
 // displayValue draws one side's value of a conflict or a merged change for
 // the conflict view, escaped: a string by the rule for server text, any
-// other value as the YAML it is rendered to.
-func displayValue(v diff.FieldValue, st *Styles) string {
+// other value as the YAML or JSON it is rendered to (f).
+func displayValue(v diff.FieldValue, st *Styles, f model.Format) string {
 	if s, ok := v.Value.(string); ok && v.Present {
 		return st.Escaped(s)
 	}
-	return st.EscapedYAML(renderValue(v))
+	return st.EscapedYAML(renderValue(v, f))
 }
 
 // shortValue is a value on one line, escaped, cut to a length a status
 // bar can hold: a string quoted, with kedit's escapes (a quote inside it
-// is drawn \"), anything else as YAML.
+// is drawn \"), anything else as YAML, whose flow form reads on one line
+// in either format.
 func shortValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
 		return ansi.Truncate(escape.Quoted(s), 40, "…")
 	}
-	return ansi.Truncate(escape.Source(oneLine(renderValue(v)), nil), 40, "…")
+	return ansi.Truncate(escape.Source(oneLine(renderValue(v, model.FormatYAML)), nil), 40, "…")
 }
 
 // bannerText is the banner's sentence: what changed on the server since the
@@ -329,8 +342,9 @@ func annotateCauses(st *Styles, text string, causes []model.FieldCause) string {
 }
 
 // causeLine finds the line of field (the server's dotted path, e.g.
-// "metadata.labels" or "spec.containers[0].image") in YAML lines, following
-// each element one indentation level deeper; -1 when it is not there.
+// "metadata.labels" or "spec.containers[0].image") in YAML or JSON lines
+// (where a key is quoted), following each element one indentation level
+// deeper; -1 when it is not there.
 func causeLine(lines []string, field string) int {
 	found, start, indent := -1, 0, -1
 	for _, seg := range strings.Split(field, ".") {
@@ -352,7 +366,7 @@ func causeLine(lines []string, field string) int {
 			if found >= 0 && ind <= indent {
 				break // out of the parent's block
 			}
-			if strings.HasPrefix(l[ind:], seg+":") {
+			if strings.HasPrefix(l[ind:], seg+":") || strings.HasPrefix(l[ind:], strconv.Quote(seg)+":") {
 				hit, indent = i, ind
 				break
 			}

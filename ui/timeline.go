@@ -44,6 +44,8 @@ type TimelineView struct {
 	rows    []timelineRow
 	dropped int
 	secret  bool
+	// format is the session's: versions are diffed in it.
+	format model.Format
 	// selected indexes rows; offset is the first row in view.
 	selected, offset int
 
@@ -81,6 +83,7 @@ func (m *TimelineView) SetSession(s *model.Session) {
 	ref := s.Ref()
 	m.object = kube.EscapeControl(ref.Kind + "/" + ref.Name)
 	m.secret = ref.IsSecret()
+	m.format = s.Format()
 	m.dropped = s.TimelineDropped()
 	entries := s.Timeline()
 	m.rows = m.rows[:0:0]
@@ -183,7 +186,7 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 	if m.secret {
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+secretMask, m.width, "…")))
 	}
-	text := m.styles.Muted.Render("no difference in the object's YAML")
+	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
 	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = hunkText(m.styles, hunks)
 	}
@@ -202,7 +205,7 @@ func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
 	}
 	obj = obj.DeepCopy()
 	unstructured.RemoveNestedField(obj.Object, "metadata", "resourceVersion")
-	text, err := model.RenderYAML(obj)
+	text, err := m.format.Render(obj)
 	if err != nil {
 		return err.Error()
 	}
