@@ -168,13 +168,21 @@ func WithSubresource(flags *ConnFlags, t *Target, sub Subresource) error {
 	if sub == "" {
 		return nil
 	}
-	dc, err := flags.ToDiscoveryClient()
-	if err != nil {
-		return fmt.Errorf("connecting to the cluster: %w", err)
-	}
-	if err := CheckSubresource(dc, t.Mapping.Resource, sub); err != nil {
+	if err := HasSubresource(flags, t.Mapping.Resource, sub); err != nil {
 		return err
 	}
 	t.Subresource = sub
 	return nil
+}
+
+// HasSubresource is CheckSubresource through flags' discovery client.
+func HasSubresource(flags *ConnFlags, gvr schema.GroupVersionResource, sub Subresource) error {
+	if sub == "" {
+		return nil
+	}
+	dc, err := flags.ToDiscoveryClient()
+	if err != nil {
+		return fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	return CheckSubresource(dc, gvr, sub)
 }

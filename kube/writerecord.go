@@ -24,6 +24,10 @@ import (
 // the record. Dry runs (the preview) and access reviews write nothing
 // and are left out. It is safe for concurrent use.
 type WriteRecord struct {
+	// Log, when set, also gets each request as it is recorded (--debug's
+	// log).
+	Log func(WriteRequest)
+
 	mu   sync.Mutex
 	reqs []WriteRequest
 }
@@ -75,6 +79,9 @@ func (w *writeRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	w.rec.mu.Lock()
 	w.rec.reqs = append(w.rec.reqs, r)
 	w.rec.mu.Unlock()
+	if w.rec.Log != nil {
+		w.rec.Log(r)
+	}
 	return resp, err
 }
 
