@@ -208,3 +208,32 @@ func TestE2EOutputPatchToDebugLog(t *testing.T) {
 		t.Errorf("with --debug the record went to stderr too:\n%s", screen)
 	}
 }
+
+// TestE2EJSONDraftRecoveredAsJSON: a JSON draft left by a killed kedit -o
+// json is offered to a kedit started without -o json, and opens as JSON:
+// shown, saved.
+func TestE2EJSONDraftRecoveredAsJSON(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/"foo": "1"/"foo": "mine"/' "$1"`))
+	term := env.run(t, 160, 40, "-n", ns, "-o", "json", "configmap/testmap")
+	term.waitFor(screenWait, `"apiVersion": "v1",`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	path := env.draft(ns, "configmaps", "testmap", 1)
+	waitFile(t, path, holds("# format: json\n"))
+	term.signal("KILL")
+	term.waitFor(screenWait, "EXIT=137")
+
+	// Wide, so that the question naming the draft's file is on one line.
+	term = env.run(t, 300, 40, "-n", ns, "configmap/testmap")
+	term.waitFor(screenWait, "a draft of this object from rv", "recover it?")
+	term.send("y")
+	term.waitFor(screenWait, "draft recovered", `"foo": "mine"`, "JSON")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" {
+		t.Errorf("foo = %q, want the recovered draft's", data["foo"])
+	}
+	waitFile(t, path, gone)
+}

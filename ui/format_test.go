@@ -101,3 +101,26 @@ func TestCauseLineFindsJSONFields(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONInAppEditor: i opens the JSON text in the in-app editor; what is
+// typed there is checked as JSON (the column named under its line) and
+// saved.
+func TestJSONInAppEditor(t *testing.T) {
+	r := &fakeRunner{}
+	m := drive(t, jsonApp(t, 100, 30, r), keys("i")...)
+	if m.screen != screenEditor || !strings.HasPrefix(m.editor.Text(), "{\n    \"apiVersion\": \"v1\",") {
+		t.Fatalf("i opened %v on %q", m.screen, m.editor.Text())
+	}
+	text := strings.Replace(m.editor.Text(), `"foo": "1"`, `"foo": "typed",`, 1)
+	m = replaceText(t, m, text)
+	m = newDriver(t, m).until(func(m App) bool { return strings.Contains(plain(m), "column 5") })
+	if view := plain(m); !strings.Contains(view, `cannot be saved: column 5: a comma before "}"`) {
+		t.Errorf("the editor does not say where the JSON breaks:\n%s", view)
+	}
+	m = replaceText(t, m, strings.Replace(text, `"typed",`, `"typed"`, 1))
+	m = drive(t, m, keys("ctrl+s")...)
+	m = newDriver(t, m).until(func(m App) bool { return m.Session().State() == model.StateSaved })
+	if got := dataOf(r.server, "foo"); got != "typed" {
+		t.Errorf("foo = %q on the server, want typed", got)
+	}
+}
