@@ -34,13 +34,7 @@ func newSubresourceEngine(t *testing.T, ns string, sub Subresource, format model
 		t.Fatal(err)
 	}
 	dc := kubetest.Dynamic(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	w := NewWatch(dc, target)
-	if err := w.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
+	ctx, w := engineWatch(t, dc, target)
 	sess := model.NewSession(target.Ref(), target.MergeOptions()...)
 	sess.SetFormat(format)
 	e := &engine{t: t, ctx: ctx, watch: w, session: sess,
