@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -185,4 +186,52 @@ func HasSubresource(flags *ConnFlags, gvr schema.GroupVersionResource, sub Subre
 		return fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	return CheckSubresource(dc, gvr, sub)
+}
+
+// viewOf turns an event's object into what a subresource's watch reports:
+// its status view, or its Scale, read from the server (the informer's
+// handler may wait on it: the informer queues what comes meanwhile). A
+// deleted object's Scale is the last one read. ok is false when the Scale
+// could not be read: the event is skipped, and the next one, or the
+// relist after a reconnection, brings the object again.
+func (w *Watch) viewOf(typ WatchEventType, u *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	w.mu.Lock()
+	ctx, last := w.ctx, w.lastView
+	w.mu.Unlock()
+	if typ == ObjectDeleted && w.target.Subresource == SubresourceScale {
+		if last == nil {
+			return nil, false
+		}
+		return last.DeepCopy(), true
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	v, err := w.target.view(ctx, w.resource.Get, u)
+	if err != nil {
+		logr.FromContextOrDiscard(ctx).Info("skipping a watch event", "err", err.Error())
+		return nil, false
+	}
+	if w.target.Subresource == SubresourceScale {
+		w.mu.Lock()
+		w.lastView = v.DeepCopy()
+		w.mu.Unlock()
+	}
+	return v, true
+}
+
+// latestView is Latest for a subresource's watch, u the object's latest
+// version: its status view, or the last Scale read when it is of u's
+// version (else false: theirs is then read from the server).
+func (w *Watch) latestView(u *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	if w.target.Subresource == SubresourceStatus {
+		return statusView(u).DeepCopy(), true
+	}
+	w.mu.Lock()
+	last := w.lastView
+	w.mu.Unlock()
+	if last == nil || last.GetResourceVersion() != u.GetResourceVersion() {
+		return nil, false
+	}
+	return last.DeepCopy(), true
 }

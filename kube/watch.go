@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -284,17 +283,8 @@ func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	if !isU {
 		return nil, false
 	}
-	switch w.target.Subresource {
-	case SubresourceStatus:
-		return statusView(u).DeepCopy(), true
-	case SubresourceScale:
-		w.mu.Lock()
-		last := w.lastView
-		w.mu.Unlock()
-		if last == nil || last.GetResourceVersion() != u.GetResourceVersion() {
-			return nil, false
-		}
-		return last.DeepCopy(), true
+	if w.target.Subresource != "" {
+		return w.latestView(u)
 	}
 	return u.DeepCopy(), true
 }
@@ -317,38 +307,6 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 		}
 	}
 	w.push(WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()})
-}
-
-// viewOf turns an event's object into what a subresource's watch reports:
-// its status view, or its Scale, read from the server (the informer's
-// handler may wait on it: the informer queues what comes meanwhile). A
-// deleted object's Scale is the last one read. ok is false when the Scale
-// could not be read: the event is skipped, and the next one, or the
-// relist after a reconnection, brings the object again.
-func (w *Watch) viewOf(typ WatchEventType, u *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
-	w.mu.Lock()
-	ctx, last := w.ctx, w.lastView
-	w.mu.Unlock()
-	if typ == ObjectDeleted && w.target.Subresource == SubresourceScale {
-		if last == nil {
-			return nil, false
-		}
-		return last.DeepCopy(), true
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	v, err := w.target.view(ctx, w.resource.Get, u)
-	if err != nil {
-		logr.FromContextOrDiscard(ctx).Info("skipping a watch event", "err", err.Error())
-		return nil, false
-	}
-	if w.target.Subresource == SubresourceScale {
-		w.mu.Lock()
-		w.lastView = v.DeepCopy()
-		w.mu.Unlock()
-	}
-	return v, true
 }
 
 // observe turns the outcome of every list, watch and poll request (verb)

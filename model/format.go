@@ -195,3 +195,18 @@ func lastField(path string) string {
 	}
 	return path
 }
+
+// SetFormat makes f the format the session's texts are written in from
+// now on (f.For the session's object: a Secret stays YAML): the draft
+// text the editors open, the merged text, a resubmit's draft. kube/ sets
+// it once, before Opened; recovering a stored draft sets its own.
+func (s *Session) SetFormat(f Format) {
+	f = f.For(s.ref)
+	if f != s.format {
+		s.format = f
+		s.baseText.obj, s.baseText.text = nil, ""
+	}
+}
+
+// Format returns the format the session's texts are written in.
+func (s *Session) Format() Format { return s.format }

@@ -110,3 +110,16 @@ func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path, self str
 	}
 	return false
 }
+
+// SetFieldManager names the field manager kedit's writes go under
+// (--field-manager; FieldManager when empty): a save's report tells the
+// fields it owns from other managers' by it.
+func (s *Session) SetFieldManager(name string) {
+	if name == "" {
+		name = FieldManager
+	}
+	s.manager = name
+}
+
+// FieldManager returns the field manager kedit's writes go under.
+func (s *Session) FieldManager() string { return s.manager }

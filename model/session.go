@@ -234,34 +234,6 @@ func NewSession(ref ObjectRef, opts ...diff.Option) *Session {
 	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML, manager: FieldManager}
 }
 
-// SetFieldManager names the field manager kedit's writes go under
-// (--field-manager; FieldManager when empty): a save's report tells the
-// fields it owns from other managers' by it.
-func (s *Session) SetFieldManager(name string) {
-	if name == "" {
-		name = FieldManager
-	}
-	s.manager = name
-}
-
-// FieldManager returns the field manager kedit's writes go under.
-func (s *Session) FieldManager() string { return s.manager }
-
-// SetFormat makes f the format the session's texts are written in from
-// now on (f.For the session's object: a Secret stays YAML): the draft
-// text the editors open, the merged text, a resubmit's draft. kube/ sets
-// it once, before Opened; recovering a stored draft sets its own.
-func (s *Session) SetFormat(f Format) {
-	f = f.For(s.ref)
-	if f != s.format {
-		s.format = f
-		s.baseText.obj, s.baseText.text = nil, ""
-	}
-}
-
-// Format returns the format the session's texts are written in.
-func (s *Session) Format() Format { return s.format }
-
 // Ref returns the object the session edits.
 func (s *Session) Ref() ObjectRef { return s.ref }
 
