@@ -3,9 +3,7 @@ package e2e
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -140,29 +138,6 @@ func (e *auditEnv) history(obj string, versions int, extra ...string) (history.R
 		e.t.Fatalf("kedit history %s: exit %d, %d versions after 30 s (want %d)\n%s\n%s", obj, code, len(rep.Versions), versions, out, stderr)
 	}
 	return rep, code
-}
-
-// runBinary runs the real kedit with args and stdin, and returns its
-// stdout, stderr and exit status.
-func runBinary(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, keditBinary(t), args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache"))
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errOut.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errOut.String(), ee.ExitCode()
-	}
-	t.Fatalf("running kedit: %v", err)
-	return "", "", 0
 }
 
 func lostPaths(ls []history.ReportLoss) []string {

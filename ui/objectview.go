@@ -211,9 +211,13 @@ func (m ObjectView) header() []string {
 		rv += " (deleted)"
 	}
 	// The live resourceVersion and the connection state matter most while
-	// editing: on a narrow terminal the namespace and context give way.
+	// editing: on a narrow terminal the namespace and context give way,
+	// but not the object's name (up to half the width), which a long
+	// connection state then shares the line with.
 	right := kube.EscapeControl(rv) + "  " + kube.EscapeControl(m.conn)
-	avail := max(m.width-ansi.StringWidth(right)-2, 1)
+	name := ansi.StringWidth(kube.EscapeControl(parts[0]))
+	// One more cell than the name: the "…" of the parts that gave way.
+	avail := max(m.width-ansi.StringWidth(right)-2, min(name+1, m.width/2), 1)
 	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
 	first := st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
 
@@ -255,7 +259,12 @@ func (m ObjectView) header() []string {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
 	}
 	if m.banner != "" {
-		text := m.banner + "  (r: rebase now)"
+		// A deleted object has nothing to rebase onto: its banner says
+		// what s does instead.
+		text := m.banner
+		if !m.deleted {
+			text += "  (r: rebase now)"
+		}
 		// Width wraps a long list of paths instead of cutting it off.
 		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
 	}
