@@ -46,11 +46,15 @@ type editSettings struct {
 	record *kube.WriteRecord
 }
 
-// parse reads the flags' values; each error names the flag and what it
-// takes.
-func (e editOptions) parse() (editSettings, error) {
+// parse reads the flags' values, cmd's; each error names the flag and
+// what it takes. A command without them (kedit demo) edits as kedit does
+// by default.
+func (e editOptions) parse(cmd *cobra.Command) (editSettings, error) {
 	var s editSettings
 	var err error
+	if e.fieldManager == "" && !cmd.Flags().Changed("field-manager") {
+		e.fieldManager = kube.FieldManager
+	}
 	if s.format, err = model.ParseFormat(e.output); err != nil {
 		return s, fmt.Errorf("-o: %w", err)
 	}

@@ -152,7 +152,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
-	edit, err := opts.edit.parse()
+	edit, err := opts.edit.parse(cmd)
 	if err != nil {
 		return fail(err)
 	}

@@ -147,14 +147,15 @@ func TestE2EFieldManagerInManagedFields(t *testing.T) {
 // TestE2EOutputPatchMasksSecret: --output-patch prints the save's request
 // after the UI closes, on stderr: the method, the Secret's path with the
 // field manager, the body with its values masked, and the answer; neither
-// value, decoded nor base64, shows.
+// value, decoded nor base64, shows. -o json leaves the Secret in YAML, and
+// says why.
 func TestE2EOutputPatchMasksSecret(t *testing.T) {
 	const old, mine = "old-value-plaintext", "new-value-plaintext"
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "creds", "--from-literal=password="+old)
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/password: `+old+`/password: `+mine+`/' "$1"`)).run(t, 300, 40,
-		"-n", ns, "--output-patch", "secret/creds")
-	term.waitFor(screenWait, "Secret/creds", "values hidden")
+		"-n", ns, "--output-patch", "-o", "json", "secret/creds")
+	term.waitFor(screenWait, "Secret/creds", "values hidden", "kind: Secret", "a Secret is edited as YAML")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	term.send("s")
