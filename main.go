@@ -60,6 +60,8 @@ type appOptions struct {
 	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
 	// --output-patch.
 	edit editOptions
+	// auditLogs are --audit-log's files, for the timeline's history.
+	auditLogs []string
 	// started, when set, runs once the object is resolved and read, before
 	// the UI starts (kedit demo starts its writer there, which the app's w
 	// drives); the returned stop runs when the UI has ended.
@@ -108,6 +110,7 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	opts.edit.addFlags(root.Flags())
+	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
@@ -141,6 +144,10 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		if err != nil {
 			return fail(err)
 		}
+		if len(rest) > 0 && len(opts.auditLogs) > 0 {
+			// As for kedit history: --audit-log audit*.log works.
+			opts.auditLogs, rest = append(opts.auditLogs, rest...), nil
+		}
 		if len(rest) > 0 {
 			return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
 		}
@@ -158,6 +165,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	}
 	if err := needTerminal(cmd); err != nil {
 		return err
+	}
+	if err := checkAuditLogs(opts.auditLogs); err != nil {
+		return fail(err)
 	}
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
@@ -188,7 +198,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		return fail(err)
 	}
 	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started,
-		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager}
+		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager, auditLogs: opts.auditLogs}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)

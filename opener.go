@@ -44,6 +44,9 @@ type opener struct {
 	format       model.Format
 	subresource  kube.Subresource
 	fieldManager string
+	// auditLogs are --audit-log's files: each object's timeline starts
+	// with its history from them.
+	auditLogs []string
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -148,13 +151,17 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	}
 	o.objects[ob] = true
 	o.mu.Unlock()
-	return &ui.Object{
+	opened := &ui.Object{
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
 		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
 		Close:   func() { o.release(ob) },
-	}, nil
+	}
+	if len(o.auditLogs) > 0 {
+		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
+	}
+	return opened, nil
 }
 
 // joinNotice puts two notices in one status line.

@@ -101,6 +101,33 @@ func (e *auditEnv) slowEdit(user, obj string, sedArgs ...string) (release func()
 	return release, wait
 }
 
+// editRace plays the incident on ConfigMap name (foo "1", bar "1"):
+// alice's kubectl edit of foo waits in her editor while bob's kubectl
+// patch sets foo to bob; her edit then writes foo: alice over it.
+func (e *auditEnv) editRace(name string) {
+	e.t.Helper()
+	e.must("", "create", "configmap", name, "--from-literal=foo=1", "--from-literal=bar=1")
+	release, wait := e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: "1"/foo: alice/`)
+	e.must("bob", "patch", "configmap", name, "-p", `{"data":{"foo":"bob"}}`)
+	release()
+	wait()
+}
+
+// sequentialEdits writes ConfigMap name (foo "1") in turn, each writer
+// having read the latest: alice's kubectl edit, bob's kubectl patch,
+// alice's kubectl edit again (foo: alice-again).
+func (e *auditEnv) sequentialEdits(name string) {
+	e.t.Helper()
+	e.must("", "create", "configmap", name, "--from-literal=foo=1")
+	release, wait := e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: "1"/foo: alice/`)
+	release()
+	wait()
+	e.must("bob", "patch", "configmap", name, "-p", `{"data":{"foo":"bob"}}`)
+	release, wait = e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: bob/foo: alice-again/`)
+	release()
+	wait()
+}
+
 func waitEditorStarted(t *testing.T, path string, done <-chan error, out *bytes.Buffer) {
 	t.Helper()
 	if !testwait.Until(time.Minute, func() bool {
@@ -166,11 +193,7 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 
 	t.Run("kubectl edit race", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "race", "--from-literal=foo=1", "--from-literal=bar=1")
-		release, wait := e.slowEdit("alice", "configmap/race", "-e", `s/foo: "1"/foo: alice/`)
-		e.must("bob", "patch", "configmap", "race", "-p", `{"data":{"foo":"bob"}}`)
-		release()
-		wait()
+		e.editRace("race")
 		rep, code := e.history("cm/race", 3)
 		if code != 1 || len(rep.LostUpdates) != 1 {
 			t.Fatalf("exit %d, lost updates %v; want exit 1 and bob's foo lost by alice", code, lostPaths(rep.LostUpdates))
@@ -324,14 +347,7 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 
 	t.Run("sequential edits report nothing", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "calm", "--from-literal=foo=1")
-		release, wait := e.slowEdit("alice", "configmap/calm", "-e", `s/foo: "1"/foo: alice/`)
-		release()
-		wait()
-		e.must("bob", "patch", "configmap", "calm", "-p", `{"data":{"foo":"bob"}}`)
-		release, wait = e.slowEdit("alice", "configmap/calm", "-e", `s/foo: bob/foo: alice-again/`)
-		release()
-		wait()
+		e.sequentialEdits("calm")
 		rep, code := e.history("configmap/calm", 4)
 		if code != 0 || len(rep.LostUpdates) != 0 || len(rep.BlindWrites) != 0 {
 			t.Fatalf("exit %d, lost updates %v, blind writes %v; want none", code, lostPaths(rep.LostUpdates), lostPaths(rep.BlindWrites))

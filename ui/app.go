@@ -21,6 +21,7 @@ const (
 	screenTimeline
 	screenPreview
 	screenBrowser
+	screenLost
 )
 
 // confirmation is a question waiting for y or n.
@@ -34,6 +35,7 @@ const (
 	confirmTimelineTake
 	confirmGitOps
 	confirmNewObject
+	confirmUndo
 )
 
 // Messages: results of commands, named in the past tense.
@@ -137,9 +139,11 @@ type App struct {
 	conflict ConflictView
 	editor   EditorView
 	timeline TimelineView
-	preview  PreviewView
-	browser  Browser
-	status   StatusBar
+	// lost is a LOST row's lost updates, from the timeline.
+	lost    LostView
+	preview PreviewView
+	browser Browser
+	status  StatusBar
 	// helpState is the help page (? or f1), when it shows.
 	helpState
 	// helpLine and bottom are the footer and the status bar (or question)
@@ -168,13 +172,13 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
+		timeline: NewTimelineView(keys, styles), lost: NewLostView(lostKeys(keys), styles), preview: NewPreviewView(keys, styles),
 		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo}, true)
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
 		m.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(kube.EscapeControl(cfg.Notice))
@@ -348,6 +352,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, nil
 	}
 	if m, cmd, ok := m.browsing(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.auditing(msg); ok {
 		return m, cmd
 	}
 	// The editor's own background results (its gutter's diff, its

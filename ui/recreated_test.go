@@ -226,6 +226,10 @@ func TestDeletedBannerOffersWhatWorks(t *testing.T) {
 	if strings.Contains(screen, "rebase now") {
 		t.Errorf("the banner of a deleted object offers a rebase:\n%s", screen)
 	}
+	// r anyway: what is true of the object, not the session's state.
+	if screen := plain(drive(t, m, keys("r")...)); !strings.Contains(screen, "nothing to rebase onto") || strings.Contains(screen, "while editing") {
+		t.Errorf("r on a deleted object:\n%s", screen)
+	}
 	m = recreate(t, m, r, "9f8e7d6c-5b4a-3210-fedc-ba9876543210", map[string]any{"foo": "1"}, true)
 	if screen := plain(m); !strings.Contains(screen, "deleted and created again on server") || !strings.Contains(screen, "(r: rebase now)") {
 		t.Errorf("the banner of the object created again:\n%s", screen)
