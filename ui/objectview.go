@@ -71,9 +71,6 @@ type ObjectView struct {
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
 	secret, revealed bool
-	// tf is the session's text form: its format, and a status edit's
-	// status shown.
-	tf textForm
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -108,7 +105,7 @@ func (m *ObjectView) SetConnection(state string) {
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
 	m.secret = m.ref.IsSecret()
-	m.tf = textFormOf(s)
+	m.renders.tf = textFormOf(s)
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -200,11 +197,7 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 // header returns the lines above the body.
 func (m ObjectView) header() []string {
 	st := m.styles
-	parts := []string{m.ref.Kind + "/" + m.ref.Name}
-	if m.ref.Subresource != "" {
-		// Next to the name, where a narrow terminal keeps it.
-		parts[0] += " --subresource " + m.ref.Subresource
-	}
+	parts := []string{objectTitle(m.ref)}
 	if m.ref.Namespace != "" {
 		parts = append(parts, "namespace "+m.ref.Namespace)
 	}
@@ -249,16 +242,7 @@ func (m ObjectView) header() []string {
 	if m.rebasing {
 		second += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
-	if m.tf.format == model.FormatJSON {
-		second += "  " + st.Muted.Render("JSON")
-	}
-	switch {
-	case m.full:
-	case m.tf.status:
-		second += "  " + st.Muted.Render("managedFields hidden (f)")
-	default:
-		second += "  " + st.Muted.Render("managedFields, status hidden (f)")
-	}
+	second += m.renders.tf.notes(st, m.full)
 	lines := []string{ansi.Truncate(first, m.width, "…"), ansi.Truncate(second, m.width, "…")}
 	if m.gitOps != "" {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
@@ -286,7 +270,7 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(m.masked(m.renders.render(m.live, m.full, m.tf))), nil
+		return m.styles.EscapedYAML(m.masked(m.renders.render(m.live, m.full))), nil
 	}
 	if !m.showDiff {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
@@ -294,7 +278,7 @@ func (m ObjectView) content() (string, []int) {
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object, against base as the draft's text was
 	// made from it.
-	baseText := m.renders.renderAs(m.base, renderAsDraft, m.tf)
+	baseText := m.renders.renderAs(m.base, renderAsDraft)
 	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
