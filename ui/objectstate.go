@@ -25,8 +25,10 @@ type objectState struct {
 	watch  Watcher
 	// inflight counts the commands whose outcome has not come back
 	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object.
+	// them, so that no outcome reaches another object. leaving: esc was
+	// pressed, and the app goes back to the list once they are back.
 	inflight int
+	leaving  bool
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
@@ -70,9 +72,7 @@ type objectState struct {
 func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
-	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
-	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
-	m.lost = NewLostView(lostKeys(m.keys), m.styles)
+	m.views.renew(m.keys, m.styles, m.canLeave())
 	if fresh {
 		m.memoryOnly = true
 		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}
@@ -90,7 +90,7 @@ func (m *App) take(st objectState, fresh bool) {
 				m.status.Error("drafts exist only in memory: " + errorText(err))
 			}
 			if m.stored = d.Stored(); len(m.stored) > 0 {
-				m.confirm = confirmRecover
+				m.ask(confirmRecover)
 			}
 		}
 	}
