@@ -19,7 +19,7 @@ import (
 	"github.com/kedit/kedit/ui/textedit"
 )
 
-// The whole app's share of a keystroke in the in-app editor (issue 9):
+// The whole app's share of a keystroke in the in-app editor:
 // App.Update and App.View, with the editor open on documents of every
 // size, beside textedit's own figures (ui/textedit/bench_test.go); what
 // keeping the typing costs; and a paste of a mebibyte from the terminal to

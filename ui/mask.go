@@ -6,7 +6,8 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
-// secretMask stands for a Secret's value (diff.SecretMask).
+// secretMask stands for a Secret's value (diff.SecretMask): R reveals
+// the values where the user asks.
 const secretMask = diff.SecretMask
 
 // maskSecret returns a copy of obj, a Secret, with every value of data and
