@@ -57,6 +57,9 @@ type appOptions struct {
 	// or the object is drawn: start-up made measurable.
 	exitAfterFirstFrame bool
 	yesGitOps           bool
+	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
+	// --output-patch.
+	edit editOptions
 	// auditLogs are --audit-log's files, for the timeline's history.
 	auditLogs []string
 	// started, when set, runs once the object is resolved and read, before
@@ -106,6 +109,7 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list or the object is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
+	opts.edit.addFlags(root.Flags())
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
@@ -155,6 +159,13 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
+	edit, err := opts.edit.parse(cmd)
+	if err != nil {
+		return fail(err)
+	}
+	if err := needTerminal(cmd); err != nil {
+		return err
+	}
 	if err := checkAuditLogs(opts.auditLogs); err != nil {
 		return fail(err)
 	}
@@ -171,7 +182,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		klog.SetLogger(logger)
 		// Every request, discovery's included, with its status and time.
 		flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, log.Printf) }
+		edit.logToDebug()
 	}
+	edit.wrapConfig(flags)
 	cluster, err := kube.Connect(flags)
 	if err != nil {
 		return fail(err)
@@ -185,7 +198,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		return fail(err)
 	}
 	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started,
-		auditLogs: opts.auditLogs}
+		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager, auditLogs: opts.auditLogs}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)
@@ -205,6 +218,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	} else {
 		target, err := kube.Resolve(flags, typ, name)
 		if err != nil {
+			return fail(err)
+		}
+		if err := kube.WithSubresource(flags, target, edit.subresource); err != nil {
 			return fail(err)
 		}
 		// Read once before the UI starts, so that a missing or forbidden
@@ -240,6 +256,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// in-app editor held was taken as the draft when the app ended.
 	o.closeAll(cmd.ErrOrStderr())
 	_ = ui.RemoveEditorFiles(true)
+	edit.printRecord(cmd.ErrOrStderr())
 	if sig := received(); sig != 0 {
 		return &exitError{128 + int(sig)}
 	}
@@ -256,6 +273,11 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 func startList(ctx context.Context, o *opener, typ string, all bool) (ui.List, *kube.BrowseSnapshot, error) {
 	coll, err := o.Collection(typ, all)
 	if err != nil {
+		return nil, nil, err
+	}
+	// Said now, not when an object is picked: the type has no such
+	// subresource.
+	if err := kube.HasSubresource(o.flags, coll.Mapping.Resource, o.subresource); err != nil {
 		return nil, nil, err
 	}
 	list, err := o.Browse(ctx, coll)

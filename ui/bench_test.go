@@ -87,7 +87,7 @@ func BenchmarkAppKeep(b *testing.B) {
 		b.Run("check/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				_ = checkCmd(m.editor.opening, m.editor.Version(), text, nil)()
+				_ = checkCmd(m.editor.opening, model.FormatYAML, m.editor.Version(), text, nil)()
 			}
 		})
 		b.Run("update/"+s.Name, func(b *testing.B) {
