@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportsPointOneWay holds the house's one-way imports (ARCHITECTURE.md):
+// ui may use kube, model and diff; kube may use model and diff; model and
+// diff do no I/O of an API client and know no terminal, so that they test
+// without either. Each rule is checked on every package's whole
+// dependency graph, so an import through a third package counts too.
+func TestImportsPointOneWay(t *testing.T) {
+	t.Parallel()
+	const mod = "github.com/kedit/kedit"
+	terminal := []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/charmbracelet/bubbles"}
+	client := []string{"k8s.io/client-go/rest", "k8s.io/client-go/dynamic", "k8s.io/client-go/kubernetes", "k8s.io/client-go/tools/cache"}
+	rules := []struct {
+		pkgs      string // a pattern for go list
+		forbidden []string
+	}{
+		{"./model/...", append(append([]string{mod + "/kube", mod + "/ui", mod + "/internal/drafts"}, terminal...), client...)},
+		{"./diff/...", append(append([]string{mod + "/model", mod + "/kube", mod + "/ui"}, terminal...), client...)},
+		{"./kube/...", append([]string{mod + "/ui"}, terminal...)},
+		{"./internal/drafts", []string{"k8s.io/", mod + "/kube", mod + "/model", mod + "/ui"}},
+	}
+	golist := func(args ...string) []string {
+		out, err := exec.Command("go", append([]string{"list"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.Fields(string(out))
+	}
+	for _, r := range rules {
+		// The packages' libraries: a generator's program (package main,
+		// run by go generate) is not part of kedit.
+		libs := golist("-f", `{{if ne .Name "main"}}{{.ImportPath}}{{end}}`, r.pkgs)
+		for _, dep := range golist(append([]string{"-deps", "-f", "{{.ImportPath}}"}, libs...)...) {
+			for _, f := range r.forbidden {
+				if dep == f || strings.HasPrefix(dep, strings.TrimSuffix(f, "/")+"/") || (strings.HasSuffix(f, "/") && strings.HasPrefix(dep, f)) {
+					t.Errorf("%s depends on %s", r.pkgs, dep)
+				}
+			}
+		}
+	}
+}
