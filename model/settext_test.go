@@ -78,7 +78,7 @@ func TestSplitSetTextEdited(t *testing.T) {
 func TestSplitSetTextRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
-		line           int
+		line             int
 	}{
 		{"syntax", "kind: List\nitems:\n- apiVersion: v1\n  kind: [\n", "", 5},
 		{"not a List", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "not a List", 1},
