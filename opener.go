@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
@@ -44,6 +46,9 @@ type opener struct {
 	// builtinSchemas starts parsing client-go's schemas once an object is
 	// opened; the browser alone never needs them.
 	builtinSchemas sync.Once
+	// gvSchemas are the server's schemas read so far, by group-version.
+	schemasMu sync.Mutex
+	gvSchemas map[schema.GroupVersion]schemaResult
 }
 
 // openObject is what the opener keeps of one object it opened.
@@ -67,6 +72,28 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	ob, opened, err := o.openRead(ctx, t, obj)
+	if err != nil {
+		return nil, err
+	}
+	if o.started != nil {
+		stop, d, err := o.started(ctx, o.Dynamic, t)
+		if err != nil {
+			ob.close()
+			return nil, err
+		}
+		ob.stopStarted, opened.Demo = stop, d
+	}
+	ob.runner.Cached = ob.cached
+	opened.Watch = func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) }
+	o.keep(ob)
+	return opened, nil
+}
+
+// openRead opens t's object as read (obj): the rules of opening one object
+// that an object opened alone and a set's objects share. The caller sets
+// the runner's Cached and the Object's Watch, and keeps ob.
+func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured.Unstructured) (*openObject, *ui.Object, error) {
 	// The first conflict should not wait for client-go's schemas to parse.
 	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
 	// Drafts of this object on this cluster; the other kedits editing it
@@ -83,7 +110,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	var mergeOpts []diff.Option
 	var notice string
 	if !kube.BuiltinKind(t) {
-		if schemas, err := kube.LoadSchemas(o.flags, t); err == nil {
+		if schemas, err := o.schemas(t); err == nil {
 			mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
 		} else {
 			o.logger.Info("no server schema", "err", err.Error())
@@ -92,8 +119,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	}
 
 	ob := &openObject{target: t, drafts: drafts}
-	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts,
-		Cached: ob.cached}
+	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts}
 	ob.sess = model.NewSession(t.Ref(), mergeOpts...)
 	o.mu.Lock()
 	timeline := o.timeline
@@ -105,36 +131,53 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	_, effects, err := ob.sess.Handle(model.Opened{Object: obj, At: time.Now()})
 	if err != nil {
 		drafts.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	for _, eff := range effects {
 		if _, err := ob.runner.Perform(ctx, eff); err != nil {
 			drafts.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var demo ui.DemoWriter
-	if o.started != nil {
-		stop, d, err := o.started(ctx, o.Dynamic, t)
-		if err != nil {
-			drafts.Close()
-			return nil, err
-		}
-		ob.stopStarted, demo = stop, d
+	return ob, &ui.Object{
+		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
+		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
+		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
+		Close:   func() { o.release(ob) },
+	}, nil
+}
+
+// schemas are the server's schemas of t's group-version, read once per
+// group-version: a set of a hundred custom resources parses them once.
+func (o *opener) schemas(t *kube.Target) (managedfields.TypeConverter, error) {
+	gv := t.Mapping.GroupVersionKind.GroupVersion()
+	o.schemasMu.Lock()
+	defer o.schemasMu.Unlock()
+	if c, ok := o.gvSchemas[gv]; ok {
+		return c.conv, c.err
 	}
+	conv, err := kube.LoadSchemas(o.flags, t)
+	if o.gvSchemas == nil {
+		o.gvSchemas = map[schema.GroupVersion]schemaResult{}
+	}
+	o.gvSchemas[gv] = schemaResult{conv, err}
+	return conv, err
+}
+
+// schemaResult is one group-version's schemas, or why they cannot be read.
+type schemaResult struct {
+	conv managedfields.TypeConverter
+	err  error
+}
+
+// keep holds ob until the app lets go of it, or kedit ends.
+func (o *opener) keep(ob *openObject) {
 	o.mu.Lock()
 	if o.objects == nil {
 		o.objects = map[*openObject]bool{}
 	}
 	o.objects[ob] = true
 	o.mu.Unlock()
-	return &ui.Object{
-		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
-		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
-		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
-		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
-		Close:   func() { o.release(ob) },
-	}, nil
 }
 
 // cached is the object as its watch last saw it.
