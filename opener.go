@@ -43,6 +43,8 @@ type opener struct {
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
+	// setWatches are the watches of the sets opened, stopped at the end.
+	setWatches []*kube.SetWatch
 	// builtinSchemas starts parsing client-go's schemas once an object is
 	// opened; the browser alone never needs them.
 	builtinSchemas sync.Once
@@ -226,9 +228,12 @@ func (ob *openObject) close() {
 // way.
 func (o *opener) closeAll(stderr io.Writer) {
 	o.mu.Lock()
-	objects, timeline := o.objects, o.timeline
-	o.objects, o.timeline = nil, nil
+	objects, timeline, sets := o.objects, o.timeline, o.setWatches
+	o.objects, o.timeline, o.setWatches = nil, nil, nil
 	o.mu.Unlock()
+	for _, sw := range sets {
+		sw.Stop()
+	}
 	for ob := range objects {
 		storeLatest(stderr, ob.runner, ob.sess)
 		ob.close()

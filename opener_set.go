@@ -76,6 +76,9 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 		o.keep(ob)
 		set.Objects = append(set.Objects, opened)
 	}
+	o.mu.Lock()
+	o.setWatches = append(o.setWatches, sw)
+	o.mu.Unlock()
 	set.Watch = func(ctx context.Context) (ui.SetWatcher, error) {
 		if err := sw.Start(ctx); err != nil {
 			return nil, err

@@ -13,10 +13,9 @@ const SetSaveBound = 8
 // Set is several objects opened in one kedit (kedit cm/a cm/b, -l, -f).
 // Each object's session stays the single source of truth for it: base,
 // draft, live, its saves and its conflicts. The set keeps what is about
-// all of them: their order, which are marked, the save round (which
-// drafts are still to be sent, at most SetSaveBound at once), which
-// conflict was shown last, and the text of an edit of several objects
-// that it could not take. It is pure, as a Session is: Handle and SaveAll
+// all of them: their order, the save round (which drafts are still to be
+// sent, at most SetSaveBound at once), which conflict was shown last, and
+// the text of an edit of several objects that it could not take. It is pure, as a Session is: Handle and SaveAll
 // return the effects for kube/ to perform, each tagged with its object.
 type Set struct {
 	members []*member
@@ -31,8 +30,7 @@ type Set struct {
 }
 
 type member struct {
-	sess   *Session
-	marked bool
+	sess *Session
 	// round: the member's draft is part of the save round (queued or
 	// sent); cleared when the round moves past it.
 	round bool
@@ -72,20 +70,6 @@ func (s *Set) Index(sess *Session) (int, bool) {
 		}
 	}
 	return -1, false
-}
-
-// ToggleMark marks member i, or unmarks it.
-func (s *Set) ToggleMark(i int) { s.members[i].marked = !s.members[i].marked }
-
-// Marked returns the marked members, in order.
-func (s *Set) Marked() []int {
-	var out []int
-	for i, m := range s.members {
-		if m.marked {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // Handle hands ev to member i's session, as Session.Handle does, and then
@@ -203,6 +187,10 @@ func (s *Set) queued(i int) bool {
 	return false
 }
 
+// Busy reports whether the save round has drafts still to send or
+// waiting on the server.
+func (s *Set) Busy() bool { return len(s.queue) > 0 || s.InFlight() > 0 }
+
 // InFlight counts the members whose save round waits on the server.
 func (s *Set) InFlight() int {
 	n := 0
@@ -270,8 +258,6 @@ type MemberStatus struct {
 	OpenConflicts int
 	// Draft is set when the object has a draft.
 	Draft bool
-	// Marked is set when the object is marked.
-	Marked bool
 }
 
 // Status is member i's row. It is read from the session, so that it never
@@ -281,7 +267,7 @@ func (s *Set) Status(i int) MemberStatus {
 	m := s.members[i]
 	sess := m.sess
 	live, deleted := sess.Live()
-	st := MemberStatus{ResourceVersion: live.ResourceVersion, LiveResourceVersion: live.ResourceVersion, Draft: sess.Draft() != nil, Marked: m.marked}
+	st := MemberStatus{ResourceVersion: live.ResourceVersion, LiveResourceVersion: live.ResourceVersion, Draft: sess.Draft() != nil}
 	switch sess.State() {
 	case StateSaving, StateWaitingTheirs:
 		st.State = MemberSaving

@@ -21,6 +21,7 @@ const (
 	screenTimeline
 	screenPreview
 	screenBrowser
+	screenSet
 )
 
 // confirmation is a question waiting for y or n.
@@ -34,6 +35,8 @@ const (
 	confirmTimelineTake
 	confirmGitOps
 	confirmNewObject
+	confirmSetRecover
+	confirmSetGitOps
 )
 
 // Messages: results of commands, named in the past tense.
@@ -90,10 +93,11 @@ type SignalMsg struct{ Signal os.Signal }
 // App is kedit's root model: it owns the session, hands it every intent
 // and outcome, performs its effects as commands and draws the child views.
 type App struct {
-	cfg    Config
-	ctx    context.Context
-	keys   KeyMap
-	styles *Styles
+	cfg     Config
+	ctx     context.Context
+	keys    KeyMap
+	setKeys SetKeyMap
+	styles  *Styles
 
 	// objectState is the object shown, if any: its session and where its
 	// draft is (m.sess, m.draftPath ...).
@@ -110,6 +114,11 @@ type App struct {
 	// leaving: esc was pressed and the app goes back to the list once
 	// the shown object's outstanding commands are back.
 	leaving bool
+
+	// set is the set kedit was started on (Config.Set), nil for none;
+	// setView lists its objects.
+	set     *setState
+	setView SetView
 
 	// list is the browser's live list; storedMarks the drafts the store
 	// holds on this cluster, for the DRAFT column.
@@ -166,11 +175,17 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
+	setKeys := DefaultSetKeyMap()
+	if cfg.SetKeys != nil {
+		setKeys = *cfg.SetKeys
+	}
+	m := App{cfg: cfg, ctx: ctx, keys: keys, setKeys: setKeys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
 		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
+	case cfg.Set != nil:
+		m.initCmd = m.startSet(cfg.Set)
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
@@ -238,6 +253,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		m.browser, cmd = m.browser.Update(msg)
 		return m, cmd
 	}
+	if m, cmd, ok := m.setMsg(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -261,9 +279,10 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.demoWrote(msg)
 	case performedMsg:
 		if msg.sess != nil && msg.sess != m.sess {
-			// Leaving an object waits for its outcomes: this cannot
-			// happen, and must not reach another object's session.
-			return m, nil
+			// An object of the set not shown; otherwise leaving an
+			// object waits for its outcomes, so this cannot happen, and
+			// must not reach another object's session.
+			return m.memberPerformed(msg)
 		}
 		if msg.sess != nil {
 			m.inflight--
@@ -277,10 +296,14 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		if msg.event != nil {
 			cmd = m.handle(msg.event)
 		}
+		if m.set != nil {
+			cmd = tea.Batch(cmd, m.pumpSet())
+			m, cmd = m.shownSettled(cmd)
+		}
 		return m.leaveIfDue(cmd)
 	case storedDraftsMsg:
 		if msg.sess != nil && msg.sess != m.sess {
-			return m, nil // as for performedMsg
+			return m.memberStoredDrafts(msg) // as for performedMsg
 		}
 		if msg.sess != nil {
 			m.inflight--
@@ -304,7 +327,10 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	case retryDueMsg:
-		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
+		if msg.sess != nil && msg.sess != m.sess {
+			return m.memberRetry(msg) // an object of the set not shown
+		}
+		if m.sess == nil {
 			return m, nil // the object was left meanwhile
 		}
 		if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
@@ -314,6 +340,14 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, m.handle(model.SaveRequested{})
 	case editorFinishedMsg:
+		if m.set != nil && m.set.edit != nil {
+			m.editorOpen = false
+			m, cmd := m.setEditorFinished(msg)
+			if m.terminating != nil {
+				return m, tea.Batch(cmd, tea.Quit)
+			}
+			return m, cmd
+		}
 		if m.sess == nil {
 			return m, nil // cannot happen: no object is left while $EDITOR runs
 		}
@@ -332,6 +366,8 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 			m.object, cmd = m.object.Update(msg)
 		case screenBrowser:
 			m.browser, cmd = m.browser.Update(msg)
+		case screenSet:
+			m.setView, cmd = m.setView.Update(msg)
 		case screenEditor:
 			m.editor, cmd = m.editor.Update(msg)
 		}

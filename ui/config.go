@@ -60,8 +60,9 @@ type Config struct {
 	// first (--yes-gitops).
 	YesGitOps bool
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
-	Keys   *KeyMap
-	Styles *Styles
+	Keys    *KeyMap
+	SetKeys *SetKeyMap
+	Styles  *Styles
 
 	// Cluster lists objects for the browser and opens those picked in it;
 	// nil for an app on one object alone, where esc has no list to go

@@ -29,38 +29,47 @@ func storeSeq(e model.Effect) uint64 {
 	return 0
 }
 
+// draftStored takes the outcome of the draft write or delete number seq
+// for the object shown, and says what there is to say of it.
+func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
+	if n, ok := m.objectState.draftStored(effect, seq, err); ok {
+		n.say(&m.status)
+	}
+}
+
 // draftStored takes the outcome of the draft write or delete number seq.
 // Outcomes may come back in any order; only the newest one says where the
-// draft is.
-func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
-	if seq <= m.storeSeq {
-		return
+// draft is. It returns what there is to say of it, if anything.
+func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (notice, bool) {
+	if seq <= o.storeSeq {
+		return notice{}, false
 	}
-	m.storeSeq = seq
+	o.storeSeq = seq
 	var secret *drafts.SecretError
 	var write *drafts.WriteError
 	switch {
 	case errors.As(err, &secret):
 		// The default for Secrets, not a failure: say it once, without alarm.
-		if !m.secretSaid {
-			m.secretSaid = true
-			m.status.Info(errorText(err))
+		if !o.secretSaid {
+			o.secretSaid = true
+			return notice{errorText(err), false}, true
 		}
 	case errors.As(err, &write):
-		m.diskFailed = true
-		if !m.diskWarned {
+		o.diskFailed = true
+		if !o.diskWarned {
 			// Once: every edit would say it again.
-			m.diskWarned = true
-			m.status.Error(errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends")
+			o.diskWarned = true
+			return notice{errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
 		}
 	case err != nil:
-		m.status.Error(errorText(err))
+		return notice{errorText(err), true}, true
 	default:
-		if _, ok := effect.(model.WriteDraft); ok && m.diskFailed {
-			m.diskFailed, m.diskWarned = false, false
-			m.status.Info("the draft is written to disk again: " + kube.EscapeControl(m.draftPath))
+		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
+			o.diskFailed, o.diskWarned = false, false
+			return notice{"the draft is written to disk again: " + kube.EscapeControl(o.draftPath), false}, true
 		}
 	}
+	return notice{}, false
 }
 
 // inMemory reports whether the draft exists only in memory: a Secret's

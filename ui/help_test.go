@@ -51,6 +51,10 @@ var everyView = []struct {
 		c.add("configmaps", "default", "testmap")
 		return browserApp(t, c, c.collection("configmaps", "default", false), w, h)
 	}},
+	{"set", func(t *testing.T, w, h int) App { return setApp(t, newFakeCluster(t), w, h, "a", "b") }},
+	{"object_from_set", func(t *testing.T, w, h int) App {
+		return drive(t, setApp(t, newFakeCluster(t), w, h, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
+	}},
 }
 
 // helpPages opens the help page of the view m shows and returns every

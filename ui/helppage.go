@@ -51,6 +51,11 @@ func (m App) helpSource() helpSource {
 		return src("preview", m.preview)
 	case screenBrowser:
 		return src("browser", m.browser)
+	case screenSet:
+		return src("set", m.setView)
+	}
+	if m.set != nil {
+		return src("object view", leaveHelp{m.object, stateHelp(m.keys.BackToList, "back to the set")})
 	}
 	if m.canLeave() {
 		return src("object view", leaveHelp{m.object, m.keys.BackToList})

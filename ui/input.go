@@ -64,6 +64,15 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 	if m.screen == screenBrowser {
 		return m.browserKey(msg)
 	}
+	if m.screen == screenSet {
+		if key.Matches(msg, m.keys.Help) {
+			m.helpShown, m.helpOff = true, 0
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.setView, cmd = m.setView.Update(msg)
+		return m, cmd
+	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.helpShown, m.helpOff = true, 0
@@ -335,8 +344,11 @@ func (m App) conflictKey(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // answer takes y or n for the pending question.
 func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
-	if m.confirm == confirmRecover {
+	switch m.confirm {
+	case confirmRecover:
 		return m.answerRecover(msg)
+	case confirmSetRecover:
+		return m.answerSetRecover(msg)
 	}
 	yes := key.Matches(msg, m.keys.Yes)
 	if !yes && !key.Matches(msg, m.keys.No) {
@@ -361,6 +373,8 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 		return m.answerOncall(c, yes)
 	case confirmNewObject:
 		return m.answerNewObject(yes)
+	case confirmSetGitOps:
+		return m.answerSetGitOps(yes)
 	}
 	return m, nil
 }

@@ -16,12 +16,15 @@ import (
 // objects kept so need.
 
 // canLeave reports whether esc goes from the object view to the browser.
-func (m App) canLeave() bool { return m.cfg.Cluster != nil && m.target != nil }
+func (m App) canLeave() bool { return m.set != nil || m.cfg.Cluster != nil && m.target != nil }
 
 // leave goes back to the browser from the object view (esc). A save in
 // flight must come back first; so must the outcomes of the object's other
 // commands, which takes a moment (leaveIfDue).
 func (m App) leave() (App, tea.Cmd) {
+	if m.set != nil {
+		return m.backToSet()
+	}
 	if m.sess.State() == model.StateSaving {
 		m.status.Info("a save is on its way: esc goes back to the list once the save is back")
 		return m, nil
@@ -121,7 +124,7 @@ func (m *App) setDraftMarks() {
 // parkedInMemory names the objects left with a draft that exists only in
 // memory, which quitting loses, sorted.
 func (m App) parkedInMemory() []DraftKey {
-	var out []DraftKey
+	out := m.setInMemory()
 	for k, st := range m.parked {
 		if st.inMemory() {
 			out = append(out, k)
@@ -157,6 +160,8 @@ func (m App) showsContent() bool {
 		return m.browser.Listed()
 	case screenObject:
 		return m.sess != nil
+	case screenSet:
+		return true
 	}
 	return false
 }

@@ -28,6 +28,7 @@ func (m *App) relayout() {
 	m.timeline.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
+	m.setView.SetSize(m.width, h)
 	m.layoutHelp(h)
 }
 
@@ -52,6 +53,10 @@ func (m App) question() string {
 		return m.oncallQuestion()
 	case confirmNewObject:
 		return newObjectQuestion
+	case confirmSetRecover:
+		return m.setRecoverQuestion()
+	case confirmSetGitOps:
+		return m.setGitOpsQuestion()
 	}
 	return ""
 }
@@ -109,6 +114,8 @@ func (m App) View() string {
 		body = m.preview.View()
 	case m.screen == screenBrowser:
 		body = m.browser.View()
+	case m.screen == screenSet:
+		body = m.setView.View()
 	default:
 		body = m.object.View()
 	}

@@ -1,0 +1,402 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The set (kedit cm/a cm/b, -l, -f), wired into the app: the set view
+// lists the objects; enter shows one in the object view as kedit shows a
+// single object, esc comes back; e edits them in one $EDITOR file, s saves
+// every draft, n shows the conflicts one after the other. Every object's
+// session, share of the draft store and commands are its own, as for one
+// object: the app holds the object shown in objectState and the others in
+// the set's states, and routes each command's outcome to the object it is
+// of, shown or not.
+
+// setState is the set the app was started on.
+type setState struct {
+	model *model.Set
+	// states are the objects' states; the one shown (shown, -1 for none)
+	// is the app's objectState meanwhile.
+	states []objectState
+	shown  int
+	// notes are what an outcome said of each object, shown on its row
+	// until its state changes (noteOf is the state it was said in).
+	notes  []notice
+	noteOf []model.MemberState
+	watch  SetWatcher
+	events <-chan kube.SetEvent
+	conn   kube.Connection
+	// edit is the edit of several objects $EDITOR has.
+	edit *model.SetEdit
+	// round are the objects the last s sent, for its summary once they
+	// are all back (roundSaid).
+	round     []int
+	roundSaid bool
+	// viaNext: the object shown was opened by n, and goes back to the set
+	// once its resubmit is saved.
+	viaNext bool
+	// gitOps are the objects a GitOps tool reconciles that s waits to
+	// save, for the question.
+	gitOps []int
+}
+
+// Messages of the set's watch.
+type (
+	setWatchedMsg struct {
+		ch <-chan kube.SetEvent
+		ev kube.SetEvent
+	}
+	setWatchClosedMsg struct{}
+)
+
+// setWatchCmd reads the next event of the set's watch; the app returns it
+// again after each one.
+func setWatchCmd(ch <-chan kube.SetEvent) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return setWatchClosedMsg{}
+		}
+		return setWatchedMsg{ch, ev}
+	}
+}
+
+// startSet shows set s and starts its watch.
+func (m *App) startSet(s *Set) tea.Cmd {
+	st := &setState{shown: -1}
+	var sessions []*model.Session
+	waiting := 0
+	for _, o := range s.Objects {
+		os := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
+		var first notice
+		if ns := os.init(m.cfg.YesGitOps); len(ns) > 0 {
+			first = ns[0]
+		}
+		if len(os.stored) > 0 {
+			waiting++
+		}
+		st.states = append(st.states, os)
+		st.notes = append(st.notes, first)
+		st.noteOf = append(st.noteOf, model.MemberLive)
+		sessions = append(sessions, o.Session)
+	}
+	st.model = model.NewSet(sessions)
+	m.set = st
+	m.setView = NewSetView(m.setKeys, m.styles, s.Title)
+	m.screen = screenSet
+	if waiting > 0 {
+		m.confirm = confirmSetRecover
+	}
+	m.refreshSet()
+	if s.Watch == nil {
+		return nil
+	}
+	w, err := s.Watch(m.ctx)
+	if err != nil {
+		m.status.Error("the objects are not watched: " + errorText(err))
+		return nil
+	}
+	st.watch, st.events = w, w.Events()
+	return setWatchCmd(st.events)
+}
+
+// member returns object i's state: the app's while it is shown.
+func (m *App) member(i int) *objectState {
+	if i == m.set.shown {
+		return &m.objectState
+	}
+	return &m.set.states[i]
+}
+
+// memberOf finds the object of the set whose session sess is.
+func (m *App) memberOf(sess *model.Session) (int, bool) {
+	if m.set == nil || sess == nil {
+		return -1, false
+	}
+	return m.set.model.Index(sess)
+}
+
+// setMsg handles the set's messages; ok is false for any other.
+func (m App) setMsg(msg tea.Msg) (App, tea.Cmd, bool) {
+	if m.set == nil {
+		return m, nil, false
+	}
+	switch msg := msg.(type) {
+	case setWatchedMsg:
+		if msg.ch != m.set.events {
+			return m, nil, true
+		}
+		cmd := m.setWatched(msg.ev)
+		return m, tea.Batch(cmd, setWatchCmd(m.set.events)), true
+	case setWatchClosedMsg:
+		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
+		m.setView.SetConnection(m.set.conn)
+		return m, nil, true
+	case OpenMemberMsg, EditSetMsg, SaveSetMsg, NextConflictMsg:
+		if m.screen != screenSet {
+			return m, nil, true // asked before another screen showed
+		}
+	}
+	switch msg := msg.(type) {
+	case OpenMemberMsg:
+		m.enterMember(msg.Member)
+		return m, nil, true
+	case NextConflictMsg:
+		i, ok := m.set.model.NextConflict()
+		if !ok {
+			m.status.Info("no save of the set waits on a conflict")
+			return m, nil, true
+		}
+		m.enterMember(i)
+		m.set.viaNext, m.screen = true, screenConflict
+		return m, nil, true
+	case EditSetMsg:
+		cmd := m.editSet(msg.Members)
+		return m, cmd, true
+	case SaveSetMsg:
+		cmd := m.saveSet(false)
+		return m, cmd, true
+	}
+	return m, nil, false
+}
+
+// setWatched hands an event of the set's watch to its object, shown or
+// not, or takes the set's connection state.
+func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
+	s := m.set
+	if ev.Member < 0 {
+		s.conn = ev.Event.Connection
+		m.setView.SetConnection(s.conn)
+		var cmds []tea.Cmd
+		if s.shown >= 0 {
+			cmds = append(cmds, m.watched(ev.Event))
+		}
+		if s.conn.State.Up() {
+			// The server answers again: saves waiting out their back-off
+			// go now.
+			for i := range s.states {
+				if i != s.shown && s.model.Session(i).RetryWaiting() {
+					cmds = append(cmds, m.memberHandle(i, model.Reconnected{}))
+				}
+			}
+		}
+		return tea.Batch(cmds...)
+	}
+	if ev.Member == s.shown {
+		cmd := m.watched(ev.Event)
+		return tea.Batch(cmd, m.pumpSet())
+	}
+	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Event.Type]
+	if typ == 0 || ev.Event.Object == nil {
+		return nil
+	}
+	return m.memberHandle(ev.Member, model.LiveChanged{Type: typ, Object: ev.Event.Object, At: time.Now()})
+}
+
+// memberHandle hands ev to object i, which is not shown, and performs what
+// its session and the save round ask for.
+func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
+	s := m.set
+	if i == s.shown {
+		cmd := m.handle(ev)
+		return tea.Batch(cmd, m.pumpSet())
+	}
+	before := s.model.Session(i).State()
+	effects, err := s.model.Handle(i, ev)
+	cmds := []tea.Cmd{m.runSetEffects(effects)}
+	if err != nil {
+		m.noteMember(i, notice{errorText(err), true})
+	}
+	sess := s.model.Session(i)
+	if r := sess.Rebase(); m.cfg.AutoRebase && sess.State() == model.StateRebasing && r != nil && len(r.Merge.Conflicts) == 0 &&
+		(before == model.StateSaving || before == model.StateWaitingTheirs) {
+		// --auto-rebase, as for one object: a clean rebase after a
+		// conflict goes back at once.
+		m.noteMember(i, notice{"auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge), false})
+		cmds = append(cmds, m.memberHandle(i, model.Resubmit{}))
+	}
+	m.refreshSet()
+	return tea.Batch(cmds...)
+}
+
+// pumpSet sends what the save round may send now.
+func (m *App) pumpSet() tea.Cmd {
+	if m.set == nil {
+		return nil
+	}
+	cmd := m.runSetEffects(m.set.model.Pump())
+	m.refreshSet()
+	return cmd
+}
+
+// runSetEffects performs the set's effects, each with its object's runner.
+func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, e := range effects {
+		st := m.member(e.Member)
+		if r, ok := e.Effect.(model.RetrySave); ok {
+			cmds = append(cmds, retryCmd(st.sess, r))
+			continue
+		}
+		if st.runner != nil {
+			st.inflight++
+			cmds = append(cmds, performCmd(m.ctx, st.sess, st.runner, e.Effect))
+		}
+		if e.Member == m.set.shown {
+			m.refresh()
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// memberPerformed takes the outcome of an effect of an object not shown.
+func (m App) memberPerformed(msg performedMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	st := m.member(i)
+	st.inflight--
+	if seq := storeSeq(msg.effect); seq > 0 {
+		if n, ok := st.draftStored(msg.effect, seq, msg.err); ok {
+			m.noteMember(i, n)
+		}
+	} else if msg.err != nil {
+		m.noteMember(i, notice{errorText(msg.err), true})
+	}
+	var cmd tea.Cmd
+	if msg.event != nil {
+		cmd = m.memberHandle(i, msg.event)
+	}
+	m.refreshSet()
+	return m, cmd
+}
+
+// memberStoredDrafts takes the outcome of recovering or discarding an
+// object's stored drafts, for an object not shown.
+func (m App) memberStoredDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	st := m.member(i)
+	st.inflight--
+	switch {
+	case msg.err != nil:
+		m.noteMember(i, notice{errorText(msg.err), true})
+	case msg.kept != "":
+		m.noteMember(i, notice{msg.why + "; it is kept in " + kube.EscapeControl(msg.kept), true})
+	case msg.path != "":
+		st.draftPath = msg.path
+	}
+	m.refreshSet()
+	return m, nil
+}
+
+// memberRetry sends again a save of an object not shown whose back-off is
+// over.
+func (m App) memberRetry(msg retryDueMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	sess := m.set.model.Session(i)
+	if !sess.RetryWaiting() || sess.Failure().Attempt != msg.attempt {
+		return m, nil
+	}
+	cmd := m.memberHandle(i, model.SaveRequested{})
+	return m, cmd
+}
+
+// noteMember says n on object i's row, until its state changes.
+func (m *App) noteMember(i int, n notice) {
+	m.set.notes[i], m.set.noteOf[i] = n, m.set.model.Status(i).State
+}
+
+// enterMember shows object i in the object view.
+func (m *App) enterMember(i int) {
+	s := m.set
+	st := s.states[i]
+	s.states[i], s.shown, s.viaNext = objectState{}, i, false
+	m.take(st, false)
+	m.status.Info("")
+	if r := st.sess.Rebase(); r != nil {
+		m.screen = screenConflict
+	}
+	m.object.SetConnection(connectionText(s.conn))
+}
+
+// backToSet goes from the object shown to the set view (esc), which needs
+// no wait: the object's outcomes find it in the set.
+func (m App) backToSet() (App, tea.Cmd) {
+	s := m.set
+	i := s.shown
+	st := m.objectState
+	st.watch, st.events = nil, nil
+	s.states[i], s.shown, s.viaNext = st, -1, false
+	m.objectState = objectState{}
+	m.screen, m.helpShown, m.leaving = screenSet, false, false
+	m.setView.Select(i)
+	m.refreshSet()
+	m.status.Info("")
+	return m, nil
+}
+
+// shownSettled goes back to the set once the object n opened is saved,
+// saying so and what conflicts are left.
+func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
+	s := m.set
+	if s == nil || s.shown < 0 || !s.viaNext || m.sess.State() != model.StateSaved || m.screen != screenObject || m.confirm != confirmNone {
+		return m, cmd
+	}
+	name := objectName(keyOf(m.target))
+	rv := m.sess.Base().ResourceVersion
+	m, back := m.backToSet()
+	text := "saved " + name + " rv " + kube.EscapeControl(rv)
+	if n := s.model.Conflicts(); n > 0 {
+		text += fmt.Sprintf("; %s left: n opens the next", model.Count(n, "conflict"))
+	}
+	m.status.OK(text)
+	return m, tea.Batch(cmd, back)
+}
+
+// setInMemory names the objects of the set, not shown, whose draft exists
+// only in memory.
+func (m App) setInMemory() []DraftKey {
+	if m.set == nil {
+		return nil
+	}
+	var out []DraftKey
+	for i, st := range m.set.states {
+		if i != m.set.shown && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
+			out = append(out, keyOf(st.target))
+		}
+	}
+	return out
+}
+
+// setNames names objects of the set for a sentence: the first three, and
+// how many more.
+func (m App) setNames(members []int) string {
+	var names []string
+	for k, i := range members {
+		if k == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(members)-3))
+			break
+		}
+		names = append(names, objectName(keyOf(m.member(i).target)))
+	}
+	return strings.Join(names, ", ")
+}
