@@ -55,11 +55,7 @@ func openSet(ctx context.Context, cmd *cobra.Command, o *opener, src kube.SetSou
 // as Open opens one object, all watched by one kube.SetWatch, which the
 // app starts.
 func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title string) (*ui.Set, error) {
-	targets := make([]*kube.Target, len(objs))
-	for i, so := range objs {
-		targets[i] = so.Target
-	}
-	sw, err := kube.NewSetWatch(o.Config, targets)
+	sw, err := kube.NewSetWatch(o.Config, objs)
 	if err != nil {
 		return nil, err
 	}

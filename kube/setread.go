@@ -39,6 +39,13 @@ type SetSource struct {
 type SetObject struct {
 	Target *Target
 	Object *unstructured.Unstructured
+	// Selector is the label selector the object was listed with, "" for
+	// an object named on its own: SetWatch follows a selector's objects
+	// with one watch of it.
+	Selector string
+	// listNamespace is the namespace the selector's list named, "" for
+	// every namespace.
+	listNamespace string
 }
 
 // NoMatchError says that a label selector matched nothing.
@@ -175,7 +182,8 @@ func (c *Cluster) listSelected(ctx context.Context, src SetSource) ([]SetObject,
 			obj := &list.Items[i]
 			// A list's items carry no kind of their own.
 			obj.SetGroupVersionKind(coll.Mapping.GroupVersionKind)
-			out = append(out, SetObject{Target: coll.Target(obj.GetNamespace(), obj.GetName()), Object: obj})
+			out = append(out, SetObject{Target: coll.Target(obj.GetNamespace(), obj.GetName()), Object: obj,
+				Selector: sel.String(), listNamespace: coll.ListNamespace()})
 		}
 	}
 	if len(out) == 0 {

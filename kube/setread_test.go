@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -37,9 +38,12 @@ func TestReadSet(t *testing.T) {
 	for _, n := range []string{"a", "b", "c"} {
 		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1")
 	}
-	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "a", "b", "app=web")
+	// A label of the test's own: other tests' objects are in other
+	// namespaces, which -A lists too.
+	label := "readset=" + ns
+	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "a", "b", label)
 	kubetest.MustKubectl(t, "-n", other, "create", "configmap", "z", "--from-literal=foo=1")
-	kubetest.MustKubectl(t, "-n", other, "label", "configmap", "z", "app=web")
+	kubetest.MustKubectl(t, "-n", other, "label", "configmap", "z", label)
 	c := connectForTest(t, kubetest.Kubeconfig(t), ns)
 
 	dir := t.TempDir()
@@ -62,8 +66,8 @@ func TestReadSet(t *testing.T) {
 	}{
 		{"TYPE/NAME each once", SetSource{Args: []string{"cm/b", "configmap/a", "configmaps/b"}}, []string{cm("b"), cm("a")}},
 		{"TYPE NAME NAME", SetSource{Args: []string{"cm", "c", "a"}}, []string{cm("c"), cm("a")}},
-		{"selector", SetSource{Args: []string{"cm"}, Selector: "app=web"}, []string{cm("a"), cm("b")}},
-		{"selector in every namespace", SetSource{Args: []string{"cm"}, Selector: "app=web", AllNamespaces: true},
+		{"selector", SetSource{Args: []string{"cm"}, Selector: label}, []string{cm("a"), cm("b")}},
+		{"selector in every namespace", SetSource{Args: []string{"cm"}, Selector: label, AllNamespaces: true},
 			[]string{cm("a"), cm("b"), "configmaps/z@" + other}},
 		{"a multi-document file", SetSource{Files: []string{manifest}}, []string{cm("c"), cm("a")}},
 		{"a directory", SetSource{Files: []string{dir}}, []string{cm("b"), cm("c"), cm("a")}},
@@ -74,7 +78,13 @@ func TestReadSet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := names(objs); !reflect.DeepEqual(got, tc.want) {
+			got := names(objs)
+			if tc.src.AllNamespaces {
+				// Listed by namespace, whose names are the tests' own.
+				sort.Strings(got)
+				sort.Strings(tc.want)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 			for _, o := range objs {

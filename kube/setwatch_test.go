@@ -62,44 +62,75 @@ func (r *setRecorder) state() ConnectionState {
 	return st
 }
 
-// TestSetWatchDeliversEachObject: one watch of a set's objects says when
-// it is connected (all of them), delivers each object's changes and
-// deletion tagged with the object, and keeps each one's latest version for
-// a conflict's theirs.
+// TestSetWatchDeliversEachObject: one watch of a set's objects, named
+// one by one (a Watch each) or listed by a selector (one watch of the
+// selector), says when it is connected (all of them), delivers each
+// object's changes and deletion tagged with the object, and keeps each
+// one's latest version for a conflict's theirs. An object that leaves the
+// selector (relabelled) is still followed, not said deleted; an object
+// that comes to match it is none of the set's.
 func TestSetWatchDeliversEachObject(t *testing.T) {
 	t.Parallel()
-	ns := kubetest.Namespace(t)
-	var targets []*Target
-	c := connectForTest(t, kubetest.Kubeconfig(t), ns)
-	for _, n := range []string{"a", "b", "c"} {
-		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1")
-		coll, err := c.Collection("cm", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		targets = append(targets, coll.Target(ns, n))
-	}
-	w, err := NewSetWatch(kubetest.RESTConfig(t), targets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	r := recordSet(t, w)
-	testwait.Eventually(t, 30*time.Second, "connected", func() bool { return r.state() == Connected })
-	for i := range targets {
-		testwait.Eventually(t, 30*time.Second, fmt.Sprintf("object %d added", i), func() bool { return r.has(i, ObjectAdded, "") })
-	}
-	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "b", "-p", `{"data":{"foo":"2"}}`)
-	testwait.Eventually(t, 30*time.Second, "b modified", func() bool { return r.has(1, ObjectModified, "") })
-	if got, ok := w.Latest(1); !ok || got.Object["data"].(map[string]any)["foo"] != "2" {
-		t.Errorf("Latest(1) = %v, %v", got, ok)
-	}
-	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "c")
-	testwait.Eventually(t, 30*time.Second, "c deleted", func() bool { return r.has(2, ObjectDeleted, "") })
-	if r.has(0, ObjectModified, "") || r.has(0, ObjectDeleted, "") {
-		t.Error("a, which nobody changed, got an event")
+	for _, selector := range []string{"", "app=web"} {
+		t.Run("selector "+selector, func(t *testing.T) {
+			t.Parallel()
+			ns := kubetest.Namespace(t)
+			c := connectForTest(t, kubetest.Kubeconfig(t), ns)
+			for _, n := range []string{"a", "b", "c"} {
+				kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1")
+			}
+			kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "a", "b", "c", "app=web")
+			src := SetSource{Args: []string{"cm/a", "cm/b", "cm/c"}}
+			if selector != "" {
+				src = SetSource{Args: []string{"cm"}, Selector: selector}
+			}
+			objs, err := c.ReadSet(context.Background(), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := NewSetWatch(kubetest.RESTConfig(t), objs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[string]int{"": 0, "app=web": 1}[selector]; len(w.groups) != want {
+				t.Fatalf("%d groups, want %d", len(w.groups), want)
+			}
+			if err := w.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			r := recordSet(t, w)
+			testwait.Eventually(t, 30*time.Second, "connected", func() bool { return r.state() == Connected })
+			for i := range objs {
+				testwait.Eventually(t, 30*time.Second, fmt.Sprintf("object %d added", i), func() bool { return r.has(i, ObjectAdded, "") })
+			}
+			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "b", "-p", `{"data":{"foo":"2"}}`)
+			testwait.Eventually(t, 30*time.Second, "b modified", func() bool { return r.has(1, ObjectModified, "") })
+			testwait.Eventually(t, 30*time.Second, "b's latest", func() bool {
+				got, ok := w.Latest(1)
+				return ok && got.Object["data"].(map[string]any)["foo"] == "2"
+			})
+			// Relabelled out of the selector, then changed: still followed.
+			kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "a", "app-")
+			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "a", "-p", `{"data":{"foo":"3"}}`)
+			testwait.Eventually(t, 30*time.Second, "a's change after the relabel", func() bool {
+				got, ok := w.Latest(0)
+				return ok && got.Object["data"].(map[string]any)["foo"] == "3"
+			})
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "newcomer", "--from-literal=foo=1")
+			kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "newcomer", "app=web")
+			kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "c")
+			testwait.Eventually(t, 30*time.Second, "c deleted", func() bool { return r.has(2, ObjectDeleted, "") })
+			if r.has(0, ObjectDeleted, "") {
+				t.Error("a, relabelled, was said deleted")
+			}
+			r.mu.Lock()
+			for _, ev := range r.evs {
+				if ev.Member >= len(objs) || ev.Event.Object != nil && ev.Event.Object.GetName() != objs[ev.Member].Target.Name {
+					t.Errorf("an event of %s as member %d", ev.Event.Object.GetName(), ev.Member)
+				}
+			}
+			r.mu.Unlock()
+		})
 	}
 }
 
