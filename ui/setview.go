@@ -241,7 +241,11 @@ func (m SetView) header() string {
 	parts := []string{model.Count(len(m.rows), "object")}
 	for _, st := range []model.MemberState{model.MemberDraft, model.MemberQueued, model.MemberSaving, model.MemberSaved,
 		model.MemberConflict, model.MemberRefused, model.MemberDeleted} {
-		if n := counts[st]; n > 0 {
+		switch n := counts[st]; {
+		case n == 0:
+		case st == model.MemberDraft || st == model.MemberConflict:
+			parts = append(parts, model.Count(n, st.String()))
+		default:
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}
 	}
