@@ -210,8 +210,9 @@ func (m App) setRecoverQuestion() string {
 }
 
 // answerSetRecover takes the answer: y recovers the newest stored draft of
-// each object, as y does for one; one made on an earlier object of the
-// name, or one of several, is left to enter, whose question says more.
+// each object, as y does for one, and the others stay stored (kedit drafts
+// lists them), as when one of several is picked; one made on an earlier
+// object of the name is left to enter, whose question warns of it.
 func (m App) answerSetRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 	yes := key.Matches(msg, m.keys.Yes)
 	if !yes && !key.Matches(msg, m.keys.No) {
@@ -234,8 +235,8 @@ func (m App) answerSetRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 		if b := st.sess.Base().Object; b != nil {
 			uid = string(b.GetUID())
 		}
-		if len(st.stored) > 1 || model.MadeOnEarlierObject(d.UID, uid) {
-			m.noteMember(i, notice{"stored drafts wait: enter says more before recovering one", false})
+		if model.MadeOnEarlierObject(d.UID, uid) {
+			m.noteMember(i, notice{"a stored draft made on an earlier object of this name waits: enter says more", false})
 			continue
 		}
 		st.stored = nil
@@ -255,7 +256,7 @@ func (m App) answerSetRecover(msg tea.KeyMsg) (App, tea.Cmd) {
 			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
 		}
 	}
-	m.status.Info(words.Count(recovered, "draft") + " recovered")
+	m.status.Info(words.Count(recovered, "draft") + " recovered; other stored drafts stay on disk (kedit drafts lists them)")
 	m.refreshSet()
 	return m, tea.Batch(cmds...)
 }
