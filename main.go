@@ -113,7 +113,7 @@ resourceVersion.
 	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
 	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
 	root.Flags().BoolVarP(&opts.allNamespaces, "all-namespaces", "A", false, "list the type's objects in every namespace")
-	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list or the object is drawn (for benchmarks)")
+	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list, the object or the set is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.Flags().StringVarP(&opts.selector, "selector", "l", "", "open a set: the objects of TYPE that match the label `SELECTOR` (app=web, tier in (a,b))")
 	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files, or - for stdin; repeatable)")

@@ -19,7 +19,7 @@ import (
 // askAbove is the size of a set above which kedit asks before opening it:
 // a selector that matches more than meant (app=web in a namespace of
 // thousands) should not open a watch of each at once.
-const askAbove = 500
+var askAbove = 500
 
 // setSource reads from the arguments and flags whether they name a set,
 // and which: several objects (kubectl's TYPE/NAME TYPE/NAME or TYPE NAME

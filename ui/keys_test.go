@@ -18,15 +18,16 @@ func TestREADMEListsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn", " ": "space"}
-	km := reflect.ValueOf(DefaultKeyMap())
-	for i := 0; i < km.NumField(); i++ {
-		b := km.Field(i).Interface().(key.Binding)
-		for _, k := range b.Keys() {
-			if s, ok := shown[k]; ok {
-				k = s
-			}
-			if !strings.Contains(string(readme), "`"+k+"`") {
-				t.Errorf("README does not list `%s` (%s)", k, km.Type().Field(i).Name)
+	for _, km := range []reflect.Value{reflect.ValueOf(DefaultKeyMap()), reflect.ValueOf(DefaultSetKeyMap())} {
+		for i := 0; i < km.NumField(); i++ {
+			b := km.Field(i).Interface().(key.Binding)
+			for _, k := range b.Keys() {
+				if s, ok := shown[k]; ok {
+					k = s
+				}
+				if !strings.Contains(string(readme), "`"+k+"`") {
+					t.Errorf("README does not list `%s` (%s.%s)", k, km.Type().Name(), km.Type().Field(i).Name)
+				}
 			}
 		}
 	}
@@ -44,12 +45,17 @@ func TestREADMEKeyTables(t *testing.T) {
 	for _, g := range NewBrowser(k, NewStyles()).FullHelp() {
 		browser = append(browser, g...)
 	}
+	var set []key.Binding
+	for _, g := range NewSetView(DefaultSetKeyMap(), NewStyles(), "").FullHelp() {
+		set = append(set, g...)
+	}
 	for _, tc := range []struct {
 		table string // text just before the table
 		keys  []key.Binding
 	}{
 		{"**Browser**", append(browser, k.ForceQuit, k.Back)},
 		{"| `e` | edit the draft in", []key.Binding{k.BackToList, k.Edit, k.Save, k.Quit, k.ForceQuit, k.Help}},
+		{"#### Sets: several objects in one session", set},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
 		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}
