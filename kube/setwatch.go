@@ -281,20 +281,10 @@ func (s *SetWatch) push(ev SetEvent) {
 }
 
 func (s *SetWatch) pushLocked(ev SetEvent) {
-	s.pending = append(s.pending, ev)
-	s.pendingBytes += model.ObjectSize(ev.Event.Object)
-	if len(s.pending) > maxPendingEvents+len(s.targets) || s.pendingBytes > maxPendingBytes {
-		s.pending = coalesceSet(s.pending)
-		s.pendingBytes = 0
-		for _, e := range s.pending {
-			s.pendingBytes += model.ObjectSize(e.Event.Object)
-		}
-	}
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	queueEvent(&s.pending, &s.pendingBytes, ev, setEventSize, maxPendingEvents+len(s.targets), maxPendingBytes, coalesceSet, s.wake)
 }
+
+func setEventSize(ev SetEvent) int { return model.ObjectSize(ev.Event.Object) }
 
 // coalesceSet keeps, in order, the latest event of each object and the
 // latest state.
@@ -315,7 +305,5 @@ func coalesceSet(evs []SetEvent) []SetEvent {
 // pump moves queued events to the unbuffered out channel, one at a time.
 func (s *SetWatch) pump(ctx context.Context) {
 	defer close(s.out)
-	pumpQueue(ctx, &s.mu, &s.pending, s.wake, s.out, func(ev SetEvent) {
-		s.pendingBytes -= model.ObjectSize(ev.Event.Object)
-	})
+	pumpQueue(ctx, &s.mu, &s.pending, s.wake, s.out, func(ev SetEvent) { s.pendingBytes -= setEventSize(ev) })
 }

@@ -71,17 +71,26 @@ func (w *Watch) push(ev WatchEvent) {
 
 // pushLocked is push for a caller that holds w.mu.
 func (w *Watch) pushLocked(ev WatchEvent) {
-	w.pending = append(w.pending, ev)
-	w.pendingBytes += model.ObjectSize(ev.Object)
-	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
-		w.pending = coalesce(w.pending)
-		w.pendingBytes = 0
-		for _, ev := range w.pending {
-			w.pendingBytes += model.ObjectSize(ev.Object)
+	queueEvent(&w.pending, &w.pendingBytes, ev, func(ev WatchEvent) int { return model.ObjectSize(ev.Object) },
+		maxPendingEvents, maxPendingBytes, coalesce, w.wake)
+}
+
+// queueEvent adds ev to a pump's queue (pending, and bytes, the size of
+// its objects by size) under its owner's lock, coalesces the queue when it
+// holds more than maxEvents events or maxBytes, and wakes the pump. It
+// never blocks.
+func queueEvent[T any](pending *[]T, bytes *int, ev T, size func(T) int, maxEvents, maxBytes int, coalesce func([]T) []T, wake chan<- struct{}) {
+	*pending = append(*pending, ev)
+	*bytes += size(ev)
+	if len(*pending) > maxEvents || *bytes > maxBytes {
+		*pending = coalesce(*pending)
+		*bytes = 0
+		for _, e := range *pending {
+			*bytes += size(e)
 		}
 	}
 	select {
-	case w.wake <- struct{}{}:
+	case wake <- struct{}{}:
 	default: // the pump is already awake
 	}
 }

@@ -279,10 +279,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.demoWrote(msg)
 	case performedMsg:
 		if msg.sess != nil && msg.sess != m.sess {
-			// An object of the set not shown; otherwise leaving an
-			// object waits for its outcomes, so this cannot happen, and
-			// must not reach another object's session.
-			return m.memberPerformed(msg)
+			// Leaving an object waits for its outcomes: this cannot
+			// happen, and must not reach another object's session.
+			return m, nil
 		}
 		if msg.sess != nil {
 			m.inflight--
@@ -303,18 +302,10 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m.leaveIfDue(cmd)
 	case storedDraftsMsg:
 		if msg.sess != nil && msg.sess != m.sess {
-			return m.memberStoredDrafts(msg) // as for performedMsg
+			return m, nil // as for performedMsg
 		}
-		if msg.sess != nil {
-			m.inflight--
-		}
-		switch {
-		case msg.err != nil:
-			m.status.Error(errorText(msg.err))
-		case msg.kept != "":
-			m.status.Error(msg.why + "; it is kept in " + kube.EscapeControl(msg.kept))
-		case msg.path != "":
-			m.draftPath = msg.path
+		if n, ok := m.objectState.storedDrafts(msg); ok {
+			n.say(&m.status)
 		}
 		return m.leaveIfDue(nil)
 	case SignalMsg:
@@ -327,10 +318,7 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, tea.Quit)
 	case retryDueMsg:
-		if msg.sess != nil && msg.sess != m.sess {
-			return m.memberRetry(msg) // an object of the set not shown
-		}
-		if m.sess == nil {
+		if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
 			return m, nil // the object was left meanwhile
 		}
 		if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
@@ -340,14 +328,6 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		}
 		return m, m.handle(model.SaveRequested{})
 	case editorFinishedMsg:
-		if m.set != nil && m.set.edit != nil {
-			m.editorOpen = false
-			m, cmd := m.setEditorFinished(msg)
-			if m.terminating != nil {
-				return m, tea.Batch(cmd, tea.Quit)
-			}
-			return m, cmd
-		}
 		if m.sess == nil {
 			return m, nil // cannot happen: no object is left while $EDITOR runs
 		}

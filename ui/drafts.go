@@ -72,6 +72,23 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 	return notice{}, false
 }
 
+// storedDrafts takes the outcome of recovering, discarding or keeping
+// aside stored drafts, and returns what there is to say of it.
+func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
+	if msg.sess != nil {
+		o.inflight--
+	}
+	switch {
+	case msg.err != nil:
+		return notice{errorText(msg.err), true}, true
+	case msg.kept != "":
+		return notice{msg.why + "; it is kept in " + kube.EscapeControl(msg.kept), true}, true
+	case msg.path != "":
+		o.draftPath = msg.path
+	}
+	return notice{}, false
+}
+
 // inMemory reports whether the draft exists only in memory: a Secret's
 // without --allow-secret-drafts, or one the disk refused.
 func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }

@@ -140,6 +140,31 @@ func (m App) setMsg(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 		cmd := m.setWatched(msg.ev)
 		return m, tea.Batch(cmd, setWatchCmd(m.set.events)), true
+	case performedMsg:
+		// The outcomes of an object of the set not shown are its own.
+		if msg.sess != nil && msg.sess != m.sess {
+			m, cmd := m.memberPerformed(msg)
+			return m, cmd, true
+		}
+	case storedDraftsMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			m, cmd := m.memberStoredDrafts(msg)
+			return m, cmd, true
+		}
+	case retryDueMsg:
+		if msg.sess != nil && msg.sess != m.sess {
+			m, cmd := m.memberRetry(msg)
+			return m, cmd, true
+		}
+	case editorFinishedMsg:
+		if m.set.edit != nil {
+			m.editorOpen = false
+			m, cmd := m.setEditorFinished(msg)
+			if m.terminating != nil {
+				cmd = tea.Batch(cmd, tea.Quit)
+			}
+			return m, cmd, true
+		}
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
 		m.setView.SetConnection(m.set.conn)
@@ -291,15 +316,8 @@ func (m App) memberStoredDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	st := m.member(i)
-	st.inflight--
-	switch {
-	case msg.err != nil:
-		m.noteMember(i, notice{errorText(msg.err), true})
-	case msg.kept != "":
-		m.noteMember(i, notice{msg.why + "; it is kept in " + kube.EscapeControl(msg.kept), true})
-	case msg.path != "":
-		st.draftPath = msg.path
+	if n, ok := m.member(i).storedDrafts(msg); ok {
+		m.noteMember(i, n)
 	}
 	m.refreshSet()
 	return m, nil

@@ -161,19 +161,11 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		k := m.keys
+		if d, ok := (listKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}).step(msg, m.tableHeight(), len(m.rows)); ok {
+			m.move(d)
+			return m, nil
+		}
 		switch {
-		case key.Matches(msg, k.Up):
-			m.move(-1)
-		case key.Matches(msg, k.Down):
-			m.move(1)
-		case key.Matches(msg, k.PageUp):
-			m.move(-m.tableHeight())
-		case key.Matches(msg, k.PageDown):
-			m.move(m.tableHeight())
-		case key.Matches(msg, k.Home):
-			m.move(-len(m.rows))
-		case key.Matches(msg, k.End):
-			m.move(len(m.rows))
 		case key.Matches(msg, k.Mark):
 			if len(m.rows) > 0 {
 				m.marked[m.selected] = !m.marked[m.selected]
