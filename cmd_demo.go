@@ -36,6 +36,12 @@ A second writer, field manager demo-writer, changes the object every
 nginx.conf's worker_connections line), so a save shows a conflict, and another
 one (bar, the keepalive_timeout line), so a save shows a clean rebase.
 
+W plays a colleague's kubectl edit: user alice reads the object, waits 5 s,
+then writes that field back as she read it, with no resourceVersion, so a
+value you saved meanwhile is lost. The cluster writes an audit log
+(audit.log in the demo's directory), which the timeline (t) reads: her write
+is marked LOST, enter shows what it lost, u puts it back as a draft.
+
 When kedit quits (also after Ctrl-C or a signal), the writer and the server
 stop and the directory is removed.`,
 		Args: cobra.MaximumNArgs(1),
@@ -80,8 +86,15 @@ stop and the directory is removed.`,
 				args = []string{"configmap/testmap"}
 			}
 			opts.strategy = string(kube.StrategyUpdate)
+			// The timeline reads the demo's own audit log: W's lost update
+			// is marked there.
+			opts.auditLogs = []string{d.AuditLog}
+			editor, err := demo.EditorClient(d.Kubeconfig)
+			if err != nil {
+				return fail(err)
+			}
 			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), ui.DemoWriter, error) {
-				w := demo.NewWriter(client, target, interval)
+				w := demo.NewWriter(client, target, interval).WithEditor(editor)
 				w.Start(ctx)
 				return w.Stop, w, nil
 			}

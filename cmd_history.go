@@ -112,8 +112,7 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 		var unreachable *kube.UnreachableError
 		switch {
 		case err == nil:
-			m := auditlog.Match{Resources: []string{t.Mapping.Resource.Resource}, Group: t.Mapping.Resource.Group,
-				Namespace: t.Namespace, Name: name, Scoped: true, Namespaced: t.Namespaced()}
+			m := targetMatch(t)
 			var opts []diff.Option
 			if !kube.BuiltinKind(t) {
 				if schemas, err := kube.LoadSchemas(flags, t); err == nil {

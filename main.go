@@ -60,6 +60,8 @@ type appOptions struct {
 	// selector and files are -l and -f: a set of objects.
 	selector string
 	files    []string
+	// auditLogs are --audit-log's files, for the timeline's history.
+	auditLogs []string
 	// started, when set, runs once the object is resolved and read, before
 	// the UI starts (kedit demo starts its writer there, which the app's w
 	// drives); the returned stop runs when the UI has ended.
@@ -118,6 +120,7 @@ resourceVersion.
 	root.Flags().StringVarP(&opts.selector, "selector", "l", "", "open a set: the objects of TYPE that match the label `SELECTOR` (app=web, tier in (a,b))")
 	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files, or - for stdin; repeatable)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
+	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newSetCmd(flags))
@@ -150,16 +153,28 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		if opts.allNamespaces && opts.selector == "" {
 			return fail(errors.New("-A lists every namespace, in the browser (TYPE) or for a selector (TYPE -l SELECTOR): not with objects named one by one or -f"))
 		}
+		if len(opts.auditLogs) > 0 {
+			return fail(errors.New("--audit-log reads one object's history: give TYPE/NAME, not a set (open the object from the set to see its timeline)"))
+		}
 	case browse:
 		typ = "configmaps"
 		if len(args) == 1 {
 			typ = args[0]
 		}
 	default:
+		var rest []string
 		var err error
-		// Several objects are a set: here there is one (setSource).
-		if typ, name, _, err = kube.SplitObjectArgs(args); err != nil {
+		// Several objects are a set (setSource), but with --audit-log,
+		// where the arguments after the object are logs too.
+		if typ, name, rest, err = kube.SplitObjectArgs(args); err != nil {
 			return fail(err)
+		}
+		if len(rest) > 0 && len(opts.auditLogs) > 0 {
+			// As for kedit history: --audit-log audit*.log works.
+			opts.auditLogs, rest = append(opts.auditLogs, rest...), nil
+		}
+		if len(rest) > 0 {
+			return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
 		}
 		if opts.allNamespaces {
 			return fail(errors.New("-A lists every namespace, in the browser (TYPE) or for a selector (TYPE -l SELECTOR): not with TYPE/NAME"))
@@ -167,6 +182,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	}
 	strategy, err := kube.ParseStrategy(opts.strategy)
 	if err != nil {
+		return fail(err)
+	}
+	if err := checkAuditLogs(opts.auditLogs); err != nil {
 		return fail(err)
 	}
 	ctx, cancel := context.WithCancel(cmd.Context())
@@ -195,7 +213,8 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
-	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started}
+	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started,
+		auditLogs: opts.auditLogs}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)

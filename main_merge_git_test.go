@@ -148,18 +148,8 @@ func TestMergeCommandExitStatusIsGits(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for _, n := range []int{0, 1, 3, 126, 127, 128, 200} {
-		var mine, base, theirs strings.Builder
-		for k := 0; k < 200; k++ {
-			fmt.Fprintf(&base, "b%d\nsame\nsame\nsame\nsame\n", k)
-			if k < n {
-				fmt.Fprintf(&mine, "m%d\nsame\nsame\nsame\nsame\n", k)
-				fmt.Fprintf(&theirs, "t%d\nsame\nsame\nsame\nsame\n", k)
-			} else {
-				fmt.Fprintf(&mine, "b%d\nsame\nsame\nsame\nsame\n", k)
-				fmt.Fprintf(&theirs, "b%d\nsame\nsame\nsame\nsame\n", k)
-			}
-		}
-		for name, s := range map[string]string{"mine": mine.String(), "base": base.String(), "theirs": theirs.String()} {
+		mine, base, theirs := difftest.Conflicts(n)
+		for name, s := range map[string]string{"mine": mine, "base": base, "theirs": theirs} {
 			if err := os.WriteFile(name, []byte(s), 0o600); err != nil {
 				t.Fatal(err)
 			}

@@ -40,6 +40,9 @@ type opener struct {
 	timeline *kube.TimelineLog
 	// started, when set, runs for each object opened (appOptions.started).
 	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
+	// auditLogs are --audit-log's files: each object's timeline starts
+	// with its history from them.
+	auditLogs []string
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -141,12 +144,16 @@ func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 			return nil, nil, err
 		}
 	}
-	return ob, &ui.Object{
+	opened := &ui.Object{
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
 		Close:   func() { o.release(ob) },
-	}, nil
+	}
+	if len(o.auditLogs) > 0 {
+		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
+	}
+	return ob, opened, nil
 }
 
 // schemas are the server's schemas of t's group-version, read once per

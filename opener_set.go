@@ -27,7 +27,9 @@ var askAbove = 500
 func setSource(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) (kube.SetSource, bool) {
 	src := kube.SetSource{Args: args, Selector: opts.selector, Files: opts.files, AllNamespaces: opts.allNamespaces,
 		Stdin: cmd.InOrStdin(), NamespaceFlag: flags.Namespace}
-	return src, len(opts.files) > 0 || opts.selector != "" || kube.SplitSetArgs(args)
+	// With --audit-log the arguments after the object are logs
+	// (--audit-log audit*.log), so only -l and -f make a set.
+	return src, len(opts.files) > 0 || opts.selector != "" || len(opts.auditLogs) == 0 && kube.SplitSetArgs(args)
 }
 
 // openSet reads the set's objects and opens them. Above askAbove objects

@@ -168,8 +168,9 @@ func viewerWith(t *testing.T, ns, verbs, editor string) keditEnv {
 }
 
 // TestE2ENotAllowedToWatchPolls: a user who may get, list and update
-// configmaps but not watch them is told so in the header, never that the
-// server is gone, and kedit polls: another writer's change shows as it
+// configmaps but not watch them is told so in the header (beside the
+// object's name, at 60 columns too), never that the server is gone, and
+// kedit polls: another writer's change shows as it
 // comes, and the save goes through.
 func TestE2ENotAllowedToWatchPolls(t *testing.T) {
 	t.Parallel()
@@ -178,6 +179,13 @@ func TestE2ENotAllowedToWatchPolls(t *testing.T) {
 	env := viewerWith(t, ns, "get,list,update", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 	term := env.start(t, ns, "configmap/testmap")
 	term.waitFor(screenWait, "not allowed to watch configmaps in "+ns+": polling every 2 s")
+	// On a small terminal the header keeps the object's name beside it.
+	term.tmux("resize-window", "-t", term.name, "-x", "60", "-y", "15")
+	term.waitUntil(screenWait, "the name and the polling in a 60-column header", func(s string) bool {
+		header := strings.SplitN(s, "\n", 2)[0]
+		return strings.HasPrefix(header, "ConfigMap/testmap") && strings.Contains(header, "not allowed to watch")
+	})
+	term.tmux("resize-window", "-t", term.name, "-x", "300", "-y", "40")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine")
 

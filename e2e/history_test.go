@@ -3,9 +3,7 @@ package e2e
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -103,6 +101,33 @@ func (e *auditEnv) slowEdit(user, obj string, sedArgs ...string) (release func()
 	return release, wait
 }
 
+// editRace plays the incident on ConfigMap name (foo "1", bar "1"):
+// alice's kubectl edit of foo waits in her editor while bob's kubectl
+// patch sets foo to bob; her edit then writes foo: alice over it.
+func (e *auditEnv) editRace(name string) {
+	e.t.Helper()
+	e.must("", "create", "configmap", name, "--from-literal=foo=1", "--from-literal=bar=1")
+	release, wait := e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: "1"/foo: alice/`)
+	e.must("bob", "patch", "configmap", name, "-p", `{"data":{"foo":"bob"}}`)
+	release()
+	wait()
+}
+
+// sequentialEdits writes ConfigMap name (foo "1") in turn, each writer
+// having read the latest: alice's kubectl edit, bob's kubectl patch,
+// alice's kubectl edit again (foo: alice-again).
+func (e *auditEnv) sequentialEdits(name string) {
+	e.t.Helper()
+	e.must("", "create", "configmap", name, "--from-literal=foo=1")
+	release, wait := e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: "1"/foo: alice/`)
+	release()
+	wait()
+	e.must("bob", "patch", "configmap", name, "-p", `{"data":{"foo":"bob"}}`)
+	release, wait = e.slowEdit("alice", "configmap/"+name, "-e", `s/foo: bob/foo: alice-again/`)
+	release()
+	wait()
+}
+
 func waitEditorStarted(t *testing.T, path string, done <-chan error, out *bytes.Buffer) {
 	t.Helper()
 	if !testwait.Until(time.Minute, func() bool {
@@ -142,29 +167,6 @@ func (e *auditEnv) history(obj string, versions int, extra ...string) (history.R
 	return rep, code
 }
 
-// runBinary runs the real kedit with args and stdin, and returns its
-// stdout, stderr and exit status.
-func runBinary(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, keditBinary(t), args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache"))
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errOut.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errOut.String(), ee.ExitCode()
-	}
-	t.Fatalf("running kedit: %v", err)
-	return "", "", 0
-}
-
 func lostPaths(ls []history.ReportLoss) []string {
 	var out []string
 	for _, l := range ls {
@@ -191,11 +193,7 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 
 	t.Run("kubectl edit race", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "race", "--from-literal=foo=1", "--from-literal=bar=1")
-		release, wait := e.slowEdit("alice", "configmap/race", "-e", `s/foo: "1"/foo: alice/`)
-		e.must("bob", "patch", "configmap", "race", "-p", `{"data":{"foo":"bob"}}`)
-		release()
-		wait()
+		e.editRace("race")
 		rep, code := e.history("cm/race", 3)
 		if code != 1 || len(rep.LostUpdates) != 1 {
 			t.Fatalf("exit %d, lost updates %v; want exit 1 and bob's foo lost by alice", code, lostPaths(rep.LostUpdates))
@@ -349,14 +347,7 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 
 	t.Run("sequential edits report nothing", func(t *testing.T) {
 		e.t = t
-		e.must("", "create", "configmap", "calm", "--from-literal=foo=1")
-		release, wait := e.slowEdit("alice", "configmap/calm", "-e", `s/foo: "1"/foo: alice/`)
-		release()
-		wait()
-		e.must("bob", "patch", "configmap", "calm", "-p", `{"data":{"foo":"bob"}}`)
-		release, wait = e.slowEdit("alice", "configmap/calm", "-e", `s/foo: bob/foo: alice-again/`)
-		release()
-		wait()
+		e.sequentialEdits("calm")
 		rep, code := e.history("configmap/calm", 4)
 		if code != 0 || len(rep.LostUpdates) != 0 || len(rep.BlindWrites) != 0 {
 			t.Fatalf("exit %d, lost updates %v, blind writes %v; want none", code, lostPaths(rep.LostUpdates), lostPaths(rep.BlindWrites))

@@ -3,11 +3,13 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -182,3 +184,33 @@ func holds(s string) func([]byte) bool {
 }
 
 func gone(b []byte) bool { return b == nil }
+
+// runBinary runs the real kedit with args and stdin, and returns its
+// stdout, stderr and exit status.
+func runBinary(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	return runBinaryIn(t, "", stdin, args...)
+}
+
+// runBinaryIn is runBinary in dir (the test's working directory when "").
+func runBinaryIn(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, keditBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache"))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), errOut.String(), 0
+	case errors.As(err, &ee):
+		return out.String(), errOut.String(), ee.ExitCode()
+	}
+	t.Fatalf("running kedit: %v", err)
+	return "", "", 0
+}

@@ -25,38 +25,8 @@ import (
 // user's save. After q the cluster process and the demo's directory are
 // gone.
 func TestE2EDemo(t *testing.T) {
-	// An integration test, left out by -short like the others, though
-	// the demo runs a cluster of its own.
-	kubetest.Kubeconfig(t)
-	kedit := keditBinary(t)
-	lc, err := kubetest.Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Next to kedit, where `make demo` puts it. kedit finds itself
-	// through /proc/self/exe, which a symbolic link would not change:
-	// this kedit is a hard link.
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "kedit")
-	if err := os.Link(kedit, bin); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(lc, filepath.Join(dir, "localcluster")); err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	editor := editorScript(t, `sed -i 's/^  foo: .*/  foo: mine/' "$1"`)
-	// The demo's own cluster, not the test's: no kubeconfig.
-	env := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, binary: bin,
-		extra: []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}}
-	// No timer: only w makes the writer write, so the test knows when.
-	term := env.run(t, 100, 30, "demo", "--demo-interval", "0")
-	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
-
-	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
-	if len(dirs) != 1 {
-		t.Fatalf("demo directories %v, want one", dirs)
-	}
+	term, demoDir := startDemo(t, 100, 30)
+	dirs := []string{demoDir}
 	b, err := os.ReadFile(filepath.Join(dirs[0], "localcluster.pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +54,10 @@ func TestE2EDemo(t *testing.T) {
 
 	// The timeline: the user's save, newest, and demo-writer's version.
 	term.send("t")
-	screen := term.waitFor(screenWait, "timeline of ConfigMap/testmap: 3 versions")
+	// The demo's audit log is read as the timeline opens: the version
+	// kedit opened on is the log's creation, so it adds no row.
+	screen := term.waitFor(screenWait, "timeline of ConfigMap/testmap: 3 versions since kedit opened it, newest first",
+		"audit log: 0 lost updates, 0 fights")
 	rows := regexp.MustCompile(`(?m)^[> ] (\d+) +\d\d:\d\d:\d\d +(\S+) +(\S+) +(.*?) *$`).FindAllStringSubmatch(screen, -1)
 	var got []string
 	for _, r := range rows {
@@ -104,6 +77,46 @@ func TestE2EDemo(t *testing.T) {
 		_, err := os.Stat(dirs[0])
 		return os.IsNotExist(err)
 	})
+}
+
+// startDemo runs `kedit demo --demo-interval 0` with the real binaries,
+// localcluster next to kedit as make builds them, in a terminal of width
+// by height, with an editor that sets foo to mine; it waits for testmap
+// and returns the terminal and the demo's directory.
+func startDemo(t *testing.T, width, height int) (*terminal, string) {
+	t.Helper()
+	// An integration test, left out by -short like the others, though
+	// the demo runs a cluster of its own.
+	kubetest.Kubeconfig(t)
+	kedit := keditBinary(t)
+	lc, err := kubetest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Next to kedit, where `make demo` puts it. kedit finds itself
+	// through /proc/self/exe, which a symbolic link would not change:
+	// this kedit is a hard link.
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "kedit")
+	if err := os.Link(kedit, bin); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(lc, filepath.Join(dir, "localcluster")); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	editor := editorScript(t, `sed -i 's/^  foo: .*/  foo: mine/' "$1"`)
+	// The demo's own cluster, not the test's: no kubeconfig.
+	env := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, binary: bin,
+		extra: []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}}
+	// No timer: only w makes the writer write, so the test knows when.
+	term := env.run(t, width, height, "demo", "--demo-interval", "0")
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("demo directories %v, want one", dirs)
+	}
+	return term, dirs[0]
 }
 
 // configMapDataAt reads a ConfigMap's data with kubectl from the cluster

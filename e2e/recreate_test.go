@@ -80,6 +80,32 @@ func TestE2ERecreatedAsksBeforeSaving(t *testing.T) {
 	}
 }
 
+// TestE2EDeletedUnderDraftOffersToCreateIt: with a draft open, kubectl
+// delete. The banner says what s does (create it again), never offers a
+// rebase, which has nothing to rebase onto; s says so, s again creates the
+// object from the draft.
+func TestE2EDeletedUnderDraftOffersToCreateIt(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	term := env.start(t, ns, "configmap/testmap")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "testmap")
+	term.waitFor(screenWait, "deleted on server: rv", "s offers to create it again from the draft")
+	term.stillNot("rebase now")
+	term.send("s")
+	term.waitForText(screenWait, "the object was deleted on the server; s creates it again from the draft")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" {
+		t.Errorf("on the server: %v, want the object created again from the draft", data)
+	}
+	term.send("q")
+	term.waitFor(screenWait, "EXIT=0")
+}
+
 // heartbeater patches ns/name's .data.heartbeat with kubectl every 300 ms
 // as field manager heartbeater, until the test ends.
 func heartbeater(t *testing.T, ns, name string) {

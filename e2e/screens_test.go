@@ -22,10 +22,13 @@ import (
 // at 15 rows, every key in ? and the footer, and wide and joined
 // characters, as tmux shows them.
 
-var e2eSizes = []struct {
+// termSize is a terminal's size, named as in a subtest.
+type termSize struct {
 	name string
 	w, h int
-}{{"80x24", 80, 24}, {"60x15", 60, 15}}
+}
+
+var e2eSizes = []termSize{{"80x24", 80, 24}, {"60x15", 60, 15}}
 
 // e2eFamily is a ZWJ sequence of four emoji (25 bytes), e2eCouple one of
 // two.
@@ -90,13 +93,14 @@ func TestE2ESidewaysScrolling(t *testing.T) {
 	}
 }
 
-// TestE2EConflictAtSmallSizes: at 15 rows (and 24) a conflict's three
-// versions and a merged change's two each show their lines under their
-// title; pgdn scrolls them, pgup brings them back; a long one-line value
-// shows its end, where the versions differ.
+// TestE2EConflictAtSmallSizes: at 15 rows (60 and 100 columns, and at
+// 80×24) a conflict's three versions and a merged change's two each show
+// their lines under their title; pgdn scrolls them, pgup brings them
+// back; a long one-line value shows its end, where the versions differ.
 func TestE2EConflictAtSmallSizes(t *testing.T) {
 	t.Parallel()
-	for _, s := range e2eSizes {
+	// And 100×15: as short, wider.
+	for _, s := range append(e2eSizes, termSize{"100x15", 100, 15}) {
 		t.Run(s.name, func(t *testing.T) {
 			ns := kubetest.Namespace(t)
 			long := longValue(300)

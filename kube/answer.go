@@ -69,10 +69,24 @@ func unavailable(err error) *UnavailableError {
 		// forwarded nothing.
 		e.Busy = e.Code == http.StatusTooManyRequests || (e.Code == http.StatusServiceUnavailable && !e.Gateway)
 	}
+	e.NotSent = notSent(err)
 	if secs, ok := apierrors.SuggestsClientDelay(err); ok && secs > 0 {
 		e.After = time.Duration(secs) * time.Second
 	}
 	return e
+}
+
+// notSent reports whether err says the request never reached a server:
+// the connection could not be made (refused, no route, a name that does
+// not resolve), so nothing was written.
+func notSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED) ||
+		strings.Contains(err.Error(), "connection refused")
 }
 
 func isNetTimeout(err error) bool {
@@ -96,6 +110,9 @@ type UnavailableError struct {
 	// Busy is set when the request was refused before anything was done
 	// (429, the API server's own 503): nothing was written.
 	Busy bool
+	// NotSent is set when no connection to a server could be made: the
+	// request never left kedit, so nothing was written.
+	NotSent bool
 	// After is how long the server asked to wait (Retry-After); 0 when it
 	// did not say.
 	After time.Duration
@@ -135,8 +152,9 @@ func (e *UnavailableError) ErrorKind() model.ErrorKind {
 }
 
 // MayHaveLanded implements model.LandingError: only a request refused
-// before anything was done (Busy) surely wrote nothing.
-func (e *UnavailableError) MayHaveLanded() bool { return !e.Busy }
+// before anything was done (Busy), or never sent (NotSent), surely wrote
+// nothing.
+func (e *UnavailableError) MayHaveLanded() bool { return !e.Busy && !e.NotSent }
 
 // RetryAfter implements model.DelayedError.
 func (e *UnavailableError) RetryAfter() time.Duration { return e.After }

@@ -16,6 +16,9 @@ type FieldWrite struct {
 	Who   string
 	At    time.Time
 	Paths []string
+	// ID names the write for the caller (a timeline entry's ID, a
+	// version's index): Fight.IDs gives it back.
+	ID int
 }
 
 // Fight is a field whose value changed hands between the same two writers
@@ -29,6 +32,8 @@ type Fight struct {
 	Count int
 	// Times are when it did: each write that took the field from the other.
 	Times []time.Time
+	// IDs are those writes' FieldWrite.ID, in the same order.
+	IDs []int
 }
 
 // Fights finds the fights among writes, oldest first. A field changes
@@ -64,6 +69,7 @@ func Fights(writes []FieldWrite) []Fight {
 				}
 				f.Count++
 				f.Times = append(f.Times, w.At)
+				f.IDs = append(f.IDs, w.ID)
 			}
 			h.last, h.set = w.Who, true
 		}
@@ -102,14 +108,14 @@ func span(d time.Duration) string {
 
 // TimelineFights finds the fights among the versions a timeline observed
 // live, each credited to the field manager managedFields name (the only
-// writer the watch tells).
+// writer the watch tells). A fight's IDs are the entries' IDs.
 func TimelineFights(entries []Entry) []Fight {
 	var ws []FieldWrite
 	for _, e := range entries {
 		if e.Deleted || e.Manager == "" || len(e.Changes) == 0 {
 			continue
 		}
-		w := FieldWrite{Who: e.Manager, At: e.Observed}
+		w := FieldWrite{Who: e.Manager, At: e.Observed, ID: e.ID}
 		for _, c := range e.Changes {
 			w.Paths = append(w.Paths, c.Path)
 		}

@@ -167,6 +167,11 @@ func (s *Session) setRebaseState() {
 // live's version.
 var ErrUpToDate = errors.New("the draft is already based on the latest version")
 
+// ErrNothingToRebaseOnto is returned for a rebase requested while the
+// object is deleted on the server: there is no version to merge onto, and
+// a save creates the object again from the draft.
+var ErrNothingToRebaseOnto = errors.New("cannot rebase: the object was deleted on the server, so there is nothing to rebase onto; saving creates it again from the draft")
+
 func (s *Session) rebaseRequested() ([]Effect, error) {
 	if s.draft == nil && s.rebase == nil && s.state != StateSaving {
 		return nil, ErrNoDraft
@@ -175,7 +180,7 @@ func (s *Session) rebaseRequested() ([]Effect, error) {
 		// Theirs moved on while resolving: merge onto live instead,
 		// keeping the resolutions of the conflicts that stayed the same.
 		if s.liveDeleted {
-			return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
+			return nil, ErrNothingToRebaseOnto
 		}
 		if !newerRV(s.live.ResourceVersion, s.rebase.Theirs.ResourceVersion) {
 			return nil, ErrUpToDate
@@ -196,7 +201,7 @@ func (s *Session) rebaseRequested() ([]Effect, error) {
 	// a change both sides made; one that did not is resent by the rebase.
 	s.unsure = nil
 	if s.liveDeleted {
-		return nil, &StateError{Event: "rebase", State: s.state, Reason: "the object was deleted; recreate it from the draft instead"}
+		return nil, ErrNothingToRebaseOnto
 	}
 	if !newerRV(s.live.ResourceVersion, s.base.ResourceVersion) {
 		return nil, ErrUpToDate

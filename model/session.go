@@ -374,6 +374,10 @@ func (s *Session) ServerChange() (ServerChange, bool) {
 // TimelineObject and TimelineDiff rebuild an entry's object.
 func (s *Session) Timeline() []Entry { return s.timeline.Entries() }
 
+// Fights returns the fights among the versions the timeline holds: a
+// field two field managers kept taking from each other (TimelineFights).
+func (s *Session) Fights() []Fight { return s.timeline.Fights() }
+
 // TimelineDropped returns how many of the oldest versions the timeline let
 // go to stay within MaxTimeline and MaxTimelineBytes.
 func (s *Session) TimelineDropped() int { return s.timeline.Dropped() }

@@ -70,6 +70,10 @@ type Timeline struct {
 	bytes int
 	// limit overrides MaxTimelineBytes in tests; 0 means the constant.
 	limit int
+	// fights are TimelineFights of the entries, worked out again only
+	// after the entries changed (fightsFresh unset).
+	fights      []Fight
+	fightsFresh bool
 }
 
 // MaxTimeline bounds the number of entries: the timeline view lists them
@@ -196,7 +200,17 @@ func (t *Timeline) Observe(obj *unstructured.Unstructured, at time.Time, deleted
 		t.describe(i+1, cur, next)
 	}
 	t.bound()
+	t.fightsFresh = false
 	return true
+}
+
+// Fights returns the fights among the versions the timeline holds
+// (TimelineFights), oldest first.
+func (t *Timeline) Fights() []Fight {
+	if !t.fightsFresh {
+		t.fights, t.fightsFresh = TimelineFights(t.entries), true
+	}
+	return t.fights
 }
 
 // setBack sets entry i's reverse delta, keeping the byte count.

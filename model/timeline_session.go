@@ -86,6 +86,14 @@ func (s *Session) TimelineDraftText(id int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return s.DraftTextOf(obj)
+}
+
+// DraftTextOf renders obj, a version of the object known from elsewhere (an
+// audit log's), as a draft, as TimelineDraftText renders a timeline entry:
+// its content with base's server-owned metadata. obj is not changed.
+func (s *Session) DraftTextOf(obj *unstructured.Unstructured) (string, error) {
+	obj = obj.DeepCopy()
 	if b := s.base.Object; b != nil {
 		diff.TakeServerOwnedMeta(obj, b)
 	}

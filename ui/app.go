@@ -21,6 +21,7 @@ const (
 	screenTimeline
 	screenPreview
 	screenBrowser
+	screenLost
 	screenSet
 )
 
@@ -35,6 +36,7 @@ const (
 	confirmTimelineTake
 	confirmGitOps
 	confirmNewObject
+	confirmUndo
 	confirmSetRecover
 	confirmSetGitOps
 )
@@ -146,9 +148,11 @@ type App struct {
 	conflict ConflictView
 	editor   EditorView
 	timeline TimelineView
-	preview  PreviewView
-	browser  Browser
-	status   StatusBar
+	// lost is a LOST row's lost updates, from the timeline.
+	lost    LostView
+	preview PreviewView
+	browser Browser
+	status  StatusBar
 	// helpState is the help page (? or f1), when it shows.
 	helpState
 	// helpLine and bottom are the footer and the status bar (or question)
@@ -181,7 +185,7 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, setKeys: setKeys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
-		timeline: NewTimelineView(keys, styles), preview: NewPreviewView(keys, styles),
+		timeline: NewTimelineView(keys, styles), lost: NewLostView(lostKeys(keys), styles), preview: NewPreviewView(keys, styles),
 		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
 	switch {
 	case cfg.Set != nil:
@@ -189,7 +193,7 @@ func New(cfg Config) App {
 	case cfg.Object != nil:
 		m.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo}, true)
+		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
 		m.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(kube.EscapeControl(cfg.Notice))
@@ -364,6 +368,9 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		return m, nil
 	}
 	if m, cmd, ok := m.browsing(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.auditing(msg); ok {
 		return m, cmd
 	}
 	// The editor's own background results (its gutter's diff, its

@@ -59,6 +59,10 @@ type Config struct {
 	// YesGitOps saves an object a GitOps tool reconciles without asking
 	// first (--yes-gitops).
 	YesGitOps bool
+	// History reads the Session's object's history from the audit logs
+	// kedit was given, for the timeline; nil for none. (Object.History
+	// for an Object.)
+	History HistoryReader
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
 	Keys    *KeyMap
 	SetKeys *SetKeyMap

@@ -56,11 +56,15 @@ func (m ConflictView) selectedColumns() (string, []detailColumn) {
 		if m.ownership {
 			theirsTitle += ", owned by " + kube.EscapeControl(r.manager)
 		}
+		titles := [3]string{"base (rv " + m.baseRV + ")", theirsTitle, "mine"}
+		if m.lost != nil {
+			titles = m.lost.columns
+		}
 		base := m.shown(r.secret, r.base)
 		return base, []detailColumn{
-			{"base (rv " + m.baseRV + ")", base, r.from[0], r.span[0]},
-			{theirsTitle, m.shown(r.secret, r.theirs), r.from[1], r.span[1]},
-			{"mine", m.shown(r.secret, r.mine), r.from[2], r.span[2]},
+			{titles[0], base, r.from[0], r.span[0]},
+			{titles[1], m.shown(r.secret, r.theirs), r.from[1], r.span[1]},
+			{titles[2], m.shown(r.secret, r.mine), r.from[2], r.span[2]},
 		}
 	case m.selected-len(m.rows) < len(m.merged):
 		r := m.merged[m.selected-len(m.rows)]

@@ -32,6 +32,9 @@ func choiceText(c diff.Choice) string {
 
 // title is the view's first line.
 func (m ConflictView) title() string {
+	if m.lost != nil {
+		return m.lost.title
+	}
 	if m.waiting {
 		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}
@@ -52,6 +55,9 @@ func (m ConflictView) title() string {
 
 // hint says what the keys do in an apply's conflict, and what s will do.
 func (m ConflictView) hint() string {
+	if m.lost != nil {
+		return m.lost.hint
+	}
 	if !m.ownership {
 		return ""
 	}
@@ -88,12 +94,17 @@ func (m ConflictView) listLines() ([]string, []int) {
 	for i, r := range m.rows {
 		text := fmt.Sprintf("%-7s %s", choiceText(r.resolution), r.where)
 		switch {
+		case r.note != "":
+			text += "  " + r.note
 		case m.ownership:
 			text += "  owned by " + r.manager
 		case r.manager != "":
 			text += "  theirs by " + r.manager
 		}
 		lines, at = append(lines, text), append(at, i)
+	}
+	if m.lost != nil {
+		return lines, at
 	}
 	if len(m.merged) == 0 {
 		return append(lines, "merged without conflict: none"), append(at, -1)
@@ -191,7 +202,7 @@ func (m ConflictView) topLines() []string {
 	}
 	lines = append(lines, "")
 
-	if len(m.rows) == 0 {
+	if len(m.rows) == 0 && m.lost == nil {
 		lines = append(lines, strings.Split(ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
 	}
 	return lines

@@ -35,6 +35,9 @@ type conflictRow struct {
 	from, span [3]int
 	// secret is set for a Secret's value, masked until R.
 	secret bool
+	// note says more of the entry in the list, in place of the manager
+	// (a lost update's who and when).
+	note string
 }
 
 // mergedRow is one change merged without conflict.
@@ -89,6 +92,28 @@ type ConflictView struct {
 	// detailOff is how far pgdn and pgup moved the selected entry's
 	// versions from where they start (negative: up).
 	detailOff int
+
+	// lost is set when the view shows an audit log's lost updates
+	// (LostView) rather than a rebase: its title, hint and versions'
+	// titles, and no merged changes.
+	lost *lostHeading
+}
+
+// lostHeading is what the conflict view says of lost updates in place of
+// a rebase's words, every part escaped.
+type lostHeading struct {
+	title, hint string
+	// columns are base's, theirs' and mine's titles.
+	columns [3]string
+}
+
+// showLost fills the view with an audit log's lost updates: rows are the
+// lost fields, the open items, under h's words. A Secret's values are
+// masked until R.
+func (m *ConflictView) showLost(h lostHeading, rows []conflictRow, secret bool) {
+	m.lost, m.rows, m.merged, m.secret = &h, rows, nil, secret
+	m.open = len(rows)
+	m.selected, m.detailOff = min(m.selected, max(0, len(rows)-1)), 0
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.

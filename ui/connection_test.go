@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kedit/kedit/kube"
@@ -48,6 +49,20 @@ func TestHeaderSaysHowTheConnectionStands(t *testing.T) {
 			if strings.Contains(header, nw) {
 				t.Errorf("after %s: header %q still says %q", tc.ev.ev.Connection.State, header, nw)
 			}
+		}
+	}
+}
+
+// TestHeaderKeepsTheObjectsName: on a narrow terminal a long connection
+// state (polling) shares the header with the object's name, which stays;
+// the namespace and context give way.
+func TestHeaderKeepsTheObjectsName(t *testing.T) {
+	refusedWatch := &kube.ForbiddenError{Target: cmTarget, Verb: "watch", Err: errors.New("forbidden")}
+	for _, w := range []int{60, 80} {
+		m := drive(t, newApp(t, w, 15, nil), connEvent(kube.Polling, refusedWatch))
+		header := strings.SplitN(plain(m), "\n", 2)[0]
+		if !strings.HasPrefix(header, "ConfigMap/testmap") || !strings.Contains(header, "not allowed to watch") || ansi.StringWidth(header) > w {
+			t.Errorf("%d columns: header %q", w, header)
 		}
 	}
 }

@@ -43,6 +43,14 @@ var everyView = []struct {
 	{"secret_conflict", secretConflict},
 	{"editor", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("i")...) }},
 	{"timeline", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("t")...) }},
+	{"timeline_audit_log", func(t *testing.T, w, h int) App {
+		m, _ := auditApp(t, w, h, &fakeRunner{})
+		return drive(t, m, keys("t")...)
+	}},
+	{"lost", func(t *testing.T, w, h int) App {
+		m, _ := auditApp(t, w, h, &fakeRunner{})
+		return drive(t, m, keys("t", "enter")...)
+	}},
 	{"preview", func(t *testing.T, w, h int) App {
 		return drive(t, edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`), keys("p")...)
 	}},

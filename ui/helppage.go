@@ -47,6 +47,8 @@ func (m App) helpSource() helpSource {
 		return s
 	case screenTimeline:
 		return src("timeline", m.timeline)
+	case screenLost:
+		return src("lost updates", m.lost)
 	case screenPreview:
 		return src("preview", m.preview)
 	case screenBrowser:

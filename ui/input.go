@@ -89,6 +89,10 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		return m.conflictKey(msg)
 	case screenTimeline:
 		return m.timelineKey(msg)
+	case screenLost:
+		var cmd tea.Cmd
+		m.lost, cmd = m.lost.Update(msg)
+		return m, cmd
 	case screenPreview:
 		return m.previewKey(msg)
 	}
@@ -369,7 +373,7 @@ func (m App) answer(msg tea.KeyMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
-	case confirmTimelineTake, confirmGitOps:
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
 		return m.answerOncall(c, yes)
 	case confirmNewObject:
 		return m.answerNewObject(yes)

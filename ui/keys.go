@@ -48,15 +48,20 @@ type KeyMap struct {
 	Filter, ClearFilter, Open, Order, Command, Complete, Accept key.Binding
 
 	// On-call and teaching, in the object view: the timeline of versions,
-	// the blame gutter, the server's dry run of the draft, and the demo
-	// writer's write at once (kedit demo only).
-	Timeline, Blame, Preview, DemoWrite key.Binding
+	// the blame gutter, the server's dry run of the draft, the demo
+	// writer's write at once, and the demo's kubectl edit that loses a
+	// value saved meanwhile (both kedit demo only).
+	Timeline, Blame, Preview, DemoWrite, DemoKubectlEdit key.Binding
 
 	// Timeline view: the selected version's diff against the one before
 	// it, that version as the draft (after a confirmation), and closing the
 	// view (t again or esc). Bindings are per view: t and b mean take
 	// theirs and take base in the conflict view.
 	TimelineDiff, TimelineTake, TimelineClose key.Binding
+
+	// UndoOverwrite, on a LOST row of the timeline (and in its lost
+	// updates' view), makes the draft that puts the lost values back.
+	UndoOverwrite key.Binding
 
 	// PreviewClose leaves the dry run's preview.
 	PreviewClose key.Binding
@@ -129,9 +134,12 @@ func DefaultKeyMap() KeyMap {
 		Preview:   b("preview (dry run)", "p"),
 		DemoWrite: b("demo writer writes", "w"),
 
+		DemoKubectlEdit: b("demo kubectl edit", "W"),
+
 		TimelineDiff:  b("diff", "enter"),
 		TimelineTake:  b("make it the draft", "y"),
 		TimelineClose: key.NewBinding(key.WithKeys("t", "esc"), key.WithHelp("t/esc", "close")),
+		UndoOverwrite: b("undo the overwrite", "u"),
 		PreviewClose:  b("close", "esc"),
 
 		Help:      b("help", "?"),

@@ -54,7 +54,9 @@ func TestREADMEKeyTables(t *testing.T) {
 		keys  []key.Binding
 	}{
 		{"**Browser**", append(browser, k.ForceQuit, k.Back)},
-		{"| `e` | edit the draft in", []key.Binding{k.BackToList, k.Edit, k.Save, k.Quit, k.ForceQuit, k.Help}},
+		{"| `e` | edit the draft in", []key.Binding{k.BackToList, k.Edit, k.Save, k.Quit, k.ForceQuit, k.Help, k.DemoKubectlEdit}},
+		{"**With an audit log**", []key.Binding{k.TimelineDiff, k.UndoOverwrite, k.TimelineTake, k.TimelineClose}},
+		{"<a id=\"lost-updates\">", lostBindings()},
 		{"#### Sets: several objects in one session", set},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
@@ -91,4 +93,11 @@ func readmeTable(t *testing.T, readme, at string) string {
 		rest = rest[:end]
 	}
 	return rest
+}
+
+// lostBindings are the lost updates' view's keys but those every view
+// has (?, q, ctrl+c).
+func lostBindings() []key.Binding {
+	k := DefaultLostKeyMap()
+	return []key.Binding{k.Next, k.Prev, k.Home, k.End, k.PageDown, k.PageUp, k.Layout, k.Reveal, k.Undo, k.Back}
 }

@@ -54,6 +54,9 @@ type objectState struct {
 	// demo is kedit demo's second writer on this object, which w makes
 	// write at once; nil outside the demo.
 	demo DemoWriter
+	// history reads the object's history from the audit logs, for the
+	// timeline; nil without one.
+	history HistoryReader
 	// oncall is what the keys of issue 13 keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState
@@ -74,6 +77,7 @@ func (m *App) take(st objectState, fresh bool) {
 	m.screen, m.leaving = screenObject, false
 	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
 	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
+	m.lost = NewLostView(lostKeys(m.keys), m.styles)
 	if len(m.stored) > 0 {
 		m.confirm = confirmRecover
 	}

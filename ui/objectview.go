@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -63,6 +64,9 @@ type ObjectView struct {
 	// gitOps names the tool that reconciles the object, when one does:
 	// a save may be reverted.
 	gitOps string
+	// fight names a fight among the versions kedit observed (the latest
+	// one's), escaped: two writers taking a field from each other.
+	fight string
 
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
@@ -123,6 +127,7 @@ func (m *ObjectView) SetSession(s *model.Session) {
 	if o, ok := model.GitOpsOwnerOf(m.live); ok {
 		m.gitOps = kube.EscapeControl(o.Description())
 	}
+	m.fight = fightText(s.Fights())
 	m.layout()
 }
 
@@ -203,9 +208,13 @@ func (m ObjectView) header() []string {
 		rv += " (deleted)"
 	}
 	// The live resourceVersion and the connection state matter most while
-	// editing: on a narrow terminal the namespace and context give way.
+	// editing: on a narrow terminal the namespace and context give way,
+	// but not the object's name (up to half the width), which a long
+	// connection state then shares the line with.
 	right := kube.EscapeControl(rv) + "  " + kube.EscapeControl(m.conn)
-	avail := max(m.width-ansi.StringWidth(right)-2, 1)
+	name := ansi.StringWidth(kube.EscapeControl(parts[0]))
+	// One more cell than the name: the "…" of the parts that gave way.
+	avail := max(m.width-ansi.StringWidth(right)-2, min(name+1, m.width/2), 1)
 	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
 	first := st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
 
@@ -239,8 +248,16 @@ func (m ObjectView) header() []string {
 	if m.gitOps != "" {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
 	}
+	if m.fight != "" {
+		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(m.fight), "\n")...)
+	}
 	if m.banner != "" {
-		text := m.banner + "  (r: rebase now)"
+		// A deleted object has nothing to rebase onto: its banner says
+		// what s does instead.
+		text := m.banner
+		if !m.deleted {
+			text += "  (r: rebase now)"
+		}
 		// Width wraps a long list of paths instead of cutting it off.
 		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
 	}
@@ -359,6 +376,25 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
 		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
-		{k.Timeline, k.Blame, k.Preview, k.DemoWrite},
+		{k.Timeline, k.Blame, k.Preview, k.DemoWrite, k.DemoKubectlEdit},
 	}
+}
+
+// fightText names the fight whose last hand-over is the latest, as the
+// banner says it, and how many more the timeline marks.
+func fightText(fs []model.Fight) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	latest := fs[0]
+	for _, f := range fs[1:] {
+		if f.Times[len(f.Times)-1].After(latest.Times[len(latest.Times)-1]) {
+			latest = f
+		}
+	}
+	text := latest.Banner()
+	if len(fs) > 1 {
+		text += fmt.Sprintf(" (and %s: FIGHT in the timeline, t)", model.Count(len(fs)-1, "more fight"))
+	}
+	return kube.EscapeControl(text)
 }

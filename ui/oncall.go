@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
@@ -14,10 +15,12 @@ import (
 // confirmation before the first save, and the demo writer's w.
 
 // DemoWriter is the demo's second writer as the app sees it
-// (*demo.Writer): w asks it to write at once, and each write's report
-// comes on Writes, which is closed when the writer stops.
+// (*demo.Writer): w asks it to write at once, W to play a kubectl edit
+// that loses a value saved meanwhile, and each write's report comes on
+// Writes, which is closed when the writer stops.
 type DemoWriter interface {
 	WriteNow()
+	KubectlEdit()
 	Writes() <-chan demo.Write
 }
 
@@ -50,9 +53,13 @@ func demoCmd(d DemoWriter) tea.Cmd {
 
 // oncallState is what the app keeps for the keys of issue 13.
 type oncallState struct {
-	// takeID and takeRV are the timeline entry y asks about.
-	takeID int
-	takeRV string
+	// takeID and takeRV are the timeline entry y asks about; takeObj is
+	// the version's object when only the audit log holds it.
+	takeID  int
+	takeRV  string
+	takeObj *unstructured.Unstructured
+	// undo is the overwrite u asks to undo over the draft there is.
+	undo *UndoOverwrite
 	// gitOpsOK is set once a save of an object a GitOps tool reconciles
 	// was confirmed (or --yes-gitops said so at the start).
 	gitOpsOK bool
@@ -96,7 +103,7 @@ func (m *App) sayDemoWrite() {
 		return
 	}
 	live, _ := m.sess.Live()
-	if w.ResourceVersion != live.ResourceVersion && model.NewerResourceVersion(w.ResourceVersion, live.ResourceVersion) {
+	if w.ResourceVersion != "" && w.ResourceVersion != live.ResourceVersion && model.NewerResourceVersion(w.ResourceVersion, live.ResourceVersion) {
 		return // the watch has not brought it yet
 	}
 	m.oncall.demoWrite = nil
@@ -111,7 +118,10 @@ func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
 	case key.Matches(msg, m.keys.Timeline):
 		m.timeline.Open(m.sess)
 		m.screen = screenTimeline
-		return m, nil, true
+		// The audit log is read again each time: a write logged since is
+		// in it.
+		cmd := m.timeline.ReadHistory(m.ctx, m.history)
+		return m, cmd, true
 	case key.Matches(msg, m.keys.Blame):
 		m.object.ToggleBlame()
 		if m.object.Blaming() {
@@ -135,6 +145,14 @@ func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
 		m.demo.WriteNow()
 		m.status.Info(demo.WriterManager + " is writing ...")
 		return m, nil, true
+	case key.Matches(msg, m.keys.DemoKubectlEdit):
+		if m.demo == nil {
+			m.status.Info("W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
+			return m, nil, true
+		}
+		m.demo.KubectlEdit()
+		m.status.Info(demo.EditorUser + "'s kubectl edit is reading the object ...")
+		return m, nil, true
 	}
 	if m.object.Blaming() {
 		var cmd tea.Cmd
@@ -155,24 +173,20 @@ func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
 		if !ok {
 			return m, nil
 		}
-		m.oncall.takeID, m.oncall.takeRV = id, rv
+		m.oncall.takeID, m.oncall.takeRV, m.oncall.takeObj = id, rv, nil
+		if id < 0 {
+			obj, ok := m.timeline.SelectedLogObject()
+			if !ok {
+				m.status.Info("the audit log holds no object of this version: there is nothing to make the draft")
+				return m, nil
+			}
+			m.oncall.takeObj = obj
+		}
 		m.confirm = confirmTimelineTake
 		return m, nil
 	case key.Matches(msg, m.keys.TimelineDiff) && m.timeline.ShowingDiff(),
 		key.Matches(msg, m.keys.Back) && m.timeline.ShowingDiff():
 		m.timeline.HideChange()
-		return m, nil
-	case key.Matches(msg, m.keys.TimelineDiff):
-		id, _, ok := m.timeline.Selected()
-		if !ok {
-			return m, nil
-		}
-		c, err := m.sess.TimelineDiff(id)
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil
-		}
-		m.timeline.ShowChange(c)
 		return m, nil
 	case key.Matches(msg, m.keys.TimelineClose):
 		m.timeline.HideChange()
@@ -234,6 +248,8 @@ func (m App) oncallQuestion() string {
 		return q + " s then saves it over rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) + " (y/n)"
 	case confirmGitOps:
 		return m.oncall.gitOpsOwner + ". save anyway? (y/n)"
+	case confirmUndo:
+		return "put the lost values back onto the object as it is now, as the draft? it replaces the draft you have (y/n)"
 	}
 	return ""
 }
@@ -247,14 +263,12 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			m.status.Info("the draft is as it was")
 			return m, nil
 		}
-		text, err := m.sess.TimelineDraftText(m.oncall.takeID)
+		text, err := m.takeText()
 		if err != nil {
 			m.status.Error(errorText(err))
 			return m, nil
 		}
-		cmd := m.handle(model.DraftEdited{Text: text})
-		m.timeline.HideChange()
-		m.screen = screenObject
+		cmd := m.draftFromTimeline(text)
 		switch {
 		case m.sess.Draft() == nil:
 			// The session drops a draft with base's content.
@@ -264,6 +278,14 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 				": s saves it (a change made on the server meanwhile is still a conflict)")
 		}
 		return m, cmd
+	case confirmUndo:
+		u := m.oncall.undo
+		m.oncall.undo = nil
+		if !yes || u == nil {
+			m.status.Info("the draft is as it was")
+			return m, nil
+		}
+		return m.undoOverwrite(*u)
 	case confirmGitOps:
 		ev := m.oncall.gitOpsSave
 		m.oncall.gitOpsSave = nil

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -602,10 +603,24 @@ func TestGitOpsAsksBeforeAResubmitAndNotWithYesGitOps(t *testing.T) {
 type fakeDemo struct {
 	now    chan struct{}
 	writes chan demo.Write
+	// edits counts the kubectl edits asked for (W).
+	edits atomic.Int32
 }
 
 func (f *fakeDemo) WriteNow()                 { f.now <- struct{}{} }
+func (f *fakeDemo) KubectlEdit()              { f.edits.Add(1) }
 func (f *fakeDemo) Writes() <-chan demo.Write { return f.writes }
+
+// demoDriver drives an app on testmap with a fake demo writer, as the
+// program does: Init's command first, which reads the writer's reports.
+func demoDriver(t *testing.T) (*fakeDemo, *driver) {
+	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
+	d := newDriver(t, newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake }))
+	d.running++
+	initCmd := d.m.Init()
+	go func() { d.exec(initCmd); d.done <- struct{}{} }()
+	return fake, d
+}
 
 func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	m := newApp(t, 100, 30, &fakeRunner{})
@@ -613,13 +628,7 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 		t.Errorf("w outside the demo: %q", m.status.Text())
 	}
 
-	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-	m = newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake })
-	d := newDriver(t, m)
-	// The program runs Init's command first: it reads the writer's reports.
-	d.running++
-	initCmd := d.m.Init()
-	go func() { d.exec(initCmd); d.done <- struct{}{} }()
+	fake, d := demoDriver(t)
 	d.send(keyMsg("w"))
 	select {
 	case <-fake.now:

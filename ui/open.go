@@ -79,6 +79,9 @@ type Object struct {
 	// MaySave asks the server whether the user may save the object
 	// (kube.MaySave); nil asks nothing.
 	MaySave func(ctx context.Context) error
+	// History reads the object's history from the audit logs kedit was
+	// given (--audit-log), each time the timeline opens; nil for none.
+	History HistoryReader
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.
@@ -342,7 +345,8 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // show shows an object just opened, and starts its watch.
 func (m *App) show(obj *Object) tea.Cmd {
-	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo}, true)
+	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
+		history: obj.History}, true)
 	if obj.Notice != "" {
 		m.status.Info(kube.EscapeControl(obj.Notice))
 	}

@@ -211,3 +211,27 @@ func TestHotDataBoundSaysSo(t *testing.T) {
 		t.Fatalf("state %s after s", m.sess.State())
 	}
 }
+
+// TestDeletedBannerOffersWhatWorks: the banner of an object deleted under
+// a draft offers what s does (create it again), never a rebase, which has
+// nothing to rebase onto; once it is created again, the rebase is offered.
+func TestDeletedBannerOffersWhatWorks(t *testing.T) {
+	r := &fakeRunner{}
+	m := edit(t, newApp(t, 160, 40, r), `foo: "1"`, `foo: mine`)
+	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+	screen := plain(m)
+	if !strings.Contains(screen, "deleted on server") || !strings.Contains(screen, "s offers to create it again from the draft") {
+		t.Fatalf("no banner of the deletion:\n%s", screen)
+	}
+	if strings.Contains(screen, "rebase now") {
+		t.Errorf("the banner of a deleted object offers a rebase:\n%s", screen)
+	}
+	// r anyway: what is true of the object, not the session's state.
+	if screen := plain(drive(t, m, keys("r")...)); !strings.Contains(screen, "nothing to rebase onto") || strings.Contains(screen, "while editing") {
+		t.Errorf("r on a deleted object:\n%s", screen)
+	}
+	m = recreate(t, m, r, "9f8e7d6c-5b4a-3210-fedc-ba9876543210", map[string]any{"foo": "1"}, true)
+	if screen := plain(m); !strings.Contains(screen, "deleted and created again on server") || !strings.Contains(screen, "(r: rebase now)") {
+		t.Errorf("the banner of the object created again:\n%s", screen)
+	}
+}

@@ -212,7 +212,8 @@ func failureText(f *model.Failure) string {
 		if model.MayHaveLanded(f.Err) {
 			s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
 		} else {
-			// A 429 or the API server's own 503: it took nothing.
+			// A 429, the API server's own 503, or no connection at all:
+			// nothing was written.
 			s = fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
 		}
 	case model.ErrorRefused:

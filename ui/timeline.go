@@ -13,27 +13,20 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 )
-
-// timelineRow is one version as the timeline lists it, every part escaped.
-type timelineRow struct {
-	id        int
-	rv        string
-	at        string
-	manager   string
-	operation string
-	// changed says what the version changed: its field paths, or what
-	// else happened (a deletion, the first version seen).
-	changed string
-}
 
 // TimelineView lists every version of the object kedit observed since it
 // opened it, newest first, the user's own saves among them: each with its
 // resourceVersion, the local time kedit saw it, the field manager and
-// operation that wrote it and the fields it changed. enter shows the
-// selected version's diff against the version before it. The app owns
-// the keys that need the session (enter, y, t, esc); the view moves the
-// selection and scrolls the diff.
+// operation that wrote it and the fields it changed. Given an audit log
+// (ReadHistory), it starts with the object's history from the log, and
+// marks LOST the writes that lost other clients' changes and FIGHT the
+// fights' writes; a live fight is marked too. enter shows the selected
+// version's diff against the version before it (a LOST row's lost
+// updates: ShowLost), u on a LOST row asks to undo its overwrite
+// (UndoOverwrite). The app owns the keys that need the session (y, t,
+// esc).
 type TimelineView struct {
 	keys   KeyMap
 	styles *Styles
@@ -52,6 +45,11 @@ type TimelineView struct {
 	showing bool
 	change  []string
 	body    viewport.Model
+
+	// live is the session's timeline as SetSession last copied it, and
+	// the audit log's history what timelinelog.go read.
+	live []model.Entry
+	auditLog
 }
 
 // NewTimelineView returns a timeline view with nothing to list until
@@ -73,23 +71,39 @@ func (m *TimelineView) SetSize(width, height int) {
 // SetSession copies the timeline from the session, newest first, keeping
 // the selected version selected as new versions arrive.
 func (m *TimelineView) SetSession(s *model.Session) {
-	var id int
-	keep := len(m.rows) > 0
-	if keep {
-		id = m.rows[m.selected].id
-	}
 	ref := s.Ref()
 	m.object = kube.EscapeControl(ref.Kind + "/" + ref.Name)
 	m.secret = ref.IsSecret()
 	m.dropped = s.TimelineDropped()
-	entries := s.Timeline()
+	m.live = s.Timeline()
+	m.fillRows()
+}
+
+// fillRows lists the live versions with the audit log's history, newest
+// first, keeping the selected version selected.
+func (m *TimelineView) fillRows() {
+	var key string
+	keep := len(m.rows) > 0
+	if keep {
+		key = m.rows[m.selected].key
+	}
+	rows := history.Rows(m.h, m.live)
+	latest := latestTime(m.h, rows)
 	m.rows = m.rows[:0:0]
-	for i := len(entries) - 1; i >= 0; i-- {
-		m.rows = append(m.rows, newTimelineRow(entries[i], i == 0 && m.dropped == 0))
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		var row timelineRow
+		if e := r.Entry; e != nil {
+			row = newTimelineRow(*e, e.ID == m.live[0].ID && m.dropped == 0)
+		} else {
+			row = newLogRow(m.h, r.Version, latest)
+		}
+		row.version, row.lost, row.fight = r.Version, r.Lost, len(r.Fights) > 0
+		m.rows = append(m.rows, row)
 	}
 	m.selected = 0
 	for i, r := range m.rows {
-		if keep && r.id == id {
+		if keep && r.key == key {
 			m.selected = i
 		}
 	}
@@ -103,47 +117,9 @@ func (m *TimelineView) Open(s *model.Session) {
 	m.SetSession(s)
 }
 
-// newTimelineRow describes entry e; first is set for the first version
-// kedit saw of the object.
-func newTimelineRow(e model.Entry, first bool) timelineRow {
-	r := timelineRow{id: e.ID, rv: e.ResourceVersion, at: e.Observed.Local().Format("15:04:05"),
-		manager: e.Manager, operation: e.Operation}
-	if e.Subresource != "" {
-		r.operation += "/" + e.Subresource
-	}
-	var paths []string
-	for _, c := range e.Changes {
-		paths = append(paths, c.Path)
-	}
-	switch {
-	case e.Deleted:
-		// The API does not say who deleted an object.
-		r.manager, r.operation, r.changed = "-", "Delete", "deleted (its last state)"
-	case first:
-		r.changed = "opened: the first version kedit saw"
-	case e.Err != nil:
-		r.changed = "could not compare: " + e.Err.Error()
-	case len(paths) == 0:
-		// A write that changed only what the server keeps, such as
-		// managedFields or an annotation's removal and return.
-		r.changed = "no field changed"
-	default:
-		r.changed = strings.Join(paths, ", ")
-	}
-	if e.Recreated {
-		r.changed = "created again (new uid): " + r.changed
-	}
-	if r.manager == "" {
-		// The list's column is narrow; the diff's title says it whole.
-		r.manager, _, _ = strings.Cut(unknownWriter, " (")
-	}
-	r.rv, r.manager, r.operation, r.changed = kube.EscapeControl(r.rv), kube.EscapeControl(r.manager),
-		kube.EscapeControl(r.operation), kube.EscapeControl(r.changed)
-	return r
-}
-
 // Selected returns the selected version's timeline entry ID and its
-// resourceVersion (escaped); false when there is none.
+// resourceVersion (escaped); false when there is none. The ID is -1 for a
+// version only the audit log holds: SelectedLogObject is its object.
 func (m TimelineView) Selected() (id int, rv string, ok bool) {
 	if len(m.rows) == 0 {
 		return 0, "", false
@@ -158,9 +134,14 @@ func (m TimelineView) ShowingDiff() bool { return m.showing }
 // ShowChange shows c, the selected version against the one before it
 // (Session.TimelineDiff). A Secret's values are masked.
 func (m *TimelineView) ShowChange(c model.TimelineChange) {
+	m.showChange(c, newTimelineRow(c.Entry, false), "")
+}
+
+// showChange shows c, listed as row; note, when set, takes the diff's
+// place (a version whose object is unknown).
+func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note string) {
 	before, after := m.versionText(c.Before), m.versionText(c.After)
 	e := c.Entry
-	row := newTimelineRow(e, false)
 	by := row.manager
 	if !e.Deleted {
 		by = kube.EscapeControl(writerText(e.Manager))
@@ -186,6 +167,9 @@ func (m *TimelineView) ShowChange(c model.TimelineChange) {
 	text := m.styles.Muted.Render("no difference in the object's YAML")
 	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = hunkText(m.styles, hunks)
+	}
+	if note != "" {
+		text = m.styles.Muted.Render(note)
 	}
 	m.showing = true
 	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.change))
@@ -227,8 +211,13 @@ func (m *TimelineView) scroll() {
 	m.offset = max(0, min(m.offset, len(m.rows)-h))
 }
 
-// Update moves the selection, or scrolls the diff while it shows.
+// Update moves the selection, or scrolls the diff while it shows; enter
+// and u act on the selected version, and the audit log's reads come back
+// here.
 func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
+	if cmd, ok := m.logUpdate(msg); ok {
+		return m, cmd
+	}
 	if m.showing {
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch {
@@ -250,6 +239,10 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 	}
 	page := m.listHeight()
 	switch {
+	case key.Matches(k, m.keys.TimelineDiff):
+		return m, m.enter()
+	case key.Matches(k, m.keys.UndoOverwrite):
+		return m, m.undo()
 	case key.Matches(k, m.keys.Up):
 		m.selected--
 	case key.Matches(k, m.keys.Down):
@@ -268,42 +261,65 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 	return m, nil
 }
 
-// titleLines are the lines above the list: what it is, and how many old
-// versions were let go.
+// titleLines are the lines above the list: what it is, how many old
+// versions were let go, and what the audit log says.
 func (m TimelineView) titleLines() []string {
-	title := fmt.Sprintf("timeline of %s: %s since kedit opened it, newest first", m.object, model.Count(len(m.rows), "version"))
-	lines := []string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}
+	live := 0
+	for _, r := range m.rows {
+		if r.id >= 0 {
+			live++
+		}
+	}
+	title := fmt.Sprintf("timeline of %s: %s since kedit opened it", m.object, model.Count(live, "version"))
+	if logged := len(m.rows) - live; logged > 0 {
+		title += fmt.Sprintf(", %d more from the audit log", logged)
+	}
+	lines := []string{m.styles.Title.Render(ansi.Truncate(title+", newest first", m.width, "…"))}
 	if m.dropped > 0 {
 		// The timeline is bounded: the oldest versions go first.
 		note := fmt.Sprintf("%s dropped (the timeline keeps at most %s and %d MiB)",
 			words.Count(m.dropped, "older version"), words.Count(model.MaxTimeline, "version"), model.MaxTimelineBytes>>20)
 		lines = append(lines, m.styles.Error.Render(ansi.Truncate(note, m.width, "…")))
 	}
+	if l := m.logLine(); l != "" {
+		lines = append(lines, l)
+	}
 	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.rowText(timelineRow{
-		rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}), m.width, "")))
+		rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}, "MARK"), m.width, "")))
 }
 
-// columns are the widths of the rv, manager and operation columns: what
-// the widest row needs, the manager at most 24 (a long manager gives way
-// to the changed fields).
-func (m TimelineView) columns() (rv, manager, op int) {
-	rv, manager, op = len("RV"), len("MANAGER"), len("OPERATION")
+// columns are the widths of the rv, time, manager, operation and mark
+// columns: what the widest row needs, the manager at most 24 (a long
+// manager gives way to the changed fields); no mark column when no row
+// has a mark.
+func (m TimelineView) columns() (rv, at, manager, op, mark int) {
+	rv, at, manager, op = len("RV"), len("TIME"), len("MANAGER"), len("OPERATION")
 	for _, r := range m.rows {
 		rv = max(rv, ansi.StringWidth(r.rv))
+		at = max(at, ansi.StringWidth(r.at))
 		manager = max(manager, ansi.StringWidth(r.manager))
 		op = max(op, ansi.StringWidth(r.operation))
+		mark = max(mark, len(r.mark()))
 	}
-	return min(rv, 12), min(manager, 24), op
+	if mark > 0 {
+		mark = max(mark, len("MARK"))
+	}
+	return min(rv, 12), at, min(manager, 24), op, mark
 }
 
-// rowText lays a row out in the columns, after the selection's marker.
-func (m TimelineView) rowText(r timelineRow) string {
-	rvW, managerW, opW := m.columns()
+// rowText lays a row out in the columns, after the selection's marker;
+// mark is its LOST or FIGHT.
+func (m TimelineView) rowText(r timelineRow, mark string) string {
+	rvW, atW, managerW, opW, markW := m.columns()
 	pad := func(s string, w int) string {
 		s = ansi.Truncate(s, w, "…")
 		return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 	}
-	return "  " + pad(r.rv, rvW) + "  " + pad(r.at, 8) + "  " + pad(r.manager, managerW) + "  " + pad(r.operation, opW) + "  " + r.changed
+	text := "  " + pad(r.rv, rvW) + "  " + pad(r.at, atW) + "  " + pad(r.manager, managerW) + "  " + pad(r.operation, opW) + "  "
+	if markW > 0 {
+		text += pad(mark, markW) + "  "
+	}
+	return text + r.changed
 }
 
 // View draws the list, or the selected version's diff.
@@ -314,7 +330,7 @@ func (m TimelineView) View() string {
 	lines := m.titleLines()
 	end := min(m.offset+m.listHeight(), len(m.rows))
 	for i := m.offset; i < end; i++ {
-		text := m.rowText(m.rows[i])
+		text := m.rowText(m.rows[i], m.rows[i].mark())
 		if i == m.selected {
 			lines = append(lines, m.styles.Selected.Render(ansi.Truncate(">"+text[1:], m.width, "…")))
 			continue
@@ -324,12 +340,16 @@ func (m TimelineView) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// ShortHelp is the timeline's keys for the help line.
+// ShortHelp is the timeline's keys for the help line: on a LOST row,
+// enter shows its lost updates and u undoes them.
 func (m TimelineView) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.showing {
 		// esc goes back to the list (t closes the timeline).
 		return []key.Binding{k.TimelineTake, k.Back, k.Up, k.Down, k.Help, k.Quit}
+	}
+	if len(m.rows) > 0 && m.rows[m.selected].lost {
+		return []key.Binding{stateHelp(k.TimelineDiff, "lost updates"), k.UndoOverwrite, k.TimelineClose, k.Up, k.Down, k.TimelineTake, k.Help, k.Quit}
 	}
 	return []key.Binding{k.TimelineDiff, k.TimelineTake, k.TimelineClose, k.Up, k.Down, k.Help, k.Quit}
 }
@@ -338,7 +358,7 @@ func (m TimelineView) ShortHelp() []key.Binding {
 func (m TimelineView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.TimelineDiff, k.TimelineTake, k.TimelineClose},
+		{k.TimelineDiff, k.TimelineTake, k.UndoOverwrite, k.TimelineClose},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Help, k.Quit, k.ForceQuit},
 	}

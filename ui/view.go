@@ -26,6 +26,7 @@ func (m *App) relayout() {
 	m.conflict.SetSize(m.width, h)
 	m.editor.SetSize(m.width, h)
 	m.timeline.SetSize(m.width, h)
+	m.lost.SetSize(m.width, h)
 	m.preview.SetSize(m.width, h)
 	m.browser.SetSize(m.width, h)
 	m.setView.SetSize(m.width, h)
@@ -49,7 +50,7 @@ func (m App) question() string {
 		return "discard the draft? (y/n)"
 	case confirmRecover:
 		return m.recoverQuestion()
-	case confirmTimelineTake, confirmGitOps:
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
 		return m.oncallQuestion()
 	case confirmNewObject:
 		return newObjectQuestion
@@ -110,6 +111,8 @@ func (m App) View() string {
 		body = m.editor.View()
 	case m.screen == screenTimeline:
 		body = m.timeline.View()
+	case m.screen == screenLost:
+		body = m.lost.View()
 	case m.screen == screenPreview:
 		body = m.preview.View()
 	case m.screen == screenBrowser:

@@ -39,6 +39,12 @@ type Write struct {
 	ResourceVersion string
 	// Err is why the write failed; the writer goes on with the next.
 	Err error
+	// Edit marks a report of the kubectl edit KubectlEdit plays, and
+	// which step it is; 0 for the demo writer's own writes.
+	Edit EditStep
+	// Unchanged is set when the kubectl edit's write found the field
+	// still as it had read it: it stored nothing new.
+	Unchanged bool
 }
 
 // String says what was written, for the status line, escaped:
@@ -47,6 +53,9 @@ func (w Write) String() string {
 	where := escape.String(w.Path)
 	if w.Line > 0 {
 		where += " line " + strconv.Itoa(w.Line)
+	}
+	if w.Edit != 0 {
+		return w.editString(where)
 	}
 	if w.Err != nil {
 		return fmt.Sprintf("%s could not set %s: %s", WriterManager, where, escape.String(w.Err.Error()))
@@ -68,7 +77,11 @@ type Writer struct {
 	interval time.Duration
 
 	now    chan struct{}
+	edit   chan struct{}
 	writes chan Write
+	// editor is the kubectl edit's client (WithEditor); nil: the demo
+	// writer's own.
+	editor dynamic.Interface
 
 	mu      sync.Mutex
 	started bool
@@ -101,6 +114,7 @@ func NewWriter(dc dynamic.Interface, t *kube.Target, interval time.Duration) *Wr
 		target:   t,
 		interval: interval,
 		now:      make(chan struct{}, 1),
+		edit:     make(chan struct{}, 1),
 		writes:   make(chan Write, demoWritesBuffered),
 	}
 }
@@ -155,14 +169,31 @@ func (w *Writer) run(ctx context.Context) {
 		defer timer.Stop()
 		tick = timer.C
 	}
+	// The kubectl edit waiting to write back what it read, if any.
+	var edit *staleEdit
+	var editDue <-chan time.Time
 	for {
+		var report Write
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick:
+			report = w.write(ctx)
 		case <-w.now:
+			report = w.write(ctx)
+		case <-w.edit:
+			if edit != nil {
+				report = Write{Path: edit.path(), Edit: EditBusy}
+				break
+			}
+			edit, report = w.readForEdit(ctx)
+			if edit != nil {
+				editDue = time.After(EditWait)
+			}
+		case <-editDue:
+			report = w.writeBack(ctx, edit)
+			edit, editDue = nil, nil
 		}
-		report := w.write(ctx)
 		if ctx.Err() != nil {
 			return
 		}
@@ -170,7 +201,7 @@ func (w *Writer) run(ctx context.Context) {
 		case w.writes <- report:
 		default: // nobody reads: drop the report, not the writes
 		}
-		if timer != nil {
+		if timer != nil && report.Edit == 0 {
 			timer.Reset(w.interval)
 		}
 	}
@@ -229,17 +260,7 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) Write 
 				return Write{Path: ".data." + k, Line: line, Value: strings.TrimSpace(l)}
 			}
 		}
-		if keys.mine == "" {
-			// The first key that is not the writer's own bar (which an
-			// earlier demo writer may have left), else bar itself.
-			keys.mine, keys.other = "bar", "baz"
-			for _, k := range sorted {
-				if k != "bar" {
-					keys.mine, keys.other = k, "bar"
-					break
-				}
-			}
-		}
+		keys.choose(sorted)
 		key := keys.mine
 		if step%2 == 1 {
 			key = keys.other
@@ -272,6 +293,22 @@ func demoChange(obj *unstructured.Unstructured, step int, keys *demoKeys) Write 
 	ann[key] = v
 	obj.SetAnnotations(ann)
 	return Write{Path: ".metadata.annotations." + key, Value: v}
+}
+
+// choose picks the keys at the first write, of the data's sorted keys:
+// mine is the first that is not the writer's own bar (which an earlier
+// demo writer may have left), else bar itself.
+func (keys *demoKeys) choose(sorted []string) {
+	if keys.mine != "" {
+		return
+	}
+	keys.mine, keys.other = "bar", "baz"
+	for _, k := range sorted {
+		if k != "bar" {
+			keys.mine, keys.other = k, "bar"
+			return
+		}
+	}
 }
 
 // bumpSetting raises the number on setting's line in text (a config

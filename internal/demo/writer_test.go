@@ -192,3 +192,66 @@ func TestDemoWriterWritesAsDemoWriter(t *testing.T) {
 		t.Error("the writer stalled with its reports unread")
 	}
 }
+
+// TestKubectlEditLosesWhatWasSavedMeanwhile plays the demo's W on a real
+// API server: the kubectl edit reads foo, the user saves foo meanwhile,
+// and the edit's patch, with no resourceVersion, as another user, puts
+// foo back: the user's value is lost. Played again with nothing saved
+// meanwhile, it writes foo back unchanged; asked twice, it writes once.
+func TestKubectlEditLosesWhatWasSavedMeanwhile(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dc := kubetest.Dynamic(t)
+	ctx := context.Background()
+	if err := CreateObjects(ctx, dc, ns); err != nil {
+		t.Fatal(err)
+	}
+	editor, err := EditorClient(kubetest.Kubeconfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := configMapTarget("", ns, "testmap")
+	w := NewWriter(dc, target, 0).WithEditor(editor)
+	w.Start(ctx)
+	defer w.Stop()
+
+	w.KubectlEdit()
+	read := nextWrite(t, w)
+	if read.Edit != EditRead || read.Path != ".data.foo" || read.Value != "1" ||
+		!strings.HasPrefix(read.String(), `alice's kubectl edit read .data.foo = "1" (rv `) {
+		t.Fatalf("read report %+v: %s", read, read)
+	}
+	w.KubectlEdit()
+	if busy := nextWrite(t, w); busy.Edit != EditBusy || busy.String() != "alice's kubectl edit is still waiting to write .data.foo back" {
+		t.Errorf("a second W while the first waits: %s", busy)
+	}
+	// The user's save, meanwhile.
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "-p", `{"data":{"foo":"mine"}}`)
+	wrote := nextWrite(t, w)
+	obj, err := target.Resource(dc).Get(ctx, "testmap", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foo, _, _ := unstructured.NestedString(obj.Object, "data", "foo")
+	if wrote.Edit != EditWrote || wrote.Unchanged || foo != "1" || wrote.ResourceVersion != obj.GetResourceVersion() ||
+		!strings.HasPrefix(wrote.String(), `alice's kubectl edit set .data.foo back to "1" (rv `) || !strings.HasSuffix(wrote.String(), "): a lost update; t shows it") {
+		t.Errorf("the write back: %s; foo = %q at rv %s", wrote, foo, obj.GetResourceVersion())
+	}
+	managers := map[string]bool{}
+	for _, mf := range obj.GetManagedFields() {
+		managers[mf.Manager] = true
+	}
+	if !managers[EditorManager] {
+		t.Errorf("managedFields %v lack %s", managers, EditorManager)
+	}
+
+	// Nothing saved meanwhile: foo written back as it was, no version.
+	w.KubectlEdit()
+	if r := nextWrite(t, w); r.Edit != EditRead || r.ResourceVersion != obj.GetResourceVersion() {
+		t.Fatalf("second read %+v", r)
+	}
+	if r := nextWrite(t, w); !r.Unchanged || r.ResourceVersion != obj.GetResourceVersion() ||
+		r.String() != `alice's kubectl edit wrote .data.foo = "1" back: unchanged since it read it, nothing lost` {
+		t.Errorf("an edit with nothing between: %s (rv %s, object at %s)", r, r.ResourceVersion, obj.GetResourceVersion())
+	}
+}

@@ -147,6 +147,19 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 	return nil
 }
 
+// Check reads the first line of each log in files, so that a file that
+// cannot be read or is no audit log is said before it is needed, naming
+// the file (and line). Reading the logs (Read) may still meet a bad line
+// further on.
+func Check(files []string) error {
+	for _, f := range files {
+		if err := checkFirst(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkFirst reads the first line of a log none of whose lines was about
 // the object, so that a file that is no audit log at all is said to be
 // one, not taken for a log of other objects. Stdin, read once, is not
@@ -155,6 +168,10 @@ func (rd *reader) checkFirst(name string, stdin io.Reader) error {
 	if name == Stdin {
 		return nil
 	}
+	return checkFirst(name)
+}
+
+func checkFirst(name string) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err

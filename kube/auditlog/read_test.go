@@ -74,6 +74,10 @@ func TestBadLogsSayFileAndLine(t *testing.T) {
 		if !errors.As(err, &fe) || fe.File != yaml || fe.Line != 1 || !strings.Contains(err.Error(), yaml+":1:") {
 			t.Errorf("gzip %v: a YAML file: %v", gz, err)
 		}
+		// Check says it before anything is read, and takes a real log.
+		if err := Check([]string{write(t, "good.jsonl", string(fixture), gz), yaml}); !errors.As(err, &fe) || fe.File != yaml {
+			t.Errorf("gzip %v: Check of a YAML file after a log: %v", gz, err)
+		}
 		lines := strings.SplitAfter(string(fixture), "\n")
 		broken := strings.Join(lines[:3], "") + `{"oops": "app-config"` + "\n" + strings.Join(lines[3:], "")
 		p := write(t, "broken.jsonl", broken, gz)
@@ -88,8 +92,12 @@ func TestBadLogsSayFileAndLine(t *testing.T) {
 			t.Errorf("gzip %v: a log of another object: %v", gz, err)
 		}
 	}
-	if _, err := Read([]string{filepath.Join(t.TempDir(), "missing.log")}, nil, m); err == nil || !strings.Contains(err.Error(), "missing.log") {
+	missing := filepath.Join(t.TempDir(), "missing.log")
+	if _, err := Read([]string{missing}, nil, m); err == nil || !strings.Contains(err.Error(), "missing.log") {
 		t.Errorf("a missing file: %v", err)
+	}
+	if err := Check([]string{missing}); err == nil || !strings.Contains(err.Error(), "missing.log") {
+		t.Errorf("Check of a missing file: %v", err)
 	}
 }
 

@@ -22,6 +22,8 @@ type Fight struct {
 	Count int
 	// Times are when it did: each write that took the field from the other.
 	Times []time.Time
+	// Versions are those writes, as indexes in History.Versions.
+	Versions []int
 }
 
 // fights finds the fights among the versions, by model.Fights' rule, with
@@ -29,13 +31,13 @@ type Fight struct {
 func fights(vs []Version) []Fight {
 	clients := map[string]Client{}
 	var ws []model.FieldWrite
-	for _, v := range vs {
+	for i, v := range vs {
 		if !v.Recorded || v.AfterGap || v.Deleted {
 			continue
 		}
 		key := v.Client.User + "\x00" + v.Client.UserAgent
 		clients[key] = v.Client
-		w := model.FieldWrite{Who: key, At: v.Time}
+		w := model.FieldWrite{Who: key, At: v.Time, ID: i}
 		for _, c := range v.Changed {
 			w.Paths = append(w.Paths, c.Path.String())
 		}
@@ -43,7 +45,7 @@ func fights(vs []Version) []Fight {
 	}
 	var out []Fight
 	for _, f := range model.Fights(ws) {
-		out = append(out, Fight{Path: f.Path, Clients: [2]Client{clients[f.Between[0]], clients[f.Between[1]]}, Count: f.Count, Times: f.Times})
+		out = append(out, Fight{Path: f.Path, Clients: [2]Client{clients[f.Between[0]], clients[f.Between[1]]}, Count: f.Count, Times: f.Times, Versions: f.IDs})
 	}
 	return out
 }

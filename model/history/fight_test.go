@@ -1,6 +1,7 @@
 package history
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -59,8 +60,15 @@ func TestFightBetweenHPAAndGitOps(t *testing.T) {
 		t.Fatalf("fights %+v", h.Fights)
 	}
 	f := h.Fights[0]
-	if f.Path != ".spec.replicas" || f.Count != 4 || len(f.Times) != 4 || f.Clients != [2]Client{hpa, argo} {
+	if f.Path != ".spec.replicas" || f.Count != 4 || len(f.Times) != 4 || f.Clients != [2]Client{hpa, argo} ||
+		!slices.Equal(f.Versions, []int{2, 3, 4, 5}) {
 		t.Errorf("fight %+v", f)
+	}
+	// Each write that took the field is marked on the timeline.
+	for _, r := range Rows(h, nil) {
+		if want := r.Version >= 2; (len(r.Fights) > 0) != want {
+			t.Errorf("version %d: fights %v", r.Version, r.Fights)
+		}
 	}
 	// Two hand-overs are no fight.
 	h = Analyze(events[:6])

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model/history"
+)
+
+// Intents of the timeline and the lost updates' view: what the user asked
+// for, for the app to do.
+type (
+	// ShowLost asks to show the lost updates of version Write of History
+	// (enter on a LOST row of the timeline).
+	ShowLost struct {
+		History *history.History
+		Write   int
+	}
+	// UndoOverwrite asks for the draft that undoes the overwrite made by
+	// version Write of History: the lost values put back onto the object
+	// as it is now (u).
+	UndoOverwrite struct {
+		History *history.History
+		Write   int
+	}
+	// CloseLost asks to go back from the lost updates to the timeline.
+	CloseLost struct{}
+	// ShowTimelineDiff asks for the diff of the live timeline's entry ID
+	// against the entry before it (enter on a version kedit observed).
+	ShowTimelineDiff struct{ ID int }
+	// infoMsg is a line for the status bar about a key that does nothing
+	// where it was pressed.
+	infoMsg string
+)
+
+// intent is a command that hands msg to the app.
+func intent(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// LostKeyMap is the lost updates' view's keys.
+type LostKeyMap struct {
+	// Moving through the lost fields, scrolling their versions, switching
+	// between side by side and stacked, and a Secret's values.
+	Next, Prev, Home, End, PageDown, PageUp, Layout, Reveal key.Binding
+	// Undo makes the draft that puts the lost values back; Back goes back
+	// to the timeline.
+	Undo, Back key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultLostKeyMap returns the lost updates' view's keys.
+func DefaultLostKeyMap() LostKeyMap { return lostKeys(DefaultKeyMap()) }
+
+// lostKeys are the lost updates' view's keys among k, as the conflict view
+// and the timeline bind them.
+func lostKeys(k KeyMap) LostKeyMap {
+	return LostKeyMap{Next: k.Next, Prev: k.Prev, Home: k.Home, End: k.End, PageDown: k.PageDown, PageUp: k.PageUp,
+		Layout: k.Layout, Reveal: k.Reveal, Undo: k.UndoOverwrite, Back: k.Back, Help: k.Help, Quit: k.Quit, ForceQuit: k.ForceQuit}
+}
+
+// LostView shows the lost updates of one write from an audit log as the
+// conflict view shows a conflict: base, the version its writer last read;
+// theirs, the version holding the changes it lost; mine, what it stored.
+// The lost fields are the open items. u asks to undo the overwrite, esc
+// goes back to the timeline.
+type LostView struct {
+	keys  LostKeyMap
+	view  ConflictView
+	h     *history.History
+	write int
+}
+
+// NewLostView returns a lost updates' view with nothing to show until
+// Show.
+func NewLostView(keys LostKeyMap, styles *Styles) LostView {
+	// The conflict view draws and moves; the keys that act are the view's.
+	ck := KeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
+		PageUp: keys.PageUp, Layout: keys.Layout, Reveal: keys.Reveal}
+	return LostView{keys: keys, view: NewConflictView(ck, styles)}
+}
+
+// Show shows the lost updates of version write of h; false when it lost
+// none. secret masks the values until R.
+func (m *LostView) Show(h *history.History, write int, secret bool) bool {
+	o, ok := h.Overwrite(write)
+	if !ok {
+		return false
+	}
+	m.h, m.write = h, write
+	st := m.view.styles
+	vs := h.Versions
+	w := &vs[write]
+	e := kube.EscapeControl
+	heading := lostHeading{
+		title: fmt.Sprintf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", e(w.ResourceVersion), e(w.Client.User),
+			e(w.Verb), words.Count(len(o.Losses), "change"), len(o.Losses)),
+	}
+	read := "before the log begins"
+	if o.Base >= 0 {
+		read = "rv " + e(vs[o.Base].ResourceVersion)
+		if !o.BaseRead.IsZero() {
+			read += " at " + o.BaseRead.Local().Format("15:04:05")
+		}
+	}
+	heading.hint = fmt.Sprintf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
+		e(w.Client.User), e(w.Verb), e(w.Client.User), read)
+	// Short: three of them share a line at 120 columns.
+	base := "base (unknown: read before the log)"
+	if o.Base >= 0 {
+		base = fmt.Sprintf("base (rv %s: %s's last read)", e(vs[o.Base].ResourceVersion), e(w.Client.User))
+	}
+	theirs := "theirs (rv " + e(vs[o.Theirs].ResourceVersion) + ": the changes lost)"
+	if lostBy := lostWriters(h, o); len(lostBy) == 1 {
+		theirs = fmt.Sprintf("theirs (rv %s by %s)", e(vs[o.Theirs].ResourceVersion), e(lostBy[0]))
+	}
+	heading.columns = [3]string{base, theirs, fmt.Sprintf("mine (rv %s by %s)", e(w.ResourceVersion), e(w.Who()))}
+	var rows []conflictRow
+	for i, c := range o.Conflicts {
+		l := o.Losses[i]
+		setter := &vs[l.LostAt]
+		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st), theirs: displayValue(c.Theirs, st),
+			mine: displayValue(c.Mine, st), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
+		if secret && isSecretValue(c.Path) {
+			row.secret = true
+			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
+		}
+		if o.Base < 0 {
+			row.base = st.Muted.Render("(unknown)")
+		}
+		at := firstLineDiffering(renderValue(c.Theirs), renderValue(c.Mine))
+		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
+		rows = append(rows, row)
+	}
+	m.view.showLost(heading, rows, secret)
+	return true
+}
+
+// lostWriters names the writers of the changes o lost, each once.
+func lostWriters(h *history.History, o history.Overwrite) []string {
+	var out []string
+	for _, l := range o.Losses {
+		if who := h.Versions[l.LostAt].Who(); !slices.Contains(out, who) {
+			out = append(out, who)
+		}
+	}
+	return out
+}
+
+// firstLineDiffering is the first line where two texts differ, so that
+// the versions of a long config file start at the lost line.
+func firstLineDiffering(a, b string) int {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return i
+		}
+	}
+	return min(len(al), len(bl))
+}
+
+// SetSize sets the view's size.
+func (m *LostView) SetSize(width, height int) { m.view.SetSize(width, height) }
+
+// Update answers the view's keys: u and esc are intents for the app, the
+// others move and scroll.
+func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, m.keys.Undo):
+			return m, intent(UndoOverwrite{History: m.h, Write: m.write})
+		case key.Matches(k, m.keys.Back):
+			return m, intent(CloseLost{})
+		}
+	}
+	var cmd tea.Cmd
+	m.view, cmd = m.view.Update(msg)
+	return m, cmd
+}
+
+// View draws the lost fields and the selected one's versions.
+func (m LostView) View() string { return m.view.View() }
+
+// ShortHelp is the view's keys for the footer; R first for a Secret, and
+// pgdn when the versions do not fit the screen.
+func (m LostView) ShortHelp() []key.Binding {
+	k := m.keys
+	bindings := m.secretKeys(k.Undo, k.Next, k.Back)
+	if m.view.detailCut() {
+		bindings = append(bindings, stateHelp(k.PageDown, "versions down"), stateHelp(k.PageUp, "versions up"))
+	}
+	return append(bindings, k.Help)
+}
+
+func (m LostView) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.view.secret {
+		bindings = append(bindings, revealHelp(m.keys.Reveal, m.view.revealed))
+	}
+	return bindings
+}
+
+// FullHelp is every key of the view, in groups.
+func (m LostView) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Undo, k.Back},
+		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout, k.PageDown, k.PageUp),
+		{k.Help, k.Quit, k.ForceQuit},
+	}
+}
+
+// undoValue says a field's value in a status line; a Secret's never.
+func undoValue(v diff.FieldValue, secret bool) string {
+	if secret {
+		return secretMask
+	}
+	if !v.Present {
+		return "(absent)"
+	}
+	return shortValue(v)
+}

@@ -1,0 +1,242 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
+)
+
+// The timeline's audit log: the object's history read from it each time
+// the timeline opens (ReadHistory), and what enter and u do on its rows.
+
+// HistoryReader reads the object's history from the audit logs kedit was
+// given (Object.History); it is called inside a command.
+type HistoryReader func(ctx context.Context) (*history.History, error)
+
+// historySource is where one timeline reads its history: the app's
+// context and the object's reader. Reads of another timeline's source
+// (an object left for the browser) are dropped.
+type historySource struct {
+	ctx  context.Context
+	read HistoryReader
+}
+
+type (
+	// historyReadMsg is the outcome of a read of src.
+	historyReadMsg struct {
+		src *historySource
+		h   *history.History
+		err error
+	}
+	// historyDueMsg says it is time to read src again: the log was behind
+	// the versions kedit saw (the server writes a request's audit event
+	// as the request ends, after the watch has told of it).
+	historyDueMsg struct{ src *historySource }
+)
+
+// readHistoryCmd reads the history from src.
+func readHistoryCmd(src *historySource) tea.Cmd {
+	return func() tea.Msg {
+		h, err := src.read(src.ctx)
+		return historyReadMsg{src: src, h: h, err: err}
+	}
+}
+
+// logBehindTries bounds the reads again, a second apart, while the log is
+// behind the versions kedit saw.
+const logBehindTries = 10
+
+// auditLog is what the timeline keeps of the audit log: where it reads
+// it, the history last read, a read on its way (again: one more is due
+// after it), why the last read failed, and how many reads in a row found
+// the log behind.
+type auditLog struct {
+	src     *historySource
+	h       *history.History
+	reading bool
+	again   bool
+	logErr  error
+	tries   int
+}
+
+// ReadHistory reads the object's history from the audit log through read
+// (nil: kedit was given no log), as the timeline opens: a write logged
+// since the last read is in it.
+func (m *TimelineView) ReadHistory(ctx context.Context, read HistoryReader) tea.Cmd {
+	if read == nil {
+		return nil
+	}
+	if m.src == nil {
+		m.src = &historySource{ctx: ctx, read: read}
+	}
+	m.tries = 0
+	if m.reading {
+		m.again = true
+		return nil
+	}
+	m.reading = true
+	return readHistoryCmd(m.src)
+}
+
+// logUpdate takes the reads' outcomes; false for any other message.
+func (m *TimelineView) logUpdate(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case historyReadMsg:
+		if msg.src != m.src {
+			return nil, true
+		}
+		m.reading = false
+		if m.logErr = msg.err; msg.err == nil {
+			m.h = msg.h
+		}
+		m.fillRows()
+		switch {
+		case m.again:
+			m.again, m.reading = false, true
+			return readHistoryCmd(m.src), true
+		case msg.err == nil && m.logBehind() && m.tries < logBehindTries:
+			m.tries++
+			src := m.src
+			return tea.Tick(time.Second, func(time.Time) tea.Msg { return historyDueMsg{src} }), true
+		}
+		return nil, true
+	case historyDueMsg:
+		if msg.src != m.src || m.reading {
+			return nil, true
+		}
+		m.reading = true
+		return readHistoryCmd(m.src), true
+	}
+	return nil, false
+}
+
+// logBehind reports whether kedit saw a version newer than every version
+// the log holds.
+func (m TimelineView) logBehind() bool {
+	if m.h == nil || len(m.live) == 0 {
+		return false
+	}
+	newest := m.live[len(m.live)-1]
+	for _, v := range m.h.Versions {
+		if v.ResourceVersion == newest.ResourceVersion || model.NewerResourceVersion(v.ResourceVersion, newest.ResourceVersion) {
+			return false
+		}
+	}
+	return !newest.Deleted
+}
+
+// logLine says what the audit log holds, under the title: its lost
+// updates and fights, that it is being read, or why it cannot be.
+func (m TimelineView) logLine() string {
+	st := m.styles
+	var text string
+	switch {
+	case m.src == nil:
+		return ""
+	case m.logErr != nil:
+		return st.Error.Render(ansi.Truncate("audit log: "+kube.EscapeControl(m.logErr.Error()), m.width, "…"))
+	case m.h == nil:
+		text = "reading the audit log ..."
+	default:
+		lost := 0
+		for _, r := range m.rows {
+			if r.lost {
+				lost++
+			}
+		}
+		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+		if lost > 0 {
+			text += "; LOST: enter shows it, u undoes it"
+		}
+		if m.reading {
+			text += "; reading it again ..."
+		}
+	}
+	return st.Muted.Render(ansi.Truncate(text, m.width, "…"))
+}
+
+// enter shows the selected version: a LOST row's lost updates
+// (ShowLost), a version only the log holds against the log's version
+// before it, a live version against the live one before it
+// (ShowTimelineDiff).
+func (m *TimelineView) enter() tea.Cmd {
+	if len(m.rows) == 0 {
+		return nil
+	}
+	r := m.rows[m.selected]
+	switch {
+	case r.lost:
+		return intent(ShowLost{History: m.h, Write: r.version})
+	case r.id < 0:
+		note := ""
+		if !m.h.Versions[r.version].Recorded {
+			note = "the audit log holds no object of this write (it was logged below RequestResponse level): what it changed is unknown"
+		}
+		m.showChange(m.h.Change(r.version), r, note)
+		return nil
+	}
+	return intent(ShowTimelineDiff{ID: r.id})
+}
+
+// undo asks to undo a LOST row's overwrite.
+func (m TimelineView) undo() tea.Cmd {
+	if len(m.rows) == 0 || !m.rows[m.selected].lost {
+		return intent(infoMsg("u undoes the overwrite of a row marked LOST: this version lost nothing"))
+	}
+	return intent(UndoOverwrite{History: m.h, Write: m.rows[m.selected].version})
+}
+
+// SelectedLogObject returns the object of the selected version when only
+// the audit log holds it (y makes it the draft); false for any other.
+func (m TimelineView) SelectedLogObject() (*unstructured.Unstructured, bool) {
+	if len(m.rows) == 0 || m.rows[m.selected].id >= 0 || m.h == nil {
+		return nil, false
+	}
+	obj := m.h.Versions[m.rows[m.selected].version].Object
+	return obj, obj != nil
+}
+
+// undoText says what the draft that undoes an overwrite put back, and
+// what it kept: `the draft puts back .data.foo = "bob", lost by alice's
+// patch; s saves it`. Everything from the log is escaped.
+func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) string {
+	e := kube.EscapeControl
+	w := &h.Versions[o.Write]
+	var back, kept, failed []string
+	for i, n := range notes {
+		switch {
+		case n.Restored:
+			// shortValue has escaped the value.
+			back = append(back, e(n.Path)+" = "+undoValue(o.Losses[i].Value, secret))
+		case n.Kept:
+			kept = append(kept, e(n.Path))
+		default:
+			failed = append(failed, e(n.Path))
+		}
+	}
+	var parts []string
+	if len(back) > 0 {
+		parts = append(parts, fmt.Sprintf("the draft puts back %s, lost by %s's %s; s saves it", strings.Join(back, ", "),
+			e(w.Client.User), e(w.Verb)))
+	}
+	switch {
+	case len(kept) > 0 && len(back) == 0:
+		parts = append(parts, "nothing to put back: "+strings.Join(kept, ", ")+" changed again since the overwrite, and keeps the newer value")
+	case len(kept) > 0:
+		parts = append(parts, strings.Join(kept, ", ")+" changed again since: the draft keeps the newer value")
+	}
+	if len(failed) > 0 {
+		parts = append(parts, strings.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
+	}
+	return strings.Join(parts, "; ")
+}

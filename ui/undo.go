@@ -1,0 +1,101 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/model"
+)
+
+// The app's side of the audit log's lost updates: the timeline's and the
+// lost updates' view's intents, and the draft that undoes an overwrite.
+
+// auditing handles the timeline's reads of the audit log and the intents
+// of the timeline and the lost updates' view; false for any other
+// message.
+func (m App) auditing(msg tea.Msg) (App, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case historyReadMsg, historyDueMsg:
+		// Whatever shows: the rows are ready when the timeline is.
+		var cmd tea.Cmd
+		m.timeline, cmd = m.timeline.Update(msg)
+		return m, cmd, true
+	case ShowTimelineDiff:
+		c, err := m.sess.TimelineDiff(msg.ID)
+		if err != nil {
+			m.status.Error(errorText(err))
+			return m, nil, true
+		}
+		m.timeline.ShowChange(c)
+		return m, nil, true
+	case ShowLost:
+		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
+			m.screen = screenLost
+		}
+		return m, nil, true
+	case CloseLost:
+		m.screen = screenTimeline
+		return m, nil, true
+	case UndoOverwrite:
+		if m.sess.Draft() != nil {
+			// The undo is a draft of its own: the one there is goes only
+			// when the user says so.
+			m.oncall.undo, m.confirm = &msg, confirmUndo
+			return m, nil, true
+		}
+		m, cmd := m.undoOverwrite(msg)
+		return m, cmd, true
+	case infoMsg:
+		m.status.Info(string(msg))
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// undoOverwrite makes the draft that undoes an overwrite: the object as it
+// is now with the lost values put back (history.Undo), a field changed
+// again since keeping its newer value. The object view shows it as any
+// draft, and s saves it as any draft: with the live resourceVersion, a
+// change made meanwhile still a conflict.
+func (m App) undoOverwrite(u UndoOverwrite) (App, tea.Cmd) {
+	live, deleted := m.sess.Live()
+	if deleted || live.Object == nil {
+		m.status.Error("the object is deleted: there is nothing to put the lost values back onto")
+		return m, nil
+	}
+	o, ok := u.History.Overwrite(u.Write)
+	if !ok {
+		return m, nil
+	}
+	draft, notes := u.History.Undo(live.Object, o.Losses)
+	text, err := model.RenderYAML(draft)
+	if err != nil {
+		m.status.Error(errorText(err))
+		return m, nil
+	}
+	cmd := m.draftFromTimeline(text)
+	said := undoText(u.History, o, notes, m.sess.Ref().IsSecret())
+	if d := m.sess.Draft(); d == nil || d.Err == nil {
+		// With nothing put back the session took the text as no change,
+		// and the words say so.
+		m.status.Info(said)
+	}
+	return m, cmd
+}
+
+// draftFromTimeline makes text the draft, as the timeline's y and u do,
+// and shows it in the object view.
+func (m *App) draftFromTimeline(text string) tea.Cmd {
+	cmd := m.handle(model.DraftEdited{Text: text})
+	m.timeline.HideChange()
+	m.screen = screenObject
+	return cmd
+}
+
+// takeText is the text y makes the draft of: the timeline's entry, or
+// the audit log's version.
+func (m App) takeText() (string, error) {
+	if obj := m.oncall.takeObj; obj != nil {
+		return m.sess.DraftTextOf(obj)
+	}
+	return m.sess.TimelineDraftText(m.oncall.takeID)
+}
