@@ -95,11 +95,10 @@ type SignalMsg struct{ Signal os.Signal }
 // App is kedit's root model: it owns the session, hands it every intent
 // and outcome, performs its effects as commands and draws the child views.
 type App struct {
-	cfg     Config
-	ctx     context.Context
-	keys    KeyMap
-	setKeys SetKeyMap
-	styles  *Styles
+	cfg    Config
+	ctx    context.Context
+	keys   KeyMap
+	styles *Styles
 
 	// objectState is the object shown, if any: its session and where its
 	// draft is (m.sess, m.draftPath ...).
@@ -117,8 +116,7 @@ type App struct {
 	// the shown object's outstanding commands are back.
 	leaving bool
 
-	// set is the set kedit was started on (Config.Set), nil for none;
-	// setView lists its objects.
+	// set is kedit's set (Config.Set), nil for none; setView lists it.
 	set     *setState
 	setView SetView
 
@@ -179,11 +177,7 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	setKeys := DefaultSetKeyMap()
-	if cfg.SetKeys != nil {
-		setKeys = *cfg.SetKeys
-	}
-	m := App{cfg: cfg, ctx: ctx, keys: keys, setKeys: setKeys, styles: styles, parked: map[DraftKey]objectState{},
+	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, parked: map[DraftKey]objectState{},
 		object: NewObjectView(keys, styles), conflict: NewConflictView(keys, styles), editor: NewEditorView(keys, styles),
 		timeline: NewTimelineView(keys, styles), lost: NewLostView(lostKeys(keys), styles), preview: NewPreviewView(keys, styles),
 		browser: NewBrowser(keys, styles), status: NewStatusBar(styles), width: 80, height: 24, frame: &frameCache{}}
