@@ -1,44 +1,11 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
 	"github.com/kedit/kedit/kube/kubetest"
 )
-
-// TestREADMEListsRootFlags keeps the README's section on kedit's root
-// command true: every flag of its own (the connection flags are one row)
-// in its table.
-func TestREADMEListsRootFlags(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	start := strings.Index(readme, "### `kedit [flags] [TYPE]`")
-	if start < 0 {
-		t.Fatal("README has no section on the root command")
-	}
-	section := readme[start:]
-	if end := strings.Index(section[4:], "\n### "); end >= 0 {
-		section = section[:end+4]
-	}
-	newRootCmd().LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" {
-			return
-		}
-		if !strings.Contains(section, "`--"+f.Name) {
-			t.Errorf("README's root command section does not list --%s", f.Name)
-		}
-		if f.Shorthand != "" && !strings.Contains(section, "`-"+f.Shorthand+"`") {
-			t.Errorf("README's root command section does not list -%s", f.Shorthand)
-		}
-	})
-}
 
 // TestSetAsksAboveTheLimit: a set of more objects than askAbove asks on
 // the terminal before it opens anything; no is exit status 1 and nothing
