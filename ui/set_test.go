@@ -269,3 +269,90 @@ func TestSetRecoversStoredDrafts(t *testing.T) {
 		t.Errorf("the recovered draft's file: %v", err)
 	}
 }
+
+// runnerOf is the fake server of object name of the set.
+func runnerOf(c *fakeCluster, name string) *fakeRunner {
+	return c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: name}]
+}
+
+// TestSetRefusedSaveKeepsItsDraft: a save the server refuses keeps its
+// draft, its row says why, and the round's summary says how many were
+// saved and refused, never saved for the refused one.
+func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	runnerOf(c, "a").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	m = drive(t, m, keys("s")...)
+	r := rowOf(t, m, "a")
+	if r.Status.State != model.MemberRefused || !strings.Contains(r.Note, "not allowed") || m.set.model.Session(0).Draft() == nil {
+		t.Errorf("a: %+v", r)
+	}
+	if rowOf(t, m, "b").Status.State != model.MemberSaved {
+		t.Errorf("b: %+v", rowOf(t, m, "b"))
+	}
+	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 refused, the drafts kept (each row says why)") || strings.Contains(s, "configmaps/a  saved") {
+		t.Errorf("the summary:\n%s", s)
+	}
+	// s again sends a's draft only: b's was saved.
+	runnerOf(c, "a").fail = nil
+	m = drive(t, m, keys("s")...)
+	if runnerOf(c, "b").saves != 1 || rowOf(t, m, "a").Status.State != model.MemberSaved {
+		t.Errorf("b saved %d times; a: %+v", runnerOf(c, "b").saves, rowOf(t, m, "a"))
+	}
+}
+
+// TestSetAsksBeforeSavingGitOpsObjects: as for one object, the first save
+// of an object a GitOps tool reconciles asks first; n saves nothing, y
+// saves every draft.
+func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	live, _ := m.set.model.Session(0).Live()
+	flux := live.Object.DeepCopy()
+	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
+	flux.SetResourceVersion("11")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
+	r := runnerOf(c, "a")
+	r.server = flux.DeepCopy()
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	m = drive(t, m, keys("s")...)
+	if m.confirm != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is reconciled by a GitOps tool") {
+		t.Fatalf("no question:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("n")...)
+	if r.saves != 0 || runnerOf(c, "b").saves != 0 || !strings.Contains(plain(m), "nothing saved") {
+		t.Fatalf("n saved: %d %d\n%s", r.saves, runnerOf(c, "b").saves, plain(m))
+	}
+	m = drive(t, m, keys("s", "y")...)
+	if rowOf(t, m, "a").Status.State != model.MemberSaved || rowOf(t, m, "b").Status.State != model.MemberSaved {
+		t.Errorf("y:\n%s", plain(m))
+	}
+}
+
+// TestSetWatchReachesEachObject: the set's watch brings each object's
+// changes to its own session: a row not shown follows its object (deleted
+// here), and the object shown gets the banner as one object does.
+func TestSetWatchReachesEachObject(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	if !strings.Contains(plain(m), "connected") {
+		t.Errorf("the header:\n%s", plain(m))
+	}
+	live, _ := m.set.model.Session(1).Live()
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 1, Event: kube.WatchEvent{Type: kube.ObjectDeleted, Object: live.Object}}})
+	if rowOf(t, m, "b").Status.State != model.MemberDeleted {
+		t.Errorf("b: %+v", rowOf(t, m, "b"))
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	theirs, _ := m.set.model.Session(0).Live()
+	o := theirs.Object.DeepCopy()
+	_ = unstructured.SetNestedField(o.Object, "theirs", "data", "bar")
+	o.SetResourceVersion("12")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: o, ResourceVersion: "12"}}})
+	if s := plain(m); !strings.Contains(s, "changed on server: rv 10 -> 12") || !strings.Contains(s, "connected") {
+		t.Errorf("the object shown:\n%s", s)
+	}
+}
