@@ -32,7 +32,7 @@ type setState struct {
 	// until its state changes (noteOf is the state it was said in).
 	notes  []notice
 	noteOf []model.MemberState
-	watch  SetWatcher
+	// events are the set's watch's (kedit stops the watch as it ends).
 	events <-chan kube.SetEvent
 	conn   kube.Connection
 	// edit is the edit of several objects $EDITOR has.
@@ -79,15 +79,15 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	var sessions []*model.Session
 	waiting := 0
 	for _, o := range s.Objects {
-		os := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
+		ost := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
 		var first notice
-		if ns := os.init(m.cfg.YesGitOps); len(ns) > 0 {
+		if ns := ost.init(m.cfg.YesGitOps); len(ns) > 0 {
 			first = ns[0]
 		}
-		if len(os.stored) > 0 {
+		if len(ost.stored) > 0 {
 			waiting++
 		}
-		st.states = append(st.states, os)
+		st.states = append(st.states, ost)
 		st.notes = append(st.notes, first)
 		st.noteOf = append(st.noteOf, model.MemberLive)
 		sessions = append(sessions, o.Session)
@@ -112,7 +112,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		m.status.Error("the objects are not watched: " + errorText(err))
 		return nil
 	}
-	st.watch, st.events = w, w.Events()
+	st.events = w.Events()
 	return setWatchCmd(st.events)
 }
 
