@@ -51,7 +51,7 @@ test-root: localcluster
 test-localcluster: localcluster
 	LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster $(GO) test -C localcluster -vet=off -count=1 -timeout $(TEST_TIMEOUT) ./...
 
-## stress: issue 12's race at full size, which `make test` runs small (2 sessions of 20 edits):
+## stress: many sessions racing on one object, at full size, which `make test` runs small (2 sessions of 20 edits):
 ## STRESS_SESSIONS sessions of STRESS_EDITS edits each on one ConfigMap, through the engine the
 ## UI runs, with kubectl patch as one more writer; prints attempts, conflicts, automatic rebases,
 ## resolutions and lost updates, and writes them to STRESS_REPORT (see RELIABILITY.md). Without

@@ -31,7 +31,8 @@ func confMap(text string) *unstructured.Unstructured {
 	}}
 }
 
-// TestTakingMineKeepsTheirsCleanLines is issue 8's first defect: the draft
+// TestTakingMineKeepsTheirsCleanLines: taking mine keeps what theirs changed
+// beside the collision. The draft
 // changes lines 5 and 10 of a 40-line file, theirs lines 10 and 30. Only
 // line 10 collides; taking mine must keep theirs' line 30.
 func TestTakingMineKeepsTheirsCleanLines(t *testing.T) {

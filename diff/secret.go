@@ -13,8 +13,8 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 )
 
-// A Secret's data is shown decoded wherever the user reads or types it
-// (issue 11): each value as the text it is, so that a certificate or a
+// A Secret's data is shown decoded wherever the user reads or types it:
+// each value as the text it is, so that a certificate or a
 // config file reads naturally, and encoded again on save. This file (the
 // writing) and secret_read.go (the reading back) are the one place that
 // says how a decoded value is written in YAML and read back; the rule they

@@ -21,7 +21,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// Issue 15's live change: from kubectl patch returning to kedit drawing
+// The live change's latency: from kubectl patch returning to kedit drawing
 // the banner that names the new resourceVersion, beside kubectl get -w
 // printing it, on the same ConfigMap in the same run. The real binaries:
 // kedit built from this tree in a pseudo-terminal (script(1)), with a

@@ -14,7 +14,7 @@ import (
 )
 
 // End to end: the browser of the real kedit binary in tmux against
-// localcluster (issue 14).
+// localcluster.
 
 // liveWithin is the browser's promise: a change on the server shows
 // within 2 seconds, with no key pressed.
@@ -303,7 +303,7 @@ func TestE2EBrowserSignalStoresEveryDraft(t *testing.T) {
 
 // TestE2EStartupRequests: with discovery cached, as after any earlier run,
 // kedit TYPE/NAME sends two requests before its first frame, the object's
-// GET and its watch (issue 15's fewest possible): a built-in kind's schema
+// GET and its watch (the fewest possible): a built-in kind's schema
 // is client-go's, not the server's. --debug's log says each request, and
 // never a credential.
 func TestE2EStartupRequests(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// Issue 12's Secrets and credentials through the real binary: what the
+// Secrets and credentials through the real binary: what the
 // debug log, the timeline export, the draft directory and the terminal
 // hold after a Secret is edited, and what a kubeconfig's credentials
 // become when the server is not there.
@@ -33,7 +33,7 @@ func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	old, mine := "old-s3cr3t-"+randomSuffix(), "new-s3cr3t-"+randomSuffix()
 	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "vault", "--from-literal=token="+old)
 	oldB64, mineB64 := base64.StdEncoding.EncodeToString([]byte(old)), base64.StdEncoding.EncodeToString([]byte(mine))
-	// $EDITOR gets the Secret decoded (issue 11).
+	// $EDITOR gets the Secret decoded.
 	editor := editorScript(t, `sed -i 's/`+old+`/`+mine+`/' "$1"`)
 	env := newKeditEnv(t, editor)
 	logs := t.TempDir()

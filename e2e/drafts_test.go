@@ -21,7 +21,8 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// End to end, the promise about drafts (#10): the real binary in tmux,
+// End to end, the promise about drafts (never lost, never said to be
+// safe when they are not): the real binary in tmux,
 // killed, hung up on, run twice at once, and against two "clusters".
 
 // leaveDraft runs kedit on configmap/name in ns, makes a draft with the

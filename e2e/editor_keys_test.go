@@ -6,7 +6,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// TestE2EEditorKeys: every key of the in-app editor's contract (issue 9),
+// TestE2EEditorKeys: every key of the in-app editor's contract,
 // as a terminal under tmux sends it to the real binary: ctrl+home/end,
 // pgup/pgdn, find and go to line, alt+left/right, a mouse click, tab and
 // shift+tab, enter keeping the indentation, ctrl+k with undo and redo,

@@ -16,7 +16,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// End to end, the in-app editor (issue 9) in the real binary: a config of
+// End to end, the in-app editor in the real binary: a config of
 // 20,000 lines edited and saved whole, typing kept within a second and
 // offered after kill -9, and a large bracketed paste.
 

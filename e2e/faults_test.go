@@ -14,7 +14,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// Issue 12's churn and faults through the real binary in tmux: what the
+// Churn and faults through the real binary in tmux: what the
 // user sees on a hot object and when the API server dies under an edit.
 // The engine's tests in kube (hot_test.go, faults_test.go) count the
 // requests; these check that the shipped kedit reaches the same ends.

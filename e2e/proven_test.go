@@ -15,7 +15,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// Issue 12 through the real binary: what reaches the terminal, what is
+// Hostile input and faults through the real binary: what reaches the terminal, what is
 // written to disk, and the faults a user meets.
 
 // payload is one hostile string and the raw bytes that must never reach a
@@ -27,7 +27,7 @@ type payload struct {
 	raw string
 }
 
-// hostile are the payloads of issue 12, each with a marker of its own.
+// hostile are payloads that would drive a terminal, each with a marker of its own.
 var hostile = []payload{
 	{"OSC 52 (clipboard)", "\x1b]52;c;cHduZWQ=\x07CLIP-MARK", "\x1b]52;"},
 	{"OSC 0 (title)", "\x1b]0;TITLE-MARK\x07", "\x1b]0;"},

@@ -11,7 +11,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// Issue 15's request rows through the real binary, read from --debug's
+// The requests kedit sends, through the real binary, read from --debug's
 // log of every request.
 
 // debugRequests returns the requests the debug log at path holds, from

@@ -15,7 +15,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// End to end, issue 8: no resolution drops a change that did not collide,
+// End to end: no resolution drops a change that did not collide,
 // with the real binary in tmux against localcluster.
 
 func writeFile(t *testing.T, name, body string) string {

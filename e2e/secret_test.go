@@ -22,7 +22,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-// End to end, issue 11: a Secret through the real binary in tmux against
+// End to end: a Secret through the real binary in tmux against
 // localcluster, edited decoded, merged decoded, and nowhere in plain text
 // that the user did not ask for.
 

@@ -22,7 +22,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// The reproductions of issue 8, each as the session engine against the
+// Reproductions of resolutions that once dropped a change, each as the session engine against the
 // real API server: no resolution drops a change that did not collide, and
 // server-side apply does what the draft says or says why not.
 

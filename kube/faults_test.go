@@ -18,7 +18,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// Issue 12's faults, through the engine the UI runs: a server killed in
+// Faults, through the engine the UI runs: a server killed in
 // the middle of an edit, a watch that expired, a network that delays,
 // drops and answers 5xx. Each asserts what the user is told, that the
 // draft is kept, and that the save lands exactly once.

@@ -25,7 +25,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// The harness of issue 12's tests: the engine the UI sits on (a
+// The harness of the fault and race tests: the engine the UI sits on (a
 // model.Session fed by a Watch, its effects performed by a Runner) on any
 // cluster, its client optionally through a proxy that injects faults.
 

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// A Secret's values never reach kedit's output (issue 11): not the status
+// A Secret's values never reach kedit's output: not the status
 // bar, not a log. The API server's refusal of a Secret can repeat a value
 // (field.Invalid writes the value it refuses, quoted), so kedit hides what
 // the server quotes before the error goes anywhere.

@@ -22,7 +22,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// The race of issue 12: sessions editing one ConfigMap at once through
+// The race: sessions editing one ConfigMap at once through
 // exactly the engine the UI runs (model.Session, Runner, Watch: open, edit,
 // save, rebase, resolve, resubmit), with kubectl patch as one more writer.
 // `make test` runs 2 sessions of 20 edits; `make stress` runs 16 of 50:

@@ -11,7 +11,7 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
-// A Secret's draft text is its decoded form (issue 11): RenderYAML writes
+// A Secret's draft text is its decoded form: RenderYAML writes
 // the values of data decoded (diff.RenderSecretYAML), and parseDraft reads
 // them back and encodes them, once, into the object the session saves. So
 // the in-app editor, $EDITOR, the object view, the diff, the conflict view

@@ -302,7 +302,7 @@ func FuzzSecretDraftRoundTrip(f *testing.F) {
 
 // TestSecretWithControlCharactersRenders: a Secret whose other fields (a
 // label, an annotation) hold a C1 control, an ESC and a bidi control
-// renders, as any object the server accepts must (issue 12), and its draft
+// renders, as any object the server accepts must, and its draft
 // and stored draft read back to the same object.
 func TestSecretWithControlCharactersRenders(t *testing.T) {
 	evil := "a\u009b2Jb\x1b]0;t\x07\u202ec"

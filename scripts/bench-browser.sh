@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench-browser.sh measures the browser (issue 14) for BENCHMARKS.md, each
+# bench-browser.sh measures the browser for BENCHMARKS.md, each
 # row beside kubectl get on the same server in the same run:
 #
 #   scripts/bench-browser.sh                 # from anywhere; make bench runs it

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench.sh runs every benchmark of issue 15 (and the browser's, through
+# bench.sh runs every benchmark of BENCHMARKS.md (and the browser's, through
 # bench-browser.sh, and the set's), each beside its peer in the same run, and prints one
 # table with a ✔ or ✘ per goal. make bench runs it; it takes under ten
 # minutes on a 2-CPU machine.
@@ -330,7 +330,7 @@ if [ -z "${NO_HISTORY:-}" ]; then
 fi
 
 echo
-echo "== issue 15's goals ($(($(date +%s) - began)) s)"
+echo "== the goals ($(($(date +%s) - began)) s)"
 python3 - "$rows" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
