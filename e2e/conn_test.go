@@ -61,10 +61,10 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 }
 
 // nextTry and attemptNo read the back-off and the attempt the status line
-// announces.
+// announces; a long failure wraps, so a line may end between their words.
 var (
-	nextTry   = regexp.MustCompile(`next try in (\d+)s`)
-	attemptNo = regexp.MustCompile(`\(attempt (\d+)\)`)
+	nextTry   = regexp.MustCompile(`next try in\s+(\d+)s`)
+	attemptNo = regexp.MustCompile(`\(attempt\s+(\d+)\)`)
 )
 
 // TestE2EWaitingSaveGoesWhenTheServerIsBack: the network to the API

@@ -182,7 +182,7 @@ func checkSectionsShowContent(t *testing.T, screen string, titles ...string) {
 
 // objectViewKeys are the object view's bindings, as its help lists them.
 func objectViewKeys() []key.Binding {
-	k := ui.DefaultKeyMap()
+	k := ui.DefaultKeyMap().Object
 	return []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts, k.Diff,
 		k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit, k.Up, k.Down, k.PageUp, k.PageDown,
 		k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right, k.Timeline, k.Blame, k.Preview, k.DemoWrite,
@@ -191,9 +191,9 @@ func objectViewKeys() []key.Binding {
 
 // conflictViewKeys are the conflict view's.
 func conflictViewKeys() []key.Binding {
-	k := ui.DefaultKeyMap()
+	k := ui.DefaultKeyMap().Conflict
 	return []key.Binding{k.Next, k.Prev, k.Home, k.End, k.Layout, k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine,
-		k.AllTheirs, k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit, k.ForceQuit}
+		k.AllTheirs, k.PageDown, k.PageUp, k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 
 // helpText opens ? and reads every page of it, pgdn after pgdn, then
@@ -252,7 +252,7 @@ func TestE2EEveryKeyCanBeFound(t *testing.T) {
 				t.Errorf("the footer at %d columns: %q", s.w, footer)
 			}
 			help := helpText(t, term, "object view")
-			for _, b := range append(objectViewKeys(), ui.DefaultKeyMap().Reveal) {
+			for _, b := range append(objectViewKeys(), ui.DefaultKeyMap().Object.Reveal) {
 				if !showsBinding(help, b) {
 					t.Errorf("? does not show %s %s:\n%s", b.Help().Key, b.Help().Desc, help)
 				}

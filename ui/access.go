@@ -54,10 +54,10 @@ func (m *App) accessChecked(msg accessCheckedMsg) {
 	}
 	if msg.sess != m.sess {
 		// The object was left for the browser meanwhile.
-		for k, st := range m.parked {
+		for k, st := range m.shelf.parked {
 			if st.sess == msg.sess {
 				st.access.denied = denied
-				m.parked[k] = st
+				m.shelf.park(k, st)
 			}
 		}
 		return

@@ -102,7 +102,7 @@ func TestAppDraftsList(t *testing.T) {
 		t.Fatalf(":drafts shows:\n%s", v)
 	}
 	m = drive(t, m, keyMsg("web"), tea.KeyMsg{Type: tea.KeyEnter})
-	if m.screen != screenObject || m.Session().Ref().Name != "web" || m.confirm != confirmRecover {
+	if m.screen != screenObject || m.Session().Ref().Name != "web" || m.confirm.kind != confirmRecover {
 		t.Fatalf("opening web's draft: screen %d, question %q", m.screen, m.question())
 	}
 	m = drive(t, m, keyMsg("y"))
@@ -111,11 +111,11 @@ func TestAppDraftsList(t *testing.T) {
 	}
 	// Back, web is kept; the memory-only db comes back from :drafts too.
 	m = drive(t, m, keyMsg("esc"))
-	if _, ok := m.parked[web]; !ok {
+	if _, ok := m.shelf.parked[web]; !ok {
 		t.Error("web's recovered draft was not kept")
 	}
 	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyEnter})
-	if m.screen != screenObject || m.Session().Ref().Name != "db" || m.confirm != confirmNone || m.Session().Draft() == nil {
+	if m.screen != screenObject || m.Session().Ref().Name != "db" || m.confirm.kind != confirmNone || m.Session().Draft() == nil {
 		t.Errorf("db from :drafts: screen %d, question %q", m.screen, m.question())
 	}
 }

@@ -62,7 +62,7 @@ func TestAppOpensAndComesBack(t *testing.T) {
 	}
 
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
-	if m.screen != screenObject || m.confirm != confirmNone {
+	if m.screen != screenObject || m.confirm.kind != confirmNone {
 		t.Fatalf("enter again: screen %d, question %q", m.screen, m.question())
 	}
 	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "foo: mine") {
@@ -156,7 +156,7 @@ func TestAppQuitAsksForDraftsInMemory(t *testing.T) {
 		t.Fatalf("q: quit %v, question %q", d.quit, m.question())
 	}
 	d.send(keyMsg("n"))
-	if m = d.settle(); d.quit || m.confirm != confirmNone {
+	if m = d.settle(); d.quit || m.confirm.kind != confirmNone {
 		t.Fatal("n quits")
 	}
 
@@ -216,7 +216,7 @@ func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
 	if m.screen != screenBrowser || mark(m, "testmap") != "stored" {
 		t.Fatalf("after the write: screen %d\n%s", m.screen, plain(m))
 	}
-	st := m.parked[k]
+	st := m.shelf.parked[k]
 	if st.inflight != 0 || st.storeSeq == 0 {
 		t.Errorf("the kept object: %d outcomes outstanding, store seq %d", st.inflight, st.storeSeq)
 	}
@@ -265,8 +265,8 @@ func TestAppEscDuringSaveStays(t *testing.T) {
 	}
 	// Saved: nothing to keep, so going back lets go of the object.
 	m = drive(t, m, keyMsg("esc"))
-	if m.screen != screenBrowser || len(m.parked) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
-		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.parked), c.closed, mark(m, "testmap"))
+	if m.screen != screenBrowser || len(m.shelf.parked) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
+		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.shelf.parked), c.closed, mark(m, "testmap"))
 	}
 }
 

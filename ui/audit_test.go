@@ -164,7 +164,7 @@ func TestUndoAsksBeforeReplacingADraft(t *testing.T) {
 	m, _ := auditApp(t, 120, 30, &fakeRunner{})
 	m = edit(t, m, `bar: "1"`, `bar: mine`)
 	m = drive(t, m, keys("t", "u")...)
-	if m.confirm != confirmUndo || !strings.Contains(plain(m), "it replaces the draft you have (y/n)") {
+	if m.confirm.kind != confirmUndo || !strings.Contains(plain(m), "it replaces the draft you have (y/n)") {
 		t.Fatalf("no question:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("n")...)
@@ -215,9 +215,10 @@ func TestTimelineReadsALogThatIsBehindAgain(t *testing.T) {
 	}
 }
 
-// TestSecretsLostValuesStayMasked: a Secret's lost update shows masked
-// values until R, and the undo's status line names no value.
-func TestSecretsLostValuesStayMasked(t *testing.T) {
+// secretLostApp shows, at w×h, the lost update of a Secret's password:
+// alice's patch, carrying no resourceVersion, put back her value over
+// bob's.
+func secretLostApp(t *testing.T, w, h int) App {
 	secretAt := func(rv, pw string) *unstructured.Unstructured {
 		return secret(rv, map[string]any{"password": pw})
 	}
@@ -233,8 +234,14 @@ func TestSecretsLostValuesStayMasked(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := drive(t, New(Config{Session: sess, Runner: &fakeRunner{server: secretAt("812", "czNjcmV0LWE=")},
-		History: func(context.Context) (*history.History, error) { return hist, nil }}), tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = drive(t, m, keys("t", "enter")...)
+		History: func(context.Context) (*history.History, error) { return hist, nil }}), tea.WindowSizeMsg{Width: w, Height: h})
+	return drive(t, m, keys("t", "enter")...)
+}
+
+// TestSecretsLostValuesStayMasked: a Secret's lost update shows masked
+// values until R, and the undo's status line names no value.
+func TestSecretsLostValuesStayMasked(t *testing.T) {
+	m := secretLostApp(t, 120, 30)
 	for _, v := range []string{"first", "bobs-value", "s3cret-a", "Zmlyc3Q=", "Ym9icy12YWx1ZQ==", "czNjcmV0LWE="} {
 		if strings.Contains(plain(m), v) {
 			t.Errorf("the lost updates show %q:\n%s", v, plain(m))

@@ -86,7 +86,7 @@ const ageTick = time.Second
 // namespaces for completion, the drafts) the app gives it, and what it
 // cannot do alone it asks for with a message.
 type Browser struct {
-	keys   KeyMap
+	keys   BrowserKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -133,7 +133,7 @@ type Browser struct {
 }
 
 // NewBrowser returns a browser with nothing to list until SetList.
-func NewBrowser(keys KeyMap, styles *Styles) Browser {
+func NewBrowser(keys BrowserKeyMap, styles *Styles) Browser {
 	return Browser{keys: keys, styles: styles, now: time.Now}
 }
 
@@ -251,9 +251,8 @@ func (m Browser) Order() Order { return m.order }
 // Filter returns the filter: the text the names must contain.
 func (m Browser) Filter() string { return m.filter }
 
-// InputActive reports whether keys are text (a filter or a command being
-// typed, a picker open): the app must then pass q and ? to the browser
-// rather than act on them.
+// InputActive reports whether keys are text: a filter or a command being
+// typed, or a picker open, where q and ? are typed too.
 func (m Browser) InputActive() bool { return m.mode != modeList }
 
 // Selected returns the selected row; false when nothing is shown.
@@ -336,27 +335,7 @@ func (m Browser) Update(msg tea.Msg) (Browser, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			// Keys typed faster than the terminal is read arrive as one
-			// message: the first one may open the filter or the prompt,
-			// which then takes the rest as text.
-			first := msg
-			first.Runes = msg.Runes[:1]
-			m, cmd := m.Update(first)
-			rest := msg
-			rest.Runes = msg.Runes[1:]
-			m, more := m.Update(rest)
-			return m, tea.Batch(cmd, more)
-		}
-		switch m.mode {
-		case modeFilter:
-			return m.filterKey(msg)
-		case modePrompt:
-			return m.promptKey(msg)
-		case modePicker:
-			return m.pickerKey(msg)
-		}
-		return m.listKey(msg)
+		return m.key(msg)
 	}
 	return m, nil
 }

@@ -71,7 +71,7 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 // program does: a snapshot on the channel arrives through Update, and the
 // next read follows it.
 func TestBrowserReadsItsChannel(t *testing.T) {
-	m := NewBrowser(DefaultKeyMap(), NewStyles())
+	m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
 	m.SetSize(80, 24)
 	ch := make(chan kube.BrowseSnapshot, 1)
 	cmd := m.SetList(browserCollection(false), ch)
@@ -206,7 +206,7 @@ func TestBrowserGolden(t *testing.T) {
 			return m
 		}},
 		{"listing", func(t *testing.T, w, h int) Browser {
-			m := NewBrowser(DefaultKeyMap(), NewStyles())
+			m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
 			m.now = func() time.Time { return browserNow }
 			m.SetList(browserCollection(false), nil)
 			m.SetSize(w, h)

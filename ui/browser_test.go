@@ -69,7 +69,7 @@ func fixtureRows(all bool) []kube.ObjectRow {
 // snapshot leave it.
 func newBrowser(t testing.TB, w, h int, all bool, rows []kube.ObjectRow) Browser {
 	t.Helper()
-	m := NewBrowser(DefaultKeyMap(), NewStyles())
+	m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
 	m.now = func() time.Time { return browserNow }
 	m.SetList(browserCollection(all), nil)
 	m.SetSize(w, h)

@@ -12,6 +12,35 @@ import (
 
 // The browser's keys: the list's, the filter's and the : prompt's.
 
+// key handles a key: ctrl+c whatever is being typed, then the keys of the
+// list, the filter, the prompt or the picker, whichever has them.
+func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
+	if key.Matches(msg, m.keys.ForceQuit) {
+		return m, emit(ForceQuitMsg{})
+	}
+	if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		// Keys typed faster than the terminal is read arrive as one
+		// message: the first one may open the filter or the prompt, which
+		// then takes the rest as text.
+		first := msg
+		first.Runes = msg.Runes[:1]
+		m, cmd := m.key(first)
+		rest := msg
+		rest.Runes = msg.Runes[1:]
+		m, more := m.key(rest)
+		return m, tea.Batch(cmd, more)
+	}
+	switch m.mode {
+	case modeFilter:
+		return m.filterKey(msg)
+	case modePrompt:
+		return m.promptKey(msg)
+	case modePicker:
+		return m.pickerKey(msg)
+	}
+	return m.listKey(msg)
+}
+
 // listKey handles a key while the list has the keys.
 func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	k := m.keys
@@ -42,12 +71,11 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 		return m, emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
 	case key.Matches(msg, k.Quit):
 		return m, emit(QuitRequestedMsg{})
+	case key.Matches(msg, k.Help):
+		return m, emit(HelpMsg{})
 	}
 	return m, nil
 }
-
-// emit returns a command that reports msg to the app.
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 func (m *Browser) setFilter(f string) {
 	sel, ok := m.Selected()
@@ -126,7 +154,8 @@ func (m Browser) promptKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 			// The namespaces are read when first completed; the tab
 			// takes effect once they are in (SetNamespaces).
 			m.completion = completion{note: "reading the namespaces ...", waiting: true}
-			return m, m.readNamespaces()
+			cmd := m.readNamespaces()
+			return m, cmd
 		}
 		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
 	case key.Matches(msg, m.keys.Accept):

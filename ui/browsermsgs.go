@@ -49,9 +49,9 @@ type DraftItem struct {
 	Saved time.Time
 }
 
-// Messages the browser emits for the app to act on. The browser does no
-// I/O: switching the list, reading namespaces or drafts, opening an
-// object and quitting are the app's.
+// The browser's intents (intent.go has those views share: help and
+// quitting). The browser does no I/O: switching the list, reading
+// namespaces or drafts, opening an object and quitting are the app's.
 type (
 	// OpenObjectMsg asks to open the selected object in the object view.
 	OpenObjectMsg struct {
@@ -78,7 +78,4 @@ type (
 	DraftsWantedMsg struct{}
 	// OpenDraftMsg asks to open the object of a draft picked in :drafts.
 	OpenDraftMsg struct{ Draft DraftItem }
-	// QuitRequestedMsg asks to quit (q); the app asks first when a draft
-	// exists only in memory.
-	QuitRequestedMsg struct{}
 )

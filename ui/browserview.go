@@ -258,7 +258,7 @@ func (m Browser) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Open, k.Filter, k.ClearFilter, k.Order},
-		{k.Command, k.Complete, k.Accept, k.Help, k.Quit, k.ForceQuit},
+		{k.Command, k.Complete, k.Accept, k.Back, k.Help, k.Quit, k.ForceQuit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 	}
 }

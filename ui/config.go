@@ -64,9 +64,8 @@ type Config struct {
 	// for an Object.)
 	History HistoryReader
 	// Keys and Styles default to DefaultKeyMap and NewStyles.
-	Keys    *KeyMap
-	SetKeys *SetKeyMap
-	Styles  *Styles
+	Keys   *KeyMap
+	Styles *Styles
 
 	// Cluster lists objects for the browser and opens those picked in it;
 	// nil for an app on one object alone, where esc has no list to go

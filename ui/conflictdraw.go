@@ -138,7 +138,8 @@ func (m ConflictView) View() string {
 }
 
 // topLines are the lines above the versions: the title, the list with its
-// window kept on the selection, and for a clean rebase what s does.
+// window kept on the selection (listWindow), and for a clean rebase what
+// s does.
 func (m ConflictView) topLines() []string {
 	st := m.styles
 	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
@@ -157,32 +158,22 @@ func (m ConflictView) topLines() []string {
 	if m.waiting {
 		return lines
 	}
+	lines = append(append(lines, m.listWindow()...), "")
 
-	// The list shows a window that keeps the selection in view; what is
-	// above or below it is counted, and reached by moving the selection.
+	if len(m.rows) == 0 && m.lost == nil {
+		lines = append(lines, strings.Split(ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
+	}
+	return lines
+}
+
+// listWindow draws the list in a window that keeps the selection in view;
+// what is above or below it is counted, and reached by moving the
+// selection.
+func (m ConflictView) listWindow() []string {
+	st := m.styles
 	all, at := m.listLines()
-	h := m.listHeight(len(all))
-	sel := 0
-	for i, e := range at {
-		if e == m.selected {
-			sel = i
-		}
-	}
-	a, b := 0, len(all)
-	if len(all) > h {
-		// h-2 lines around the selection, and a line above and below that
-		// counts what is out of view; at either end that line shows one
-		// more of the list instead.
-		inner := max(1, h-2)
-		a = max(0, min(sel-inner/2, len(all)-inner))
-		b = a + inner
-		if a == 0 {
-			b++
-		}
-		if b >= len(all) {
-			b, a = len(all), len(all)-(h-1)
-		}
-	}
+	a, b := m.window(at)
+	var lines []string
 	if a > 0 {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↑ %d more", a)))
 	}
@@ -200,12 +191,35 @@ func (m ConflictView) topLines() []string {
 	if b < len(all) {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↓ %d more", len(all)-b)))
 	}
-	lines = append(lines, "")
-
-	if len(m.rows) == 0 && m.lost == nil {
-		lines = append(lines, strings.Split(ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
-	}
 	return lines
+}
+
+// window is the lines [a, b) of the list in view, of the lines showing
+// the entries at: all of them when they fit, else h-2 lines around the
+// selection and a line above and below that counts what is out of view
+// (at either end that line shows one more of the list instead).
+func (m ConflictView) window(at []int) (a, b int) {
+	n := len(at)
+	h := m.listHeight(n)
+	if n <= h {
+		return 0, n
+	}
+	sel := 0
+	for i, e := range at {
+		if e == m.selected {
+			sel = i
+		}
+	}
+	inner := max(1, h-2)
+	a = max(0, min(sel-inner/2, n-inner))
+	b = a + inner
+	if a == 0 {
+		b++
+	}
+	if b >= n {
+		b, a = n, n-(h-1)
+	}
+	return a, b
 }
 
 // sideTitle heads the version a merged change took.

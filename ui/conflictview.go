@@ -64,7 +64,7 @@ const contextLines = 2
 // change. It shows a clean rebase too (0 conflicts), so the user sees what
 // is merged before resubmitting.
 type ConflictView struct {
-	keys   KeyMap
+	keys   ConflictKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -117,7 +117,7 @@ func (m *ConflictView) showLost(h lostHeading, rows []conflictRow, secret bool) 
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.
-func NewConflictView(keys KeyMap, styles *Styles) ConflictView {
+func NewConflictView(keys ConflictKeyMap, styles *Styles) ConflictView {
 	return ConflictView{keys: keys, styles: styles}
 }
 
@@ -140,28 +140,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	m.ownership = r.Ownership
 	resolutions := s.Resolutions()
 	for i, c := range s.Conflicts() {
-		row := conflictRow{
-			where:  c.Where(),
-			base:   displayValue(c.Base, m.styles),
-			theirs: displayValue(c.Theirs, m.styles),
-			mine:   displayValue(c.Mine, m.styles),
-		}
-		switch {
-		case c.Owner != "":
-			row.manager = c.Owner
-		case r.Theirs.Object != nil:
-			row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
-		}
+		row := m.newConflictRow(c, r)
 		if i < len(resolutions) {
 			row.resolution = resolutions[i].Choice
-		}
-		if h := c.Hunk; h != nil {
-			row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
-			row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
-		}
-		if m.secret && isSecretValue(c.Path) {
-			row.secret = true
-			row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
 		}
 		m.rows = append(m.rows, row)
 	}
@@ -176,6 +157,32 @@ func (m *ConflictView) SetSession(s *model.Session) {
 		}
 	}
 	m.selected = min(m.selected, max(0, m.entries()-1))
+}
+
+// newConflictRow describes conflict c of rebase r: its versions, drawn
+// (a Secret's values masked until R), and the manager that wrote theirs.
+func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
+	row := conflictRow{
+		where:  c.Where(),
+		base:   displayValue(c.Base, m.styles),
+		theirs: displayValue(c.Theirs, m.styles),
+		mine:   displayValue(c.Mine, m.styles),
+	}
+	switch {
+	case c.Owner != "":
+		row.manager = c.Owner
+	case r.Theirs.Object != nil:
+		row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+	}
+	if h := c.Hunk; h != nil {
+		row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
+		row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
+	}
+	if m.secret && isSecretValue(c.Path) {
+		row.secret = true
+		row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
+	}
+	return row
 }
 
 // newMergedRow describes a merged change: for a region of a multi-line
@@ -227,13 +234,70 @@ func (m ConflictView) SelectedConflict() (int, bool) {
 // Wide reports whether the versions are drawn side by side.
 func (m ConflictView) Wide() bool { return (m.width >= wideWidth) != m.flipped }
 
-// Update moves the selection and switches the layout; the resolutions are
-// the session's, so the app handles m, t, b, M, T and s.
+// The conflict view's intents (intent.go has those views share: help,
+// quitting, editing the merged result and what the status bar says).
+type (
+	// ResolveMsg asks to resolve the conflict Index (of
+	// Session.Conflicts) with Choice: m, t or b.
+	ResolveMsg struct {
+		Index  int
+		Choice diff.Choice
+	}
+	// ResolveAllMsg asks to resolve every open conflict with Choice: M or T.
+	ResolveAllMsg struct{ Choice diff.Choice }
+	// ResubmitMsg asks to resubmit the merged draft (s).
+	ResubmitMsg struct{}
+	// AbandonRebaseMsg asks to go back to the draft, unchanged (esc): the
+	// rebase and its resolutions are dropped.
+	AbandonRebaseMsg struct{}
+)
+
+// Update moves the selection, scrolls the versions and switches the
+// layout; the resolutions are the session's, so m, t, b, M, T, s, e, i and
+// esc come back as intents.
 func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
+	if in := firstIntent(km, m.intents()); in != nil {
+		return m, emit(in)
+	}
+	for _, take := range []struct {
+		keys   key.Binding
+		choice diff.Choice
+	}{{m.keys.TakeMine, diff.TakeMine}, {m.keys.TakeTheirs, diff.TakeTheirs}, {m.keys.TakeBase, diff.TakeBase}} {
+		if key.Matches(km, take.keys) {
+			return m, emit(m.resolve(take.choice))
+		}
+	}
+	return m.ownKey(km), nil
+}
+
+// intents are the keys that ask the app for something but m, t and b.
+func (m ConflictView) intents() []keyIntent {
+	k := m.keys
+	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
+		{k.AllMine, ResolveAllMsg{diff.TakeMine}}, {k.AllTheirs, ResolveAllMsg{diff.TakeTheirs}}, {k.Save, ResubmitMsg{}},
+		{k.Edit, EditMsg{Merged: true}}, {k.EditInApp, EditMsg{InApp: true, Merged: true}}, {k.Back, AbandonRebaseMsg{}}}
+}
+
+// resolve asks to resolve the selected conflict with c; with none
+// selected, it says why nothing is resolved.
+func (m ConflictView) resolve(c diff.Choice) tea.Msg {
+	i, ok := m.SelectedConflict()
+	switch {
+	case len(m.rows) == 0:
+		return SayMsg{"nothing to resolve: 0 conflicts"}
+	case !ok:
+		return SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}
+	}
+	return ResolveMsg{Index: i, Choice: c}
+}
+
+// ownKey moves the selection, scrolls the versions, and switches the
+// layout and a Secret's mask.
+func (m ConflictView) ownKey(km tea.KeyMsg) ConflictView {
 	was := m.selected
 	switch {
 	case key.Matches(km, m.keys.PageDown):
@@ -260,7 +324,7 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 	if m.selected != was {
 		m.detailOff = 0 // another entry's versions start at their change
 	}
-	return m, nil
+	return m
 }
 
 // Revealed reports whether a Secret's values show (R).
@@ -284,7 +348,7 @@ func (m ConflictView) ShortHelp() []key.Binding {
 	bindings := append(m.secretKeys(k.Next), stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"),
 		stateHelp(k.TakeBase, "base"), k.Save, k.Back)
 	if m.detailCut() {
-		bindings = append(bindings, m.scrollKeys()...)
+		bindings = append(bindings, k.PageDown, k.PageUp)
 	}
 	return append(bindings, k.Help)
 }
@@ -297,17 +361,12 @@ func (m ConflictView) secretKeys(bindings ...key.Binding) []key.Binding {
 	return bindings
 }
 
-// scrollKeys scroll the selected entry's versions.
-func (m ConflictView) scrollKeys() []key.Binding {
-	return []key.Binding{stateHelp(m.keys.PageDown, "versions down"), stateHelp(m.keys.PageUp, "versions up")}
-}
-
 // FullHelp is every key of the conflict view, in groups.
 func (m ConflictView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout),
-		append([]key.Binding{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs}, m.scrollKeys()...),
+		{k.TakeMine, k.TakeTheirs, k.TakeBase, k.AllMine, k.AllTheirs, k.PageDown, k.PageUp},
 		{k.Edit, k.EditInApp, k.Save, k.Back, k.Help, k.Quit, k.ForceQuit},
 	}
 }

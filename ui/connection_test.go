@@ -158,7 +158,7 @@ func TestNoAnswerWordsSayWhetherItMayHaveLanded(t *testing.T) {
 	}
 	busy := &model.Failure{Kind: model.ErrorUnavailable, Attempt: 1,
 		Err: &kube.UnavailableError{Code: 429, Busy: true, Err: apierrors.NewTooManyRequests("slow down", 3)}}
-	if got := failureText(busy); !strings.Contains(got, "the save was not taken (the API server is busy (429 Too Many Requests)") || strings.Contains(got, "reading the object back") {
+	if got := failureText(busy); !strings.Contains(got, "the save was not taken; retrying (attempt 1) (the draft is kept): the API server is busy (429 Too Many Requests)") || strings.Contains(got, "reading the object back") {
 		t.Errorf("a 429 reads %q", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/drafts"
@@ -95,10 +94,11 @@ func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }
 
 // quitQuestion asks before quitting with a draft, saying where it is.
 func (m App) quitQuestion() string {
-	// Drafts of objects left for the browser that quitting loses.
-	others := m.othersInMemory()
+	// Drafts of objects not shown (left for the browser, or the set's) that
+	// quitting loses.
+	others := lostText(m.othersInMemory())
 	anyway := ": quit anyway? (y/n)"
-	if m.forceArmed {
+	if m.confirm.forceArmed {
 		anyway = ": quit anyway? (y/n; ctrl+c again quits)"
 	}
 	switch {
@@ -149,31 +149,26 @@ func (m App) recoverQuestion() string {
 
 // answerRecover takes the answer to the offer of stored drafts: y or a
 // number recovers one, n discards them all.
-func (m App) answerRecover(msg tea.KeyMsg) (App, tea.Cmd) {
-	i := -1
-	switch {
-	case key.Matches(msg, m.keys.Yes):
-		i = 0
-	case key.Matches(msg, m.keys.No):
+func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
+	if !a.Yes {
 		var paths []string
 		for _, d := range m.stored {
 			paths = append(paths, d.Path)
 		}
-		m.stored, m.confirm = nil, confirmNone
+		m.stored, m.confirm.kind = nil, confirmNone
 		m.status.Info("stored draft discarded")
 		if len(paths) > 1 {
 			m.status.Info(words.Count(len(paths), "stored draft") + " discarded")
 		}
 		m.inflight++
 		return m, discardCmd(m.sess, m.drafts, paths)
-	case key.Matches(msg, m.keys.Pick) && len(msg.Runes) == 1:
-		i = int(msg.Runes[0] - '1')
 	}
+	i := a.Pick
 	if i < 0 || i >= len(m.stored) {
-		return m, nil
+		return m, nil // the prompt offers no other: the question stays
 	}
 	d, others := m.stored[i], len(m.stored)-1
-	m.stored, m.confirm = nil, confirmNone
+	m.stored, m.confirm.kind = nil, confirmNone
 	cmd, err := m.handleErr(model.RecoverDraft{Draft: kube.StoredDraft(d)})
 	var stale *model.StaleDraftError
 	switch {

@@ -273,7 +273,7 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 
 	m = newApp(t, 80, 24, &fakeRunner{})
 	text, _ := m.Session().DraftText()
-	m.editorOpen = true // e was pressed: $EDITOR has the terminal
+	m.life.editorOpen = true // e was pressed: $EDITOR has the terminal
 	d = newDriver(t, m)
 	d.send(SignalMsg{Signal: syscall.SIGTERM})
 	m = d.settle()
@@ -390,7 +390,7 @@ func deadPID(t *testing.T) int {
 // TestPickKeysAreInTheKeyMap: the keys that choose a stored draft are data.
 func TestPickKeysAreInTheKeyMap(t *testing.T) {
 	for i := 1; i <= 9; i++ {
-		if !key.Matches(keyMsg(strconv.Itoa(i)), DefaultKeyMap().Pick) {
+		if !key.Matches(keyMsg(strconv.Itoa(i)), DefaultPromptKeyMap().Pick) {
 			t.Errorf("%d does not pick", i)
 		}
 	}

@@ -210,7 +210,8 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		m.status.Info("no change")
 		return m, nil
 	case msg.merged:
-		return m, m.handle(model.MergedEdited{Text: msg.text})
+		cmd := m.handle(model.MergedEdited{Text: msg.text})
+		return m, cmd
 	}
 	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
 	return m, cmd

@@ -53,7 +53,7 @@ type (
 // a second after the first keystroke not yet checked), and for the draft
 // the app then hands it to the session, which writes it to the draft store.
 type EditorView struct {
-	keys   KeyMap
+	keys   EditorKeyMap
 	styles *Styles
 	area   textedit.Model
 	width  int
@@ -84,7 +84,7 @@ type EditorView struct {
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
-func NewEditorView(keys KeyMap, styles *Styles) EditorView {
+func NewEditorView(keys EditorKeyMap, styles *Styles) EditorView {
 	return EditorView{keys: keys, styles: styles, area: textedit.New()}
 }
 
@@ -130,23 +130,62 @@ func (m *EditorView) SetSize(width, height int) {
 	m.area.SetSize(width, max(1, height-1))
 }
 
+// LeaveEditorMsg asks to leave the in-app editor (esc), keeping what was
+// typed, and with Save to save it too (ctrl+s).
+type LeaveEditorMsg struct{ Save bool }
+
 // Update types into the text, scrolls and clicks (the mouse's row counted
 // from the title line), takes the editor's background results, and checks
-// the text once typing pauses. The app handles leaving (esc) and saving
-// (ctrl+s).
+// the text once typing pauses. Leaving (esc, unless a prompt is open,
+// which esc closes), saving (ctrl+s, from a prompt too), f1 and ctrl+c
+// come back as intents; every other key is typed, q and ? included.
 func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if in := m.intent(k); in != nil {
+			return m, emit(in)
+		}
+		next, cmd := m.edit(msg)
+		return next, background(cmd)
+	}
+	return m.edit(msg)
+}
+
+// intent is what k asks of the app; nil for a key that is typed.
+func (m EditorView) intent(k tea.KeyMsg) tea.Msg {
+	if k.Paste {
+		// Text, never a key: matching bindings would render a long paste
+		// as a string once per binding.
+		return nil
+	}
+	switch {
+	case key.Matches(k, m.keys.ForceQuit):
+		return ForceQuitMsg{}
+	case key.Matches(k, m.keys.Help):
+		return HelpMsg{}
+	case key.Matches(k, m.keys.Save):
+		return LeaveEditorMsg{Save: true}
+	case key.Matches(k, m.keys.Leave) && !m.area.Prompting():
+		return LeaveEditorMsg{}
+	}
+	return nil
+}
+
+// edit hands msg to the text, and checks the text once typing pauses.
+func (m EditorView) edit(msg tea.Msg) (EditorView, tea.Cmd) {
 	switch msg := msg.(type) {
 	case editorDueMsg:
 		if msg.opening != m.opening {
 			return m, nil
 		}
 		m.ticking = false
-		return m, m.due()
+		cmd := m.due()
+		return m, cmd
 	case editorBaseMsg:
 		if msg.opening != m.opening {
 			return m, nil
 		}
-		return m, m.area.SetBase(msg.text)
+		cmd := m.area.SetBase(msg.text)
+		return m, cmd
 	case tea.MouseMsg:
 		// The title line is above the text.
 		msg.Y--
@@ -166,7 +205,8 @@ func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 	if m.dirtySince.IsZero() {
 		m.dirtySince = now
 	}
-	return m, tea.Batch(cmd, m.schedule(keepQuiet))
+	tick := m.schedule(keepQuiet)
+	return m, tea.Batch(cmd, tick)
 }
 
 // schedule asks for an editorDueMsg after d, unless one is on its way.
@@ -307,13 +347,21 @@ func (m *EditorView) refreshChanged() {
 	}
 }
 
+// HelpPageKeys are the help page's keys k over the editor, whose letters
+// are typed: it scrolls with the editor's arrows and page keys only.
+func (m EditorView) HelpPageKeys(k HelpPageKeyMap) HelpPageKeyMap {
+	t := m.area.KeyMap
+	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
+	return k
+}
+
 // ShortHelp is the editor's keys for the help line: leaving and saving,
 // then the editor's own; inside a prompt, the prompt's.
 func (m EditorView) ShortHelp() []key.Binding {
 	if m.area.Prompting() {
-		return append(m.area.ShortHelp(), m.keys.EditorSave)
+		return append(m.area.ShortHelp(), m.keys.Save)
 	}
-	return append([]key.Binding{m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
+	return append([]key.Binding{m.keys.Leave, m.keys.Save, m.keys.Help}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
 }
 
 // FullHelp is every key of the editor: textedit's groups, the last with
@@ -322,6 +370,6 @@ func (m EditorView) ShortHelp() []key.Binding {
 func (m EditorView) FullHelp() [][]key.Binding {
 	groups := m.area.FullHelp()
 	last := len(groups) - 1
-	groups[last] = append(groups[last], m.keys.EditorLeave, m.keys.EditorSave, m.keys.EditorHelp, m.keys.ForceQuit)
+	groups[last] = append(groups[last], m.keys.Leave, m.keys.Save, m.keys.Help, m.keys.ForceQuit)
 	return groups
 }

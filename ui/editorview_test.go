@@ -423,15 +423,15 @@ func editorBindings() []key.Binding {
 	for i := range te.NumField() {
 		out = append(out, te.Field(i).Interface().(key.Binding))
 	}
-	k := DefaultKeyMap()
-	return append(out, k.EditorLeave, k.EditorSave, k.EditorHelp, k.ForceQuit)
+	k := DefaultEditorKeyMap()
+	return append(out, k.Leave, k.Save, k.Help, k.ForceQuit)
 }
 
 // TestEditorHelpListsEveryKey: the in-app help (f1 in the editor) lists
 // every key the editor answers to.
 func TestEditorHelpListsEveryKey(t *testing.T) {
 	listed := map[string]bool{}
-	for _, group := range NewEditorView(DefaultKeyMap(), NewStyles()).FullHelp() {
+	for _, group := range NewEditorView(DefaultEditorKeyMap(), NewStyles()).FullHelp() {
 		for _, b := range group {
 			for _, k := range b.Keys() {
 				listed[k] = true

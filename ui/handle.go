@@ -2,9 +2,7 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,7 +30,7 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			m.status.Error(failureText(m.sess.Failure()) + fmt.Sprintf("; next try in %s", r.Delay.Round(time.Second)))
+			m.status.Error(retryText(m.sess.Failure(), r.Delay))
 			cmds = append(cmds, retryCmd(m.sess, r))
 			continue
 		}
@@ -85,11 +83,10 @@ func (m *App) refused(ev model.Event, err error) {
 // moved reacts to the session's state change: the spinner, the outcome in
 // the status bar, and which screen shows.
 func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
-	var cmd tea.Cmd
 	// The in-app editor stays open whatever comes: a watch event's banner
 	// waits for the user to leave it, a save's outcome (the editor may be
 	// reopened while a save is in flight) is said in the status line, and
-	// a conflict's view opens once the editor is left (editorKey).
+	// a conflict's view opens once the editor is left (leaveEditor).
 	editing := m.screen == screenEditor
 	if editing && state == before {
 		return nil
@@ -103,90 +100,119 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 			}
 		}()
 	}
-	if state == model.StateSaving {
-		cmd = m.status.SetBusy("saving")
-		m.status.Info("")
-		if a, ok := m.sess.RebasedAgain(); ok && a.Rounds > 0 {
-			// The save in flight is a rebase resubmitted at once: say
-			// what it merged.
-			m.status.Info(againText(a))
-		}
-	} else {
-		m.status.SetBusy("")
-	}
+	cmd := m.busy(state)
 	switch state {
 	case model.StateSaved:
-		_, saved := ev.(model.Saved)
-		_, verified := ev.(model.SaveVerified)
-		if saved || verified {
-			text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
-			if m.autoMerged != "" {
-				text += " (" + m.autoMerged + ")"
-				m.autoMerged = ""
-			}
-			if whole {
-				m.status.OK(text)
-			} else {
-				m.status.Error(text)
-			}
-		}
-		if !editing {
-			m.screen = screenObject
-		}
+		m.saidSaved(ev)
 	case model.StateFailed:
-		m.autoMerged = ""
-		// A retryable failure already said when the next try is.
-		if f := m.sess.Failure(); f != nil && !f.Kind.Retryable() {
-			m.status.Error(failureText(f))
-		}
-		if f := m.sess.Failure(); f != nil && f.Kind == model.ErrorRecreated && (before == model.StateSaving || before == model.StateWaitingTheirs) {
-			// The save met the object created again: ask, as a save
-			// of a draft made on an earlier object always does.
-			m.asksNewObject(model.SaveRequested{}, f.Err)
-		}
-		if !editing {
-			m.screen = screenObject
-		}
+		m.saidFailed(before)
 	case model.StateWaitingTheirs:
 		// theirs is read before anything is merged; a hot object's heartbeat
 		// is then rebased at once (model's rule), so the conflict view
 		// opens only once there is something to show.
 		m.status.Info("the object changed on the server since base: reading it")
+		return cmd
 	case model.StateRebasing, model.StateResolving:
-		// A conflict's merge comes straight from the save (theirs was in
-		// the informer's cache) or after reading theirs; a save onto an
-		// object created again merges at the user's yes.
-		yes, _ := ev.(model.SaveRequested)
-		afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
-		if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
-			r != nil && len(r.Merge.Conflicts) == 0 {
-			// --auto-rebase: a clean rebase after a conflict goes back at
-			// once, never shown, and the status bar still says what was
-			// merged.
-			m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
-			next := m.handle(model.Resubmit{})
-			if m.sess.Rebase() == nil {
-				m.status.Info(m.autoMerged)
-				return tea.Batch(cmd, next)
-			}
-			// Refused (and said why): the rebase waits in its view.
-			cmd = tea.Batch(cmd, next)
-		}
-		switch {
-		case before == model.StateRebasing || before == model.StateResolving:
-		case editing:
-			m.status.Error("the save met a change on the server: esc leaves the editor for the conflict view")
-		default:
-			m.screen = screenConflict
-		}
-		if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
-			m.status.Info(againStoppedText(a))
-		}
+		return tea.Batch(cmd, m.rebased(before, state, ev, editing))
 	case model.StateViewing, model.StateEditing:
-		if !editing {
-			m.screen = screenObject
-		}
 		m.autoMerged = ""
+	default:
+		return cmd
+	}
+	if !editing {
+		m.screen = screenObject
+	}
+	return cmd
+}
+
+// busy runs the spinner while a save is in flight, and says what a
+// rebase resubmitted at once merged.
+func (m *App) busy(state model.State) tea.Cmd {
+	if state != model.StateSaving {
+		m.status.SetBusy("")
+		return nil
+	}
+	cmd := m.status.SetBusy("saving")
+	m.status.Info("")
+	if a, ok := m.sess.RebasedAgain(); ok && a.Rounds > 0 {
+		// The save in flight is a rebase resubmitted at once: say what it
+		// merged.
+		m.status.Info(againText(a))
+	}
+	return cmd
+}
+
+// saidSaved says that a save went through, and what --auto-rebase merged
+// on its way.
+func (m *App) saidSaved(ev model.Event) {
+	_, saved := ev.(model.Saved)
+	_, verified := ev.(model.SaveVerified)
+	if !saved && !verified {
+		return
+	}
+	text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
+	if m.autoMerged != "" {
+		text += " (" + m.autoMerged + ")"
+		m.autoMerged = ""
+	}
+	if whole {
+		m.status.OK(text)
+	} else {
+		m.status.Error(text)
+	}
+}
+
+// saidFailed says why a save failed, and asks before saving onto an
+// object created again.
+func (m *App) saidFailed(before model.State) {
+	m.autoMerged = ""
+	f := m.sess.Failure()
+	if f == nil {
+		return
+	}
+	if !f.Kind.Retryable() {
+		// A retryable failure already said when the next try is.
+		m.status.Error(failureText(f))
+	}
+	if f.Kind == model.ErrorRecreated && (before == model.StateSaving || before == model.StateWaitingTheirs) {
+		// The save met the object created again: ask, as a save of a
+		// draft made on an earlier object always does.
+		m.asksNewObject(model.SaveRequested{}, f.Err)
+	}
+}
+
+// rebased opens the conflict view on the rebase the session has just made
+// (editing, once the in-app editor is left), or with --auto-rebase
+// resubmits a clean one at once.
+func (m *App) rebased(before, state model.State, ev model.Event, editing bool) tea.Cmd {
+	// A conflict's merge comes straight from the save (theirs was in the
+	// informer's cache) or after reading theirs; a save onto an object
+	// created again merges at the user's yes.
+	yes, _ := ev.(model.SaveRequested)
+	afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
+	var cmd tea.Cmd
+	if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
+		r != nil && len(r.Merge.Conflicts) == 0 {
+		// --auto-rebase: a clean rebase after a conflict goes back at
+		// once, never shown, and the status bar still says what was
+		// merged.
+		m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
+		cmd = m.handle(model.Resubmit{})
+		if m.sess.Rebase() == nil {
+			m.status.Info(m.autoMerged)
+			return cmd
+		}
+		// Refused (and said why): the rebase waits in its view.
+	}
+	switch {
+	case before == model.StateRebasing || before == model.StateResolving:
+	case editing:
+		m.status.Error("the save met a change on the server: esc leaves the editor for the conflict view")
+	default:
+		m.screen = screenConflict
+	}
+	if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
+		m.status.Info(againStoppedText(a))
 	}
 	return cmd
 }
@@ -241,9 +267,19 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 		}
 		text += ", applied with force: took " + strings.Join(taken, ", ")
 	}
+	buts := notStoredText(r.NotStored, secret)
+	if len(buts) > 0 {
+		text += ", but " + strings.Join(buts, ", ")
+	}
+	return text, len(buts) == 0
+}
+
+// notStoredText says, field by field, what the server stored otherwise
+// than the draft said, escaped; a Secret's value only that it differs.
+func notStoredText(notStored []diff.Mismatch, secret bool) []string {
 	var buts []string
-	for _, ms := range r.NotStored {
-		p := esc(ms.Path.String())
+	for _, ms := range notStored {
+		p := kube.EscapeControl(ms.Path.String())
 		switch {
 		case !ms.Sent.Present:
 			buts = append(buts, p+" is still on the server")
@@ -255,10 +291,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
 		}
 	}
-	if len(buts) > 0 {
-		text += ", but " + strings.Join(buts, ", ")
-	}
-	return text, len(buts) == 0
+	return buts
 }
 
 // refresh copies the session into the views. While the in-app editor is
@@ -266,11 +299,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 // draft: the editor hands the session its text every second of typing,
 // so closeEditor refreshes them instead, once.
 func (m *App) refresh() {
-	if m.screen == screenEditor {
-		return
+	if m.screen != screenEditor {
+		m.views.refresh(m.sess)
 	}
-	m.object.SetSession(m.sess)
-	m.conflict.SetSession(m.sess)
-	m.timeline.SetSession(m.sess)
-	m.preview.SetSession(m.sess)
 }

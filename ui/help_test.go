@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,6 +50,7 @@ var everyView = []struct {
 		m, _ := auditApp(t, w, h, &fakeRunner{})
 		return drive(t, m, keys("t", "enter")...)
 	}},
+	{"lost_secret", secretLostApp},
 	{"preview", func(t *testing.T, w, h int) App {
 		return drive(t, edit(t, newApp(t, w, h, &fakeRunner{}), `foo: "1"`, `foo: mine`), keys("p")...)
 	}},
@@ -74,7 +74,7 @@ func helpPages(t *testing.T, m App, w, h int) (App, []string) {
 		open = tea.KeyMsg{Type: tea.KeyF1}
 	}
 	m = drive(t, m, open)
-	if !m.helpShown {
+	if !m.help.Shown() {
 		t.Fatalf("%s does not open the help page", open)
 	}
 	var pages []string
@@ -164,7 +164,7 @@ func TestHelpShowsEveryKey(t *testing.T) {
 				if m.screen == screenEditor {
 					closing = tea.KeyMsg{Type: tea.KeyF1}
 				}
-				if m = drive(t, m, closing); m.helpShown || strings.Contains(plain(m), "keys of the ") {
+				if m = drive(t, m, closing); m.help.Shown() || strings.Contains(plain(m), "keys of the ") {
 					t.Errorf("the help page stays:\n%s", plain(m))
 				}
 			})
@@ -172,28 +172,30 @@ func TestHelpShowsEveryKey(t *testing.T) {
 	}
 }
 
-// TestEveryKeyIsInAViewsHelp: every binding of the key map is in the
-// help of a view that answers to it, but the answers to a question (y, n,
-// 1-9), which the question names.
-func TestEveryKeyIsInAViewsHelp(t *testing.T) {
-	listed := map[string]bool{}
+// TestEveryKeyIsInItsViewsHelp: every binding of a view's key map is in
+// that view's help, but the answers to a question (y, n, 1-9), which the
+// question names, and the help page's own, which its footer names.
+func TestEveryKeyIsInItsViewsHelp(t *testing.T) {
+	listed := map[string]map[string]bool{}
 	for _, v := range everyView {
 		m := v.build(t, 120, 40)
-		for _, g := range m.helpSource().full {
+		src := m.helpSource()
+		if listed[src.name] == nil {
+			listed[src.name] = map[string]bool{}
+		}
+		for _, g := range src.full {
 			for _, b := range g {
-				listed[b.Help().Key+" "+b.Help().Desc] = true
+				listed[src.name][b.Help().Key+" "+b.Help().Desc] = true
 			}
 		}
 	}
-	km := reflect.ValueOf(DefaultKeyMap())
-	for i := range km.NumField() {
-		name := km.Type().Field(i).Name
-		if name == "Yes" || name == "No" || name == "Pick" {
-			continue
-		}
-		b := km.Field(i).Interface().(key.Binding)
-		if !listed[b.Help().Key+" "+b.Help().Desc] {
-			t.Errorf("%s (%s %s) is in no view's help", name, b.Help().Key, b.Help().Desc)
+	k := DefaultKeyMap()
+	for view, keys := range map[string]any{"object view": k.Object, "conflict view": k.Conflict, "in-app editor": k.Editor,
+		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser, "set view": k.Set} {
+		for name, b := range bindingsOf(keys) {
+			if !listed[view][b.Help().Key+" "+b.Help().Desc] {
+				t.Errorf("the %s's %s (%s %s) is not in its help", view, name, b.Help().Key, b.Help().Desc)
+			}
 		}
 	}
 }
@@ -216,13 +218,13 @@ func TestHelpPageScrollsAndAnyOtherKeyActs(t *testing.T) {
 		t.Errorf("end does not show the end:\n%s", s)
 	}
 	m = drive(t, m, keys("f")...)
-	if m.helpShown || !m.object.ShowingAllFields() {
-		t.Errorf("f with the help page: help %v, all fields %v", m.helpShown, m.object.ShowingAllFields())
+	if m.help.Shown() || !m.object.ShowingAllFields() {
+		t.Errorf("f with the help page: help %v, all fields %v", m.help.Shown(), m.object.ShowingAllFields())
 	}
 	m = drive(t, m, keys("?")...)
 	m = drive(t, m, keys("esc")...)
-	if m.helpShown || m.screen != screenObject {
-		t.Errorf("esc closes the page only: help %v, screen %v", m.helpShown, m.screen)
+	if m.help.Shown() || m.screen != screenObject {
+		t.Errorf("esc closes the page only: help %v, screen %v", m.help.Shown(), m.screen)
 	}
 }
 

@@ -8,23 +8,136 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// helpState is the help page: shown in place of the body by ? (f1 in
-// the in-app editor), scrolled to off.
-type helpState struct {
-	helpShown bool
-	helpOff   int
-	// helpRows are the page's rows as relayout drew them for the body.
-	helpRows []string
+// HelpPage shows every key of the active view in place of its body (? or
+// f1 in the in-app editor), from the view's own bindings: a title naming
+// the view, each group of its FullHelp a column (help.go lays them out),
+// then the legend of the escapes. A page taller than the body scrolls.
+//
+// Its own keys scroll it, and the view's help key or esc closes it; any
+// other key closes it too, and then does what it does in the view.
+type HelpPage struct {
+	keys   HelpPageKeyMap
+	styles *Styles
+	width  int
+	height int
+
+	shown bool
+	// name names the view the page shows the keys of, groups are its
+	// bindings (SetView).
+	name   string
+	groups [][]key.Binding
+	// off is the first line in view; rows are the lines drawn.
+	off  int
+	rows []string
 }
 
-// helpSource is what the active view shows of its keys: its name, the
-// footer's bindings, every binding in groups, and the key that opens and
-// closes the page.
+// HelpClosedMsg says that a key that is not the help page's closed it:
+// the key then does what it does in the view.
+type HelpClosedMsg struct{ Key tea.KeyMsg }
+
+// NewHelpPage returns a help page, hidden until Open.
+func NewHelpPage(keys HelpPageKeyMap, styles *Styles) HelpPage {
+	return HelpPage{keys: keys, styles: styles}
+}
+
+// Open shows the page from its top.
+func (m *HelpPage) Open() { m.shown, m.off = true, 0 }
+
+// Close hides the page.
+func (m *HelpPage) Close() { m.shown = false }
+
+// Shown reports whether the page shows.
+func (m HelpPage) Shown() bool { return m.shown }
+
+// SetView gives the page the view it shows the keys of: its name, its
+// bindings in groups (FullHelp), and the page's keys over it (Close is the
+// view's help key). The app calls it at every layout while the page
+// shows: a view's keys change with what it shows.
+func (m *HelpPage) SetView(name string, groups [][]key.Binding, keys HelpPageKeyMap) {
+	m.name, m.groups, m.keys = name, groups, keys
+}
+
+// SetSize lays the page out for the body's size, keeping its offset
+// within the page.
+func (m *HelpPage) SetSize(width, height int) {
+	m.width, m.height = width, height
+	if !m.shown {
+		m.rows, m.off = nil, 0
+		return
+	}
+	m.rows, m.off = helpWindow(m.styles, m.lines(), m.off, height)
+}
+
+// lines are every line of the page.
+func (m HelpPage) lines() []string {
+	st := m.styles
+	title := st.Title.Render(ansi.Truncate("keys of the "+m.name, m.width, "…"))
+	lines := append([]string{title, ""}, helpLines(st, m.groups, m.width)...)
+	lines = append(lines, "")
+	for _, l := range strings.Split(ansi.Wrap(escapeLegend(st), m.width, " "), "\n") {
+		lines = append(lines, st.Muted.Render(l))
+	}
+	return lines
+}
+
+// Update scrolls the page, or closes it. A key that is not the page's
+// closes it and comes back in HelpClosedMsg; ctrl+c asks to quit.
+func (m HelpPage) Update(msg tea.Msg) (HelpPage, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	page := max(1, len(m.rows)-2)
+	switch {
+	case key.Matches(k, m.keys.ForceQuit):
+		return m, emit(ForceQuitMsg{})
+	case key.Matches(k, m.keys.Close, m.keys.Back):
+		m.shown = false
+	case key.Matches(k, m.keys.Up):
+		m.off--
+	case key.Matches(k, m.keys.Down):
+		m.off++
+	case key.Matches(k, m.keys.PageUp):
+		m.off -= page
+	case key.Matches(k, m.keys.PageDown):
+		m.off += page
+	case key.Matches(k, m.keys.Top):
+		m.off = 0
+	case key.Matches(k, m.keys.Bottom):
+		m.off = 1 << 30 // helpWindow keeps it within the page
+	default:
+		m.shown = false
+		return m, emit(HelpClosedMsg{k})
+	}
+	m.off = max(0, m.off)
+	return m, nil
+}
+
+// View draws the page's rows in view.
+func (m HelpPage) View() string { return strings.Join(m.rows, "\n") }
+
+// ShortHelp is the page's keys for the footer: how to close and scroll it.
+func (m HelpPage) ShortHelp() []key.Binding {
+	k := m.keys
+	closing := key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key+"/esc", "close help"))
+	return []key.Binding{closing, k.Up, k.Down, k.PageUp, k.PageDown}
+}
+
+// FullHelp is every key of the page.
+func (m HelpPage) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{append(m.ShortHelp(), k.Top, k.Bottom, k.ForceQuit)}
+}
+
+// helpSource is what the footer and the help page show of the active
+// view: its name, its bindings for the footer and in groups, its help key,
+// and the help page's keys over it.
 type helpSource struct {
 	name  string
 	short []key.Binding
 	full  [][]key.Binding
 	help  key.Binding
+	page  HelpPageKeyMap
 }
 
 // keyHelp is a view's keys for the footer and the help page.
@@ -35,108 +148,39 @@ type keyHelp interface {
 
 // helpSource returns the active view's keys.
 func (m App) helpSource() helpSource {
-	src := func(name string, v keyHelp) helpSource {
-		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: m.keys.Help}
-	}
-	switch m.screen {
-	case screenConflict:
-		return src("conflict view", m.conflict)
-	case screenEditor:
-		s := src("in-app editor", m.editor)
-		s.help = m.keys.EditorHelp
-		return s
-	case screenTimeline:
-		return src("timeline", m.timeline)
-	case screenLost:
-		return src("lost updates", m.lost)
-	case screenPreview:
-		return src("preview", m.preview)
-	case screenBrowser:
-		return src("browser", m.browser)
-	case screenSet:
-		return src("set", m.setView)
-	}
-	if m.set != nil {
-		return src("object view", leaveHelp{m.object, stateHelp(m.keys.BackToList, "back to the set")})
-	}
-	if m.canLeave() {
-		return src("object view", leaveHelp{m.object, m.keys.BackToList})
-	}
-	return src("object view", m.object)
-}
-
-// helpScrollKeys are the keys that scroll the help page: in the editor,
-// whose letters are typed, the arrows and page keys only.
-func (m App) helpScrollKeys() (up, down, pgup, pgdown, top, bottom key.Binding) {
-	if m.screen == screenEditor {
-		k := m.editor.area.KeyMap
-		return k.Up, k.Down, k.PageUp, k.PageDown, k.DocStart, k.DocEnd
+	src := func(name string, v keyHelp, help key.Binding) helpSource {
+		page := m.keys.HelpPage
+		page.Close = help
+		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: help, page: page}
 	}
 	k := m.keys
-	return k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End
+	switch m.screen {
+	case screenConflict:
+		return src("conflict view", m.conflict, k.Conflict.Help)
+	case screenEditor:
+		s := src("in-app editor", m.editor, k.Editor.Help)
+		s.page = m.editor.HelpPageKeys(s.page)
+		return s
+	case screenTimeline:
+		return src("timeline", m.timeline, k.Timeline.Help)
+	case screenLost:
+		return src("lost updates", m.lost, k.Lost.Help)
+	case screenPreview:
+		return src("preview", m.preview, k.Preview.Help)
+	case screenBrowser:
+		return src("browser", m.browser, k.Browser.Help)
+	case screenSet:
+		return src("set view", m.setView, k.Set.Help)
+	}
+	return src("object view", m.object, k.Object.Help)
 }
 
 // helpView is the footer: the active view's keys, or, with the help page
 // shown, how to scroll and close it.
 func (m App) helpView() string {
+	if m.help.Shown() {
+		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width)
+	}
 	src := m.helpSource()
-	if !m.helpShown {
-		return footerLine(m.styles, src.short, src.help, m.width)
-	}
-	up, down, pgup, pgdown, _, _ := m.helpScrollKeys()
-	closing := key.NewBinding(key.WithKeys(src.help.Keys()...), key.WithHelp(src.help.Help().Key+"/esc", "close help"))
-	return footerLine(m.styles, []key.Binding{closing, up, down, pgup, pgdown}, key.Binding{}, m.width)
-}
-
-// helpPageLines are every line of the help page: a title naming the view,
-// its keys, then the legend of the escapes.
-func (m App) helpPageLines() []string {
-	src := m.helpSource()
-	title := m.styles.Title.Render(ansi.Truncate("keys of the "+src.name, m.width, "…"))
-	lines := append([]string{title, ""}, helpLines(m.styles, src.full, m.width)...)
-	lines = append(lines, "")
-	for _, l := range strings.Split(ansi.Wrap(escapeLegend(m.styles), m.width, " "), "\n") {
-		lines = append(lines, m.styles.Muted.Render(l))
-	}
-	return lines
-}
-
-// layoutHelp draws the help page for a body of height rows, keeping its
-// offset within the page.
-func (m *App) layoutHelp(height int) {
-	if !m.helpShown {
-		m.helpRows, m.helpOff = nil, 0
-		return
-	}
-	m.helpRows, m.helpOff = helpWindow(m.styles, m.helpPageLines(), m.helpOff, height)
-}
-
-// helpKey handles a key while the help page shows: its own key or esc
-// closes it, the scrolling keys scroll it; any other key closes it and
-// is then what it always is (true: the key was the page's).
-func (m *App) helpKey(msg tea.KeyMsg) bool {
-	src := m.helpSource()
-	up, down, pgup, pgdown, top, bottom := m.helpScrollKeys()
-	page := max(1, len(m.helpRows)-2)
-	switch {
-	case key.Matches(msg, src.help), msg.Type == tea.KeyEsc:
-		m.helpShown = false
-	case key.Matches(msg, up):
-		m.helpOff--
-	case key.Matches(msg, down):
-		m.helpOff++
-	case key.Matches(msg, pgup):
-		m.helpOff -= page
-	case key.Matches(msg, pgdown):
-		m.helpOff += page
-	case key.Matches(msg, top):
-		m.helpOff = 0
-	case key.Matches(msg, bottom):
-		m.helpOff = 1 << 30 // helpWindow keeps it within the page
-	default:
-		m.helpShown = false
-		return false
-	}
-	m.helpOff = max(0, m.helpOff)
-	return true
+	return footerLine(m.styles, src.short, src.help, m.frame.width)
 }

@@ -18,19 +18,39 @@ func TestREADMEListsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn", " ": "space"}
-	for _, km := range []reflect.Value{reflect.ValueOf(DefaultKeyMap()), reflect.ValueOf(DefaultSetKeyMap())} {
-		for i := 0; i < km.NumField(); i++ {
-			b := km.Field(i).Interface().(key.Binding)
-			for _, k := range b.Keys() {
-				if s, ok := shown[k]; ok {
-					k = s
-				}
-				if !strings.Contains(string(readme), "`"+k+"`") {
-					t.Errorf("README does not list `%s` (%s.%s)", k, km.Type().Name(), km.Type().Field(i).Name)
-				}
+	for name, b := range everyBinding(DefaultKeyMap()) {
+		for _, k := range b.Keys() {
+			if s, ok := shown[k]; ok {
+				k = s
+			}
+			if !strings.Contains(string(readme), "`"+k+"`") {
+				t.Errorf("README does not list `%s` (%s)", k, name)
 			}
 		}
 	}
+}
+
+// everyBinding returns every binding of km, each view's key map's, named
+// View.Binding.
+func everyBinding(km KeyMap) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	views := reflect.ValueOf(km)
+	for i := range views.NumField() {
+		for name, b := range bindingsOf(views.Field(i).Interface()) {
+			out[views.Type().Field(i).Name+"."+name] = b
+		}
+	}
+	return out
+}
+
+// bindingsOf returns the bindings of a view's key map, by field name.
+func bindingsOf(viewKeys any) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	v := reflect.ValueOf(viewKeys)
+	for i := range v.NumField() {
+		out[v.Type().Field(i).Name] = v.Field(i).Interface().(key.Binding)
+	}
+	return out
 }
 
 // TestREADMEKeyTables checks the README's tables of the browser's and the
@@ -42,20 +62,21 @@ func TestREADMEKeyTables(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	var browser []key.Binding
-	for _, g := range NewBrowser(k, NewStyles()).FullHelp() {
+	for _, g := range NewBrowser(k.Browser, NewStyles()).FullHelp() {
 		browser = append(browser, g...)
 	}
 	var set []key.Binding
-	for _, g := range NewSetView(DefaultSetKeyMap(), NewStyles(), "").FullHelp() {
+	for _, g := range NewSetView(k.Set, NewStyles(), "").FullHelp() {
 		set = append(set, g...)
 	}
 	for _, tc := range []struct {
 		table string // text just before the table
 		keys  []key.Binding
 	}{
-		{"**Browser**", append(browser, k.ForceQuit, k.Back)},
-		{"| `e` | edit the draft in", []key.Binding{k.BackToList, k.Edit, k.Save, k.Quit, k.ForceQuit, k.Help, k.DemoKubectlEdit}},
-		{"**With an audit log**", []key.Binding{k.TimelineDiff, k.UndoOverwrite, k.TimelineTake, k.TimelineClose}},
+		{"**Browser**", append(browser, k.Browser.ForceQuit, k.Browser.Back)},
+		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit,
+			k.Object.Help, k.Object.DemoKubectlEdit}},
+		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
 		{"<a id=\"lost-updates\">", lostBindings()},
 		{"#### Sets: several objects in one session", set},
 	} {

@@ -14,56 +14,26 @@ import (
 	"github.com/kedit/kedit/model/history"
 )
 
-// Intents of the timeline and the lost updates' view: what the user asked
-// for, for the app to do.
+// The intents of the audit log's rows in the timeline and of the lost
+// updates' view (intent.go has those views share).
 type (
-	// ShowLost asks to show the lost updates of version Write of History
-	// (enter on a LOST row of the timeline).
-	ShowLost struct {
+	// ShowLostMsg asks to show the lost updates of version Write of
+	// History (enter on a LOST row of the timeline).
+	ShowLostMsg struct {
 		History *history.History
 		Write   int
 	}
-	// UndoOverwrite asks for the draft that undoes the overwrite made by
-	// version Write of History: the lost values put back onto the object
-	// as it is now (u).
-	UndoOverwrite struct {
+	// UndoOverwriteMsg asks for the draft that undoes the overwrite made
+	// by version Write of History: the lost values put back onto the
+	// object as it is now (u).
+	UndoOverwriteMsg struct {
 		History *history.History
 		Write   int
 	}
-	// CloseLost asks to go back from the lost updates to the timeline.
-	CloseLost struct{}
-	// ShowTimelineDiff asks for the diff of the live timeline's entry ID
-	// against the entry before it (enter on a version kedit observed).
-	ShowTimelineDiff struct{ ID int }
-	// infoMsg is a line for the status bar about a key that does nothing
-	// where it was pressed.
-	infoMsg string
+	// CloseLostMsg asks to go back from the lost updates to the timeline
+	// (esc).
+	CloseLostMsg struct{}
 )
-
-// intent is a command that hands msg to the app.
-func intent(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
-
-// LostKeyMap is the lost updates' view's keys.
-type LostKeyMap struct {
-	// Moving through the lost fields, scrolling their versions, switching
-	// between side by side and stacked, and a Secret's values.
-	Next, Prev, Home, End, PageDown, PageUp, Layout, Reveal key.Binding
-	// Undo makes the draft that puts the lost values back; Back goes back
-	// to the timeline.
-	Undo, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultLostKeyMap returns the lost updates' view's keys.
-func DefaultLostKeyMap() LostKeyMap { return lostKeys(DefaultKeyMap()) }
-
-// lostKeys are the lost updates' view's keys among k, as the conflict view
-// and the timeline bind them.
-func lostKeys(k KeyMap) LostKeyMap {
-	return LostKeyMap{Next: k.Next, Prev: k.Prev, Home: k.Home, End: k.End, PageDown: k.PageDown, PageUp: k.PageUp,
-		Layout: k.Layout, Reveal: k.Reveal, Undo: k.UndoOverwrite, Back: k.Back, Help: k.Help, Quit: k.Quit, ForceQuit: k.ForceQuit}
-}
 
 // LostView shows the lost updates of one write from an audit log as the
 // conflict view shows a conflict: base, the version its writer last read;
@@ -81,7 +51,7 @@ type LostView struct {
 // Show.
 func NewLostView(keys LostKeyMap, styles *Styles) LostView {
 	// The conflict view draws and moves; the keys that act are the view's.
-	ck := KeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
+	ck := ConflictKeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
 		PageUp: keys.PageUp, Layout: keys.Layout, Reveal: keys.Reveal}
 	return LostView{keys: keys, view: NewConflictView(ck, styles)}
 }
@@ -95,8 +65,32 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 	}
 	m.h, m.write = h, write
 	st := m.view.styles
+	var rows []conflictRow
+	for i, c := range o.Conflicts {
+		setter := &h.Versions[o.Losses[i].LostAt]
+		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st), theirs: displayValue(c.Theirs, st),
+			mine: displayValue(c.Mine, st), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
+		if secret && isSecretValue(c.Path) {
+			row.secret = true
+			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
+		}
+		if o.Base < 0 {
+			row.base = st.Muted.Render("(unknown)")
+		}
+		at := firstLineDiffering(renderValue(c.Theirs), renderValue(c.Mine))
+		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
+		rows = append(rows, row)
+	}
+	m.view.showLost(lostHeadingOf(h, o), rows, secret)
+	return true
+}
+
+// lostHeadingOf is what the view says of overwrite o of h: who lost how
+// many changes, what its writer had read, and the versions' titles, every
+// part escaped.
+func lostHeadingOf(h *history.History, o history.Overwrite) lostHeading {
 	vs := h.Versions
-	w := &vs[write]
+	w := &vs[o.Write]
 	e := kube.EscapeControl
 	heading := lostHeading{
 		title: fmt.Sprintf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", e(w.ResourceVersion), e(w.Client.User),
@@ -121,25 +115,7 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		theirs = fmt.Sprintf("theirs (rv %s by %s)", e(vs[o.Theirs].ResourceVersion), e(lostBy[0]))
 	}
 	heading.columns = [3]string{base, theirs, fmt.Sprintf("mine (rv %s by %s)", e(w.ResourceVersion), e(w.Who()))}
-	var rows []conflictRow
-	for i, c := range o.Conflicts {
-		l := o.Losses[i]
-		setter := &vs[l.LostAt]
-		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st), theirs: displayValue(c.Theirs, st),
-			mine: displayValue(c.Mine, st), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
-		if secret && isSecretValue(c.Path) {
-			row.secret = true
-			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
-		}
-		if o.Base < 0 {
-			row.base = st.Muted.Render("(unknown)")
-		}
-		at := firstLineDiffering(renderValue(c.Theirs), renderValue(c.Mine))
-		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
-		rows = append(rows, row)
-	}
-	m.view.showLost(heading, rows, secret)
-	return true
+	return heading
 }
 
 // lostWriters names the writers of the changes o lost, each once.
@@ -168,15 +144,14 @@ func firstLineDiffering(a, b string) int {
 // SetSize sets the view's size.
 func (m *LostView) SetSize(width, height int) { m.view.SetSize(width, height) }
 
-// Update answers the view's keys: u and esc are intents for the app, the
-// others move and scroll.
+// Update answers the view's keys: u and esc are intents for the app (and
+// ?, q and ctrl+c, as in every view), the others move and scroll.
 func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, m.keys.Undo):
-			return m, intent(UndoOverwrite{History: m.h, Write: m.write})
-		case key.Matches(k, m.keys.Back):
-			return m, intent(CloseLost{})
+		in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}}, {m.keys.Quit, QuitRequestedMsg{}},
+			{m.keys.Undo, UndoOverwriteMsg{History: m.h, Write: m.write}}, {m.keys.Back, CloseLostMsg{}}})
+		if in != nil {
+			return m, emit(in)
 		}
 	}
 	var cmd tea.Cmd
@@ -193,7 +168,7 @@ func (m LostView) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := m.secretKeys(k.Undo, k.Next, k.Back)
 	if m.view.detailCut() {
-		bindings = append(bindings, stateHelp(k.PageDown, "versions down"), stateHelp(k.PageUp, "versions up"))
+		bindings = append(bindings, k.PageDown, k.PageUp)
 	}
 	return append(bindings, k.Help)
 }

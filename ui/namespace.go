@@ -31,16 +31,16 @@ func checkNamespaceCmd(ctx context.Context, c Cluster, name string) tea.Cmd {
 // stays; when kedit cannot tell (a user who may not read namespaces), the
 // list switches and the status line says that kedit could not tell, so
 // that an empty list is not taken for an empty namespace.
-func (m App) namespaceChecked(msg namespaceCheckedMsg) (App, tea.Cmd, bool) {
+func (m *App) namespaceChecked(msg namespaceCheckedMsg) tea.Cmd {
 	cur := m.browser.Collection()
-	if msg.name != m.checkingNamespace || cur == nil {
-		return m, nil, true // another :ns since
+	if msg.name != m.browsing.checkingNamespace || cur == nil {
+		return nil // another :ns since
 	}
-	m.checkingNamespace = ""
+	m.browsing.checkingNamespace = ""
 	var nf *kube.NamespaceNotFoundError
 	if errors.As(msg.err, &nf) {
 		m.status.Error(errorText(msg.err) + "; the list stays as it was (:ns picks from those that do)")
-		return m, nil, true
+		return nil
 	}
 	cmd := m.listOn(cur.InNamespace(msg.name))
 	var forbidden *kube.ForbiddenListError
@@ -52,5 +52,5 @@ func (m App) namespaceChecked(msg namespaceCheckedMsg) (App, tea.Cmd, bool) {
 	default:
 		m.status.Info("")
 	}
-	return m, cmd, true
+	return cmd
 }

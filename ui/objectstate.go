@@ -25,8 +25,10 @@ type objectState struct {
 	watch  Watcher
 	// inflight counts the commands whose outcome has not come back
 	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object.
+	// them, so that no outcome reaches another object. leaving: esc was
+	// pressed, and the app goes back to the list once they are back.
 	inflight int
+	leaving  bool
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
@@ -66,7 +68,8 @@ type objectState struct {
 
 // take makes st the object shown, on fresh views. For an object just
 // opened (fresh), it says where its draft goes; drafts earlier runs left
-// are offered whenever they wait for an answer.
+// are offered whenever they wait for an answer (an object of the set is
+// taken up again with them).
 func (m *App) take(st objectState, fresh bool) {
 	if fresh {
 		for _, n := range st.init(m.cfg.YesGitOps) {
@@ -75,17 +78,15 @@ func (m *App) take(st objectState, fresh bool) {
 	}
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
-	m.object, m.conflict, m.editor = NewObjectView(m.keys, m.styles), NewConflictView(m.keys, m.styles), NewEditorView(m.keys, m.styles)
-	m.timeline, m.preview = NewTimelineView(m.keys, m.styles), NewPreviewView(m.keys, m.styles)
-	m.lost = NewLostView(lostKeys(m.keys), m.styles)
+	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	if len(m.stored) > 0 {
-		m.confirm = confirmRecover
+		m.ask(confirmRecover)
 	}
 	m.refresh()
 }
 
 // notice is something to say of an object, in the status bar or on its
-// row.
+// row in the set.
 type notice struct {
 	text string
 	err  bool

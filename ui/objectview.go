@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -19,7 +18,7 @@ import (
 // draft, and a scrollable body with the live object, the draft, or the
 // draft's diff against base.
 type ObjectView struct {
-	keys   KeyMap
+	keys   ObjectKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -71,12 +70,14 @@ type ObjectView struct {
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
 	secret, revealed bool
+	// backToList: esc goes back to the browser.
+	backToList bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
-func NewObjectView(keys KeyMap, styles *Styles) ObjectView {
+func NewObjectView(keys ObjectKeyMap, styles *Styles) ObjectView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &renders{}}
 }
@@ -137,64 +138,32 @@ func (m ObjectView) ShowingDiff() bool { return m.showDiff }
 // ShowingAllFields reports whether managedFields and status are shown.
 func (m ObjectView) ShowingAllFields() bool { return m.full }
 
-// Update handles the view's own keys (f, d, home, end) and scrolling.
-func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
-	if msg, ok := msg.(tea.KeyMsg); ok {
-		if m.sidewaysKey(msg) {
-			return m, nil
-		}
-		if m.blame && m.blameKey(msg) {
-			return m, nil
-		}
-		switch {
-		case key.Matches(msg, m.keys.Fields):
-			m.full = !m.full
-			m.layout()
-			return m, nil
-		case m.secret && key.Matches(msg, m.keys.Reveal):
-			m.revealed = !m.revealed
-			m.layout()
-			return m, nil
-		case key.Matches(msg, m.keys.Diff):
-			if m.draft != nil {
-				m.showDiff = !m.showDiff
-				m.layout()
-			}
-			return m, nil
-		case m.showDiff && key.Matches(msg, m.keys.NextHunk):
-			for _, at := range m.hunkAt {
-				if at > m.body.YOffset {
-					m.body.SetYOffset(at)
-					break
-				}
-			}
-			return m, nil
-		case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
-			for i := len(m.hunkAt) - 1; i >= 0; i-- {
-				if m.hunkAt[i] < m.body.YOffset {
-					m.body.SetYOffset(m.hunkAt[i])
-					break
-				}
-			}
-			return m, nil
-		case key.Matches(msg, m.keys.Home):
-			m.body.GotoTop()
-			return m, nil
-		case key.Matches(msg, m.keys.End):
-			m.body.GotoBottom()
-			return m, nil
-		}
-	}
-	var cmd tea.Cmd
-	m.body, cmd = m.body.Update(msg)
-	if m.blame {
-		m.keepCursorInView()
-	}
-	return m, cmd
-}
-
 // header returns the lines above the body.
 func (m ObjectView) header() []string {
+	st := m.styles
+	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
+	if m.gitOps != "" {
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
+	}
+	if m.fight != "" {
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(m.fight), "\n")...)
+	}
+	if m.banner != "" {
+		// A deleted object has nothing to rebase onto: its banner says
+		// what s does instead.
+		text := m.banner
+		if !m.deleted {
+			text += "  (r: rebase now)"
+		}
+		// Width wraps a long list of paths instead of cutting it off.
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(text), "\n")...)
+	}
+	return lines
+}
+
+// titleLine names the object, its live resourceVersion and the
+// connection's state.
+func (m ObjectView) titleLine() string {
 	st := m.styles
 	parts := []string{m.ref.Kind + "/" + m.ref.Name}
 	if m.ref.Namespace != "" {
@@ -216,52 +185,41 @@ func (m ObjectView) header() []string {
 	// One more cell than the name: the "…" of the parts that gave way.
 	avail := max(m.width-ansi.StringWidth(right)-2, min(name+1, m.width/2), 1)
 	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
-	first := st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+	return st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+}
 
-	var second string
+// stateLine says what the body shows (the live object, the draft, its
+// diff or blame) and what else holds: a Secret's mask, a draft that does
+// not parse, a rebase under way, the fields hidden.
+func (m ObjectView) stateLine() string {
+	st := m.styles
+	var line string
 	switch {
 	case m.blame:
-		second = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
+		line = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
 	case m.draft == nil:
-		second = st.Muted.Render("live object; e edits a draft")
+		line = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
 	default:
-		second = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
 	}
 	switch {
 	case m.secret && m.revealed:
-		second += "  " + st.Muted.Render("values shown (R hides)")
+		line += "  " + st.Muted.Render("values shown (R hides)")
 	case m.secret:
-		second += "  " + st.Muted.Render("values hidden (R reveals)")
+		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
-		second += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
+		line += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
 	}
 	if m.rebasing {
-		second += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
+		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
 	if !m.full {
-		second += "  " + st.Muted.Render("managedFields, status hidden (f)")
+		line += "  " + st.Muted.Render("managedFields, status hidden (f)")
 	}
-	lines := []string{ansi.Truncate(first, m.width, "…"), ansi.Truncate(second, m.width, "…")}
-	if m.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
-	}
-	if m.fight != "" {
-		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(m.fight), "\n")...)
-	}
-	if m.banner != "" {
-		// A deleted object has nothing to rebase onto: its banner says
-		// what s does instead.
-		text := m.banner
-		if !m.deleted {
-			text += "  (r: rebase now)"
-		}
-		// Width wraps a long list of paths instead of cutting it off.
-		lines = append(lines, strings.Split(m.styles.Banner.Width(m.width).Render(text), "\n")...)
-	}
-	return lines
+	return line
 }
 
 // content renders the body's text: the live object, the draft or its
@@ -332,10 +290,13 @@ func (m ObjectView) View() string {
 
 // ShortHelp is the object view's keys for the footer, the most used
 // first: the footer cuts from the end (keeping ? help) when they do not
-// fit.
+// fit. Esc back to the list comes after s: leaving matters more than most.
 func (m ObjectView) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
+	if m.backToList {
+		bindings = append(bindings, k.BackToList)
+	}
 	if m.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
@@ -372,8 +333,12 @@ func revealHelp(b key.Binding, revealed bool) key.Binding {
 // FullHelp is every key of the object view, in groups.
 func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
+	draft := []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts}
+	if m.backToList {
+		draft = append(draft, k.BackToList)
+	}
 	return [][]key.Binding{
-		{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts},
+		draft,
 		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Timeline, k.Blame, k.Preview, k.DemoWrite, k.DemoKubectlEdit},

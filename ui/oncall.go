@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -59,7 +58,7 @@ type oncallState struct {
 	takeRV  string
 	takeObj *unstructured.Unstructured
 	// undo is the overwrite u asks to undo over the draft there is.
-	undo *UndoOverwrite
+	undo *UndoOverwriteMsg
 	// gitOpsOK is set once a save of an object a GitOps tool reconciles
 	// was confirmed (or --yes-gitops said so at the start).
 	gitOpsOK bool
@@ -110,104 +109,26 @@ func (m *App) sayDemoWrite() {
 	m.status.Info(w.String()) // escaped by String
 }
 
-// oncallKey handles t, b, p and w in the object view; false for any other
-// key. While blame shows, the movement keys move its cursor line and the
-// status bar names that line's owners.
-func (m App) oncallKey(msg tea.KeyMsg) (App, tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, m.keys.Timeline):
-		m.timeline.Open(m.sess)
-		m.screen = screenTimeline
-		// The audit log is read again each time: a write logged since is
-		// in it.
-		cmd := m.timeline.ReadHistory(m.ctx, m.history)
-		return m, cmd, true
-	case key.Matches(msg, m.keys.Blame):
-		m.object.ToggleBlame()
-		if m.object.Blaming() {
-			m.status.Info(m.object.BlameStatus())
-		} else {
-			m.status.Info("")
+// oncallIntent acts on what the timeline and the preview asked for;
+// false for any other message.
+func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case TakeVersionMsg:
+		m.oncall.takeID, m.oncall.takeRV, m.oncall.takeObj = msg.ID, msg.RV, msg.Object
+		m.ask(confirmTimelineTake)
+	case ShowVersionMsg:
+		c, err := m.sess.TimelineDiff(msg.ID)
+		if err != nil {
+			m.status.Error(errorText(err))
+			break
 		}
-		return m, nil, true
-	case key.Matches(msg, m.keys.Preview):
-		cmd, err := m.handleErr(model.PreviewRequested{})
-		if err == nil {
-			m.screen = screenPreview
-			m.preview.SetSession(m.sess)
-		}
-		return m, cmd, true
-	case key.Matches(msg, m.keys.DemoWrite):
-		if m.demo == nil {
-			m.status.Info("w makes the demo writer write at once: only in kedit demo")
-			return m, nil, true
-		}
-		m.demo.WriteNow()
-		m.status.Info(demo.WriterManager + " is writing ...")
-		return m, nil, true
-	case key.Matches(msg, m.keys.DemoKubectlEdit):
-		if m.demo == nil {
-			m.status.Info("W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
-			return m, nil, true
-		}
-		m.demo.KubectlEdit()
-		m.status.Info(demo.EditorUser + "'s kubectl edit is reading the object ...")
-		return m, nil, true
-	}
-	if m.object.Blaming() {
-		var cmd tea.Cmd
-		m.object, cmd = m.object.Update(msg)
-		m.status.Info(m.object.BlameStatus())
-		return m, cmd, true
-	}
-	return m, nil, false
-}
-
-// timelineKey handles the timeline's keys: enter shows the selected
-// version's diff (enter or esc goes back to the list), y asks to make that
-// version the draft, t or esc closes the timeline.
-func (m App) timelineKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.keys.TimelineTake):
-		id, rv, ok := m.timeline.Selected()
-		if !ok {
-			return m, nil
-		}
-		m.oncall.takeID, m.oncall.takeRV, m.oncall.takeObj = id, rv, nil
-		if id < 0 {
-			obj, ok := m.timeline.SelectedLogObject()
-			if !ok {
-				m.status.Info("the audit log holds no object of this version: there is nothing to make the draft")
-				return m, nil
-			}
-			m.oncall.takeObj = obj
-		}
-		m.confirm = confirmTimelineTake
-		return m, nil
-	case key.Matches(msg, m.keys.TimelineDiff) && m.timeline.ShowingDiff(),
-		key.Matches(msg, m.keys.Back) && m.timeline.ShowingDiff():
-		m.timeline.HideChange()
-		return m, nil
-	case key.Matches(msg, m.keys.TimelineClose):
-		m.timeline.HideChange()
+		m.timeline.ShowChange(c)
+	case CloseTimelineMsg, ClosePreviewMsg:
 		m.screen = screenObject
-		return m, nil
+	default:
+		return m, nil, false
 	}
-	var cmd tea.Cmd
-	m.timeline, cmd = m.timeline.Update(msg)
-	return m, cmd
-}
-
-// previewKey handles the preview's keys: esc leaves it, the others
-// scroll.
-func (m App) previewKey(msg tea.KeyMsg) (App, tea.Cmd) {
-	if key.Matches(msg, m.keys.PreviewClose) {
-		m.screen = screenObject
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.preview, cmd = m.preview.Update(msg)
-	return m, cmd
+	return m, nil, true
 }
 
 // gitOpsAsks holds back the first save of an object that Flux, Argo CD
@@ -233,13 +154,13 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 		return false
 	}
 	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, kube.EscapeControl(o.Description())
-	m.confirm = confirmGitOps
+	m.ask(confirmGitOps)
 	return true
 }
 
 // oncallQuestion is the pending question of issue 13's keys.
 func (m App) oncallQuestion() string {
-	switch m.confirm {
+	switch m.confirm.kind {
 	case confirmTimelineTake:
 		q := "make rv " + m.oncall.takeRV + " the draft?"
 		if m.sess.Draft() != nil {
@@ -294,7 +215,8 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			return m, nil
 		}
 		m.oncall.gitOpsOK = true
-		return m, m.handle(ev)
+		cmd := m.handle(ev)
+		return m, cmd
 	}
 	return m, nil
 }

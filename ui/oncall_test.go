@@ -566,7 +566,7 @@ func TestGitOpsOwnerInTheHeaderAndTheFirstSaveAsks(t *testing.T) {
 			// Only the first save asks.
 			m = edit(t, m, `foo: mine`, `foo: again`)
 			m = drive(t, m, keys("s")...)
-			if r.saves != 2 || m.confirm != confirmNone {
+			if r.saves != 2 || m.confirm.kind != confirmNone {
 				t.Errorf("the second save: %d saves, question %q", r.saves, m.question())
 			}
 		})
@@ -579,7 +579,7 @@ func TestGitOpsAsksBeforeAResubmitAndNotWithYesGitOps(t *testing.T) {
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = theirsWrite(t, m, r, "bar", "theirs")
 	m = drive(t, m, keys("r", "s")...)
-	if r.saves != 0 || m.confirm != confirmGitOps {
+	if r.saves != 0 || m.confirm.kind != confirmGitOps {
 		t.Fatalf("the resubmit: %d saves, question %q", r.saves, m.question())
 	}
 	m = drive(t, m, keys("y")...)
@@ -590,7 +590,7 @@ func TestGitOpsAsksBeforeAResubmitAndNotWithYesGitOps(t *testing.T) {
 	m, r = gitOpsApp(t, "Helm", 100, 30, func(c *Config) { c.YesGitOps = true })
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s")...)
-	if r.saves != 1 || m.confirm != confirmNone {
+	if r.saves != 1 || m.confirm.kind != confirmNone {
 		t.Errorf("--yes-gitops: %d saves, question %q", r.saves, m.question())
 	}
 	if !strings.Contains(plain(m), "managed by Helm") {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -17,290 +16,152 @@ import (
 // Going between the browser and the objects: opening one picked in the
 // list, leaving it with esc, and taking it up again with its draft.
 
-// Cluster is what the app needs of the API server beyond the object shown:
-// the browser's lists, types, namespaces and drafts, and opening an object
-// picked at runtime. kedit's is in main (a *kube.Cluster with the draft
-// store); tests give a fake.
-type Cluster interface {
-	// Collection resolves a type as the user typed it (:TYPE); see
-	// kube.Cluster.Collection for its errors.
-	Collection(typ string, allNamespaces bool) (*kube.Collection, error)
-	// Target names an object by its resource, as a draft records it.
-	Target(resource schema.GroupResource, namespace, name string) (*kube.Target, error)
-	// Types are the types :TYPE completes.
-	Types() ([]kube.ResourceType, error)
-	// Namespaces are the namespaces :ns offers.
-	Namespaces(ctx context.Context) ([]string, error)
-	// CheckNamespace says whether a namespace typed in :ns NAME exists:
-	// nil, a *kube.NamespaceNotFoundError, or why it cannot tell
-	// (kube.Cluster.CheckNamespace).
-	CheckNamespace(ctx context.Context, name string) error
-	// Browse starts a live list of c.
-	Browse(ctx context.Context, c *kube.Collection) (List, error)
-	// Drafts are the stored drafts of this context on this cluster
-	// (drafts.Store.ClusterDrafts).
-	Drafts() ([]drafts.Entry, error)
-	// Open reads the object and opens its session, its share of the draft
-	// store and what else kedit keeps per object. It is called inside a
-	// command.
-	Open(ctx context.Context, t *kube.Target) (*Object, error)
+// browsing is the app's side of the browser: the live list it shows, the
+// object being opened from it, and the namespace :ns NAME asks about.
+type browsing struct {
+	list List
+	// opening is the object being opened from the browser, if any.
+	opening *DraftKey
+	// checkingNamespace is the namespace :ns NAME typed, while the server
+	// is asked whether it exists.
+	checkingNamespace string
 }
 
-// List is a live list of one collection (a started *kube.Browse).
-type List interface {
-	Collection() *kube.Collection
-	Snapshots() <-chan kube.BrowseSnapshot
-	Stop()
-}
-
-// Watcher is a started watch of one object (*kube.Watch).
-type Watcher interface {
-	Events() <-chan kube.WatchEvent
-	Stop()
-}
-
-// Object is one object opened for the object view.
-type Object struct {
-	Target  *kube.Target
-	Session *model.Session
-	Runner  Performer
-	Drafts  Drafts
-	// Notice is said in the status bar when the object is shown.
-	Notice string
-	// Demo is kedit demo's second writer on the object; nil outside the
-	// demo.
-	Demo DemoWriter
-	// Watch starts a watch of the object. The app watches it while it is
-	// shown, and stops the watch when it goes back to the browser.
-	Watch func(ctx context.Context) (Watcher, error)
-	// Read reads the object from the server: when the app takes up an
-	// object again, it may have changed or gone while nothing watched it.
-	Read func(ctx context.Context) (*unstructured.Unstructured, error)
-	// MaySave asks the server whether the user may save the object
-	// (kube.MaySave); nil asks nothing.
-	MaySave func(ctx context.Context) error
-	// History reads the object's history from the audit logs kedit was
-	// given (--audit-log), each time the timeline opens; nil for none.
-	History HistoryReader
-	// Close lets go of the object (its draft locks and what else Open
-	// took) when the app leaves it without a draft. Objects left with a
-	// draft stay open until kedit ends, which stores their drafts.
-	Close func()
-}
-
-// Results of the browser's commands, named in the past tense.
-type (
-	// objectOpenedMsg is the outcome of opening the object key.
-	objectOpenedMsg struct {
-		key DraftKey
-		obj *Object
-		err error
-	}
-	// objectReadMsg is the object of sess as read when the app took it
-	// up again.
-	objectReadMsg struct {
-		sess *model.Session
-		obj  *unstructured.Unstructured
-		err  error
-	}
-	// collectionResolvedMsg is the outcome of :TYPE.
-	collectionResolvedMsg struct {
-		coll *kube.Collection
-		err  error
-	}
-	typesListedMsg struct {
-		types []kube.ResourceType
-		err   error
-	}
-	namespacesListedMsg struct {
-		names []string
-		err   error
-	}
-	// draftsListedMsg is the store's drafts on this cluster; show says
-	// that :drafts asked for them.
-	draftsListedMsg struct {
-		entries []drafts.Entry
-		err     error
-		show    bool
-	}
-)
-
-// keyOf names t's object as the draft marks do.
-func keyOf(t *kube.Target) DraftKey {
-	return DraftKey{Resource: t.Mapping.Resource.GroupResource(), Namespace: t.Namespace, Name: t.Name}
-}
-
-// objectName names the object of key for messages: configmaps/testmap.
-func objectName(k DraftKey) string {
-	return kube.EscapeControl(kube.ResourceName(k.Resource) + "/" + k.Name)
-}
-
-func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
-	return func() tea.Msg {
-		t, err := target()
-		if err != nil {
-			return objectOpenedMsg{key: key, err: err}
-		}
-		obj, err := c.Open(ctx, t)
-		return objectOpenedMsg{key: key, obj: obj, err: err}
-	}
-}
-
-func readCmd(ctx context.Context, sess *model.Session, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
-	return func() tea.Msg {
-		obj, err := read(ctx)
-		return objectReadMsg{sess: sess, obj: obj, err: err}
-	}
-}
-
-func collectionCmd(c Cluster, typ string, all bool) tea.Cmd {
-	return func() tea.Msg {
-		coll, err := c.Collection(typ, all)
-		return collectionResolvedMsg{coll: coll, err: err}
-	}
-}
-
-func typesCmd(c Cluster) tea.Cmd {
-	return func() tea.Msg {
-		types, err := c.Types()
-		return typesListedMsg{types: types, err: err}
-	}
-}
-
-func namespacesCmd(ctx context.Context, c Cluster) tea.Cmd {
-	return func() tea.Msg {
-		names, err := c.Namespaces(ctx)
-		return namespacesListedMsg{names: names, err: err}
-	}
-}
-
-func draftsCmd(c Cluster, show bool) tea.Cmd {
-	return func() tea.Msg {
-		entries, err := c.Drafts()
-		return draftsListedMsg{entries: entries, err: err, show: show}
-	}
-}
-
-// stopCmd stops a list or a watch, which waits for its goroutines, off the
-// UI's goroutine. It reports nothing.
-func stopCmd(stop func()) tea.Cmd {
-	return func() tea.Msg {
-		stop()
-		return nil
-	}
-}
-
-// browsing handles the browser's requests and the results of the
-// commands that answer them. ok is false for any other message.
-func (m App) browsing(msg tea.Msg) (App, tea.Cmd, bool) {
+// browserIntent acts on what the browser asked for; false for any other
+// message.
+func (m App) browserIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	c := m.cfg.Cluster
-	switch msg.(type) {
-	case OpenObjectMsg, OpenDraftMsg:
-		if m.screen != screenBrowser {
-			// A second pick (enter twice) that comes after the first
-			// one's object is shown: the user has what they picked.
-			return m, nil, true
-		}
-	}
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case OpenObjectMsg:
-		key := keyOf(msg.Target)
-		return m, m.open(key, func() (*kube.Target, error) { return msg.Target, nil }), true
+		cmd = m.pick(keyOf(msg.Target), func() (*kube.Target, error) { return msg.Target, nil })
 	case OpenDraftMsg:
 		k := msg.Draft.Key
-		return m, m.open(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) }), true
-	case objectOpenedMsg:
-		if m.opening == nil || *m.opening != msg.key || m.screen != screenBrowser {
-			// Another pick or a screen since: the user moved on.
-			if msg.obj != nil && msg.obj.Close != nil {
-				return m, stopCmd(msg.obj.Close), true
-			}
-			return m, nil, true
-		}
-		m.opening = nil
-		m.status.SetBusy("")
-		if msg.err != nil {
-			m.status.Error("cannot open " + objectName(msg.key) + ": " + errorText(msg.err))
-			return m, nil, true
-		}
-		m.status.Info("")
-		return m, m.show(msg.obj), true
-	case objectReadMsg:
-		if msg.sess != m.sess || m.sess == nil {
-			return m, nil, true // left again meanwhile
-		}
-		return m, m.reread(msg.obj, msg.err), true
+		cmd = m.pick(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) })
 	case SwitchTypeMsg:
 		all := false
 		if cur := m.browser.Collection(); cur != nil {
 			all = cur.AllNamespaces
 		}
-		return m, collectionCmd(c, msg.Type, all), true
-	case collectionResolvedMsg:
-		if msg.err != nil {
-			m.status.Error(errorText(msg.err))
-			return m, nil, true
-		}
-		coll := msg.coll
-		if cur := m.browser.Collection(); cur != nil && cur.Namespace != "" {
-			// :TYPE keeps the namespace chosen with :ns.
-			coll = coll.InNamespace(cur.Namespace)
-			coll.AllNamespaces = cur.AllNamespaces
-		}
-		m.status.Info("")
-		return m, m.listOn(coll), true
+		cmd = collectionCmd(c, msg.Type, all)
 	case SwitchNamespaceMsg:
-		cur := m.browser.Collection()
-		if cur == nil {
-			return m, nil, true
-		}
-		m.checkingNamespace = ""
-		if !msg.AllNamespaces && !m.browser.KnowsNamespace(msg.Namespace) {
-			// Typed, not picked: the list of a namespace that does not
-			// exist is empty, as if it had nothing in it. Ask first.
-			m.checkingNamespace = msg.Namespace
-			return m, checkNamespaceCmd(m.ctx, c, msg.Namespace), true
-		}
-		next := cur.InNamespace(msg.Namespace)
-		if msg.AllNamespaces {
-			next = cur.InAllNamespaces()
-		}
-		m.status.Info("")
-		return m, m.listOn(next), true
-	case namespaceCheckedMsg:
-		return m.namespaceChecked(msg)
+		cmd = m.switchNamespace(msg)
 	case NamespacesWantedMsg:
-		return m, namespacesCmd(m.ctx, c), true
+		cmd = namespacesCmd(m.ctx, c)
+	case DraftsWantedMsg:
+		cmd = draftsCmd(c, true)
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// pick opens the object key picked in the browser (target names it).
+func (m *App) pick(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
+	if m.screen != screenBrowser {
+		// A second pick (enter twice) that comes after the first one's
+		// object is shown: the user has what they picked.
+		return nil
+	}
+	return m.open(key, target)
+}
+
+// switchNamespace lists the type in the namespace :ns NAME typed or :ns
+// picked, or in every namespace.
+func (m *App) switchNamespace(msg SwitchNamespaceMsg) tea.Cmd {
+	cur := m.browser.Collection()
+	if cur == nil {
+		return nil
+	}
+	m.browsing.checkingNamespace = ""
+	if !msg.AllNamespaces && !m.browser.KnowsNamespace(msg.Namespace) {
+		// Typed, not picked: the list of a namespace that does not exist
+		// is empty, as if it had nothing in it. Ask first.
+		m.browsing.checkingNamespace = msg.Namespace
+		return checkNamespaceCmd(m.ctx, m.cfg.Cluster, msg.Namespace)
+	}
+	next := cur.InNamespace(msg.Namespace)
+	if msg.AllNamespaces {
+		next = cur.InAllNamespaces()
+	}
+	m.status.Info("")
+	return m.listOn(next)
+}
+
+// browserOutcome takes the outcome of a command the browser's intents
+// started; false for any other message.
+func (m App) browserOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case objectOpenedMsg:
+		cmd = m.showOpened(msg)
+	case objectReadMsg:
+		if msg.sess == m.sess && m.sess != nil { // else left again meanwhile
+			cmd = m.reread(msg.obj, msg.err)
+		}
+	case collectionResolvedMsg:
+		cmd = m.collectionResolved(msg)
+	case namespaceCheckedMsg:
+		cmd = m.namespaceChecked(msg)
 	case namespacesListedMsg:
 		m.browser.SetNamespaces(msg.names, msg.err)
-		return m, nil, true
 	case typesListedMsg:
 		if msg.err == nil {
 			m.browser.SetTypes(msg.types)
 		}
-		return m, nil, true
-	case DraftsWantedMsg:
-		return m, draftsCmd(c, true), true
 	case draftsListedMsg:
-		if msg.err == nil {
-			m.storedMarks = map[DraftKey]DraftPlace{}
-			for _, e := range msg.entries {
-				m.storedMarks[entryKey(e)] = DraftStored
-			}
-			m.setDraftMarks()
-		}
-		if msg.show {
-			m.browser.ShowDrafts(m.draftItems(msg.entries), msg.err)
-		}
-		return m, nil, true
-	case QuitRequestedMsg:
-		if len(m.parkedInMemory()) > 0 {
-			m.confirm = confirmQuit
-			return m, nil, true
-		}
-		return m, tea.Quit, true
+		m.draftsListed(msg)
+	default:
+		return m, nil, false
 	}
-	return m, nil, false
+	return m, cmd, true
+}
+
+// showOpened shows the object just opened, unless the user moved on.
+func (m *App) showOpened(msg objectOpenedMsg) tea.Cmd {
+	if m.browsing.opening == nil || *m.browsing.opening != msg.key || m.screen != screenBrowser {
+		// Another pick or a screen since: the user moved on.
+		if msg.obj != nil && msg.obj.Close != nil {
+			return stopCmd(msg.obj.Close)
+		}
+		return nil
+	}
+	m.browsing.opening = nil
+	m.status.SetBusy("")
+	if msg.err != nil {
+		m.status.Error("cannot open " + objectName(msg.key) + ": " + errorText(msg.err))
+		return nil
+	}
+	m.status.Info("")
+	return m.show(msg.obj)
+}
+
+// collectionResolved lists the type :TYPE named.
+func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.status.Error(errorText(msg.err))
+		return nil
+	}
+	coll := msg.coll
+	if cur := m.browser.Collection(); cur != nil && cur.Namespace != "" {
+		// :TYPE keeps the namespace chosen with :ns.
+		coll = coll.InNamespace(cur.Namespace)
+		coll.AllNamespaces = cur.AllNamespaces
+	}
+	m.status.Info("")
+	return m.listOn(coll)
+}
+
+// draftsListed marks the store's drafts in the browser, and shows them
+// when :drafts asked.
+func (m *App) draftsListed(msg draftsListedMsg) {
+	if msg.err == nil {
+		m.shelf.setStored(msg.entries)
+		m.browser.SetDrafts(m.shelf.marks())
+	}
+	if msg.show {
+		m.browser.ShowDrafts(m.draftItems(msg.entries), msg.err)
+	}
 }
 
 // entryKey names a stored draft's object as the draft marks do.
@@ -313,7 +174,7 @@ func entryKey(e drafts.Entry) DraftKey {
 func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 	var items []DraftItem
 	seen := map[DraftKey]bool{}
-	for _, k := range m.parkedInMemory() {
+	for _, k := range m.othersInMemory() {
 		items = append(items, DraftItem{Key: k, Place: DraftInMemory})
 		seen[k] = true
 	}
@@ -331,14 +192,13 @@ func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 // draft is taken up again as it was; any other is opened afresh, in a
 // command (target names it).
 func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
-	if st, ok := m.parked[key]; ok {
-		delete(m.parked, key)
+	if st, ok := m.shelf.take(key); ok {
 		return m.resume(st)
 	}
-	if m.cfg.Cluster == nil || (m.opening != nil && *m.opening == key) {
+	if m.cfg.Cluster == nil || (m.browsing.opening != nil && *m.browsing.opening == key) {
 		return nil // enter again while it opens: one share of its drafts is enough
 	}
-	m.opening = &key
+	m.browsing.opening = &key
 	m.status.Info("opening " + objectName(key))
 	return tea.Batch(m.status.SetBusy("opening "+objectName(key)), openCmd(m.ctx, m.cfg.Cluster, key, target))
 }

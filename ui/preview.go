@@ -20,7 +20,7 @@ import (
 // refuse the save, why, each field cause under its line of the draft.
 // Nothing is written; the header says so until esc.
 type PreviewView struct {
-	keys   KeyMap
+	keys   PreviewKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -40,9 +40,9 @@ type PreviewView struct {
 }
 
 // NewPreviewView returns a preview with nothing to show until SetSession.
-func NewPreviewView(keys KeyMap, styles *Styles) PreviewView {
+func NewPreviewView(keys PreviewKeyMap, styles *Styles) PreviewView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return PreviewView{keys: keys, styles: styles, body: vp}
 }
@@ -144,21 +144,37 @@ func (m PreviewView) header() []string {
 	return append([]string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}, m.summary...)
 }
 
-// Update scrolls the body.
+// ClosePreviewMsg asks to go back to the object view (esc).
+type ClosePreviewMsg struct{}
+
+// Update scrolls the body; closing and the keys of every view come back
+// as intents.
 func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, m.keys.Home):
-			m.body.GotoTop()
-			return m, nil
-		case key.Matches(k, m.keys.End):
-			m.body.GotoBottom()
-			return m, nil
+		if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}},
+			{m.keys.Quit, QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
+			return m, emit(in)
 		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = m.body.Update(msg)
+	m.body, cmd = scrollBody(m.body, msg, m.keys.Home, m.keys.End)
 	return m, cmd
+}
+
+// scrollBody scrolls body with msg: home and end (which the viewport
+// does not know) to its top and bottom, the rest as the viewport does.
+func scrollBody(body viewport.Model, msg tea.Msg, home, end key.Binding) (viewport.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, home):
+			body.GotoTop()
+			return body, nil
+		case key.Matches(k, end):
+			body.GotoBottom()
+			return body, nil
+		}
+	}
+	return body.Update(msg)
 }
 
 // View draws the header and the body.
@@ -169,11 +185,11 @@ func (m PreviewView) View() string {
 // ShortHelp is the preview's keys for the help line.
 func (m PreviewView) ShortHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.PreviewClose, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
+	return []key.Binding{k.Close, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the preview.
 func (m PreviewView) FullHelp() [][]key.Binding {
 	k := m.keys
-	return [][]key.Binding{{k.PreviewClose, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
+	return [][]key.Binding{{k.Close, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End}}
 }

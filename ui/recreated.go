@@ -38,7 +38,7 @@ func (m *App) asksNewObject(ev model.Event, err error) bool {
 	default:
 		return false
 	}
-	m.confirm = confirmNewObject
+	m.ask(confirmNewObject)
 	return true
 }
 
@@ -52,7 +52,8 @@ func (m App) answerNewObject(yes bool) (App, tea.Cmd) {
 		m.status.Info("not saved; the draft is kept, made on the earlier object")
 		return m, nil
 	}
-	return m, m.handle(ev)
+	cmd := m.handle(ev)
+	return m, cmd
 }
 
 // shortUID is a uid's first 8 characters, as the banner names an object.

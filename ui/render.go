@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kedit/kedit/internal/escape"
 
@@ -193,54 +194,10 @@ func failureText(f *model.Failure) string {
 	if f == nil {
 		return ""
 	}
-	var s string
-	switch f.Kind {
-	case model.ErrorInvalid:
-		s = "the server refused the draft as invalid (422)"
-	case model.ErrorForbidden:
-		s = "forbidden: you may not update this object (403)"
-	case model.ErrorNotFound:
-		s = "the object was deleted on the server; s creates it again from the draft, x discards the draft"
-	case model.ErrorTooLarge:
-		s = "the object is too large for the API server (413)"
-	case model.ErrorImmutable:
-		s = "the object, or a field of it, is immutable and cannot change"
-	case model.ErrorUnauthorized:
-		s = "the server does not accept your credentials (401)"
-	case model.ErrorUnavailable, model.ErrorTimeout:
-		// The server's own words matter here: a timeout, a reset, a 502.
-		if model.MayHaveLanded(f.Err) {
-			s = fmt.Sprintf("the save did not get an answer (%s); retrying (attempt %d), after reading the object back in case it went through", f.Err, f.Attempt)
-		} else {
-			// A 429, the API server's own 503, or no connection at all:
-			// nothing was written.
-			s = fmt.Sprintf("the save was not taken (%s); retrying (attempt %d)", f.Err, f.Attempt)
-		}
-	case model.ErrorRefused:
-		// An answer, final: the server's words name the field, if any.
-		s = "the server refused the save"
-		var r *kube.RefusedError
-		switch {
-		case errors.As(f.Err, &r):
-			s += " (" + r.Status() + ")"
-			if len(f.Causes) == 0 {
-				s += ": " + r.Message()
-			}
-		case len(f.Causes) == 0 && f.Err != nil:
-			s += ": " + f.Err.Error()
-		}
-	case model.ErrorFieldManagerConflict:
-		s = "server-side apply: fields are owned by another manager"
-	case model.ErrorRecreated:
-		s = "not saved: " + f.Err.Error() + "; s asks before saving it onto the new one"
-	case model.ErrorApplyCannotRemove:
-		s = "not sent: server-side apply cannot remove a field another manager owns; u sends this save as an update (a PUT with base's resourceVersion) instead"
-	default:
-		s = "the save failed"
-		if f.Err != nil {
-			s += ": " + f.Err.Error()
-		}
+	if f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout {
+		return retryText(f, 0)
 	}
+	s := failureKindText(f)
 	var causes []string
 	for _, c := range f.Causes {
 		causes = append(causes, c.Field+": "+c.Message)
@@ -249,6 +206,79 @@ func failureText(f *model.Failure) string {
 		s += ": " + strings.Join(causes, "; ")
 	}
 	return kube.EscapeControl(s + " (the draft is kept)")
+}
+
+// retryText says that a save which got no answer is tried again: whether
+// it may have been stored (then the object is read back first) or surely
+// was not (a 429, the API server's own 503, no connection at all), the
+// attempt and, with next, when it goes again. The server's own words (a
+// timeout, a reset, a 502) come last, so that what the user acts on is not
+// what a narrow status line cuts.
+func retryText(f *model.Failure, next time.Duration) string {
+	landed := model.MayHaveLanded(f.Err)
+	s := fmt.Sprintf("the save was not taken; retrying (attempt %d)", f.Attempt)
+	if landed {
+		s = fmt.Sprintf("the save did not get an answer; retrying (attempt %d)", f.Attempt)
+	}
+	if next > 0 {
+		s += fmt.Sprintf(", next try in %s", next.Round(time.Second))
+	}
+	if landed {
+		s += ", after reading the object back in case it went through"
+	}
+	s += " (the draft is kept)"
+	if f.Err != nil {
+		s += ": " + f.Err.Error()
+	}
+	return kube.EscapeControl(s)
+}
+
+// failureKindText says what kind of failure f is, before its causes
+// (retryText says the kinds that are tried again).
+func failureKindText(f *model.Failure) string {
+	switch f.Kind {
+	case model.ErrorInvalid:
+		return "the server refused the draft as invalid (422)"
+	case model.ErrorForbidden:
+		return "forbidden: you may not update this object (403)"
+	case model.ErrorNotFound:
+		return "the object was deleted on the server; s creates it again from the draft, x discards the draft"
+	case model.ErrorTooLarge:
+		return "the object is too large for the API server (413)"
+	case model.ErrorImmutable:
+		return "the object, or a field of it, is immutable and cannot change"
+	case model.ErrorUnauthorized:
+		return "the server does not accept your credentials (401)"
+	case model.ErrorRefused:
+		return refusedText(f)
+	case model.ErrorFieldManagerConflict:
+		return "server-side apply: fields are owned by another manager"
+	case model.ErrorRecreated:
+		return "not saved: " + f.Err.Error() + "; s asks before saving it onto the new one"
+	case model.ErrorApplyCannotRemove:
+		return "not sent: server-side apply cannot remove a field another manager owns; u sends this save as an update (a PUT with base's resourceVersion) instead"
+	}
+	if f.Err != nil {
+		return "the save failed: " + f.Err.Error()
+	}
+	return "the save failed"
+}
+
+// refusedText says that the server refused the save: an answer, final,
+// in the server's words, which name the field, if any.
+func refusedText(f *model.Failure) string {
+	s := "the server refused the save"
+	var r *kube.RefusedError
+	switch {
+	case errors.As(f.Err, &r):
+		s += " (" + r.Status() + ")"
+		if len(f.Causes) == 0 {
+			s += ": " + r.Message()
+		}
+	case len(f.Causes) == 0 && f.Err != nil:
+		s += ": " + f.Err.Error()
+	}
+	return s
 }
 
 // errorText says in words why an intent was refused.

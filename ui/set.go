@@ -94,14 +94,10 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	}
 	st.model = model.NewSet(sessions)
 	m.set = st
-	keys := DefaultSetKeyMap()
-	if m.cfg.SetKeys != nil {
-		keys = *m.cfg.SetKeys
-	}
-	m.setView = NewSetView(keys, m.styles, s.Title)
+	m.setView = NewSetView(m.keys.Set, m.styles, s.Title)
 	m.screen = screenSet
 	if waiting > 0 {
-		m.confirm = confirmSetRecover
+		m.ask(confirmSetRecover)
 	}
 	m.refreshSet()
 	if s.Watch == nil {
@@ -132,73 +128,77 @@ func (m *App) memberOf(sess *model.Session) (int, bool) {
 	return m.set.model.Index(sess)
 }
 
-// setMsg handles the set's messages; ok is false for any other.
-func (m App) setMsg(msg tea.Msg) (App, tea.Cmd, bool) {
+// setOutcome takes an outcome of the set's commands: its watch, the
+// outcomes of an object not shown, and the edit of several objects in
+// $EDITOR; false for any other message.
+func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	if m.set == nil {
 		return m, nil, false
 	}
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case setWatchedMsg:
-		if msg.ch != m.set.events {
-			return m, nil, true
-		}
-		cmd := m.setWatched(msg.ev)
-		return m, tea.Batch(cmd, setWatchCmd(m.set.events)), true
-	case performedMsg:
-		// The outcomes of an object of the set not shown are its own.
-		if msg.sess != nil && msg.sess != m.sess {
-			m, cmd := m.memberPerformed(msg)
-			return m, cmd, true
-		}
-	case storedDraftsMsg:
-		if msg.sess != nil && msg.sess != m.sess {
-			m, cmd := m.memberStoredDrafts(msg)
-			return m, cmd, true
-		}
-	case retryDueMsg:
-		if msg.sess != nil && msg.sess != m.sess {
-			m, cmd := m.memberRetry(msg)
-			return m, cmd, true
-		}
-	case editorFinishedMsg:
-		if m.set.edit != nil {
-			m.editorOpen = false
-			m, cmd := m.setEditorFinished(msg)
-			if m.terminating != nil {
-				cmd = tea.Batch(cmd, tea.Quit)
-			}
-			return m, cmd, true
+		if msg.ch == m.set.events {
+			cmd = m.setWatched(msg.ev)
+			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
 		}
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
 		m.setView.SetConnection(m.set.conn)
-		return m, nil, true
-	case OpenMemberMsg, EditSetMsg, SaveSetMsg, NextConflictMsg:
-		if m.screen != screenSet {
-			return m, nil, true // asked before another screen showed
+	// The outcomes of an object of the set not shown are its own.
+	case performedMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
 		}
+		m, cmd = m.memberPerformed(msg)
+	case storedDraftsMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
+		}
+		m, cmd = m.memberStoredDrafts(msg)
+	case retryDueMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
+		}
+		m, cmd = m.memberRetry(msg)
+	case editorFinishedMsg:
+		if m.set.edit == nil {
+			return m, nil, false // the object shown's
+		}
+		m.life.editorOpen = false
+		m, cmd = m.setEditorFinished(msg)
+		if m.life.terminating != nil {
+			cmd = tea.Batch(cmd, tea.Quit)
+		}
+	default:
+		return m, nil, false
 	}
+	return m, cmd, true
+}
+
+// setIntent acts on what the set view asked for; false for any other
+// message.
+func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case OpenMemberMsg:
 		m.enterMember(msg.Member)
-		return m, nil, true
 	case NextConflictMsg:
 		i, ok := m.set.model.NextConflict()
 		if !ok {
 			m.status.Info("no save of the set waits on a conflict")
-			return m, nil, true
+			break
 		}
 		m.enterMember(i)
 		m.set.viaNext, m.screen = true, screenConflict
-		return m, nil, true
 	case EditSetMsg:
-		cmd := m.editSet(msg.Members)
-		return m, cmd, true
+		cmd = m.editSet(msg.Members)
 	case SaveSetMsg:
-		cmd := m.saveSet(false)
-		return m, cmd, true
+		cmd = m.saveSet(false)
+	default:
+		return m, nil, false
 	}
-	return m, nil, false
+	return m, cmd, true
 }
 
 // setWatched hands an event of the set's watch to its object, shown or
@@ -256,7 +256,8 @@ func (m App) backToSet() (App, tea.Cmd) {
 	st.watch, st.events = nil, nil
 	s.states[i], s.shown, s.viaNext = st, -1, false
 	m.objectState = objectState{}
-	m.screen, m.helpShown, m.leaving = screenSet, false, false
+	m.screen, m.leaving = screenSet, false
+	m.help.Close()
 	m.setView.Select(i)
 	m.refreshSet()
 	m.status.Info("")
@@ -267,7 +268,7 @@ func (m App) backToSet() (App, tea.Cmd) {
 // saying so and what conflicts are left.
 func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
 	s := m.set
-	if s == nil || s.shown < 0 || !s.viaNext || m.sess.State() != model.StateSaved || m.screen != screenObject || m.confirm != confirmNone {
+	if s == nil || s.shown < 0 || !s.viaNext || m.sess.State() != model.StateSaved || m.screen != screenObject || m.confirm.kind != confirmNone {
 		return m, cmd
 	}
 	name := objectName(keyOf(m.target))
@@ -308,4 +309,14 @@ func (m App) setNames(members []int) string {
 		names = append(names, objectName(keyOf(m.member(i).target)))
 	}
 	return strings.Join(names, ", ")
+}
+
+// objectKeys are the keys of the object's views: in a set, esc goes back
+// to the set, and its help says so.
+func (m App) objectKeys() KeyMap {
+	k := m.keys
+	if m.set != nil {
+		k.Object.BackToList = stateHelp(k.Object.BackToList, "back to the set")
+	}
+	return k
 }

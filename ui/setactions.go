@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/words"
@@ -50,7 +49,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		m.status.Error(errorText(err))
 		return nil
 	}
-	s.edit, m.editorOpen = e, true
+	s.edit, m.life.editorOpen = e, true
 	return editCmd(e.Text, false)
 }
 
@@ -119,7 +118,7 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 			}
 		}
 		if len(s.gitOps) > 0 {
-			m.confirm = confirmSetGitOps
+			m.ask(confirmSetGitOps)
 			return nil
 		}
 	}
@@ -213,13 +212,9 @@ func (m App) setRecoverQuestion() string {
 // each object, as y does for one, and the others stay stored (kedit drafts
 // lists them), as when one of several is picked; one made on an earlier
 // object of the name is left to enter, whose question warns of it.
-func (m App) answerSetRecover(msg tea.KeyMsg) (App, tea.Cmd) {
-	yes := key.Matches(msg, m.keys.Yes)
-	if !yes && !key.Matches(msg, m.keys.No) {
-		return m, nil
-	}
-	m.confirm = confirmNone
-	if !yes {
+func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
+	m.confirm.kind = confirmNone
+	if !a.Yes {
 		m.status.Info("the stored drafts stay on disk: enter an object to recover or discard its own")
 		return m, nil
 	}

@@ -12,60 +12,17 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// SetKeyMap is the set view's keys. It moves with the arrows (and k, j),
-// the page keys, home and end; space marks, since it does not page here.
-type SetKeyMap struct {
-	Up, Down, PageUp, PageDown, Home, End key.Binding
-	// Open shows the selected object in the object view; esc there comes
-	// back to the set.
-	Open key.Binding
-	// Mark marks the selected object for Edit, or unmarks it.
-	Mark key.Binding
-	// Edit edits the marked objects, or all of them, in one $EDITOR file.
-	Edit key.Binding
-	// Save saves every draft, each with its own resourceVersion.
-	Save key.Binding
-	// NextConflict opens the next object whose save met a conflict.
-	NextConflict key.Binding
-	// Help, Quit and ForceQuit are the app's (the help page, the quit
-	// question, ctrl+c), named here for the footer and the help page.
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultSetKeyMap returns the set view's keys.
-func DefaultSetKeyMap() SetKeyMap {
-	b := func(help string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
-	}
-	return SetKeyMap{
-		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Home:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
-		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
-		Open:         b("open", "enter"),
-		Mark:         key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
-		Edit:         b("edit (marked or all) in $EDITOR", "e"),
-		Save:         key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save every draft")),
-		NextConflict: b("next conflict", "n"),
-		Help:         b("help", "?"),
-		Quit:         b("quit", "q"),
-		ForceQuit:    b("quit now", "ctrl+c"),
-	}
-}
-
 // The set view's intents, for the app to carry out.
 type (
-	// OpenMemberMsg asks to show object Member of the set.
+	// OpenMemberMsg asks to show object Member of the set (enter).
 	OpenMemberMsg struct{ Member int }
 	// EditSetMsg asks to edit Members (all when empty) in one $EDITOR
-	// file.
+	// file (e).
 	EditSetMsg struct{ Members []int }
-	// SaveSetMsg asks to save every draft of the set.
+	// SaveSetMsg asks to save every draft of the set (s).
 	SaveSetMsg struct{}
 	// NextConflictMsg asks to show the next object whose save met a
-	// conflict.
+	// conflict (n).
 	NextConflictMsg struct{}
 )
 
@@ -89,7 +46,7 @@ type SetRow struct {
 // state (live, draft, queued, saving, saved rv N, conflict, refused,
 // deleted) and what goes with it; and a line with the selected row's note
 // in full. It owns its keys: moving and marking are its own, the rest it
-// asks of the app with a message.
+// asks of the app with an intent.
 type SetView struct {
 	keys   SetKeyMap
 	styles *Styles
@@ -171,19 +128,15 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 				m.marked[m.selected] = !m.marked[m.selected]
 				m.move(1)
 			}
+			return m, nil
 		case key.Matches(msg, k.Open):
-			if len(m.rows) > 0 {
-				return m, emit(OpenMemberMsg{Member: m.selected})
-			}
+			return m, emitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
 		case key.Matches(msg, k.Edit):
 			return m, emit(EditSetMsg{Members: m.Marked()})
-		case key.Matches(msg, k.Save):
-			return m, emit(SaveSetMsg{})
-		case key.Matches(msg, k.NextConflict):
-			return m, emit(NextConflictMsg{})
-		case key.Matches(msg, k.Quit):
-			return m, emit(QuitRequestedMsg{})
 		}
+		in := firstIntent(msg, []keyIntent{{k.Save, SaveSetMsg{}}, {k.NextConflict, NextConflictMsg{}},
+			{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}}})
+		return m, emitIf(in != nil, in)
 	}
 	return m, nil
 }
@@ -252,7 +205,22 @@ func (m SetView) header() string {
 
 // table is the column titles and the rows on the screen.
 func (m SetView) table() []string {
-	st := m.styles
+	cols := m.columns()
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	end := min(m.offset+m.tableHeight(), len(m.rows))
+	for i := m.offset; i < end; i++ {
+		lines = append(lines, m.rowLine(i, cols))
+	}
+	return lines
+}
+
+// columns are the table's columns, sized for the rows and the width;
+// NAMESPACE only when the rows are of several namespaces.
+func (m SetView) columns() []column {
 	nameW, nsW, stateW := 4, 0, 5
 	namespaces := map[string]bool{}
 	for _, r := range m.rows {
@@ -279,34 +247,29 @@ func (m SetView) table() []string {
 	if nsW > 0 {
 		cols = append(cols, column{title: "NAMESPACE", width: nsW})
 	}
-	cols = append(cols, column{title: "STATE", width: stateW}, column{title: "DRAFT", width: 6},
+	return append(cols, column{title: "STATE", width: stateW}, column{title: "DRAFT", width: 6},
 		column{title: "NOTE", width: max(m.width-fixed-nameW, 4)})
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
+}
+
+// rowLine is row i in cols, with its mark, and highlighted when selected.
+func (m SetView) rowLine(i int, cols []column) string {
+	r := m.rows[i]
+	texts := []string{kube.EscapeControl(r.Name)}
+	if cols[1].title == "NAMESPACE" {
+		texts = append(texts, kube.EscapeControl(r.Namespace))
 	}
-	lines := []string{"    " + st.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
-	end := min(m.offset+m.tableHeight(), len(m.rows))
-	for i := m.offset; i < end; i++ {
-		r := m.rows[i]
-		texts := []string{kube.EscapeControl(r.Name)}
-		if nsW > 0 {
-			texts = append(texts, kube.EscapeControl(r.Namespace))
-		}
-		texts = append(texts, r.State, r.Place.String(), kube.EscapeControl(r.Note))
-		line := cells(cols, texts)
-		mark := "  "
-		if m.marked[i] {
-			mark = "* "
-		}
-		if i == m.selected {
-			line = st.Selected.Render("> " + mark + line + strings.Repeat(" ", max(0, m.width-4-ansi.StringWidth(line))))
-		} else {
-			line = strings.TrimRight("  "+mark+line, " ")
-		}
-		lines = append(lines, ansi.Truncate(line, m.width, "…"))
+	texts = append(texts, r.State, r.Place.String(), kube.EscapeControl(r.Note))
+	line := cells(cols, texts)
+	mark := "  "
+	if m.marked[i] {
+		mark = "* "
 	}
-	return lines
+	if i == m.selected {
+		line = m.styles.Selected.Render("> " + mark + line + strings.Repeat(" ", max(0, m.width-4-ansi.StringWidth(line))))
+	} else {
+		line = strings.TrimRight("  "+mark+line, " ")
+	}
+	return ansi.Truncate(line, m.width, "…")
 }
 
 // ShortHelp is the set's keys for the footer, the most used first.

@@ -224,7 +224,7 @@ func (w *statusWalker) editorText(text string) (string, string) {
 func (w *statusWalker) step() {
 	m := w.d.m
 	s := m.Session()
-	if m.confirm != confirmNone {
+	if m.confirm.kind != confirmNone {
 		k := pick(w.r, []string{"y", "n"})
 		w.send(k, keyMsg(k))
 		return

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -23,12 +22,13 @@ import (
 // (ReadHistory), it starts with the object's history from the log, and
 // marks LOST the writes that lost other clients' changes and FIGHT the
 // fights' writes; a live fight is marked too. enter shows the selected
-// version's diff against the version before it (a LOST row's lost
-// updates: ShowLost), u on a LOST row asks to undo its overwrite
-// (UndoOverwrite). The app owns the keys that need the session (y, t,
-// esc).
+// version's diff against the version before it, or a LOST row's lost
+// updates, and u on a LOST row asks to undo its overwrite. The view moves
+// the selection and scrolls the diff; what needs the session (a live
+// version's diff, the lost updates, making a version the draft, the undo)
+// and closing come back as intents.
 type TimelineView struct {
-	keys   KeyMap
+	keys   TimelineKeyMap
 	styles *Styles
 	width  int
 	height int
@@ -54,9 +54,9 @@ type TimelineView struct {
 
 // NewTimelineView returns a timeline view with nothing to list until
 // SetSession.
-func NewTimelineView(keys KeyMap, styles *Styles) TimelineView {
+func NewTimelineView(keys TimelineKeyMap, styles *Styles) TimelineView {
 	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewportKeys()
+	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
 	return TimelineView{keys: keys, styles: styles, body: vp}
 }
@@ -211,56 +211,6 @@ func (m *TimelineView) scroll() {
 	m.offset = max(0, min(m.offset, len(m.rows)-h))
 }
 
-// Update moves the selection, or scrolls the diff while it shows; enter
-// and u act on the selected version, and the audit log's reads come back
-// here.
-func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
-	if cmd, ok := m.logUpdate(msg); ok {
-		return m, cmd
-	}
-	if m.showing {
-		if k, ok := msg.(tea.KeyMsg); ok {
-			switch {
-			case key.Matches(k, m.keys.Home):
-				m.body.GotoTop()
-				return m, nil
-			case key.Matches(k, m.keys.End):
-				m.body.GotoBottom()
-				return m, nil
-			}
-		}
-		var cmd tea.Cmd
-		m.body, cmd = m.body.Update(msg)
-		return m, cmd
-	}
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return m, nil
-	}
-	page := m.listHeight()
-	switch {
-	case key.Matches(k, m.keys.TimelineDiff):
-		return m, m.enter()
-	case key.Matches(k, m.keys.UndoOverwrite):
-		return m, m.undo()
-	case key.Matches(k, m.keys.Up):
-		m.selected--
-	case key.Matches(k, m.keys.Down):
-		m.selected++
-	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.HalfPageUp):
-		m.selected -= page
-	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.HalfPageDown):
-		m.selected += page
-	case key.Matches(k, m.keys.Home):
-		m.selected = 0
-	case key.Matches(k, m.keys.End):
-		m.selected = len(m.rows) - 1
-	}
-	m.selected = max(0, min(m.selected, len(m.rows)-1))
-	m.scroll()
-	return m, nil
-}
-
 // titleLines are the lines above the list: what it is, how many old
 // versions were let go, and what the audit log says.
 func (m TimelineView) titleLines() []string {
@@ -346,20 +296,20 @@ func (m TimelineView) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.showing {
 		// esc goes back to the list (t closes the timeline).
-		return []key.Binding{k.TimelineTake, k.Back, k.Up, k.Down, k.Help, k.Quit}
+		return []key.Binding{k.Take, k.Back, k.Up, k.Down, k.Help, k.Quit}
 	}
 	if len(m.rows) > 0 && m.rows[m.selected].lost {
-		return []key.Binding{stateHelp(k.TimelineDiff, "lost updates"), k.UndoOverwrite, k.TimelineClose, k.Up, k.Down, k.TimelineTake, k.Help, k.Quit}
+		return []key.Binding{stateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down, k.Take, k.Help, k.Quit}
 	}
-	return []key.Binding{k.TimelineDiff, k.TimelineTake, k.TimelineClose, k.Up, k.Down, k.Help, k.Quit}
+	return []key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the timeline, in groups.
 func (m TimelineView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.TimelineDiff, k.TimelineTake, k.UndoOverwrite, k.TimelineClose},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Diff, k.Take, k.Undo, k.Close, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
 		{k.Help, k.Quit, k.ForceQuit},
 	}
 }

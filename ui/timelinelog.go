@@ -166,9 +166,9 @@ func (m TimelineView) logLine() string {
 }
 
 // enter shows the selected version: a LOST row's lost updates
-// (ShowLost), a version only the log holds against the log's version
+// (ShowLostMsg), a version only the log holds against the log's version
 // before it, a live version against the live one before it
-// (ShowTimelineDiff).
+// (ShowVersionMsg).
 func (m *TimelineView) enter() tea.Cmd {
 	if len(m.rows) == 0 {
 		return nil
@@ -176,7 +176,7 @@ func (m *TimelineView) enter() tea.Cmd {
 	r := m.rows[m.selected]
 	switch {
 	case r.lost:
-		return intent(ShowLost{History: m.h, Write: r.version})
+		return emit(ShowLostMsg{History: m.h, Write: r.version})
 	case r.id < 0:
 		note := ""
 		if !m.h.Versions[r.version].Recorded {
@@ -185,15 +185,15 @@ func (m *TimelineView) enter() tea.Cmd {
 		m.showChange(m.h.Change(r.version), r, note)
 		return nil
 	}
-	return intent(ShowTimelineDiff{ID: r.id})
+	return emit(ShowVersionMsg{ID: r.id})
 }
 
 // undo asks to undo a LOST row's overwrite.
 func (m TimelineView) undo() tea.Cmd {
 	if len(m.rows) == 0 || !m.rows[m.selected].lost {
-		return intent(infoMsg("u undoes the overwrite of a row marked LOST: this version lost nothing"))
+		return emit(SayMsg{"u undoes the overwrite of a row marked LOST: this version lost nothing"})
 	}
-	return intent(UndoOverwrite{History: m.h, Write: m.rows[m.selected].version})
+	return emit(UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
 }
 
 // SelectedLogObject returns the object of the selected version when only

@@ -6,49 +6,34 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// The app's side of the audit log's lost updates: the timeline's and the
-// lost updates' view's intents, and the draft that undoes an overwrite.
+// The app's side of the audit log's lost updates: the intents of the
+// timeline's rows from the log and of the lost updates' view, and the
+// draft that undoes an overwrite.
 
-// auditing handles the timeline's reads of the audit log and the intents
-// of the timeline and the lost updates' view; false for any other
-// message.
-func (m App) auditing(msg tea.Msg) (App, tea.Cmd, bool) {
+// auditIntent acts on what the timeline's audit log rows and the lost
+// updates' view asked for; false for any other message.
+func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case historyReadMsg, historyDueMsg:
-		// Whatever shows: the rows are ready when the timeline is.
-		var cmd tea.Cmd
-		m.timeline, cmd = m.timeline.Update(msg)
-		return m, cmd, true
-	case ShowTimelineDiff:
-		c, err := m.sess.TimelineDiff(msg.ID)
-		if err != nil {
-			m.status.Error(errorText(err))
-			return m, nil, true
-		}
-		m.timeline.ShowChange(c)
-		return m, nil, true
-	case ShowLost:
+	case ShowLostMsg:
 		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
 			m.screen = screenLost
 		}
-		return m, nil, true
-	case CloseLost:
+	case CloseLostMsg:
 		m.screen = screenTimeline
-		return m, nil, true
-	case UndoOverwrite:
+	case UndoOverwriteMsg:
 		if m.sess.Draft() != nil {
 			// The undo is a draft of its own: the one there is goes only
 			// when the user says so.
-			m.oncall.undo, m.confirm = &msg, confirmUndo
-			return m, nil, true
+			m.oncall.undo = &msg
+			m.ask(confirmUndo)
+			break
 		}
-		m, cmd := m.undoOverwrite(msg)
-		return m, cmd, true
-	case infoMsg:
-		m.status.Info(string(msg))
-		return m, nil, true
+		next, cmd := m.undoOverwrite(msg)
+		return next, cmd, true
+	default:
+		return m, nil, false
 	}
-	return m, nil, false
+	return m, nil, true
 }
 
 // undoOverwrite makes the draft that undoes an overwrite: the object as it
@@ -56,7 +41,7 @@ func (m App) auditing(msg tea.Msg) (App, tea.Cmd, bool) {
 // again since keeping its newer value. The object view shows it as any
 // draft, and s saves it as any draft: with the live resourceVersion, a
 // change made meanwhile still a conflict.
-func (m App) undoOverwrite(u UndoOverwrite) (App, tea.Cmd) {
+func (m App) undoOverwrite(u UndoOverwriteMsg) (App, tea.Cmd) {
 	live, deleted := m.sess.Live()
 	if deleted || live.Object == nil {
 		m.status.Error("the object is deleted: there is nothing to put the lost values back onto")

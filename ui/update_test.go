@@ -38,7 +38,7 @@ func TestObjectViewToggles(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
 	v.SetSize(80, 40)
 	v.SetSession(sess)
 	if out := v.View(); strings.Contains(out, "managedFields:") || strings.Contains(out, "phase") {
@@ -79,7 +79,7 @@ func TestObjectViewScrolls(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("1", data, "m", 0), At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
 	v.SetSize(80, 10)
 	v.SetSession(sess)
 	top := v.View()
@@ -199,7 +199,7 @@ func TestConflictViewKeys(t *testing.T) {
 }
 
 func TestConflictViewSelection(t *testing.T) {
-	v := NewConflictView(DefaultKeyMap(), NewStyles())
+	v := NewConflictView(DefaultConflictKeyMap(), NewStyles())
 	v.rows = make([]conflictRow, 3)
 	for _, step := range []struct {
 		key  string
@@ -537,7 +537,7 @@ func TestResolveSelectedConflict(t *testing.T) {
 }
 
 func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
-	v := NewObjectView(DefaultKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
 	v.SetSize(80, 24)
 	sess := model.NewSession(model.ObjectRef{Context: "arn:aws:eks:eu-west-1:123456789012:cluster/production",
 		Resource: ref.Resource, Kind: "ConfigMap", Namespace: "a-rather-long-namespace-name-for-a-team", Name: "testmap"})
@@ -589,7 +589,7 @@ func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
 		t.Fatalf("%d conflicts, want 1", len(sess.Conflicts()))
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		v := NewConflictView(DefaultKeyMap(), NewStyles())
+		v := NewConflictView(DefaultConflictKeyMap(), NewStyles())
 		v.SetSize(size[0], size[1])
 		v.SetSession(sess)
 		screen := ansi.Strip(v.View())
@@ -627,8 +627,8 @@ func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 // the rest is typed into the draft.
 func TestKeysThatArriveTogether(t *testing.T) {
 	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f?")})
-	if !m.object.full || !m.helpShown {
-		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.helpShown)
+	if !m.object.full || !m.help.Shown() {
+		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.help.Shown())
 	}
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?ixy")})
 	if m.screen != screenEditor || !strings.Contains(m.editor.Text(), "xy") {

@@ -5,69 +5,68 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 )
 
-// relayout gives each part of the screen its height, and renders the help
-// line once for it and View: rendering it is most of what the app adds to
-// a keystroke in the editor.
-func (m *App) relayout() {
-	m.status.SetSize(m.width, 1)
-	// The editor's help changes only with the prompt (and the size and
-	// f1): typing and pasting reuse it.
-	if key := (helpKey{m.screen, m.width, m.helpShown, m.editor.Prompting()}); m.screen != screenEditor || key != m.helpFor {
-		m.helpLine, m.helpFor = m.helpView(), key
-	}
-	m.bottom = m.bottomLine()
-	h := m.height - lipgloss.Height(m.helpLine) - lipgloss.Height(m.bottom)
-	m.object.SetSize(m.width, h)
-	m.conflict.SetSize(m.width, h)
-	m.editor.SetSize(m.width, h)
-	m.timeline.SetSize(m.width, h)
-	m.lost.SetSize(m.width, h)
-	m.preview.SetSize(m.width, h)
-	m.browser.SetSize(m.width, h)
-	m.setView.SetSize(m.width, h)
-	m.layoutHelp(h)
+// Drawing the frame: the active view (or the help page) in the body, the
+// status bar or the question under it, and the footer of the view's keys.
+
+// frameState is the screen as relayout laid it out.
+type frameState struct {
+	width, height int
+	// helpLine and bottom are the footer and the status bar (or the
+	// question) rendered once for relayout and View; helpFor is what the
+	// footer was rendered for.
+	helpLine, bottom string
+	helpFor          footerFor
+	// pasting: the last message was a paste into the editor; cache is
+	// the screen last drawn (View).
+	pasting bool
+	cache   *frameCache
 }
 
-// helpKey is what the help line was rendered for.
-type helpKey struct {
+// newFrameState is the frame of a terminal whose size is not known yet.
+func newFrameState() frameState {
+	return frameState{width: 80, height: 24, cache: &frameCache{}}
+}
+
+// footerFor is what the footer was rendered for.
+type footerFor struct {
 	screen    screen
 	width     int
 	all       bool
 	prompting bool
 }
 
-// question is the pending question's text.
-func (m App) question() string {
-	switch m.confirm {
-	case confirmQuit:
-		return m.quitQuestion()
-	case confirmDiscard:
-		return "discard the draft? (y/n)"
-	case confirmRecover:
-		return m.recoverQuestion()
-	case confirmTimelineTake, confirmGitOps, confirmUndo:
-		return m.oncallQuestion()
-	case confirmNewObject:
-		return newObjectQuestion
-	case confirmSetRecover:
-		return m.setRecoverQuestion()
-	case confirmSetGitOps:
-		return m.setGitOpsQuestion()
+// relayout gives each part of the screen its height, and renders the footer
+// once for it and View: rendering it is most of what the app adds to a
+// keystroke in the editor.
+func (m *App) relayout() {
+	f := &m.frame
+	m.status.SetSize(f.width, 1)
+	if m.help.Shown() {
+		src := m.helpSource()
+		m.help.SetView(src.name, src.full, src.page)
 	}
-	return ""
+	// The editor's footer changes only with its prompt (and the size and
+	// f1): typing and pasting reuse it.
+	if key := (footerFor{m.screen, f.width, m.help.Shown(), m.editor.Prompting()}); m.screen != screenEditor || key != f.helpFor {
+		f.helpLine, f.helpFor = m.helpView(), key
+	}
+	f.bottom = m.bottomLine()
+	m.views.setSize(f.width, f.height-lipgloss.Height(f.helpLine)-lipgloss.Height(f.bottom))
 }
 
-// bottomLine is the status bar, or the pending question in its place.
-func (m App) bottomLine() string {
-	if q := m.question(); q != "" {
-		return m.styles.Banner.Width(m.width).Render(q)
+// bottomLine is the status bar, or the pending question in its place,
+// worded as the app stands now.
+func (m *App) bottomLine() string {
+	q := m.question()
+	if q == "" {
+		return m.status.View()
 	}
-	return m.status.View()
+	m.prompt.SetSize(m.frame.width, 1)
+	m.prompt.SetQuestion(q)
+	return m.prompt.View()
 }
 
 // frameTime is how often the screen is drawn while a paste comes in:
@@ -98,64 +97,45 @@ func (f *frameCache) redraw() tea.Cmd {
 // View draws the screen. While a paste comes in it draws it at most once
 // a frame (frameTime); redrawMsg draws it when the paste is over.
 func (m App) View() string {
-	if m.pasting && m.frame != nil && m.frame.text != "" && time.Since(m.frame.at) < frameTime {
-		return m.frame.text
+	f := m.frame
+	if f.pasting && f.cache.text != "" && time.Since(f.cache.at) < frameTime {
+		return f.cache.text
 	}
-	var body string
-	switch {
-	case m.helpShown:
-		body = strings.Join(m.helpRows, "\n")
-	case m.screen == screenConflict:
-		body = m.conflict.View()
-	case m.screen == screenEditor:
-		body = m.editor.View()
-	case m.screen == screenTimeline:
-		body = m.timeline.View()
-	case m.screen == screenLost:
-		body = m.lost.View()
-	case m.screen == screenPreview:
-		body = m.preview.View()
-	case m.screen == screenBrowser:
-		body = m.browser.View()
-	case m.screen == screenSet:
-		body = m.setView.View()
-	default:
-		body = m.object.View()
-	}
-	h := m.height - lipgloss.Height(m.helpLine) - lipgloss.Height(m.bottom)
-	// Pad or cut the body so that the status bar and help stay at the bottom.
-	lines := strings.Split(body, "\n")
+	h := f.height - lipgloss.Height(f.helpLine) - lipgloss.Height(f.bottom)
+	// Pad or cut the body so that the status bar and footer stay at the
+	// bottom.
+	lines := strings.Split(m.body(), "\n")
 	if len(lines) > h {
 		lines = lines[:max(0, h)]
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	screen := strings.Join(lines, "\n") + "\n" + m.bottom + "\n" + m.helpLine
-	if m.frame != nil {
-		m.frame.text, m.frame.at = screen, time.Now()
-	}
+	screen := strings.Join(lines, "\n") + "\n" + f.bottom + "\n" + f.helpLine
+	f.cache.text, f.cache.at = screen, time.Now()
 	return screen
 }
 
-// leaveHelp is the object view's help with esc, which goes back to the
-// list when kedit has one to go back to.
-type leaveHelp struct {
-	ObjectView
-	back key.Binding
-}
-
-// ShortHelp adds esc to the object view's keys, after s: the footer cuts
-// from the end when they do not fit, and leaving matters more than most.
-func (h leaveHelp) ShortHelp() []key.Binding {
-	b := h.ObjectView.ShortHelp()
-	at := min(3, len(b))
-	return append(append(b[:at:at], h.back), b[at:]...)
-}
-
-// FullHelp adds esc to the object view's first group.
-func (h leaveHelp) FullHelp() [][]key.Binding {
-	groups := h.ObjectView.FullHelp()
-	groups[0] = append(groups[0], h.back)
-	return groups
+// body draws the active view, or the help page over it.
+func (m App) body() string {
+	if m.help.Shown() {
+		return m.help.View()
+	}
+	switch m.screen {
+	case screenConflict:
+		return m.conflict.View()
+	case screenEditor:
+		return m.editor.View()
+	case screenTimeline:
+		return m.timeline.View()
+	case screenLost:
+		return m.lost.View()
+	case screenPreview:
+		return m.preview.View()
+	case screenBrowser:
+		return m.browser.View()
+	case screenSet:
+		return m.setView.View()
+	}
+	return m.object.View()
 }

@@ -19,14 +19,14 @@ type baseRenderedMsg struct {
 // there is no draft, so that e and i open at once instead of rendering
 // it first (tens of milliseconds for a mebibyte). One render at a time.
 func (m *App) warmDraftText() tea.Cmd {
-	if m.sess == nil || m.warming {
+	if m.sess == nil || m.life.warming {
 		return nil
 	}
 	obj, ok := m.sess.BaseToRender()
 	if !ok {
 		return nil
 	}
-	m.warming = true
+	m.life.warming = true
 	sess := m.sess
 	return func() tea.Msg {
 		text, err := model.RenderYAML(obj)
@@ -39,7 +39,7 @@ func (m *App) warmDraftText() tea.Cmd {
 
 // baseRendered hands a background render to its session.
 func (m App) baseRendered(msg baseRenderedMsg) (App, tea.Cmd) {
-	m.warming = false
+	m.life.warming = false
 	if msg.sess == m.sess && msg.obj != nil {
 		m.sess.SetBaseText(msg.obj, msg.text)
 	}

@@ -147,11 +147,18 @@ func (r *Reader) Read(p []byte) (int, error) {
 		r.held, r.inPaste = r.held[:0], false
 		data = content[end+len(endMarker):]
 	}
+	out = r.scan(out, data, budget)
+	return len(out), err
+}
+
+// scan appends data, read outside a paste, to out: pastes whole in it as
+// they are, and the start of one that goes on framed, as much of it as
+// fits budget with the end marker added, the rest held for the next read.
+func (r *Reader) scan(out, data []byte, budget int) []byte {
 	for len(data) > 0 {
 		start := bytes.Index(data, []byte(startMarker))
 		if start < 0 {
-			out = append(out, data...)
-			break
+			return append(out, data...)
 		}
 		out = append(out, data[:start]...)
 		content := data[start+len(startMarker):]
@@ -161,16 +168,14 @@ func (r *Reader) Read(p []byte) (int, error) {
 			data = content[end+len(endMarker):]
 			continue
 		}
-		// A paste that goes on: as much of it as fits with the end
-		// marker added, the rest held for the next read.
 		r.inPaste = true
 		room := budget - len(out) - len(startMarker) - len(endMarker)
 		cut := safeCut(content, max(room, 0))
 		out = frame(out, content[:cut])
 		r.held = append(r.held[:0], content[cut:]...)
-		break
+		return out
 	}
-	return len(out), err
+	return out
 }
 
 // frame appends paste as a complete bracketed paste, or nothing when it is

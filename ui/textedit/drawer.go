@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -95,6 +96,16 @@ func (d *drawer) pad(width int) {
 	}
 	d.flush()
 	d.cells = 0
+}
+
+// note draws a note's row: blank under the gutter (gw cells), then text
+// cut to the text area's tw cells.
+func (d *drawer) note(text string, gw, tw int) {
+	text = ansi.Truncate(text, tw, "…")
+	d.blank(gw)
+	d.cells = 0
+	d.put(clsNote, text, ansi.StringWidth(text))
+	d.pad(tw)
 }
 
 // flush writes the run so far in its class's style.

@@ -87,14 +87,16 @@ func (m Model) marksDue(msg marksDueMsg) (Model, tea.Cmd) {
 	m.marksTick = false
 	switch {
 	case msg.version != m.version:
-		return m, m.scheduleMarks()
+		cmd := m.scheduleMarks()
+		return m, cmd
 	case m.marksVersion == m.version:
 		return m, nil
 	case m.diffing:
 		// The running diff's result, out of date, asks again.
 		return m, nil
 	}
-	return m, m.diffNow()
+	cmd := m.diffNow()
+	return m, cmd
 }
 
 // marksDone takes a diff's marks if the text is still the one diffed.
@@ -104,7 +106,8 @@ func (m Model) marksDone(msg marksMsg) (Model, tea.Cmd) {
 	}
 	m.diffing = false
 	if msg.version != m.version {
-		return m, m.scheduleMarks()
+		cmd := m.scheduleMarks()
+		return m, cmd
 	}
 	m.marks, m.marksVersion = msg.marks, msg.version
 	return m, nil

@@ -15,21 +15,32 @@ const wheelLines, wheelCols = 3, 8
 // key handles a key outside the prompts and reports whether it was the
 // editor's.
 func (m *Model) key(msg tea.KeyMsg) bool {
-	k := m.KeyMap
-	c := m.cur
 	switch {
 	case msg.Paste:
 		m.paste(string(msg.Runes))
+	case key.Matches(msg, m.KeyMap.Find):
+		m.openPrompt(findPrompt)
+		return true
+	case key.Matches(msg, m.KeyMap.GotoLine):
+		m.openPrompt(gotoPrompt)
+		return true
+	case !m.editKey(msg) && !m.moveKey(msg) && !m.typeKey(msg):
+		// esc and ctrl+s are the parent's; anything else is nobody's.
+		return false
+	}
+	m.scrollToCursor(false)
+	return true
+}
+
+// editKey handles the keys that change the text but typing; false for
+// any other key.
+func (m *Model) editKey(msg tea.KeyMsg) bool {
+	k := m.KeyMap
+	switch {
 	case key.Matches(msg, k.Undo):
 		m.undoStep()
 	case key.Matches(msg, k.Redo):
 		m.redoStep()
-	case key.Matches(msg, k.Find):
-		m.openPrompt(findPrompt)
-		return true
-	case key.Matches(msg, k.GotoLine):
-		m.openPrompt(gotoPrompt)
-		return true
 	case key.Matches(msg, k.Backspace):
 		m.backspace()
 	case key.Matches(msg, k.Delete):
@@ -43,6 +54,17 @@ func (m *Model) key(msg tea.KeyMsg) bool {
 		m.outdent()
 	case key.Matches(msg, k.DeleteLine):
 		m.deleteLine()
+	default:
+		return false
+	}
+	return true
+}
+
+// moveKey handles the keys that move the cursor; false for any other key.
+func (m *Model) moveKey(msg tea.KeyMsg) bool {
+	k := m.KeyMap
+	c := m.cur
+	switch {
 	case key.Matches(msg, k.Left):
 		m.closeStep()
 		if c.Col > 0 {
@@ -67,6 +89,18 @@ func (m *Model) key(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.PageDown):
 		m.top = min(m.top+m.bodyHeight(), m.maxTop())
 		m.moveLines(m.bodyHeight())
+	default:
+		return m.jumpKey(msg)
+	}
+	return true
+}
+
+// jumpKey handles the keys that move the cursor by a word, to a line's
+// ends or to the text's; false for any other key.
+func (m *Model) jumpKey(msg tea.KeyMsg) bool {
+	k := m.KeyMap
+	c := m.cur
+	switch {
 	case key.Matches(msg, k.WordLeft):
 		m.moveTo(m.wordLeft())
 	case key.Matches(msg, k.WordRight):
@@ -80,15 +114,22 @@ func (m *Model) key(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.DocEnd):
 		last := len(m.lines) - 1
 		m.moveTo(Pos{last, len(m.content(last))})
+	default:
+		return false
+	}
+	return true
+}
+
+// typeKey types a key that is text; false for any other key.
+func (m *Model) typeKey(msg tea.KeyMsg) bool {
+	switch {
 	case msg.Type == tea.KeyRunes && !msg.Alt:
 		m.typeText(string(msg.Runes))
 	case msg.Type == tea.KeySpace && !msg.Alt:
 		m.typeText(" ")
 	default:
-		// esc and ctrl+s are the parent's; anything else is nobody's.
 		return false
 	}
-	m.scrollToCursor(false)
 	return true
 }
 

@@ -224,7 +224,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 		}
 		if m.version != v {
-			return m, m.scheduleMarks()
+			cmd := m.scheduleMarks()
+			return m, cmd
 		}
 	case tea.MouseMsg:
 		if m.open == kindPaste {

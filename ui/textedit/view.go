@@ -28,14 +28,7 @@ func (m Model) View() string {
 	// keystroke's garbage, and garbage is what makes the collector run
 	// during a keystroke.
 	b.Grow(m.height * (m.width + 120))
-	if m.styles == nil {
-		// A Model not made by New.
-		m.SetStyles(DefaultStyles())
-	}
-	d := drawer{b: &b, st: m.styles, sgr: m.sgr}
-	if p := lipgloss.ColorProfile(); d.sgr.profile != p {
-		*d.sgr = sgrCache{profile: p}
-	}
+	d := m.newDrawer(&b)
 	rows := 0
 	newRow := func() {
 		if rows > 0 {
@@ -55,11 +48,7 @@ func (m Model) View() string {
 				break
 			}
 			newRow()
-			t = ansi.Truncate(t, tw, "…")
-			d.blank(gw)
-			d.cells = 0
-			d.put(clsNote, t, ansi.StringWidth(t))
-			d.pad(tw)
+			d.note(t, gw, tw)
 		}
 	}
 	for rows < h {
@@ -71,6 +60,19 @@ func (m Model) View() string {
 		m.drawPrompt(&b)
 	}
 	return b.String()
+}
+
+// newDrawer returns the drawer of View's rows into b.
+func (m *Model) newDrawer(b *strings.Builder) drawer {
+	if m.styles == nil {
+		// A Model not made by New.
+		m.SetStyles(DefaultStyles())
+	}
+	d := drawer{b: b, st: m.styles, sgr: m.sgr}
+	if p := lipgloss.ColorProfile(); d.sgr.profile != p {
+		*d.sgr = sgrCache{profile: p}
+	}
+	return d
 }
 
 // gutter returns the gutter's width (a mark column, the line numbers,
@@ -136,19 +138,7 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 	}
 	left, right := m.xoff, m.xoff+tw
 	hk, mk := 0, 0
-	x, i := 0, 0
-	for i < len(s) && x < left {
-		// Left of the screen: only the columns count.
-		if j := min(plainEnd(s, i), i+left-x); j > i {
-			x, i = x+j-i, j
-			continue
-		}
-		u := unitAt(s, i)
-		if x+u.w > left {
-			break
-		}
-		x, i = x+u.w, i+u.n
-	}
+	x, i := skipTo(s, left)
 	for i < len(s) && x < right {
 		u := unitAt(s, i)
 		cls := classAt(d.hl, &hk, i)
@@ -168,21 +158,45 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 		x, i = x+u.w, i+u.n
 	}
 	if i == len(s) && x < right {
-		// After the content: a CRLF line's "\r", which the cursor stands
-		// on at the end of the line, or the cursor on a blank.
-		cls := clsEscape
-		if cursor == len(s) {
-			cls = clsCursor
-		}
-		switch {
-		case len(s) < len(m.lines[l]):
-			d.unit(cls, "\r", unit{n: 1, w: 2, esc: `\r`}, x, left, right)
-		case cursor == len(s):
-			d.unit(cls, " ", unit{n: 1, w: 1}, x, left, right)
-		}
+		m.drawLineEnd(d, l, cursor, x, left, right)
 	}
 	d.pad(tw)
 	d.flush()
+}
+
+// skipTo goes through s, a line's content, to the column left, where the
+// screen starts: only the columns count. It returns the column it stops
+// at and its byte offset, before a unit that left cuts.
+func skipTo(s string, left int) (x, i int) {
+	for i < len(s) && x < left {
+		if j := min(plainEnd(s, i), i+left-x); j > i {
+			x, i = x+j-i, j
+			continue
+		}
+		u := unitAt(s, i)
+		if x+u.w > left {
+			break
+		}
+		x, i = x+u.w, i+u.n
+	}
+	return x, i
+}
+
+// drawLineEnd draws what follows line l's content at column x: a CRLF
+// line's "\r", which the cursor stands on at the end of the line, or the
+// cursor on a blank.
+func (m *Model) drawLineEnd(d *drawer, l, cursor, x, left, right int) {
+	s := m.content(l)
+	cls := clsEscape
+	if cursor == len(s) {
+		cls = clsCursor
+	}
+	switch {
+	case len(s) < len(m.lines[l]):
+		d.unit(cls, "\r", unit{n: 1, w: 2, esc: `\r`}, x, left, right)
+	case cursor == len(s):
+		d.unit(cls, " ", unit{n: 1, w: 1}, x, left, right)
+	}
 }
 
 // hasNote reports whether line l has a note.

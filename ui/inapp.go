@@ -1,0 +1,135 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/model"
+)
+
+// The in-app editor as the app drives it: opening it on the draft or the
+// merged result, taking its text as typed, and leaving it.
+
+// editorIntent acts on what the in-app editor asked for; false for any
+// other message.
+func (m App) editorIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	leave, ok := msg.(LeaveEditorMsg)
+	if !ok {
+		return m, nil, false
+	}
+	next, cmd := m.leaveEditor(leave.Save)
+	return next, cmd, true
+}
+
+// leaveEditor leaves the in-app editor (esc), keeping what was typed as
+// the draft; with save (ctrl+s) it also saves.
+func (m App) leaveEditor(save bool) (App, tea.Cmd) {
+	if m.editingMerged {
+		return m.leaveMergedEditor(save)
+	}
+	m.closeEditor(screenObject)
+	var cmds []tea.Cmd
+	if m.editor.unkept() {
+		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom}))
+		m.editor.setKept()
+		if d := m.sess.Draft(); d != nil && d.Err != nil {
+			// handle has said why; a draft that does not parse is not sent.
+			return m, tea.Batch(cmds...)
+		}
+	}
+	if st := m.sess.State(); st == model.StateRebasing || st == model.StateResolving {
+		// A save met a conflict while the editor was open (reopened
+		// while it was in flight): its view opens now, with the text
+		// just kept merged in.
+		m.screen = screenConflict
+		return m, tea.Batch(cmds...)
+	}
+	if save {
+		cmds = append(cmds, m.handle(model.SaveRequested{}))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// openEditor opens the in-app editor on text: the draft, or with merged
+// the rebase's merged result. The gutter compares the draft with base, and
+// the merged result with theirs (what the server has now: the marks are
+// what the resubmit changes on the server), each rendered as the session
+// renders a draft, in the background. A draft that is base itself is its
+// own base: no marks. The causes of a refused save are drawn under their
+// fields' lines.
+func (m *App) openEditor(text string, merged bool) tea.Cmd {
+	m.screen, m.editingMerged, m.editorFrom = screenEditor, merged, text
+	var causes []model.FieldCause
+	if f := m.sess.Failure(); f != nil && !merged {
+		causes = f.Causes
+	}
+	m.editor.Open(text, merged, causes)
+	var base *unstructured.Unstructured
+	switch {
+	case merged:
+		base = m.sess.Rebase().Theirs.Object
+	case m.sess.Draft() != nil:
+		base = m.sess.Base().Object
+	}
+	return renderBaseCmd(m.editor.opening, base)
+}
+
+// closeEditor leaves the in-app editor for screen s, bringing the views
+// up to the session: they are not while the editor is open.
+func (m *App) closeEditor(s screen) {
+	m.screen = s
+	m.refresh()
+}
+
+// editorChecked takes the editor's text as checked in the background:
+// for the draft, the session takes it (and the store writes it), so that
+// typing is kept; then the parse error, if any, is drawn on its line
+// beside the refused save's causes. A result for a text that has changed
+// since still goes to the session (it is newer than what the session
+// has), but its notes would be on the wrong lines: they wait for the next.
+func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
+	fresh, cmd := m.editor.checkDone(msg)
+	if !fresh || m.screen != screenEditor {
+		return m, cmd
+	}
+	err := msg.parsed.Err(m.sess.Ref())
+	if !m.editingMerged && msg.version > m.editor.kept {
+		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed, From: m.editorFrom}))
+		m.editor.kept = msg.version
+		err = nil
+		if d := m.sess.Draft(); d != nil {
+			// handle said it in the status bar too, which drops it once
+			// the draft changes (Settle).
+			err = d.Err
+		}
+	}
+	if msg.version == m.editor.Version() {
+		m.editor.setNotes(msg.causes, err)
+	}
+	return m, cmd
+}
+
+// leaveMergedEditor hands the merged text edited in the app to the
+// session: taken, the rebase is done and ctrl+s saves the draft; refused,
+// the conflict view comes back with the resolutions, and i or e opens the
+// text again.
+func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
+	m.editingMerged = false
+	m.closeEditor(screenConflict)
+	var cmds []tea.Cmd
+	if m.editor.Changed() {
+		cmds = append(cmds, m.handle(model.MergedEdited{Text: m.editor.Text()}))
+		if m.sess.Rebase() != nil {
+			// Refused: handle has said why; nothing is saved.
+			return m, tea.Batch(cmds...)
+		}
+	}
+	switch {
+	case save && m.sess.Rebase() == nil:
+		cmds = append(cmds, m.handle(model.SaveRequested{}))
+	case save:
+		cmds = append(cmds, m.handle(model.Resubmit{}))
+	}
+	return m, tea.Batch(cmds...)
+}

@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"reflect"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// answerOf is what a view's answer to a key reports: its intent, or nil.
+// It is called at once, as App.answer calls it.
+func answerOf(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+// viewKey is a key pressed in a view, and the intent the view answers it
+// with (nil: the view acts alone, or not at all).
+type viewKey struct {
+	key  tea.KeyMsg
+	want tea.Msg
+}
+
+// checkAnswers presses each key in the view update makes (a fresh copy
+// each time) and checks its answer.
+func checkAnswers(t *testing.T, view string, update func(tea.KeyMsg) tea.Cmd, cases []viewKey) {
+	t.Helper()
+	for _, c := range cases {
+		if got := answerOf(update(c.key)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %s answers %#v, want %#v", view, c.key, got, c.want)
+		}
+	}
+}
+
+// TestViewsAnswerKeysWithIntents: each view turns the keys that need the
+// session, another view or I/O into the intent that names what the user
+// asked for, and acts alone on the rest.
+func TestViewsAnswerKeysWithIntents(t *testing.T) {
+	everywhere := []viewKey{{keyMsg("ctrl+c"), ForceQuitMsg{}}, {keyMsg("?"), HelpMsg{}}, {keyMsg("q"), QuitRequestedMsg{}}}
+
+	m := edit(t, newApp(t, 120, 40, &fakeRunner{}), `foo: "1"`, `foo: mine`)
+	object := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.object.Update(k); return cmd }
+	checkAnswers(t, "object view", object, append(everywhere, []viewKey{
+		{keyMsg("e"), EditMsg{}}, {keyMsg("i"), EditMsg{InApp: true}}, {keyMsg("s"), SaveMsg{}},
+		{keyMsg("u"), SaveMsg{AsUpdate: true}}, {keyMsg("r"), RebaseMsg{}}, {keyMsg("x"), DiscardMsg{}},
+		{keyMsg("c"), ShowConflictsMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}, {keyMsg("p"), PreviewMsg{}},
+		{keyMsg("w"), DemoWriteMsg{}}, {keyMsg("f"), nil}, {keyMsg("d"), nil}, {keyMsg("j"), nil},
+		{keyMsg("esc"), nil}, // no list to go back to
+	}...))
+	m.object.SetBackToList(true)
+	checkAnswers(t, "object view with a list", object, []viewKey{{keyMsg("esc"), BackToListMsg{}}})
+	blaming, _ := m.object.Update(keyMsg("b"))
+	checkAnswers(t, "object view with blame", func(k tea.KeyMsg) tea.Cmd { _, cmd := blaming.Update(k); return cmd },
+		[]viewKey{{keyMsg("e"), SayMsg{blaming.BlameStatus()}}, {keyMsg("t"), ShowTimelineMsg{}}})
+
+	r := &fakeRunner{}
+	mine := edit(t, edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`), `bar: "1"`, `bar: mine`)
+	c := drive(t, theirsWrite(t, mine, r, "foo", "theirs"), keys("s")...)
+	conflict := func(k tea.KeyMsg) tea.Cmd { _, cmd := c.conflict.Update(k); return cmd }
+	checkAnswers(t, "conflict view", conflict, append(everywhere, []viewKey{
+		{keyMsg("m"), ResolveMsg{Index: 0, Choice: diff.TakeMine}}, {keyMsg("t"), ResolveMsg{Index: 0, Choice: diff.TakeTheirs}},
+		{keyMsg("b"), ResolveMsg{Index: 0, Choice: diff.TakeBase}}, {keyMsg("M"), ResolveAllMsg{diff.TakeMine}},
+		{keyMsg("T"), ResolveAllMsg{diff.TakeTheirs}}, {keyMsg("s"), ResubmitMsg{}},
+		{keyMsg("e"), EditMsg{Merged: true}}, {keyMsg("i"), EditMsg{InApp: true, Merged: true}},
+		{keyMsg("esc"), AbandonRebaseMsg{}}, {keyMsg("v"), nil}, {keyMsg("j"), nil},
+	}...))
+	merged, _ := c.conflict.Update(keyMsg("end")) // a change merged without conflict
+	checkAnswers(t, "conflict view on a merged change", func(k tea.KeyMsg) tea.Cmd { _, cmd := merged.Update(k); return cmd },
+		[]viewKey{{keyMsg("m"), SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}}})
+
+	tl := drive(t, m, keys("t")...)
+	id, rv, _ := tl.timeline.Selected()
+	timeline := func(k tea.KeyMsg) tea.Cmd { _, cmd := tl.timeline.Update(k); return cmd }
+	checkAnswers(t, "timeline", timeline, append(everywhere, []viewKey{
+		{keyMsg("y"), TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), ShowVersionMsg{ID: id}},
+		{keyMsg("t"), CloseTimelineMsg{}}, {keyMsg("esc"), CloseTimelineMsg{}}, {keyMsg("j"), nil},
+		{keyMsg("u"), SayMsg{"u undoes the overwrite of a row marked LOST: this version lost nothing"}},
+	}...))
+
+	audit, _ := auditApp(t, 120, 40, &fakeRunner{})
+	at := drive(t, audit, keys("t")...)
+	lost := at.timeline.rows[at.timeline.selected].version
+	checkAnswers(t, "timeline on a LOST row", func(k tea.KeyMsg) tea.Cmd { _, cmd := at.timeline.Update(k); return cmd }, []viewKey{
+		{keyMsg("enter"), ShowLostMsg{History: at.timeline.h, Write: lost}},
+		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}},
+	})
+	lv := drive(t, at, keys("enter")...)
+	checkAnswers(t, "lost updates", func(k tea.KeyMsg) tea.Cmd { _, cmd := lv.lost.Update(k); return cmd }, append(everywhere, []viewKey{
+		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}}, {keyMsg("esc"), CloseLostMsg{}},
+		{keyMsg("j"), nil}, {keyMsg("v"), nil},
+	}...))
+
+	pv := drive(t, m, keys("p")...)
+	preview := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
+	checkAnswers(t, "preview", preview, append(everywhere, viewKey{keyMsg("esc"), ClosePreviewMsg{}}, viewKey{keyMsg("j"), nil}))
+
+	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
+	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }
+	checkAnswers(t, "set view", set, append(everywhere, []viewKey{
+		{keyMsg("enter"), OpenMemberMsg{Member: 2}}, {keyMsg("e"), EditSetMsg{Members: []int{0, 2}}},
+		{keyMsg("s"), SaveSetMsg{}}, {keyMsg("ctrl+s"), SaveSetMsg{}}, {keyMsg("n"), NextConflictMsg{}},
+		{keyMsg("j"), nil}, {keyMsg("home"), nil}, {keyMsg(" "), nil},
+	}...))
+
+	ed := drive(t, m, keys("i")...)
+	editor := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
+	checkAnswers(t, "in-app editor", editor, []viewKey{
+		{keyMsg("esc"), LeaveEditorMsg{}}, {keyMsg("ctrl+s"), LeaveEditorMsg{Save: true}},
+		{tea.KeyMsg{Type: tea.KeyF1}, HelpMsg{}}, {keyMsg("ctrl+c"), ForceQuitMsg{}},
+	})
+	finding, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyCtrlF})
+	if got := answerOf(func() tea.Cmd { _, cmd := finding.Update(keyMsg("esc")); return cmd }()); got != nil {
+		t.Errorf("esc in the find prompt answers %#v, want nothing: it closes the prompt", got)
+	}
+}
+
+// TestEditorAnswersTypingAtOnce: typing starts the pause before the text
+// is checked, a timer the editor hands to Bubble Tea (background): its
+// answer to the key returns at once, as App.answer calls it in the
+// keystroke's Update.
+func TestEditorAnswersTypingAtOnce(t *testing.T) {
+	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), keys("i")...)
+	_, cmd := m.editor.Update(runes("x"))
+	if _, ok := answerOf(cmd).(tea.BatchMsg); !ok {
+		t.Fatalf("typing answers %T, want the timer handed on in a tea.BatchMsg", answerOf(cmd))
+	}
+}
+
+// TestHelpPageAndPromptAnswerKeys: the help page scrolls and closes
+// itself and hands on a key that is not its own; a question answers y, n
+// and the number of a stored draft offered, and waits through any other
+// key.
+func TestHelpPageAndPromptAnswerKeys(t *testing.T) {
+	m := drive(t, newApp(t, 60, 15, &fakeRunner{}), keys("?")...)
+	page := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.help.Update(k); return cmd }
+	checkAnswers(t, "help page", page, []viewKey{
+		{keyMsg("j"), nil}, {keyMsg("esc"), nil}, {keyMsg("?"), nil},
+		{keyMsg("f"), HelpClosedMsg{keyMsg("f")}}, {keyMsg("ctrl+c"), ForceQuitMsg{}},
+	})
+
+	p := NewPrompt(DefaultPromptKeyMap(), NewStyles())
+	p.Ask(3)
+	prompt := func(k tea.KeyMsg) tea.Cmd { _, cmd := p.Update(k); return cmd }
+	checkAnswers(t, "question offering 3 drafts", prompt, []viewKey{
+		{keyMsg("y"), AnswerMsg{Yes: true}}, {keyMsg("n"), AnswerMsg{}}, {keyMsg("esc"), AnswerMsg{}},
+		{keyMsg("2"), AnswerMsg{Yes: true, Pick: 1}}, {keyMsg("4"), nil}, {keyMsg("x"), nil},
+		{keyMsg("ctrl+c"), ForceQuitMsg{}},
+	})
+	p.Ask(0)
+	checkAnswers(t, "question of y or n", prompt, []viewKey{{keyMsg("1"), nil}, {keyMsg("y"), AnswerMsg{Yes: true}}})
+}

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/demo"
+	"github.com/kedit/kedit/model"
+)
+
+// What the app does for the object view and the conflict view: the
+// session's intents behind their keys.
+
+// objectIntent acts on what the object view asked for; false for any
+// other message.
+func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case BackToListMsg:
+		m, cmd = m.leave()
+	case SaveMsg:
+		m, cmd = m.save(msg)
+	case RebaseMsg:
+		cmd = m.handle(model.RebaseRequested{})
+		if m.sess.Rebase() != nil {
+			// Also when a rebase was already under way: r shows it again.
+			m.screen = screenConflict
+		}
+	case DiscardMsg:
+		if m.sess.Draft() == nil {
+			m.status.Info("there is no draft to discard")
+		} else {
+			m.ask(confirmDiscard)
+		}
+	case ShowConflictsMsg:
+		if m.sess.Rebase() != nil {
+			m.screen = screenConflict
+		}
+	case ShowTimelineMsg:
+		m.timeline.Open(m.sess)
+		m.screen = screenTimeline
+		// The audit log is read again each time: a write logged since is
+		// in it.
+		cmd = m.timeline.ReadHistory(m.ctx, m.history)
+	case PreviewMsg:
+		var err error
+		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
+			m.screen = screenPreview
+			m.preview.SetSession(m.sess)
+		}
+	case DemoWriteMsg:
+		m.demoAct(DemoWriter.WriteNow, demo.WriterManager+" is writing ...",
+			"w makes the demo writer write at once: only in kedit demo")
+	case DemoKubectlEditMsg:
+		m.demoAct(DemoWriter.KubectlEdit, demo.EditorUser+"'s kubectl edit is reading the object ...",
+			"W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// conflictIntent acts on what the conflict view asked for; false for
+// any other message.
+func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case ResolveMsg:
+		cmd = m.handle(model.Resolve{Index: msg.Index, Resolution: diff.Resolution{Choice: msg.Choice}})
+	case ResolveAllMsg:
+		cmd = m.handle(model.ResolveAll{Choice: msg.Choice})
+	case ResubmitMsg:
+		cmd = m.handle(model.Resubmit{})
+	case AbandonRebaseMsg:
+		// Back to the draft, unchanged: the rebase and its resolutions
+		// are dropped; r (or a save that conflicts) starts a new one.
+		cmd = m.handle(model.AbandonRebase{})
+		m.screen = screenObject
+		m.status.Info("back to the draft, unchanged; r rebases again")
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// save saves the draft: over a deleted object it can only create it
+// again; as an update only after server-side apply could not remove a
+// field another manager owns.
+func (m App) save(msg SaveMsg) (App, tea.Cmd) {
+	f := m.sess.Failure()
+	switch {
+	case msg.AsUpdate && (f == nil || f.Kind != model.ErrorApplyCannotRemove):
+		m.status.Info("u sends a save as an update when server-side apply cannot remove a field another manager owns")
+		return m, nil
+	case msg.AsUpdate:
+		cmd := m.handle(model.SaveRequested{AsUpdate: true})
+		return m, cmd
+	case f != nil && f.Kind == model.ErrorNotFound:
+		cmd := m.handle(model.Recreate{})
+		return m, cmd
+	}
+	cmd := m.handle(model.SaveRequested{})
+	return m, cmd
+}
+
+// demoAct has kedit demo's second writer do what w or W asked (act), and
+// says what it does; outside the demo, that the key is the demo's.
+func (m *App) demoAct(act func(DemoWriter), doing, outside string) {
+	if m.demo == nil {
+		m.status.Info(outside)
+		return
+	}
+	act(m.demo)
+	m.status.Info(doing)
+}

@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The object view's keys: what the body shows is the view's own; the
+// draft, the other views and leaving are asked of the app.
+
+// The object view's intents (intent.go has those views share: help,
+// quitting, editing and what the status bar says).
+type (
+	// SaveMsg asks to save the draft (s), or with AsUpdate to send the
+	// save as an update (u) after server-side apply could not remove a
+	// field another manager owns.
+	SaveMsg struct{ AsUpdate bool }
+	// RebaseMsg asks to rebase the draft onto the object as it is now (r).
+	RebaseMsg struct{}
+	// DiscardMsg asks to discard the draft (x), after a confirmation.
+	DiscardMsg struct{}
+	// ShowConflictsMsg asks for the conflict view of the rebase under way
+	// (c).
+	ShowConflictsMsg struct{}
+	// ShowTimelineMsg asks for the timeline of the object's versions (t).
+	ShowTimelineMsg struct{}
+	// PreviewMsg asks for the server's dry run of the draft's save (p).
+	PreviewMsg struct{}
+	// DemoWriteMsg asks kedit demo's second writer to write at once (w).
+	DemoWriteMsg struct{}
+	// DemoKubectlEditMsg asks kedit demo to play a colleague's kubectl
+	// edit that loses a value saved meanwhile (W).
+	DemoKubectlEditMsg struct{}
+	// BackToListMsg asks to go back to the browser (esc), when the view
+	// has a list to go back to (SetBackToList).
+	BackToListMsg struct{}
+)
+
+// SetBackToList says whether esc goes back to a list: kedit was started
+// on one, or on an object whose type it can list.
+func (m *ObjectView) SetBackToList(ok bool) { m.backToList = ok }
+
+// Update handles a key or a mouse event. Scrolling, the blame gutter and
+// what the body shows (f, d, R) are the view's own; what needs the session
+// or another view comes back as an intent. While blame shows, the movement
+// keys move its cursor line, the status bar names that line's owners, and
+// of the keys that act on the draft only t, b, p, w and W act.
+func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		m.body, cmd = m.body.Update(msg)
+		if m.blame {
+			m.keepCursorInView()
+		}
+		return m, cmd
+	}
+	if in := firstIntent(k, m.anywhereIntents()); in != nil {
+		return m, emit(in)
+	}
+	if key.Matches(k, m.keys.Blame) {
+		m.ToggleBlame()
+		return m, emit(SayMsg{m.BlameStatus()})
+	}
+	if m.blame {
+		m = m.ownKey(k)
+		return m, emit(SayMsg{m.BlameStatus()})
+	}
+	if in := firstIntent(k, m.draftIntents()); in != nil {
+		return m, emit(in)
+	}
+	return m.ownKey(k), nil
+}
+
+// keyIntent is a binding and the intent its key asks for.
+type keyIntent struct {
+	keys   key.Binding
+	intent tea.Msg
+}
+
+// firstIntent is the intent of the first of intents whose keys k is; nil
+// for none.
+func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
+	for _, in := range intents {
+		if key.Matches(k, in.keys) {
+			return in.intent
+		}
+	}
+	return nil
+}
+
+// anywhereIntents are the keys that ask the app for something whatever
+// the body shows, blame included.
+func (m ObjectView) anywhereIntents() []keyIntent {
+	k := m.keys
+	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
+		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
+		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
+}
+
+// draftIntents are the keys that act on the draft, and esc back to the
+// list.
+func (m ObjectView) draftIntents() []keyIntent {
+	k := m.keys
+	intents := []keyIntent{{k.Edit, EditMsg{}}, {k.EditInApp, EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
+		{k.SaveAsUpdate, SaveMsg{AsUpdate: true}}, {k.Rebase, RebaseMsg{}}, {k.Discard, DiscardMsg{}},
+		{k.Conflicts, ShowConflictsMsg{}}}
+	if m.backToList {
+		intents = append([]keyIntent{{k.BackToList, BackToListMsg{}}}, intents...)
+	}
+	return intents
+}
+
+// ownKey handles the view's own keys (f, R, d, n, N, home, end, sideways
+// and the blame cursor), and scrolls with the others.
+func (m ObjectView) ownKey(msg tea.KeyMsg) ObjectView {
+	if m.sidewaysKey(msg) || m.blame && m.blameKey(msg) {
+		return m
+	}
+	switch {
+	case key.Matches(msg, m.keys.Fields):
+		m.full = !m.full
+		m.layout()
+	case m.secret && key.Matches(msg, m.keys.Reveal):
+		m.revealed = !m.revealed
+		m.layout()
+	case key.Matches(msg, m.keys.Diff):
+		if m.draft != nil {
+			m.showDiff = !m.showDiff
+			m.layout()
+		}
+	case m.showDiff && key.Matches(msg, m.keys.NextHunk):
+		m.nextHunk()
+	case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
+		m.prevHunk()
+	case key.Matches(msg, m.keys.Home):
+		m.body.GotoTop()
+	case key.Matches(msg, m.keys.End):
+		m.body.GotoBottom()
+	default:
+		// The viewport answers a key with no command.
+		m.body, _ = m.body.Update(msg)
+		if m.blame {
+			m.keepCursorInView()
+		}
+	}
+	return m
+}
+
+// nextHunk scrolls the diff to the next hunk's first line.
+func (m *ObjectView) nextHunk() {
+	for _, at := range m.hunkAt {
+		if at > m.body.YOffset {
+			m.body.SetYOffset(at)
+			return
+		}
+	}
+}
+
+// prevHunk scrolls the diff to the previous hunk's first line.
+func (m *ObjectView) prevHunk() {
+	for i := len(m.hunkAt) - 1; i >= 0; i-- {
+		if m.hunkAt[i] < m.body.YOffset {
+			m.body.SetYOffset(m.hunkAt[i])
+			return
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The outcomes of the shown object's commands: its watch, its session's
+// effects, its stored drafts, $EDITOR, and the background work for its
+// views.
+
+// Messages: results of commands, named in the past tense.
+type (
+	// watchEventMsg is one event from the watch's channel.
+	watchEventMsg struct{ ev kube.WatchEvent }
+	// watchClosedMsg says the watch's channel was closed.
+	watchClosedMsg struct{}
+	// watchedMsg is a watchEventMsg or watchClosedMsg from the watch of
+	// channel ch: one of an object left for the browser is dropped.
+	watchedMsg struct {
+		ch  <-chan kube.WatchEvent
+		msg tea.Msg
+	}
+	// performedMsg is the outcome of one effect of session sess (nil:
+	// the session shown).
+	performedMsg struct {
+		effect model.Effect
+		event  model.Event
+		err    error
+		sess   *model.Session
+	}
+	// retryDueMsg says the delay of RetrySave attempt is over, for session
+	// sess (nil: the session shown).
+	retryDueMsg struct {
+		sess    *model.Session
+		attempt int
+	}
+	// editorFinishedMsg is $EDITOR's result.
+	editorFinishedMsg struct {
+		text, original string
+		merged         bool
+		err            error
+	}
+	// storedDraftsMsg is the outcome of recovering, discarding or keeping
+	// aside stored drafts: the file the draft goes to now, and the kept
+	// file for a draft kept aside.
+	storedDraftsMsg struct {
+		path, kept string
+		// why a draft was kept aside, said with where it is kept.
+		why string
+		err error
+		// sess is the session whose drafts they are (nil: the one shown).
+		sess *model.Session
+	}
+)
+
+// objectOutcome takes an outcome of the shown object's commands; false
+// for any other message. An outcome of an object left for the browser
+// meanwhile is dropped (or kept for it: the access check's).
+func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case watchedMsg:
+		if msg.ch != m.events {
+			return m, nil, true // the watch of an object left for the browser
+		}
+		next, cmd := m.update(msg.msg)
+		return next, cmd, true
+	case watchEventMsg:
+		if m.sess != nil {
+			cmd = m.watched(msg.ev)
+			cmd = tea.Batch(cmd, watchCmd(m.events))
+		}
+	case watchClosedMsg:
+		m.object.SetConnection("watch stopped")
+	case demoWroteMsg, demoStoppedMsg:
+		m, cmd = m.demoWrote(msg)
+	case performedMsg:
+		m, cmd = m.performed(msg)
+	case storedDraftsMsg:
+		m, cmd = m.storedDrafts(msg)
+	case retryDueMsg:
+		m, cmd = m.retryDue(msg)
+	case editorFinishedMsg:
+		m, cmd = m.editorDone(msg)
+	case editorCheckedMsg:
+		m, cmd = m.editorChecked(msg)
+	case accessCheckedMsg:
+		m.accessChecked(msg)
+	case baseRenderedMsg:
+		m, cmd = m.baseRendered(msg)
+	case historyReadMsg, historyDueMsg:
+		// Whatever shows: the rows are ready when the timeline is.
+		m.timeline, cmd = m.timeline.Update(msg)
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// performed hands the outcome of an effect to the session.
+func (m App) performed(msg performedMsg) (App, tea.Cmd) {
+	if msg.sess != nil && msg.sess != m.sess {
+		// Leaving an object waits for its outcomes: this cannot happen,
+		// and must not reach another object's session.
+		return m, nil
+	}
+	if msg.sess != nil {
+		m.inflight--
+	}
+	var cmd tea.Cmd
+	if seq := storeSeq(msg.effect); seq > 0 {
+		m.draftStored(msg.effect, seq, msg.err)
+	} else if msg.err != nil {
+		m.status.Error(errorText(msg.err))
+	}
+	if msg.event != nil {
+		cmd = m.handle(msg.event)
+	}
+	if m.set != nil {
+		// The save round goes on, and an object n opened goes back to the
+		// set once saved.
+		cmd = tea.Batch(cmd, m.pumpSet())
+		m, cmd = m.shownSettled(cmd)
+	}
+	return m.leaveIfDue(cmd)
+}
+
+// storedDrafts takes the outcome of recovering, discarding or keeping
+// aside stored drafts.
+func (m App) storedDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
+	if msg.sess != nil && msg.sess != m.sess {
+		return m, nil // as for performedMsg
+	}
+	if n, ok := m.objectState.storedDrafts(msg); ok {
+		n.say(&m.status)
+	}
+	return m.leaveIfDue(nil)
+}
+
+// retryDue tries a save again once its back-off is over.
+func (m App) retryDue(msg retryDueMsg) (App, tea.Cmd) {
+	if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
+		return m, nil // the object was left meanwhile
+	}
+	if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
+		// The user did something else meanwhile (discarded, edited and
+		// saved), or the save was tried already (the server came back).
+		return m, nil
+	}
+	cmd := m.handle(model.SaveRequested{})
+	return m, cmd
+}
+
+// editorDone takes what $EDITOR left, and ends the app if a signal came
+// while it ran.
+func (m App) editorDone(msg editorFinishedMsg) (App, tea.Cmd) {
+	if m.sess == nil {
+		return m, nil // cannot happen: no object is left while $EDITOR runs
+	}
+	m.life.editorOpen = false
+	m, cmd := m.editorFinished(msg)
+	if m.life.terminating != nil {
+		return m, tea.Batch(cmd, tea.Quit)
+	}
+	return m, cmd
+}
+
+// watched turns a watch event into a LiveChanged, or a connection state.
+func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
+	if ev.Type == kube.ConnectionChanged {
+		m.object.SetConnection(connectionText(ev.Connection))
+		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
+			// The server answers again: a save waiting out its back-off
+			// goes now, not when the back-off ends.
+			return m.handle(model.Reconnected{})
+		}
+		return nil
+	}
+	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Type]
+	if typ == 0 || ev.Object == nil {
+		return nil
+	}
+	cmd := m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
+	m.sayDemoWrite()
+	return cmd
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Prompt is a question on the bottom line, in place of the status bar,
+// waiting for its answer: y or n, and for the offer of several stored
+// drafts, the number of the one to recover. Other keys wait with it, but
+// ctrl+c, which quits from anywhere. The app words the question (the
+// quit question says where the drafts are) and acts on the answer.
+type Prompt struct {
+	keys   PromptKeyMap
+	styles *Styles
+	width  int
+	text   string
+	// picks is how many answers a number picks (the stored drafts
+	// offered); 0 for a question of y or n.
+	picks int
+}
+
+// AnswerMsg is the answer to the question: Yes or no, and for the offer
+// of stored drafts, Pick, the index of the one to recover (y recovers the
+// first).
+type AnswerMsg struct {
+	Yes  bool
+	Pick int
+}
+
+// NewPrompt returns a prompt with no question until Ask.
+func NewPrompt(keys PromptKeyMap, styles *Styles) Prompt {
+	return Prompt{keys: keys, styles: styles}
+}
+
+// Ask starts a question whose answers are y and n, and with picks > 0 a
+// number up to picks. Its words come with SetQuestion.
+func (m *Prompt) Ask(picks int) { m.text, m.picks = "", picks }
+
+// SetQuestion sets the question's words; the app words it again at every
+// layout, as they may say what changed meanwhile.
+func (m *Prompt) SetQuestion(text string) { m.text = text }
+
+// SetSize sets the width the question wraps at.
+func (m *Prompt) SetSize(width, _ int) { m.width = width }
+
+// Update takes the answer. A number beyond the drafts offered, and any
+// key that is no answer, are ignored.
+func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.keys.ForceQuit):
+		return m, emit(ForceQuitMsg{})
+	case key.Matches(k, m.keys.Yes):
+		return m, emit(AnswerMsg{Yes: true})
+	case key.Matches(k, m.keys.No):
+		return m, emit(AnswerMsg{})
+	case m.picks > 0 && key.Matches(k, m.keys.Pick) && len(k.Runes) == 1:
+		i := int(k.Runes[0] - '1')
+		return m, emitIf(i < m.picks, AnswerMsg{Yes: true, Pick: i})
+	}
+	return m, nil
+}
+
+// View draws the question, wrapped to the width.
+func (m Prompt) View() string { return m.styles.Banner.Width(m.width).Render(m.text) }
+
+// ShortHelp is the answers; the question names them, so the footer goes
+// on showing the view's keys.
+func (m Prompt) ShortHelp() []key.Binding {
+	if m.picks > 0 {
+		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Pick, m.keys.ForceQuit}
+	}
+	return []key.Binding{m.keys.Yes, m.keys.No, m.keys.ForceQuit}
+}
+
+// FullHelp is the answers.
+func (m Prompt) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/model"
+)
+
+// The questions the app asks on the bottom line (the Prompt view shows
+// them and takes the answer), and what it does with the answers.
+
+// confirmation is what a question asks about.
+type confirmation int
+
+const (
+	confirmNone confirmation = iota
+	confirmQuit
+	confirmDiscard
+	confirmRecover
+	confirmTimelineTake
+	confirmGitOps
+	confirmNewObject
+	confirmUndo
+	confirmSetRecover
+	confirmSetGitOps
+)
+
+// confirmState is the question on the bottom line, if any.
+type confirmState struct {
+	kind confirmation
+	// forceArmed: ctrl+c asked once about a draft that exists only in
+	// memory; the next one quits.
+	forceArmed bool
+}
+
+// ask puts question c on the bottom line; its answer comes back from the
+// prompt as AnswerMsg.
+func (m *App) ask(c confirmation) {
+	m.confirm.kind = c
+	picks := 0
+	if c == confirmRecover {
+		picks = len(m.stored)
+	}
+	m.prompt.Ask(picks)
+}
+
+// question is the pending question's words.
+func (m App) question() string {
+	switch m.confirm.kind {
+	case confirmQuit:
+		return m.quitQuestion()
+	case confirmDiscard:
+		return "discard the draft? (y/n)"
+	case confirmRecover:
+		return m.recoverQuestion()
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
+		return m.oncallQuestion()
+	case confirmNewObject:
+		return newObjectQuestion
+	case confirmSetRecover:
+		return m.setRecoverQuestion()
+	case confirmSetGitOps:
+		return m.setGitOpsQuestion()
+	}
+	return ""
+}
+
+// answered acts on the answer to the pending question.
+func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
+	c := m.confirm.kind
+	switch c {
+	case confirmRecover:
+		return m.answerRecover(a)
+	case confirmSetRecover:
+		return m.answerSetRecover(a)
+	}
+	m.confirm.kind = confirmNone
+	switch c {
+	case confirmQuit:
+		if a.Yes {
+			return m, tea.Quit
+		}
+		m.confirm.forceArmed = false
+	case confirmDiscard:
+		if a.Yes {
+			cmd := m.handle(model.DiscardDraft{})
+			m.status.Info("draft discarded")
+			return m, cmd
+		}
+		m.status.Info("the draft is kept")
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
+		return m.answerOncall(c, a.Yes)
+	case confirmNewObject:
+		return m.answerNewObject(a.Yes)
+	case confirmSetGitOps:
+		return m.answerSetGitOps(a.Yes)
+	}
+	return m, nil
+}

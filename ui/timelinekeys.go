@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// The timeline's keys: moving and scrolling are its own; the versions'
+// diffs, the lost updates, making a version the draft, the undo and
+// closing are asked of the app.
+
+// The timeline's intents (intent.go has those views share; timelinelog.go
+// those of the audit log's rows).
+type (
+	// ShowVersionMsg asks for the diff of the live timeline's entry ID
+	// against the entry before it (enter on a version kedit observed): the
+	// app reads it from the session and hands it to ShowChange.
+	ShowVersionMsg struct{ ID int }
+	// TakeVersionMsg asks to make version ID, at resourceVersion RV
+	// (escaped), the draft (y), after a confirmation. For a version only
+	// the audit log holds, ID is -1 and Object is the log's object.
+	TakeVersionMsg struct {
+		ID     int
+		RV     string
+		Object *unstructured.Unstructured
+	}
+	// CloseTimelineMsg asks to go back to the object view (t, esc).
+	CloseTimelineMsg struct{}
+)
+
+// Update moves the selection, or scrolls the diff while it shows; the
+// audit log's reads come back here. enter shows the selected version
+// (enter or esc goes back to the list), y asks to make it the draft, u
+// to undo a LOST row's overwrite, and t or esc closes the timeline.
+func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
+	if cmd, ok := m.logUpdate(msg); ok {
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m.ownMsg(msg)
+	}
+	if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}}, {m.keys.Quit, QuitRequestedMsg{}}}); in != nil {
+		return m, emit(in)
+	}
+	switch {
+	case key.Matches(k, m.keys.Take):
+		return m, m.take()
+	case m.showing && (key.Matches(k, m.keys.Diff) || key.Matches(k, m.keys.Back)):
+		m.HideChange()
+		return m, nil
+	case key.Matches(k, m.keys.Diff):
+		// enter shows a version only the log holds itself: it changes m.
+		cmd := m.enter()
+		return m, cmd
+	case !m.showing && key.Matches(k, m.keys.Undo):
+		return m, m.undo()
+	case key.Matches(k, m.keys.Close):
+		m.HideChange()
+		return m, emit(CloseTimelineMsg{})
+	}
+	return m.ownMsg(msg)
+}
+
+// take asks to make the selected version the draft: a version only the
+// audit log holds, with the log's object of it.
+func (m TimelineView) take() tea.Cmd {
+	id, rv, ok := m.Selected()
+	switch {
+	case !ok:
+		return nil
+	case id >= 0:
+		return emit(TakeVersionMsg{ID: id, RV: rv})
+	}
+	obj, ok := m.SelectedLogObject()
+	if !ok {
+		return emit(SayMsg{"the audit log holds no object of this version: there is nothing to make the draft"})
+	}
+	return emit(TakeVersionMsg{ID: id, RV: rv, Object: obj})
+}
+
+// ownMsg moves the selection, or scrolls the diff while it shows.
+func (m TimelineView) ownMsg(msg tea.Msg) (TimelineView, tea.Cmd) {
+	if m.showing {
+		var cmd tea.Cmd
+		m.body, cmd = scrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	page := m.listHeight()
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.selected--
+	case key.Matches(k, m.keys.Down):
+		m.selected++
+	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.HalfPageUp):
+		m.selected -= page
+	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.HalfPageDown):
+		m.selected += page
+	case key.Matches(k, m.keys.Home):
+		m.selected = 0
+	case key.Matches(k, m.keys.End):
+		m.selected = len(m.rows) - 1
+	}
+	m.selected = max(0, min(m.selected, len(m.rows)-1))
+	m.scroll()
+	return m, nil
+}
