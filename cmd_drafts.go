@@ -69,6 +69,7 @@ type draftJSON struct {
 	Namespace           string    `json:"namespace"`
 	Resource            string    `json:"resource"`
 	Name                string    `json:"name"`
+	Subresource         string    `json:"subresource,omitempty"`
 	BaseResourceVersion string    `json:"baseResourceVersion"`
 	SavedAt             time.Time `json:"savedAt"`
 	Size                int       `json:"size"`
@@ -90,7 +91,7 @@ func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
 	if asJSON {
 		out := make([]draftJSON, 0, len(drafts))
 		for _, d := range drafts {
-			out = append(out, draftJSON{Context: d.Context, Namespace: d.Namespace, Resource: d.Resource, Name: d.Name,
+			out = append(out, draftJSON{Context: d.Context, Namespace: d.Namespace, Resource: d.Resource, Name: d.Name, Subresource: d.Subresource,
 				BaseResourceVersion: d.BaseResourceVersion, SavedAt: d.SavedAt, Size: d.Size, Kept: d.Kept,
 				EditingPID: d.EditingPID, Server: d.Server, Path: d.Path})
 		}
@@ -110,10 +111,19 @@ func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
 	now := time.Now()
 	for _, d := range drafts {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", orDash(d.Context), orDash(d.Namespace),
-			kube.EscapeControl(d.Resource+"/"+d.Name), kube.EscapeControl(d.BaseResourceVersion),
+			kube.EscapeControl(draftObject(d)), kube.EscapeControl(d.BaseResourceVersion),
 			duration.HumanDuration(now.Sub(d.SavedAt)), d.Size, state(d), kube.EscapeControl(d.Path))
 	}
 	return tw.Flush()
+}
+
+// draftObject names a draft's object as kubectl does, resource/name, with
+// the subresource it edits.
+func draftObject(d drafts.Entry) string {
+	if d.Subresource != "" {
+		return d.Resource + "/" + d.Name + " --subresource " + d.Subresource
+	}
+	return d.Resource + "/" + d.Name
 }
 
 // state marks a draft kept aside, or being written by a running kedit.

@@ -60,6 +60,9 @@ type appOptions struct {
 	// selector and files are -l and -f: a set of objects.
 	selector string
 	files    []string
+	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
+	// --output-patch.
+	edit editOptions
 	// auditLogs are --audit-log's files, for the timeline's history.
 	auditLogs []string
 	// started, when set, runs once the object is resolved and read, before
@@ -120,6 +123,7 @@ resourceVersion.
 	root.Flags().StringVarP(&opts.selector, "selector", "l", "", "open a set: the objects of TYPE that match the label `SELECTOR` (app=web, tier in (a,b))")
 	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files, or - for stdin; repeatable)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
+	opts.edit.addFlags(root.Flags())
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
@@ -184,6 +188,18 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
+	edit, err := opts.edit.parse(cmd)
+	if err != nil {
+		return fail(err)
+	}
+	if set {
+		if err := edit.forSet(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := needTerminal(cmd); err != nil {
+		return err
+	}
 	if err := checkAuditLogs(opts.auditLogs); err != nil {
 		return fail(err)
 	}
@@ -200,7 +216,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		klog.SetLogger(logger)
 		// Every request, discovery's included, with its status and time.
 		flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, log.Printf) }
+		edit.logToDebug()
 	}
+	edit.wrapConfig(flags)
 	cluster, err := kube.Connect(flags)
 	if err != nil {
 		return fail(err)
@@ -214,7 +232,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		return fail(err)
 	}
 	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started,
-		auditLogs: opts.auditLogs}
+		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager, auditLogs: opts.auditLogs}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)
@@ -241,6 +259,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		if err != nil {
 			return fail(err)
 		}
+		if err := kube.WithSubresource(flags, target, edit.subresource); err != nil {
+			return fail(err)
+		}
 		// Read once before the UI starts, so that a missing or forbidden
 		// object is said on the terminal, not inside a screen that then
 		// has nothing.
@@ -248,7 +269,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 			return fail(err)
 		}
 	}
-	if err := needTerminal(cmd, opts); err != nil {
+	if err := uiNeedsTerminal(cmd, opts); err != nil {
 		return fail(err)
 	}
 	// $EDITOR files that killed kedits left behind hold drafts, maybe a
@@ -277,6 +298,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// in-app editor held was taken as the draft when the app ended.
 	o.closeAll(cmd.ErrOrStderr())
 	_ = ui.RemoveEditorFiles(true)
+	edit.printRecord(cmd.ErrOrStderr())
 	if sig := received(); sig != 0 {
 		return &exitError{128 + int(sig)}
 	}
@@ -293,6 +315,11 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 func startList(ctx context.Context, o *opener, typ string, all bool) (ui.List, *kube.BrowseSnapshot, error) {
 	coll, err := o.Collection(typ, all)
 	if err != nil {
+		return nil, nil, err
+	}
+	// Said now, not when an object is picked: the type has no such
+	// subresource.
+	if err := kube.HasSubresource(o.flags, coll.Mapping.Resource, o.subresource); err != nil {
 		return nil, nil, err
 	}
 	list, err := o.Browse(ctx, coll)

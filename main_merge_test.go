@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/merge")
@@ -221,27 +219,8 @@ func TestMergeCommandTrouble(t *testing.T) {
 // every flag of the command in its table, and its exit statuses. The
 // driver line it gives is what e2e's TestMergeDriverInGit runs.
 func TestREADMEListsMergeFlags(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	start := strings.Index(readme, "### `kedit merge ")
-	if start < 0 {
-		t.Fatal("README has no kedit merge section")
-	}
-	section := readme[start:]
-	if end := strings.Index(section[4:], "\n### "); end >= 0 {
-		section = section[:end+4]
-	}
-	newMergeCmd().LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if !strings.Contains(section, "`--"+f.Name) {
-			t.Errorf("README's kedit merge section does not list --%s", f.Name)
-		}
-		if f.Shorthand != "" && !strings.Contains(section, "`-"+f.Shorthand+"`") {
-			t.Errorf("README's kedit merge section does not list -%s", f.Shorthand)
-		}
-	})
+	section := readmeSection(t, "### `kedit merge ")
+	checkREADMEFlags(t, "kedit merge", section, newMergeCmd().LocalFlags())
 	for _, status := range []string{"`127`", "`255`", "`129`", "Cannot merge binary files"} {
 		if !strings.Contains(section, status) {
 			t.Errorf("README's kedit merge section does not say %s", status)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -13,41 +12,49 @@ import (
 // flag of kedit and of each subcommand is in that command's section (the
 // kubectl connection flags, shared by all, in the root's row of them).
 func TestREADMEListsEveryFlag(t *testing.T) {
+	root := newRootCmd()
+	checkREADMEFlags(t, root.CommandPath(), readmeSection(t, "### `kedit [flags] [TYPE]`"), root.LocalNonPersistentFlags())
+	for _, sub := range root.Commands() {
+		if sub.Name() == "help" || sub.Name() == "completion" {
+			continue
+		}
+		checkREADMEFlags(t, sub.CommandPath(), readmeSection(t, "### `kedit "+sub.Name()), sub.LocalNonPersistentFlags())
+	}
+}
+
+// readmeSection is the README's section under heading, up to the next of
+// its level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	section := func(heading string) string {
-		start := strings.Index(readme, heading)
-		if start < 0 {
-			t.Fatalf("README has no section %q", heading)
-		}
-		s := readme[start:]
-		if end := strings.Index(s[4:], "\n### "); end >= 0 {
-			s = s[:end+4]
-		}
-		return s
+	start := strings.Index(readme, heading)
+	if start < 0 {
+		t.Fatalf("README has no section %q", heading)
 	}
-	root := newRootCmd()
-	check := func(cmd *cobra.Command, sec string) {
-		cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-			if f.Name == "help" {
-				return
-			}
-			if !strings.Contains(sec, "`--"+f.Name) {
-				t.Errorf("README's section of %q does not list --%s", cmd.CommandPath(), f.Name)
-			}
-			if f.Shorthand != "" && !strings.Contains(sec, "`-"+f.Shorthand) {
-				t.Errorf("README's section of %q does not list -%s", cmd.CommandPath(), f.Shorthand)
-			}
-		})
+	section := readme[start:]
+	if end := strings.Index(section[4:], "\n### "); end >= 0 {
+		section = section[:end+4]
 	}
-	check(root, section("### `kedit [flags] [TYPE]`"))
-	for _, sub := range root.Commands() {
-		if sub.Name() == "help" || sub.Name() == "completion" {
-			continue
+	return section
+}
+
+// checkREADMEFlags fails for each flag of fs (but --help) that section,
+// the README's on command, does not list in backquotes, long and short.
+func checkREADMEFlags(t *testing.T, command, section string, fs *pflag.FlagSet) {
+	t.Helper()
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "help" {
+			return
 		}
-		check(sub, section("### `kedit "+sub.Name()))
-	}
+		if !strings.Contains(section, "`--"+f.Name) {
+			t.Errorf("README's section of %q does not list --%s", command, f.Name)
+		}
+		if f.Shorthand != "" && !strings.Contains(section, "`-"+f.Shorthand) {
+			t.Errorf("README's section of %q does not list -%s", command, f.Shorthand)
+		}
+	})
 }

@@ -40,6 +40,12 @@ type opener struct {
 	timeline *kube.TimelineLog
 	// started, when set, runs for each object opened (appOptions.started).
 	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
+	// format is the text objects are edited in (-o), subresource the part
+	// of each object edited (--subresource), fieldManager the manager of
+	// every write (--field-manager).
+	format       model.Format
+	subresource  kube.Subresource
+	fieldManager string
 	// auditLogs are --audit-log's files: each object's timeline starts
 	// with its history from them.
 	auditLogs []string
@@ -73,6 +79,15 @@ type openObject struct {
 // The error of the GET says what the user needs to know (missing,
 // forbidden ...).
 func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
+	if t.Subresource != o.subresource {
+		// An object picked in the browser: the subresource of its type,
+		// which must have one.
+		c := *t
+		if err := kube.WithSubresource(o.flags, &c, o.subresource); err != nil {
+			return nil, err
+		}
+		t = &c
+	}
 	obj, err := kube.Get(ctx, o.Dynamic, t)
 	if err != nil {
 		return nil, err
@@ -112,20 +127,26 @@ func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 	// A built-in kind's schema is client-go's (diff's built-in schemas,
 	// Go data): reading the server's would cost requests and parsing a
 	// document of megabytes before the first frame, for the same lists.
-	var mergeOpts []diff.Option
+	mergeOpts := t.MergeOptions()
 	var notice string
+	if o.format.For(t.Ref()) != o.format {
+		notice = model.SecretStaysYAML
+	}
 	if !kube.BuiltinKind(t) {
 		if schemas, err := o.schemas(t); err == nil {
 			mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
 		} else {
 			o.logger.Info("no server schema", "err", err.Error())
-			notice = "could not read the server's schema (" + err.Error() + "): lists of custom resources merge as one value"
+			notice = joinNotice(notice, "could not read the server's schema ("+err.Error()+"): lists of custom resources merge as one value")
 		}
 	}
 
 	ob := &openObject{target: t, drafts: drafts}
-	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts}
+	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts,
+		Cached: ob.cached, FieldManager: o.fieldManager}
 	ob.sess = model.NewSession(t.Ref(), mergeOpts...)
+	ob.sess.SetFormat(o.format)
+	ob.sess.SetFieldManager(o.fieldManager)
 	o.mu.Lock()
 	timeline := o.timeline
 	o.mu.Unlock()
@@ -187,6 +208,14 @@ func (o *opener) keep(ob *openObject) {
 	}
 	o.objects[ob] = true
 	o.mu.Unlock()
+}
+
+// joinNotice puts two notices in one status line.
+func joinNotice(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // cached is the object as its watch last saw it.
@@ -270,7 +299,18 @@ func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error
 	return b, nil
 }
 
-// Drafts are the stored drafts of this context on this cluster.
+// Drafts are the stored drafts of this context on this cluster, of the
+// subresource this kedit edits: another's would open as this one's.
 func (o *opener) Drafts() ([]drafts.Entry, error) {
-	return o.store.ClusterDrafts(o.Context, o.Server)
+	all, err := o.store.ClusterDrafts(o.Context, o.Server)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, e := range all {
+		if e.Subresource == string(o.subresource) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }

@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/kube"
@@ -34,13 +32,13 @@ func setSource(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args 
 
 // openSet reads the set's objects and opens them. Above askAbove objects
 // it asks on the terminal first; no answers no. stdout must be a terminal
-// before anything is asked (needTerminal).
+// before anything is asked (uiNeedsTerminal).
 func openSet(ctx context.Context, cmd *cobra.Command, o *opener, src kube.SetSource, opts appOptions) (*ui.Set, error) {
 	objs, err := o.ReadSet(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	if err := needTerminal(cmd, opts); err != nil {
+	if err := uiNeedsTerminal(cmd, opts); err != nil {
 		return nil, err
 	}
 	if len(objs) > askAbove {
@@ -104,23 +102,3 @@ func setTitle(src kube.SetSource, objs []kube.SetObject) string {
 	}
 	return strings.Join(src.Args, " ")
 }
-
-// needTerminal refuses to start the UI when stdout is not a terminal: kedit
-// is a full-screen UI, and its screens in a file or a pipe help no one.
-// --exit-after-first-frame (the benchmarks, with stdout in /dev/null) is
-// the exception.
-func needTerminal(cmd *cobra.Command, opts appOptions) error {
-	if opts.exitAfterFirstFrame {
-		return nil
-	}
-	if f, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return &usageExit{errors.New("standard output is not a terminal: kedit is a full-screen terminal UI (kubectl get -o yaml prints objects)")}
-}
-
-// usageExit is an error said with exit status 2: the command cannot run
-// as invoked.
-type usageExit struct{ err error }
-
-func (e *usageExit) Error() string { return e.err.Error() }

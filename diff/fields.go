@@ -77,11 +77,11 @@ func RemovedFields(base, mine *unstructured.Unstructured, opts ...Option) (*fiel
 	if base == nil || mine == nil {
 		return nil, ErrNoObject
 	}
-	b, err := stripped(base)
+	b, err := stripped(base, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "base", Err: err}
 	}
-	m, err := stripped(mine)
+	m, err := stripped(mine, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "mine", Err: err}
 	}
@@ -115,7 +115,7 @@ func OwnershipConflicts(base, mine, theirs *unstructured.Unstructured, owners ma
 	for _, o := range opts {
 		o(&cfg)
 	}
-	sm, err := stripped(mine)
+	sm, err := stripped(mine, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "mine", Err: err}
 	}
@@ -146,7 +146,7 @@ func OwnershipConflicts(base, mine, theirs *unstructured.Unstructured, owners ma
 			continue
 		}
 		out.tree = tree.(map[string]any)
-		bv, bok := at(stripTree(base, m.secretKeys), p)
+		bv, bok := at(m.stripTree(base), p)
 		out.Conflicts = append(out.Conflicts, Conflict{
 			Path:   p,
 			Base:   node{bv, bok}.field(),
@@ -189,10 +189,11 @@ func at(v any, path fieldpath.Path) (any, bool) {
 	return v, true
 }
 
-// stripTree is obj as MergeObjects compares it: without what the server
-// owns, a Secret's data decoded for the keys given.
-func stripTree(obj *unstructured.Unstructured, secretKeys map[string]bool) map[string]any {
-	s, err := stripped(obj)
+// stripTree is obj as the merge m compared it: without what the server
+// owns, a Secret's data decoded for m's keys.
+func (m *ObjectMerge) stripTree(obj *unstructured.Unstructured) map[string]any {
+	secretKeys := m.secretKeys
+	s, err := stripped(obj, m.keepStatus)
 	if err != nil {
 		return nil
 	}
@@ -290,7 +291,7 @@ func NotStored(base, sent, stored *unstructured.Unstructured, opts ...Option) ([
 	}
 	var out []Mismatch
 	seen := map[string]bool{}
-	storedTree := stripTree(stored, m.secretKeys)
+	storedTree := m.stripTree(stored)
 	add := func(p fieldpath.Path, sent FieldValue) {
 		if k := p.String(); !seen[k] {
 			seen[k] = true

@@ -96,6 +96,8 @@ type ObjectMerge struct {
 	// secretKeys are the keys of a Secret's data that were decoded from
 	// base64 for the merge and must be encoded again.
 	secretKeys map[string]bool
+	// keepStatus: status was merged as the user's (WithStatusEdited).
+	keepStatus bool
 }
 
 // slot stands in the merged tree for units[u], the field of one or more
@@ -137,15 +139,15 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		return nil, err
 	}
 
-	b, err := stripped(base)
+	b, err := stripped(base, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "base", Err: err}
 	}
-	m, err := stripped(mine)
+	m, err := stripped(mine, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "mine", Err: err}
 	}
-	t, err := stripped(theirs)
+	t, err := stripped(theirs, cfg.statusEdited)
 	if err != nil {
 		return nil, &InputError{Side: "theirs", Err: err}
 	}
@@ -173,7 +175,7 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		// apiVersion and kind are checked equal above.
 		return nil, fmt.Errorf("diff: merged object is a %T", root)
 	}
-	copyServerOwned(tree, theirs.Object)
+	copyServerOwned(tree, theirs.Object, cfg.statusEdited)
 
 	res := &ObjectMerge{
 		Changes:     w.changes,
@@ -183,19 +185,21 @@ func MergeObjects(base, mine, theirs *unstructured.Unstructured, opts ...Option)
 		tree:        tree,
 		units:       w.units,
 		secretKeys:  secretKeys,
+		keepStatus:  cfg.statusEdited,
 	}
 	// Open conflicts keep theirs' value (see resolvedValue).
 	res.Merged = &unstructured.Unstructured{Object: res.materialize(res.pickResolved, nil)}
 	return res, nil
 }
 
-// stripped returns obj without the fields the server owns, so that they
-// are not compared at all. It copies only the maps it changes (the top and
+// stripped returns obj without the fields the server owns (status but
+// when keepStatus, the status subresource's edit), so that they are not
+// compared at all. It copies only the maps it changes (the top and
 // metadata): the merge never writes into the objects' other maps, and a
 // deep copy of three objects was the largest cost of a merge. Objects
 // holding Go numbers other than int64 and float64 are deep-copied into that
 // form, and values that are not JSON are an error.
-func stripped(obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func stripped(obj *unstructured.Unstructured, keepStatus bool) (*unstructured.Unstructured, error) {
 	var src map[string]any
 	canonical, err := isCanonicalJSON(obj.Object)
 	switch {
@@ -214,7 +218,9 @@ func stripped(obj *unstructured.Unstructured) (*unstructured.Unstructured, error
 	for k, v := range src {
 		o[k] = v
 	}
-	delete(o, "status")
+	if !keepStatus {
+		delete(o, "status")
+	}
 	if md, ok := o["metadata"].(map[string]any); ok {
 		c := make(map[string]any, len(md))
 		for k, v := range md {
@@ -261,11 +267,12 @@ func isCanonicalJSON(v any) (bool, error) {
 	return false, nil
 }
 
-// copyServerOwned puts theirs' server-owned fields into the merged tree.
-func copyServerOwned(tree, theirs map[string]any) {
+// copyServerOwned puts theirs' server-owned fields into the merged tree
+// (status too, but when it was merged: keepStatus).
+func copyServerOwned(tree, theirs map[string]any, keepStatus bool) {
 	// Copied into unstructured's number types; theirs has passed
 	// stripped, so they are JSON.
-	if st, ok := theirs["status"]; ok {
+	if st, ok := theirs["status"]; ok && !keepStatus {
 		tree["status"], _ = copyJSON(st)
 	}
 	tmd, ok := theirs["metadata"].(map[string]any)

@@ -150,7 +150,7 @@ func objectFuzzSeeds(f *testing.F) {
 // withoutServerFields is obj as MergeObjects compares it.
 func withoutServerFields(t *testing.T, obj *unstructured.Unstructured) map[string]any {
 	t.Helper()
-	s, err := stripped(obj)
+	s, err := stripped(obj, false)
 	if err != nil {
 		t.Fatal(err)
 	}

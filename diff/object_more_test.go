@@ -343,9 +343,9 @@ func TestMergeObjectsPlainGoValues(t *testing.T) {
 // all three share reports the change sets Compare on the whole objects does.
 func samePrunedComparison(t *testing.T, base, mine, theirs *unstructured.Unstructured) {
 	t.Helper()
-	b, _ := stripped(base)
-	m, _ := stripped(mine)
-	th, _ := stripped(theirs)
+	b, _ := stripped(base, false)
+	m, _ := stripped(mine, false)
+	th, _ := stripped(theirs, false)
 	tb, err := builtinSchemas().ObjectToTyped(b, typed.AllowDuplicates)
 	if err != nil {
 		return // not a built-in schema case

@@ -338,7 +338,7 @@ func checkObjectKept(t *testing.T, what string, base, mine, theirs, final *unstr
 	t.Helper()
 	flat := func(o *unstructured.Unstructured) leaves {
 		l := leaves{}
-		s, err := stripped(o)
+		s, err := stripped(o, false)
 		if err != nil {
 			t.Fatal(err)
 		}

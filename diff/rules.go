@@ -28,9 +28,12 @@ func IsSecretKind(gk schema.GroupKind) bool { return gk.Group == "" && gk.Kind =
 func ServerOwnedMeta() []string { return slices.Clone(serverOwnedMeta) }
 
 // StripServerOwned removes from obj, in place, everything the API server
-// owns: status and the ServerOwnedMeta fields.
-func StripServerOwned(obj *unstructured.Unstructured) {
-	unstructured.RemoveNestedField(obj.Object, "status")
+// owns: status (but with WithStatusEdited among opts) and the
+// ServerOwnedMeta fields.
+func StripServerOwned(obj *unstructured.Unstructured, opts ...Option) {
+	if !configOf(opts).statusEdited {
+		unstructured.RemoveNestedField(obj.Object, "status")
+	}
 	for _, f := range serverOwnedMeta {
 		unstructured.RemoveNestedField(obj.Object, "metadata", f)
 	}
@@ -60,16 +63,16 @@ func DropManagedFields(obj *unstructured.Unstructured) {
 }
 
 // ServerOwnedOnly reports whether a and b differ at most in what the API
-// server owns (StripServerOwned): status and the server-owned metadata. A
-// version that moved on only so is no change anyone made to what a user
-// edits: a Node's heartbeat, a controller's status write.
-func ServerOwnedOnly(a, b *unstructured.Unstructured) bool {
+// server owns (StripServerOwned with opts): status and the server-owned
+// metadata. A version that moved on only so is no change anyone made to
+// what a user edits: a Node's heartbeat, a controller's status write.
+func ServerOwnedOnly(a, b *unstructured.Unstructured, opts ...Option) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
 	x, y := a.DeepCopy(), b.DeepCopy()
-	StripServerOwned(x)
-	StripServerOwned(y)
+	StripServerOwned(x, opts...)
+	StripServerOwned(y, opts...)
 	return reflect.DeepEqual(x.Object, y.Object)
 }
 

@@ -35,6 +35,25 @@ type Option func(*mergeConfig)
 type mergeConfig struct {
 	schemas Schemas
 	text    TextOptions
+	// statusEdited: status is what the user edits (WithStatusEdited).
+	statusEdited bool
+}
+
+// WithStatusEdited says that the object is edited through its status
+// subresource: its status is what the user edits, merges and saves, not
+// the server's. Without it status is the server's, as the rest of what
+// StripServerOwned removes: never compared, never merged, theirs' taken.
+func WithStatusEdited() Option {
+	return func(c *mergeConfig) { c.statusEdited = true }
+}
+
+// configOf is the merge configuration opts make.
+func configOf(opts []Option) mergeConfig {
+	var cfg mergeConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
 }
 
 // WithText makes MergeDocuments write its result as opts say (see

@@ -299,39 +299,9 @@ func (m *ObjectMerge) DecodedYAML() ([]byte, error) {
 	if !IsSecret(m.Merged) {
 		return m.YAML()
 	}
-	var open []int
-	for u := range m.units {
-		if m.unitOpen(u) {
-			open = append(open, u)
-		}
-	}
-	if len(open) == 0 {
-		return RenderSecretYAML(m.materialize(m.pickResolved, nil))
-	}
 	// As YAML does: a token in place of each open field's value, which
 	// RenderSecretYAML writes as it is (it is no base64), then the blocks.
-	for nonce := 0; nonce < 100; nonce++ {
-		tokens := make(map[int]string, len(open))
-		for _, u := range open {
-			tokens[u] = "kedit-conflict-" + fmt.Sprint(nonce) + "-" + fmt.Sprint(u)
-		}
-		obj := m.materialize(func(u int) FieldValue {
-			if tok, ok := tokens[u]; ok {
-				return FieldValue{Present: true, Value: tok}
-			}
-			return m.pickResolved(u)
-		}, m.unitOpen)
-		out, err := RenderSecretYAML(obj)
-		if err != nil {
-			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
-		}
-		text, ok, err := m.expandBlocks(string(out), tokens, true, TextOptions{}.blockFormat())
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return []byte(text), nil
-		}
-	}
-	return nil, fmt.Errorf("diff: the object holds every placeholder tried for its conflicts")
+	return m.withBlocks(RenderSecretYAML, func(out string, tokens map[int]string) (string, bool, error) {
+		return m.expandBlocks(out, tokens, true, TextOptions{}.blockFormat())
+	})
 }

@@ -45,6 +45,17 @@ func (m *ObjectMerge) YAML() ([]byte, error) {
 // that ParseYAML still finds every block. opts.Favor is not looked at: a
 // caller that wants a side resolves the conflicts first.
 func (m *ObjectMerge) YAMLWith(opts TextOptions) ([]byte, error) {
+	bf := opts.blockFormat()
+	return m.withBlocks(marshalObjectYAML, func(out string, tokens map[int]string) (string, bool, error) {
+		return m.expandBlocks(out, tokens, false, bf)
+	})
+}
+
+// withBlocks renders the merged object with render, and with an open
+// conflict, with a unique token in place of each open field's value, which
+// expand then replaces by the field's block (expand reports false when the
+// object itself holds a token's text, and another is tried).
+func (m *ObjectMerge) withBlocks(render func(obj map[string]any) ([]byte, error), expand func(out string, tokens map[int]string) (string, bool, error)) ([]byte, error) {
 	var open []int
 	for u := range m.units {
 		if m.unitOpen(u) {
@@ -52,11 +63,8 @@ func (m *ObjectMerge) YAMLWith(opts TextOptions) ([]byte, error) {
 		}
 	}
 	if len(open) == 0 {
-		return MarshalYAML(m.materialize(m.pickResolved, nil))
+		return render(m.materialize(m.pickResolved, nil))
 	}
-
-	// Each field with an open conflict gets a unique token in place of its
-	// value; the token's line is then replaced by the block.
 	for nonce := 0; nonce < 100; nonce++ {
 		tokens := make(map[int]string, len(open))
 		for _, u := range open {
@@ -68,11 +76,11 @@ func (m *ObjectMerge) YAMLWith(opts TextOptions) ([]byte, error) {
 			}
 			return m.pickResolved(u)
 		}, m.unitOpen)
-		out, err := MarshalYAML(obj)
+		out, err := render(obj)
 		if err != nil {
 			return nil, fmt.Errorf("diff: rendering the merged object: %w", err)
 		}
-		text, ok, err := m.expandBlocks(string(out), tokens, false, opts.blockFormat())
+		text, ok, err := expand(string(out), tokens)
 		if err != nil {
 			return nil, err
 		}
@@ -192,20 +200,7 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 			v := m.encodeForYAML(c, fv.Value)
 			return renderField(s.isKey, s.key, v, indent)
 		}
-		mine, base, theirs := c.Mine, c.Base, c.Theirs
-		if un.text != nil {
-			// Each section: the field with the open regions as that side
-			// has them, the rest merged.
-			asSide := func(ch Choice) FieldValue {
-				return FieldValue{Present: true, Value: un.text.resolved(func(j int) Resolution {
-					if r := m.Resolutions[un.first+j]; r.Choice != Unresolved {
-						return r
-					}
-					return Resolution{Choice: ch}
-				})}
-			}
-			mine, base, theirs = asSide(TakeMine), asSide(TakeBase), asSide(TakeTheirs)
-		}
+		mine, base, theirs := m.unitSides(i)
 		var err error
 		if bl.mine, err = side(mine); err != nil {
 			return "", false, err
@@ -218,27 +213,11 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 		}
 		blocks[i] = bl
 	}
-	size := max(DefaultMarkerSize, bf.minSize)
-	grow := func(ls []string) {
-		for _, l := range ls {
-			if n := markerRun(l); n >= size {
-				size = n + 1
-			}
-		}
-	}
-	grow(lines)
+	sections := make(map[int][3][]string, len(blocks))
 	for i, bl := range blocks {
-		grow(bl.mine)
-		grow(bl.base)
-		grow(bl.theirs)
-		if c := &m.Conflicts[m.units[i].first]; c.Hunks != nil {
-			for _, fv := range []FieldValue{c.Mine, c.Base, c.Theirs} {
-				if s, ok := fv.Value.(string); ok {
-					grow(strings.SplitAfter(s, "\n"))
-				}
-			}
-		}
+		sections[i] = [3][]string{bl.mine, bl.base, bl.theirs}
 	}
+	size := m.conflictMarkerSize(bf, lines, sections)
 	for i, bl := range blocks {
 		un := &m.units[i]
 		c := &m.Conflicts[un.first]
@@ -294,6 +273,56 @@ func (m *ObjectMerge) expandBlocks(out string, tokens map[int]string, decoded bo
 		bf.writeBlock(&b, size, bl.mine, bl.base, bl.theirs, func(ls []string) { writeLines(&b, ls) })
 	}
 	return b.String(), true, nil
+}
+
+// unitSides are the three sides of an open conflict unit's field, as its
+// block's sections show them: for a multi-line string whose line merge
+// has conflicts, the field with the open regions as that side has them
+// and all else merged.
+func (m *ObjectMerge) unitSides(u int) (mine, base, theirs FieldValue) {
+	un := &m.units[u]
+	c := &m.Conflicts[un.first]
+	if un.text == nil {
+		return c.Mine, c.Base, c.Theirs
+	}
+	asSide := func(ch Choice) FieldValue {
+		return FieldValue{Present: true, Value: un.text.resolved(func(j int) Resolution {
+			if r := m.Resolutions[un.first+j]; r.Choice != Unresolved {
+				return r
+			}
+			return Resolution{Choice: ch}
+		})}
+	}
+	return asSide(TakeMine), asSide(TakeBase), asSide(TakeTheirs)
+}
+
+// conflictMarkerSize is the size of the markers of blocks whose sections
+// are given, among the lines of the rest of the text: never under
+// DefaultMarkerSize or bf's least, and longer than any marker-like run a
+// line already holds, as git's conflict-marker-size.
+func (m *ObjectMerge) conflictMarkerSize(bf blockFormat, lines []string, sections map[int][3][]string) int {
+	size := max(DefaultMarkerSize, bf.minSize)
+	grow := func(ls []string) {
+		for _, l := range ls {
+			if n := markerRun(l); n >= size {
+				size = n + 1
+			}
+		}
+	}
+	grow(lines)
+	for i, secs := range sections {
+		for _, s := range secs {
+			grow(s)
+		}
+		if c := &m.Conflicts[m.units[i].first]; c.Hunks != nil {
+			for _, fv := range []FieldValue{c.Mine, c.Base, c.Theirs} {
+				if s, ok := fv.Value.(string); ok {
+					grow(strings.SplitAfter(s, "\n"))
+				}
+			}
+		}
+	}
+	return size
 }
 
 func tokensIn(s string, byToken map[string]int) bool {
@@ -365,3 +394,6 @@ func (m *ObjectMerge) isSecretData(p fieldpath.Path) bool {
 	return len(m.secretKeys) > 0 && len(p) == 2 && p[0].FieldName != nil && *p[0].FieldName == "data" &&
 		p[1].FieldName != nil && m.secretKeys[*p[1].FieldName]
 }
+
+// marshalObjectYAML is MarshalYAML of an object's content.
+func marshalObjectYAML(obj map[string]any) ([]byte, error) { return MarshalYAML(obj) }

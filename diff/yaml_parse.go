@@ -240,18 +240,7 @@ func DecodeObject(data []byte) (*unstructured.Unstructured, error) {
 	if err := utiljson.Unmarshal(js, &v); err != nil {
 		return nil, fmt.Errorf("invalid YAML: %w", err)
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%w (a %s)", ErrNotObject, jsonKind(v))
-	}
-	u := &unstructured.Unstructured{Object: obj}
-	if av, ok := obj["apiVersion"].(string); !ok || av == "" {
-		return nil, fmt.Errorf("%w (no apiVersion)", ErrNotObject)
-	}
-	if k, ok := obj["kind"].(string); !ok || k == "" {
-		return nil, fmt.Errorf("%w (no kind)", ErrNotObject)
-	}
-	return u, nil
+	return objectOf(v)
 }
 
 // countDocuments counts the YAML documents of data that hold something

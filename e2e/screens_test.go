@@ -232,7 +232,8 @@ func showsBinding(text string, b key.Binding) bool {
 
 // TestE2EEveryKeyCanBeFound: at 80×24 and 60×15, ? shows every key of the
 // object view and of the conflict view (scrolled with pgdn); the object
-// view's footer names t and b, and ends with "…  ? help" when cut; a
+// view's footer names t, b, p and R on two rows at 24 rows, and ends with
+// "…  ? help" when cut on one row at 15; a
 // Secret's conflict footer says R hide once its values show.
 func TestE2EEveryKeyCanBeFound(t *testing.T) {
 	t.Parallel()
@@ -243,13 +244,19 @@ func TestE2EEveryKeyCanBeFound(t *testing.T) {
 			kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", name, "--from-literal=password=hunter2", "--from-literal=user=app")
 			editor := editorScript(t, `sed -i 's/password: hunter2$/password: mine/' "$1"`)
 			term := openKeditOn(t, ns, "secret/"+name, "Secret/"+name, editor, s.w, s.h)
-			screen := term.waitFor(screenWait, "e edit", "…  ? help")
-			footer := strings.TrimRight(strings.Split(screen, "\n")[s.h-1], " ")
-			if !strings.HasSuffix(footer, "…  ? help") {
+			screen := term.waitFor(screenWait, "e edit", "? help")
+			rows := strings.Split(screen, "\n")
+			footer := strings.TrimRight(rows[s.h-1], " ")
+			if s.h >= 20 {
+				// Two rows from 20 rows up: every key of the view is named.
+				footer = strings.TrimRight(rows[s.h-2], " ") + " / " + footer
+				for _, k := range []string{"t timeline", "b blame", "p preview", "R reveal"} {
+					if !strings.Contains(footer, k) || strings.Contains(footer, "…") {
+						t.Errorf("the footer at %dx%d lacks %q: %q", s.w, s.h, k, footer)
+					}
+				}
+			} else if !strings.HasSuffix(footer, "…  ? help") {
 				t.Errorf("the footer: %q", footer)
-			}
-			if s.w >= 80 && (!strings.Contains(footer, "t timeline") || !strings.Contains(footer, "R reveal")) {
-				t.Errorf("the footer at %d columns: %q", s.w, footer)
 			}
 			help := helpText(t, term, "object view")
 			for _, b := range append(objectViewKeys(), ui.DefaultKeyMap().Object.Reveal) {

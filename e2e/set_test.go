@@ -58,7 +58,7 @@ kubectl --kubeconfig `+kubetest.Kubeconfig(t)+` -n `+ns+` patch configmap a --ty
 
 // TestE2ESetFromFile: -f of a multi-document file opens the live objects
 // it names: its content is not the draft; the $EDITOR file holds them as
-// they are on the server, and s saves each.
+// they are on the server, and s saves each, under --field-manager's name.
 func TestE2ESetFromFile(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -75,7 +75,7 @@ func TestE2ESetFromFile(t *testing.T) {
 	}
 	seen := filepath.Join(dir, "seen.yaml")
 	editor := editorScript(t, `cp "$1" `+seen+`; sed -i 's/foo: "1"/foo: mine/' "$1"`)
-	term := newKeditEnv(t, editor).run(t, 120, 30, "-n", ns, "-f", manifest)
+	term := newKeditEnv(t, editor).run(t, 120, 30, "-n", ns, "--field-manager", "set-ops", "-f", manifest)
 	term.waitFor(screenWait, "set: -f "+manifest, "configmaps/a", "configmaps/b")
 	term.send("e")
 	term.waitFor(screenWait, "2 drafts edited")
@@ -91,6 +91,10 @@ func TestE2ESetFromFile(t *testing.T) {
 	for _, n := range []string{"a", "b"} {
 		if data, _ := configMapData(t, ns, n); data["foo"] != "mine" {
 			t.Errorf("%s = %v", n, data)
+		}
+		out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", n, "-o", "yaml", "--show-managed-fields")
+		if !strings.Contains(out, "manager: set-ops") || strings.Contains(out, "manager: kedit") {
+			t.Errorf("%s's managedFields after the save:\n%s", n, out)
 		}
 	}
 }

@@ -37,6 +37,9 @@ func MaySave(ctx context.Context, dc dynamic.Interface, t *Target, strategy Stra
 	if t.Namespaced() {
 		attrs["namespace"] = t.Namespace
 	}
+	if t.Subresource != "" {
+		attrs["subresource"] = string(t.Subresource)
+	}
 	review := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "authorization.k8s.io/v1",
 		"kind":       "SelfSubjectAccessReview",

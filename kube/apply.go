@@ -79,7 +79,7 @@ var (
 func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, base, draft *unstructured.Unstructured, opts SaveOptions) (*unstructured.Unstructured, error) {
 	// Force takes fields whose values collide; it removes nothing
 	// another manager owns either.
-	if err := checkRemovals(t, base, draft, opts.LeftOut, opts.MergeOptions); err != nil {
+	if err := checkRemovals(t, base, draft, opts.LeftOut, opts.MergeOptions, opts.manager()); err != nil {
 		return nil, err
 	}
 	var dryRun []string
@@ -87,15 +87,18 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 		dryRun = []string{metav1.DryRunAll}
 	}
 	at := base
-	if !opts.DryRun {
-		migrated, err := migrateToApply(ctx, ri, t, base)
+	// The fields kedit wrote by update to a subresource are recorded for
+	// it, which client-go's move does not handle: an apply there goes as
+	// it is.
+	if !opts.DryRun && t.Subresource == "" {
+		migrated, err := migrateToApply(ctx, ri, t, base, opts.manager())
 		if err != nil {
 			return nil, err
 		}
 		at = migrated
 	}
 	obj := draft.DeepCopy()
-	stripServerOwned(obj)
+	t.stripServerOwned(obj)
 	obj.SetResourceVersion(at.GetResourceVersion())
 	// An apply creates a missing object, resourceVersion or not; base's
 	// uid makes the server refuse instead, so a save never brings back
@@ -106,7 +109,9 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 		return nil, err
 	}
 	force := opts.Force
-	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: FieldManager, Force: &force, DryRun: dryRun})
+	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: opts.manager(), Force: &force, DryRun: dryRun},
+		t.Subresource.args()...)
+	out = t.viewOf(out)
 	err = classifyApply(t, err)
 	var ce *ConflictError
 	if errors.As(err, &ce) && len(ce.Managers) > 0 {
@@ -119,10 +124,11 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 // still base's content, the refusal stands, with the object; otherwise it
 // is a conflict with the change made meanwhile.
 func ownershipOrMoved(ctx context.Context, ri dynamic.ResourceInterface, t *Target, base *unstructured.Unstructured, ce *ConflictError, mergeOpts []diff.Option) error {
-	now, err := ri.Get(ctx, t.Name, metav1.GetOptions{})
+	now, err := ri.Get(ctx, t.Name, metav1.GetOptions{}, t.Subresource.args()...)
 	if err != nil {
 		return classify(t, "get", err)
 	}
+	now = t.viewOf(now)
 	same, err := sameContent(base, now, mergeOpts)
 	if err != nil {
 		return err
@@ -144,11 +150,11 @@ func sameContent(base, now *unstructured.Unstructured, mergeOpts []diff.Option) 
 	return len(m.Changes) == 0, nil
 }
 
-// migrateToApply moves the fields kedit owns through update or patch to
-// its apply manager, and returns the object as it is then (base itself
-// when there was nothing to move).
-func migrateToApply(ctx context.Context, ri dynamic.ResourceInterface, t *Target, base *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	patch, err := csaupgrade.UpgradeManagedFieldsPatch(base, sets.New(FieldManager), FieldManager)
+// migrateToApply moves the fields kedit's manager owns through update or
+// patch to its apply manager, and returns the object as it is then (base
+// itself when there was nothing to move).
+func migrateToApply(ctx context.Context, ri dynamic.ResourceInterface, t *Target, base *unstructured.Unstructured, manager string) (*unstructured.Unstructured, error) {
+	patch, err := csaupgrade.UpgradeManagedFieldsPatch(base, sets.New(manager), manager)
 	if err != nil {
 		return nil, fmt.Errorf("moving kedit's fields to its apply manager: %w", err)
 	}
@@ -166,7 +172,7 @@ func migrateToApply(ctx context.Context, ri dynamic.ResourceInterface, t *Target
 // in base, but for those left out on purpose. kedit's own fields count as
 // its apply's: migrateToApply moves those written by update before the
 // apply.
-func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []string, mergeOpts []diff.Option) error {
+func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []string, mergeOpts []diff.Option, manager string) error {
 	removed, err := diff.RemovedFields(base, draft, mergeOpts...)
 	if err != nil || removed.Empty() {
 		// Without the fields named there is nothing to check; the report
@@ -175,7 +181,7 @@ func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []
 	}
 	owners := map[string][]string{}
 	for _, e := range base.GetManagedFields() {
-		if e.Manager == FieldManager || e.FieldsV1 == nil || e.Subresource != "" {
+		if e.Manager == manager || e.FieldsV1 == nil || e.Subresource != "" {
 			continue
 		}
 		var owned fieldpath.Set

@@ -18,6 +18,7 @@ func DraftKey(t *Target) drafts.Key {
 		ClusterScoped: !t.Namespaced(),
 		Resource:      t.Ref().ResourceName(),
 		Name:          t.Name,
+		Subresource:   string(t.Subresource),
 	}
 	if t.Ref().IsSecret() {
 		k.Secret = &secretDraftText
@@ -32,7 +33,7 @@ var secretDraftText = drafts.SecretText{Store: model.StoredSecretDraft, Load: mo
 // on; a draft recovered without its base can still be taken up when the
 // object has not moved on since.
 func StoredDraft(d *drafts.Draft) model.StoredDraft {
-	sd := model.StoredDraft{Text: string(d.Text), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
+	sd := model.StoredDraft{Text: string(d.Text), Format: model.Format(d.Format), BaseResourceVersion: d.BaseResourceVersion, UID: d.UID}
 	if d.BaseJSON != nil {
 		// A base that does not decode only makes recovery stricter.
 		base := &unstructured.Unstructured{}
@@ -51,6 +52,10 @@ func WriteDraft(d *drafts.Object, e model.WriteDraft) error {
 	if e.Base != nil {
 		base = e.Base.Object
 	}
-	_, err := d.Write(e.Seq, e.BaseResourceVersion, []byte(e.Text), base)
+	format := string(e.Format)
+	if e.Format == model.FormatYAML {
+		format = ""
+	}
+	_, err := d.WriteFormat(e.Seq, format, e.BaseResourceVersion, []byte(e.Text), base)
 	return err
 }

@@ -168,3 +168,38 @@ func TestSecretDraftIsStoredEncoded(t *testing.T) {
 		t.Errorf("warnings %v, stored %d", w, len(third.Stored()))
 	}
 }
+
+// TestDraftFormatAndSubresourceKeptApart: a JSON draft is stored with its
+// format and comes back as the session's StoredDraft in it; a
+// subresource's drafts are filed apart from the object's, and the store's
+// listing names the subresource.
+func TestDraftFormatAndSubresourceKeptApart(t *testing.T) {
+	s, _ := newTestDraftStore(t, false)
+	obj := draftTarget("ctx", "ns", "apps", "v1", "deployments", "Deployment", "web")
+	scale := draftTarget("ctx", "ns", "apps", "v1", "deployments", "Deployment", "web")
+	scale.Subresource = SubresourceScale
+	if s.Path(DraftKey(obj)) == s.Path(DraftKey(scale)) {
+		t.Fatalf("the object and its scale share the draft file %s", s.Path(DraftKey(obj)))
+	}
+	o := open(t, s, scale, "u")
+	text := "{\n    \"spec\": {\n        \"replicas\": 5\n    }\n}\n"
+	if err := WriteDraft(o, model.WriteDraft{Text: text, Format: model.FormatJSON, BaseResourceVersion: "7", Seq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if stored := open(t, s, obj, "u").Stored(); len(stored) != 0 {
+		t.Errorf("the object is offered its scale's draft: %v", stored)
+	}
+	stored := open(t, s, scale, "u").Stored()
+	if len(stored) != 1 {
+		t.Fatalf("stored drafts of the scale: %v", stored)
+	}
+	sd := StoredDraft(stored[0])
+	if sd.Format != model.FormatJSON || sd.Text != text {
+		t.Errorf("StoredDraft = %+v, want the JSON text in JSON", sd)
+	}
+	list, err := s.List()
+	if err != nil || len(list) != 1 || list[0].Resource != "deployments.apps" || list[0].Subresource != "scale" || list[0].Name != "web" {
+		t.Errorf("List = %+v, %v", list, err)
+	}
+}

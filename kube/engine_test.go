@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/drafts"
@@ -38,13 +39,7 @@ func newEngine(t *testing.T, ns, name string) *engine {
 	t.Helper()
 	target := resolveForTest(t, kubetest.Kubeconfig(t), ns, "configmap", name)
 	dc := kubetest.Dynamic(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	w := NewWatch(dc, target)
-	if err := w.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
+	ctx, w := engineWatch(t, dc, target)
 	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	od := store.Open(DraftKey(target), "")
 	t.Cleanup(od.Close)
@@ -76,6 +71,17 @@ func newEngineFor(t *testing.T, ns, typ, name string, strategy Strategy) *engine
 	}
 	opts := []diff.Option{diff.WithSchemas(schemas)}
 	dc := kubetest.Dynamic(t)
+	ctx, w := engineWatch(t, dc, target)
+	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref(), opts...),
+		runner: &Runner{Client: dc, Target: target, Strategy: strategy, Cached: w.Latest, MergeOptions: opts}}
+	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
+	return e
+}
+
+// engineWatch starts a watch of target through dc for an engine, and
+// returns it with the context the engine's requests run in.
+func engineWatch(t *testing.T, dc dynamic.Interface, target *Target) (context.Context, *Watch) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	w := NewWatch(dc, target)
@@ -83,10 +89,7 @@ func newEngineFor(t *testing.T, ns, typ, name string, strategy Strategy) *engine
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	e := &engine{t: t, ctx: ctx, watch: w, session: model.NewSession(target.Ref(), opts...),
-		runner: &Runner{Client: dc, Target: target, Strategy: strategy, Cached: w.Latest, MergeOptions: opts}}
-	e.awaitLive(func(obj *unstructured.Unstructured) bool { return true })
-	return e
+	return ctx, w
 }
 
 // awaitLive feeds watch events to the session until one satisfies ok.

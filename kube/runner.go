@@ -37,6 +37,9 @@ type Runner struct {
 	// TimelineOut receives the session's AppendTimeline effects
 	// (--timeline-out); nil ignores them.
 	TimelineOut *TimelineLog
+	// FieldManager is the field manager every write goes under
+	// (--field-manager); FieldManager when empty.
+	FieldManager string
 }
 
 func (r *Runner) now() time.Time {
@@ -63,7 +66,8 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			// The user's choice after apply could not remove a field.
 			strategy = StrategyUpdate
 		}
-		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut, MergeOptions: r.MergeOptions})
+		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut,
+			MergeOptions: r.MergeOptions, FieldManager: r.FieldManager})
 		if e.DryRun {
 			return model.Previewed{Object: saved, Err: err}, nil
 		}
@@ -73,7 +77,12 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		return model.Saved{Object: saved, At: r.now()}, nil
 
 	case model.Create:
-		created, err := r.Target.Resource(r.Client).Create(ctx, e.Object, metav1.CreateOptions{FieldManager: FieldManager})
+		if r.Target.Subresource != "" {
+			// The object is gone; its status or scale cannot bring it
+			// back.
+			return model.SaveFailed{Err: fmt.Errorf("%s was deleted; kedit edits its %s subresource, which cannot create it again", r.Target, r.Target.Subresource)}, nil
+		}
+		created, err := r.Target.Resource(r.Client).Create(ctx, e.Object, metav1.CreateOptions{FieldManager: SaveOptions{FieldManager: r.FieldManager}.manager()})
 		if apierrors.IsAlreadyExists(err) {
 			// Someone created it again first: theirs now exists, rebase onto it.
 			return model.SaveFailed{Err: &ConflictError{Target: r.Target, Err: err}}, nil

@@ -18,7 +18,8 @@ import (
 )
 
 // FieldManager is the field manager kedit writes under, as update and as
-// server-side apply.
+// server-side apply, unless --field-manager names another
+// (SaveOptions.FieldManager, Runner.FieldManager).
 const FieldManager = model.FieldManager
 
 // Strategy says how a save is sent. Every strategy is conflict-safe: each
@@ -67,6 +68,17 @@ type SaveOptions struct {
 	// MergeOptions are the session's merge options (diff.WithSchemas):
 	// an apply names the fields a draft removes with them.
 	MergeOptions []diff.Option
+	// FieldManager is the field manager the save goes under;
+	// FieldManager when empty.
+	FieldManager string
+}
+
+// manager is the field manager the save goes under.
+func (o SaveOptions) manager() string {
+	if o.FieldManager == "" {
+		return FieldManager
+	}
+	return o.FieldManager
 }
 
 // Save sends draft as the new state of the object base was read from,
@@ -88,22 +100,23 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		dryRun = []string{metav1.DryRunAll}
 	}
 	ri := t.Resource(dc)
+	sub := t.Subresource.args()
 	switch strategy {
 	case StrategyUpdate, "":
 		obj := draft.DeepCopy()
 		obj.SetResourceVersion(rv)
 		// Leaving managedFields out of an update keeps the server's record.
 		diff.DropManagedFields(obj)
-		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun})
-		return out, classify(t, "update", err)
+		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: opts.manager(), DryRun: dryRun}, sub...)
+		return t.viewOf(out), classify(t, "update", err)
 
 	case StrategyPatch:
-		patch, err := mergePatch(base, draft, rv)
+		patch, err := t.mergePatch(base, draft, rv)
 		if err != nil {
 			return nil, err
 		}
-		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager, DryRun: dryRun})
-		return out, classify(t, "patch", err)
+		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.manager(), DryRun: dryRun}, sub...)
+		return t.viewOf(out), classify(t, "patch", err)
 
 	case StrategyApply:
 		return applyDraft(ctx, ri, t, base, draft, opts)
@@ -132,10 +145,10 @@ func classifyApply(t *Target, err error) error {
 
 // mergePatch is the JSON merge patch from base to draft, with base's
 // resourceVersion as the precondition.
-func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, error) {
+func (t *Target) mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, error) {
 	from, to := base.DeepCopy(), draft.DeepCopy()
-	stripServerOwned(from)
-	stripServerOwned(to)
+	t.stripServerOwned(from)
+	t.stripServerOwned(to)
 	fromJSON, err := json.Marshal(from.Object)
 	if err != nil {
 		return nil, err
@@ -162,8 +175,11 @@ func mergePatch(base, draft *unstructured.Unstructured, rv string) ([]byte, erro
 }
 
 // stripServerOwned removes what the server owns and a client must not send
-// in an apply (managedFields) or need not send in a patch.
-func stripServerOwned(obj *unstructured.Unstructured) { diff.StripServerOwned(obj) }
+// in an apply (managedFields) or need not send in a patch; a status edit
+// sends status.
+func (t *Target) stripServerOwned(obj *unstructured.Unstructured) {
+	diff.StripServerOwned(obj, t.MergeOptions()...)
+}
 
 // Theirs returns the object as it is on the server now, after a save hit
 // a conflict: the informer's latest copy when there is one and fresh is
@@ -177,12 +193,23 @@ func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, cached *unstru
 	return Get(ctx, dc, t)
 }
 
-// Get reads the target from the server; a failure is one of this package's
-// typed errors (a missing object names where it was looked for).
+// Get reads the target from the server (its subresource, when it names
+// one); a failure is one of this package's typed errors (a missing object
+// names where it was looked for).
 func Get(ctx context.Context, dc dynamic.Interface, t *Target) (*unstructured.Unstructured, error) {
-	obj, err := t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{})
+	obj, err := t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{}, t.Subresource.args()...)
 	if err != nil {
 		return nil, classify(t, "get", err)
 	}
-	return obj, nil
+	return t.viewOf(obj), nil
+}
+
+// viewOf is what t edits of obj, an answer of t's own endpoint (the
+// object, its status or its Scale): the status view of a status
+// subresource's answer, which is the whole object.
+func (t *Target) viewOf(obj *unstructured.Unstructured) *unstructured.Unstructured {
+	if obj == nil || t.Subresource != SubresourceStatus {
+		return obj
+	}
+	return statusView(obj)
 }

@@ -32,6 +32,9 @@ type Target struct {
 	// Server is the API server's URL: drafts are kept per cluster, as two
 	// kubeconfigs may give one context name to different clusters.
 	Server string
+	// Subresource is the part of the object edited (--subresource): ""
+	// for the object itself, status or scale.
+	Subresource Subresource
 }
 
 // String names the target the way kubectl does: configmaps/testmap.
@@ -367,5 +370,6 @@ func (t *Target) Ref() model.ObjectRef {
 		Namespace:     t.Namespace,
 		Name:          t.Name,
 		ClusterScoped: !t.Namespaced(),
+		Subresource:   string(t.Subresource),
 	}
 }

@@ -97,6 +97,10 @@ type Watch struct {
 	out      chan WatchEvent
 	wake     chan struct{}
 
+	// lastView is the last Scale read for an event (a scale
+	// subresource's watch), which Latest and a deletion's event give.
+	lastView *unstructured.Unstructured
+
 	mu           sync.Mutex
 	pending      []WatchEvent
 	pendingBytes int // model.ObjectSize of pending's objects
@@ -272,6 +276,10 @@ func (w *Watch) HasSynced() bool { return w.informer.HasSynced() }
 // Latest returns a deep copy of the object as the watch last saw it, to
 // take theirs after a 409 without a GET when it is newer than base. ok is
 // false when the object does not exist or the watch has not seen it.
+//
+// For a subresource it is what the target edits: the status view, or the
+// last Scale read when it is of the object's latest version (else false:
+// theirs is then read from the server).
 func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	key := w.target.Name
 	if w.target.Namespaced() {
@@ -284,6 +292,9 @@ func (w *Watch) Latest() (obj *unstructured.Unstructured, ok bool) {
 	u, isU := item.(*unstructured.Unstructured)
 	if !isU {
 		return nil, false
+	}
+	if w.target.Subresource != "" {
+		return w.latestView(u)
 	}
 	return u.DeepCopy(), true
 }
@@ -299,6 +310,12 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 		return // the dynamic client decodes nothing else; nothing to show
 	}
 	u = u.DeepCopy() // the informer's cache shares the original
+	if w.target.Subresource != "" {
+		var ok bool
+		if u, ok = w.viewOf(typ, u); !ok {
+			return
+		}
+	}
 	w.push(WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()})
 }
 

@@ -70,22 +70,17 @@ func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool, madeF
 	return []Effect{s.writeDraft()}, err
 }
 
-// ParsedDraft is a draft's text parsed ahead of DraftEdited, by ParseDraft.
+// ParsedDraft is a draft's text parsed ahead of DraftEdited, by
+// Format.ParseDraft.
 type ParsedDraft struct {
-	text string
-	obj  *unstructured.Unstructured
-	err  error
+	text   string
+	format Format
+	obj    *unstructured.Unstructured
+	err    error
 }
 
-// ParseDraft parses text as the session parses a draft (YAML of one
-// object, no conflict block left in, no key given twice), except for what
-// needs the session: that it is still the session's object, which
-// DraftEdited checks. It reads nothing but text, so the UI runs it in a
-// command, off its goroutine, and hands the result to DraftEdited.
-func ParseDraft(text string) *ParsedDraft {
-	obj, err := parseDraft(text)
-	return &ParsedDraft{text: text, obj: obj, err: err}
-}
+// ParseDraft is FormatYAML.ParseDraft.
+func ParseDraft(text string) *ParsedDraft { return FormatYAML.ParseDraft(text) }
 
 // Err returns why the text cannot be saved as it stands, a *DraftError
 // naming the line when it can, or nil when it parses. For the text of
@@ -183,15 +178,15 @@ func (s *Session) mergedEdited(text string) ([]Effect, error) {
 // background), whose refusal of a Secret's text never quotes the text
 // (ParsedDraft.Err).
 func (s *Session) parseText(text string, parsed *ParsedDraft) (*unstructured.Unstructured, error) {
-	if parsed == nil || parsed.text != text {
-		parsed = ParseDraft(text)
+	if parsed == nil || parsed.text != text || parsed.format != s.format {
+		parsed = s.format.ParseDraft(text)
 	}
 	return parsed.obj, parsed.Err(s.ref)
 }
 
 func (s *Session) writeDraft() WriteDraft {
 	s.storeSeq++
-	return WriteDraft{Ref: s.ref, Text: s.draft.Text, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object, Seq: s.storeSeq}
+	return WriteDraft{Ref: s.ref, Text: s.draft.Text, Format: s.format, BaseResourceVersion: s.base.ResourceVersion, Base: s.base.Object, Seq: s.storeSeq}
 }
 
 func (s *Session) deleteDraft() DeleteDraft {

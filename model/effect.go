@@ -98,6 +98,9 @@ type WriteDraft struct {
 	Ref ObjectRef
 	// Text is what the user typed, whether it parses or not.
 	Text string
+	// Format is the format Text is written in, recorded so that a
+	// recovered draft opens in it.
+	Format Format
 	// BaseResourceVersion is base's resourceVersion, recorded so that a
 	// recovered draft knows where it started.
 	BaseResourceVersion string

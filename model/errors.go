@@ -110,7 +110,8 @@ type FieldCause struct {
 	Type string
 }
 
-// FieldManager is the field manager kedit writes under, as update and as
+// FieldManager is the field manager kedit writes under unless
+// --field-manager names another (Session.SetFieldManager), as update and as
 // server-side apply.
 const FieldManager = "kedit"
 
@@ -243,6 +244,9 @@ func (e *APIError) Live() *unstructured.Unstructured { return e.LiveObject }
 type DraftError struct {
 	// Line is the 1-based line the problem is on, 0 when it has none.
 	Line int
+	// Column is the 1-based column (in characters) on Line, 0 when the
+	// parser does not tell it (YAML's does not).
+	Column int
 	// Field is the field concerned, when known, e.g. "metadata.name".
 	Field string
 	// Msg says what is wrong, for people.
@@ -257,6 +261,9 @@ func (e *DraftError) Error() string {
 	b.WriteString("draft")
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ", line %d", e.Line)
+	}
+	if e.Column > 0 {
+		fmt.Fprintf(&b, ", column %d", e.Column)
 	}
 	if e.Field != "" {
 		b.WriteString(", " + e.Field)

@@ -186,6 +186,10 @@ type AbandonRebase struct{}
 type StoredDraft struct {
 	// Text is the draft as typed.
 	Text string
+	// Format is the format Text was written in; "" is YAML. The session
+	// edits in it from then on: a draft opens in the format it was
+	// written in, whatever the session's was.
+	Format Format
 	// BaseResourceVersion is base's resourceVersion when the draft was
 	// stored.
 	BaseResourceVersion string

@@ -20,6 +20,8 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 	if s.draft != nil || s.rebase != nil || s.state == StateSaving {
 		return nil, &StateError{Event: "recover a draft", State: s.state, Reason: "a draft is already open"}
 	}
+	// The draft opens in the format it was written in.
+	s.SetFormat(sd.Format)
 	if MadeOnEarlierObject(sd.UID, uidOf(s.base.Object)) {
 		// Made on an object of this name that was deleted since: its base
 		// is another object's, and a merge from it would be meaningless.

@@ -77,7 +77,7 @@ func (s *Session) stopForYes(theirs Version) {
 func (s *Session) saveOntoNew() ([]Effect, error) {
 	live := s.live
 	s.unsure, s.serverRebases = nil, 0
-	if diff.ServerOwnedOnly(s.base.Object, live.Object) {
+	if diff.ServerOwnedOnly(s.base.Object, live.Object, s.opts...) {
 		prev := s.base
 		s.base = live
 		effects, err := s.startSave(s.draft.Object, live.ResourceVersion, pendingSave{newObject: true})

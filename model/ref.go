@@ -28,6 +28,9 @@ type ObjectRef struct {
 	// ClusterScoped is true for kinds that live outside namespaces, such
 	// as Nodes and Namespaces themselves.
 	ClusterScoped bool
+	// Subresource is the part of the object edited: "" for the object
+	// itself, "status" or "scale" (--subresource).
+	Subresource string
 }
 
 // ResourceName is the resource as kubectl spells it on the command line:
@@ -41,11 +44,16 @@ func (r ObjectRef) ResourceName() string {
 }
 
 // String returns the object as a kubectl argument, "configmaps/testmap -n
-// ns", so that the UI's title can be pasted into a kubectl command.
+// ns", or "deployments.apps/web -n ns --subresource scale", so that the
+// UI's title can be pasted into a kubectl command and says which
+// subresource is edited.
 func (r ObjectRef) String() string {
 	s := r.ResourceName() + "/" + r.Name
 	if !r.ClusterScoped && r.Namespace != "" {
 		s += " -n " + r.Namespace
+	}
+	if r.Subresource != "" {
+		s += " --subresource " + r.Subresource
 	}
 	return s
 }

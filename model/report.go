@@ -74,7 +74,7 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 		return r
 	}
 	for _, m := range ms {
-		if !m.Sent.Present && m.Stored.Present && !ownedByOthers(stored, m.Path) {
+		if !m.Sent.Present && m.Stored.Present && !ownedByOthers(stored, m.Path, s.manager) {
 			// A removed field back on the server that no other manager
 			// owns is a default the server put back, not a removal
 			// that did not happen.
@@ -85,17 +85,17 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 	return r
 }
 
-// ownedByOthers says whether a field manager other than kedit owns path, or
+// ownedByOthers says whether a field manager other than kedit's (self) owns path, or
 // a field inside it, in obj's managedFields. Without managedFields it
 // cannot tell, and says yes.
-func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path) bool {
+func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path, self string) bool {
 	mfs := obj.GetManagedFields()
 	if len(mfs) == 0 {
 		return true
 	}
 	want := path.String()
 	for _, e := range mfs {
-		if e.Manager == FieldManager || e.FieldsV1 == nil {
+		if e.Manager == self || e.FieldsV1 == nil {
 			continue
 		}
 		var owned fieldpath.Set
@@ -110,3 +110,16 @@ func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path) bool {
 	}
 	return false
 }
+
+// SetFieldManager names the field manager kedit's writes go under
+// (--field-manager; FieldManager when empty): a save's report tells the
+// fields it owns from other managers' by it.
+func (s *Session) SetFieldManager(name string) {
+	if name == "" {
+		name = FieldManager
+	}
+	s.manager = name
+}
+
+// FieldManager returns the field manager kedit's writes go under.
+func (s *Session) FieldManager() string { return s.manager }

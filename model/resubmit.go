@@ -44,7 +44,7 @@ func (s *Session) sendRebase(rb *Rebase) ([]Effect, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := RenderYAML(final)
+	text, err := s.format.Render(final)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ const maxServerRebases = 20
 func (s *Session) resubmitServerOnly() []Effect {
 	rb := s.rebase
 	if s.state != StateRebasing || rb == nil || rb.Ownership || rb.stale || rb.CreatedAgain != "" || s.serverRebases >= maxServerRebases ||
-		s.draft == nil || s.draft.Object == nil || !diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object) {
+		s.draft == nil || s.draft.Object == nil || !diff.ServerOwnedOnly(rb.Base, rb.Theirs.Object, s.opts...) {
 		return nil
 	}
 	final, err := rb.Merge.Final()

@@ -212,7 +212,13 @@ type Session struct {
 	lastSave *SaveReport
 	// storeSeq numbers the WriteDraft and DeleteDraft effects.
 	storeSeq uint64
-	// baseText is RenderYAML(base) once known (DraftText with no draft).
+	// format is the text the draft is written in (SetFormat).
+	format Format
+	// manager is the field manager kedit's writes go under
+	// (SetFieldManager).
+	manager string
+	// baseText is base rendered in format once known (DraftText with no
+	// draft).
 	baseText struct {
 		obj  *unstructured.Unstructured
 		text string
@@ -225,7 +231,7 @@ type Session struct {
 // call; kube/ passes diff.WithSchemas with the server's schemas. The
 // session has no object until Opened.
 func NewSession(ref ObjectRef, opts ...diff.Option) *Session {
-	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}}
+	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML, manager: FieldManager}
 }
 
 // Ref returns the object the session edits.
@@ -260,17 +266,17 @@ func (s *Session) DraftText() (string, error) {
 	if s.baseText.obj == s.base.Object && s.base.Object != nil {
 		return s.baseText.text, nil
 	}
-	text, err := RenderYAML(s.base.Object)
+	text, err := s.format.Render(s.base.Object)
 	if err == nil {
-		s.SetBaseText(s.base.Object, text)
+		s.SetBaseText(s.base.Object, s.format, text)
 	}
 	return text, err
 }
 
 // BaseToRender returns base's object when DraftText would render it (no
 // draft, and base's text not known yet): a mebibyte takes tens of
-// milliseconds, which the UI spends in the background (RenderYAML) ahead
-// of e or i, and hands back with SetBaseText.
+// milliseconds, which the UI spends in the background (Format.Render)
+// ahead of e or i, and hands back with SetBaseText.
 func (s *Session) BaseToRender() (*unstructured.Unstructured, bool) {
 	if s.draft != nil || s.base.Object == nil || s.baseText.obj == s.base.Object {
 		return nil, false
@@ -278,10 +284,11 @@ func (s *Session) BaseToRender() (*unstructured.Unstructured, bool) {
 	return s.base.Object, true
 }
 
-// SetBaseText keeps text as RenderYAML(obj), for DraftText, while obj is
-// base (a session's objects are never changed in place).
-func (s *Session) SetBaseText(obj *unstructured.Unstructured, text string) {
-	if obj != nil && obj == s.base.Object {
+// SetBaseText keeps text, obj rendered in f, for DraftText, while obj is
+// base (a session's objects are never changed in place) and f the
+// session's Format.
+func (s *Session) SetBaseText(obj *unstructured.Unstructured, f Format, text string) {
+	if obj != nil && obj == s.base.Object && f == s.format {
 		s.baseText.obj, s.baseText.text = obj, text
 	}
 }
@@ -331,7 +338,7 @@ func (s *Session) MergedText() (string, error) {
 	if s.rebase.Edited != "" {
 		return s.rebase.Edited, nil
 	}
-	return mergedYAML(s.rebase.Merge)
+	return s.format.MergedText(s.rebase.Merge)
 }
 
 // SaveUncertain reports whether the last save's answer was lost (a reset,

@@ -83,7 +83,7 @@ func TestDraftEditedStoresTheDraft(t *testing.T) {
 	s := opened(t, cmRef, cm("1", "foo", "1"))
 	txt := text(t, cm("1", "foo", "2"))
 	effects := must(t, s, DraftEdited{Text: txt})
-	want := []Effect{WriteDraft{Ref: cmRef, Text: txt, BaseResourceVersion: "1", Base: s.Base().Object, Seq: 1}}
+	want := []Effect{WriteDraft{Ref: cmRef, Text: txt, Format: FormatYAML, BaseResourceVersion: "1", Base: s.Base().Object, Seq: 1}}
 	if !reflect.DeepEqual(effects, want) {
 		t.Fatalf("effects = %#v, want %#v", effects, want)
 	}

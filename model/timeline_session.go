@@ -46,7 +46,8 @@ type TimelineChange struct {
 	// After is the entry's object (a deletion's: the object's last state).
 	After *unstructured.Unstructured
 	// BeforeText and AfterText are Before and After rendered as the draft
-	// is (RenderYAML: no managedFields); BeforeText is "" without Before.
+	// is (Format.Render: no managedFields); BeforeText is "" without
+	// Before.
 	BeforeText, AfterText string
 	// Edits turn BeforeText into AfterText, line by line.
 	Edits []diff.LineEdit
@@ -64,10 +65,10 @@ func (s *Session) TimelineDiff(id int) (TimelineChange, error) {
 		c.Before = s.timeline.objectAt(i - 1)
 	}
 	var err error
-	if c.BeforeText, err = RenderYAML(c.Before); err != nil {
+	if c.BeforeText, err = s.format.Render(c.Before); err != nil {
 		return TimelineChange{}, err
 	}
-	if c.AfterText, err = RenderYAML(c.After); err != nil {
+	if c.AfterText, err = s.format.Render(c.After); err != nil {
 		return TimelineChange{}, err
 	}
 	c.Edits = diff.LineDiff(c.BeforeText, c.AfterText)
@@ -97,5 +98,5 @@ func (s *Session) DraftTextOf(obj *unstructured.Unstructured) (string, error) {
 	if b := s.base.Object; b != nil {
 		diff.TakeServerOwnedMeta(obj, b)
 	}
-	return RenderYAML(obj)
+	return s.format.Render(obj)
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/testseed"
 )
@@ -41,6 +43,25 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 	for w := range walks {
 		r := rand.New(rand.NewPCG(base+uint64(w), 1))
 		s := opened(t, cmRef, cm("1", "foo", "1", "bar", "1"))
+		// A third of the walks edit JSON (-o json); recovering a draft
+		// switches to the stored draft's format.
+		if w%3 == 2 {
+			s.SetFormat(FormatJSON)
+		}
+		text := func(t *testing.T, obj *unstructured.Unstructured) string {
+			t.Helper()
+			out, err := s.Format().Render(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		bad := func() string {
+			if s.Format() == FormatJSON {
+				return "{\n  \"data\": [\n"
+			}
+			return "data: [\n"
+		}
 		rv := 1
 		next := func() string { rv++; return strconv.Itoa(rv) }
 		var store fakeStore
@@ -89,14 +110,14 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 					}
 				case 16:
 					if r.IntN(2) == 0 {
-						ev = MergedEdited{Text: "data: [\n"}
+						ev = MergedEdited{Text: bad()}
 					} else {
 						ev = ResolveAll{Choice: []diff.Choice{diff.TakeMine, diff.TakeMine, diff.TakeTheirs, diff.TakeBase}[r.IntN(4)]}
 					}
 				case 0, 1:
 					ev = DraftEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 				case 2:
-					ev = DraftEdited{Text: "data: [\n"}
+					ev = DraftEdited{Text: bad()}
 				case 3, 4:
 					ev = SaveRequested{}
 				case 5:
@@ -125,7 +146,12 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 						ev = MergedEdited{Text: text(t, cm("0", "foo", val(), "bar", val()))}
 					}
 				case 17:
-					sd := StoredDraft{Text: text(t, cm("1", "foo", val(), "bar", val())), BaseResourceVersion: "1", Base: cm("1", "foo", "1", "bar", "1"), UID: "1234"}
+					format := Formats[r.IntN(len(Formats))]
+					stored, err := format.Render(cm("1", "foo", val(), "bar", val()))
+					if err != nil {
+						t.Fatal(err)
+					}
+					sd := StoredDraft{Text: stored, Format: format, BaseResourceVersion: "1", Base: cm("1", "foo", "1", "bar", "1"), UID: "1234"}
 					if r.IntN(2) == 0 {
 						// Made on an object of this name deleted since.
 						sd.UID, sd.Base = "recreated", nil
@@ -199,6 +225,13 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			}
 			if rd, ok := ev.(RecoverDraft); ok && rd.Draft.UID == "recreated" && s.Base().ResourceVersion != before.base {
 				t.Fatalf("%sa draft of another object moved base from %s to %s", where(), before.base, s.Base().ResourceVersion)
+			}
+			if rd, ok := ev.(RecoverDraft); ok && err == nil && s.Format() != rd.Draft.Format {
+				t.Fatalf("%sa draft written in %s was recovered into a session in %s", where(), rd.Draft.Format, s.Format())
+			}
+			// A draft that parses is written in the session's format.
+			if d := s.Draft(); d != nil && d.Err == nil && s.Format().ParseDraft(d.Text).Err(s.Ref()) != nil {
+				t.Fatalf("%sthe draft does not parse as %s:\n%s", where(), s.Format(), d.Text)
 			}
 			if err := store.perform(effects); err != nil {
 				t.Fatalf("%s%v", where(), err)
@@ -341,6 +374,7 @@ type fakeStore struct {
 	seq    uint64
 	stored bool
 	text   string
+	format Format
 	baseRV string
 }
 
@@ -350,7 +384,7 @@ func (f *fakeStore) perform(effects []Effect) error {
 		switch e := e.(type) {
 		case WriteDraft:
 			seq = e.Seq
-			f.stored, f.text, f.baseRV = true, e.Text, e.BaseResourceVersion
+			f.stored, f.text, f.format, f.baseRV = true, e.Text, e.Format, e.BaseResourceVersion
 			if e.Base != nil && e.Base.GetResourceVersion() != e.BaseResourceVersion {
 				return fmt.Errorf("WriteDraft's base is at rv %s, not %s", e.Base.GetResourceVersion(), e.BaseResourceVersion)
 			}
@@ -379,6 +413,8 @@ func (f *fakeStore) holds(s *Session) error {
 		return fmt.Errorf("the store holds nothing, the draft is %q", d.Text)
 	case d != nil && (f.text != d.Text || f.baseRV != s.Base().ResourceVersion):
 		return fmt.Errorf("the store holds %q at base rv %s, the draft is %q at base rv %s", f.text, f.baseRV, d.Text, s.Base().ResourceVersion)
+	case d != nil && f.format != s.Format():
+		return fmt.Errorf("the store holds the draft as %s, the session writes %s", f.format, s.Format())
 	}
 	return nil
 }

@@ -44,8 +44,8 @@ var lineRE = regexp.MustCompile(`line (\d+)`)
 // by diff.ParseYAML with the line and field. A Secret's values are read
 // decoded and encoded into the object (encodeSecret).
 func parseDraft(text string) (*unstructured.Unstructured, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, &DraftError{Msg: "the draft is empty; discard it to cancel the edit"}
+	if de := emptyDraft(text); de != nil {
+		return nil, de
 	}
 	if de := rawCharacter(text); de != nil {
 		return nil, de
@@ -72,6 +72,14 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 		msg = yamlMessage(err)
 	}
 	return nil, &DraftError{Line: line, Msg: msg, Err: err}
+}
+
+// emptyDraft refuses a draft with nothing in it, in any format.
+func emptyDraft(text string) *DraftError {
+	if strings.TrimSpace(text) == "" {
+		return &DraftError{Msg: "the draft is empty; discard it to cancel the edit"}
+	}
+	return nil
 }
 
 // controlNames are the names of the control characters a draft meets most.

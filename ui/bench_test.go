@@ -19,7 +19,7 @@ import (
 	"github.com/kedit/kedit/ui/textedit"
 )
 
-// The whole app's share of a keystroke in the in-app editor (issue 9):
+// The whole app's share of a keystroke in the in-app editor:
 // App.Update and App.View, with the editor open on documents of every
 // size, beside textedit's own figures (ui/textedit/bench_test.go); what
 // keeping the typing costs; and a paste of a mebibyte from the terminal to
@@ -87,7 +87,7 @@ func BenchmarkAppKeep(b *testing.B) {
 		b.Run("check/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				_ = checkCmd(m.editor.opening, m.editor.Version(), text, nil)()
+				_ = checkCmd(m.editor.opening, model.FormatYAML, m.editor.Version(), text, nil)()
 			}
 		})
 		b.Run("update/"+s.Name, func(b *testing.B) {

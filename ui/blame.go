@@ -162,7 +162,7 @@ func (m *ObjectView) blameContent() string {
 	mw := blameManagerWidth(m.width)
 	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
 	if m.blames.of != of {
-		text := renderObject(m.live, m.full)
+		text := renderObject(m.live, m.full, m.renders.tf)
 		lines, err := model.Blame(m.live, text)
 		m.blames = blameState{of: of, lines: lines, err: err}
 		// A Secret's values masked line for line, as the object view

@@ -85,6 +85,9 @@ type ConflictView struct {
 	merged       []mergedRow
 	open         int
 
+	// format is the session's: values that are not strings are shown in
+	// it.
+	format model.Format
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
 	secret, revealed bool
@@ -129,6 +132,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	r := s.Rebase()
 	m.rows, m.merged, m.open = nil, nil, s.OpenConflicts()
 	m.secret = s.Ref().IsSecret()
+	m.format = s.Format()
 	if r == nil {
 		return
 	}
@@ -148,7 +152,7 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	}
 	if r.Merge != nil {
 		for _, c := range r.Merge.Changes {
-			row := newMergedRow(c, m.styles)
+			row := newMergedRow(c, m.styles, m.format)
 			if m.secret && isSecretValue(c.Path) {
 				row.secret = true
 				row.before, row.after = secretValueText(c.Base, m.styles), secretValueText(c.Value, m.styles)
@@ -164,9 +168,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
 	row := conflictRow{
 		where:  c.Where(),
-		base:   displayValue(c.Base, m.styles),
-		theirs: displayValue(c.Theirs, m.styles),
-		mine:   displayValue(c.Mine, m.styles),
+		base:   displayValue(c.Base, m.styles, m.format),
+		theirs: displayValue(c.Theirs, m.styles, m.format),
+		mine:   displayValue(c.Mine, m.styles, m.format),
 	}
 	switch {
 	case c.Owner != "":
@@ -187,8 +191,8 @@ func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictR
 
 // newMergedRow describes a merged change: for a region of a multi-line
 // string its lines, else the field's value before and after.
-func newMergedRow(c diff.Change, st *Styles) mergedRow {
-	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st), after: displayValue(c.Value, st)}
+func newMergedRow(c diff.Change, st *Styles, f model.Format) mergedRow {
+	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st, f), after: displayValue(c.Value, st, f)}
 	if h := c.Hunk; h != nil {
 		lines, at := h.MineLines, h.Mine
 		if c.Side == diff.SideTheirs {
@@ -199,8 +203,8 @@ func newMergedRow(c diff.Change, st *Styles) mergedRow {
 		return row
 	}
 	// The list escapes its lines itself: the summary is of the values as
-	// they are.
-	row.summary = oneLine(renderValue(c.Base)) + " -> " + oneLine(renderValue(c.Value))
+	// they are, in YAML, whose first line says more than JSON's "{".
+	row.summary = oneLine(renderValue(c.Base, model.FormatYAML)) + " -> " + oneLine(renderValue(c.Value, model.FormatYAML))
 	return row
 }
 

@@ -298,7 +298,7 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 func TestEditorFiles(t *testing.T) {
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	path, err := writeEditorFile("secret: value\n")
+	path, err := writeEditorFile("secret: value\n", model.FormatYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestEditorFiles(t *testing.T) {
 		t.Error("the file is not removed once read back")
 	}
 	// A hang-up after the editor wrote: what it wrote is kept.
-	path, _ = writeEditorFile("a: 1\n")
+	path, _ = writeEditorFile("a: 1\n", model.FormatYAML)
 	_ = os.WriteFile(path, []byte("a: 2\n"), 0o600)
 	if msg := readBack(path, "a: 1\n", false, errors.New("could not restore the terminal")); msg.text != "a: 2\n" {
 		t.Errorf("after a failed terminal restore: %+v", msg)
@@ -330,7 +330,7 @@ func TestEditorFiles(t *testing.T) {
 	dir := filepath.Join(runtime, "kedit")
 	dead := filepath.Join(dir, "edit-"+strconv.Itoa(deadPID(t))+"-1.yaml")
 	alive := filepath.Join(dir, "edit-1-1.yaml") // init never ends
-	mine, _ := writeEditorFile("x")
+	mine, _ := writeEditorFile("x", model.FormatYAML)
 	foreign := filepath.Join(dir, "notes.txt")
 	for _, p := range []string{dead, alive, foreign} {
 		if err := os.WriteFile(p, nil, 0o600); err != nil {
@@ -369,7 +369,7 @@ func TestEditorFiles(t *testing.T) {
 	if err := os.Symlink(t.TempDir(), filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writeEditorFile("x"); err == nil || !strings.Contains(err.Error(), "symlink") {
+	if _, err := writeEditorFile("x", model.FormatYAML); err == nil || !strings.Contains(err.Error(), "symlink") {
 		t.Errorf("a symlinked directory: %v", err)
 	}
 }
@@ -459,12 +459,12 @@ func TestEditorFileOf(t *testing.T) {
 func TestEditorSideFilesGoWithTheFile(t *testing.T) {
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	path, err := writeEditorFile("password: hunter2\n")
+	path, err := writeEditorFile("password: hunter2\n", model.FormatYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir, base := filepath.Split(path)
-	other, err := writeEditorFile("b: 2\n")
+	other, err := writeEditorFile("b: 2\n", model.FormatYAML)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,19 +67,20 @@ func EditorDir() (string, error) {
 // variable so that tests can point it at a directory that is not one.
 var shmDir = "/dev/shm"
 
-// An $EDITOR file is edit-<pid>-<random>.yaml: the pid of the kedit that
+// An $EDITOR file is edit-<pid>-<random>.yaml (.json for JSON): the pid of the kedit that
 // made it tells a leftover of a killed kedit from a file another kedit
 // has open in its editor now.
 const editorFilePrefix = "edit-"
 
-// writeEditorFile writes text to a new file in EditorDir, created with
-// O_EXCL and mode 0600.
-func writeEditorFile(text string) (string, error) {
+// writeEditorFile writes text, in format, to a new file in EditorDir,
+// created with O_EXCL and mode 0600, named with the format's extension so
+// that the editor highlights it.
+func writeEditorFile(text string, format model.Format) (string, error) {
 	dir, err := EditorDir()
 	if err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*.yaml")
+	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*"+format.Ext())
 	if err != nil {
 		return "", err
 	}
@@ -169,9 +170,9 @@ func RemoveEditorFiles(self bool) error {
 // editCmd writes text to a file of EditorDir, runs the editor on it
 // through tea.ExecProcess, which hands it the terminal, and reports what
 // the file holds afterwards. The file is removed once read back.
-func editCmd(text string, merged bool) tea.Cmd {
+func editCmd(text string, merged bool, format model.Format) tea.Cmd {
 	return func() tea.Msg {
-		path, err := writeEditorFile(text)
+		path, err := writeEditorFile(text, format)
 		if err != nil {
 			return editorFinishedMsg{original: text, merged: merged, err: err}
 		}

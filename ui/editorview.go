@@ -60,6 +60,8 @@ type EditorView struct {
 	// merged is set while the text is the rebase's merged result, not
 	// the draft.
 	merged bool
+	// format is what the text is written in (SetFormat).
+	format model.Format
 
 	// opening numbers each Open: what commands started for an earlier
 	// text report is dropped.
@@ -103,6 +105,10 @@ func (m *EditorView) Open(text string, merged bool, causes []model.FieldCause) {
 		m.area.SetNotes(causeNotes(text, causes))
 	}
 }
+
+// SetFormat says what the texts opened next are written in: they are
+// checked, and base rendered for the gutter, in it.
+func (m *EditorView) SetFormat(f model.Format) { m.format = f }
 
 // Text returns the text as edited. It joins the lines: it costs the
 // text's size.
@@ -236,15 +242,15 @@ func (m *EditorView) due() tea.Cmd {
 		return m.schedule(wait)
 	}
 	m.checking, m.dirtySince = true, time.Time{}
-	return checkCmd(m.opening, m.area.Version(), m.area.Text(), m.causes)
+	return checkCmd(m.opening, m.format, m.area.Version(), m.area.Text(), m.causes)
 }
 
 // checkCmd parses text and places the causes on its lines, off the UI's
 // goroutine.
-func checkCmd(opening, version uint64, text string, causes []model.FieldCause) tea.Cmd {
+func checkCmd(opening uint64, f model.Format, version uint64, text string, causes []model.FieldCause) tea.Cmd {
 	return func() tea.Msg {
 		return editorCheckedMsg{opening: opening, version: version, text: text,
-			parsed: model.ParseDraft(text), causes: causeNotes(text, causes)}
+			parsed: f.ParseDraft(text), causes: causeNotes(text, causes)}
 	}
 }
 
@@ -289,6 +295,9 @@ func parseNote(err error) (textedit.Note, bool) {
 	if de.Field != "" {
 		text = de.Field + ": " + text
 	}
+	if de.Column > 0 {
+		text = fmt.Sprintf("column %d: %s", de.Column, text)
+	}
 	return textedit.Note{Line: max(de.Line-1, 0), Text: "cannot be saved: " + text}, true
 }
 
@@ -312,12 +321,12 @@ func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
 // gutter to compare with, off the UI's goroutine (a mebibyte's YAML takes
 // tens of milliseconds). The session never changes a version's object in
 // place, so reading it here is safe.
-func renderBaseCmd(opening uint64, obj *unstructured.Unstructured) tea.Cmd {
+func renderBaseCmd(opening uint64, f model.Format, obj *unstructured.Unstructured) tea.Cmd {
 	if obj == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		text, err := model.RenderYAML(obj)
+		text, err := f.Render(obj)
 		if err != nil {
 			return nil
 		}

@@ -21,7 +21,7 @@ import (
 	"github.com/kedit/kedit/ui/textedit"
 )
 
-// The in-app editor in the app (issue 9): typing kept through the
+// The in-app editor in the app: typing kept through the
 // session, notes on their lines, the gutter against base, the merged
 // result, pastes, and the keys the app keeps for itself.
 

@@ -11,8 +11,8 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// TestC1ControlRendersAndEdits is issue 12's first defect: one U+009B in
-// an object made the view and e fail with "control characters are not
+// TestC1ControlRendersAndEdits: one U+009B in
+// an object once made the view and e fail with "control characters are not
 // allowed", and nothing of the object could be edited. It renders escaped,
 // the in-app editor opens on it, and an edit of another field keeps it byte
 // for byte.

@@ -14,8 +14,9 @@ import (
 // FullHelp, key.Binding data), never from a list kept beside them, so a
 // key the view answers to cannot be missing from what the user reads:
 //
-//   - the footer (the help line) names the view's keys in its order, and
-//     when they do not fit, as many as do, then "…  ? help";
+//   - the footer (the help line) names the view's keys in its order, on
+//     two rows from 20 rows up (one on a shorter screen), and when they do
+//     not fit, as many as do, then "…  ? help";
 //   - ? (f1 in the in-app editor) shows every key of the view in place of
 //     the body: each group a column, columns side by side while they fit
 //     the width and wrapped into further rows when they do not, then the
@@ -41,10 +42,25 @@ func helpEntries(bindings []key.Binding) []key.Binding {
 	return out
 }
 
-// footerLine renders bindings on one line of width cells: "key desc" items
-// joined by " • ". The help binding, when among them, goes last and stays:
-// when the items do not fit, as many as do are followed by "…  ? help".
-func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width int) string {
+// footerRows is how many rows the footer may take on a screen height rows
+// tall: two from footerTallMin rows up, so that a view's own keys (the
+// timeline, blame, preview, reveal) are named at 80x24 beside the
+// everyday ones; one below, where the body needs every row.
+func footerRows(height int) int {
+	if height >= footerTallMin {
+		return 2
+	}
+	return 1
+}
+
+// footerTallMin is the height from which the footer may take two rows.
+const footerTallMin = 20
+
+// footerLine renders bindings on at most rows lines of width cells: "key
+// desc" items joined by " • ", an item never split between two lines. The
+// help binding, when among them, goes last and stays: when the items do
+// not fit, as many as do are followed by "…  ? help".
+func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width, rows int) string {
 	var items []string
 	helpItem := ""
 	for _, b := range helpEntries(bindings) {
@@ -56,12 +72,12 @@ func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width int)
 		items = append(items, text)
 	}
 	sep := st.Muted.Render(" • ")
-	all := items
 	if helpItem != "" {
-		all = append(append([]string(nil), items...), helpItem)
-	}
-	if line := strings.Join(all, sep); ansi.StringWidth(line) <= width {
-		return line
+		if lines, ok := footerFill(append(append([]string(nil), items...), helpItem), sep, "", width, rows); ok {
+			return strings.Join(lines, "\n")
+		}
+	} else if lines, ok := footerFill(items, sep, "", width, rows); ok {
+		return strings.Join(lines, "\n")
 	}
 	// Shortened: the first items that fit before the mark of the cut.
 	tail := st.Muted.Render(" …")
@@ -69,11 +85,41 @@ func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width int)
 		tail += "  " + helpItem
 	}
 	for n := len(items); n > 0; n-- {
-		if line := strings.Join(items[:n], sep) + tail; ansi.StringWidth(line) <= width {
-			return line
+		if lines, ok := footerFill(items[:n], sep, tail, width, rows); ok {
+			return strings.Join(lines, "\n")
 		}
 	}
 	return ansi.Truncate(strings.TrimPrefix(tail, st.Muted.Render(" ")), width, "…")
+}
+
+// footerFill lays items out on at most rows lines of width cells, filling
+// each line before the next, with tail after the last item; ok is false
+// when they do not fit.
+func footerFill(items []string, sep, tail string, width, rows int) (lines []string, ok bool) {
+	line := ""
+	for i, it := range items {
+		end := ""
+		if i == len(items)-1 {
+			end = tail
+		}
+		switch {
+		case line == "":
+			line = it
+		case ansi.StringWidth(line+sep+it+end) <= width:
+			line += sep + it
+		default:
+			lines = append(lines, line)
+			line = it
+		}
+		if ansi.StringWidth(line+end) > width {
+			return nil, false
+		}
+	}
+	lines = append(lines, line+tail)
+	if len(items) == 0 {
+		lines = []string{strings.TrimPrefix(tail, " ")}
+	}
+	return lines, len(lines) <= rows && ansi.StringWidth(lines[len(lines)-1]) <= width
 }
 
 // helpBlock renders one group of bindings as a column: each key padded to

@@ -232,15 +232,26 @@ func TestHelpPageScrollsAndAnyOtherKeyActs(t *testing.T) {
 // (and R on a Secret), as many as fit then "…  ? help"; a Secret's R says
 // hide once the values show, in the object view and the conflict view.
 func TestFooterNamesTheViewsKeys(t *testing.T) {
+	// The footer's rows, " / " between two.
 	footer := func(m App) string {
-		s := plain(m)
-		return s[strings.LastIndex(s, "\n")+1:]
+		return strings.ReplaceAll(ansi.Strip(m.frame.helpLine), "\n", " / ")
 	}
 	if f := footer(newApp(t, 120, 40, &fakeRunner{})); f != "e edit • i edit here • s save • t timeline • b blame • p preview • f all fields • q quit • ? help" {
 		t.Errorf("the object view's footer at 120: %q", f)
 	}
-	if f := footer(newApp(t, 80, 24, &fakeRunner{})); f != "e edit • i edit here • s save • t timeline • b blame • p preview …  ? help" {
+	// From 20 rows up the footer takes two rows, so that the view's own
+	// keys are named beside the everyday ones, with a draft too.
+	if f := footer(newApp(t, 80, 24, &fakeRunner{})); f != "e edit • i edit here • s save • t timeline • b blame • p preview • f all fields / q quit • ? help" {
 		t.Errorf("the object view's footer at 80: %q", f)
+	}
+	drafted := edit(t, newSecretApp(t, 80, 24, &fakeRunner{}), testPassword, "mine-password")
+	if f := footer(drafted); strings.Contains(f, "…") || !strings.Contains(f, "R reveal") || !strings.Contains(f, "t timeline") ||
+		!strings.Contains(f, "b blame") || !strings.Contains(f, "p preview") || !strings.Contains(f, "x discard") {
+		t.Errorf("a Secret's footer with a draft at 80x24: %q", f)
+	}
+	// Below 20 rows, one row, shortened.
+	if f := footer(newApp(t, 60, 15, &fakeRunner{})); strings.Contains(f, " / ") || !strings.HasSuffix(f, " …  ? help") {
+		t.Errorf("the object view's footer at 60x15: %q", f)
 	}
 	m := newSecretApp(t, 120, 40, &fakeRunner{})
 	if f := footer(m); !strings.Contains(f, "R reveal") || !strings.Contains(f, "t timeline") {

@@ -179,8 +179,8 @@ func (m App) helpSource() helpSource {
 // shown, how to scroll and close it.
 func (m App) helpView() string {
 	if m.help.Shown() {
-		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width)
+		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width, footerRows(m.frame.height))
 	}
 	src := m.helpSource()
-	return footerLine(m.styles, src.short, src.help, m.frame.width)
+	return footerLine(m.styles, src.short, src.help, m.frame.width, footerRows(m.frame.height))
 }

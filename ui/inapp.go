@@ -64,6 +64,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
 	}
+	m.editor.SetFormat(m.sess.Format())
 	m.editor.Open(text, merged, causes)
 	var base *unstructured.Unstructured
 	switch {
@@ -72,7 +73,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return renderBaseCmd(m.editor.opening, base)
+	return renderBaseCmd(m.editor.opening, m.sess.Format(), base)
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views

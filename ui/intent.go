@@ -157,7 +157,7 @@ func (m App) edit(e EditMsg) (App, tea.Cmd) {
 		cmd = m.openEditor(text, e.Merged)
 	} else {
 		m.life.editorOpen = true
-		cmd = editCmd(text, e.Merged)
+		cmd = editCmd(text, e.Merged, m.sess.Format())
 	}
 	if !e.Merged {
 		cmd = tea.Batch(cmd, m.askAccess())

@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 )
 
@@ -56,6 +57,10 @@ func NewLostView(keys LostKeyMap, styles *Styles) LostView {
 	return LostView{keys: keys, view: NewConflictView(ck, styles)}
 }
 
+// SetFormat shows the values that are not strings in f, the session's
+// format, from the next Show on.
+func (m *LostView) SetFormat(f model.Format) { m.view.format = f }
+
 // Show shows the lost updates of version write of h; false when it lost
 // none. secret masks the values until R.
 func (m *LostView) Show(h *history.History, write int, secret bool) bool {
@@ -64,12 +69,12 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		return false
 	}
 	m.h, m.write = h, write
-	st := m.view.styles
+	st, f := m.view.styles, m.view.format
 	var rows []conflictRow
 	for i, c := range o.Conflicts {
 		setter := &h.Versions[o.Losses[i].LostAt]
-		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st), theirs: displayValue(c.Theirs, st),
-			mine: displayValue(c.Mine, st), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
+		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st, f), theirs: displayValue(c.Theirs, st, f),
+			mine: displayValue(c.Mine, st, f), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
 		if secret && isSecretValue(c.Path) {
 			row.secret = true
 			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
@@ -77,7 +82,7 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		if o.Base < 0 {
 			row.base = st.Muted.Render("(unknown)")
 		}
-		at := firstLineDiffering(renderValue(c.Theirs), renderValue(c.Mine))
+		at := firstLineDiffering(renderValue(c.Theirs, f), renderValue(c.Mine, f))
 		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
 		rows = append(rows, row)
 	}

@@ -59,7 +59,7 @@ type objectState struct {
 	// history reads the object's history from the audit logs, for the
 	// timeline; nil without one.
 	history HistoryReader
-	// oncall is what the keys of issue 13 keep for this object: a GitOps
+	// oncall is what the on-call keys keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState
 	// access is whether the user may save this object (access.go).

@@ -106,6 +106,7 @@ func (m *ObjectView) SetConnection(state string) {
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
 	m.secret = m.ref.IsSecret()
+	m.renders.tf = textFormOf(s)
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -165,7 +166,7 @@ func (m ObjectView) header() []string {
 // connection's state.
 func (m ObjectView) titleLine() string {
 	st := m.styles
-	parts := []string{m.ref.Kind + "/" + m.ref.Name}
+	parts := []string{objectTitle(m.ref)}
 	if m.ref.Namespace != "" {
 		parts = append(parts, "namespace "+m.ref.Namespace)
 	}
@@ -216,10 +217,7 @@ func (m ObjectView) stateLine() string {
 	if m.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
-	if !m.full {
-		line += "  " + st.Muted.Render("managedFields, status hidden (f)")
-	}
-	return line
+	return line + m.renders.tf.notes(st, m.full)
 }
 
 // content renders the body's text: the live object, the draft or its

@@ -9,7 +9,7 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// The on-call and teaching keys of issue 13, wired into the app: the
+// The on-call and teaching keys, wired into the app: the
 // timeline (t), blame (b), the dry-run preview (p), the GitOps owner's
 // confirmation before the first save, and the demo writer's w.
 
@@ -50,7 +50,7 @@ func demoCmd(d DemoWriter) tea.Cmd {
 	}
 }
 
-// oncallState is what the app keeps for the keys of issue 13.
+// oncallState is what the app keeps for the on-call keys.
 type oncallState struct {
 	// takeID and takeRV are the timeline entry y asks about; takeObj is
 	// the version's object when only the audit log holds it.
@@ -158,7 +158,7 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 	return true
 }
 
-// oncallQuestion is the pending question of issue 13's keys.
+// oncallQuestion is the pending question of the on-call keys.
 func (m App) oncallQuestion() string {
 	switch m.confirm.kind {
 	case confirmTimelineTake:
@@ -175,7 +175,7 @@ func (m App) oncallQuestion() string {
 	return ""
 }
 
-// answerOncall takes y or n for the questions of issue 13; the pending
+// answerOncall takes y or n for the on-call keys' questions; the pending
 // question c is already cleared.
 func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 	switch c {

@@ -298,7 +298,7 @@ func TestSecretValuesNeverInTheTimelineOrPreview(t *testing.T) {
 		t.Errorf("the timeline's diff of a Secret:\n%s", out)
 	}
 	// The values encoded, as the server holds them, and decoded, as the
-	// draft shows them (issue 11).
+	// draft shows them.
 	for _, v := range []string{old, rotated, "old-secret", "rotated-secret"} {
 		if strings.Contains(out, v) {
 			t.Errorf("the timeline's diff shows a Secret's value %q:\n%s", v, out)

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkOpenFirstFrame is the app's share of opening the 1 MiB
-// ConfigMap of BenchmarkRebase (issue 15's open row, whose whole process is
+// ConfigMap of BenchmarkRebase (the open row of BENCHMARKS.md, whose whole process is
 // in make bench): the session opened on the object, the app made and sized,
 // and its first frame drawn.
 //

@@ -28,6 +28,8 @@ type PreviewView struct {
 
 	baseRV string
 	secret bool
+	// tf is the session's text form.
+	tf textForm
 	// waiting is set until the server answers.
 	waiting bool
 	// summary says what the body shows: the outcome in a line or two.
@@ -62,6 +64,7 @@ func (m *PreviewView) SetSize(width, height int) {
 // SetSession copies the dry run's answer from the session, once it came.
 func (m *PreviewView) SetSession(s *model.Session) {
 	m.secret = s.Ref().IsSecret()
+	m.tf = textFormOf(s)
 	m.baseRV = kube.EscapeControl(s.Base().ResourceVersion)
 	p, ok := s.Preview()
 	if !ok {
@@ -99,7 +102,7 @@ func (m *PreviewView) render(p model.DryRunResult) {
 		if m.draft != nil {
 			mine = m.draft.Object
 		}
-		hunks := diffHunks(renderObject(mine, false), renderObject(p.Object, false), m.secret)
+		hunks := diffHunks(renderObject(mine, false, m.tf), renderObject(p.Object, false, m.tf), m.secret)
 		if len(hunks) == 0 {
 			m.summary = wrapLines(st.OK, "the server would store the draft as it is", m.width)
 			text = ""

@@ -16,7 +16,7 @@ import (
 	"github.com/kedit/kedit/ui/internal/benchkeys"
 )
 
-// Issue 15's rebase: from the 409 to the conflict view drawn, on the
+// The rebase's benchmark: from the 409 to the conflict view drawn, on the
 // 1 MiB ConfigMap of the merge benchmarks and on a 20-container
 // Deployment, through the app as the program runs it (the save refused by
 // the fake server, theirs read, the merge, the view laid out and drawn).

@@ -3,131 +3,29 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kedit/kedit/internal/escape"
 
 	"github.com/charmbracelet/x/ansi"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
 
-// renderObject renders obj as YAML for the object view. By default it hides
-// managedFields and status, which nobody edits and which bury the spec;
-// full shows them. A Secret's values are decoded, as in its draft.
-func renderObject(obj *unstructured.Unstructured, full bool) string {
-	return renderObjectNow(obj, full)
-}
-
-// renderHow says how an object is rendered as text.
-type renderHow int
-
-const (
-	// renderShown is the object view's: managedFields and status hidden.
-	renderShown renderHow = iota
-	// renderFull is everything (f).
-	renderFull
-	// renderAsDraft is the text a draft is made from (model.RenderYAML,
-	// what e and i open). A draft is compared with base rendered so, and
-	// only so: any line the renderers differ on (status, which the object
-	// view hides) would show as a change the draft made.
-	renderAsDraft
-)
-
-// renderAs renders obj as how says.
-func renderAs(obj *unstructured.Unstructured, how renderHow) string {
-	if how != renderAsDraft {
-		return renderObject(obj, how == renderFull)
-	}
-	text, err := model.RenderYAML(obj)
-	if err != nil {
-		return "cannot render the object: " + err.Error()
-	}
-	return text
-}
-
-// renders remembers the last objects rendered: a view renders the same
-// object again at every layout (a resize, an event that leaves it as it
-// was), and a mebibyte takes 150 ms to render. The session's objects are
-// never changed in place, so an object is known by its pointer (and its
-// resourceVersion, to be sure).
-type renders struct {
-	last [2]struct {
-		obj  *unstructured.Unstructured
-		rv   string
-		how  renderHow
-		text string
-	}
-	next int
-}
-
-// render is renderObject, remembered.
-func (r *renders) render(obj *unstructured.Unstructured, full bool) string {
-	how := renderShown
-	if full {
-		how = renderFull
-	}
-	return r.renderAs(obj, how)
-}
-
-// renderAs is renderAs, remembered.
-func (r *renders) renderAs(obj *unstructured.Unstructured, how renderHow) string {
-	if r == nil || obj == nil {
-		return renderAs(obj, how)
-	}
-	rv := obj.GetResourceVersion()
-	for _, e := range r.last {
-		if e.obj == obj && e.rv == rv && e.how == how {
-			return e.text
-		}
-	}
-	text := renderAs(obj, how)
-	e := &r.last[r.next]
-	e.obj, e.rv, e.how, e.text = obj, rv, how, text
-	r.next = (r.next + 1) % len(r.last)
-	return text
-}
-
-func renderObjectNow(obj *unstructured.Unstructured, full bool) string {
-	if obj == nil {
-		return ""
-	}
-	if full && diff.IsSecret(obj) {
-		out, err := model.RenderSecretYAML(obj)
-		if err != nil {
-			return "cannot render the object: " + err.Error()
-		}
-		return out
-	}
-	if full {
-		out, err := diff.MarshalYAML(obj.Object)
-		if err != nil {
-			return "cannot render the object: " + err.Error()
-		}
-		return string(out)
-	}
-	c := obj.DeepCopy()
-	unstructured.RemoveNestedField(c.Object, "status")
-	out, err := model.RenderYAML(c)
-	if err != nil {
-		return "cannot render the object: " + err.Error()
-	}
-	return out
-}
-
-// renderValue renders one side's value of a conflicting field.
-func renderValue(v diff.FieldValue) string {
+// renderValue renders one side's value of a conflicting field: a string
+// as it is, anything else in the session's format f.
+func renderValue(v diff.FieldValue, f model.Format) string {
 	if !v.Present {
 		return "(absent)"
 	}
 	if s, ok := v.Value.(string); ok {
 		return s
 	}
-	out, err := diff.MarshalYAML(v.Value)
+	out, err := f.Marshal(v.Value)
 	if err != nil {
 		return fmt.Sprint(v.Value)
 	}
@@ -136,22 +34,23 @@ func renderValue(v diff.FieldValue) string {
 
 // displayValue draws one side's value of a conflict or a merged change for
 // the conflict view, escaped: a string by the rule for server text, any
-// other value as the YAML it is rendered to.
-func displayValue(v diff.FieldValue, st *Styles) string {
+// other value as the YAML or JSON it is rendered to (f).
+func displayValue(v diff.FieldValue, st *Styles, f model.Format) string {
 	if s, ok := v.Value.(string); ok && v.Present {
 		return st.Escaped(s)
 	}
-	return st.EscapedYAML(renderValue(v))
+	return st.EscapedYAML(renderValue(v, f))
 }
 
 // shortValue is a value on one line, escaped, cut to a length a status
 // bar can hold: a string quoted, with kedit's escapes (a quote inside it
-// is drawn \"), anything else as YAML.
+// is drawn \"), anything else as YAML, whose flow form reads on one line
+// in either format.
 func shortValue(v diff.FieldValue) string {
 	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
 		return ansi.Truncate(escape.Quoted(s), 40, "…")
 	}
-	return ansi.Truncate(escape.Source(oneLine(renderValue(v)), nil), 40, "…")
+	return ansi.Truncate(escape.Source(oneLine(renderValue(v, model.FormatYAML)), nil), 40, "…")
 }
 
 // bannerText is the banner's sentence: what changed on the server since the
@@ -360,8 +259,9 @@ func annotateCauses(st *Styles, text string, causes []model.FieldCause) string {
 }
 
 // causeLine finds the line of field (the server's dotted path, e.g.
-// "metadata.labels" or "spec.containers[0].image") in YAML lines, following
-// each element one indentation level deeper; -1 when it is not there.
+// "metadata.labels" or "spec.containers[0].image") in YAML or JSON lines
+// (where a key is quoted), following each element one indentation level
+// deeper; -1 when it is not there.
 func causeLine(lines []string, field string) int {
 	found, start, indent := -1, 0, -1
 	for _, seg := range strings.Split(field, ".") {
@@ -383,7 +283,7 @@ func causeLine(lines []string, field string) int {
 			if found >= 0 && ind <= indent {
 				break // out of the parent's block
 			}
-			if strings.HasPrefix(l[ind:], seg+":") {
+			if strings.HasPrefix(l[ind:], seg+":") || strings.HasPrefix(l[ind:], strconv.Quote(seg)+":") {
 				hit, indent = i, ind
 				break
 			}

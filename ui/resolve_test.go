@@ -11,8 +11,8 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// TestTakeMineOnARegionKeepsTheirsCleanLine is issue 8's first defect
-// through the app: m on the colliding line, and theirs' line 30 is saved.
+// TestTakeMineOnARegionKeepsTheirsCleanLine: taking mine keeps theirs'
+// change beside the collision, through the app: m on the colliding line, and theirs' line 30 is saved.
 func TestTakeMineOnARegionKeepsTheirsCleanLine(t *testing.T) {
 	r := &fakeRunner{}
 	m := newAppWith(t, 120, 40, r, map[string]any{"app.conf": fixture.AppConfBase})

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/model"
 )
 
 // A Secret's values show only on purpose: the object view and
@@ -221,5 +222,6 @@ func secretValueText(v diff.FieldValue, st *Styles) string {
 	if s, ok := v.Value.(string); ok && v.Present {
 		v.Value = binaryText(s)
 	}
-	return displayValue(v, st)
+	// A Secret is YAML whatever the format asked (model.SecretStaysYAML).
+	return displayValue(v, st, model.FormatYAML)
 }

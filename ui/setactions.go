@@ -50,7 +50,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		return nil
 	}
 	s.edit, m.life.editorOpen = e, true
-	return editCmd(e.Text, false)
+	return editCmd(e.Text, false, model.FormatYAML) // the set's List is YAML (editSettings.forSet)
 }
 
 // setEditorFinished splits what $EDITOR left back into the objects'

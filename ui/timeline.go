@@ -37,6 +37,8 @@ type TimelineView struct {
 	rows    []timelineRow
 	dropped int
 	secret  bool
+	// format is the session's: versions are diffed in it.
+	format model.Format
 	// selected indexes rows; offset is the first row in view.
 	selected, offset int
 
@@ -74,6 +76,7 @@ func (m *TimelineView) SetSession(s *model.Session) {
 	ref := s.Ref()
 	m.object = kube.EscapeControl(ref.Kind + "/" + ref.Name)
 	m.secret = ref.IsSecret()
+	m.format = s.Format()
 	m.dropped = s.TimelineDropped()
 	m.live = s.Timeline()
 	m.fillRows()
@@ -164,7 +167,7 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 	if m.secret {
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+secretMask, m.width, "…")))
 	}
-	text := m.styles.Muted.Render("no difference in the object's YAML")
+	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
 	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = hunkText(m.styles, hunks)
 	}
@@ -186,7 +189,7 @@ func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
 	}
 	obj = obj.DeepCopy()
 	unstructured.RemoveNestedField(obj.Object, "metadata", "resourceVersion")
-	text, err := model.RenderYAML(obj)
+	text, err := m.format.Render(obj)
 	if err != nil {
 		return err.Error()
 	}

@@ -475,7 +475,7 @@ func TestGolden(t *testing.T) {
 			return drive(t, m, keys("s")...)
 		}},
 		{"conflict_hunks", func(t *testing.T, w, h int) App {
-			// Issue 8's config file: mine changes lines 5 and 10, theirs
+			// The rebase scenario's config file: mine changes lines 5 and 10, theirs
 			// 10 and 30; only line 10 collides.
 			r := &fakeRunner{}
 			m := newAppWith(t, w, h, r, map[string]any{"app.conf": fixture.AppConfBase})

@@ -15,6 +15,7 @@ import (
 func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case ShowLostMsg:
+		m.lost.SetFormat(m.sess.Format())
 		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
 			m.screen = screenLost
 		}
@@ -52,7 +53,7 @@ func (m App) undoOverwrite(u UndoOverwriteMsg) (App, tea.Cmd) {
 		return m, nil
 	}
 	draft, notes := u.History.Undo(live.Object, o.Losses)
-	text, err := model.RenderYAML(draft)
+	text, err := m.sess.Format().Render(draft)
 	if err != nil {
 		m.status.Error(errorText(err))
 		return m, nil

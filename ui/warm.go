@@ -7,15 +7,16 @@ import (
 	"github.com/kedit/kedit/model"
 )
 
-// baseRenderedMsg is base's YAML, rendered in the background for the
-// session sess.
+// baseRenderedMsg is base's text, rendered in the background for the
+// session sess in its format.
 type baseRenderedMsg struct {
-	sess *model.Session
-	obj  *unstructured.Unstructured
-	text string
+	sess   *model.Session
+	obj    *unstructured.Unstructured
+	format model.Format
+	text   string
 }
 
-// warmDraftText renders the shown object's YAML in the background while
+// warmDraftText renders the shown object's text in the background while
 // there is no draft, so that e and i open at once instead of rendering
 // it first (tens of milliseconds for a mebibyte). One render at a time.
 func (m *App) warmDraftText() tea.Cmd {
@@ -27,13 +28,13 @@ func (m *App) warmDraftText() tea.Cmd {
 		return nil
 	}
 	m.life.warming = true
-	sess := m.sess
+	sess, format := m.sess, m.sess.Format()
 	return func() tea.Msg {
-		text, err := model.RenderYAML(obj)
+		text, err := format.Render(obj)
 		if err != nil {
 			return baseRenderedMsg{sess: sess} // DraftText says why, when asked
 		}
-		return baseRenderedMsg{sess: sess, obj: obj, text: text}
+		return baseRenderedMsg{sess: sess, obj: obj, format: format, text: text}
 	}
 }
 
@@ -41,7 +42,7 @@ func (m *App) warmDraftText() tea.Cmd {
 func (m App) baseRendered(msg baseRenderedMsg) (App, tea.Cmd) {
 	m.life.warming = false
 	if msg.sess == m.sess && msg.obj != nil {
-		m.sess.SetBaseText(msg.obj, msg.text)
+		m.sess.SetBaseText(msg.obj, msg.format, msg.text)
 	}
 	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,9 @@ import (
 // text byte for byte. The header is comments so that a user who opens the
 // file, or feeds it to kubectl, still has YAML. It is a fixed first line,
 // the base resourceVersion, the time it was saved, the cluster, the
-// object's uid, the base itself as JSON on one line, and a fixed last line;
+// object's uid, the draft text's format when it is not YAML (-o json: a
+// JSON text after the comments is YAML still), the base itself as JSON on
+// one line, and a fixed last line;
 // Load never has to guess where the draft text starts, even when the text
 // itself begins with comments or is not YAML at all.
 //
@@ -34,17 +37,21 @@ const (
 	draftSavedPrefix  = "# saved at: "
 	draftServerPrefix = "# server: "
 	draftUIDPrefix    = "# uid: "
+	draftFormatPrefix = "# format: "
 	draftBasePrefix   = "# base: "
 	draftTextFollows  = "# The draft text follows this header line byte for byte."
-	maxHeaderLines    = 7
+	maxHeaderLines    = 8
 )
 
-// formatDraft is the file of a draft: its header, base (JSON, "null" for
-// none) in it, then text.
-func (s *Store) formatDraft(k Key, uid, baseRV string, base, text []byte) ([]byte, error) {
+// formatDraft is the file of a draft: its header, format ("" for YAML)
+// and base (JSON, "null" for none) in it, then text.
+func (s *Store) formatDraft(k Key, uid, format, baseRV string, base, text []byte) ([]byte, error) {
 	if strings.ContainsAny(baseRV, "\r\n") {
 		// It would break the header; the server never sends one like it.
 		return nil, fmt.Errorf("resourceVersion %q contains a line break", baseRV)
+	}
+	if !formatRE.MatchString(format) {
+		return nil, fmt.Errorf("format %q is not a format's name", format)
 	}
 	var buf bytes.Buffer
 	// The first line only informs the reader; a name typed on the command
@@ -55,6 +62,10 @@ func (s *Store) formatDraft(k Key, uid, baseRV string, base, text []byte) ([]byt
 	fmt.Fprintf(&buf, "%s%s\n", draftSavedPrefix, s.clock().UTC().Format(time.RFC3339Nano))
 	fmt.Fprintf(&buf, "%s%s\n", draftServerPrefix, strconv.Quote(k.Server))
 	fmt.Fprintf(&buf, "%s%s\n", draftUIDPrefix, strconv.Quote(uid))
+	if format != "" && format != "yaml" {
+		// A YAML draft's file stays as older kedits wrote it.
+		fmt.Fprintf(&buf, "%s%s\n", draftFormatPrefix, format)
+	}
 	if base == nil {
 		base = []byte("null")
 	}
@@ -67,6 +78,9 @@ func (s *Store) formatDraft(k Key, uid, baseRV string, base, text []byte) ([]byt
 	buf.Write(text)
 	return buf.Bytes(), nil
 }
+
+// formatRE is a format's name: letters, as -o takes them.
+var formatRE = regexp.MustCompile(`^[a-z]*$`)
 
 func parseDraft(b []byte) (*Draft, error) {
 	rest := b
@@ -109,6 +123,13 @@ func parseDraft(b []byte) (*Draft, error) {
 			if v != "null" {
 				d.BaseJSON = []byte(v)
 			}
+			continue
+		}
+		if v, ok := strings.CutPrefix(l, draftFormatPrefix); ok {
+			if !formatRE.MatchString(v) {
+				return nil, fmt.Errorf("not a kedit draft: header line %q", l)
+			}
+			d.Format = v
 			continue
 		}
 		var field *string

@@ -186,3 +186,45 @@ func TestOlderKeditsDraftIsOffered(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftKeepsItsFormat: a JSON draft's file says so in its header, and
+// reads back with its format and its text byte for byte; a YAML draft's
+// file has no such line, as older kedits wrote it; a format line that is
+// not a format's name makes the file one kedit did not write.
+func TestDraftKeepsItsFormat(t *testing.T) {
+	s, _ := newTestDraftStore(t, false)
+	o := open(t, s, configMapKey("c", "ns", "cm"), "u")
+	text := []byte("{\n    \"data\": {\n        \"foo\": \"mine\"\n    }\n}\n")
+	path, err := o.WriteFormat(1, "json", "7", text, cmBase("7", "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(path)
+	if !bytes.Contains(raw, []byte("\n"+draftFormatPrefix+"json\n")) {
+		t.Errorf("the file does not record the format:\n%s", raw)
+	}
+	d, err := Read(path)
+	if err != nil || d.Format != "json" || !bytes.Equal(d.Text, text) {
+		t.Fatalf("Read = %+v, %v; want the JSON text in json", d, err)
+	}
+	if _, err := o.WriteFormat(2, "", "7", []byte("data: {}\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = os.ReadFile(path)
+	if bytes.Contains(raw, []byte(draftFormatPrefix)) {
+		t.Errorf("a YAML draft's file records a format:\n%s", raw)
+	}
+	if d, err := Read(path); err != nil || d.Format != "" {
+		t.Errorf("Read = %+v, %v; want no format", d, err)
+	}
+	forged := bytes.Replace(raw, []byte(draftTextFollows), []byte(draftFormatPrefix+"js on\n"+draftTextFollows), 1)
+	if err := os.WriteFile(path, forged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "not a kedit draft") {
+		t.Errorf("Read of a bad format line: %v", err)
+	}
+	if _, err := o.WriteFormat(3, "js\non", "7", text, nil); err == nil {
+		t.Error("a format with a line break was written into the header")
+	}
+}

@@ -21,8 +21,11 @@ type Entry struct {
 	Namespace string
 	// Resource is resource.group, e.g. deployments.apps or configmaps.
 	Resource string
-	Name     string
-	Path     string
+	// Subresource is the part of the object the draft edits ("status",
+	// "scale"); "" for the object itself.
+	Subresource string
+	Name        string
+	Path        string
 	// BaseResourceVersion is the version the draft was made from.
 	BaseResourceVersion string
 	// SavedAt is when the draft was last written.
@@ -136,6 +139,7 @@ func entryOf(path string, parts []string) (Entry, bool, error) {
 	e.Context = component(parts[0], noContextDir)
 	e.Namespace = component(parts[1], clusterScopedDir)
 	e.Resource = component(parts[2], "")
+	e.Resource, e.Subresource, _ = strings.Cut(e.Resource, "/")
 	e.Name = component(name, "")
 	if !kept {
 		e.EditingPID = LockHolder(path)

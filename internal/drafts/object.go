@@ -205,12 +205,17 @@ func (o *Object) Path() string {
 	return o.own
 }
 
-// Write stores the draft (text, made from base at baseRV; base is the
-// object as JSON decodes it, nil when there is none) as the session's
-// effect number seq, unless a later effect was already performed. It
-// returns the file written; a *SecretError for a Secret kept in memory, a
-// *WriteError when the disk refused.
+// Write is WriteFormat of a YAML draft.
 func (o *Object) Write(seq uint64, baseRV string, text []byte, base map[string]any) (string, error) {
+	return o.WriteFormat(seq, "", baseRV, text, base)
+}
+
+// WriteFormat stores the draft (text, in format, "" for YAML, made from
+// base at baseRV; base is the object as JSON decodes it, nil when there is
+// none) as the session's effect number seq, unless a later effect was
+// already performed. It returns the file written; a *SecretError for a
+// Secret kept in memory, a *WriteError when the disk refused.
+func (o *Object) WriteFormat(seq uint64, format, baseRV string, text []byte, base map[string]any) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.slowWrite != nil {
@@ -235,7 +240,7 @@ func (o *Object) Write(seq uint64, baseRV string, text []byte, base map[string]a
 	if err != nil {
 		return "", &WriteError{Path: o.own, Err: fmt.Errorf("encoding the base: %w", err)}
 	}
-	file, err := o.store.formatDraft(o.key, o.uid, baseRV, baseJSON, text)
+	file, err := o.store.formatDraft(o.key, o.uid, format, baseRV, baseJSON, text)
 	if err != nil {
 		return "", &WriteError{Path: o.own, Err: err}
 	}

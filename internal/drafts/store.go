@@ -63,6 +63,9 @@ type Draft struct {
 	// UID is the uid of the object the draft was made on; empty when not
 	// recorded.
 	UID string
+	// Format is the format Text is written in, as -o names it ("json");
+	// empty for YAML.
+	Format string
 
 	// baseLine is true when the file holds its base (or says it has
 	// none): the file beside it, if any, is not its base.
@@ -154,6 +157,10 @@ type Key struct {
 	Resource string
 	// Name is the object's name.
 	Name string
+	// Subresource is the part of the object the draft edits ("status",
+	// "scale"); "" for the object itself. A subresource's drafts are kept
+	// apart from the object's.
+	Subresource string
 	// Secret, when set, marks a Secret: its drafts are written to disk
 	// only when the store allows it (Store.AllowSecrets), and then in the
 	// form Secret gives them.
@@ -203,7 +210,12 @@ func (s *Store) objectDir(k Key) string {
 	if !k.ClusterScoped {
 		ns = escapeComponent(k.Namespace)
 	}
-	return filepath.Join(s.Dir, ctx, ns, escapeComponent(k.Resource))
+	res := k.Resource
+	if k.Subresource != "" {
+		// resource.group/status: a "/" no resource's name holds.
+		res += "/" + k.Subresource
+	}
+	return filepath.Join(s.Dir, ctx, ns, escapeComponent(res))
 }
 
 // slotOf reads a file name in an object's directory: the draft number n

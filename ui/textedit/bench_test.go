@@ -18,7 +18,7 @@ import (
 	"github.com/kedit/kedit/ui/internal/benchkeys"
 )
 
-// The benchmarks of issue 9, recorded in BENCHMARKS.md:
+// The editor's benchmarks, recorded in BENCHMARKS.md:
 //
 //	go test ./ui/textedit -run '^$' -bench . -benchtime 2000x -benchmem
 //
@@ -27,7 +27,7 @@ import (
 // -benchtime Nx for N of them).
 
 // textareaMaxLines is bubbles' textarea's cap: it keeps the first 10,000
-// lines of a longer text (issue 9).
+// lines of a longer text, which textedit does not.
 const textareaMaxLines = 10000
 
 // colour renders with colours during a benchmark, as a terminal does (the
@@ -99,7 +99,7 @@ func BenchmarkKeystroke(b *testing.B) {
 // BenchmarkKeystrokeFlatness types into the 1 KiB and the 3 MiB document
 // in turn, one keystroke each (which goes first alternates), so that
 // whatever else the machine does falls on both alike, and reports both
-// medians and p99s and the ratio of the p99s: issue 9's flatness, at most
+// medians and p99s and the ratio of the p99s: the editor's flatness goal, at most
 // 1.5. Run one after the other, the two p99s measure the machine's load
 // as much as the editor.
 func BenchmarkKeystrokeFlatness(b *testing.B) {

@@ -19,7 +19,7 @@ type KeyMap struct {
 	Find, GotoLine, Accept, Cancel key.Binding
 }
 
-// DefaultKeyMap returns the keys of issue 9.
+// DefaultKeyMap returns the in-app editor's keys, the README's contract.
 func DefaultKeyMap() KeyMap {
 	b := func(help string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
