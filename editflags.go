@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -135,6 +136,36 @@ func needTerminal(cmd *cobra.Command) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "kedit: %s: stdout is not a terminal; kedit is interactive, run it in one\n", strings.Join(given, ", "))
 	return &exitError{2}
+}
+
+// uiNeedsTerminal refuses to start the UI when stdout is not a terminal,
+// with exit status 2: kedit is a full-screen UI, and its screens in a file
+// or a pipe help no one. --exit-after-first-frame (the benchmarks, with
+// stdout in /dev/null) is the exception. It runs once what the arguments
+// name is read, so that a missing object is said as such.
+func uiNeedsTerminal(cmd *cobra.Command, opts appOptions) error {
+	if opts.exitAfterFirstFrame || isTerminal(cmd.OutOrStdout()) {
+		return nil
+	}
+	return &usageExit{errors.New("standard output is not a terminal: kedit is a full-screen terminal UI (kubectl get -o yaml prints objects)")}
+}
+
+// usageExit is an error said with exit status 2: the command cannot run
+// as invoked.
+type usageExit struct{ err error }
+
+func (e *usageExit) Error() string { return e.err.Error() }
+
+// forSet refuses the flags a set does not take: its objects are edited
+// together in one YAML List (e), and watched and saved whole.
+func (s editSettings) forSet() error {
+	switch {
+	case s.format != model.FormatYAML:
+		return fmt.Errorf("-o %s edits one object (TYPE/NAME): a set's objects are edited together in one YAML List", s.format.Ext()[1:])
+	case s.subresource != "":
+		return fmt.Errorf("--subresource %s edits one object (TYPE/NAME): a set's objects are watched and saved whole", s.subresource)
+	}
+	return nil
 }
 
 // isTerminal reports whether w is a terminal.

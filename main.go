@@ -57,6 +57,9 @@ type appOptions struct {
 	// or the object is drawn: start-up made measurable.
 	exitAfterFirstFrame bool
 	yesGitOps           bool
+	// selector and files are -l and -f: a set of objects.
+	selector string
+	files    []string
 	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
 	// --output-patch.
 	edit editOptions
@@ -74,7 +77,7 @@ func newRootCmd() *cobra.Command {
 	flags := kube.NewConnFlags()
 	var opts appOptions
 	root := &cobra.Command{
-		Use:   "kedit [flags] [TYPE | TYPE/NAME | TYPE NAME]",
+		Use:   "kedit [flags] [TYPE | TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | -f FILE]",
 		Short: "Conflict-safe editing of live Kubernetes objects",
 		Long: `kedit edits a live Kubernetes object and saves it with its resourceVersion.
 When someone else changed the object meanwhile it shows base, theirs and mine,
@@ -83,10 +86,19 @@ merges what does not collide and lets you resolve each real conflict.
 Without an object it lists the objects of a type, live, to pick one from:
 ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 
+Several objects (TYPE/NAME TYPE/NAME, TYPE NAME NAME), a label selector
+(-l, with -A in every namespace) or the live objects that manifests name
+(-f FILE, a directory or -) open a set: a list of the objects, each watched,
+edited one at a time or all in one $EDITOR file, and saved each with its own
+resourceVersion.
+
   kedit
   kedit deploy -A
   kedit configmap/testmap
-  kedit -n kube-system deployment coredns --strategy apply`,
+  kedit -n kube-system deployment coredns --strategy apply
+  kedit cm/app-config deploy/web
+  kedit cm -l app=web
+  kedit -f manifests/`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -106,8 +118,10 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	root.Flags().StringVar(&opts.debug, "debug", "", "write a debug log to `FILE` (kedit-debug.log when given without a value)")
 	root.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
 	root.Flags().BoolVarP(&opts.allNamespaces, "all-namespaces", "A", false, "list the type's objects in every namespace")
-	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list or the object is drawn (for benchmarks)")
+	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list, the object or the set is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
+	root.Flags().StringVarP(&opts.selector, "selector", "l", "", "open a set: the objects of TYPE that match the label `SELECTOR` (app=web, tier in (a,b))")
+	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files, or - for stdin; repeatable)")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	opts.edit.addFlags(root.Flags())
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
@@ -120,28 +134,43 @@ ConfigMaps in the current namespace, or TYPE; -A lists every namespace.
 	return root
 }
 
-// runApp opens the browser (no arguments: ConfigMaps; TYPE) or the object
-// (TYPE/NAME, TYPE NAME) and runs the UI. Errors before the UI starts are
-// printed on stderr with exit status 1.
+// runApp opens the browser (no arguments: ConfigMaps; TYPE), the object
+// (TYPE/NAME, TYPE NAME) or a set (several objects, -l, -f) and runs the
+// UI. Errors before the UI starts are printed on stderr with exit status
+// 1; a stdout that is not a terminal, with 2.
 func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
 		// The error may quote the server (a 403, an unknown type): escaped.
 		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", kube.EscapeControl(err.Error()))
+		var usage *usageExit
+		if errors.As(err, &usage) {
+			return &exitError{2}
+		}
 		return &exitError{1}
 	}
+	src, set := setSource(cmd, flags, opts, args)
 	// Without an object, the browser: on ConfigMaps, or on TYPE.
-	browse := len(args) <= 1 && (len(args) == 0 || !strings.Contains(args[0], "/"))
+	browse := !set && len(args) <= 1 && (len(args) == 0 || !strings.Contains(args[0], "/"))
 	var typ, name string
-	if browse {
+	switch {
+	case set:
+		if opts.allNamespaces && opts.selector == "" {
+			return fail(errors.New("-A lists every namespace, in the browser (TYPE) or for a selector (TYPE -l SELECTOR): not with objects named one by one or -f"))
+		}
+		if len(opts.auditLogs) > 0 {
+			return fail(errors.New("--audit-log reads one object's history: give TYPE/NAME, not a set (open the object from the set to see its timeline)"))
+		}
+	case browse:
 		typ = "configmaps"
 		if len(args) == 1 {
 			typ = args[0]
 		}
-	} else {
+	default:
 		var rest []string
 		var err error
-		typ, name, rest, err = kube.SplitObjectArgs(args)
-		if err != nil {
+		// Several objects are a set (setSource), but with --audit-log,
+		// where the arguments after the object are logs too.
+		if typ, name, rest, err = kube.SplitObjectArgs(args); err != nil {
 			return fail(err)
 		}
 		if len(rest) > 0 && len(opts.auditLogs) > 0 {
@@ -152,7 +181,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 			return fail(fmt.Errorf("kedit edits one object; unexpected arguments: %s", strings.Join(rest, " ")))
 		}
 		if opts.allNamespaces {
-			return fail(errors.New("-A lists every namespace in the browser: give TYPE, not TYPE/NAME"))
+			return fail(errors.New("-A lists every namespace, in the browser (TYPE) or for a selector (TYPE -l SELECTOR): not with TYPE/NAME"))
 		}
 	}
 	strategy, err := kube.ParseStrategy(opts.strategy)
@@ -162,6 +191,11 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	edit, err := opts.edit.parse(cmd)
 	if err != nil {
 		return fail(err)
+	}
+	if set {
+		if err := edit.forSet(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := needTerminal(cmd); err != nil {
 		return err
@@ -208,14 +242,19 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	defer o.closeAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
 		YesGitOps: opts.yesGitOps}
-	if browse {
+	switch {
+	case set:
+		if cfg.Set, err = openSet(ctx, cmd, o, src, opts); err != nil {
+			return fail(err)
+		}
+	case browse:
 		list, first, err := startList(ctx, o, typ, opts.allNamespaces)
 		if err != nil {
 			return fail(err)
 		}
 		defer list.Stop()
 		cfg.List, cfg.First = list, first
-	} else {
+	default:
 		target, err := kube.Resolve(flags, typ, name)
 		if err != nil {
 			return fail(err)
@@ -229,6 +268,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		if cfg.Object, err = o.Open(ctx, target); err != nil {
 			return fail(err)
 		}
+	}
+	if err := uiNeedsTerminal(cmd, opts); err != nil {
+		return fail(err)
 	}
 	// $EDITOR files that killed kedits left behind hold drafts, maybe a
 	// Secret's values.

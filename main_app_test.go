@@ -13,7 +13,7 @@ import (
 // with exit status 1.
 func TestRootHelp(t *testing.T) {
 	stdout, _, code := runKedit(t, "--help")
-	if code != 0 || !strings.Contains(stdout, "kedit [flags] [TYPE | TYPE/NAME | TYPE NAME]") || !strings.Contains(stdout, "--strategy") {
+	if code != 0 || !strings.Contains(stdout, "kedit [flags] [TYPE | TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | -f FILE]") || !strings.Contains(stdout, "--strategy") {
 		t.Errorf("exit %d, stdout %q: want the help with the flags", code, stdout)
 	}
 	for _, flag := range []string{"--allow-secret-drafts", "--auto-rebase", "--debug", "--kubeconfig", "--namespace", "-A, --all-namespaces", "--exit-after-first-frame"} {
@@ -27,7 +27,7 @@ func TestRootRefusesBadArguments(t *testing.T) {
 	for _, args := range [][]string{
 		{"--strategy", "merge", "configmap/testmap"},
 		{"configmap/testmap", "extra"},
-		{"configmap", "testmap", "extra"},
+		{"configmap", "testmap", "cm/extra"},
 		{"-A", "configmap/testmap"},
 	} {
 		_, stderr, code := runKedit(t, args...)

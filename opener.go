@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
@@ -50,9 +52,14 @@ type opener struct {
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
+	// setWatches are the watches of the sets opened, stopped at the end.
+	setWatches []*kube.SetWatch
 	// builtinSchemas starts parsing client-go's schemas once an object is
 	// opened; the browser alone never needs them.
 	builtinSchemas sync.Once
+	// gvSchemas are the server's schemas read so far, by group-version.
+	schemasMu sync.Mutex
+	gvSchemas map[schema.GroupVersion]schemaResult
 }
 
 // openObject is what the opener keeps of one object it opened.
@@ -85,6 +92,28 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	ob, opened, err := o.openRead(ctx, t, obj)
+	if err != nil {
+		return nil, err
+	}
+	if o.started != nil {
+		stop, d, err := o.started(ctx, o.Dynamic, t)
+		if err != nil {
+			ob.close()
+			return nil, err
+		}
+		ob.stopStarted, opened.Demo = stop, d
+	}
+	ob.runner.Cached = ob.cached
+	opened.Watch = func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) }
+	o.keep(ob)
+	return opened, nil
+}
+
+// openRead opens t's object as read (obj): the rules of opening one object
+// that an object opened alone and a set's objects share. The caller sets
+// the runner's Cached and the Object's Watch, and keeps ob.
+func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured.Unstructured) (*openObject, *ui.Object, error) {
 	// The first conflict should not wait for client-go's schemas to parse.
 	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
 	// Drafts of this object on this cluster; the other kedits editing it
@@ -104,7 +133,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 		notice = model.SecretStaysYAML
 	}
 	if !kube.BuiltinKind(t) {
-		if schemas, err := kube.LoadSchemas(o.flags, t); err == nil {
+		if schemas, err := o.schemas(t); err == nil {
 			mergeOpts = append(mergeOpts, diff.WithSchemas(schemas))
 		} else {
 			o.logger.Info("no server schema", "err", err.Error())
@@ -128,32 +157,16 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	_, effects, err := ob.sess.Handle(model.Opened{Object: obj, At: time.Now()})
 	if err != nil {
 		drafts.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	for _, eff := range effects {
 		if _, err := ob.runner.Perform(ctx, eff); err != nil {
 			drafts.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var demo ui.DemoWriter
-	if o.started != nil {
-		stop, d, err := o.started(ctx, o.Dynamic, t)
-		if err != nil {
-			drafts.Close()
-			return nil, err
-		}
-		ob.stopStarted, demo = stop, d
-	}
-	o.mu.Lock()
-	if o.objects == nil {
-		o.objects = map[*openObject]bool{}
-	}
-	o.objects[ob] = true
-	o.mu.Unlock()
 	opened := &ui.Object{
-		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice, Demo: demo,
-		Watch:   func(ctx context.Context) (ui.Watcher, error) { return o.watch(ctx, ob) },
+		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
 		Close:   func() { o.release(ob) },
@@ -161,7 +174,40 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if len(o.auditLogs) > 0 {
 		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
 	}
-	return opened, nil
+	return ob, opened, nil
+}
+
+// schemas are the server's schemas of t's group-version, read once per
+// group-version: a set of a hundred custom resources parses them once.
+func (o *opener) schemas(t *kube.Target) (managedfields.TypeConverter, error) {
+	gv := t.Mapping.GroupVersionKind.GroupVersion()
+	o.schemasMu.Lock()
+	defer o.schemasMu.Unlock()
+	if c, ok := o.gvSchemas[gv]; ok {
+		return c.conv, c.err
+	}
+	conv, err := kube.LoadSchemas(o.flags, t)
+	if o.gvSchemas == nil {
+		o.gvSchemas = map[schema.GroupVersion]schemaResult{}
+	}
+	o.gvSchemas[gv] = schemaResult{conv, err}
+	return conv, err
+}
+
+// schemaResult is one group-version's schemas, or why they cannot be read.
+type schemaResult struct {
+	conv managedfields.TypeConverter
+	err  error
+}
+
+// keep holds ob until the app lets go of it, or kedit ends.
+func (o *opener) keep(ob *openObject) {
+	o.mu.Lock()
+	if o.objects == nil {
+		o.objects = map[*openObject]bool{}
+	}
+	o.objects[ob] = true
+	o.mu.Unlock()
 }
 
 // joinNotice puts two notices in one status line.
@@ -218,9 +264,12 @@ func (ob *openObject) close() {
 // way.
 func (o *opener) closeAll(stderr io.Writer) {
 	o.mu.Lock()
-	objects, timeline := o.objects, o.timeline
-	o.objects, o.timeline = nil, nil
+	objects, timeline, sets := o.objects, o.timeline, o.setWatches
+	o.objects, o.timeline, o.setWatches = nil, nil, nil
 	o.mu.Unlock()
+	for _, sw := range sets {
+		sw.Stop()
+	}
 	for ob := range objects {
 		storeLatest(stderr, ob.runner, ob.sess)
 		ob.close()

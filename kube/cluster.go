@@ -91,6 +91,12 @@ func (c *Cluster) Collection(typ string, allNamespaces bool) (*Collection, error
 		}
 		return nil, err
 	}
+	return c.collectionFor(typ, mapping, allNamespaces)
+}
+
+// collectionFor is the collection of mapping, which typ named, once the
+// server is known to allow what editing needs.
+func (c *Cluster) collectionFor(typ string, mapping *meta.RESTMapping, allNamespaces bool) (*Collection, error) {
 	verbs, err := c.verbs(mapping.Resource)
 	if err != nil {
 		return nil, err

@@ -229,6 +229,22 @@ const monitorEvery = 200 * time.Millisecond
 // at once, and the watch says reconnecting instead of waiting for the old
 // stream to end with the server.
 func (w *Watch) monitor(ctx context.Context) {
+	monitorConns(ctx, w.conns, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.conn.conn.State == Connected
+	}, func(ctx context.Context) error {
+		_, err := w.resource.Get(ctx, w.target.Name, metav1.GetOptions{})
+		return err
+	}, func(err error) { w.setConnection(Reconnecting, err) })
+}
+
+// monitorConns is a watch's look at its connections, every monitorEvery
+// until ctx ends: when one starts closing while connected says the watch
+// is connected, it probes the server with a request on a new connection,
+// and calls lost when the server cannot be reached. The reflector's own
+// requests say how it goes while it is not connected.
+func monitorConns(ctx context.Context, conns *connTracker, connected func() bool, probe func(context.Context) error, lost func(error)) {
 	tick := time.NewTicker(monitorEvery)
 	defer tick.Stop()
 	for {
@@ -237,20 +253,14 @@ func (w *Watch) monitor(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		if !w.conns.closing() {
+		if !conns.closing() || !connected() {
 			continue
 		}
-		w.mu.Lock()
-		connected := w.conn.conn.State == Connected
-		w.mu.Unlock()
-		if !connected {
-			continue // the reflector's own requests say how it goes
-		}
-		probe, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := w.resource.Get(probe, w.target.Name, metav1.GetOptions{})
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := probe(pctx)
 		cancel()
 		if lostConnection(ctx, err) {
-			w.setConnection(Reconnecting, err)
+			lost(err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"sync"
 
 	"github.com/kedit/kedit/model"
 )
@@ -24,25 +25,36 @@ const (
 // so the informer's goroutines only ever touch the queue.
 func (w *Watch) pump(ctx context.Context) {
 	defer close(w.out)
+	pumpQueue(ctx, &w.mu, &w.pending, w.wake, w.out, func(ev WatchEvent) {
+		w.pendingBytes -= model.ObjectSize(ev.Object)
+	})
+}
+
+// pumpQueue is the loop of a pump: woken by wake, it sends the events
+// queued in pending (guarded by mu) to out, oldest first, one at a time,
+// calling taken under mu for each one it takes, until ctx ends.
+func pumpQueue[T any](ctx context.Context, mu *sync.Mutex, pending *[]T, wake <-chan struct{}, out chan<- T, taken func(T)) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-w.wake:
+		case <-wake:
 		}
 		for {
-			w.mu.Lock()
-			if len(w.pending) == 0 {
-				w.mu.Unlock()
+			mu.Lock()
+			if len(*pending) == 0 {
+				mu.Unlock()
 				break
 			}
-			ev := w.pending[0]
-			w.pending[0] = WatchEvent{} // let the object be collected
-			w.pending = w.pending[1:]
-			w.pendingBytes -= model.ObjectSize(ev.Object)
-			w.mu.Unlock()
+			q := *pending
+			ev := q[0]
+			var zero T
+			q[0] = zero // let the object be collected
+			*pending = q[1:]
+			taken(ev)
+			mu.Unlock()
 			select {
-			case w.out <- ev:
+			case out <- ev:
 			case <-ctx.Done():
 				return
 			}
@@ -59,17 +71,26 @@ func (w *Watch) push(ev WatchEvent) {
 
 // pushLocked is push for a caller that holds w.mu.
 func (w *Watch) pushLocked(ev WatchEvent) {
-	w.pending = append(w.pending, ev)
-	w.pendingBytes += model.ObjectSize(ev.Object)
-	if len(w.pending) > maxPendingEvents || w.pendingBytes > maxPendingBytes {
-		w.pending = coalesce(w.pending)
-		w.pendingBytes = 0
-		for _, ev := range w.pending {
-			w.pendingBytes += model.ObjectSize(ev.Object)
+	queueEvent(&w.pending, &w.pendingBytes, ev, func(ev WatchEvent) int { return model.ObjectSize(ev.Object) },
+		maxPendingEvents, maxPendingBytes, coalesce, w.wake)
+}
+
+// queueEvent adds ev to a pump's queue (pending, and bytes, the size of
+// its objects by size) under its owner's lock, coalesces the queue when it
+// holds more than maxEvents events or maxBytes, and wakes the pump. It
+// never blocks.
+func queueEvent[T any](pending *[]T, bytes *int, ev T, size func(T) int, maxEvents, maxBytes int, coalesce func([]T) []T, wake chan<- struct{}) {
+	*pending = append(*pending, ev)
+	*bytes += size(ev)
+	if len(*pending) > maxEvents || *bytes > maxBytes {
+		*pending = coalesce(*pending)
+		*bytes = 0
+		for _, e := range *pending {
+			*bytes += size(e)
 		}
 	}
 	select {
-	case w.wake <- struct{}{}:
+	case wake <- struct{}{}:
 	default: // the pump is already awake
 	}
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench.sh runs every benchmark of BENCHMARKS.md (and the browser's, through
-# bench-browser.sh), each beside its peer in the same run, and prints one
+# bench-browser.sh, and the set's), each beside its peer in the same run, and prints one
 # table with a ✔ or ✘ per goal. make bench runs it; it takes under ten
 # minutes on a 2-CPU machine.
 #
@@ -147,6 +147,43 @@ bin/kedit --debug="$work/start.log" --exit-after-first-frame cm/bench-small </de
 n_kedit=$(grep -c ' request ' "$work/start.log")
 n_kubectl=$("$kubectl" get cm bench-small -o yaml -v=6 2>&1 >/dev/null | grep -cE '"(GET|POST|PUT|PATCH)" |(GET|PUT|PATCH) https' || true)
 row "start-up requests" "requests to the first frame" "$n_kedit (the GET and the watch)" "$n_kubectl" "fewest: GET + watch" "$(ok "$n_kedit <= 2")"
+
+echo
+echo "== a set: kedit cm -l, 200 ConfigMaps of 100 KiB, to its first frame, beside kubectl get -l -o yaml"
+python3 - "$work" <<'PY'
+import json, sys
+val = "x" * (100 * 1024 - 300)
+items = [{"apiVersion": "v1", "kind": "ConfigMap", "data": {"big": val},
+          "metadata": {"name": "bench-set-%03d" % i, "namespace": "default", "labels": {"bench": "set"}}} for i in range(200)]
+json.dump({"apiVersion": "v1", "kind": "List", "items": items}, open(sys.argv[1] + "/set.json", "w"))
+PY
+"$kubectl" create -f "$work/set.json" >/dev/null
+kedit_ms=$(rounds "bin/kedit --exit-after-first-frame cm -l bench=set" "$kubectl get cm -l bench=set -o yaml" | tr '\n' ' ')
+read -r k p <<<"$kedit_ms"
+row "open a set" "kedit cm -l, 200 ConfigMaps of 100 KiB, to its first frame" "$k ms" "$p ms (kubectl get -l -o yaml)" "≤ 1.0×" "$(ok "$k <= $p")"
+"$GNU_TIME" -v -o "$work/set-kedit.time" bin/kedit --exit-after-first-frame cm -l bench=set </dev/null >/dev/null
+"$GNU_TIME" -v -o "$work/set-kubectl.time" "$kubectl" get cm -l bench=set -o yaml >/dev/null
+k=$(awk '/Maximum resident set size/ {print $NF}' "$work/set-kedit.time")
+p=$(awk '/Maximum resident set size/ {print $NF}' "$work/set-kubectl.time")
+row "set memory" "peak RSS to the first frame, the same 200 (20 MiB)" "$((k / 1024)) MiB" "$((p / 1024)) MiB (kubectl get -l -o yaml)" "≤ kubectl" "$(ok "$k <= $p")"
+# Every object watched: "connected" comes once the set's one watch of the
+# selector has listed them all; its events then reach the sessions. The
+# peak is read once it has not grown for 2 s, from GNU time as kedit quits.
+tmux -L "$sock" new-session -d -s set -x 160 -y 50 "$GNU_TIME -v -o $work/set-watched.time $root/bin/kedit cm -l bench=set; sleep 600"
+waitpane set "200 objects  connected"
+pid=$(tmux -L "$sock" display -p -t set '#{pane_pid}')
+while [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm")" != kedit ]; do pid=$(pgrep -P "$pid" | head -1); done
+last=0 same=0
+while [ "$same" -lt 4 ]; do
+	hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+	if [ "$hwm" = "$last" ]; then same=$((same + 1)); else same=0 last=$hwm; fi
+	sleep 0.5
+done
+tmux -L "$sock" send-keys -t set q
+for _ in $(seq 100); do [ -s "$work/set-watched.time" ] && break; sleep 0.1; done
+k=$(awk '/Maximum resident set size/ {print $NF}' "$work/set-watched.time")
+row "set memory, watched" "peak RSS, all 200 watched" "$((k / 1024)) MiB" "$((p / 1024)) MiB (kubectl get -l -o yaml)" "≤ kubectl" "$(ok "$k <= $p")"
+tmux -L "$sock" kill-session -t set
 
 echo
 echo "== merge, whole process, beside git merge-file"

@@ -21,6 +21,7 @@ const (
 	screenPreview
 	screenBrowser
 	screenLost
+	screenSet
 )
 
 // SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
@@ -48,6 +49,9 @@ type App struct {
 	// browser's list.
 	shelf    shelf
 	browsing browsing
+	// set is the set kedit was started on (Config.Set), nil for none: its
+	// objects not shown, and its save round (set.go).
+	set *setState
 
 	// screen is the view that fills the body; views are the views, one
 	// of each (m.object, m.conflict ...), and status the status bar.
@@ -93,6 +97,8 @@ func New(cfg Config) App {
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, shelf: shelf{parked: map[DraftKey]objectState{}},
 		views: newViews(keys, styles), status: NewStatusBar(styles), frame: newFrameState()}
 	switch {
+	case cfg.Set != nil:
+		m.life.initCmd = m.startSet(cfg.Set)
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
@@ -178,14 +184,12 @@ func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 		m.frame.cache.redrawing = false
 		return m, nil
 	}
-	if next, cmd, ok := m.intent(msg); ok {
-		return next, cmd
-	}
-	if next, cmd, ok := m.objectOutcome(msg); ok {
-		return next, cmd
-	}
-	if next, cmd, ok := m.browserOutcome(msg); ok {
-		return next, cmd
+	// The set's outcomes come before the object's: an outcome of an object
+	// of the set not shown is its own.
+	for _, act := range [...]func(App, tea.Msg) (App, tea.Cmd, bool){App.intent, App.setOutcome, App.objectOutcome, App.browserOutcome} {
+		if next, cmd, ok := act(m, msg); ok {
+			return next, cmd
+		}
 	}
 	// The editor's own background results (its gutter's diff, its
 	// pauses) are of types it keeps to itself, and drops when they are

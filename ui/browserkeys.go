@@ -44,19 +44,11 @@ func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
 // listKey handles a key while the list has the keys.
 func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	k := m.keys
+	if d, ok := (listKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}).step(msg, m.tableHeight(), len(m.shown)); ok {
+		m.move(d)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.tableHeight())
-	case key.Matches(msg, k.PageDown):
-		m.move(m.tableHeight())
-	case key.Matches(msg, k.Home):
-		m.move(-len(m.shown))
-	case key.Matches(msg, k.End):
-		m.move(len(m.shown))
 	case key.Matches(msg, k.Filter):
 		m.mode = modeFilter
 	case key.Matches(msg, k.ClearFilter):

@@ -80,8 +80,11 @@ type Config struct {
 	// started to say a refusal on the terminal.
 	List  List
 	First *kube.BrowseSnapshot
+	// Set is the set to show first (kedit cm/a cm/b, -l, -f), its objects
+	// opened already; esc from one of them goes back to it.
+	Set *Set
 	// ExitAfterFirstFrame quits once the first frame showing the list (or
-	// the object's YAML) is drawn: start-up made measurable.
+	// the object's YAML, or the set) is drawn: start-up made measurable.
 	ExitAfterFirstFrame bool
 }
 

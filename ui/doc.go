@@ -1,18 +1,20 @@
 // Package ui is kedit's Bubble Tea application: the root model, App, and
-// one view each for the browser, the object, the in-app editor, the
-// three-way conflict view, the timeline (with an audit log's history), the
-// lost updates' view, the dry run's preview, the help page and the
-// questions, with the status bar under them. It renders
-// model.Session and turns keys into intents; all I/O runs in tea.Cmd
-// closures.
+// one view each for the browser, the set (several objects, each with its
+// own session), the object, the in-app editor, the three-way conflict
+// view, the timeline (with an audit log's history), the lost updates'
+// view, the dry run's preview, the help page and the questions, with the
+// status bar under them. It renders model.Session and turns keys into
+// intents; all I/O runs in tea.Cmd closures.
 //
 // # The app and its views
 //
-// App owns the session, the objects left for the browser and the effects
-// (the tea.Cmd builders: performCmd, openCmd, editCmd ...). It routes each
-// message: a key to the question on the bottom line if one waits, else to
-// the help page while it shows, else to the active view (route.go); an
-// outcome of a command to the app itself (outcome.go). It draws the frame:
+// App owns the session, the objects left for the browser, the set's
+// objects not shown (set.go) and the effects (the tea.Cmd builders:
+// performCmd, openCmd, editCmd ...). It routes each message: a key to the
+// question on the bottom line if one waits, else to the help page while
+// it shows, else to the active view (route.go); an outcome of a command
+// to the app itself (outcome.go; an outcome of an object of the set not
+// shown to that object, setOutcome). It draws the frame:
 // the active view, the status bar or the question, and the footer of the
 // active view's keys (view.go).
 //
@@ -25,8 +27,8 @@
 //
 // # A view, after charmbracelet/bubbles
 //
-// A new view (a list of several objects, say) follows the pattern of the
-// others, the timeline being the smallest whole example:
+// A new view follows the pattern of the others, the timeline being the
+// smallest whole example (and the set view that of a list):
 //
 //  1. Keys as data: a key map of its own in keys.go, a struct of
 //     key.Binding with a DefaultXKeyMap() (TimelineKeyMap), and a field

@@ -28,38 +28,64 @@ func storeSeq(e model.Effect) uint64 {
 	return 0
 }
 
+// draftStored takes the outcome of the draft write or delete number seq
+// for the object shown, and says what there is to say of it.
+func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
+	if n, ok := m.objectState.draftStored(effect, seq, err); ok {
+		n.say(&m.status)
+	}
+}
+
 // draftStored takes the outcome of the draft write or delete number seq.
 // Outcomes may come back in any order; only the newest one says where the
-// draft is.
-func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
-	if seq <= m.storeSeq {
-		return
+// draft is. It returns what there is to say of it, if anything.
+func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (notice, bool) {
+	if seq <= o.storeSeq {
+		return notice{}, false
 	}
-	m.storeSeq = seq
+	o.storeSeq = seq
 	var secret *drafts.SecretError
 	var write *drafts.WriteError
 	switch {
 	case errors.As(err, &secret):
 		// The default for Secrets, not a failure: say it once, without alarm.
-		if !m.secretSaid {
-			m.secretSaid = true
-			m.status.Info(errorText(err))
+		if !o.secretSaid {
+			o.secretSaid = true
+			return notice{errorText(err), false}, true
 		}
 	case errors.As(err, &write):
-		m.diskFailed = true
-		if !m.diskWarned {
+		o.diskFailed = true
+		if !o.diskWarned {
 			// Once: every edit would say it again.
-			m.diskWarned = true
-			m.status.Error(errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends")
+			o.diskWarned = true
+			return notice{errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
 		}
 	case err != nil:
-		m.status.Error(errorText(err))
+		return notice{errorText(err), true}, true
 	default:
-		if _, ok := effect.(model.WriteDraft); ok && m.diskFailed {
-			m.diskFailed, m.diskWarned = false, false
-			m.status.Info("the draft is written to disk again: " + kube.EscapeControl(m.draftPath))
+		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
+			o.diskFailed, o.diskWarned = false, false
+			return notice{"the draft is written to disk again: " + kube.EscapeControl(o.draftPath), false}, true
 		}
 	}
+	return notice{}, false
+}
+
+// storedDrafts takes the outcome of recovering, discarding or keeping
+// aside stored drafts, and returns what there is to say of it.
+func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
+	if msg.sess != nil {
+		o.inflight--
+	}
+	switch {
+	case msg.err != nil:
+		return notice{errorText(msg.err), true}, true
+	case msg.kept != "":
+		return notice{msg.why + "; it is kept in " + kube.EscapeControl(msg.kept), true}, true
+	case msg.path != "":
+		o.draftPath = msg.path
+	}
+	return notice{}, false
 }
 
 // inMemory reports whether the draft exists only in memory: a Secret's
@@ -68,8 +94,9 @@ func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }
 
 // quitQuestion asks before quitting with a draft, saying where it is.
 func (m App) quitQuestion() string {
-	// Drafts of objects left for the browser that quitting loses.
-	others := m.shelf.lost()
+	// Drafts of objects not shown (left for the browser, or the set's) that
+	// quitting loses.
+	others := lostText(m.othersInMemory())
 	anyway := ": quit anyway? (y/n)"
 	if m.confirm.forceArmed {
 		anyway = ": quit anyway? (y/n; ctrl+c again quits)"

@@ -59,6 +59,10 @@ var everyView = []struct {
 		c.add("configmaps", "default", "testmap")
 		return browserApp(t, c, c.collection("configmaps", "default", false), w, h)
 	}},
+	{"set", func(t *testing.T, w, h int) App { return setApp(t, newFakeCluster(t), w, h, "a", "b") }},
+	{"object_from_set", func(t *testing.T, w, h int) App {
+		return drive(t, setApp(t, newFakeCluster(t), w, h, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
+	}},
 }
 
 // helpPages opens the help page of the view m shows and returns every
@@ -187,7 +191,7 @@ func TestEveryKeyIsInItsViewsHelp(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	for view, keys := range map[string]any{"object view": k.Object, "conflict view": k.Conflict, "in-app editor": k.Editor,
-		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser} {
+		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser, "set view": k.Set} {
 		for name, b := range bindingsOf(keys) {
 			if !listed[view][b.Help().Key+" "+b.Help().Desc] {
 				t.Errorf("the %s's %s (%s %s) is not in its help", view, name, b.Help().Key, b.Help().Desc)

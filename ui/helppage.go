@@ -169,6 +169,8 @@ func (m App) helpSource() helpSource {
 		return src("preview", m.preview, k.Preview.Help)
 	case screenBrowser:
 		return src("browser", m.browser, k.Browser.Help)
+	case screenSet:
+		return src("set view", m.setView, k.Set.Help)
 	}
 	return src("object view", m.object, k.Object.Help)
 }

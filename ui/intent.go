@@ -85,7 +85,7 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 func (m App) intent(msg tea.Msg) (App, tea.Cmd, bool) {
 	for _, act := range [...]func(App, tea.Msg) (App, tea.Cmd, bool){
 		App.commonIntent, App.objectIntent, App.conflictIntent, App.editorIntent, App.oncallIntent, App.auditIntent,
-		App.browserIntent,
+		App.browserIntent, App.setIntent,
 	} {
 		if next, cmd, ok := act(m, msg); ok {
 			return next, cmd, true
@@ -102,7 +102,7 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.help.Open()
 		return m, nil, true
 	case QuitRequestedMsg:
-		if (m.sess != nil && m.sess.Draft() != nil) || len(m.shelf.inMemory()) > 0 {
+		if (m.sess != nil && m.sess.Draft() != nil) || len(m.othersInMemory()) > 0 {
 			m.ask(confirmQuit)
 			return m, nil, true
 		}
@@ -132,7 +132,7 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m App) forceQuit() (App, tea.Cmd) {
 	cmd := m.takeEditorText()
 	lost := m.sess != nil && m.sess.Draft() != nil && m.inMemory()
-	if (lost || len(m.shelf.inMemory()) > 0) && !m.confirm.forceArmed {
+	if (lost || len(m.othersInMemory()) > 0) && !m.confirm.forceArmed {
 		m.confirm.forceArmed = true
 		m.ask(confirmQuit)
 		return m, cmd

@@ -98,6 +98,14 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	preview := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
 	checkAnswers(t, "preview", preview, append(everywhere, viewKey{keyMsg("esc"), ClosePreviewMsg{}}, viewKey{keyMsg("j"), nil}))
 
+	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
+	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }
+	checkAnswers(t, "set view", set, append(everywhere, []viewKey{
+		{keyMsg("enter"), OpenMemberMsg{Member: 2}}, {keyMsg("e"), EditSetMsg{Members: []int{0, 2}}},
+		{keyMsg("s"), SaveSetMsg{}}, {keyMsg("ctrl+s"), SaveSetMsg{}}, {keyMsg("n"), NextConflictMsg{}},
+		{keyMsg("j"), nil}, {keyMsg("home"), nil}, {keyMsg(" "), nil},
+	}...))
+
 	ed := drive(t, m, keys("i")...)
 	editor := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
 	checkAnswers(t, "in-app editor", editor, []viewKey{

@@ -21,6 +21,7 @@ type KeyMap struct {
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
+	Set      SetKeyMap
 	HelpPage HelpPageKeyMap
 	Prompt   PromptKeyMap
 }
@@ -35,6 +36,7 @@ func DefaultKeyMap() KeyMap {
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
+		Set:      DefaultSetKeyMap(),
 		HelpPage: DefaultHelpPageKeyMap(),
 		Prompt:   DefaultPromptKeyMap(),
 	}
@@ -302,6 +304,37 @@ func DefaultBrowserKeyMap() BrowserKeyMap {
 	}
 }
 
+// SetKeyMap is the set view's keys: the list of a set's objects (kedit
+// cm/a cm/b, -l, -f). Space marks, so it does not page here.
+type SetKeyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+
+	// Open shows the selected object in the object view (esc there comes
+	// back to the set); Mark marks it for Edit, or unmarks it; Edit edits
+	// the marked objects, or all of them, in one $EDITOR file; Save saves
+	// every draft, each with its own resourceVersion; NextConflict opens
+	// the next object whose save met a conflict.
+	Open, Mark, Edit, Save, NextConflict key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultSetKeyMap returns the set view's keys.
+func DefaultSetKeyMap() SetKeyMap {
+	return SetKeyMap{
+		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: bind("page down", "pgdn", "pgdown"),
+		Home: homeKey(), End: endKey(),
+
+		Open:         binding("open", "enter"),
+		Mark:         bind("mark", "space", " "),
+		Edit:         binding("edit (marked or all) in $EDITOR", "e"),
+		Save:         bind("save every draft", "s", "s", "ctrl+s"),
+		NextConflict: binding("next conflict", "n"),
+
+		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+	}
+}
+
 // HelpPageKeyMap is the help page's keys. Close is the key of the view that
 // opened the page (? or f1); the app sets it, and in the in-app editor,
 // whose letters are typed, the scrolling keys to the editor's arrows and
@@ -339,39 +372,4 @@ func DefaultPromptKeyMap() PromptKeyMap {
 		Pick:      bind("recover that draft", "1-9", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		ForceQuit: forceQuitKey(),
 	}
-}
-
-// The bindings several views share, each view with a copy of its own.
-
-// binding is a key (or several) helped as the first.
-func binding(help string, ks ...string) key.Binding { return bind(help, ks[0], ks...) }
-
-// bind is a binding of ks, helped as shown.
-func bind(help, shown string, ks ...string) key.Binding {
-	return key.NewBinding(key.WithKeys(ks...), key.WithHelp(shown, help))
-}
-
-func upKey() key.Binding           { return bind("up", "↑/k", "up", "k") }
-func downKey() key.Binding         { return bind("down", "↓/j", "down", "j") }
-func leftKey() key.Binding         { return bind("left", "←/h", "left", "h") }
-func rightKey() key.Binding        { return bind("right", "→/l", "right", "l") }
-func pageUpKey() key.Binding       { return bind("page up", "pgup", "pgup") }
-func pageDownKey() key.Binding     { return bind("page down", "pgdn", "pgdown", " ") }
-func halfPageUpKey() key.Binding   { return binding("half page up", "ctrl+u") }
-func halfPageDownKey() key.Binding { return binding("half page down", "ctrl+d") }
-func homeKey() key.Binding         { return bind("top", "home", "home", "g") }
-func endKey() key.Binding          { return bind("bottom", "end", "end", "G") }
-func saveKey() key.Binding         { return bind("save", "s", "s", "ctrl+s") }
-func backKey() key.Binding         { return binding("back", "esc") }
-func revealKey() key.Binding       { return binding("reveal", "R") }
-func undoKey() key.Binding         { return binding("undo the overwrite", "u") }
-func helpKey() key.Binding         { return binding("help", "?") }
-func quitKey() key.Binding         { return binding("quit", "q") }
-func forceQuitKey() key.Binding    { return binding("quit now", "ctrl+c") }
-
-// viewportKeys gives a viewport the scrolling keys of a view's key map:
-// its defaults take letters that are the views' own keys. Sideways
-// scrolling is the object view's own (sideways).
-func viewportKeys(up, down, pageUp, pageDown, halfUp, halfDown key.Binding) viewport.KeyMap {
-	return viewport.KeyMap{Up: up, Down: down, PageUp: pageUp, PageDown: pageDown, HalfPageUp: halfUp, HalfPageDown: halfDown}
 }

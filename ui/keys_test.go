@@ -65,6 +65,10 @@ func TestREADMEKeyTables(t *testing.T) {
 	for _, g := range NewBrowser(k.Browser, NewStyles()).FullHelp() {
 		browser = append(browser, g...)
 	}
+	var set []key.Binding
+	for _, g := range NewSetView(k.Set, NewStyles(), "").FullHelp() {
+		set = append(set, g...)
+	}
 	for _, tc := range []struct {
 		table string // text just before the table
 		keys  []key.Binding
@@ -74,6 +78,7 @@ func TestREADMEKeyTables(t *testing.T) {
 			k.Object.Help, k.Object.DemoKubectlEdit}},
 		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
 		{"<a id=\"lost-updates\">", lostBindings()},
+		{"#### Sets: several objects in one session", set},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
 		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}

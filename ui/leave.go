@@ -12,12 +12,16 @@ import (
 // objects kept so need.
 
 // canLeave reports whether esc goes from the object view to the browser.
-func (m App) canLeave() bool { return m.cfg.Cluster != nil && m.target != nil }
+// From an object of the set, esc goes back to the set.
+func (m App) canLeave() bool { return m.set != nil || m.cfg.Cluster != nil && m.target != nil }
 
 // leave goes back to the browser from the object view (esc). A save in
 // flight must come back first; so must the outcomes of the object's other
 // commands, which takes a moment (leaveIfDue).
 func (m App) leave() (App, tea.Cmd) {
+	if m.set != nil {
+		return m.backToSet()
+	}
 	if m.sess.State() == model.StateSaving {
 		m.status.Info("a save is on its way: esc goes back to the list once the save is back")
 		return m, nil
@@ -99,14 +103,25 @@ func (m *App) listOn(c *kube.Collection) tea.Cmd {
 }
 
 // showsContent reports whether the screen shows what kedit was started
-// for: the list, complete (its rows, or that there are none), or the
-// object.
+// for: the list, complete (its rows, or that there are none), the object,
+// or the set.
 func (m App) showsContent() bool {
 	switch m.screen {
 	case screenBrowser:
 		return m.browser.Listed()
 	case screenObject:
 		return m.sess != nil
+	case screenSet:
+		return true
 	}
 	return false
+}
+
+// othersInMemory names the objects not shown whose draft exists only in
+// memory, which quitting loses, sorted: those left for the browser, and
+// the set's.
+func (m App) othersInMemory() []DraftKey {
+	out := append(m.shelf.inMemory(), m.setInMemory()...)
+	sortKeys(out)
+	return out
 }

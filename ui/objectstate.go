@@ -67,32 +67,63 @@ type objectState struct {
 }
 
 // take makes st the object shown, on fresh views. For an object just
-// opened (fresh), it says where its draft goes and offers the drafts
-// earlier runs left.
+// opened (fresh), it says where its draft goes; drafts earlier runs left
+// are offered whenever they wait for an answer (an object of the set is
+// taken up again with them).
 func (m *App) take(st objectState, fresh bool) {
-	m.objectState = st
-	m.screen, m.leaving = screenObject, false
-	m.views.renew(m.keys, m.styles, m.canLeave())
 	if fresh {
-		m.memoryOnly = true
-		m.oncall = oncallState{gitOpsOK: m.cfg.YesGitOps}
-		if d := m.drafts; d != nil {
-			m.draftPath, m.memoryOnly = d.Path(), d.MemoryOnly()
-			if w := d.Warnings(); len(w) > 0 {
-				// A file at a draft's name that kedit did not write: left alone.
-				m.status.Error(errorText(w[0]) + "; kedit leaves it alone")
-			}
-			if others := d.Others(); len(others) > 0 {
-				m.status.Info(fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(m.draftPath)))
-			}
-			if err := d.Problem(); err != nil {
-				m.diskFailed, m.diskWarned = true, true
-				m.status.Error("drafts exist only in memory: " + errorText(err))
-			}
-			if m.stored = d.Stored(); len(m.stored) > 0 {
-				m.ask(confirmRecover)
-			}
+		for _, n := range st.init(m.cfg.YesGitOps) {
+			n.say(&m.status)
 		}
 	}
+	m.objectState = st
+	m.screen, m.leaving = screenObject, false
+	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
+	if len(m.stored) > 0 {
+		m.ask(confirmRecover)
+	}
 	m.refresh()
+}
+
+// notice is something to say of an object, in the status bar or on its
+// row in the set.
+type notice struct {
+	text string
+	err  bool
+}
+
+// say says n in the status bar.
+func (n notice) say(sb *StatusBar) {
+	if n.err {
+		sb.Error(n.text)
+	} else {
+		sb.Info(n.text)
+	}
+}
+
+// init takes what an object just opened needs from its share of the
+// draft store: where its draft goes, whether only in memory, the drafts
+// earlier runs left. It returns what there is to say of it.
+func (o *objectState) init(yesGitOps bool) []notice {
+	o.memoryOnly = true
+	o.oncall = oncallState{gitOpsOK: yesGitOps}
+	d := o.drafts
+	if d == nil {
+		return nil
+	}
+	var out []notice
+	o.draftPath, o.memoryOnly = d.Path(), d.MemoryOnly()
+	if w := d.Warnings(); len(w) > 0 {
+		// A file at a draft's name that kedit did not write: left alone.
+		out = append(out, notice{errorText(w[0]) + "; kedit leaves it alone", true})
+	}
+	if others := d.Others(); len(others) > 0 {
+		out = append(out, notice{fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(o.draftPath)), false})
+	}
+	if err := d.Problem(); err != nil {
+		o.diskFailed, o.diskWarned = true, true
+		out = append(out, notice{"drafts exist only in memory: " + errorText(err), true})
+	}
+	o.stored = d.Stored()
+	return out
 }

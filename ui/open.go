@@ -174,7 +174,7 @@ func entryKey(e drafts.Entry) DraftKey {
 func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 	var items []DraftItem
 	seen := map[DraftKey]bool{}
-	for _, k := range m.shelf.inMemory() {
+	for _, k := range m.othersInMemory() {
 		items = append(items, DraftItem{Key: k, Place: DraftInMemory})
 		seen[k] = true
 	}

@@ -121,6 +121,12 @@ func (m App) performed(msg performedMsg) (App, tea.Cmd) {
 	if msg.event != nil {
 		cmd = m.handle(msg.event)
 	}
+	if m.set != nil {
+		// The save round goes on, and an object n opened goes back to the
+		// set once saved.
+		cmd = tea.Batch(cmd, m.pumpSet())
+		m, cmd = m.shownSettled(cmd)
+	}
 	return m.leaveIfDue(cmd)
 }
 
@@ -130,16 +136,8 @@ func (m App) storedDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
 	if msg.sess != nil && msg.sess != m.sess {
 		return m, nil // as for performedMsg
 	}
-	if msg.sess != nil {
-		m.inflight--
-	}
-	switch {
-	case msg.err != nil:
-		m.status.Error(errorText(msg.err))
-	case msg.kept != "":
-		m.status.Error(msg.why + "; it is kept in " + kube.EscapeControl(msg.kept))
-	case msg.path != "":
-		m.draftPath = msg.path
+	if n, ok := m.objectState.storedDrafts(msg); ok {
+		n.say(&m.status)
 	}
 	return m.leaveIfDue(nil)
 }

@@ -21,6 +21,8 @@ const (
 	confirmGitOps
 	confirmNewObject
 	confirmUndo
+	confirmSetRecover
+	confirmSetGitOps
 )
 
 // confirmState is the question on the bottom line, if any.
@@ -55,6 +57,10 @@ func (m App) question() string {
 		return m.oncallQuestion()
 	case confirmNewObject:
 		return newObjectQuestion
+	case confirmSetRecover:
+		return m.setRecoverQuestion()
+	case confirmSetGitOps:
+		return m.setGitOpsQuestion()
 	}
 	return ""
 }
@@ -62,8 +68,11 @@ func (m App) question() string {
 // answered acts on the answer to the pending question.
 func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
 	c := m.confirm.kind
-	if c == confirmRecover {
+	switch c {
+	case confirmRecover:
 		return m.answerRecover(a)
+	case confirmSetRecover:
+		return m.answerSetRecover(a)
 	}
 	m.confirm.kind = confirmNone
 	switch c {
@@ -83,6 +92,8 @@ func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
 		return m.answerOncall(c, a.Yes)
 	case confirmNewObject:
 		return m.answerNewObject(a.Yes)
+	case confirmSetGitOps:
+		return m.answerSetGitOps(a.Yes)
 	}
 	return m, nil
 }

@@ -66,7 +66,7 @@ func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
 // mouse hands a mouse event to the view that scrolls or clicks with it.
 func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
 	switch m.screen {
-	case screenObject, screenBrowser, screenEditor:
+	case screenObject, screenBrowser, screenSet, screenEditor:
 		cmd := m.views.update(m.screen, msg)
 		return m, cmd
 	}

@@ -65,14 +65,20 @@ func (s shelf) inMemory() []DraftKey {
 			out = append(out, k)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return objectName(out[i])+out[i].Namespace < objectName(out[j])+out[j].Namespace })
+	sortKeys(out)
 	return out
 }
 
-// lost says which objects left for the browser have a draft only in
+// sortKeys sorts objects by name, then namespace.
+func sortKeys(keys []DraftKey) {
+	sort.Slice(keys, func(i, j int) bool {
+		return objectName(keys[i])+keys[i].Namespace < objectName(keys[j])+keys[j].Namespace
+	})
+}
+
+// lostText says that the objects keys, not shown, have a draft only in
 // memory, for the quit question; "" for none.
-func (s shelf) lost() string {
-	keys := s.inMemory()
+func lostText(keys []DraftKey) string {
 	if len(keys) == 0 {
 		return ""
 	}

@@ -134,6 +134,8 @@ func (m App) body() string {
 		return m.preview.View()
 	case screenBrowser:
 		return m.browser.View()
+	case screenSet:
+		return m.setView.View()
 	}
 	return m.object.View()
 }

@@ -9,8 +9,8 @@ import (
 // views are the app's views, one of each. Each is a component after
 // charmbracelet/bubbles (doc.go): the app hands it messages, it answers
 // with what it asks of the app. The object's views are made afresh for
-// each object shown (renew); the browser, the help page and the prompt
-// live as long as the app.
+// each object shown (renew); the browser, the set view, the help page and
+// the prompt live as long as the app.
 type views struct {
 	object   ObjectView
 	conflict ConflictView
@@ -20,6 +20,8 @@ type views struct {
 	lost    LostView
 	preview PreviewView
 	browser Browser
+	// setView lists the set kedit was started on, if any.
+	setView SetView
 	// help is the help page (? or f1), when it shows; prompt the
 	// question on the bottom line.
 	help   HelpPage
@@ -27,7 +29,8 @@ type views struct {
 }
 
 func newViews(keys KeyMap, styles *Styles) views {
-	v := views{browser: NewBrowser(keys.Browser, styles), help: NewHelpPage(keys.HelpPage, styles), prompt: NewPrompt(keys.Prompt, styles)}
+	v := views{browser: NewBrowser(keys.Browser, styles), setView: NewSetView(keys.Set, styles, ""),
+		help: NewHelpPage(keys.HelpPage, styles), prompt: NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v
 }
@@ -67,6 +70,8 @@ func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
 		v.editor, cmd = v.editor.Update(msg)
 	case screenBrowser:
 		v.browser, cmd = v.browser.Update(msg)
+	case screenSet:
+		v.setView, cmd = v.setView.Update(msg)
 	}
 	return cmd
 }
@@ -80,5 +85,6 @@ func (v *views) setSize(width, height int) {
 	v.lost.SetSize(width, height)
 	v.preview.SetSize(width, height)
 	v.browser.SetSize(width, height)
+	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)
 }

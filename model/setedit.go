@@ -1,0 +1,170 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// SetEdit is one edit of several objects in one text: which members, and
+// what each one's item was when the text was made.
+type SetEdit struct {
+	// Members are the members edited, in the text's order.
+	Members []int
+	// Text is the text given to the editor.
+	Text string
+	// from is each member's text as the editor was given it
+	// (DraftEdited.From); regions its item as rendered.
+	from, regions []string
+}
+
+// Edit makes the text of an edit of members (all when none is given): a
+// List of their drafts, or of base's text where there is none. An edit the
+// set refused before is given back instead, text and all, so that nothing
+// typed is lost.
+func (s *Set) Edit(members []int) (*SetEdit, error) {
+	if s.edited != nil {
+		return s.edited, nil
+	}
+	if len(members) == 0 {
+		for i := range s.members {
+			members = append(members, i)
+		}
+	}
+	e := &SetEdit{Members: members}
+	texts := make([]string, len(members))
+	for k, i := range members {
+		t, err := s.members[i].sess.DraftText()
+		if err != nil {
+			return nil, err
+		}
+		texts[k] = t
+		e.from = append(e.from, t)
+		e.regions = append(e.regions, itemRegion(t))
+	}
+	e.Text = RenderSetText(texts)
+	return e, nil
+}
+
+// Edited reports whether an edit the set refused waits to be opened again.
+func (s *Set) Edited() bool { return s.edited != nil }
+
+// SetEditReport says what an edit of several objects changed.
+type SetEditReport struct {
+	// Edited are the members whose drafts the text changed; Removed those
+	// removed from the text, which keep no draft.
+	Edited, Removed []int
+	// Kept are the members removed from the text whose draft could not be
+	// dropped (a save in flight), with why.
+	Kept map[int]error
+}
+
+// AddedError refuses an edited text that names objects that are not among
+// those edited: kedit does not create objects.
+type AddedError struct {
+	// Objects names each one.
+	Objects []Identity
+}
+
+func (e *AddedError) Error() string {
+	names := ""
+	for i, id := range e.Objects {
+		if i > 0 {
+			names += ", "
+		}
+		names += id.String()
+	}
+	verb := "is"
+	if len(e.Objects) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s %s not among the objects edited: kedit does not create objects (kubectl create does); remove %s from the text", names, verb, map[bool]string{true: "them", false: "it"}[len(e.Objects) > 1])
+}
+
+// TakeEdit splits text, the editor's result for e, back into one draft per
+// object by identity: an item changed becomes its object's draft
+// (DraftEdited), an object removed from the text keeps no draft
+// (DiscardDraft). A text that cannot be split (*SetTextError) or that names
+// an object not edited (*AddedError) changes nothing: every draft is kept,
+// and the text is kept for the next Edit. ErrEmptySetText calls the edit
+// off.
+func (s *Set) TakeEdit(e *SetEdit, text string) ([]SetEffect, SetEditReport, error) {
+	var rep SetEditReport
+	items, err := SplitSetText(text)
+	if errors.Is(err, ErrEmptySetText) {
+		s.edited = nil
+		return nil, rep, err
+	}
+	if err != nil {
+		s.keep(e, text)
+		return nil, rep, err
+	}
+	ids := make([]Identity, len(e.Members))
+	for k, i := range e.Members {
+		ids[k] = IdentityOf(s.members[i].sess.Base().Object)
+	}
+	found := make([]int, len(e.Members))
+	for k := range found {
+		found[k] = -1
+	}
+	var added []Identity
+	for j, it := range items {
+		match := -1
+		for k, id := range ids {
+			if found[k] < 0 && it.Identity.Names(id) {
+				match = k
+				break
+			}
+		}
+		if match < 0 {
+			added = append(added, it.Identity)
+			continue
+		}
+		found[match] = j
+	}
+	if len(added) > 0 {
+		s.keep(e, text)
+		return nil, rep, &AddedError{Objects: added}
+	}
+	s.edited = nil
+	var out []SetEffect
+	for k, i := range e.Members {
+		sess := s.members[i].sess
+		if found[k] < 0 {
+			if sess.Draft() == nil && sess.Rebase() == nil {
+				continue
+			}
+			_, effects, err := sess.Handle(DiscardDraft{})
+			if err != nil {
+				if rep.Kept == nil {
+					rep.Kept = map[int]error{}
+				}
+				rep.Kept[i] = err
+				continue
+			}
+			rep.Removed = append(rep.Removed, i)
+			out = append(out, tag(i, effects)...)
+			continue
+		}
+		it := items[found[k]]
+		if it.region == e.regions[k] {
+			continue // left as it was
+		}
+		_, effects, _ := sess.Handle(DraftEdited{Text: it.Text, From: e.from[k]})
+		// A text that does not parse is still the draft (DraftError):
+		// the row and the object view say why it cannot be saved.
+		rep.Edited = append(rep.Edited, i)
+		out = append(out, tag(i, effects)...)
+	}
+	return append(out, s.Pump()...), rep, nil
+}
+
+// keep keeps a refused edit's text for the next Edit.
+func (s *Set) keep(e *SetEdit, text string) {
+	k := *e
+	k.Text = text
+	s.edited = &k
+}
+
+// DropEdited forgets a refused edit's text (the user asked for the
+// objects' texts afresh).
+func (s *Set) DropEdited() { s.edited = nil }

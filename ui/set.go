@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The set (kedit cm/a cm/b, -l, -f), wired into the app: the set view
+// lists the objects; enter shows one in the object view as kedit shows a
+// single object, esc comes back; e edits them in one $EDITOR file, s saves
+// every draft, n shows the conflicts one after the other. Every object's
+// session, share of the draft store and commands are its own, as for one
+// object: the app holds the object shown in objectState and the others in
+// the set's states, and routes each command's outcome to the object it is
+// of, shown or not.
+
+// setState is the set the app was started on.
+type setState struct {
+	model *model.Set
+	// states are the objects' states; the one shown (shown, -1 for none)
+	// is the app's objectState meanwhile.
+	states []objectState
+	shown  int
+	// notes are what an outcome said of each object, shown on its row
+	// until its state changes (noteOf is the state it was said in).
+	notes  []notice
+	noteOf []model.MemberState
+	// events are the set's watch's (kedit stops the watch as it ends).
+	events <-chan kube.SetEvent
+	conn   kube.Connection
+	// edit is the edit of several objects $EDITOR has.
+	edit *model.SetEdit
+	// round are the objects the last s sent, for its summary once they
+	// are all back (roundSaid).
+	round     []int
+	roundSaid bool
+	// viaNext: the object shown was opened by n, and goes back to the set
+	// once its resubmit is saved.
+	viaNext bool
+	// gitOps are the objects a GitOps tool reconciles that s waits to
+	// save, for the question.
+	gitOps []int
+}
+
+// Messages of the set's watch.
+type (
+	setWatchedMsg struct {
+		ch <-chan kube.SetEvent
+		ev kube.SetEvent
+	}
+	setWatchClosedMsg struct{}
+)
+
+// setWatchCmd reads the next event of the set's watch; the app returns it
+// again after each one.
+func setWatchCmd(ch <-chan kube.SetEvent) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return setWatchClosedMsg{}
+		}
+		return setWatchedMsg{ch, ev}
+	}
+}
+
+// startSet shows set s and starts its watch.
+func (m *App) startSet(s *Set) tea.Cmd {
+	st := &setState{shown: -1}
+	var sessions []*model.Session
+	waiting := 0
+	for _, o := range s.Objects {
+		ost := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
+		var first notice
+		if ns := ost.init(m.cfg.YesGitOps); len(ns) > 0 {
+			first = ns[0]
+		}
+		if len(ost.stored) > 0 {
+			waiting++
+		}
+		st.states = append(st.states, ost)
+		st.notes = append(st.notes, first)
+		st.noteOf = append(st.noteOf, model.MemberLive)
+		sessions = append(sessions, o.Session)
+	}
+	st.model = model.NewSet(sessions)
+	m.set = st
+	m.setView = NewSetView(m.keys.Set, m.styles, s.Title)
+	m.screen = screenSet
+	if waiting > 0 {
+		m.ask(confirmSetRecover)
+	}
+	m.refreshSet()
+	if s.Watch == nil {
+		return nil
+	}
+	w, err := s.Watch(m.ctx)
+	if err != nil {
+		m.status.Error("the objects are not watched: " + errorText(err))
+		return nil
+	}
+	st.events = w.Events()
+	return setWatchCmd(st.events)
+}
+
+// member returns object i's state: the app's while it is shown.
+func (m *App) member(i int) *objectState {
+	if i == m.set.shown {
+		return &m.objectState
+	}
+	return &m.set.states[i]
+}
+
+// memberOf finds the object of the set whose session sess is.
+func (m *App) memberOf(sess *model.Session) (int, bool) {
+	if m.set == nil || sess == nil {
+		return -1, false
+	}
+	return m.set.model.Index(sess)
+}
+
+// setOutcome takes an outcome of the set's commands: its watch, the
+// outcomes of an object not shown, and the edit of several objects in
+// $EDITOR; false for any other message.
+func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
+	if m.set == nil {
+		return m, nil, false
+	}
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case setWatchedMsg:
+		if msg.ch == m.set.events {
+			cmd = m.setWatched(msg.ev)
+			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
+		}
+	case setWatchClosedMsg:
+		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
+		m.setView.SetConnection(m.set.conn)
+	// The outcomes of an object of the set not shown are its own.
+	case performedMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
+		}
+		m, cmd = m.memberPerformed(msg)
+	case storedDraftsMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
+		}
+		m, cmd = m.memberStoredDrafts(msg)
+	case retryDueMsg:
+		if msg.sess == nil || msg.sess == m.sess {
+			return m, nil, false
+		}
+		m, cmd = m.memberRetry(msg)
+	case editorFinishedMsg:
+		if m.set.edit == nil {
+			return m, nil, false // the object shown's
+		}
+		m.life.editorOpen = false
+		m, cmd = m.setEditorFinished(msg)
+		if m.life.terminating != nil {
+			cmd = tea.Batch(cmd, tea.Quit)
+		}
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// setIntent acts on what the set view asked for; false for any other
+// message.
+func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case OpenMemberMsg:
+		m.enterMember(msg.Member)
+	case NextConflictMsg:
+		i, ok := m.set.model.NextConflict()
+		if !ok {
+			m.status.Info("no save of the set waits on a conflict")
+			break
+		}
+		m.enterMember(i)
+		m.set.viaNext, m.screen = true, screenConflict
+	case EditSetMsg:
+		cmd = m.editSet(msg.Members)
+	case SaveSetMsg:
+		cmd = m.saveSet(false)
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// setWatched hands an event of the set's watch to its object, shown or
+// not, or takes the set's connection state.
+func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
+	s := m.set
+	if ev.Member < 0 {
+		s.conn = ev.Event.Connection
+		m.setView.SetConnection(s.conn)
+		var cmds []tea.Cmd
+		if s.shown >= 0 {
+			cmds = append(cmds, m.watched(ev.Event))
+		}
+		if s.conn.State.Up() {
+			// The server answers again: saves waiting out their back-off
+			// go now.
+			for i := range s.states {
+				if i != s.shown && s.model.Session(i).RetryWaiting() {
+					cmds = append(cmds, m.memberHandle(i, model.Reconnected{}))
+				}
+			}
+		}
+		return tea.Batch(cmds...)
+	}
+	if ev.Member == s.shown {
+		cmd := m.watched(ev.Event)
+		return tea.Batch(cmd, m.pumpSet())
+	}
+	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Event.Type]
+	if typ == 0 || ev.Event.Object == nil {
+		return nil
+	}
+	return m.memberHandle(ev.Member, model.LiveChanged{Type: typ, Object: ev.Event.Object, At: time.Now()})
+}
+
+// enterMember shows object i in the object view.
+func (m *App) enterMember(i int) {
+	s := m.set
+	st := s.states[i]
+	s.states[i], s.shown, s.viaNext = objectState{}, i, false
+	m.take(st, false)
+	m.status.Info("")
+	if r := st.sess.Rebase(); r != nil {
+		m.screen = screenConflict
+	}
+	m.object.SetConnection(connectionText(s.conn))
+}
+
+// backToSet goes from the object shown to the set view (esc), which needs
+// no wait: the object's outcomes find it in the set.
+func (m App) backToSet() (App, tea.Cmd) {
+	s := m.set
+	i := s.shown
+	st := m.objectState
+	st.watch, st.events = nil, nil
+	s.states[i], s.shown, s.viaNext = st, -1, false
+	m.objectState = objectState{}
+	m.screen, m.leaving = screenSet, false
+	m.help.Close()
+	m.setView.Select(i)
+	m.refreshSet()
+	m.status.Info("")
+	return m, nil
+}
+
+// shownSettled goes back to the set once the object n opened is saved,
+// saying so and what conflicts are left.
+func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
+	s := m.set
+	if s == nil || s.shown < 0 || !s.viaNext || m.sess.State() != model.StateSaved || m.screen != screenObject || m.confirm.kind != confirmNone {
+		return m, cmd
+	}
+	name := objectName(keyOf(m.target))
+	rv := m.sess.Base().ResourceVersion
+	m, back := m.backToSet()
+	text := "saved " + name + " rv " + kube.EscapeControl(rv)
+	if n := s.model.Conflicts(); n > 0 {
+		text += fmt.Sprintf("; %s left: n opens the next", model.Count(n, "conflict"))
+	}
+	m.status.OK(text)
+	return m, tea.Batch(cmd, back)
+}
+
+// setInMemory names the objects of the set, not shown, whose draft exists
+// only in memory.
+func (m App) setInMemory() []DraftKey {
+	if m.set == nil {
+		return nil
+	}
+	var out []DraftKey
+	for i, st := range m.set.states {
+		if i != m.set.shown && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
+			out = append(out, keyOf(st.target))
+		}
+	}
+	return out
+}
+
+// setNames names objects of the set for a sentence: the first three, and
+// how many more.
+func (m App) setNames(members []int) string {
+	var names []string
+	for k, i := range members {
+		if k == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(members)-3))
+			break
+		}
+		names = append(names, objectName(keyOf(m.member(i).target)))
+	}
+	return strings.Join(names, ", ")
+}
+
+// objectKeys are the keys of the object's views: in a set, esc goes back
+// to the set, and its help says so.
+func (m App) objectKeys() KeyMap {
+	k := m.keys
+	if m.set != nil {
+		k.Object.BackToList = stateHelp(k.Object.BackToList, "back to the set")
+	}
+	return k
+}

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// fakeSetWatch is a set's watch whose events the test hands the app
+// (setWatchedMsg), as the fake watches of single objects do.
+type fakeSetWatch struct{ stopped bool }
+
+func (w *fakeSetWatch) Events() <-chan kube.SetEvent { return nil }
+func (w *fakeSetWatch) Stop()                        { w.stopped = true }
+
+// setApp starts the app on a set of ConfigMaps of the fake cluster, as
+// kedit cm/a cm/b does: each object opened, watched by the set.
+func setApp(t testing.TB, c *fakeCluster, w, h int, names ...string) App {
+	t.Helper()
+	var objs []*Object
+	for _, n := range names {
+		c.add("configmaps", "default", n)
+		o, err := c.Open(context.Background(), c.collection("configmaps", "default", false).Target("default", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Watch = nil
+		objs = append(objs, o)
+	}
+	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "),
+		Watch: func(context.Context) (SetWatcher, error) { return &fakeSetWatch{}, nil }}
+	return drive(t, New(Config{Cluster: c, Set: set}), tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// setEdit answers the set's $EDITOR with what change makes of its text.
+func setEdit(t testing.TB, m App, change func(string) string) App {
+	t.Helper()
+	m = pressE(t, m)
+	text := m.set.edit.Text
+	return drive(t, m, editorFinishedMsg{original: text, text: change(text)})
+}
+
+// pressE presses e on the set; the $EDITOR it starts is the test's to
+// answer (editorFinishedMsg), so its command is not run.
+func pressE(t testing.TB, m App) App {
+	t.Helper()
+	next, cmd := m.Update(keyMsg("e"))
+	if cmd == nil {
+		t.Fatal("e asks for nothing")
+	}
+	m = next.(App)
+	if m.set.edit == nil || !m.life.editorOpen {
+		t.Fatalf("e did not start $EDITOR:\n%s", plain(m))
+	}
+	return m
+}
+
+// rowOf returns the set's row of the object named name.
+func rowOf(t testing.TB, m App, name string) SetRow {
+	t.Helper()
+	for _, r := range m.setView.rows {
+		if r.Name == "configmaps/"+name {
+			return r
+		}
+	}
+	t.Fatalf("no row of %s", name)
+	return SetRow{}
+}
+
+// theirsOnServer writes on the server of object name as another writer
+// would, without the watch telling the app.
+func theirsOnServer(t testing.TB, c *fakeCluster, name, key, value string) {
+	t.Helper()
+	r := c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: name}]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	obj := r.server.DeepCopy()
+	_ = unstructured.SetNestedField(obj.Object, value, "data", key)
+	obj.SetResourceVersion("13")
+	r.server = obj
+}
+
+// TestSetViewMovesAndMarks: the set view's own keys move the selection
+// and mark rows (space marks the row and moves on); what it asks of the
+// app is in TestViewsAnswerKeysWithIntents.
+func TestSetViewMovesAndMarks(t *testing.T) {
+	v := NewSetView(DefaultSetKeyMap(), NewStyles(), "cm a b c")
+	v.SetSize(80, 20)
+	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
+	v, _ = v.Update(keyMsg(" ")) // marks a, moves to b
+	v, _ = v.Update(keyMsg("j"))
+	v, _ = v.Update(keyMsg(" ")) // marks c
+	if got := v.Marked(); !reflect.DeepEqual(got, []int{0, 2}) || v.Selected() != 2 {
+		t.Fatalf("marked %v, selected %d", got, v.Selected())
+	}
+	v, _ = v.Update(keyMsg("home"))
+	v, _ = v.Update(keyMsg(" ")) // unmarks a
+	if got := v.Marked(); !reflect.DeepEqual(got, []int{2}) || v.Selected() != 1 {
+		t.Errorf("after home and space: marked %v, selected %d", got, v.Selected())
+	}
+	v, _ = v.Update(keyMsg("end"))
+	if v.Selected() != 2 {
+		t.Errorf("end selects %d", v.Selected())
+	}
+}
+
+// TestSetEditSaveConflictResolved: two objects edited in one $EDITOR
+// file while another writer changes one: s saves the other, the one
+// changed meets a conflict that its row says; n opens it, s there
+// resubmits the merge, and the app comes back to the set with both saved
+// and the other writer's change kept.
+func TestSetEditSaveConflictResolved(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 120, 30, "a", "b")
+	if m.screen != screenSet || !strings.Contains(plain(m), "set: configmaps a b") {
+		t.Fatalf("not the set:\n%s", plain(m))
+	}
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	if rowOf(t, m, "a").Status.State != model.MemberDraft || rowOf(t, m, "b").Status.State != model.MemberDraft {
+		t.Fatalf("after the edit:\n%s", plain(m))
+	}
+	theirsOnServer(t, c, "a", "other", "theirs")
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	m = d.settle()
+	if st := rowOf(t, m, "b").Status; st.State != model.MemberSaved || st.ResourceVersion != "11" {
+		t.Errorf("b: %+v", st)
+	}
+	if r := rowOf(t, m, "a"); r.Status.State != model.MemberConflict || !strings.Contains(r.Note, "n opens it") {
+		t.Errorf("a: %+v", r)
+	}
+	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 conflict: n opens the next") {
+		t.Errorf("the round's summary:\n%s", s)
+	}
+	m = drive(t, m, keys("n")...)
+	if m.screen != screenConflict || m.target.Name != "a" {
+		t.Fatalf("n shows %v of %v", m.screen, m.target)
+	}
+	m = drive(t, m, keys("s")...)
+	if m.screen != screenSet || !strings.Contains(plain(m), "saved configmaps/a rv 14") {
+		t.Fatalf("after the resubmit:\n%s", plain(m))
+	}
+	for _, name := range []string{"a", "b"} {
+		if st := rowOf(t, m, name).Status; st.State != model.MemberSaved {
+			t.Errorf("%s: %+v", name, st)
+		}
+	}
+	server := c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: "a"}].object()
+	if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
+		t.Errorf("a on the server: %v", server.Object["data"])
+	}
+}
+
+// TestSetEditRefusedKeepsEveryDraft: a text that does not parse, or that
+// names an object not edited, is refused with what is wrong (the object
+// by name), every draft as it was, and e opens the text again.
+func TestSetEditRefusedKeepsEveryDraft(t *testing.T) {
+	for _, tc := range []struct{ name, add, want string }{
+		{"bad yaml", "- [\n", "the edited list, line"},
+		{"added", "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: zzz\n    namespace: default\n", "ConfigMap/zzz -n default is not among the objects edited"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := setApp(t, newFakeCluster(t), 120, 30, "a", "b")
+			m = setEdit(t, m, func(s string) string { return strings.Replace(s, `foo: "1"`, `foo: kept`, 1) })
+			kept := m.set.model.Session(0).Draft().Text
+			m = setEdit(t, m, func(s string) string { return strings.Replace(s, `foo: kept`, `foo: typed`, 1) + tc.add })
+			if s := plain(m); !strings.Contains(s, tc.want) || !strings.Contains(s, "every draft is kept") {
+				t.Errorf("the status:\n%s", s)
+			}
+			if m.set.model.Session(0).Draft().Text != kept || m.set.model.Session(1).Draft() != nil {
+				t.Error("a refused text changed a draft")
+			}
+			m = pressE(t, m)
+			if !strings.Contains(m.set.edit.Text, "foo: typed") || !strings.HasSuffix(m.set.edit.Text, tc.add) {
+				t.Errorf("e does not open the refused text again:\n%s", m.set.edit.Text)
+			}
+		})
+	}
+}
+
+// TestSetEnterAndBack: enter shows one object as kedit shows one, esc comes
+// back to the set with its draft on its row; the object removed from the
+// set's text keeps no draft.
+func TestSetEnterAndBack(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 120, 30, "a", "b")
+	m = drive(t, m, keys("j")...)
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	if m.screen != screenObject || m.target.Name != "b" || !strings.Contains(plain(m), "esc back to the set") {
+		t.Fatalf("enter:\n%s", plain(m))
+	}
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenSet || rowOf(t, m, "b").Status.State != model.MemberDraft || rowOf(t, m, "b").Place != DraftStored {
+		t.Fatalf("back:\n%s", plain(m))
+	}
+	// b removed from the text: its draft goes.
+	m = setEdit(t, m, func(s string) string {
+		i := strings.Index(s, "- apiVersion: v1\n  data:\n    foo: mine")
+		return s[:i]
+	})
+	if m.set.model.Session(1).Draft() != nil || !strings.Contains(plain(m), "configmaps/b removed from the text: no draft") {
+		t.Errorf("b removed:\n%s", plain(m))
+	}
+}
+
+// TestSetRecoversStoredDrafts: drafts an earlier kedit left of the set's
+// objects are offered once, for all of them; y recovers each.
+func TestSetRecoversStoredDrafts(t *testing.T) {
+	c := newFakeCluster(t)
+	for _, n := range []string{"a", "b"} {
+		k := c.add("configmaps", "default", n)
+		tgt := c.collection("configmaps", "default", false).Target(k.Namespace, n)
+		o := c.store.Open(kube.DraftKey(tgt), "uid-"+n)
+		if _, err := o.Write(1, "10", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+n+"\n  namespace: default\n  resourceVersion: \"10\"\n  uid: uid-"+n+"\ndata:\n  foo: stored\n"), nil); err != nil {
+			t.Fatal(err)
+		}
+		o.Close()
+	}
+	m := setApp(t, c, 120, 30, "a", "b")
+	if m.confirm.kind != confirmSetRecover || !strings.Contains(plain(m), "configmaps/a, configmaps/b are stored: recover them?") {
+		t.Fatalf("no question:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("y")...)
+	for i := range 2 {
+		if d := m.set.model.Session(i).Draft(); d == nil || !strings.Contains(d.Text, "foo: stored") {
+			t.Errorf("object %d's draft: %+v", i, d)
+		}
+	}
+	if s := plain(m); !strings.Contains(s, "2 drafts recovered") {
+		t.Errorf("%s", s)
+	}
+	if _, err := os.Stat(m.set.states[0].draftPath); err != nil {
+		t.Errorf("the recovered draft's file: %v", err)
+	}
+}
+
+// runnerOf is the fake server of object name of the set.
+func runnerOf(c *fakeCluster, name string) *fakeRunner {
+	return c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: name}]
+}
+
+// TestSetRefusedSaveKeepsItsDraft: a save the server refuses keeps its
+// draft, its row says why, and the round's summary says how many were
+// saved and refused, never saved for the refused one.
+func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	runnerOf(c, "a").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	m = drive(t, m, keys("s")...)
+	r := rowOf(t, m, "a")
+	if r.Status.State != model.MemberRefused || !strings.Contains(r.Note, "not allowed") || m.set.model.Session(0).Draft() == nil {
+		t.Errorf("a: %+v", r)
+	}
+	if rowOf(t, m, "b").Status.State != model.MemberSaved {
+		t.Errorf("b: %+v", rowOf(t, m, "b"))
+	}
+	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 refused, the drafts kept (each row says why)") || strings.Contains(s, "configmaps/a  saved") {
+		t.Errorf("the summary:\n%s", s)
+	}
+	// s again sends a's draft only: b's was saved.
+	runnerOf(c, "a").fail = nil
+	m = drive(t, m, keys("s")...)
+	if runnerOf(c, "b").saves != 1 || rowOf(t, m, "a").Status.State != model.MemberSaved {
+		t.Errorf("b saved %d times; a: %+v", runnerOf(c, "b").saves, rowOf(t, m, "a"))
+	}
+}
+
+// TestSetAsksBeforeSavingGitOpsObjects: as for one object, the first save
+// of an object a GitOps tool reconciles asks first; n saves nothing, y
+// saves every draft.
+func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	live, _ := m.set.model.Session(0).Live()
+	flux := live.Object.DeepCopy()
+	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
+	flux.SetResourceVersion("11")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
+	r := runnerOf(c, "a")
+	r.server = flux.DeepCopy()
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	m = drive(t, m, keys("s")...)
+	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is reconciled by a GitOps tool") {
+		t.Fatalf("no question:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("n")...)
+	if r.saves != 0 || runnerOf(c, "b").saves != 0 || !strings.Contains(plain(m), "nothing saved") {
+		t.Fatalf("n saved: %d %d\n%s", r.saves, runnerOf(c, "b").saves, plain(m))
+	}
+	m = drive(t, m, keys("s", "y")...)
+	if rowOf(t, m, "a").Status.State != model.MemberSaved || rowOf(t, m, "b").Status.State != model.MemberSaved {
+		t.Errorf("y:\n%s", plain(m))
+	}
+}
+
+// TestSetWatchReachesEachObject: the set's watch brings each object's
+// changes to its own session: a row not shown follows its object (deleted
+// here), and the object shown gets the banner as one object does.
+func TestSetWatchReachesEachObject(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	if !strings.Contains(plain(m), "connected") {
+		t.Errorf("the header:\n%s", plain(m))
+	}
+	live, _ := m.set.model.Session(1).Live()
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 1, Event: kube.WatchEvent{Type: kube.ObjectDeleted, Object: live.Object}}})
+	if rowOf(t, m, "b").Status.State != model.MemberDeleted {
+		t.Errorf("b: %+v", rowOf(t, m, "b"))
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	theirs, _ := m.set.model.Session(0).Live()
+	o := theirs.Object.DeepCopy()
+	_ = unstructured.SetNestedField(o.Object, "theirs", "data", "bar")
+	o.SetResourceVersion("12")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: o, ResourceVersion: "12"}}})
+	if s := plain(m); !strings.Contains(s, "changed on server: rv 10 -> 12") || !strings.Contains(s, "connected") {
+		t.Errorf("the object shown:\n%s", s)
+	}
+}

@@ -1,0 +1,325 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// What the set view's keys do: the edit of several objects in one
+// $EDITOR file, the save of every draft, the stored drafts of earlier runs,
+// and the rows that say how each object stands.
+
+// editSet opens the objects (all when none is given) in one $EDITOR file.
+// An object whose stored drafts wait for an answer stays out, so that no
+// edit overtakes them; an edit the set refused before is opened again.
+func (m *App) editSet(members []int) tea.Cmd {
+	s := m.set
+	if !s.model.Edited() {
+		if len(members) == 0 {
+			for i := range s.states {
+				members = append(members, i)
+			}
+		}
+		var take, waiting []int
+		for _, i := range members {
+			if len(m.member(i).stored) > 0 {
+				waiting = append(waiting, i)
+			} else {
+				take = append(take, i)
+			}
+		}
+		if len(take) == 0 {
+			m.status.Info("stored drafts of " + m.setNames(waiting) + " wait for an answer: enter one to recover or discard them")
+			return nil
+		}
+		members = take
+		if len(waiting) > 0 {
+			m.status.Info("left out, their stored drafts waiting for an answer (enter): " + m.setNames(waiting))
+		}
+	}
+	e, err := s.model.Edit(members)
+	if err != nil {
+		m.status.Error(errorText(err))
+		return nil
+	}
+	s.edit, m.life.editorOpen = e, true
+	return editCmd(e.Text, false, model.FormatYAML) // the set's List is YAML (editSettings.forSet)
+}
+
+// setEditorFinished splits what $EDITOR left back into the objects'
+// drafts.
+func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+	s := m.set
+	e := s.edit
+	s.edit = nil
+	switch {
+	case msg.err != nil:
+		m.status.Error("editor: " + errorText(msg.err) + " (every draft is unchanged)")
+		return m, nil
+	case msg.text == msg.original && !s.model.Edited():
+		m.status.Info("no change")
+		return m, nil
+	}
+	effects, rep, err := s.model.TakeEdit(e, msg.text)
+	cmd := m.runSetEffects(effects)
+	var te *model.SetTextError
+	var added *model.AddedError
+	switch {
+	case errors.Is(err, model.ErrEmptySetText):
+		m.status.Info("the file was left empty: nothing changed")
+	case errors.As(err, &te), errors.As(err, &added):
+		m.status.Error(kube.EscapeControl(err.Error()) + "; every draft is kept, and e opens your text again")
+	case err != nil:
+		m.status.Error(errorText(err) + " (every draft is unchanged)")
+	default:
+		m.status.Info(editReport(m, rep))
+	}
+	m.refreshSet()
+	return m, cmd
+}
+
+// editReport says what an edit of several objects changed.
+func editReport(m App, rep model.SetEditReport) string {
+	var parts []string
+	if n := len(rep.Edited); n > 0 {
+		parts = append(parts, words.Count(n, "draft")+" edited ("+m.setNames(rep.Edited)+")")
+	}
+	if n := len(rep.Removed); n > 0 {
+		parts = append(parts, m.setNames(rep.Removed)+" removed from the text: no draft")
+	}
+	for i, err := range rep.Kept {
+		parts = append(parts, objectName(keyOf(m.member(i).target))+" keeps its draft: "+errorText(err))
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// saveSet saves every draft of the set (model.Set.SaveAll). The first save
+// of objects a GitOps tool reconciles asks first, as for one object;
+// confirmed says the user said yes.
+func (m *App) saveSet(confirmed bool) tea.Cmd {
+	s := m.set
+	if !confirmed {
+		s.gitOps = nil
+		for i := range s.states {
+			sess := s.model.Session(i)
+			live, _ := sess.Live()
+			if _, owned := model.GitOpsOwnerOf(live.Object); owned && sess.Draft() != nil && !m.member(i).oncall.gitOpsOK {
+				s.gitOps = append(s.gitOps, i)
+			}
+		}
+		if len(s.gitOps) > 0 {
+			m.ask(confirmSetGitOps)
+			return nil
+		}
+	}
+	effects, round := s.model.SaveAll()
+	cmd := m.runSetEffects(effects)
+	if len(round.Queued) == 0 {
+		switch n := s.model.Conflicts(); {
+		case n > 0:
+			m.status.Info(fmt.Sprintf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
+		case len(round.Busy) > 0:
+			m.status.Info("no draft to send: every draft's save is on its way")
+		default:
+			m.status.Info("no draft to save: e edits them")
+		}
+		return cmd
+	}
+	s.round, s.roundSaid = round.Queued, false
+	m.status.Info(fmt.Sprintf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft")))
+	m.refreshSet()
+	return tea.Batch(cmd, m.status.SetBusy("saving"))
+}
+
+// setGitOpsQuestion asks before the first save of objects GitOps tools
+// reconcile.
+func (m App) setGitOpsQuestion() string {
+	s := m.set
+	owner := ""
+	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
+		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
+			owner = " (" + kube.EscapeControl(o.Description()) + ")"
+		}
+	}
+	return fmt.Sprintf("%s %s reconciled by a GitOps tool%s, which may revert a save: save every draft anyway? (y/n)",
+		m.setNames(s.gitOps), words.Agree(len(s.gitOps), "is", "are"), owner)
+}
+
+// answerSetGitOps takes the answer: y saves every draft, n none.
+func (m App) answerSetGitOps(yes bool) (App, tea.Cmd) {
+	s := m.set
+	if !yes {
+		m.status.Info("nothing saved; the drafts are kept")
+		return m, nil
+	}
+	for _, i := range s.gitOps {
+		m.member(i).oncall.gitOpsOK = true
+	}
+	cmd := m.saveSet(true)
+	return m, cmd
+}
+
+// roundDone says how the save round went once its last save is back.
+func (m *App) roundDone() {
+	s := m.set
+	if s.round == nil || s.roundSaid || s.model.Busy() {
+		return
+	}
+	s.roundSaid = true
+	m.status.SetBusy("")
+	counts := map[model.MemberState]int{}
+	for _, i := range s.round {
+		counts[s.model.Status(i).State]++
+	}
+	text := fmt.Sprintf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
+	if c := counts[model.MemberConflict]; c > 0 {
+		text += fmt.Sprintf("; %s: n opens the next", words.Count(c, "conflict"))
+	}
+	if r := counts[model.MemberRefused]; r > 0 {
+		text += fmt.Sprintf("; %d refused, the drafts kept (each row says why)", r)
+	}
+	if counts[model.MemberSaved] == len(s.round) {
+		m.status.OK(text)
+	} else {
+		m.status.Error(text)
+	}
+}
+
+// setRecoverQuestion offers the stored drafts earlier runs left of the
+// set's objects.
+func (m App) setRecoverQuestion() string {
+	var waiting []int
+	for i := range m.set.states {
+		if len(m.member(i).stored) > 0 {
+			waiting = append(waiting, i)
+		}
+	}
+	return fmt.Sprintf("drafts an earlier kedit left of %s are stored: recover them? (y: the newest of each; n: enter one to answer for it)",
+		m.setNames(waiting))
+}
+
+// answerSetRecover takes the answer: y recovers the newest stored draft of
+// each object, as y does for one, and the others stay stored (kedit drafts
+// lists them), as when one of several is picked; one made on an earlier
+// object of the name is left to enter, whose question warns of it.
+func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
+	m.confirm.kind = confirmNone
+	if !a.Yes {
+		m.status.Info("the stored drafts stay on disk: enter an object to recover or discard its own")
+		return m, nil
+	}
+	var cmds []tea.Cmd
+	recovered := 0
+	for i := range m.set.states {
+		st := m.member(i)
+		if len(st.stored) == 0 {
+			continue
+		}
+		d := st.stored[0]
+		uid := ""
+		if b := st.sess.Base().Object; b != nil {
+			uid = string(b.GetUID())
+		}
+		if model.MadeOnEarlierObject(d.UID, uid) {
+			m.noteMember(i, notice{"a stored draft made on an earlier object of this name waits: enter says more", false})
+			continue
+		}
+		st.stored = nil
+		effects, err := m.set.model.Handle(i, model.RecoverDraft{Draft: kube.StoredDraft(d)})
+		cmd := m.runSetEffects(effects)
+		var stale *model.StaleDraftError
+		switch {
+		case errors.As(err, &stale):
+			st.inflight++
+			cmds = append(cmds, cmd, keepAsideCmd(st.sess, st.drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
+		case err != nil:
+			m.noteMember(i, notice{errorText(err), true})
+			cmds = append(cmds, cmd)
+		default:
+			recovered++
+			st.inflight++
+			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
+		}
+	}
+	m.status.Info(words.Count(recovered, "draft") + " recovered; other stored drafts stay on disk (kedit drafts lists them)")
+	m.refreshSet()
+	return m, tea.Batch(cmds...)
+}
+
+// refreshSet gives the set view its rows, and says how a save round went
+// once it is over.
+func (m *App) refreshSet() {
+	s := m.set
+	if s == nil {
+		return
+	}
+	rows := make([]SetRow, len(s.states))
+	for i := range s.states {
+		rows[i] = m.setRow(i)
+	}
+	m.setView.SetRows(rows)
+	if m.screen == screenSet {
+		m.roundDone()
+	}
+}
+
+// setRow is object i's row.
+func (m *App) setRow(i int) SetRow {
+	s := m.set
+	st := m.member(i)
+	status := s.model.Status(i)
+	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: st.target.Namespace, Status: status}
+	if status.Draft {
+		row.Place = DraftStored
+		if st.inMemory() {
+			row.Place = DraftInMemory
+		}
+	}
+	row.State, row.Note = status.State.String(), ""
+	switch status.State {
+	case model.MemberSaved:
+		text, whole := savedText(status.ResourceVersion, st.sess.LastSave(), st.sess.Ref().IsSecret())
+		row.State = "saved rv " + kube.EscapeControl(status.ResourceVersion)
+		if !whole {
+			row.Note = strings.TrimPrefix(text, row.State+", ")
+		}
+	case model.MemberConflict:
+		row.Note = "n opens it (or enter)"
+		if status.OpenConflicts > 0 {
+			row.State = fmt.Sprintf("conflict (%d open)", status.OpenConflicts)
+		} else {
+			row.Note = "merged cleanly: n opens it, s there saves the merge"
+		}
+	case model.MemberRefused:
+		if status.Failure != nil {
+			row.Note = failureText(status.Failure)
+		} else {
+			row.Note = errorText(status.Err)
+		}
+	case model.MemberDraft:
+		if status.Err != nil {
+			row.Note = "cannot be saved: " + errorText(status.Err)
+		}
+	case model.MemberDeleted:
+		if status.Draft {
+			row.Note = "deleted on the server; the draft is kept (enter, then s creates it again)"
+		}
+	}
+	switch {
+	case len(st.stored) > 0:
+		row.Note = words.Count(len(st.stored), "stored draft") + " from an earlier kedit: enter to recover or discard"
+	case row.Note == "" && s.notes[i].text != "" && s.noteOf[i] == status.State:
+		row.Note = s.notes[i].text
+	}
+	return row
+}

@@ -1,0 +1,125 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// Each object of the set, shown or not, as one object is: its session
+// takes every outcome of its commands, and the save round goes on after
+// each.
+
+// memberHandle hands ev to object i, which is not shown, and performs what
+// its session and the save round ask for.
+func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
+	s := m.set
+	if i == s.shown {
+		cmd := m.handle(ev)
+		return tea.Batch(cmd, m.pumpSet())
+	}
+	before := s.model.Session(i).State()
+	effects, err := s.model.Handle(i, ev)
+	cmds := []tea.Cmd{m.runSetEffects(effects)}
+	if err != nil {
+		m.noteMember(i, notice{errorText(err), true})
+	}
+	sess := s.model.Session(i)
+	if r := sess.Rebase(); m.cfg.AutoRebase && sess.State() == model.StateRebasing && r != nil && len(r.Merge.Conflicts) == 0 &&
+		(before == model.StateSaving || before == model.StateWaitingTheirs) {
+		// --auto-rebase, as for one object: a clean rebase after a
+		// conflict goes back at once.
+		m.noteMember(i, notice{"auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge), false})
+		cmds = append(cmds, m.memberHandle(i, model.Resubmit{}))
+	}
+	m.refreshSet()
+	return tea.Batch(cmds...)
+}
+
+// pumpSet sends what the save round may send now.
+func (m *App) pumpSet() tea.Cmd {
+	if m.set == nil {
+		return nil
+	}
+	cmd := m.runSetEffects(m.set.model.Pump())
+	m.refreshSet()
+	return cmd
+}
+
+// runSetEffects performs the set's effects, each with its object's runner.
+func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, e := range effects {
+		st := m.member(e.Member)
+		if r, ok := e.Effect.(model.RetrySave); ok {
+			cmds = append(cmds, retryCmd(st.sess, r))
+			continue
+		}
+		if st.runner != nil {
+			st.inflight++
+			cmds = append(cmds, performCmd(m.ctx, st.sess, st.runner, e.Effect))
+		}
+		if e.Member == m.set.shown {
+			m.refresh()
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// memberPerformed takes the outcome of an effect of an object not shown.
+func (m App) memberPerformed(msg performedMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	st := m.member(i)
+	st.inflight--
+	if seq := storeSeq(msg.effect); seq > 0 {
+		if n, ok := st.draftStored(msg.effect, seq, msg.err); ok {
+			m.noteMember(i, n)
+		}
+	} else if msg.err != nil {
+		m.noteMember(i, notice{errorText(msg.err), true})
+	}
+	var cmd tea.Cmd
+	if msg.event != nil {
+		cmd = m.memberHandle(i, msg.event)
+	}
+	m.refreshSet()
+	return m, cmd
+}
+
+// memberStoredDrafts takes the outcome of recovering or discarding an
+// object's stored drafts, for an object not shown.
+func (m App) memberStoredDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	if n, ok := m.member(i).storedDrafts(msg); ok {
+		m.noteMember(i, n)
+	}
+	m.refreshSet()
+	return m, nil
+}
+
+// memberRetry sends again a save of an object not shown whose back-off is
+// over.
+func (m App) memberRetry(msg retryDueMsg) (App, tea.Cmd) {
+	i, ok := m.memberOf(msg.sess)
+	if !ok {
+		return m, nil
+	}
+	sess := m.set.model.Session(i)
+	if !sess.RetryWaiting() || sess.Failure().Attempt != msg.attempt {
+		return m, nil
+	}
+	cmd := m.memberHandle(i, model.SaveRequested{})
+	return m, cmd
+}
+
+// noteMember says n on object i's row, until its state changes.
+func (m *App) noteMember(i int, n notice) {
+	m.set.notes[i], m.set.noteOf[i] = n, m.set.model.Status(i).State
+}

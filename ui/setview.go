@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+)
+
+// The set view's intents, for the app to carry out.
+type (
+	// OpenMemberMsg asks to show object Member of the set (enter).
+	OpenMemberMsg struct{ Member int }
+	// EditSetMsg asks to edit Members (all when empty) in one $EDITOR
+	// file (e).
+	EditSetMsg struct{ Members []int }
+	// SaveSetMsg asks to save every draft of the set (s).
+	SaveSetMsg struct{}
+	// NextConflictMsg asks to show the next object whose save met a
+	// conflict (n).
+	NextConflictMsg struct{}
+)
+
+// SetRow is one object of the set as the view shows it.
+type SetRow struct {
+	// Name is the object as kubectl names it (configmaps/app), Namespace
+	// its namespace; both from the server, escaped by the view.
+	Name, Namespace string
+	// Status is the object's state in the set (model.Set.Status).
+	Status model.MemberStatus
+	// State is Status in words: "saved rv 812", "conflict (2 open)".
+	State string
+	// Note says why, when the row needs it: a refusal, a stored draft.
+	Note string
+	// Place says where a draft is kept (stored on disk, or in memory).
+	Place DraftPlace
+}
+
+// SetView lists the objects of a set: a header with how the set was
+// named, the counts and the connection state; a row per object with its
+// state (live, draft, queued, saving, saved rv N, conflict, refused,
+// deleted) and what goes with it; and a line with the selected row's note
+// in full. It owns its keys: moving and marking are its own, the rest it
+// asks of the app with an intent.
+type SetView struct {
+	keys   SetKeyMap
+	styles *Styles
+	width  int
+	height int
+
+	title  string
+	rows   []SetRow
+	marked map[int]bool
+	conn   kube.Connection
+	// selected is the row selected, offset the first row on the screen.
+	selected, offset int
+}
+
+// NewSetView returns a set view titled title (how the set was named).
+func NewSetView(keys SetKeyMap, styles *Styles, title string) SetView {
+	return SetView{keys: keys, styles: styles, title: title, marked: map[int]bool{}}
+}
+
+// SetSize gives the view the terminal's size less what the app draws
+// around it.
+func (m *SetView) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.scroll()
+}
+
+// SetRows replaces the rows: the app sets them whenever an object's state
+// changes.
+func (m *SetView) SetRows(rows []SetRow) {
+	m.rows = rows
+	m.selected = min(m.selected, max(len(rows)-1, 0))
+	m.scroll()
+}
+
+// SetConnection sets the state of the set's link to the API server.
+func (m *SetView) SetConnection(c kube.Connection) { m.conn = c }
+
+// Select selects row i.
+func (m *SetView) Select(i int) {
+	if i >= 0 && i < len(m.rows) {
+		m.selected = i
+		m.scroll()
+	}
+}
+
+// Selected returns the selected row's index.
+func (m SetView) Selected() int { return m.selected }
+
+// Marked returns the marked rows, in order.
+func (m SetView) Marked() []int {
+	var out []int
+	for i := range m.rows {
+		if m.marked[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Update handles the view's keys; what it cannot do alone it returns as
+// an intent.
+func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+			m.move(-3)
+		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+			m.move(3)
+		}
+	case tea.KeyMsg:
+		k := m.keys
+		if d, ok := (listKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}).step(msg, m.tableHeight(), len(m.rows)); ok {
+			m.move(d)
+			return m, nil
+		}
+		switch {
+		case key.Matches(msg, k.Mark):
+			if len(m.rows) > 0 {
+				m.marked[m.selected] = !m.marked[m.selected]
+				m.move(1)
+			}
+			return m, nil
+		case key.Matches(msg, k.Open):
+			return m, emitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
+		case key.Matches(msg, k.Edit):
+			return m, emit(EditSetMsg{Members: m.Marked()})
+		}
+		in := firstIntent(msg, []keyIntent{{k.Save, SaveSetMsg{}}, {k.NextConflict, NextConflictMsg{}},
+			{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}}})
+		return m, emitIf(in != nil, in)
+	}
+	return m, nil
+}
+
+// move moves the selection by d rows, within the rows.
+func (m *SetView) move(d int) {
+	m.selected = max(0, min(m.selected+d, len(m.rows)-1))
+	m.scroll()
+}
+
+// tableHeight is how many rows fit: the view less its header, the column
+// titles and the note line.
+func (m SetView) tableHeight() int { return max(m.height-3, 1) }
+
+// scroll keeps the selected row on the screen.
+func (m *SetView) scroll() {
+	h := m.tableHeight()
+	switch {
+	case m.selected < m.offset:
+		m.offset = m.selected
+	case m.selected >= m.offset+h:
+		m.offset = m.selected - h + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.rows)-h))
+}
+
+// View draws the header, the table and the selected row's note.
+func (m SetView) View() string {
+	lines := append([]string{m.header()}, m.table()...)
+	h := max(m.height-1, 1)
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	note := ""
+	if m.selected < len(m.rows) {
+		note = m.rows[m.selected].Note
+	}
+	return strings.Join(append(lines[:h], ansi.Truncate(m.styles.Muted.Render(kube.EscapeControl(note)), m.width, "…")), "\n")
+}
+
+// header says what the set is, how its objects stand, and the link.
+func (m SetView) header() string {
+	counts := map[model.MemberState]int{}
+	for _, r := range m.rows {
+		counts[r.Status.State]++
+	}
+	parts := []string{model.Count(len(m.rows), "object")}
+	for _, st := range []model.MemberState{model.MemberDraft, model.MemberQueued, model.MemberSaving, model.MemberSaved,
+		model.MemberConflict, model.MemberRefused, model.MemberDeleted} {
+		switch n := counts[st]; {
+		case n == 0:
+		case st == model.MemberDraft || st == model.MemberConflict:
+			parts = append(parts, model.Count(n, st.String()))
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	if n := len(m.Marked()); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d marked", n))
+	}
+	right := strings.Join(parts, " · ") + "  " + connectionText(m.conn)
+	avail := max(m.width-ansi.StringWidth(right)-2, 1)
+	left := ansi.Truncate(kube.EscapeControl("set: "+m.title), avail, "…")
+	return ansi.Truncate(m.styles.Header.Render(left+"  "+strings.Join(parts, " · "))+"  "+m.styles.Muted.Render(connectionText(m.conn)), m.width, "…")
+}
+
+// table is the column titles and the rows on the screen.
+func (m SetView) table() []string {
+	cols := m.columns()
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	end := min(m.offset+m.tableHeight(), len(m.rows))
+	for i := m.offset; i < end; i++ {
+		lines = append(lines, m.rowLine(i, cols))
+	}
+	return lines
+}
+
+// columns are the table's columns, sized for the rows and the width;
+// NAMESPACE only when the rows are of several namespaces.
+func (m SetView) columns() []column {
+	nameW, nsW, stateW := 4, 0, 5
+	namespaces := map[string]bool{}
+	for _, r := range m.rows {
+		nameW = max(nameW, ansi.StringWidth(kube.EscapeControl(r.Name)))
+		stateW = max(stateW, ansi.StringWidth(r.State))
+		namespaces[r.Namespace] = true
+	}
+	if len(namespaces) > 1 {
+		nsW = 9
+		for ns := range namespaces {
+			nsW = max(nsW, ansi.StringWidth(kube.EscapeControl(ns)))
+		}
+		nsW = min(nsW, 20)
+	}
+	// Two columns each go to the selection and the mark; NAME gives way
+	// first, down to 16, then STATE keeps what it needs.
+	stateW = min(stateW, 28)
+	fixed := 4 + stateW + 2 + 6 + 2
+	if nsW > 0 {
+		fixed += nsW + 2
+	}
+	nameW = max(min(nameW, m.width-fixed-8), min(nameW, 16))
+	cols := []column{{title: "NAME", width: nameW}}
+	if nsW > 0 {
+		cols = append(cols, column{title: "NAMESPACE", width: nsW})
+	}
+	return append(cols, column{title: "STATE", width: stateW}, column{title: "DRAFT", width: 6},
+		column{title: "NOTE", width: max(m.width-fixed-nameW, 4)})
+}
+
+// rowLine is row i in cols, with its mark, and highlighted when selected.
+func (m SetView) rowLine(i int, cols []column) string {
+	r := m.rows[i]
+	texts := []string{kube.EscapeControl(r.Name)}
+	if cols[1].title == "NAMESPACE" {
+		texts = append(texts, kube.EscapeControl(r.Namespace))
+	}
+	texts = append(texts, r.State, r.Place.String(), kube.EscapeControl(r.Note))
+	line := cells(cols, texts)
+	mark := "  "
+	if m.marked[i] {
+		mark = "* "
+	}
+	if i == m.selected {
+		line = m.styles.Selected.Render("> " + mark + line + strings.Repeat(" ", max(0, m.width-4-ansi.StringWidth(line))))
+	} else {
+		line = strings.TrimRight("  "+mark+line, " ")
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+// ShortHelp is the set's keys for the footer, the most used first.
+func (m SetView) ShortHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Open, k.Edit, k.Mark, k.Save, k.NextConflict, k.Help, k.Quit}
+}
+
+// FullHelp is every key of the set view, in groups.
+func (m SetView) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Open, k.Edit, k.Mark, k.Save, k.NextConflict},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Help, k.Quit, k.ForceQuit},
+	}
+}
