@@ -112,6 +112,38 @@ func TestSetViewMovesAndMarks(t *testing.T) {
 	}
 }
 
+// TestSetViewIsAValue: a copy of the set view never changes when the view
+// it was copied from (or another copy) marks or unmarks rows, nor when
+// its rows are replaced: each keeps the marks it had, its View too.
+func TestSetViewIsAValue(t *testing.T) {
+	v := NewSetView(DefaultSetKeyMap(), NewStyles(), "cm a b c")
+	v.SetSize(80, 20)
+	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
+	v, _ = v.Update(keyMsg(" ")) // marks a
+	old := v
+	oldView := old.View()
+	v, _ = v.Update(keyMsg(" ")) // marks b
+	v, _ = v.Update(keyMsg("home"))
+	v, _ = v.Update(keyMsg(" ")) // unmarks a
+	other := old
+	other, _ = other.Update(keyMsg("end"))
+	other, _ = other.Update(keyMsg(" ")) // marks c on another copy
+	v.SetRows([]SetRow{{Name: "configmaps/a"}})
+	if got := old.Marked(); !reflect.DeepEqual(got, []int{0}) || old.View() != oldView {
+		t.Errorf("the old copy changed: marked %v\n%s\nwas\n%s", got, old.View(), oldView)
+	}
+	if got := other.Marked(); !reflect.DeepEqual(got, []int{0, 2}) {
+		t.Errorf("the other copy: marked %v, want [0 2]", got)
+	}
+	if got := v.Marked(); len(got) != 0 {
+		t.Errorf("the view of one row: marked %v, want none (b's mark went with its row)", got)
+	}
+	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}})
+	if got := v.Marked(); len(got) != 0 {
+		t.Errorf("rows given back: marked %v, want none", got)
+	}
+}
+
 // TestSetEditSaveConflictResolved: two objects edited in one $EDITOR
 // file while another writer changes one: s saves the other, the one
 // changed meets a conflict that its row says; n opens it, s there
