@@ -23,7 +23,7 @@ var askAbove = 500
 // and which: several objects (kubectl's TYPE/NAME TYPE/NAME or TYPE NAME
 // NAME), a selector (-l) or manifests (-f).
 func setSource(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) (kube.SetSource, bool) {
-	src := kube.SetSource{Args: args, Selector: opts.selector, Files: opts.files, AllNamespaces: opts.allNamespaces,
+	src := kube.SetSource{Args: args, Selector: opts.selector, Files: opts.files, Recursive: opts.recursive, AllNamespaces: opts.allNamespaces,
 		Stdin: cmd.InOrStdin(), NamespaceFlag: flags.Namespace}
 	// With --audit-log the arguments after the object are logs
 	// (--audit-log audit*.log), so only -l and -f make a set.
@@ -88,6 +88,8 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 // named, where.
 func setTitle(src kube.SetSource, objs []kube.SetObject) string {
 	switch {
+	case len(src.Files) > 0 && src.Recursive:
+		return "-f " + strings.Join(src.Files, " -f ") + " -R"
 	case len(src.Files) > 0:
 		return "-f " + strings.Join(src.Files, " -f ")
 	case src.Selector != "":

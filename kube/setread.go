@@ -30,6 +30,9 @@ type SetSource struct {
 	// files) or - for standard input, which Stdin is.
 	Files []string
 	Stdin io.Reader
+	// Recursive is -R: a directory of Files is read with every directory
+	// below it.
+	Recursive bool
 	// NamespaceFlag is -n as given, "" when it was not: a manifest of
 	// another namespace is then refused, as kubectl refuses it.
 	NamespaceFlag string
@@ -246,7 +249,7 @@ func dedupe(targets []*Target) []*Target {
 
 // manifestTargets names the live objects src.Files' manifests are of.
 func (c *Cluster) manifestTargets(src SetSource) ([]*Target, error) {
-	docs, err := readManifests(src.Files, src.Stdin)
+	docs, err := readManifests(src.Files, src.Stdin, src.Recursive)
 	if err != nil {
 		return nil, err
 	}
