@@ -136,6 +136,30 @@ func TestSetSaveAllIsBounded(t *testing.T) {
 	}
 }
 
+// TestSetSaveAllLeavesOutTheDeclined: a round asked to leave members out
+// sends every other draft and leaves theirs as they are, saying which it
+// skipped; a member without a draft is not said skipped.
+func TestSetSaveAllLeavesOutTheDeclined(t *testing.T) {
+	s := newTestSet(t, 4)
+	for _, i := range []int{0, 1, 2} {
+		draftOf(t, s, i, "mine")
+	}
+	before := s.Session(1).Draft().Text
+	effects, round := s.SaveAll(1, 3)
+	saves := savesIn(effects)
+	if _, sent := saves[1]; sent || len(saves) != 2 || fmt.Sprint(round.Queued, round.Skipped) != "[0 2] [1]" {
+		t.Fatalf("saves %v, queued %v, skipped %v", saves, round.Queued, round.Skipped)
+	}
+	if st := s.Status(1); st.State != MemberDraft || s.Session(1).Draft().Text != before {
+		t.Errorf("the declined member: %+v", st)
+	}
+	// The next round, asked for everything, sends it.
+	_, round = s.SaveAll()
+	if fmt.Sprint(round.Queued) != "[1]" {
+		t.Errorf("the next round queued %v, want [1]", round.Queued)
+	}
+}
+
 // TestSetEditSplitsByIdentity: one text for three objects; the one edited
 // gets the draft, the one left alone keeps what it had, the one removed
 // keeps no draft; a text left as it was changes nothing.

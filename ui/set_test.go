@@ -308,11 +308,12 @@ func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
 }
 
 // TestSetAsksBeforeSavingGitOpsObjects: as for one object, the first save
-// of an object a GitOps tool reconciles asks first; n saves nothing, y
-// saves every draft.
+// of an object a GitOps tool reconciles asks first; n saves every other
+// draft and leaves that one's draft as it is, its row saying why it was
+// not saved; the next s asks again, and y saves it.
 func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	c := newFakeCluster(t)
-	m := setApp(t, c, 160, 30, "a", "b")
+	m := setApp(t, c, 200, 30, "a", "b", "c")
 	live, _ := m.set.model.Session(0).Live()
 	flux := live.Object.DeepCopy()
 	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
@@ -321,16 +322,37 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	r := runnerOf(c, "a")
 	r.server = flux.DeepCopy()
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	drafted := m.set.model.Session(0).Draft().Text
 	m = drive(t, m, keys("s")...)
-	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is reconciled by a GitOps tool") {
+	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is managed by Flux (kustomization flux-system/apps): a save may be reverted. Save it too?") ||
+		!strings.Contains(plain(m), "n saves the other drafts only and keeps its draft") {
 		t.Fatalf("no question:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("n")...)
-	if r.saves != 0 || runnerOf(c, "b").saves != 0 || !strings.Contains(plain(m), "nothing saved") {
-		t.Fatalf("n saved: %d %d\n%s", r.saves, runnerOf(c, "b").saves, plain(m))
+	if r.saves != 0 || runnerOf(c, "b").saves != 1 || runnerOf(c, "c").saves != 1 {
+		t.Fatalf("n: a saved %d times, b %d, c %d; want a none, b and c once", r.saves, runnerOf(c, "b").saves, runnerOf(c, "c").saves)
+	}
+	a := rowOf(t, m, "a")
+	if a.Status.State != model.MemberDraft || m.set.model.Session(0).Draft().Text != drafted ||
+		a.Note != "not saved: you declined, as Flux reconciles it; the draft is kept (s asks again)" {
+		t.Errorf("a after n: %+v", a)
+	}
+	if rowOf(t, m, "b").Status.State != model.MemberSaved || rowOf(t, m, "c").Status.State != model.MemberSaved {
+		t.Errorf("b and c after n:\n%s", plain(m))
+	}
+	if s := plain(m); !strings.Contains(s, "saved 2 of 2 drafts; 1 not saved, as you answered (a GitOps tool reconciles it), the draft kept") {
+		t.Errorf("the summary:\n%s", s)
+	}
+	m = drive(t, m, keys("s")...)
+	if m.confirm.kind != confirmSetGitOps {
+		t.Fatalf("the next s does not ask again:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("n")...)
+	if r.saves != 0 || !strings.Contains(plain(m), "nothing saved: you declined configmaps/a, which a GitOps tool reconciles; the draft is kept") {
+		t.Fatalf("n with only a's draft left: %d saves\n%s", r.saves, plain(m))
 	}
 	m = drive(t, m, keys("s", "y")...)
-	if rowOf(t, m, "a").Status.State != model.MemberSaved || rowOf(t, m, "b").Status.State != model.MemberSaved {
+	if rowOf(t, m, "a").Status.State != model.MemberSaved || r.saves != 1 || runnerOf(c, "b").saves != 1 {
 		t.Errorf("y:\n%s", plain(m))
 	}
 }

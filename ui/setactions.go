@@ -103,10 +103,10 @@ func editReport(m App, rep model.SetEditReport) string {
 	return strings.Join(parts, "; ")
 }
 
-// saveSet saves every draft of the set (model.Set.SaveAll). The first save
-// of objects a GitOps tool reconciles asks first, as for one object;
-// confirmed says the user said yes.
-func (m *App) saveSet(confirmed bool) tea.Cmd {
+// saveSet saves every draft of the set (model.Set.SaveAll) but those of
+// declined. The first save of objects a GitOps tool reconciles asks first,
+// as for one object; confirmed says the user has answered.
+func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	s := m.set
 	if !confirmed {
 		s.gitOps = nil
@@ -122,10 +122,16 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 			return nil
 		}
 	}
-	effects, round := s.model.SaveAll()
+	effects, round := s.model.SaveAll(declined...)
 	cmd := m.runSetEffects(effects)
+	for _, i := range round.Skipped {
+		m.noteMember(i, notice{"not saved: you declined, as " + m.gitOpsOwner(i) + " reconciles it; the draft is kept (s asks again)", false})
+	}
 	if len(round.Queued) == 0 {
 		switch n := s.model.Conflicts(); {
+		case len(round.Skipped) > 0:
+			n := len(round.Skipped)
+			m.status.Info("nothing saved: you declined " + m.setNames(round.Skipped) + ", which " + words.Agree(n, "a GitOps tool reconciles; the draft is kept", "GitOps tools reconcile; the drafts are kept"))
 		case n > 0:
 			m.status.Info(fmt.Sprintf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
 		case len(round.Busy) > 0:
@@ -133,39 +139,60 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 		default:
 			m.status.Info("no draft to save: e edits them")
 		}
+		m.refreshSet()
 		return cmd
 	}
-	s.round, s.roundSaid = round.Queued, false
-	m.status.Info(fmt.Sprintf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft")))
+	s.round, s.declined, s.roundSaid = round.Queued, round.Skipped, false
+	text := fmt.Sprintf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft"))
+	if len(round.Skipped) > 0 {
+		text += "; not " + m.setNames(round.Skipped) + " (declined)"
+	}
+	m.status.Info(text)
 	m.refreshSet()
 	return tea.Batch(cmd, m.status.SetBusy("saving"))
 }
 
-// setGitOpsQuestion asks before the first save of objects GitOps tools
-// reconcile.
-func (m App) setGitOpsQuestion() string {
-	s := m.set
-	owner := ""
-	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
+// gitOpsOwner names the GitOps tool that reconciles object i, for its
+// row: "Flux", or "a GitOps tool".
+func (m App) gitOpsOwner(i int) string {
+	if live, _ := m.set.model.Session(i).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			owner = " (" + kube.EscapeControl(o.Description()) + ")"
+			return string(o.Tool)
 		}
 	}
-	return fmt.Sprintf("%s %s reconciled by a GitOps tool%s, which may revert a save: save every draft anyway? (y/n)",
-		m.setNames(s.gitOps), words.Agree(len(s.gitOps), "is", "are"), owner)
+	return "a GitOps tool"
 }
 
-// answerSetGitOps takes the answer: y saves every draft, n none.
+// setGitOpsQuestion asks before the first save of objects GitOps tools
+// reconcile: y saves them with the others, n saves the others only.
+func (m App) setGitOpsQuestion() string {
+	s := m.set
+	n := len(s.gitOps)
+	what := "reconciled by a GitOps tool, which may revert a save"
+	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
+		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
+			what = kube.EscapeControl(o.Description())
+			if n > 1 {
+				what = "reconciled by GitOps tools, which may revert a save (" + m.setNames(s.gitOps[:1]) + ": " + what + ")"
+			}
+		}
+	}
+	return fmt.Sprintf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s)",
+		m.setNames(s.gitOps), words.Agree(n, "is", "are"), what, words.Agree(n, "it", "them"), words.Agree(n, "its draft", "their drafts"))
+}
+
+// answerSetGitOps takes the answer: y saves every draft; n every draft
+// but those of the objects a GitOps tool reconciles, whose rows say so.
 func (m App) answerSetGitOps(yes bool) (App, tea.Cmd) {
 	s := m.set
 	if !yes {
-		m.status.Info("nothing saved; the drafts are kept")
-		return m, nil
+		cmd := m.saveSet(true, s.gitOps)
+		return m, cmd
 	}
 	for _, i := range s.gitOps {
 		m.member(i).oncall.gitOpsOK = true
 	}
-	cmd := m.saveSet(true)
+	cmd := m.saveSet(true, nil)
 	return m, cmd
 }
 
@@ -187,6 +214,10 @@ func (m *App) roundDone() {
 	}
 	if r := counts[model.MemberRefused]; r > 0 {
 		text += fmt.Sprintf("; %d refused, the drafts kept (each row says why)", r)
+	}
+	if d := len(s.declined); d > 0 {
+		text += fmt.Sprintf("; %d not saved, as you answered (%s), the %s kept",
+			d, words.Agree(d, "a GitOps tool reconciles it", "GitOps tools reconcile them"), words.Agree(d, "draft", "drafts"))
 	}
 	if counts[model.MemberSaved] == len(s.round) {
 		m.status.OK(text)
