@@ -27,6 +27,8 @@ type Set struct {
 	// edited is an edit of several objects the set refused, kept so that
 	// nothing typed is lost: the next edit opens it again.
 	edited *SetEdit
+	// format is the format of the set's edits (SetFormat); "" is YAML.
+	format Format
 }
 
 type member struct {
