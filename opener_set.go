@@ -59,7 +59,7 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 	if err != nil {
 		return nil, err
 	}
-	set := &ui.Set{Title: title}
+	set := &ui.Set{Title: title, Format: o.format}
 	for i, so := range objs {
 		ob, opened, err := o.openRead(ctx, so.Target, so.Object)
 		if err != nil {

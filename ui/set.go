@@ -96,6 +96,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		sessions = append(sessions, o.Session)
 	}
 	st.model = model.NewSet(sessions)
+	st.model.SetFormat(s.Format)
 	m.set = st
 	m.setView = NewSetView(m.keys.Set, m.styles, s.Title)
 	m.screen = screenSet

@@ -35,7 +35,7 @@ func setApp(t testing.TB, c *fakeCluster, w, h int, names ...string) App {
 		o.Watch = nil
 		objs = append(objs, o)
 	}
-	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "),
+	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "), Format: c.format,
 		Watch: func(context.Context) (SetWatcher, error) { return &fakeSetWatch{}, nil }}
 	return drive(t, New(Config{Cluster: c, Set: set}), tea.WindowSizeMsg{Width: w, Height: h})
 }
@@ -188,6 +188,83 @@ func TestSetEditSaveConflictResolved(t *testing.T) {
 	server := c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: "a"}].object()
 	if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
 		t.Errorf("a on the server: %v", server.Object["data"])
+	}
+}
+
+// TestSetJSONEditSaveConflictResolved: with -o json, e edits one JSON
+// List of the objects' JSON texts, and leaves out (saying why) one whose
+// text is YAML; the drafts it splits back are JSON; a save that meets a
+// conflict shows it in JSON, resolved and resubmitted, both saved, the
+// other writer's change kept.
+func TestSetJSONEditSaveConflictResolved(t *testing.T) {
+	c := newFakeCluster(t)
+	c.format = model.FormatJSON
+	m := setApp(t, c, 200, 40, "a", "b", "c")
+	// c's text is YAML (as a draft recovered in YAML keeps it).
+	m.set.model.Session(2).SetFormat(model.FormatYAML)
+	m = pressE(t, m)
+	e := m.set.edit
+	if e.Format != model.FormatJSON || !strings.HasPrefix(e.Text, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [") ||
+		strings.Count(e.Text, `"foo": "1"`) != 2 || strings.Contains(e.Text, `"name": "c"`) {
+		t.Fatalf("the $EDITOR file:\n%s", e.Text)
+	}
+	if s := plain(m); !strings.Contains(s, "left out of the JSON file, its text in another format: configmaps/c (edited in YAML); enter edits it") {
+		t.Errorf("the status does not say c was left out:\n%s", s)
+	}
+	m = drive(t, m, editorFinishedMsg{original: e.Text, text: strings.ReplaceAll(e.Text, `"foo": "1"`, `"foo": "mine"`)})
+	for i, name := range []string{"a", "b"} {
+		d := m.set.model.Session(i).Draft()
+		if d == nil || d.Err != nil || !strings.HasPrefix(d.Text, "{\n") || !strings.Contains(d.Text, `"foo": "mine"`) {
+			t.Fatalf("%s's draft: %+v", name, d)
+		}
+	}
+	theirsOnServer(t, c, "a", "other", "theirs")
+	theirsOnServer(t, c, "a", "foo", "theirs")
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	m = d.settle()
+	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 conflict: n opens the next") {
+		t.Fatalf("the round's summary:\n%s", s)
+	}
+	m = drive(t, m, keys("n")...)
+	if s := plain(m); m.screen != screenConflict || !strings.Contains(s, ".data.foo") || m.sess.Format() != model.FormatJSON {
+		t.Fatalf("the conflict view, in %s:\n%s", m.sess.Format(), s)
+	}
+	if merged, err := m.sess.Format().MergedText(m.sess.Rebase().Merge); err != nil || !strings.HasPrefix(merged, "{\n") {
+		t.Errorf("the merged text is not JSON (%v):\n%s", err, merged)
+	}
+	m = drive(t, m, keys("m", "s")...)
+	if m.screen != screenSet || !strings.Contains(plain(m), "saved configmaps/a rv") {
+		t.Fatalf("after the resubmit:\n%s", plain(m))
+	}
+	server := runnerOf(c, "a").object()
+	if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
+		t.Errorf("a on the server: %v", server.Object["data"])
+	}
+	if dataOf(runnerOf(c, "b").object(), "foo") != "mine" || dataOf(runnerOf(c, "c").object(), "foo") != "1" {
+		t.Errorf("b or c on the server: %v %v", runnerOf(c, "b").object().Object["data"], runnerOf(c, "c").object().Object["data"])
+	}
+}
+
+// TestSetJSONEditRefusedKeepsEveryDraft: a JSON text that does not parse
+// is refused naming its line and column, every draft kept, and e opens
+// the text again.
+func TestSetJSONEditRefusedKeepsEveryDraft(t *testing.T) {
+	c := newFakeCluster(t)
+	c.format = model.FormatJSON
+	m := setApp(t, c, 200, 30, "a", "b")
+	m = setEdit(t, m, func(s string) string { return strings.Replace(s, `"foo": "1"`, `"foo": "kept"`, 1) })
+	kept := m.set.model.Session(0).Draft().Text
+	m = setEdit(t, m, func(s string) string { return strings.Replace(s, `"foo": "kept"`, `"foo": "typed",`, 1) })
+	if s := plain(m); !strings.Contains(s, `the edited list, line 8, column 13: a comma before "}"`) || !strings.Contains(s, "every draft is kept") {
+		t.Errorf("the status:\n%s", s)
+	}
+	if m.set.model.Session(0).Draft().Text != kept || m.set.model.Session(1).Draft() != nil {
+		t.Error("a refused text changed a draft")
+	}
+	m = pressE(t, m)
+	if !strings.Contains(m.set.edit.Text, `"foo": "typed",`) || m.set.edit.Format != model.FormatJSON {
+		t.Errorf("e does not open the refused text again:\n%s", m.set.edit.Text)
 	}
 }
 

@@ -16,11 +16,14 @@ import (
 // $EDITOR file, the save of every draft, the stored drafts of earlier runs,
 // and the rows that say how each object stands.
 
-// editSet opens the objects (all when none is given) in one $EDITOR file.
-// An object whose stored drafts wait for an answer stays out, so that no
-// edit overtakes them; an edit the set refused before is opened again.
+// editSet opens the objects (all when none is given) in one $EDITOR file,
+// in the set's format. An object whose stored drafts wait for an answer
+// stays out, so that no edit overtakes them, and so does one whose text is
+// in another format (model.SetEdit.Apart); an edit the set refused before
+// is opened again.
 func (m *App) editSet(members []int) tea.Cmd {
 	s := m.set
+	var left []string
 	if !s.model.Edited() {
 		if len(members) == 0 {
 			for i := range s.states {
@@ -41,7 +44,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		}
 		members = take
 		if len(waiting) > 0 {
-			m.status.Info("left out, their stored drafts waiting for an answer (enter): " + m.setNames(waiting))
+			left = append(left, "left out, their stored drafts waiting for an answer (enter): "+m.setNames(waiting))
 		}
 	}
 	e, err := s.model.Edit(members)
@@ -49,8 +52,42 @@ func (m *App) editSet(members []int) tea.Cmd {
 		m.status.Error(errorText(err))
 		return nil
 	}
+	if len(e.Apart) > 0 {
+		left = append(left, m.apartText(e))
+	}
+	if len(left) > 0 {
+		m.status.Info(strings.Join(left, "; "))
+	}
+	if len(e.Members) == 0 {
+		return nil
+	}
 	s.edit, m.life.editorOpen = e, true
-	return editCmd(e.Text, false, model.FormatYAML) // the set's List is YAML (editSettings.forSet)
+	return editCmd(e.Text, false, e.Format)
+}
+
+// apartText says which objects an edit left out for their format, and
+// why: "left out of the JSON file, its text in another format: secrets/db
+// (a Secret stays YAML); enter edits it".
+func (m App) apartText(e *model.SetEdit) string {
+	var names []string
+	for k, i := range e.Apart {
+		if k == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(e.Apart)-3))
+			break
+		}
+		sess := m.set.model.Session(i)
+		why := "edited in " + sess.Format().String()
+		if sess.Ref().IsSecret() {
+			why = "a Secret stays YAML"
+		}
+		names = append(names, objectName(keyOf(m.member(i).target))+" ("+why+")")
+	}
+	verb := "enter edits it"
+	if len(e.Apart) > 1 {
+		verb = "enter edits each"
+	}
+	return "left out of the " + e.Format.String() + " file, " + words.Agree(len(e.Apart), "its text", "their texts") +
+		" in another format: " + strings.Join(names, ", ") + "; " + verb
 }
 
 // setEditorFinished splits what $EDITOR left back into the objects'
