@@ -156,15 +156,6 @@ type usageExit struct{ err error }
 
 func (e *usageExit) Error() string { return e.err.Error() }
 
-// forSet refuses the flags a set does not take: its objects are watched
-// and saved whole.
-func (s editSettings) forSet() error {
-	if s.subresource != "" {
-		return fmt.Errorf("--subresource %s edits one object (TYPE/NAME): a set's objects are watched and saved whole", s.subresource)
-	}
-	return nil
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -198,11 +198,8 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
-	if set {
-		if err := edit.forSet(); err != nil {
-			return fail(err)
-		}
-	}
+	// Each object of a set edits the subresource, as one object does.
+	src.Subresource = edit.subresource
 	if err := needTerminal(cmd); err != nil {
 		return err
 	}

@@ -85,8 +85,13 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 }
 
 // setTitle names the set for the header and the question: how it was
-// named, where.
+// named, where, and the subresource edited.
 func setTitle(src kube.SetSource, objs []kube.SetObject) string {
+	if src.Subresource != "" {
+		s := src
+		s.Subresource = ""
+		return setTitle(s, objs) + " --subresource " + string(src.Subresource)
+	}
 	switch {
 	case len(src.Files) > 0 && src.Recursive:
 		return "-f " + strings.Join(src.Files, " -f ") + " -R"
