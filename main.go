@@ -244,7 +244,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// However the app ends, every object's latest draft goes to the store.
 	defer o.closeAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
-		YesGitOps: opts.yesGitOps}
+		YesGitOps: opts.yesGitOps, Subresource: edit.subresource}
 	switch {
 	case set:
 		if cfg.Set, err = openSet(ctx, cmd, o, src, opts); err != nil {

@@ -231,7 +231,11 @@ func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 		if d.Key.Namespace != "" {
 			text += d.Key.Namespace + "/"
 		}
-		text += d.Key.Name + "  " + d.Place.String()
+		text += d.Key.Name
+		if d.Subresource != "" {
+			text += " --subresource " + string(d.Subresource)
+		}
+		text += "  " + d.Place.String()
 		if !d.Saved.IsZero() {
 			text += "  " + duration.HumanDuration(m.now().Sub(d.Saved)) + " ago"
 		}
