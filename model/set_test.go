@@ -273,10 +273,11 @@ type pending struct {
 
 // TestSetSavesNothingTwiceOnRandomInterleavings drives a set of five
 // objects through random interleavings of edits (one object, or several in
-// one text, a YAML List or, every other walk, a JSON one), save rounds, saves of one object, another writer's changes,
-// the server's answers in any order (stored, conflict, refused, answer lost
-// after storing), conflicts resolved and resubmitted, retries and discards,
-// and checks after every step: no object has two saves in flight; the
+// one text: a YAML List, or every other walk a JSON one), save rounds,
+// saves of one object, another writer's changes, the server's answers in
+// any order (stored, conflict, refused, answer lost after storing),
+// conflicts resolved and resubmitted, retries and discards, and checks
+// after every step: no object has two saves in flight; the
 // round never has more than SetSaveBound in flight; a draft is stored at
 // most once (nothing saved twice); and a row says saved rv N only when
 // kedit's save stored version N.

@@ -3,10 +3,13 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/testseed"
 )
 
 // jsonSetTexts are JSON drafts as the set's edit renders them: as
@@ -206,5 +209,76 @@ func TestSetEditJSON(t *testing.T) {
 	}
 	if s.Session(1).Draft() != nil || s.Session(2).Draft() != nil || s.Session(3).Draft().Text != yamlDraft {
 		t.Error("m1 (left alone) or m2 (removed) has a draft, or m3's YAML draft changed")
+	}
+}
+
+// TestJSONSetEditLosesNothingOnRandomTexts: a JSON set's text broken at
+// random (a character removed, one of JSON's put in, two lines swapped)
+// either splits, every item's text then parsing as its object's JSON
+// draft or saying why it cannot, or is refused with a *SetTextError or
+// an *AddedError; a refused text changes no draft, and the next edit
+// gives it back byte for byte.
+func TestJSONSetEditLosesNothingOnRandomTexts(t *testing.T) {
+	runs := 400
+	if testing.Short() {
+		runs = 100
+	}
+	seed := testseed.Seed(t)
+	for run := range runs {
+		r := rand.New(rand.NewPCG(seed+uint64(run), 3))
+		s := newTestSetIn(t, 3, FormatJSON)
+		draftOf(t, s, 1, "kept")
+		before := make([]string, 3)
+		for i := range before {
+			if d := s.Session(i).Draft(); d != nil {
+				before[i] = d.Text
+			}
+		}
+		e, err := s.Edit(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := e.Text
+		for range 1 + r.IntN(3) {
+			switch i := r.IntN(max(len(text), 1)); r.IntN(3) {
+			case 0:
+				text = text[:i] + text[min(i+1, len(text)):]
+			case 1:
+				text = text[:i] + string(`{}[],:"x `[r.IntN(9)]) + text[i:]
+			default:
+				lines := strings.Split(text, "\n")
+				a, b := r.IntN(len(lines)), r.IntN(len(lines))
+				lines[a], lines[b] = lines[b], lines[a]
+				text = strings.Join(lines, "\n")
+			}
+		}
+		where := fmt.Sprintf("run %d (KEDIT_SEED=%d): ", run, seed)
+		_, rep, err := s.TakeEdit(e, text)
+		var te *SetTextError
+		var added *AddedError
+		switch {
+		case errors.Is(err, ErrEmptySetText):
+		case errors.As(err, &te), errors.As(err, &added):
+			for i := range before {
+				if d := s.Session(i).Draft(); d == nil && before[i] != "" || d != nil && d.Text != before[i] {
+					t.Fatalf("%sa refused text (%v) changed m%d's draft:\n%s", where, err, i, text)
+				}
+			}
+			if again, _ := s.Edit(nil); again.Text != text {
+				t.Fatalf("%sthe refused text is not given back", where)
+			}
+		case err != nil:
+			t.Fatalf("%sTakeEdit: %v", where, err)
+		default:
+			for _, i := range rep.Edited {
+				d := s.Session(i).Draft()
+				if d == nil {
+					continue // a text equal to base is no draft
+				}
+				if p := FormatJSON.ParseDraft(d.Text); (p.err == nil) != (d.Err == nil) {
+					t.Fatalf("%sm%d's draft and its parse disagree: %v / %v", where, i, d.Err, p.err)
+				}
+			}
+		}
 	}
 }
