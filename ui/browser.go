@@ -227,15 +227,15 @@ func (m Browser) KnowsNamespace(name string) bool { return slices.Contains(m.nam
 func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 	items := make([]pickItem, len(drafts))
 	for i, d := range drafts {
-		text := kube.ResourceName(d.Key.Resource) + "  "
+		text := escape.Safe(kube.ResourceName(d.Key.Resource)) + "  "
 		if d.Key.Namespace != "" {
-			text += d.Key.Namespace + "/"
+			text += escape.Safe(d.Key.Namespace) + "/"
 		}
-		text += d.Key.Name + "  " + d.Place.String()
+		text += escape.Safe(d.Key.Name) + "  " + escape.Safe(d.Place.String())
 		if !d.Saved.IsZero() {
-			text += "  " + duration.HumanDuration(m.now().Sub(d.Saved)) + " ago"
+			text += escape.Textf("  %s ago", duration.HumanDuration(m.now().Sub(d.Saved)))
 		}
-		items[i] = pickItem{text: escape.Safe(text), draft: d}
+		items[i] = pickItem{text: text, draft: d}
 	}
 	m.mode = modePicker
 	m.picker = newPicker(pickDraft, "stored drafts", items)

@@ -126,7 +126,7 @@ func (c completion) hint(line string, cands []completionCandidate, none escape.T
 	}
 	const shown = 8
 	// Type and namespace names come from the server.
-	text := escape.Safe(strings.Join(ms[:min(len(ms), shown)], "  "))
+	text := safeList(ms[:min(len(ms), shown)], "  ")
 	if len(ms) > shown {
 		text += escape.Textf("  (%d more)", len(ms)-shown)
 	}

@@ -37,15 +37,15 @@ func (m Browser) header() string {
 	if m.coll == nil {
 		return ""
 	}
-	parts := []string{m.coll.Resource()}
+	parts := []escape.Text{escape.Safe(m.coll.Resource())}
 	switch {
 	case m.coll.Namespaced() && m.coll.AllNamespaces:
 		parts = append(parts, "all namespaces")
 	case m.coll.Namespaced():
-		parts = append(parts, "namespace "+m.coll.Namespace)
+		parts = append(parts, "namespace "+escape.Safe(m.coll.Namespace))
 	}
 	if m.coll.Context != "" {
-		parts = append(parts, "context "+m.coll.Context)
+		parts = append(parts, "context "+escape.Safe(m.coll.Context))
 	}
 	count := model.Count(len(m.all), "object")
 	if m.filter != "" {
@@ -59,7 +59,7 @@ func (m Browser) header() string {
 	conn := string(m.connText())
 	right := count + "  " + conn
 	avail := max(m.width-ansi.StringWidth(right)-2, 1)
-	left := ansi.Truncate(escape.String(strings.Join(parts, "  ")), avail, "…")
+	left := ansi.Truncate(string(escape.Join(parts, "  ")), avail, "…")
 	return ansi.Truncate(st.Header.Render(left+"  "+count)+"  "+st.Muted.Render(conn), m.width, "…")
 }
 

@@ -131,7 +131,7 @@ func keyOf(t *kube.Target) DraftKey {
 
 // objectName names the object of key for messages: configmaps/testmap.
 func objectName(k DraftKey) escape.Text {
-	return escape.Safe(kube.ResourceName(k.Resource) + "/" + k.Name)
+	return escape.Safe(kube.ResourceName(k.Resource)) + "/" + escape.Safe(k.Name)
 }
 
 func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.Target, error)) tea.Cmd {

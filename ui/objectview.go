@@ -166,7 +166,7 @@ func (m ObjectView) header() []string {
 // connection's state.
 func (m ObjectView) titleLine() string {
 	st := m.styles
-	parts := []escape.Text{escape.Safe(objectTitle(m.ref))}
+	parts := []escape.Text{objectTitle(m.ref)}
 	if m.ref.Namespace != "" {
 		parts = append(parts, "namespace "+escape.Safe(m.ref.Namespace))
 	}

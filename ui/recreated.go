@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -77,7 +76,7 @@ func recreatedBanner(ch model.ServerChange) escape.Text {
 // againText says what the last rebase resubmitted at once merged:
 // `rebased again onto rv 3311: .data.heartbeat by heartbeater`.
 func againText(a model.RebaseAgain) escape.Text {
-	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, strings.Join(a.Changes, ", "))
+	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, safeList(a.Changes, ", "))
 	if a.Manager != "" {
 		text += " by " + escape.Safe(a.Manager)
 	}

@@ -66,9 +66,20 @@ func bannerText(ch model.ServerChange) escape.Text {
 	}
 	text := escape.Textf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, writerText(ch.Manager))
 	if len(paths) > 0 {
-		text += ": " + escape.Safe(strings.Join(paths, ", "))
+		text += ": " + safeList(paths, ", ")
 	}
 	return text
+}
+
+// safeList is server texts ss, each escaped on its own (a combining mark
+// that starts one is not taken into the separator before it), with sep
+// between them.
+func safeList(ss []string, sep escape.Text) escape.Text {
+	texts := make([]escape.Text, len(ss))
+	for i, s := range ss {
+		texts[i] = escape.Safe(s)
+	}
+	return escape.Join(texts, sep)
 }
 
 // unknownWriter is what kedit calls the writer of a change that no

@@ -74,7 +74,7 @@ func (m *TimelineView) SetSize(width, height int) {
 // the selected version selected as new versions arrive.
 func (m *TimelineView) SetSession(s *model.Session) {
 	ref := s.Ref()
-	m.object = escape.Safe(ref.Kind + "/" + ref.Name)
+	m.object = escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name)
 	m.secret = ref.IsSecret()
 	m.format = s.Format()
 	m.dropped = s.TimelineDropped()

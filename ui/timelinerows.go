@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -70,7 +69,7 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 		// managedFields or an annotation's removal and return.
 		r.changed = "no field changed"
 	default:
-		r.changed = escape.Safe(strings.Join(paths, ", "))
+		r.changed = safeList(paths, ", ")
 	}
 	if e.Recreated {
 		r.changed = "created again (new uid): " + r.changed
@@ -121,7 +120,7 @@ func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	case len(paths) == 0:
 		r.changed = "no field changed"
 	default:
-		r.changed = escape.Safe(strings.Join(paths, ", "))
+		r.changed = safeList(paths, ", ")
 	}
 	r.changed = "from the audit log: " + r.changed
 	return r

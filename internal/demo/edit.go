@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -167,7 +168,7 @@ func (w Write) editText(where escape.Text) escape.Text {
 	who := EditorUser + "'s kubectl edit"
 	value := escape.SafeQuoted(w.Value)
 	if strings.Contains(w.Value, "\n") {
-		value = escape.Textf("(%d lines)", strings.Count(w.Value, "\n")+1)
+		value = escape.Textf("(%s)", words.Count(strings.Count(w.Value, "\n")+1, "line"))
 	}
 	switch {
 	case w.Err != nil && w.Edit == EditRead:
