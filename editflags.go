@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -78,7 +79,7 @@ func parseFieldManager(name string) (string, error) {
 	case name == "":
 		return "", fmt.Errorf("--field-manager: give a name (kedit's own is %q)", kube.FieldManager)
 	case len(name) > 128:
-		return "", fmt.Errorf("--field-manager: %d characters; the API server takes at most 128", len(name))
+		return "", fmt.Errorf("--field-manager: %s; the API server takes at most 128", words.Count(len(name), "character"))
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f || r > 0x7e {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 )
@@ -42,7 +43,7 @@ func openSet(ctx context.Context, cmd *cobra.Command, o *opener, src kube.SetSou
 		return nil, err
 	}
 	if len(objs) > askAbove {
-		fmt.Fprintf(cmd.ErrOrStderr(), "kedit: %s names %d objects; open them all? (y/n) ", setTitle(src, objs), len(objs))
+		fmt.Fprintf(cmd.ErrOrStderr(), "kedit: %s names %s; open them all? (y/n) ", setTitle(src, objs), words.Count(len(objs), "object"))
 		answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
 		if a := strings.TrimSpace(strings.ToLower(answer)); a != "y" && a != "yes" {
 			return nil, errors.New("nothing opened")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 )
 
 // WriteRecord keeps the write requests kedit sent (--output-patch): each
@@ -133,7 +134,7 @@ func maskBody(path string, body []byte) string {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return fmt.Sprintf("(%d bytes of a Secret, not shown)", len(body))
+		return "(" + words.Count(len(body), "byte") + " of a Secret, not shown)"
 	}
 	switch doc := v.(type) {
 	case map[string]any:
@@ -162,11 +163,11 @@ func maskBody(path string, body []byte) string {
 			}
 		}
 	default:
-		return fmt.Sprintf("(%d bytes of a Secret, not shown)", len(body))
+		return "(" + words.Count(len(body), "byte") + " of a Secret, not shown)"
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprintf("(%d bytes of a Secret, not shown)", len(body))
+		return "(" + words.Count(len(body), "byte") + " of a Secret, not shown)"
 	}
 	return string(out)
 }
