@@ -6,11 +6,12 @@
 //
 // Server text is escaped once, where it enters what is drawn, and never
 // again. In the UI that is a type: the views, the status bar and the
-// editor's notes draw a Text, which only Safe, SafeQuoted and Textf make
-// from server text (a string is not a Text, so the compiler finds server
-// text that was not escaped) and which they take as it is (so nothing is
-// escaped twice, which would draw a backslash \\). A command that prints
-// server text escapes each piece with String as it prints it.
+// editor's notes draw a Text, which only Safe, SafeQuoted, SafeYAML and
+// Textf make from server text (a string is not a Text, so the compiler
+// finds server text that was not escaped), and which is drawn and put
+// together as it is (so nothing is escaped twice, which would draw a
+// backslash \\\\). A command that prints server text escapes each piece
+// with String as it prints it.
 //
 // The rule: every control character but newline and tab (ESC, and with it
 // every CSI and OSC sequence; BEL, carriage return, NUL, DEL, the C1

@@ -10,15 +10,19 @@ import (
 // Text is text that is safe to draw on a terminal and holds every piece of
 // server text in it escaped exactly once. It is made only of kedit's own
 // words (a constant, which Go turns into a Text where one is wanted) and
-// of server text escaped on entry (Safe, SafeQuoted, Textf), put together
-// with +, Join and Textf. A view's drawing functions and the status bar
-// take Text, so that server text cannot reach them raw (a string is not a
-// Text: the compiler says so), and Safe and Textf take a Text as it is, so
-// that nothing escaped is escaped again.
+// of server text escaped on entry (Safe, SafeQuoted, SafeYAML, Textf), put
+// together with +, Join and Textf. A view's drawing functions and the
+// status bar take Text, so that server text cannot reach them raw (a
+// string is not a Text: the compiler says so), and Textf takes a Text as
+// it is (Safe takes none), so that nothing escaped is escaped again.
+//
+// Each piece of server text is escaped on its own (a name, a manager, a
+// message), not a sentence made of several: a combining mark that starts
+// one is then drawn as its escape, not joined to the space before it.
 //
 // The rule that keeps it so: no code outside this package converts a
-// string to Text (TestNoConversionToText); Text turns into a string only
-// to be drawn.
+// string to Text, and the UI never escapes a Text's string again
+// (TestNoConversionToText); a Text turns into a string only to be drawn.
 type Text string
 
 // Safe is server text s escaped by the rule (String), to be drawn.
