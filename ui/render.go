@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kedit/kedit/internal/escape"
-
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
