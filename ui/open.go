@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -208,7 +209,7 @@ func (m *App) show(obj *Object) tea.Cmd {
 	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
 		history: obj.History}, true)
 	if obj.Notice != "" {
-		m.status.Info(kube.EscapeControl(obj.Notice))
+		m.status.Info(escape.Safe(obj.Notice))
 	}
 	// The demo writer's reports are read from here on, whichever object is
 	// shown, so that one reader reads them; only the shown object's are said.

@@ -2,11 +2,10 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -75,7 +74,7 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	case errors.Is(err, model.ErrEmptySetText):
 		m.status.Info("the file was left empty: nothing changed")
 	case errors.As(err, &te), errors.As(err, &added):
-		m.status.Error(kube.EscapeControl(err.Error()) + "; every draft is kept, and e opens your text again")
+		m.status.Error(errorText(err) + "; every draft is kept, and e opens your text again")
 	case err != nil:
 		m.status.Error(errorText(err) + " (every draft is unchanged)")
 	default:
@@ -86,10 +85,10 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 }
 
 // editReport says what an edit of several objects changed.
-func editReport(m App, rep model.SetEditReport) string {
-	var parts []string
+func editReport(m App, rep model.SetEditReport) escape.Text {
+	var parts []escape.Text
 	if n := len(rep.Edited); n > 0 {
-		parts = append(parts, words.Count(n, "draft")+" edited ("+m.setNames(rep.Edited)+")")
+		parts = append(parts, escape.Textf("%s edited (%s)", words.Count(n, "draft"), m.setNames(rep.Edited)))
 	}
 	if n := len(rep.Removed); n > 0 {
 		parts = append(parts, m.setNames(rep.Removed)+" removed from the text: no draft")
@@ -100,7 +99,7 @@ func editReport(m App, rep model.SetEditReport) string {
 	if len(parts) == 0 {
 		return "no change"
 	}
-	return strings.Join(parts, "; ")
+	return escape.Join(parts, "; ")
 }
 
 // saveSet saves every draft of the set (model.Set.SaveAll). The first save
@@ -127,7 +126,7 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 	if len(round.Queued) == 0 {
 		switch n := s.model.Conflicts(); {
 		case n > 0:
-			m.status.Info(fmt.Sprintf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
+			m.status.Info(escape.Textf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
 		case len(round.Busy) > 0:
 			m.status.Info("no draft to send: every draft's save is on its way")
 		default:
@@ -136,22 +135,22 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 		return cmd
 	}
 	s.round, s.roundSaid = round.Queued, false
-	m.status.Info(fmt.Sprintf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft")))
+	m.status.Info(escape.Textf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft")))
 	m.refreshSet()
 	return tea.Batch(cmd, m.status.SetBusy("saving"))
 }
 
 // setGitOpsQuestion asks before the first save of objects GitOps tools
 // reconcile.
-func (m App) setGitOpsQuestion() string {
+func (m App) setGitOpsQuestion() escape.Text {
 	s := m.set
-	owner := ""
+	var owner escape.Text
 	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			owner = " (" + kube.EscapeControl(o.Description()) + ")"
+			owner = " (" + escape.Safe(o.Description()) + ")"
 		}
 	}
-	return fmt.Sprintf("%s %s reconciled by a GitOps tool%s, which may revert a save: save every draft anyway? (y/n)",
+	return escape.Textf("%s %s reconciled by a GitOps tool%s, which may revert a save: save every draft anyway? (y/n)",
 		m.setNames(s.gitOps), words.Agree(len(s.gitOps), "is", "are"), owner)
 }
 
@@ -181,12 +180,12 @@ func (m *App) roundDone() {
 	for _, i := range s.round {
 		counts[s.model.Status(i).State]++
 	}
-	text := fmt.Sprintf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
+	text := escape.Textf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
 	if c := counts[model.MemberConflict]; c > 0 {
-		text += fmt.Sprintf("; %s: n opens the next", words.Count(c, "conflict"))
+		text += escape.Textf("; %s: n opens the next", words.Count(c, "conflict"))
 	}
 	if r := counts[model.MemberRefused]; r > 0 {
-		text += fmt.Sprintf("; %d refused, the drafts kept (each row says why)", r)
+		text += escape.Textf("; %d refused, the drafts kept (each row says why)", r)
 	}
 	if counts[model.MemberSaved] == len(s.round) {
 		m.status.OK(text)
@@ -197,14 +196,14 @@ func (m *App) roundDone() {
 
 // setRecoverQuestion offers the stored drafts earlier runs left of the
 // set's objects.
-func (m App) setRecoverQuestion() string {
+func (m App) setRecoverQuestion() escape.Text {
 	var waiting []int
 	for i := range m.set.states {
 		if len(m.member(i).stored) > 0 {
 			waiting = append(waiting, i)
 		}
 	}
-	return fmt.Sprintf("drafts an earlier kedit left of %s are stored: recover them? (y: the newest of each; n: enter one to answer for it)",
+	return escape.Textf("drafts an earlier kedit left of %s are stored: recover them? (y: the newest of each; n: enter one to answer for it)",
 		m.setNames(waiting))
 }
 
@@ -251,7 +250,7 @@ func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
 			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
 		}
 	}
-	m.status.Info(words.Count(recovered, "draft") + " recovered; other stored drafts stay on disk (kedit drafts lists them)")
+	m.status.Info(escape.Textf("%s recovered; other stored drafts stay on disk (kedit drafts lists them)", words.Count(recovered, "draft")))
 	m.refreshSet()
 	return m, tea.Batch(cmds...)
 }
@@ -278,25 +277,25 @@ func (m *App) setRow(i int) SetRow {
 	s := m.set
 	st := m.member(i)
 	status := s.model.Status(i)
-	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: st.target.Namespace, Status: status}
+	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: escape.Safe(st.target.Namespace), Status: status}
 	if status.Draft {
 		row.Place = DraftStored
 		if st.inMemory() {
 			row.Place = DraftInMemory
 		}
 	}
-	row.State, row.Note = status.State.String(), ""
+	row.State, row.Note = escape.Safe(status.State.String()), ""
 	switch status.State {
 	case model.MemberSaved:
 		text, whole := savedText(status.ResourceVersion, st.sess.LastSave(), st.sess.Ref().IsSecret())
-		row.State = "saved rv " + kube.EscapeControl(status.ResourceVersion)
+		row.State = "saved rv " + escape.Safe(status.ResourceVersion)
 		if !whole {
-			row.Note = strings.TrimPrefix(text, row.State+", ")
+			row.Note = escape.TrimPrefix(text, row.State+", ")
 		}
 	case model.MemberConflict:
 		row.Note = "n opens it (or enter)"
 		if status.OpenConflicts > 0 {
-			row.State = fmt.Sprintf("conflict (%d open)", status.OpenConflicts)
+			row.State = escape.Textf("conflict (%d open)", status.OpenConflicts)
 		} else {
 			row.Note = "merged cleanly: n opens it, s there saves the merge"
 		}
@@ -317,7 +316,7 @@ func (m *App) setRow(i int) SetRow {
 	}
 	switch {
 	case len(st.stored) > 0:
-		row.Note = words.Count(len(st.stored), "stored draft") + " from an earlier kedit: enter to recover or discard"
+		row.Note = escape.Textf("%s from an earlier kedit: enter to recover or discard", words.Count(len(st.stored), "stored draft"))
 	case row.Note == "" && s.notes[i].text != "" && s.noteOf[i] == status.State:
 		row.Note = s.notes[i].text
 	}
