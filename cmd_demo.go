@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/internal/demo"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 )
@@ -47,7 +48,7 @@ stop and the directory is removed.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(err error) error {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", kube.EscapeControl(err.Error()))
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(err.Error()))
 				return &exitError{1}
 			}
 			if interval < 0 {
@@ -71,7 +72,7 @@ stop and the directory is removed.`,
 			// directory too.
 			defer func() {
 				if err := d.Close(); err != nil {
-					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", kube.EscapeControl(err.Error()))
+					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(err.Error()))
 					return
 				}
 				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", d.Dir)

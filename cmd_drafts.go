@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
@@ -116,8 +117,8 @@ func runDraftsList(stdout, stderr io.Writer, asJSON bool) error {
 	now := time.Now()
 	for _, d := range drafts {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", orDash(d.Context), orDash(d.Namespace),
-			kube.EscapeControl(draftObject(d)), kube.EscapeControl(d.BaseResourceVersion),
-			duration.HumanDuration(now.Sub(d.SavedAt)), d.Size, state(d), kube.EscapeControl(d.Path))
+			escape.String(draftObject(d)), escape.String(d.BaseResourceVersion),
+			duration.HumanDuration(now.Sub(d.SavedAt)), d.Size, state(d), escape.String(d.Path))
 	}
 	return tw.Flush()
 }
@@ -179,7 +180,7 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return kube.EscapeControl(s)
+	return escape.String(s)
 }
 
 // runDraftsRm removes an object's drafts (of its subresource sub, when
@@ -232,9 +233,9 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, sub s
 		what = fmt.Sprintf("%s of %s%s", words.Count(len(drafts), "draft"), object, where)
 	}
 	if !yes {
-		fmt.Fprintf(stderr, "remove %s?\n", kube.EscapeControl(what))
+		fmt.Fprintf(stderr, "remove %s?\n", escape.String(what))
 		for _, p := range paths {
-			fmt.Fprintf(stderr, "  %s\n", kube.EscapeControl(p))
+			fmt.Fprintf(stderr, "  %s\n", escape.String(p))
 		}
 		fmt.Fprint(stderr, "[y/N] ")
 		line, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
@@ -246,11 +247,11 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, sub s
 	failed := false
 	for _, p := range paths {
 		if err := store.Remove(p); err != nil {
-			fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
+			fmt.Fprintln(stderr, "kedit:", escape.String(err.Error()))
 			failed = true
 			continue
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", kube.EscapeControl(p))
+		fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", escape.String(p))
 	}
 	if failed {
 		return &exitError{1}
@@ -260,6 +261,6 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, sub s
 
 // failWith prints err as kedit's error and exits 1.
 func failWith(stderr io.Writer, err error) error {
-	fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
+	fmt.Fprintln(stderr, "kedit:", escape.String(err.Error()))
 	return &exitError{1}
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/auditlog"
 	"github.com/kedit/kedit/model/history"
@@ -60,7 +61,7 @@ unreadable log, a line that is not audit JSON, no event of the object).`,
 func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, asJSON bool) error {
 	stderr := cmd.ErrOrStderr()
 	fail := func(err error) error {
-		fmt.Fprintln(stderr, "kedit history:", kube.EscapeControl(err.Error()))
+		fmt.Fprintln(stderr, "kedit history:", escape.String(err.Error()))
 		return &exitError{2}
 	}
 	typ, name, rest, err := kube.SplitObjectArgs(args)
@@ -121,7 +122,7 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 			}
 			return m, opts, nil
 		case errors.As(err, &unreachable):
-			fmt.Fprintf(stderr, "kedit history: %s; TYPE is read from the log\n", kube.EscapeControl(err.Error()))
+			fmt.Fprintf(stderr, "kedit history: %s; TYPE is read from the log\n", escape.String(err.Error()))
 		default:
 			return auditlog.Match{}, nil, err
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 )
 
 // Exit statuses of kedit merge, git merge-file's: the number of conflicts
@@ -130,7 +130,7 @@ func (o *mergeOptions) check() error {
 // does.
 func usageError(cmd *cobra.Command, err error) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "kedit merge: %s\nusage: %s (kedit merge --help)\n",
-		kube.EscapeControl(err.Error()), cmd.UseLine())
+		escape.String(err.Error()), cmd.UseLine())
 	return &exitError{code: mergeUsage}
 }
 
@@ -142,7 +142,7 @@ func runMerge(stdout, stderr io.Writer, files []string, o mergeOptions) error {
 		stderr = io.Discard
 	}
 	fail := func(err error) error {
-		fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
+		fmt.Fprintln(stderr, "kedit:", escape.String(err.Error()))
 		return &exitError{code: mergeTrouble}
 	}
 	var data [3][]byte
@@ -153,7 +153,7 @@ func runMerge(stdout, stderr io.Writer, files []string, o mergeOptions) error {
 		}
 		// git's check and git's words, file by file as git reads them.
 		if b == nil || diff.IsBinary(b) {
-			fmt.Fprintf(stderr, "error: Cannot merge binary files: %s\n", kube.EscapeControl(f))
+			fmt.Fprintf(stderr, "error: Cannot merge binary files: %s\n", escape.String(f))
 			return &exitError{code: mergeTrouble}
 		}
 		data[i] = b
@@ -182,7 +182,7 @@ func runMerge(stdout, stderr io.Writer, files []string, o mergeOptions) error {
 		conflicts = res.Object.Open()
 		for i, c := range res.Object.Conflicts {
 			if res.Object.Resolutions[i].Choice == diff.Unresolved {
-				fmt.Fprintf(stderr, "kedit: conflict at %s\n", kube.EscapeControl(c.Where()))
+				fmt.Fprintf(stderr, "kedit: conflict at %s\n", escape.String(c.Where()))
 			}
 		}
 	} else if conflicts > 0 {

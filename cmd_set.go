@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -50,7 +51,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(code int, err error) error {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set:", kube.EscapeControl(err.Error()))
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set:", escape.String(err.Error()))
 				return &exitError{code}
 			}
 			typ, name, rest, err := kube.SplitObjectArgs(args)
@@ -115,13 +116,13 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 				return fail(setExitError, err)
 			}
 			if !dryRun {
-				fmt.Fprintln(cmd.OutOrStdout(), kube.EscapeControl(rv))
+				fmt.Fprintln(cmd.OutOrStdout(), escape.String(rv))
 				return nil
 			}
 			for _, v := range values {
 				fmt.Fprintln(cmd.OutOrStdout(), shownValue(v.Value, v.Hidden))
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "kedit set: dry run against rv %s: nothing was changed\n", kube.EscapeControl(rv))
+			fmt.Fprintf(cmd.ErrOrStderr(), "kedit set: dry run against rv %s: nothing was changed\n", escape.String(rv))
 			return nil
 		},
 	}
@@ -149,7 +150,7 @@ func shownValue(v json.RawMessage, hidden bool) string {
 func currentValue(v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return kube.EscapeControl(s)
+		return escape.String(s)
 	}
-	return kube.EscapeControl(string(v))
+	return escape.String(string(v))
 }

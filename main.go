@@ -29,6 +29,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui"
 	"github.com/kedit/kedit/ui/pasteinput"
@@ -144,7 +145,7 @@ resourceVersion.
 func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) error {
 	fail := func(err error) error {
 		// The error may quote the server (a 403, an unknown type): escaped.
-		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", kube.EscapeControl(err.Error()))
+		fmt.Fprintln(cmd.ErrOrStderr(), "kedit:", escape.String(err.Error()))
 		var usage *usageExit
 		if errors.As(err, &usage) {
 			return &exitError{2}
@@ -376,7 +377,7 @@ func main() {
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "kedit:", kube.EscapeControl(err.Error()))
+		fmt.Fprintln(os.Stderr, "kedit:", escape.String(err.Error()))
 		os.Exit(2)
 	}
 }

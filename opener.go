@@ -17,6 +17,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
@@ -286,7 +287,7 @@ func storeLatest(stderr io.Writer, r *kube.Runner, sess *model.Session) {
 	_, err := r.Perform(context.Background(), sess.StoreDraft())
 	var secret *drafts.SecretError
 	if err != nil && !errors.As(err, &secret) {
-		fmt.Fprintln(stderr, "kedit:", kube.EscapeControl(err.Error()))
+		fmt.Fprintln(stderr, "kedit:", escape.String(err.Error()))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // LogRequests makes every request sent with c logged through logf, one
@@ -27,9 +29,9 @@ func (l *requestLogger) RoundTrip(req *http.Request) (*http.Response, error) {
 	start := time.Now()
 	resp, err := l.next.RoundTrip(req)
 	took := time.Since(start).Round(time.Microsecond)
-	what := EscapeControl(req.URL.RequestURI())
+	what := escape.String(req.URL.RequestURI())
 	if err != nil {
-		l.logf("request %s %s: %s after %v", req.Method, what, EscapeControl(err.Error()), took)
+		l.logf("request %s %s: %s after %v", req.Method, what, escape.String(err.Error()), took)
 		return resp, err
 	}
 	l.logf("request %s %s %d in %v", req.Method, what, resp.StatusCode, took)

@@ -184,16 +184,16 @@ func (r *WriteRecord) Requests() []WriteRequest {
 // line of its own, with control characters escaped.
 func (q WriteRequest) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", q.Method, EscapeControl(q.Path))
+	fmt.Fprintf(&b, "%s %s\n", q.Method, escape.String(q.Path))
 	if q.ContentType != "" {
-		fmt.Fprintf(&b, "Content-Type: %s\n", EscapeControl(q.ContentType))
+		fmt.Fprintf(&b, "Content-Type: %s\n", escape.String(q.ContentType))
 	}
 	if q.Body != "" {
 		// JSON has escapes of its own: backslashes stay as they are.
 		b.WriteString(escape.Source(q.Body, nil) + "\n")
 	}
 	if q.Err != "" {
-		fmt.Fprintf(&b, "-> no answer: %s\n", EscapeControl(q.Err))
+		fmt.Fprintf(&b, "-> no answer: %s\n", escape.String(q.Err))
 	} else {
 		fmt.Fprintf(&b, "-> %d %s\n", q.Status, http.StatusText(q.Status))
 	}

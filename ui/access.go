@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -69,5 +70,5 @@ func (m *App) accessChecked(msg accessCheckedMsg) {
 // sayDenied says that the draft can be made but not saved.
 func (m *App) sayDenied() {
 	d := m.access.denied
-	m.status.ObjectError(kube.EscapeControl("you may not " + d.Verb + " " + d.Target.Objects() + ": a draft can be made but not saved"))
+	m.status.ObjectError(escape.Textf("you may not %s %s: a draft can be made but not saved", d.Verb, d.Target.Objects()))
 }

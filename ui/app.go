@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -105,7 +105,7 @@ func New(cfg Config) App {
 		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
 		m.life.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
-			m.status.Info(kube.EscapeControl(cfg.Notice))
+			m.status.Info(escape.Safe(cfg.Notice))
 		}
 	case cfg.List != nil:
 		m.screen = screenBrowser

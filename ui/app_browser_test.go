@@ -174,7 +174,7 @@ func TestAppQuitAsksForDraftsInMemory(t *testing.T) {
 	m = drive(t, m, keyMsg("n"))
 	d = newDriver(t, m)
 	d.send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m = d.settle(); d.quit || !strings.Contains(m.question(), "ctrl+c again quits") {
+	if m = d.settle(); d.quit || !strings.Contains(string(m.question()), "ctrl+c again quits") {
 		t.Fatalf("the first ctrl+c: quit %v, question %q", d.quit, m.question())
 	}
 	d.send(tea.KeyMsg{Type: tea.KeyCtrlC})
@@ -186,7 +186,7 @@ func TestAppQuitAsksForDraftsInMemory(t *testing.T) {
 	// With a draft on disk here too, the question says both.
 	m = editDraft(t, m, "mine")
 	m = drive(t, m, keyMsg("n"), keyMsg("q"))
-	if q := m.question(); !strings.HasPrefix(q, "this draft stays on disk in ") || !strings.HasSuffix(q, ", but "+lost) {
+	if q := string(m.question()); !strings.HasPrefix(q, "this draft stays on disk in ") || !strings.HasSuffix(q, ", but "+lost) {
 		t.Errorf("q with drafts here and in memory: %q", q)
 	}
 	d = newDriver(t, m)

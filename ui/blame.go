@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -66,7 +66,7 @@ func blameGutter(l model.BlameLine, managerWidth int) string {
 	if len(l.Owners) > 1 {
 		more = fmt.Sprintf("+%d", len(l.Owners)-1)
 	}
-	name := ansi.Truncate(kube.EscapeControl(o.Manager), managerWidth-len(more), "…") + more
+	name := ansi.Truncate(escape.String(o.Manager), managerWidth-len(more), "…") + more
 	name += strings.Repeat(" ", max(0, managerWidth-ansi.StringWidth(name)))
 	when := strings.Repeat(" ", len(blameTimeLayout))
 	if !o.Time.IsZero() {
@@ -79,38 +79,36 @@ func blameGutter(l model.BlameLine, managerWidth int) string {
 // status bar, the owners first so that a narrow terminal still shows them:
 // `line 12: platform-team-deployer (Apply) at 2026-11-22 19:45:44 owns
 // .spec.replicas`.
-func blameOwners(n int, l model.BlameLine) string {
-	text := fmt.Sprintf("line %d: ", n+1)
+func blameOwners(n int, l model.BlameLine) escape.Text {
+	text := escape.Textf("line %d: ", n+1)
 	if len(l.Owners) == 0 {
 		if l.Path == "" {
 			return text + "no field"
 		}
-		return kube.EscapeControl(text + "no field manager owns " + l.Path + " (the server set it, or keeps it)")
+		return text + "no field manager owns " + escape.Safe(l.Path) + " (the server set it, or keeps it)"
 	}
-	var owners []string
+	var owners []escape.Text
 	for _, o := range l.Owners {
-		s := o.Manager + " (" + o.Operation
+		s := escape.Safe(o.Manager) + " (" + escape.Safe(o.Operation)
 		if o.Subresource != "" {
-			s += " of " + o.Subresource
+			s += " of " + escape.Safe(o.Subresource)
 		}
 		s += ")"
 		if !o.Time.IsZero() {
-			s += " at " + o.Time.Local().Format("2006-01-02 15:04:05")
+			s += escape.Textf(" at %s", o.Time.Local().Format("2006-01-02 15:04:05"))
 		}
 		owners = append(owners, s)
 	}
-	verb := " owns "
+	var verb escape.Text = " owns "
 	if len(owners) > 1 {
 		verb = " own "
 	}
-	text += strings.Join(owners, " and ") + verb
+	text += escape.Join(owners, " and ") + verb
 	if l.Inherited {
 		// The server defaulted the field, or it is inside an atomic value.
-		text += "the field around " + l.Path
-	} else {
-		text += l.Path
+		text += "the field around "
 	}
-	return kube.EscapeControl(text)
+	return text + escape.Safe(l.Path)
 }
 
 // Blaming reports whether the blame gutter shows.
@@ -129,12 +127,12 @@ func (m *ObjectView) ToggleBlame() {
 
 // BlameStatus names the field of the line under the cursor and its
 // owners in full, for the status bar; empty without blame.
-func (m ObjectView) BlameStatus() string {
+func (m ObjectView) BlameStatus() escape.Text {
 	if !m.blame {
 		return ""
 	}
 	if m.blames.err != nil {
-		return "blame: " + kube.EscapeControl(m.blames.err.Error())
+		return "blame: " + errorText(m.blames.err)
 	}
 	if m.cursor >= len(m.blames.lines) {
 		return ""
@@ -158,7 +156,7 @@ func (m *ObjectView) blameContent() string {
 	if m.live == nil {
 		return m.styles.Muted.Render("waiting for the object ...")
 	}
-	of := m.liveRV + fmt.Sprint(m.full)
+	of := string(m.liveRV) + fmt.Sprint(m.full)
 	mw := blameManagerWidth(m.width)
 	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
 	if m.blames.of != of {

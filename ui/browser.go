@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -65,8 +66,7 @@ const (
 // when its snapshot arrives, rather than at every key.
 type browserRow struct {
 	kube.ObjectRow
-	// ns, name and by are escaped for the terminal.
-	ns, name, by string
+	ns, name, by escape.Text
 	// lower is the raw name in lower case, for the filter.
 	lower string
 	// created and changed are the times in Unix nanoseconds, for sorting
@@ -227,19 +227,19 @@ func (m Browser) KnowsNamespace(name string) bool { return slices.Contains(m.nam
 func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 	items := make([]pickItem, len(drafts))
 	for i, d := range drafts {
-		text := kube.ResourceName(d.Key.Resource) + "  "
+		text := escape.Safe(kube.ResourceName(d.Key.Resource)) + "  "
 		if d.Key.Namespace != "" {
-			text += d.Key.Namespace + "/"
+			text += escape.Safe(d.Key.Namespace) + "/"
 		}
-		text += d.Key.Name
+		text += escape.Safe(d.Key.Name)
 		if d.Subresource != "" {
-			text += " --subresource " + string(d.Subresource)
+			text += escape.Textf(" --subresource %s", string(d.Subresource))
 		}
-		text += "  " + d.Place.String()
+		text += "  " + escape.Safe(d.Place.String())
 		if !d.Saved.IsZero() {
-			text += "  " + duration.HumanDuration(m.now().Sub(d.Saved)) + " ago"
+			text += escape.Textf("  %s ago", duration.HumanDuration(m.now().Sub(d.Saved)))
 		}
-		items[i] = pickItem{text: kube.EscapeControl(text), draft: d}
+		items[i] = pickItem{text: text, draft: d}
 	}
 	m.mode = modePicker
 	m.picker = newPicker(pickDraft, "stored drafts", items)

@@ -1,13 +1,12 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // The browser's keys: the list's, the filter's and the : prompt's.
@@ -217,19 +216,19 @@ func (m *Browser) readNamespaces() tea.Cmd {
 
 // noMatch says that nothing completes line: for a namespace, which one,
 // or why the namespaces are not known.
-func (m Browser) noMatch(line string) string {
+func (m Browser) noMatch(line string) escape.Text {
 	if !m.namespaceWord(line) {
 		return "no match"
 	}
 	switch {
 	case m.nsErr != nil:
-		return "cannot complete namespaces: " + kube.EscapeControl(m.nsErr.Error())
+		return "cannot complete namespaces: " + errorText(m.nsErr)
 	case m.namespaces == nil && m.nsReading:
 		return "reading the namespaces ..."
 	case m.namespaces == nil:
 		return "tab completes namespaces"
 	}
-	return "no namespace starts with " + kube.EscapeControl(strconv.Quote(strings.TrimPrefix(line, "ns ")))
+	return escape.Textf("no namespace starts with %q", strings.TrimPrefix(line, "ns "))
 }
 
 // candidates are the completions for the word being typed in line.

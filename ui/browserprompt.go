@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -77,13 +77,13 @@ type completion struct {
 	at      int
 	last    string
 	// note replaces the list of matches with a word for the user.
-	note string
+	note escape.Text
 	// waiting: a tab waits for the namespaces to complete with.
 	waiting bool
 }
 
 // next returns line after one tab; none is the note when nothing matches.
-func (c *completion) next(line string, cands []completionCandidate, none string) string {
+func (c *completion) next(line string, cands []completionCandidate, none escape.Text) string {
 	if len(c.cycling) > 1 && line == c.last {
 		c.at = (c.at + 1) % len(c.cycling)
 		c.last = c.cycling[c.at]
@@ -110,7 +110,7 @@ func (c *completion) next(line string, cands []completionCandidate, none string)
 
 // hint is what the prompt shows after the line: the matches, the note, or
 // none when nothing matches.
-func (c completion) hint(line string, cands []completionCandidate, none string) string {
+func (c completion) hint(line string, cands []completionCandidate, none escape.Text) escape.Text {
 	if c.note != "" {
 		return c.note
 	}
@@ -125,9 +125,10 @@ func (c completion) hint(line string, cands []completionCandidate, none string) 
 		return none
 	}
 	const shown = 8
-	text := strings.Join(ms[:min(len(ms), shown)], "  ")
+	// Type and namespace names come from the server.
+	text := safeList(ms[:min(len(ms), shown)], "  ")
 	if len(ms) > shown {
-		text += fmt.Sprintf("  (%d more)", len(ms)-shown)
+		text += escape.Textf("  (%d more)", len(ms)-shown)
 	}
 	return text
 }
@@ -153,8 +154,7 @@ const (
 
 // pickItem is one line of a picker.
 type pickItem struct {
-	// text is escaped for the terminal.
-	text string
+	text escape.Text
 	// namespace and all are a namespace pick's, draft a draft pick's.
 	namespace string
 	all       bool
@@ -164,7 +164,7 @@ type pickItem struct {
 // picker is a list to pick one item from, narrowed as the user types.
 type picker struct {
 	kind     pickerKind
-	title    string
+	title    escape.Text
 	items    []pickItem
 	query    string
 	shown    []int
@@ -172,10 +172,10 @@ type picker struct {
 	// err says why there is nothing to pick; empty, what to say when
 	// there is nothing and no error.
 	err   error
-	empty string
+	empty escape.Text
 }
 
-func newPicker(kind pickerKind, title string, items []pickItem) picker {
+func newPicker(kind pickerKind, title escape.Text, items []pickItem) picker {
 	p := picker{kind: kind, title: title, items: items}
 	p.refilter()
 	return p
@@ -185,7 +185,7 @@ func (p *picker) refilter() {
 	q := strings.ToLower(p.query)
 	p.shown = nil // not p.shown[:0]: copies of a Browser value share it
 	for i, it := range p.items {
-		if strings.Contains(strings.ToLower(it.text), q) {
+		if strings.Contains(strings.ToLower(string(it.text)), q) {
 			p.shown = append(p.shown, i)
 		}
 	}
@@ -196,21 +196,21 @@ func (p *picker) refilter() {
 func (p picker) view(st *Styles, width, height int) []string {
 	title := p.title + ": type to narrow, enter picks, esc goes back"
 	if p.query != "" {
-		title = p.title + " containing " + fmt.Sprintf("%q", p.query)
+		title = escape.Textf("%s containing %q", p.title, p.query)
 	}
-	lines := []string{st.ColumnTitle.Render(ansi.Truncate(kube.EscapeControl(title), width, "…"))}
+	lines := []string{st.ColumnTitle.Render(ansi.Truncate(string(title), width, "…"))}
 	switch {
 	case p.err != nil:
-		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(kube.EscapeControl(p.err.Error()), width, "")), "\n")...)
+		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(string(errorText(p.err)), width, "")), "\n")...)
 	case len(p.items) == 0:
-		return append(lines, st.Muted.Render(p.empty))
+		return append(lines, st.Muted.Render(string(p.empty)))
 	case len(p.shown) == 0:
 		return append(lines, st.Muted.Render("nothing matches"))
 	}
 	h := max(1, height-1)
 	first := max(0, p.selected-h+1)
 	for i := first; i < len(p.shown) && i < first+h; i++ {
-		text := ansi.Truncate(p.items[p.shown[i]].text, width-2, "…")
+		text := ansi.Truncate(string(p.items[p.shown[i]].text), width-2, "…")
 		if i == p.selected {
 			lines = append(lines, st.Selected.Render("> "+text+strings.Repeat(" ", max(0, width-2-ansi.StringWidth(text)))))
 		} else {
@@ -228,7 +228,7 @@ func (m *Browser) openNamespacePicker() {
 		items = append(items, pickItem{text: "all namespaces", all: true})
 	}
 	for _, n := range m.namespaces {
-		items = append(items, pickItem{text: kube.EscapeControl(n), namespace: n})
+		items = append(items, pickItem{text: escape.Safe(n), namespace: n})
 	}
 	old := m.picker
 	m.picker = picker{kind: pickNamespace, title: "namespaces", items: items, err: m.nsErr}

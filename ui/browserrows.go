@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -27,8 +28,8 @@ func (m *Browser) apply(s kube.BrowseSnapshot) {
 	m.sorted = make([]int, len(s.Rows))
 	m.nsWidth, m.nameWidth, m.byWidth = 0, 0, 0
 	for i, r := range s.Rows {
-		br := browserRow{ObjectRow: r, ns: kube.EscapeControl(r.Namespace), name: kube.EscapeControl(r.Name),
-			by: kube.EscapeControl(r.ChangedBy), lower: strings.ToLower(r.Name), created: unixNano(r.Created), changed: unixNano(r.Changed)}
+		br := browserRow{ObjectRow: r, ns: escape.Safe(r.Namespace), name: escape.Safe(r.Name),
+			by: escape.Safe(r.ChangedBy), lower: strings.ToLower(r.Name), created: unixNano(r.Created), changed: unixNano(r.Changed)}
 		m.nsWidth = max(m.nsWidth, textWidth(br.ns))
 		m.nameWidth = max(m.nameWidth, textWidth(br.name))
 		m.byWidth = max(m.byWidth, textWidth(br.by))
@@ -56,7 +57,8 @@ func unixNano(t time.Time) int64 {
 // textWidth is ansi.StringWidth with a short cut for ASCII, which names
 // almost always are: measuring grapheme clusters was most of the cost of
 // taking a snapshot of 5,000 rows.
-func textWidth(s string) int {
+func textWidth(t escape.Text) int {
+	s := string(t)
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return ansi.StringWidth(s)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -36,15 +37,15 @@ func (m Browser) header() string {
 	if m.coll == nil {
 		return ""
 	}
-	parts := []string{m.coll.Resource()}
+	parts := []escape.Text{escape.Safe(m.coll.Resource())}
 	switch {
 	case m.coll.Namespaced() && m.coll.AllNamespaces:
 		parts = append(parts, "all namespaces")
 	case m.coll.Namespaced():
-		parts = append(parts, "namespace "+m.coll.Namespace)
+		parts = append(parts, "namespace "+escape.Safe(m.coll.Namespace))
 	}
 	if m.coll.Context != "" {
-		parts = append(parts, "context "+m.coll.Context)
+		parts = append(parts, "context "+escape.Safe(m.coll.Context))
 	}
 	count := model.Count(len(m.all), "object")
 	if m.filter != "" {
@@ -55,14 +56,15 @@ func (m Browser) header() string {
 	}
 	// As in the object view, the count and the connection state matter
 	// most: on a narrow terminal the names give way.
-	right := count + "  " + m.connText()
+	conn := string(m.connText())
+	right := count + "  " + conn
 	avail := max(m.width-ansi.StringWidth(right)-2, 1)
-	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
-	return ansi.Truncate(st.Header.Render(left+"  "+count)+"  "+st.Muted.Render(m.connText()), m.width, "…")
+	left := ansi.Truncate(string(escape.Join(parts, "  ")), avail, "…")
+	return ansi.Truncate(st.Header.Render(left+"  "+count)+"  "+st.Muted.Render(conn), m.width, "…")
 }
 
 // connText says how the link to the API server stands.
-func (m Browser) connText() string {
+func (m Browser) connText() escape.Text {
 	if m.closed {
 		return "stopped"
 	}
@@ -71,7 +73,7 @@ func (m Browser) connText() string {
 
 // column is one column of the table.
 type column struct {
-	title string
+	title escape.Text
 	width int
 	// right aligns the column's text to the right (the durations).
 	right bool
@@ -127,13 +129,13 @@ func (m Browser) columns() []column {
 }
 
 // cells lays out one row of the table.
-func cells(cols []column, texts []string) string {
+func cells(cols []column, texts []escape.Text) string {
 	var b strings.Builder
 	for i, c := range cols {
 		if i > 0 {
 			b.WriteString("  ")
 		}
-		t := ansi.Truncate(texts[i], c.width, "…")
+		t := ansi.Truncate(string(texts[i]), c.width, "…")
 		pad := strings.Repeat(" ", max(0, c.width-ansi.StringWidth(t)))
 		if c.right {
 			b.WriteString(pad + t)
@@ -151,7 +153,7 @@ func cells(cols []column, texts []string) string {
 func (m Browser) table() []string {
 	st := m.styles
 	cols := m.columns()
-	titles := make([]string, len(cols))
+	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
 		titles[i] = c.title
 	}
@@ -172,9 +174,9 @@ func (m Browser) table() []string {
 		if m.coll != nil {
 			mark = m.drafts[DraftKey{Resource: m.coll.Mapping.Resource.GroupResource(), Namespace: r.Namespace, Name: r.Name}].String()
 		}
-		texts := []string{r.name, duration.HumanDuration(now.Sub(r.Created)), changed, r.by, mark}
+		texts := []escape.Text{r.name, escape.Safe(duration.HumanDuration(now.Sub(r.Created))), escape.Safe(changed), r.by, escape.Safe(mark)}
 		if withNS {
-			texts = append([]string{r.ns}, texts...)
+			texts = append([]escape.Text{r.ns}, texts...)
 		}
 		line := cells(cols, texts)
 		if i == m.selected {
@@ -199,20 +201,20 @@ func (m Browser) emptyText() []string {
 	if where := m.coll.Where(); where != "" {
 		what += " " + where
 	}
-	var text string
+	var text escape.Text
 	switch {
 	case m.conn.State == kube.Refused && m.conn.Err != nil:
-		return strings.Split(st.Error.Render(ansi.Wrap(kube.EscapeControl(m.conn.Err.Error()), m.width, "")), "\n")
+		return strings.Split(st.Error.Render(ansi.Wrap(string(errorText(m.conn.Err)), m.width, "")), "\n")
 	case !m.synced && m.conn.State == kube.Reconnecting && m.conn.Err != nil:
-		text = "listing " + what + ": " + m.conn.Err.Error()
+		text = escape.Textf("listing %s: %s", what, m.conn.Err)
 	case !m.synced:
-		text = "listing " + what + " ..."
+		text = escape.Textf("listing %s ...", what)
 	case len(m.all) == 0:
-		text = "no " + what
+		text = escape.Textf("no %s", what)
 	default:
-		text = fmt.Sprintf("no name contains %q (esc clears the filter)", m.filter)
+		text = escape.Textf("no name contains %q (esc clears the filter)", m.filter)
 	}
-	return strings.Split(st.Muted.Render(ansi.Wrap(kube.EscapeControl(text), m.width, "")), "\n")
+	return strings.Split(st.Muted.Render(ansi.Wrap(string(text), m.width, "")), "\n")
 }
 
 // bottomLine is the filter or the command being typed, or the order and
@@ -223,17 +225,16 @@ func (m Browser) bottomLine() string {
 	var s string
 	switch m.mode {
 	case modeFilter:
-		s = "/" + kube.EscapeControl(m.filter) + cursor
+		s = "/" + escape.String(m.filter) + cursor
 	case modePrompt:
-		s = ":" + kube.EscapeControl(m.prompt) + cursor
+		s = ":" + escape.String(m.prompt) + cursor
 		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt)); hint != "" {
-			// Type and namespace names come from the server.
-			s += "  " + st.Muted.Render(kube.EscapeControl(hint))
+			s += "  " + st.Muted.Render(string(hint))
 		}
 	default:
 		s = st.Muted.Render("order: " + m.order.String())
 		if m.filter != "" {
-			s += st.Muted.Render("  filter: ") + kube.EscapeControl(m.filter)
+			s += st.Muted.Render("  filter: ") + escape.String(m.filter)
 		}
 	}
 	return ansi.Truncate(s, m.width, "…")

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -129,8 +130,8 @@ func keyOf(t *kube.Target) DraftKey {
 }
 
 // objectName names the object of key for messages: configmaps/testmap.
-func objectName(k DraftKey) string {
-	return kube.EscapeControl(kube.ResourceName(k.Resource) + "/" + k.Name)
+func objectName(k DraftKey) escape.Text {
+	return escape.Safe(kube.ResourceName(k.Resource)) + "/" + escape.Safe(k.Name)
 }
 
 func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.Target, error)) tea.Cmd {

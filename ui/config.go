@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -140,7 +141,7 @@ func discardCmd(sess *model.Session, d Drafts, paths []string) tea.Cmd {
 
 // keepAsideCmd moves a stored draft that cannot be recovered (why says
 // so) out of the way, where nothing writes it again.
-func keepAsideCmd(sess *model.Session, d Drafts, path, why string) tea.Cmd {
+func keepAsideCmd(sess *model.Session, d Drafts, path string, why escape.Text) tea.Cmd {
 	return func() tea.Msg {
 		kept, err := d.KeepAside(path)
 		return storedDraftsMsg{kept: kept, why: why, err: err, sess: sess}

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -28,8 +28,9 @@ import (
 // detailColumn is one version in the detail: its title, its text, the line
 // it starts at and how many lines from there are the change.
 type detailColumn struct {
-	title, text string
-	from, n     int
+	title   escape.Text
+	text    string
+	from, n int
 }
 
 // section is one version as the detail lays it out.
@@ -54,9 +55,9 @@ func (m ConflictView) selectedColumns() (string, []detailColumn) {
 		r := m.rows[m.selected]
 		theirsTitle := "theirs (rv " + m.theirsRV + ")"
 		if m.ownership {
-			theirsTitle += ", owned by " + kube.EscapeControl(r.manager)
+			theirsTitle += ", owned by " + r.manager
 		}
-		titles := [3]string{"base (rv " + m.baseRV + ")", theirsTitle, "mine"}
+		titles := [3]escape.Text{"base (rv " + m.baseRV + ")", theirsTitle, "mine"}
 		if m.lost != nil {
 			titles = m.lost.columns
 		}
@@ -260,10 +261,10 @@ func (m ConflictView) drawSection(secs []section, i, off, width int, baseLines m
 		}
 		end = max(end, start)
 	}
-	title := st.ColumnTitle.Render(ansi.Truncate(s.col.title, width, "…"))
+	title := st.ColumnTitle.Render(ansi.Truncate(string(s.col.title), width, "…"))
 	if !inColumns {
 		if count := cutCount(above, below); count != "" {
-			title = st.ColumnTitle.Render(s.col.title) + st.Muted.Render("  "+count)
+			title = st.ColumnTitle.Render(string(s.col.title)) + st.Muted.Render("  "+count)
 			title = ansi.Truncate(title, width, "…")
 		}
 	}

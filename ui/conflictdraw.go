@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -31,16 +31,16 @@ func choiceText(c diff.Choice) string {
 }
 
 // title is the view's first line.
-func (m ConflictView) title() string {
+func (m ConflictView) title() escape.Text {
 	if m.lost != nil {
 		return m.lost.title
 	}
 	if m.waiting {
 		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}
-	counts := model.Count(len(m.rows), "conflict") + ", " + model.Count(len(m.merged), "change") + " merged"
+	counts := escape.Textf("%s, %s merged", model.Count(len(m.rows), "conflict"), model.Count(len(m.merged), "change"))
 	if len(m.rows) > 0 {
-		counts += fmt.Sprintf(" (%d open)", m.open)
+		counts += escape.Textf(" (%d open)", m.open)
 	}
 	if m.ownership {
 		return "apply conflict at rv " + m.theirsRV + ": " + counts
@@ -54,7 +54,7 @@ func (m ConflictView) title() string {
 }
 
 // hint says what the keys do in an apply's conflict, and what s will do.
-func (m ConflictView) hint() string {
+func (m ConflictView) hint() escape.Text {
 	if m.lost != nil {
 		return m.lost.hint
 	}
@@ -64,7 +64,7 @@ func (m ConflictView) hint() string {
 	if m.open > 0 {
 		return "fields other managers own: m takes one (kedit forces it), t leaves it to its owner"
 	}
-	var taken, left []string
+	var taken, left []escape.Text
 	for _, r := range m.rows {
 		switch r.resolution {
 		case diff.TakeMine:
@@ -73,26 +73,26 @@ func (m ConflictView) hint() string {
 			left = append(left, r.where)
 		}
 	}
-	s := "s applies"
+	var s escape.Text = "s applies"
 	if len(taken) > 0 {
-		s += " with force, taking " + strings.Join(taken, ", ")
+		s += " with force, taking " + escape.Join(taken, ", ")
 	}
 	if len(left) > 0 {
 		if len(taken) > 0 {
 			s += ", and"
 		}
-		s += " without " + strings.Join(left, ", ") + " (left to its owner)"
+		s += " without " + escape.Join(left, ", ") + " (left to its owner)"
 	}
 	return s
 }
 
 // listLines are the list's lines, each with the entry it shows (-1 for a
 // heading).
-func (m ConflictView) listLines() ([]string, []int) {
-	var lines []string
+func (m ConflictView) listLines() ([]escape.Text, []int) {
+	var lines []escape.Text
 	var at []int
 	for i, r := range m.rows {
-		text := fmt.Sprintf("%-7s %s", choiceText(r.resolution), r.where)
+		text := escape.Textf("%-7s %s", choiceText(r.resolution), r.where)
 		switch {
 		case r.note != "":
 			text += "  " + r.note
@@ -115,7 +115,7 @@ func (m ConflictView) listLines() ([]string, []int) {
 		if r.secret && !m.revealed {
 			summary = secretMask + " -> " + secretMask
 		}
-		lines = append(lines, fmt.Sprintf("%-7s %s  %s", r.side, r.where, summary))
+		lines = append(lines, escape.Textf("%-7s %s  %s", r.side, r.where, summary))
 		at = append(at, len(m.rows)+i)
 	}
 	return lines, at
@@ -142,7 +142,7 @@ func (m ConflictView) View() string {
 // s does.
 func (m ConflictView) topLines() []string {
 	st := m.styles
-	lines := []string{st.Title.Render(ansi.Truncate(kube.EscapeControl(m.title()), m.width, "…"))}
+	lines := []string{st.Title.Render(ansi.Truncate(string(m.title()), m.width, "…"))}
 	switch {
 	case m.secret && m.revealed:
 		lines = append(lines, st.Muted.Render(ansi.Truncate("a Secret: values shown (R hides)", m.width, "…")))
@@ -151,7 +151,7 @@ func (m ConflictView) topLines() []string {
 	}
 	if h := m.hint(); h != "" {
 		// Wrapped, not cut: it says what s will take from whom.
-		for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(h), m.width, ""), "\n") {
+		for _, l := range strings.Split(ansi.Wordwrap(string(h), m.width, ""), "\n") {
 			lines = append(lines, st.Muted.Render(ansi.Truncate(l, m.width, "…")))
 		}
 	}
@@ -178,7 +178,7 @@ func (m ConflictView) listWindow() []string {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  ↑ %d more", a)))
 	}
 	for i := a; i < b; i++ {
-		text := kube.EscapeControl(all[i])
+		text := string(all[i])
 		switch {
 		case at[i] < 0:
 			lines = append(lines, st.Muted.Render(ansi.Truncate(text, m.width, "…")))
@@ -223,6 +223,6 @@ func (m ConflictView) window(at []int) (a, b int) {
 }
 
 // sideTitle heads the version a merged change took.
-func (m ConflictView) sideTitle(r mergedRow) string {
-	return map[diff.Side]string{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
+func (m ConflictView) sideTitle(r mergedRow) escape.Text {
+	return map[diff.Side]escape.Text{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
 }

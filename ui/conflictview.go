@@ -7,8 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
 
@@ -16,14 +16,15 @@ import (
 // by side; below it they are stacked.
 const wideWidth = 120
 
-// conflictRow is one conflict as the list shows it.
+// conflictRow is one conflict as the list shows it. Its words are escaped
+// (escape.Text) and its versions drawn (displayValue) when it is made.
 type conflictRow struct {
 	// where names the field, and the lines of a colliding region of a
 	// multi-line string: `.data.app.conf lines 10–12`.
-	where string
+	where escape.Text
 	// manager is the field manager that wrote theirs' value, or for an
 	// apply's conflict the one that owns the field.
-	manager    string
+	manager    escape.Text
 	resolution diff.Choice
 	base       string
 	theirs     string
@@ -37,15 +38,15 @@ type conflictRow struct {
 	secret bool
 	// note says more of the entry in the list, in place of the manager
 	// (a lost update's who and when).
-	note string
+	note escape.Text
 }
 
 // mergedRow is one change merged without conflict.
 type mergedRow struct {
-	where string
+	where escape.Text
 	side  diff.Side
 	// summary is the change on one line: before -> after.
-	summary string
+	summary escape.Text
 	// before and after are the field in base and on the change's side;
 	// from is the first line of the change in each, span its lines.
 	before, after string
@@ -75,10 +76,10 @@ type ConflictView struct {
 	// flipped swaps the layout the width chose (v).
 	flipped bool
 
-	baseRV, theirsRV string
-	// createdAgain is the rebase's CreatedAgain, escaped: theirs is a new
-	// object of this name.
-	createdAgain string
+	baseRV, theirsRV escape.Text
+	// createdAgain is the rebase's CreatedAgain: theirs is a new object
+	// of this name.
+	createdAgain escape.Text
 	waiting      bool
 	ownership    bool
 	rows         []conflictRow
@@ -103,11 +104,11 @@ type ConflictView struct {
 }
 
 // lostHeading is what the conflict view says of lost updates in place of
-// a rebase's words, every part escaped.
+// a rebase's words.
 type lostHeading struct {
-	title, hint string
+	title, hint escape.Text
 	// columns are base's, theirs' and mine's titles.
-	columns [3]string
+	columns [3]escape.Text
 }
 
 // showLost fills the view with an audit log's lost updates: rows are the
@@ -136,10 +137,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 	if r == nil {
 		return
 	}
-	// Escaped once here: the columns' titles use them too.
-	m.baseRV = kube.EscapeControl(r.Base.GetResourceVersion())
-	m.theirsRV = kube.EscapeControl(r.Theirs.ResourceVersion)
-	m.createdAgain = kube.EscapeControl(r.CreatedAgain)
+	m.baseRV = escape.Safe(r.Base.GetResourceVersion())
+	m.theirsRV = escape.Safe(r.Theirs.ResourceVersion)
+	m.createdAgain = escape.Safe(r.CreatedAgain)
 	m.waiting = s.State() == model.StateWaitingTheirs
 	m.ownership = r.Ownership
 	resolutions := s.Resolutions()
@@ -167,16 +167,16 @@ func (m *ConflictView) SetSession(s *model.Session) {
 // (a Secret's values masked until R), and the manager that wrote theirs.
 func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
 	row := conflictRow{
-		where:  c.Where(),
+		where:  escape.Safe(c.Where()),
 		base:   displayValue(c.Base, m.styles, m.format),
 		theirs: displayValue(c.Theirs, m.styles, m.format),
 		mine:   displayValue(c.Mine, m.styles, m.format),
 	}
 	switch {
 	case c.Owner != "":
-		row.manager = c.Owner
+		row.manager = escape.Safe(c.Owner)
 	case r.Theirs.Object != nil:
-		row.manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager
+		row.manager = escape.Safe(model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager)
 	}
 	if h := c.Hunk; h != nil {
 		row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
@@ -192,20 +192,29 @@ func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictR
 // newMergedRow describes a merged change: for a region of a multi-line
 // string its lines, else the field's value before and after.
 func newMergedRow(c diff.Change, st *Styles, f model.Format) mergedRow {
-	row := mergedRow{where: c.Where(), side: c.Side, before: displayValue(c.Base, st, f), after: displayValue(c.Value, st, f)}
+	row := mergedRow{where: escape.Safe(c.Where()), side: c.Side, before: displayValue(c.Base, st, f), after: displayValue(c.Value, st, f)}
 	if h := c.Hunk; h != nil {
 		lines, at := h.MineLines, h.Mine
 		if c.Side == diff.SideTheirs {
 			lines, at = h.TheirsLines, h.Theirs
 		}
 		row.from, row.span = [2]int{h.Base.Start, at.Start}, [2]int{h.Base.Len, at.Len}
-		row.summary = oneLine(strings.Join(h.BaseLines, "")) + " -> " + oneLine(strings.Join(lines, ""))
+		row.summary = escape.Safe(oneLine(strings.Join(h.BaseLines, ""))) + " -> " + escape.Safe(oneLine(strings.Join(lines, "")))
 		return row
 	}
-	// The list escapes its lines itself: the summary is of the values as
-	// they are, in YAML, whose first line says more than JSON's "{".
-	row.summary = oneLine(renderValue(c.Base, model.FormatYAML)) + " -> " + oneLine(renderValue(c.Value, model.FormatYAML))
+	// The values in YAML, whose first line says more than JSON's "{".
+	row.summary = summaryValue(c.Base) + " -> " + summaryValue(c.Value)
 	return row
+}
+
+// summaryValue is v on one line for the list: a string escaped as server
+// text, anything else as the YAML it renders to, whose own escapes (of a
+// double-quoted string) are not escaped again.
+func summaryValue(v diff.FieldValue) escape.Text {
+	if s, ok := v.Value.(string); ok && v.Present {
+		return escape.Safe(oneLine(s))
+	}
+	return escape.SafeYAML(oneLine(renderValue(v, model.FormatYAML)))
 }
 
 // oneLine shortens a value to its first line, saying how many more there

@@ -2,30 +2,30 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
 // connectionText says how the link to the API server stands, for a
 // header: the object view's and the browser's, in the same words.
-func connectionText(c kube.Connection) string {
+func connectionText(c kube.Connection) escape.Text {
 	var forbidden *kube.ForbiddenError
 	switch c.State {
 	case kube.Connected:
 		return "connected"
 	case kube.Reconnecting:
-		return "reconnecting since " + c.Since.Local().Format("15:04:05")
+		return escape.Textf("reconnecting since %s", c.Since.Local().Format("15:04:05"))
 	case kube.Polling:
 		what := "not allowed to watch"
 		if errors.As(c.Err, &forbidden) {
 			what = forbidden.Short()
 		}
-		return fmt.Sprintf("%s: polling every %d s", what, int(kube.PollInterval/time.Second))
+		return escape.Textf("%s: polling every %d s", what, int(kube.PollInterval/time.Second))
 	case kube.Refused:
 		if errors.As(c.Err, &forbidden) {
-			return forbidden.Short()
+			return escape.Safe(forbidden.Short())
 		}
 		return "refused"
 	}

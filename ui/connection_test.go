@@ -153,12 +153,12 @@ func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
 // now (429) says only that it was not taken.
 func TestNoAnswerWordsSayWhetherItMayHaveLanded(t *testing.T) {
 	lost := &model.Failure{Kind: model.ErrorUnavailable, Attempt: 2, Err: &kube.UnavailableError{Err: errors.New("connection reset by peer")}}
-	if got := failureText(lost); !strings.Contains(got, "did not get an answer") || !strings.Contains(got, "reading the object back") {
+	if got := string(failureText(lost)); !strings.Contains(got, "did not get an answer") || !strings.Contains(got, "reading the object back") {
 		t.Errorf("a lost answer reads %q", got)
 	}
 	busy := &model.Failure{Kind: model.ErrorUnavailable, Attempt: 1,
 		Err: &kube.UnavailableError{Code: 429, Busy: true, Err: apierrors.NewTooManyRequests("slow down", 3)}}
-	if got := failureText(busy); !strings.Contains(got, "the save was not taken; retrying (attempt 1) (the draft is kept): the API server is busy (429 Too Many Requests)") || strings.Contains(got, "reading the object back") {
+	if got := string(failureText(busy)); !strings.Contains(got, "the save was not taken; retrying (attempt 1) (the draft is kept): the API server is busy (429 Too Many Requests)") || strings.Contains(got, "reading the object back") {
 		t.Errorf("a 429 reads %q", got)
 	}
 }

@@ -78,4 +78,16 @@
 // a timer, goes to Bubble Tea wrapped in background (the in-app editor's
 // pause before it checks what was typed). Messages other than keys (its
 // own timers' and readers') a view answers with any command.
+//
+// # Server text
+//
+// Everything from the server (names, resourceVersions, managers, an
+// error's message) is escaped once, where it enters the UI, into an
+// escape.Text: escape.Safe(name), escape.Textf("rv %s by %s", rv,
+// manager), errorText(err) for an error. What the views and the status
+// bar draw is an escape.Text (StatusBar.Info, Prompt.SetQuestion,
+// SetRow's fields, textedit.Note), so the compiler rejects server text
+// that was not escaped, and nothing takes a Text's string to escape it
+// again (a backslash would show \\\\). A view that escapes as it draws
+// (a filter typed, YAML with Styles.EscapedYAML) draws the result at once.
 package ui

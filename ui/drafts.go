@@ -2,12 +2,11 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -65,7 +64,7 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 	default:
 		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
 			o.diskFailed, o.diskWarned = false, false
-			return notice{"the draft is written to disk again: " + kube.EscapeControl(o.draftPath), false}, true
+			return notice{"the draft is written to disk again: " + escape.Safe(o.draftPath), false}, true
 		}
 	}
 	return notice{}, false
@@ -81,7 +80,7 @@ func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
 	case msg.err != nil:
 		return notice{errorText(msg.err), true}, true
 	case msg.kept != "":
-		return notice{msg.why + "; it is kept in " + kube.EscapeControl(msg.kept), true}, true
+		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), true}, true
 	case msg.path != "":
 		o.draftPath = msg.path
 	}
@@ -93,11 +92,11 @@ func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
 func (o objectState) inMemory() bool { return o.memoryOnly || o.diskFailed }
 
 // quitQuestion asks before quitting with a draft, saying where it is.
-func (m App) quitQuestion() string {
+func (m App) quitQuestion() escape.Text {
 	// Drafts of objects not shown (left for the browser, or the set's) that
 	// quitting loses.
 	others := lostText(m.othersInMemory())
-	anyway := ": quit anyway? (y/n)"
+	var anyway escape.Text = ": quit anyway? (y/n)"
 	if m.confirm.forceArmed {
 		anyway = ": quit anyway? (y/n; ctrl+c again quits)"
 	}
@@ -105,11 +104,11 @@ func (m App) quitQuestion() string {
 	case m.sess == nil || m.sess.Draft() == nil:
 		return others + anyway
 	case !m.inMemory() && others != "":
-		return "this draft stays on disk in " + kube.EscapeControl(m.draftPath) + ", but " + others + anyway
+		return "this draft stays on disk in " + escape.Safe(m.draftPath) + ", but " + others + anyway
 	case !m.inMemory():
-		return "quit with an unsaved draft? It stays on disk in " + kube.EscapeControl(m.draftPath) + " and is offered next time. (y/n)"
+		return "quit with an unsaved draft? It stays on disk in " + escape.Safe(m.draftPath) + " and is offered next time. (y/n)"
 	}
-	q := "the draft exists only in memory and will be lost"
+	var q escape.Text = "the draft exists only in memory and will be lost"
 	if m.memoryOnly && m.drafts != nil {
 		q += " (a Secret's draft is written to disk only with --allow-secret-drafts)"
 	}
@@ -121,14 +120,14 @@ func (m App) quitQuestion() string {
 
 // recoverQuestion offers the stored drafts, each with where it is and, for
 // one made on an object deleted since, a warning.
-func (m App) recoverQuestion() string {
+func (m App) recoverQuestion() escape.Text {
 	uid := ""
 	if b := m.sess.Base().Object; b != nil {
 		uid = string(b.GetUID())
 	}
-	describe := func(d *drafts.Draft) string {
-		s := fmt.Sprintf("from rv %s, saved %s, in %s", kube.EscapeControl(d.BaseResourceVersion),
-			d.SavedAt.Local().Format("2006-01-02 15:04:05"), kube.EscapeControl(d.Path))
+	describe := func(d *drafts.Draft) escape.Text {
+		s := escape.Textf("from rv %s, saved %s, in %s", d.BaseResourceVersion,
+			d.SavedAt.Local().Format("2006-01-02 15:04:05"), d.Path)
 		if model.MadeOnEarlierObject(d.UID, uid) {
 			s += " -- WARNING: made on an earlier object of this name that was deleted since; recovering it takes its text over the object as it is now, nothing is merged"
 		}
@@ -138,13 +137,11 @@ func (m App) recoverQuestion() string {
 		return "a draft of this object " + describe(m.stored[0]) + ", is stored: recover it? (y/n; n discards it)"
 	}
 	n := min(len(m.stored), 9)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s of this object are stored:", words.Count(len(m.stored), "draft"))
+	b := escape.Textf("%s of this object are stored:", words.Count(len(m.stored), "draft"))
 	for i, d := range m.stored[:n] {
-		fmt.Fprintf(&b, "\n%d) %s", i+1, describe(d))
+		b += escape.Textf("\n%d) %s", i+1, describe(d))
 	}
-	fmt.Fprintf(&b, "\n1-%d recovers that one (the others stay stored), n discards them all", n)
-	return b.String()
+	return b + escape.Textf("\n1-%d recovers that one (the others stay stored), n discards them all", n)
 }
 
 // answerRecover takes the answer to the offer of stored drafts: y or a
@@ -158,7 +155,7 @@ func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
 		m.stored, m.confirm.kind = nil, confirmNone
 		m.status.Info("stored draft discarded")
 		if len(paths) > 1 {
-			m.status.Info(words.Count(len(paths), "stored draft") + " discarded")
+			m.status.Info(escape.Textf("%s discarded", words.Count(len(paths), "stored draft")))
 		}
 		m.inflight++
 		return m, discardCmd(m.sess, m.drafts, paths)
@@ -181,9 +178,9 @@ func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd
 	}
-	text := "draft recovered from " + kube.EscapeControl(d.Path)
+	text := "draft recovered from " + escape.Safe(d.Path)
 	if others > 0 {
-		text += "; " + words.Count(others, "other stored draft") + " " + words.Agree(others, "stays", "stay") + " on disk (kedit drafts lists them)"
+		text += escape.Textf("; %s %s on disk (kedit drafts lists them)", words.Count(others, "other stored draft"), words.Agree(others, "stays", "stay"))
 	}
 	m.status.Info(text)
 	// The file becomes this kedit's before the recovered draft is written.

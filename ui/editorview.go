@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/textedit"
 )
@@ -289,14 +290,14 @@ func parseNote(err error) (textedit.Note, bool) {
 	}
 	de, ok := err.(*model.DraftError)
 	if !ok {
-		return textedit.Note{Text: "cannot be saved: " + err.Error()}, true
+		return textedit.Note{Text: "cannot be saved: " + errorText(err)}, true
 	}
-	text := de.Msg
+	text := escape.Safe(de.Msg)
 	if de.Field != "" {
-		text = de.Field + ": " + text
+		text = escape.Safe(de.Field) + ": " + text
 	}
 	if de.Column > 0 {
-		text = fmt.Sprintf("column %d: %s", de.Column, text)
+		text = escape.Textf("column %d: %s", de.Column, text)
 	}
 	return textedit.Note{Line: max(de.Line-1, 0), Text: "cannot be saved: " + text}, true
 }
@@ -312,7 +313,7 @@ func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
 	notes := make([]textedit.Note, 0, len(causes))
 	for _, c := range causes {
 		notes = append(notes, textedit.Note{Line: max(causeLine(lines, c.Field), 0),
-			Text: "refused by the server: " + c.Field + ": " + c.Message})
+			Text: "refused by the server: " + causeText(c)})
 	}
 	return notes
 }

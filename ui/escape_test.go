@@ -74,10 +74,10 @@ func TestSavedTextNeverSaysASecretsValue(t *testing.T) {
 		Stored: diff.FieldValue{Present: true, Value: "server-s3cr3t"},
 	}}}
 	text, whole := savedText("9", r, true)
-	if whole || strings.Contains(text, "s3cr3t") || !strings.Contains(text, ".data.token") {
+	if whole || strings.Contains(string(text), "s3cr3t") || !strings.Contains(string(text), ".data.token") {
 		t.Errorf("saved text for a Secret: %q", text)
 	}
-	if text, _ := savedText("9", r, false); !strings.Contains(text, "server-s3cr3t") {
+	if text, _ := savedText("9", r, false); !strings.Contains(string(text), "server-s3cr3t") {
 		t.Errorf("saved text for a ConfigMap does not say the value: %q", text)
 	}
 }

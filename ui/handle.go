@@ -2,12 +2,11 @@ package ui
 
 import (
 	"errors"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -196,7 +195,7 @@ func (m *App) rebased(before, state model.State, ev model.Event, editing bool) t
 		// --auto-rebase: a clean rebase after a conflict goes back at
 		// once, never shown, and the status bar still says what was
 		// merged.
-		m.autoMerged = "auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
+		m.autoMerged = "auto-rebased onto rv " + escape.Safe(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
 		cmd = m.handle(model.Resubmit{})
 		if m.sess.Rebase() == nil {
 			m.status.Info(m.autoMerged)
@@ -218,15 +217,15 @@ func (m *App) rebased(before, state model.State, ev model.Event, editing bool) t
 }
 
 // changeList names a merge's changes for the status bar.
-func changeList(mg *diff.ObjectMerge) string {
+func changeList(mg *diff.ObjectMerge) escape.Text {
 	if len(mg.Changes) == 0 {
 		return "nothing"
 	}
-	var paths []string
+	var paths []escape.Text
 	for _, c := range mg.Changes {
-		paths = append(paths, c.Where()+" ("+c.Side.String()+")")
+		paths = append(paths, escape.Safe(c.Where())+" ("+escape.Safe(c.Side.String())+")")
 	}
-	return kube.EscapeControl(strings.Join(paths, ", "))
+	return escape.Join(paths, ", ")
 }
 
 // savedText says that a save went through at rv, and, from the session's
@@ -234,11 +233,8 @@ func changeList(mg *diff.ObjectMerge) string {
 // draft said: `saved rv 812, but .data.baz is still on the server`. It
 // reports false when the server did not store the draft whole. A Secret's
 // value is never said (secret): only that it differs.
-func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
-	// Each piece of server text is escaped on its own: a value is quoted
-	// and escaped by shortValue, and escaping the sentence again would
-	// draw its escapes as literal backslashes.
-	esc := kube.EscapeControl
+func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) {
+	esc := escape.Safe
 	text := "saved rv " + esc(rv)
 	if r == nil {
 		return text, true
@@ -261,25 +257,25 @@ func savedText(rv string, r *model.SaveReport, secret bool) (string, bool) {
 		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"
 	}
 	if len(r.Forced) > 0 {
-		var taken []string
+		var taken []escape.Text
 		for _, f := range r.Forced {
 			taken = append(taken, esc(f.Field)+" from "+esc(f.Manager))
 		}
-		text += ", applied with force: took " + strings.Join(taken, ", ")
+		text += ", applied with force: took " + escape.Join(taken, ", ")
 	}
 	buts := notStoredText(r.NotStored, secret)
 	if len(buts) > 0 {
-		text += ", but " + strings.Join(buts, ", ")
+		text += ", but " + escape.Join(buts, ", ")
 	}
 	return text, len(buts) == 0
 }
 
 // notStoredText says, field by field, what the server stored otherwise
 // than the draft said, escaped; a Secret's value only that it differs.
-func notStoredText(notStored []diff.Mismatch, secret bool) []string {
-	var buts []string
+func notStoredText(notStored []diff.Mismatch, secret bool) []escape.Text {
+	var buts []escape.Text
 	for _, ms := range notStored {
-		p := kube.EscapeControl(ms.Path.String())
+		p := escape.Safe(ms.Path.String())
 		switch {
 		case !ms.Sent.Present:
 			buts = append(buts, p+" is still on the server")

@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -57,7 +59,7 @@ type (
 	// key that has nothing to act on ("nothing to resolve"), or what the
 	// view now shows (the owners of the blame cursor's line). An empty
 	// Text clears it.
-	SayMsg struct{ Text string }
+	SayMsg struct{ Text escape.Text }
 	// EditMsg asks to edit the draft (e), or with InApp in the in-app
 	// editor (i); with Merged, the rebase's merged result rather than the
 	// draft.

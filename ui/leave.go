@@ -3,6 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -63,7 +64,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		if st.inMemory() {
 			m.status.Info("the draft of " + objectName(key) + " is kept in memory only: it is lost when kedit ends")
 		} else {
-			m.status.Info("the draft of " + objectName(key) + " stays on disk in " + kube.EscapeControl(st.draftPath))
+			m.status.Info("the draft of " + objectName(key) + " stays on disk in " + escape.Safe(st.draftPath))
 		}
 	} else {
 		m.shelf.forget(key)

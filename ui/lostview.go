@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -9,8 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 )
@@ -73,8 +72,8 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 	var rows []conflictRow
 	for i, c := range o.Conflicts {
 		setter := &h.Versions[o.Losses[i].LostAt]
-		row := conflictRow{where: c.Where(), base: displayValue(c.Base, st, f), theirs: displayValue(c.Theirs, st, f),
-			mine: displayValue(c.Mine, st, f), note: fmt.Sprintf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
+		row := conflictRow{where: escape.Safe(c.Where()), base: displayValue(c.Base, st, f), theirs: displayValue(c.Theirs, st, f),
+			mine: displayValue(c.Mine, st, f), note: escape.Textf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
 		if secret && isSecretValue(c.Path) {
 			row.secret = true
 			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
@@ -91,35 +90,33 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 }
 
 // lostHeadingOf is what the view says of overwrite o of h: who lost how
-// many changes, what its writer had read, and the versions' titles, every
-// part escaped.
+// many changes, what its writer had read, and the versions' titles.
 func lostHeadingOf(h *history.History, o history.Overwrite) lostHeading {
 	vs := h.Versions
 	w := &vs[o.Write]
-	e := kube.EscapeControl
 	heading := lostHeading{
-		title: fmt.Sprintf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", e(w.ResourceVersion), e(w.Client.User),
-			e(w.Verb), words.Count(len(o.Losses), "change"), len(o.Losses)),
+		title: escape.Textf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", w.ResourceVersion, w.Client.User,
+			w.Verb, words.Count(len(o.Losses), "change"), len(o.Losses)),
 	}
-	read := "before the log begins"
+	var read escape.Text = "before the log begins"
 	if o.Base >= 0 {
-		read = "rv " + e(vs[o.Base].ResourceVersion)
+		read = "rv " + escape.Safe(vs[o.Base].ResourceVersion)
 		if !o.BaseRead.IsZero() {
-			read += " at " + o.BaseRead.Local().Format("15:04:05")
+			read += escape.Textf(" at %s", o.BaseRead.Local().Format("15:04:05"))
 		}
 	}
-	heading.hint = fmt.Sprintf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
-		e(w.Client.User), e(w.Verb), e(w.Client.User), read)
+	heading.hint = escape.Textf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
+		w.Client.User, w.Verb, w.Client.User, read)
 	// Short: three of them share a line at 120 columns.
-	base := "base (unknown: read before the log)"
+	var base escape.Text = "base (unknown: read before the log)"
 	if o.Base >= 0 {
-		base = fmt.Sprintf("base (rv %s: %s's last read)", e(vs[o.Base].ResourceVersion), e(w.Client.User))
+		base = escape.Textf("base (rv %s: %s's last read)", vs[o.Base].ResourceVersion, w.Client.User)
 	}
-	theirs := "theirs (rv " + e(vs[o.Theirs].ResourceVersion) + ": the changes lost)"
+	theirs := escape.Textf("theirs (rv %s: the changes lost)", vs[o.Theirs].ResourceVersion)
 	if lostBy := lostWriters(h, o); len(lostBy) == 1 {
-		theirs = fmt.Sprintf("theirs (rv %s by %s)", e(vs[o.Theirs].ResourceVersion), e(lostBy[0]))
+		theirs = escape.Textf("theirs (rv %s by %s)", vs[o.Theirs].ResourceVersion, lostBy[0])
 	}
-	heading.columns = [3]string{base, theirs, fmt.Sprintf("mine (rv %s by %s)", e(w.ResourceVersion), e(w.Who()))}
+	heading.columns = [3]escape.Text{base, theirs, escape.Textf("mine (rv %s by %s)", w.ResourceVersion, w.Who())}
 	return heading
 }
 
@@ -196,7 +193,7 @@ func (m LostView) FullHelp() [][]key.Binding {
 }
 
 // undoValue says a field's value in a status line; a Secret's never.
-func undoValue(v diff.FieldValue, secret bool) string {
+func undoValue(v diff.FieldValue, secret bool) escape.Text {
 	if secret {
 		return secretMask
 	}

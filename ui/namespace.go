@@ -3,10 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -46,9 +46,9 @@ func (m *App) namespaceChecked(msg namespaceCheckedMsg) tea.Cmd {
 	var forbidden *kube.ForbiddenListError
 	switch {
 	case errors.As(msg.err, &forbidden):
-		m.status.Info("cannot tell whether namespace " + strconv.Quote(msg.name) + " exists: not allowed to " + forbidden.Verb + " namespaces; listing in it")
+		m.status.Info(escape.Textf("cannot tell whether namespace %q exists: not allowed to %s namespaces; listing in it", msg.name, forbidden.Verb))
 	case msg.err != nil:
-		m.status.Info("cannot tell whether namespace " + strconv.Quote(msg.name) + " exists: " + errorText(msg.err) + "; listing in it")
+		m.status.Info(escape.Textf("cannot tell whether namespace %q exists: %s; listing in it", msg.name, errorText(msg.err)))
 	default:
 		m.status.Info("")
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/demo"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -105,7 +106,7 @@ func (m App) save(msg SaveMsg) (App, tea.Cmd) {
 
 // demoAct has kedit demo's second writer do what w or W asked (act), and
 // says what it does; outside the demo, that the key is the demo's.
-func (m *App) demoAct(act func(DemoWriter), doing, outside string) {
+func (m *App) demoAct(act func(DemoWriter), doing, outside escape.Text) {
 	if m.demo == nil {
 		m.status.Info(outside)
 		return

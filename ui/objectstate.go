@@ -1,9 +1,8 @@
 package ui
 
 import (
-	"fmt"
-
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -33,7 +32,7 @@ type objectState struct {
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
 	// autoMerged says what --auto-rebase merged, for the saved message.
-	autoMerged string
+	autoMerged escape.Text
 	// newObjectSave is the save that waits for the yes to saving a draft
 	// made on an earlier object onto the new one (newObjectQuestion).
 	newObjectSave model.Event
@@ -88,7 +87,7 @@ func (m *App) take(st objectState, fresh bool) {
 // notice is something to say of an object, in the status bar or on its
 // row in the set.
 type notice struct {
-	text string
+	text escape.Text
 	err  bool
 }
 
@@ -118,7 +117,7 @@ func (o *objectState) init(yesGitOps bool) []notice {
 		out = append(out, notice{errorText(w[0]) + "; kedit leaves it alone", true})
 	}
 	if others := d.Others(); len(others) > 0 {
-		out = append(out, notice{fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, kube.EscapeControl(o.draftPath)), false})
+		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), false})
 	}
 	if err := d.Problem(); err != nil {
 		o.diskFailed, o.diskWarned = true, true

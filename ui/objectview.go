@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -9,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -31,21 +30,22 @@ type ObjectView struct {
 	// showDiff shows the draft's diff against base instead of the draft (d).
 	showDiff bool
 
-	// What the session says, copied by SetSession.
+	// What the session says, copied by SetSession, its server text
+	// escaped there (escape.Text).
 	ref     model.ObjectRef
-	liveRV  string
+	liveRV  escape.Text
 	deleted bool
 	live    *unstructured.Unstructured
 	base    *unstructured.Unstructured
-	baseRV  string
+	baseRV  escape.Text
 	draft   *model.Draft
-	banner  string
+	banner  escape.Text
 	// bodyText is what the body was last given; renders the objects
 	// last rendered.
 	bodyText string
 	renders  *renders
 	rebasing bool
-	conn     string
+	conn     escape.Text
 	// causes are the field causes of the last refused save (a 422), shown
 	// next to their lines in the draft.
 	causes []model.FieldCause
@@ -62,10 +62,10 @@ type ObjectView struct {
 	cursor int
 	// gitOps names the tool that reconciles the object, when one does:
 	// a save may be reverted.
-	gitOps string
+	gitOps escape.Text
 	// fight names a fight among the versions kedit observed (the latest
-	// one's), escaped: two writers taking a field from each other.
-	fight string
+	// one's): two writers taking a field from each other.
+	fight escape.Text
 
 	// secret is set for a Secret, whose values are masked until R
 	// reveals them (revealed).
@@ -95,7 +95,7 @@ func (m *ObjectView) SetSize(width, height int) {
 
 // SetConnection sets the connection state the header shows, e.g.
 // "reconnecting since 12:01:03".
-func (m *ObjectView) SetConnection(state string) {
+func (m *ObjectView) SetConnection(state escape.Text) {
 	// The header keeps its height, so the body needs no new layout.
 	m.conn = state
 }
@@ -108,9 +108,9 @@ func (m *ObjectView) SetSession(s *model.Session) {
 	m.secret = m.ref.IsSecret()
 	m.renders.tf = textFormOf(s)
 	live, deleted := s.Live()
-	m.liveRV, m.live, m.deleted = kube.EscapeControl(live.ResourceVersion), live.Object, deleted
+	m.liveRV, m.live, m.deleted = escape.Safe(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
-	m.base, m.baseRV = base.Object, kube.EscapeControl(base.ResourceVersion)
+	m.base, m.baseRV = base.Object, escape.Safe(base.ResourceVersion)
 	m.draft = s.Draft()
 	m.banner = ""
 	if ch, ok := s.ServerChange(); ok {
@@ -127,7 +127,7 @@ func (m *ObjectView) SetSession(s *model.Session) {
 	}
 	m.gitOps = ""
 	if o, ok := model.GitOpsOwnerOf(m.live); ok {
-		m.gitOps = kube.EscapeControl(o.Description())
+		m.gitOps = escape.Safe(o.Description())
 	}
 	m.fight = fightText(s.Fights())
 	m.layout()
@@ -144,10 +144,10 @@ func (m ObjectView) header() []string {
 	st := m.styles
 	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
 	if m.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(m.gitOps), "\n")...)
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.gitOps)), "\n")...)
 	}
 	if m.fight != "" {
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(m.fight), "\n")...)
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.fight)), "\n")...)
 	}
 	if m.banner != "" {
 		// A deleted object has nothing to rebase onto: its banner says
@@ -157,7 +157,7 @@ func (m ObjectView) header() []string {
 			text += "  (r: rebase now)"
 		}
 		// Width wraps a long list of paths instead of cutting it off.
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(text), "\n")...)
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(text)), "\n")...)
 	}
 	return lines
 }
@@ -166,12 +166,12 @@ func (m ObjectView) header() []string {
 // connection's state.
 func (m ObjectView) titleLine() string {
 	st := m.styles
-	parts := []string{objectTitle(m.ref)}
+	parts := []escape.Text{objectTitle(m.ref)}
 	if m.ref.Namespace != "" {
-		parts = append(parts, "namespace "+m.ref.Namespace)
+		parts = append(parts, "namespace "+escape.Safe(m.ref.Namespace))
 	}
 	if m.ref.Context != "" {
-		parts = append(parts, "context "+m.ref.Context)
+		parts = append(parts, "context "+escape.Safe(m.ref.Context))
 	}
 	rv := "rv " + m.liveRV
 	if m.deleted {
@@ -181,12 +181,12 @@ func (m ObjectView) titleLine() string {
 	// editing: on a narrow terminal the namespace and context give way,
 	// but not the object's name (up to half the width), which a long
 	// connection state then shares the line with.
-	right := kube.EscapeControl(rv) + "  " + kube.EscapeControl(m.conn)
-	name := ansi.StringWidth(kube.EscapeControl(parts[0]))
+	right := ansi.StringWidth(string(rv + "  " + m.conn))
+	name := ansi.StringWidth(string(parts[0]))
 	// One more cell than the name: the "…" of the parts that gave way.
-	avail := max(m.width-ansi.StringWidth(right)-2, min(name+1, m.width/2), 1)
-	left := ansi.Truncate(kube.EscapeControl(strings.Join(parts, "  ")), avail, "…")
-	return st.Header.Render(left+"  "+kube.EscapeControl(rv)) + "  " + st.Muted.Render(kube.EscapeControl(m.conn))
+	avail := max(m.width-right-2, min(name+1, m.width/2), 1)
+	left := ansi.Truncate(string(escape.Join(parts, "  ")), avail, "…")
+	return st.Header.Render(left+"  "+string(rv)) + "  " + st.Muted.Render(string(m.conn))
 }
 
 // stateLine says what the body shows (the live object, the draft, its
@@ -197,13 +197,13 @@ func (m ObjectView) stateLine() string {
 	var line string
 	switch {
 	case m.blame:
-		line = st.Draft.Render("blame") + st.Muted.Render(" of live rv "+kube.EscapeControl(m.liveRV)+": who owns each line's field, and when (b hides)")
+		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.liveRV+": who owns each line's field, and when (b hides)"))
 	case m.draft == nil:
 		line = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)"))
 	default:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render("  based on rv "+m.baseRV+" (d: diff against base)")
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.baseRV+" (d: diff against base)"))
 	}
 	switch {
 	case m.secret && m.revealed:
@@ -212,7 +212,7 @@ func (m ObjectView) stateLine() string {
 		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
-		line += "  " + st.Error.Render("does not parse: "+kube.EscapeControl(m.draft.Err.Error()))
+		line += "  " + st.Error.Render(string("does not parse: "+errorText(m.draft.Err)))
 	}
 	if m.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
@@ -345,7 +345,7 @@ func (m ObjectView) FullHelp() [][]key.Binding {
 
 // fightText names the fight whose last hand-over is the latest, as the
 // banner says it, and how many more the timeline marks.
-func fightText(fs []model.Fight) string {
+func fightText(fs []model.Fight) escape.Text {
 	if len(fs) == 0 {
 		return ""
 	}
@@ -355,9 +355,9 @@ func fightText(fs []model.Fight) string {
 			latest = f
 		}
 	}
-	text := latest.Banner()
+	text := escape.Safe(latest.Banner())
 	if len(fs) > 1 {
-		text += fmt.Sprintf(" (and %s: FIGHT in the timeline, t)", model.Count(len(fs)-1, "more fight"))
+		text += escape.Textf(" (and %s: FIGHT in the timeline, t)", model.Count(len(fs)-1, "more fight"))
 	}
-	return kube.EscapeControl(text)
+	return text
 }

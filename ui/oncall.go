@@ -5,7 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/demo"
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -55,7 +55,7 @@ type oncallState struct {
 	// takeID and takeRV are the timeline entry y asks about; takeObj is
 	// the version's object when only the audit log holds it.
 	takeID  int
-	takeRV  string
+	takeRV  escape.Text
 	takeObj *unstructured.Unstructured
 	// undo is the overwrite u asks to undo over the draft there is.
 	undo *UndoOverwriteMsg
@@ -65,7 +65,7 @@ type oncallState struct {
 	// gitOpsSave is the save that waits for the confirmation, and
 	// gitOpsOwner the owner's description the question names.
 	gitOpsSave  model.Event
-	gitOpsOwner string
+	gitOpsOwner escape.Text
 	// demoWrite is the demo writer's last write that the watch has not
 	// brought yet: said once it has (sayDemoWrite).
 	demoWrite *demo.Write
@@ -84,7 +84,7 @@ func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 		return m, demoCmd(w.from)
 	}
 	if w.write.Err != nil {
-		m.status.Error(w.write.String()) // escaped by String
+		m.status.Error(w.write.Text())
 		return m, demoCmd(w.from)
 	}
 	m.oncall.demoWrite = &w.write
@@ -106,7 +106,7 @@ func (m *App) sayDemoWrite() {
 		return // the watch has not brought it yet
 	}
 	m.oncall.demoWrite = nil
-	m.status.Info(w.String()) // escaped by String
+	m.status.Info(w.Text())
 }
 
 // oncallIntent acts on what the timeline and the preview asked for;
@@ -153,20 +153,20 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 	if !ok {
 		return false
 	}
-	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, kube.EscapeControl(o.Description())
+	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, escape.Safe(o.Description())
 	m.ask(confirmGitOps)
 	return true
 }
 
 // oncallQuestion is the pending question of the on-call keys.
-func (m App) oncallQuestion() string {
+func (m App) oncallQuestion() escape.Text {
 	switch m.confirm.kind {
 	case confirmTimelineTake:
 		q := "make rv " + m.oncall.takeRV + " the draft?"
 		if m.sess.Draft() != nil {
 			q += " it replaces the draft you have;"
 		}
-		return q + " s then saves it over rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) + " (y/n)"
+		return q + " s then saves it over rv " + escape.Safe(m.sess.Base().ResourceVersion) + " (y/n)"
 	case confirmGitOps:
 		return m.oncall.gitOpsOwner + ". save anyway? (y/n)"
 	case confirmUndo:
@@ -195,7 +195,7 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			// The session drops a draft with base's content.
 			m.status.Info("rv " + m.oncall.takeRV + " has what base has: no draft to make")
 		case m.sess.Draft().Err == nil:
-			m.status.Info("rv " + m.oncall.takeRV + " is the draft, based on rv " + kube.EscapeControl(m.sess.Base().ResourceVersion) +
+			m.status.Info("rv " + m.oncall.takeRV + " is the draft, based on rv " + escape.Safe(m.sess.Base().ResourceVersion) +
 				": s saves it (a change made on the server meanwhile is still a conflict)")
 		}
 		return m, cmd

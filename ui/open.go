@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -205,16 +206,16 @@ func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 
 // otherSubresource says how to open a draft picked in :drafts that edits
 // another part of its object than this kedit does: the command that does.
-func (m App) otherSubresource(d DraftItem) string {
-	name := kube.ResourceName(d.Key.Resource) + "/" + d.Key.Name
+func (m App) otherSubresource(d DraftItem) escape.Text {
+	name := escape.Safe(kube.ResourceName(d.Key.Resource)) + "/" + escape.Safe(d.Key.Name)
 	what, cmd := name+" itself", "kedit "+name
 	if d.Key.Namespace != "" {
-		cmd += " -n " + d.Key.Namespace
+		cmd += " -n " + escape.Safe(d.Key.Namespace)
 	}
-	if d.Subresource != "" {
-		what, cmd = name+"'s "+string(d.Subresource)+" subresource", cmd+" --subresource "+string(d.Subresource)
+	if sub := escape.Safe(string(d.Subresource)); sub != "" {
+		what, cmd = name+"'s "+sub+" subresource", cmd+" --subresource "+sub
 	}
-	return kube.EscapeControl("a draft of " + what + ": open it with " + cmd)
+	return "a draft of " + what + ": open it with " + cmd
 }
 
 // open opens the object key picked in the browser: an object left with a
@@ -237,7 +238,7 @@ func (m *App) show(obj *Object) tea.Cmd {
 	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
 		history: obj.History}, true)
 	if obj.Notice != "" {
-		m.status.Info(kube.EscapeControl(obj.Notice))
+		m.status.Info(escape.Safe(obj.Notice))
 	}
 	// The demo writer's reports are read from here on, whichever object is
 	// shown, so that one reader reads them; only the shown object's are said.

@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -51,7 +52,7 @@ type (
 	storedDraftsMsg struct {
 		path, kept string
 		// why a draft was kept aside, said with where it is kept.
-		why string
+		why escape.Text
 		err error
 		// sess is the session whose drafts they are (nil: the one shown).
 		sess *model.Session

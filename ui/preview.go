@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -26,7 +26,7 @@ type PreviewView struct {
 	height int
 	body   viewport.Model
 
-	baseRV string
+	baseRV escape.Text
 	secret bool
 	// tf is the session's text form.
 	tf textForm
@@ -65,7 +65,7 @@ func (m *PreviewView) SetSize(width, height int) {
 func (m *PreviewView) SetSession(s *model.Session) {
 	m.secret = s.Ref().IsSecret()
 	m.tf = textFormOf(s)
-	m.baseRV = kube.EscapeControl(s.Base().ResourceVersion)
+	m.baseRV = escape.Safe(s.Base().ResourceVersion)
 	p, ok := s.Preview()
 	if !ok {
 		m.waiting, m.answered = true, nil
@@ -121,21 +121,24 @@ func (m *PreviewView) render(p model.DryRunResult) {
 
 // refusalText says why the server would refuse the save, in the status
 // bar's words for a save that failed.
-func refusalText(kind model.ErrorKind, err error) string {
+func refusalText(kind model.ErrorKind, err error) escape.Text {
 	switch kind {
 	case model.ErrorConflict:
 		return "the object changed on the server since the draft's base (a save would conflict; r rebases)"
 	case model.ErrorInvalid:
 		return "invalid (422): each cause is under its line"
 	}
-	text := failureText(&model.Failure{Kind: kind, Err: err})
-	return strings.TrimSuffix(text, " (the draft is kept)")
+	f := &model.Failure{Kind: kind, Err: err}
+	if retrying(f) {
+		return retryText(f, 0)
+	}
+	return failureWhy(f)
 }
 
 // wrapLines wraps text to width and styles each line.
-func wrapLines(st lipgloss.Style, text string, width int) []string {
+func wrapLines(st lipgloss.Style, text escape.Text, width int) []string {
 	var out []string
-	for _, l := range strings.Split(ansi.Wordwrap(kube.EscapeControl(text), width, ""), "\n") {
+	for _, l := range strings.Split(ansi.Wordwrap(string(text), width, ""), "\n") {
 		out = append(out, st.Render(ansi.Truncate(l, width, "…")))
 	}
 	return out
@@ -144,7 +147,7 @@ func wrapLines(st lipgloss.Style, text string, width int) []string {
 // header is the title and the summary above the body.
 func (m PreviewView) header() []string {
 	title := "preview (nothing saved): the server's dry run of the draft's save, base rv " + m.baseRV
-	return append([]string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}, m.summary...)
+	return append([]string{m.styles.Title.Render(ansi.Truncate(string(title), m.width, "…"))}, m.summary...)
 }
 
 // ClosePreviewMsg asks to go back to the object view (esc).

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // Prompt is a question on the bottom line, in place of the status bar,
@@ -14,7 +16,7 @@ type Prompt struct {
 	keys   PromptKeyMap
 	styles *Styles
 	width  int
-	text   string
+	text   escape.Text
 	// picks is how many answers a number picks (the stored drafts
 	// offered); 0 for a question of y or n.
 	picks int
@@ -39,7 +41,7 @@ func (m *Prompt) Ask(picks int) { m.text, m.picks = "", picks }
 
 // SetQuestion sets the question's words; the app words it again at every
 // layout, as they may say what changed meanwhile.
-func (m *Prompt) SetQuestion(text string) { m.text = text }
+func (m *Prompt) SetQuestion(text escape.Text) { m.text = text }
 
 // SetSize sets the width the question wraps at.
 func (m *Prompt) SetSize(width, _ int) { m.width = width }
@@ -66,7 +68,7 @@ func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 }
 
 // View draws the question, wrapped to the width.
-func (m Prompt) View() string { return m.styles.Banner.Width(m.width).Render(m.text) }
+func (m Prompt) View() string { return m.styles.Banner.Width(m.width).Render(string(m.text)) }
 
 // ShortHelp is the answers; the question names them, so the footer goes
 // on showing the view's keys.

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -45,7 +46,7 @@ func (m *App) ask(c confirmation) {
 }
 
 // question is the pending question's words.
-func (m App) question() string {
+func (m App) question() escape.Text {
 	switch m.confirm.kind {
 	case confirmQuit:
 		return m.quitQuestion()

@@ -2,13 +2,11 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
 
@@ -66,30 +64,30 @@ func shortUID(uid string) string {
 
 // recreatedBanner says that the object was deleted and created again under
 // the draft: another object, which a save asks before going onto.
-func recreatedBanner(ch model.ServerChange) string {
-	by := ""
+func recreatedBanner(ch model.ServerChange) escape.Text {
+	var by escape.Text
 	if ch.Manager != "" {
-		by = " by " + ch.Manager
+		by = " by " + escape.Safe(ch.Manager)
 	}
-	return kube.EscapeControl(fmt.Sprintf("deleted and created again on server: rv %s -> a new object (uid %s) at rv %s%s; s asks before saving onto it",
-		ch.FromRV, shortUID(ch.UID), ch.ToRV, by))
+	return escape.Textf("deleted and created again on server: rv %s -> a new object (uid %s) at rv %s%s; s asks before saving onto it",
+		ch.FromRV, shortUID(ch.UID), ch.ToRV, by)
 }
 
 // againText says what the last rebase resubmitted at once merged:
 // `rebased again onto rv 3311: .data.heartbeat by heartbeater`.
-func againText(a model.RebaseAgain) string {
-	text := "rebased again onto rv " + a.OntoRV + ": " + strings.Join(a.Changes, ", ")
+func againText(a model.RebaseAgain) escape.Text {
+	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, safeList(a.Changes, ", "))
 	if a.Manager != "" {
-		text += " by " + a.Manager
+		text += " by " + escape.Safe(a.Manager)
 	}
 	if a.Rounds > 1 {
-		text += fmt.Sprintf(" (%d in a row)", a.Rounds)
+		text += escape.Textf(" (%d in a row)", a.Rounds)
 	}
-	return kube.EscapeControl(text)
+	return text
 }
 
 // againStoppedText says why a clean rebase waits for the user although the
 // object's data was being rebased at once.
-func againStoppedText(a model.RebaseAgain) string {
-	return fmt.Sprintf("rebased again %s in a row and the object changed again each time: this rebase waits for you; s resubmits it", words.Count(a.Rounds, "time"))
+func againStoppedText(a model.RebaseAgain) escape.Text {
+	return escape.Textf("rebased again %s in a row and the object changed again each time: this rebase waits for you; s resubmits it", words.Count(a.Rounds, "time"))
 }

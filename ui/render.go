@@ -7,11 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kedit/kedit/internal/escape"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -46,31 +43,42 @@ func displayValue(v diff.FieldValue, st *Styles, f model.Format) string {
 // bar can hold: a string quoted, with kedit's escapes (a quote inside it
 // is drawn \"), anything else as YAML, whose flow form reads on one line
 // in either format.
-func shortValue(v diff.FieldValue) string {
+func shortValue(v diff.FieldValue) escape.Text {
 	if s, ok := v.Value.(string); ok && !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
-		return ansi.Truncate(escape.Quoted(s), 40, "…")
+		return escape.Truncate(escape.SafeQuoted(s), 40)
 	}
-	return ansi.Truncate(escape.Source(oneLine(renderValue(v, model.FormatYAML)), nil), 40, "…")
+	return escape.Truncate(escape.SafeYAML(oneLine(renderValue(v, model.FormatYAML))), 40)
 }
 
 // bannerText is the banner's sentence: what changed on the server since the
 // draft's base, and who changed it.
-func bannerText(ch model.ServerChange) string {
+func bannerText(ch model.ServerChange) escape.Text {
 	if ch.Recreated {
 		return recreatedBanner(ch)
 	}
 	if ch.Deleted {
-		return fmt.Sprintf("deleted on server: rv %s was deleted; s offers to create it again from the draft", ch.FromRV)
+		return escape.Textf("deleted on server: rv %s was deleted; s offers to create it again from the draft", ch.FromRV)
 	}
 	var paths []string
 	for _, c := range ch.Changes {
 		paths = append(paths, c.Path)
 	}
-	text := fmt.Sprintf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, writerText(ch.Manager))
+	text := escape.Textf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, writerText(ch.Manager))
 	if len(paths) > 0 {
-		text += ": " + strings.Join(paths, ", ")
+		text += ": " + safeList(paths, ", ")
 	}
-	return kube.EscapeControl(text)
+	return text
+}
+
+// safeList is server texts ss, each escaped on its own (a combining mark
+// that starts one is not taken into the separator before it), with sep
+// between them.
+func safeList(ss []string, sep escape.Text) escape.Text {
+	texts := make([]escape.Text, len(ss))
+	for i, s := range ss {
+		texts[i] = escape.Safe(s)
+	}
+	return escape.Join(texts, sep)
 }
 
 // unknownWriter is what kedit calls the writer of a change that no
@@ -80,31 +88,48 @@ const unknownWriter = "unknown writer (no managedFields entry changed)"
 
 // writerText names the writer of a version or change: its field manager,
 // or, when managedFields do not tell, unknownWriter.
-func writerText(manager string) string {
+func writerText(manager string) escape.Text {
 	if manager == "" {
 		return unknownWriter
 	}
-	return manager
+	return escape.Safe(manager)
 }
 
 // failureText says in plain words why a save did not go through, and what
 // the user can do; the draft is always kept.
-func failureText(f *model.Failure) string {
+func failureText(f *model.Failure) escape.Text {
 	if f == nil {
 		return ""
 	}
-	if f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout {
+	if retrying(f) {
 		return retryText(f, 0)
 	}
+	return failureWhy(f) + " (the draft is kept)"
+}
+
+// retrying reports whether f is a failure the save is tried again after.
+func retrying(f *model.Failure) bool {
+	return f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout
+}
+
+// failureWhy is failureText of a failure not tried again, without what
+// becomes of the draft: what failed, and the causes.
+func failureWhy(f *model.Failure) escape.Text {
 	s := failureKindText(f)
-	var causes []string
+	var causes []escape.Text
 	for _, c := range f.Causes {
-		causes = append(causes, c.Field+": "+c.Message)
+		causes = append(causes, causeText(c))
 	}
 	if len(causes) > 0 {
-		s += ": " + strings.Join(causes, "; ")
+		s += ": " + escape.Join(causes, "; ")
 	}
-	return kube.EscapeControl(s + " (the draft is kept)")
+	return s
+}
+
+// causeText is a field cause of a refused save in the server's words:
+// `spec.replicas: Invalid value: -1`.
+func causeText(c model.FieldCause) escape.Text {
+	return escape.Safe(c.Field + ": " + c.Message)
 }
 
 // retryText says that a save which got no answer is tried again: whether
@@ -113,28 +138,28 @@ func failureText(f *model.Failure) string {
 // attempt and, with next, when it goes again. The server's own words (a
 // timeout, a reset, a 502) come last, so that what the user acts on is not
 // what a narrow status line cuts.
-func retryText(f *model.Failure, next time.Duration) string {
+func retryText(f *model.Failure, next time.Duration) escape.Text {
 	landed := model.MayHaveLanded(f.Err)
-	s := fmt.Sprintf("the save was not taken; retrying (attempt %d)", f.Attempt)
+	s := escape.Textf("the save was not taken; retrying (attempt %d)", f.Attempt)
 	if landed {
-		s = fmt.Sprintf("the save did not get an answer; retrying (attempt %d)", f.Attempt)
+		s = escape.Textf("the save did not get an answer; retrying (attempt %d)", f.Attempt)
 	}
 	if next > 0 {
-		s += fmt.Sprintf(", next try in %s", next.Round(time.Second))
+		s += escape.Textf(", next try in %s", next.Round(time.Second))
 	}
 	if landed {
 		s += ", after reading the object back in case it went through"
 	}
 	s += " (the draft is kept)"
 	if f.Err != nil {
-		s += ": " + f.Err.Error()
+		s += ": " + escape.Safe(f.Err.Error())
 	}
-	return kube.EscapeControl(s)
+	return s
 }
 
 // failureKindText says what kind of failure f is, before its causes
 // (retryText says the kinds that are tried again).
-func failureKindText(f *model.Failure) string {
+func failureKindText(f *model.Failure) escape.Text {
 	switch f.Kind {
 	case model.ErrorInvalid:
 		return "the server refused the draft as invalid (422)"
@@ -153,44 +178,47 @@ func failureKindText(f *model.Failure) string {
 	case model.ErrorFieldManagerConflict:
 		return "server-side apply: fields are owned by another manager"
 	case model.ErrorRecreated:
-		return "not saved: " + f.Err.Error() + "; s asks before saving it onto the new one"
+		return "not saved: " + escape.Safe(f.Err.Error()) + "; s asks before saving it onto the new one"
 	case model.ErrorApplyCannotRemove:
 		return "not sent: server-side apply cannot remove a field another manager owns; u sends this save as an update (a PUT with base's resourceVersion) instead"
 	}
 	if f.Err != nil {
-		return "the save failed: " + f.Err.Error()
+		return "the save failed: " + escape.Safe(f.Err.Error())
 	}
 	return "the save failed"
 }
 
 // refusedText says that the server refused the save: an answer, final,
 // in the server's words, which name the field, if any.
-func refusedText(f *model.Failure) string {
-	s := "the server refused the save"
+func refusedText(f *model.Failure) escape.Text {
+	var s escape.Text = "the server refused the save"
 	var r *kube.RefusedError
 	switch {
 	case errors.As(f.Err, &r):
-		s += " (" + r.Status() + ")"
+		s += " (" + escape.Safe(r.Status()) + ")"
 		if len(f.Causes) == 0 {
-			s += ": " + r.Message()
+			s += ": " + escape.Safe(r.Message())
 		}
 	case len(f.Causes) == 0 && f.Err != nil:
-		s += ": " + f.Err.Error()
+		s += ": " + escape.Safe(f.Err.Error())
 	}
 	return s
 }
 
-// errorText says in words why an intent was refused.
-func errorText(err error) string {
+// errorText says in words why an intent was refused. An error's message
+// is where server text enters the UI most often (kube's typed errors carry
+// the server's own words): it is escaped here, once, and nothing that
+// takes the Text escapes it again.
+func errorText(err error) escape.Text {
 	var oc *model.OpenConflictsError
 	if errors.As(err, &oc) {
 		verb := "are"
 		if oc.Open == 1 {
 			verb = "is"
 		}
-		return fmt.Sprintf("resubmit refused: %d of %s %s still open (m/t/b resolves the selected one)", oc.Open, model.Count(oc.Total, "conflict"), verb)
+		return escape.Textf("resubmit refused: %d of %s %s still open (m/t/b resolves the selected one)", oc.Open, model.Count(oc.Total, "conflict"), verb)
 	}
-	return kube.EscapeControl(err.Error())
+	return escape.Safe(err.Error())
 }
 
 // escapeLegend explains the escapes in ?: how a character of the object
@@ -243,12 +271,12 @@ func annotateCauses(st *Styles, text string, causes []model.FieldCause) string {
 	notes := map[int][]string{}
 	for _, c := range causes {
 		at := causeLine(lines, c.Field)
-		note := kube.EscapeControl(c.Field + ": " + c.Message)
+		note := causeText(c)
 		if at >= 0 {
 			indent := len(lines[at]) - len(strings.TrimLeft(lines[at], " "))
-			note = strings.Repeat(" ", indent) + "^ " + note
+			note = escape.Safe(strings.Repeat(" ", indent)) + "^ " + note
 		}
-		notes[at] = append(notes[at], st.Error.Render(note))
+		notes[at] = append(notes[at], st.Error.Render(string(note)))
 	}
 	out := append([]string(nil), notes[-1]...)
 	for i, l := range lines {

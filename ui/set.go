@@ -2,12 +2,11 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -278,9 +277,9 @@ func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
 	name := objectName(keyOf(m.target))
 	rv := m.sess.Base().ResourceVersion
 	m, back := m.backToSet()
-	text := "saved " + name + " rv " + kube.EscapeControl(rv)
+	text := "saved " + name + " rv " + escape.Safe(rv)
 	if n := s.model.Conflicts(); n > 0 {
-		text += fmt.Sprintf("; %s left: n opens the next", model.Count(n, "conflict"))
+		text += escape.Textf("; %s left: n opens the next", model.Count(n, "conflict"))
 	}
 	m.status.OK(text)
 	return m, tea.Batch(cmd, back)
@@ -303,16 +302,16 @@ func (m App) setInMemory() []DraftKey {
 
 // setNames names objects of the set for a sentence: the first three, and
 // how many more.
-func (m App) setNames(members []int) string {
-	var names []string
+func (m App) setNames(members []int) escape.Text {
+	var names []escape.Text
 	for k, i := range members {
 		if k == 3 {
-			names = append(names, fmt.Sprintf("%d more", len(members)-3))
+			names = append(names, escape.Textf("%d more", len(members)-3))
 			break
 		}
 		names = append(names, objectName(keyOf(m.member(i).target)))
 	}
-	return strings.Join(names, ", ")
+	return escape.Join(names, ", ")
 }
 
 // objectKeys are the keys of the object's views: in a set, esc goes back

@@ -67,7 +67,7 @@ func pressE(t testing.TB, m App) App {
 func rowOf(t testing.TB, m App, name string) SetRow {
 	t.Helper()
 	for _, r := range m.setView.rows {
-		if r.Name == "configmaps/"+name {
+		if string(r.Name) == "configmaps/"+name {
 			return r
 		}
 	}
@@ -166,7 +166,7 @@ func TestSetEditSaveConflictResolved(t *testing.T) {
 	if st := rowOf(t, m, "b").Status; st.State != model.MemberSaved || st.ResourceVersion != "11" {
 		t.Errorf("b: %+v", st)
 	}
-	if r := rowOf(t, m, "a"); r.Status.State != model.MemberConflict || !strings.Contains(r.Note, "n opens it") {
+	if r := rowOf(t, m, "a"); r.Status.State != model.MemberConflict || !strings.Contains(string(r.Note), "n opens it") {
 		t.Errorf("a: %+v", r)
 	}
 	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 conflict: n opens the next") {
@@ -367,7 +367,7 @@ func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
 	runnerOf(c, "a").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
 	m = drive(t, m, keys("s")...)
 	r := rowOf(t, m, "a")
-	if r.Status.State != model.MemberRefused || !strings.Contains(r.Note, "not allowed") || m.set.model.Session(0).Draft() == nil {
+	if r.Status.State != model.MemberRefused || !strings.Contains(string(r.Note), "not allowed") || m.set.model.Session(0).Draft() == nil {
 		t.Errorf("a: %+v", r)
 	}
 	if rowOf(t, m, "b").Status.State != model.MemberSaved {

@@ -2,11 +2,10 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -23,7 +22,7 @@ import (
 // is opened again.
 func (m *App) editSet(members []int) tea.Cmd {
 	s := m.set
-	var left []string
+	var left []escape.Text
 	if !s.model.Edited() {
 		if len(members) == 0 {
 			for i := range s.states {
@@ -56,7 +55,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		left = append(left, m.apartText(e))
 	}
 	if len(left) > 0 {
-		m.status.Info(strings.Join(left, "; "))
+		m.status.Info(escape.Join(left, "; "))
 	}
 	if len(e.Members) == 0 {
 		return nil
@@ -68,26 +67,26 @@ func (m *App) editSet(members []int) tea.Cmd {
 // apartText says which objects an edit left out for their format, and
 // why: "left out of the JSON file, its text in another format: secrets/db
 // (a Secret stays YAML); enter edits it".
-func (m App) apartText(e *model.SetEdit) string {
-	var names []string
+func (m App) apartText(e *model.SetEdit) escape.Text {
+	var names []escape.Text
 	for k, i := range e.Apart {
 		if k == 3 {
-			names = append(names, fmt.Sprintf("%d more", len(e.Apart)-3))
+			names = append(names, escape.Textf("%d more", len(e.Apart)-3))
 			break
 		}
 		sess := m.set.model.Session(i)
-		why := "edited in " + sess.Format().String()
+		why := escape.Textf("edited in %s", sess.Format().String())
 		if sess.Ref().IsSecret() {
 			why = "a Secret stays YAML"
 		}
 		names = append(names, objectName(keyOf(m.member(i).target))+" ("+why+")")
 	}
-	verb := "enter edits it"
+	var verb escape.Text = "enter edits it"
 	if len(e.Apart) > 1 {
 		verb = "enter edits each"
 	}
-	return "left out of the " + e.Format.String() + " file, " + words.Agree(len(e.Apart), "its text", "their texts") +
-		" in another format: " + strings.Join(names, ", ") + "; " + verb
+	return escape.Textf("left out of the %s file, %s in another format: %s; %s", e.Format.String(),
+		words.Agree(len(e.Apart), "its text", "their texts"), escape.Join(names, ", "), verb)
 }
 
 // setEditorFinished splits what $EDITOR left back into the objects'
@@ -112,7 +111,7 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	case errors.Is(err, model.ErrEmptySetText):
 		m.status.Info("the file was left empty: nothing changed")
 	case errors.As(err, &te), errors.As(err, &added):
-		m.status.Error(kube.EscapeControl(err.Error()) + "; every draft is kept, and e opens your text again")
+		m.status.Error(errorText(err) + "; every draft is kept, and e opens your text again")
 	case err != nil:
 		m.status.Error(errorText(err) + " (every draft is unchanged)")
 	default:
@@ -123,10 +122,10 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 }
 
 // editReport says what an edit of several objects changed.
-func editReport(m App, rep model.SetEditReport) string {
-	var parts []string
+func editReport(m App, rep model.SetEditReport) escape.Text {
+	var parts []escape.Text
 	if n := len(rep.Edited); n > 0 {
-		parts = append(parts, words.Count(n, "draft")+" edited ("+m.setNames(rep.Edited)+")")
+		parts = append(parts, escape.Textf("%s edited (%s)", words.Count(n, "draft"), m.setNames(rep.Edited)))
 	}
 	if n := len(rep.Removed); n > 0 {
 		parts = append(parts, m.setNames(rep.Removed)+" removed from the text: no draft")
@@ -137,7 +136,7 @@ func editReport(m App, rep model.SetEditReport) string {
 	if len(parts) == 0 {
 		return "no change"
 	}
-	return strings.Join(parts, "; ")
+	return escape.Join(parts, "; ")
 }
 
 // saveSet saves every draft of the set (model.Set.SaveAll) but those of
@@ -168,9 +167,10 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 		switch n := s.model.Conflicts(); {
 		case len(round.Skipped) > 0:
 			n := len(round.Skipped)
-			m.status.Info("nothing saved: you declined " + m.setNames(round.Skipped) + ", which " + words.Agree(n, "a GitOps tool reconciles; the draft is kept", "GitOps tools reconcile; the drafts are kept"))
+			m.status.Info(escape.Textf("nothing saved: you declined %s, which %s", m.setNames(round.Skipped),
+				words.Agree(n, "a GitOps tool reconciles; the draft is kept", "GitOps tools reconcile; the drafts are kept")))
 		case n > 0:
-			m.status.Info(fmt.Sprintf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
+			m.status.Info(escape.Textf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
 		case len(round.Busy) > 0:
 			m.status.Info("no draft to send: every draft's save is on its way")
 		default:
@@ -180,7 +180,7 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 		return cmd
 	}
 	s.round, s.declined, s.roundSaid = round.Queued, round.Skipped, false
-	text := fmt.Sprintf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft"))
+	text := escape.Textf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft"))
 	if len(round.Skipped) > 0 {
 		text += "; not " + m.setNames(round.Skipped) + " (declined)"
 	}
@@ -191,10 +191,10 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 
 // gitOpsOwner names the GitOps tool that reconciles object i, for its
 // row: "Flux", or "a GitOps tool".
-func (m App) gitOpsOwner(i int) string {
+func (m App) gitOpsOwner(i int) escape.Text {
 	if live, _ := m.set.model.Session(i).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			return string(o.Tool)
+			return escape.Safe(string(o.Tool))
 		}
 	}
 	return "a GitOps tool"
@@ -202,19 +202,19 @@ func (m App) gitOpsOwner(i int) string {
 
 // setGitOpsQuestion asks before the first save of objects GitOps tools
 // reconcile: y saves them with the others, n saves the others only.
-func (m App) setGitOpsQuestion() string {
+func (m App) setGitOpsQuestion() escape.Text {
 	s := m.set
 	n := len(s.gitOps)
-	what := "reconciled by a GitOps tool, which may revert a save"
+	var what escape.Text = "reconciled by a GitOps tool, which may revert a save"
 	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			what = kube.EscapeControl(o.Description())
+			what = escape.Safe(o.Description())
 			if n > 1 {
 				what = "reconciled by GitOps tools, which may revert a save (" + m.setNames(s.gitOps[:1]) + ": " + what + ")"
 			}
 		}
 	}
-	return fmt.Sprintf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s)",
+	return escape.Textf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s)",
 		m.setNames(s.gitOps), words.Agree(n, "is", "are"), what, words.Agree(n, "it", "them"), words.Agree(n, "its draft", "their drafts"))
 }
 
@@ -245,15 +245,15 @@ func (m *App) roundDone() {
 	for _, i := range s.round {
 		counts[s.model.Status(i).State]++
 	}
-	text := fmt.Sprintf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
+	text := escape.Textf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
 	if c := counts[model.MemberConflict]; c > 0 {
-		text += fmt.Sprintf("; %s: n opens the next", words.Count(c, "conflict"))
+		text += escape.Textf("; %s: n opens the next", words.Count(c, "conflict"))
 	}
 	if r := counts[model.MemberRefused]; r > 0 {
-		text += fmt.Sprintf("; %d refused, the drafts kept (each row says why)", r)
+		text += escape.Textf("; %d refused, the drafts kept (each row says why)", r)
 	}
 	if d := len(s.declined); d > 0 {
-		text += fmt.Sprintf("; %d not saved, as you answered (%s), the %s kept",
+		text += escape.Textf("; %d not saved, as you answered (%s), the %s kept",
 			d, words.Agree(d, "a GitOps tool reconciles it", "GitOps tools reconcile them"), words.Agree(d, "draft", "drafts"))
 	}
 	if counts[model.MemberSaved] == len(s.round) {
@@ -265,14 +265,14 @@ func (m *App) roundDone() {
 
 // setRecoverQuestion offers the stored drafts earlier runs left of the
 // set's objects.
-func (m App) setRecoverQuestion() string {
+func (m App) setRecoverQuestion() escape.Text {
 	var waiting []int
 	for i := range m.set.states {
 		if len(m.member(i).stored) > 0 {
 			waiting = append(waiting, i)
 		}
 	}
-	return fmt.Sprintf("drafts an earlier kedit left of %s are stored: recover them? (y: the newest of each; n: enter one to answer for it)",
+	return escape.Textf("drafts an earlier kedit left of %s are stored: recover them? (y: the newest of each; n: enter one to answer for it)",
 		m.setNames(waiting))
 }
 
@@ -319,7 +319,7 @@ func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
 			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
 		}
 	}
-	m.status.Info(words.Count(recovered, "draft") + " recovered; other stored drafts stay on disk (kedit drafts lists them)")
+	m.status.Info(escape.Textf("%s recovered; other stored drafts stay on disk (kedit drafts lists them)", words.Count(recovered, "draft")))
 	m.refreshSet()
 	return m, tea.Batch(cmds...)
 }
@@ -346,25 +346,25 @@ func (m *App) setRow(i int) SetRow {
 	s := m.set
 	st := m.member(i)
 	status := s.model.Status(i)
-	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: st.target.Namespace, Status: status}
+	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: escape.Safe(st.target.Namespace), Status: status}
 	if status.Draft {
 		row.Place = DraftStored
 		if st.inMemory() {
 			row.Place = DraftInMemory
 		}
 	}
-	row.State, row.Note = status.State.String(), ""
+	row.State, row.Note = escape.Safe(status.State.String()), ""
 	switch status.State {
 	case model.MemberSaved:
 		text, whole := savedText(status.ResourceVersion, st.sess.LastSave(), st.sess.Ref().IsSecret())
-		row.State = "saved rv " + kube.EscapeControl(status.ResourceVersion)
+		row.State = "saved rv " + escape.Safe(status.ResourceVersion)
 		if !whole {
-			row.Note = strings.TrimPrefix(text, row.State+", ")
+			row.Note = escape.TrimPrefix(text, row.State+", ")
 		}
 	case model.MemberConflict:
 		row.Note = "n opens it (or enter)"
 		if status.OpenConflicts > 0 {
-			row.State = fmt.Sprintf("conflict (%d open)", status.OpenConflicts)
+			row.State = escape.Textf("conflict (%d open)", status.OpenConflicts)
 		} else {
 			row.Note = "merged cleanly: n opens it, s there saves the merge"
 		}
@@ -385,7 +385,7 @@ func (m *App) setRow(i int) SetRow {
 	}
 	switch {
 	case len(st.stored) > 0:
-		row.Note = words.Count(len(st.stored), "stored draft") + " from an earlier kedit: enter to recover or discard"
+		row.Note = escape.Textf("%s from an earlier kedit: enter to recover or discard", words.Count(len(st.stored), "stored draft"))
 	case row.Note == "" && s.notes[i].text != "" && s.noteOf[i] == status.State:
 		row.Note = s.notes[i].text
 	}

@@ -3,7 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -30,7 +30,7 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 		(before == model.StateSaving || before == model.StateWaitingTheirs) {
 		// --auto-rebase, as for one object: a clean rebase after a
 		// conflict goes back at once.
-		m.noteMember(i, notice{"auto-rebased onto rv " + kube.EscapeControl(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge), false})
+		m.noteMember(i, notice{"auto-rebased onto rv " + escape.Safe(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge), false})
 		cmds = append(cmds, m.memberHandle(i, model.Resubmit{}))
 	}
 	m.refreshSet()

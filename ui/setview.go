@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
@@ -29,14 +30,14 @@ type (
 // SetRow is one object of the set as the view shows it.
 type SetRow struct {
 	// Name is the object as kubectl names it (configmaps/app), Namespace
-	// its namespace; both from the server, escaped by the view.
-	Name, Namespace string
+	// its namespace.
+	Name, Namespace escape.Text
 	// Status is the object's state in the set (model.Set.Status).
 	Status model.MemberStatus
 	// State is Status in words: "saved rv 812", "conflict (2 open)".
-	State string
+	State escape.Text
 	// Note says why, when the row needs it: a refusal, a stored draft.
-	Note string
+	Note escape.Text
 	// Place says where a draft is kept (stored on disk, or in memory).
 	Place DraftPlace
 }
@@ -187,11 +188,11 @@ func (m SetView) View() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	note := ""
+	var note escape.Text
 	if m.selected < len(m.rows) {
 		note = m.rows[m.selected].Note
 	}
-	return strings.Join(append(lines[:h], ansi.Truncate(m.styles.Muted.Render(kube.EscapeControl(note)), m.width, "…")), "\n")
+	return strings.Join(append(lines[:h], ansi.Truncate(m.styles.Muted.Render(string(note)), m.width, "…")), "\n")
 }
 
 // header says what the set is, how its objects stand, and the link.
@@ -214,16 +215,17 @@ func (m SetView) header() string {
 	if n := len(m.Marked()); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d marked", n))
 	}
-	right := strings.Join(parts, " · ") + "  " + connectionText(m.conn)
+	conn := string(connectionText(m.conn))
+	right := strings.Join(parts, " · ") + "  " + conn
 	avail := max(m.width-ansi.StringWidth(right)-2, 1)
-	left := ansi.Truncate(kube.EscapeControl("set: "+m.title), avail, "…")
-	return ansi.Truncate(m.styles.Header.Render(left+"  "+strings.Join(parts, " · "))+"  "+m.styles.Muted.Render(connectionText(m.conn)), m.width, "…")
+	left := ansi.Truncate(escape.String("set: "+m.title), avail, "…")
+	return ansi.Truncate(m.styles.Header.Render(left+"  "+strings.Join(parts, " · "))+"  "+m.styles.Muted.Render(conn), m.width, "…")
 }
 
 // table is the column titles and the rows on the screen.
 func (m SetView) table() []string {
 	cols := m.columns()
-	titles := make([]string, len(cols))
+	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
 		titles[i] = c.title
 	}
@@ -239,16 +241,16 @@ func (m SetView) table() []string {
 // NAMESPACE only when the rows are of several namespaces.
 func (m SetView) columns() []column {
 	nameW, nsW, stateW := 4, 0, 5
-	namespaces := map[string]bool{}
+	namespaces := map[escape.Text]bool{}
 	for _, r := range m.rows {
-		nameW = max(nameW, ansi.StringWidth(kube.EscapeControl(r.Name)))
-		stateW = max(stateW, ansi.StringWidth(r.State))
+		nameW = max(nameW, ansi.StringWidth(string(r.Name)))
+		stateW = max(stateW, ansi.StringWidth(string(r.State)))
 		namespaces[r.Namespace] = true
 	}
 	if len(namespaces) > 1 {
 		nsW = 9
 		for ns := range namespaces {
-			nsW = max(nsW, ansi.StringWidth(kube.EscapeControl(ns)))
+			nsW = max(nsW, ansi.StringWidth(string(ns)))
 		}
 		nsW = min(nsW, 20)
 	}
@@ -271,11 +273,11 @@ func (m SetView) columns() []column {
 // rowLine is row i in cols, with its mark, and highlighted when selected.
 func (m SetView) rowLine(i int, cols []column) string {
 	r := m.rows[i]
-	texts := []string{kube.EscapeControl(r.Name)}
+	texts := []escape.Text{r.Name}
 	if cols[1].title == "NAMESPACE" {
-		texts = append(texts, kube.EscapeControl(r.Namespace))
+		texts = append(texts, r.Namespace)
 	}
-	texts = append(texts, r.State, r.Place.String(), kube.EscapeControl(r.Note))
+	texts = append(texts, r.State, escape.Safe(r.Place.String()), r.Note)
 	line := cells(cols, texts)
 	mark := "  "
 	if m.isMarked(i) {

@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/kedit/kedit/internal/drafts"
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // shelf keeps the objects left for the browser with a draft, taken up
@@ -72,22 +71,22 @@ func (s shelf) inMemory() []DraftKey {
 // sortKeys sorts objects by name, then namespace.
 func sortKeys(keys []DraftKey) {
 	sort.Slice(keys, func(i, j int) bool {
-		return objectName(keys[i])+keys[i].Namespace < objectName(keys[j])+keys[j].Namespace
+		return string(objectName(keys[i]))+keys[i].Namespace < string(objectName(keys[j]))+keys[j].Namespace
 	})
 }
 
 // lostText says that the objects keys, not shown, have a draft only in
 // memory, for the quit question; "" for none.
-func lostText(keys []DraftKey) string {
+func lostText(keys []DraftKey) escape.Text {
 	if len(keys) == 0 {
 		return ""
 	}
-	names := make([]string, len(keys))
+	names := make([]escape.Text, len(keys))
 	for i, k := range keys {
 		names[i] = objectName(k)
 	}
 	if len(names) == 1 {
 		return "the draft of " + names[0] + " exists only in memory and will be lost"
 	}
-	return fmt.Sprintf("the drafts of %s exist only in memory and will be lost", strings.Join(names, ", "))
+	return "the drafts of " + escape.Join(names, ", ") + " exist only in memory and will be lost"
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -21,7 +22,9 @@ const (
 
 // StatusBar is the line under the body: a spinner while a save is in
 // flight, then its outcome (`saved rv N`, or why it failed, in plain words),
-// or the answer to the last key.
+// or the answer to the last key. A message is an escape.Text: the server
+// text in it (an error's message, a name, a resourceVersion) was escaped
+// once where the message was made, and the bar draws it as it is.
 //
 // A message describes the state it was made for, and goes when that state
 // changes (Settle): the app's state is summed up in a statusState after
@@ -31,8 +34,8 @@ type StatusBar struct {
 	styles  *Styles
 	spinner spinner.Model
 	width   int
-	busy    string
-	text    string
+	busy    escape.Text
+	text    escape.Text
 	kind    statusKind
 	// of is the state text was made for; fresh says that text was set
 	// since the last Settle and has no state yet; scope is the part of
@@ -118,7 +121,7 @@ func (m *StatusBar) SetSize(width, _ int) { m.width = width }
 
 // SetBusy shows the spinner with text, e.g. "saving"; an empty text stops
 // it. The returned command starts the spinner's ticks.
-func (m *StatusBar) SetBusy(text string) tea.Cmd {
+func (m *StatusBar) SetBusy(text escape.Text) tea.Cmd {
 	was := m.busy
 	m.busy = text
 	if text != "" && was == "" {
@@ -131,25 +134,25 @@ func (m *StatusBar) SetBusy(text string) tea.Cmd {
 func (m StatusBar) Busy() bool { return m.busy != "" }
 
 // Info sets a plain message, such as the answer to a key.
-func (m *StatusBar) Info(text string) { m.set(text, statusInfo, scopeState) }
+func (m *StatusBar) Info(text escape.Text) { m.set(text, statusInfo, scopeState) }
 
 // OK sets a message of success, such as `saved rv 815`.
-func (m *StatusBar) OK(text string) { m.set(text, statusOK, scopeState) }
+func (m *StatusBar) OK(text escape.Text) { m.set(text, statusOK, scopeState) }
 
 // Error sets a message of failure.
-func (m *StatusBar) Error(text string) { m.set(text, statusError, scopeState) }
+func (m *StatusBar) Error(text escape.Text) { m.set(text, statusError, scopeState) }
 
 // ObjectError sets a message of failure about the object shown as a whole
 // (the user may not save it): it stays while the object is shown, whatever
 // happens to its draft, until another message takes its place.
-func (m *StatusBar) ObjectError(text string) { m.set(text, statusError, scopeObject) }
+func (m *StatusBar) ObjectError(text escape.Text) { m.set(text, statusError, scopeObject) }
 
-func (m *StatusBar) set(text string, kind statusKind, scope statusScope) {
+func (m *StatusBar) set(text escape.Text, kind statusKind, scope statusScope) {
 	m.text, m.kind, m.scope, m.fresh = text, kind, scope, true
 }
 
 // Text returns the message shown, for tests and the app.
-func (m StatusBar) Text() string { return m.text }
+func (m StatusBar) Text() string { return string(m.text) }
 
 // Update advances the spinner while a save is in flight.
 func (m StatusBar) Update(msg tea.Msg) (StatusBar, tea.Cmd) {
@@ -169,15 +172,15 @@ func (m StatusBar) Update(msg tea.Msg) (StatusBar, tea.Cmd) {
 func (m StatusBar) View() string {
 	var s string
 	if m.busy != "" {
-		s = m.spinner.View() + " " + m.busy + "  "
+		s = m.spinner.View() + " " + string(m.busy) + "  "
 	}
 	switch m.kind {
 	case statusOK:
-		s += m.styles.OK.Render(m.text)
+		s += m.styles.OK.Render(string(m.text))
 	case statusError:
-		s += m.styles.Error.Render(m.text)
+		s += m.styles.Error.Render(string(m.text))
 	default:
-		s += m.styles.Muted.Render(m.text)
+		s += m.styles.Muted.Render(string(m.text))
 	}
 	if m.kind == statusError {
 		// A failure with its field causes may take more than a line: wrap

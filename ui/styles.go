@@ -41,7 +41,7 @@ type Styles struct {
 	Escape lipgloss.Style
 }
 
-// Escaped draws server text by kedit's escape rule (kube.EscapeControl),
+// Escaped draws server text by kedit's escape rule (escape.Styled),
 // each escape in the Escape style.
 func (s *Styles) Escaped(text string) string { return escape.Styled(text, s.escape) }
 

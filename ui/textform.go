@@ -3,6 +3,7 @@ package ui
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 )
 
@@ -42,11 +43,12 @@ func (tf textForm) notes(st *Styles, full bool) string {
 // objectTitle names the object as the object view's header does,
 // kind/name, with the subresource edited next to the name, where a narrow
 // terminal keeps it.
-func objectTitle(ref model.ObjectRef) string {
+func objectTitle(ref model.ObjectRef) escape.Text {
+	title := escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name)
 	if ref.Subresource != "" {
-		return ref.Kind + "/" + ref.Name + " --subresource " + ref.Subresource
+		title += " --subresource " + escape.Safe(ref.Subresource)
 	}
-	return ref.Kind + "/" + ref.Name
+	return title
 }
 
 // renderObject renders obj in tf for the object view. By default it hides

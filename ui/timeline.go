@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 )
@@ -33,7 +33,7 @@ type TimelineView struct {
 	width  int
 	height int
 
-	object  string
+	object  escape.Text
 	rows    []timelineRow
 	dropped int
 	secret  bool
@@ -74,7 +74,7 @@ func (m *TimelineView) SetSize(width, height int) {
 // the selected version selected as new versions arrive.
 func (m *TimelineView) SetSession(s *model.Session) {
 	ref := s.Ref()
-	m.object = kube.EscapeControl(ref.Kind + "/" + ref.Name)
+	m.object = escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name)
 	m.secret = ref.IsSecret()
 	m.format = s.Format()
 	m.dropped = s.TimelineDropped()
@@ -123,7 +123,7 @@ func (m *TimelineView) Open(s *model.Session) {
 // Selected returns the selected version's timeline entry ID and its
 // resourceVersion (escaped); false when there is none. The ID is -1 for a
 // version only the audit log holds: SelectedLogObject is its object.
-func (m TimelineView) Selected() (id int, rv string, ok bool) {
+func (m TimelineView) Selected() (id int, rv escape.Text, ok bool) {
 	if len(m.rows) == 0 {
 		return 0, "", false
 	}
@@ -147,21 +147,18 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 	e := c.Entry
 	by := row.manager
 	if !e.Deleted {
-		by = kube.EscapeControl(writerText(e.Manager))
+		by = writerText(e.Manager)
 	}
-	head := fmt.Sprintf("rv %s at %s by %s", row.rv, row.at, by)
+	head := escape.Textf("rv %s at %s by %s", row.rv, row.at, by)
 	if row.operation != "" {
 		head += " (" + row.operation + ")"
 	}
-	var against string
-	switch {
-	case c.Before == nil:
-		against = "the oldest version kept: shown whole"
-	default:
-		against = "against rv " + kube.EscapeControl(c.Before.GetResourceVersion())
+	var against escape.Text = "the oldest version kept: shown whole"
+	if c.Before != nil {
+		against = "against rv " + escape.Safe(c.Before.GetResourceVersion())
 	}
-	m.change = []string{m.styles.Title.Render(ansi.Truncate(head+", "+against, m.width, "…"))}
-	for _, l := range strings.Split(ansi.Wordwrap("changed: "+row.changed, m.width, ", "), "\n") {
+	m.change = []string{m.styles.Title.Render(ansi.Truncate(string(head+", "+against), m.width, "…"))}
+	for _, l := range strings.Split(ansi.Wordwrap(string("changed: "+row.changed), m.width, ", "), "\n") {
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
 	}
 	if m.secret {
@@ -223,11 +220,11 @@ func (m TimelineView) titleLines() []string {
 			live++
 		}
 	}
-	title := fmt.Sprintf("timeline of %s: %s since kedit opened it", m.object, model.Count(live, "version"))
+	title := escape.Textf("timeline of %s: %s since kedit opened it", m.object, model.Count(live, "version"))
 	if logged := len(m.rows) - live; logged > 0 {
-		title += fmt.Sprintf(", %d more from the audit log", logged)
+		title += escape.Textf(", %d more from the audit log", logged)
 	}
-	lines := []string{m.styles.Title.Render(ansi.Truncate(title+", newest first", m.width, "…"))}
+	lines := []string{m.styles.Title.Render(ansi.Truncate(string(title+", newest first"), m.width, "…"))}
 	if m.dropped > 0 {
 		// The timeline is bounded: the oldest versions go first.
 		note := fmt.Sprintf("%s dropped (the timeline keeps at most %s and %d MiB)",
@@ -248,10 +245,10 @@ func (m TimelineView) titleLines() []string {
 func (m TimelineView) columns() (rv, at, manager, op, mark int) {
 	rv, at, manager, op = len("RV"), len("TIME"), len("MANAGER"), len("OPERATION")
 	for _, r := range m.rows {
-		rv = max(rv, ansi.StringWidth(r.rv))
-		at = max(at, ansi.StringWidth(r.at))
-		manager = max(manager, ansi.StringWidth(r.manager))
-		op = max(op, ansi.StringWidth(r.operation))
+		rv = max(rv, ansi.StringWidth(string(r.rv)))
+		at = max(at, ansi.StringWidth(string(r.at)))
+		manager = max(manager, ansi.StringWidth(string(r.manager)))
+		op = max(op, ansi.StringWidth(string(r.operation)))
 		mark = max(mark, len(r.mark()))
 	}
 	if mark > 0 {
@@ -264,15 +261,15 @@ func (m TimelineView) columns() (rv, at, manager, op, mark int) {
 // mark is its LOST or FIGHT.
 func (m TimelineView) rowText(r timelineRow, mark string) string {
 	rvW, atW, managerW, opW, markW := m.columns()
-	pad := func(s string, w int) string {
-		s = ansi.Truncate(s, w, "…")
+	pad := func(t escape.Text, w int) string {
+		s := ansi.Truncate(string(t), w, "…")
 		return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 	}
 	text := "  " + pad(r.rv, rvW) + "  " + pad(r.at, atW) + "  " + pad(r.manager, managerW) + "  " + pad(r.operation, opW) + "  "
 	if markW > 0 {
-		text += pad(mark, markW) + "  "
+		text += pad(escape.Safe(mark), markW) + "  "
 	}
-	return text + r.changed
+	return text + string(r.changed)
 }
 
 // View draws the list, or the selected version's diff.

@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // The timeline's keys: moving and scrolling are its own; the versions'
@@ -17,12 +19,12 @@ type (
 	// against the entry before it (enter on a version kedit observed): the
 	// app reads it from the session and hands it to ShowChange.
 	ShowVersionMsg struct{ ID int }
-	// TakeVersionMsg asks to make version ID, at resourceVersion RV
-	// (escaped), the draft (y), after a confirmation. For a version only
+	// TakeVersionMsg asks to make version ID, at resourceVersion RV,
+	// the draft (y), after a confirmation. For a version only
 	// the audit log holds, ID is -1 and Object is the log's object.
 	TakeVersionMsg struct {
 		ID     int
-		RV     string
+		RV     escape.Text
 		Object *unstructured.Unstructured
 	}
 	// CloseTimelineMsg asks to go back to the object view (t, esc).

@@ -2,16 +2,14 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 )
@@ -144,7 +142,7 @@ func (m TimelineView) logLine() string {
 	case m.src == nil:
 		return ""
 	case m.logErr != nil:
-		return st.Error.Render(ansi.Truncate("audit log: "+kube.EscapeControl(m.logErr.Error()), m.width, "…"))
+		return st.Error.Render(ansi.Truncate("audit log: "+string(errorText(m.logErr)), m.width, "…"))
 	case m.h == nil:
 		text = "reading the audit log ..."
 	default:
@@ -208,15 +206,14 @@ func (m TimelineView) SelectedLogObject() (*unstructured.Unstructured, bool) {
 
 // undoText says what the draft that undoes an overwrite put back, and
 // what it kept: `the draft puts back .data.foo = "bob", lost by alice's
-// patch; s saves it`. Everything from the log is escaped.
-func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) string {
-	e := kube.EscapeControl
+// patch; s saves it`.
+func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) escape.Text {
+	e := escape.Safe
 	w := &h.Versions[o.Write]
-	var back, kept, failed []string
+	var back, kept, failed []escape.Text
 	for i, n := range notes {
 		switch {
 		case n.Restored:
-			// shortValue has escaped the value.
 			back = append(back, e(n.Path)+" = "+undoValue(o.Losses[i].Value, secret))
 		case n.Kept:
 			kept = append(kept, e(n.Path))
@@ -224,19 +221,19 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 			failed = append(failed, e(n.Path))
 		}
 	}
-	var parts []string
+	var parts []escape.Text
 	if len(back) > 0 {
-		parts = append(parts, fmt.Sprintf("the draft puts back %s, lost by %s's %s; s saves it", strings.Join(back, ", "),
-			e(w.Client.User), e(w.Verb)))
+		parts = append(parts, escape.Textf("the draft puts back %s, lost by %s's %s; s saves it", escape.Join(back, ", "),
+			w.Client.User, w.Verb))
 	}
 	switch {
 	case len(kept) > 0 && len(back) == 0:
-		parts = append(parts, "nothing to put back: "+strings.Join(kept, ", ")+" changed again since the overwrite, and keeps the newer value")
+		parts = append(parts, "nothing to put back: "+escape.Join(kept, ", ")+" changed again since the overwrite, and keeps the newer value")
 	case len(kept) > 0:
-		parts = append(parts, strings.Join(kept, ", ")+" changed again since: the draft keeps the newer value")
+		parts = append(parts, escape.Join(kept, ", ")+" changed again since: the draft keeps the newer value")
 	}
 	if len(failed) > 0 {
-		parts = append(parts, strings.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
+		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
 	}
-	return strings.Join(parts, "; ")
+	return escape.Join(parts, "; ")
 }

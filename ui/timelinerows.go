@@ -2,10 +2,9 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 )
@@ -13,20 +12,20 @@ import (
 // The timeline's rows: a version kedit observed live, and one only the
 // audit log holds.
 
-// timelineRow is one version as the timeline lists it, every part escaped.
+// timelineRow is one version as the timeline lists it.
 type timelineRow struct {
 	// id is the live timeline's entry, -1 for a version only the audit
 	// log holds; version is the version's index in the log's history, -1
 	// for none. key keeps the row selected as rows come and go.
 	id, version int
 	key         string
-	rv          string
-	at          string
-	manager     string
-	operation   string
+	rv          escape.Text
+	at          escape.Text
+	manager     escape.Text
+	operation   escape.Text
 	// changed says what the version changed: its field paths, or what
 	// else happened (a deletion, the first version seen).
-	changed string
+	changed escape.Text
 	// lost marks a write that lost other clients' changes (LOST), fight
 	// one that took a field from the other side of a fight (FIGHT).
 	lost, fight bool
@@ -48,10 +47,10 @@ func (r timelineRow) mark() string {
 // newTimelineRow describes entry e; first is set for the first version
 // kedit saw of the object.
 func newTimelineRow(e model.Entry, first bool) timelineRow {
-	r := timelineRow{id: e.ID, version: -1, key: "live " + strconv.Itoa(e.ID), rv: e.ResourceVersion,
-		at: e.Observed.Local().Format("15:04:05"), manager: e.Manager, operation: e.Operation}
+	r := timelineRow{id: e.ID, version: -1, key: "live " + strconv.Itoa(e.ID), rv: escape.Safe(e.ResourceVersion),
+		at: escape.Safe(e.Observed.Local().Format("15:04:05")), manager: escape.Safe(e.Manager), operation: escape.Safe(e.Operation)}
 	if e.Subresource != "" {
-		r.operation += "/" + e.Subresource
+		r.operation += "/" + escape.Safe(e.Subresource)
 	}
 	var paths []string
 	for _, c := range e.Changes {
@@ -64,25 +63,26 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 	case first:
 		r.changed = "opened: the first version kedit saw"
 	case e.Err != nil:
-		r.changed = "could not compare: " + e.Err.Error()
+		r.changed = "could not compare: " + errorText(e.Err)
 	case len(paths) == 0:
 		// A write that changed only what the server keeps, such as
 		// managedFields or an annotation's removal and return.
 		r.changed = "no field changed"
 	default:
-		r.changed = strings.Join(paths, ", ")
+		r.changed = safeList(paths, ", ")
 	}
 	if e.Recreated {
 		r.changed = "created again (new uid): " + r.changed
 	}
 	if r.manager == "" {
 		// The list's column is narrow; the diff's title says it whole.
-		r.manager, _, _ = strings.Cut(unknownWriter, " (")
+		r.manager = unknownWriterShort
 	}
-	r.rv, r.manager, r.operation, r.changed = kube.EscapeControl(r.rv), kube.EscapeControl(r.manager),
-		kube.EscapeControl(r.operation), kube.EscapeControl(r.changed)
 	return r
 }
+
+// unknownWriterShort is unknownWriter for the list's narrow column.
+const unknownWriterShort = "unknown writer"
 
 // newLogRow describes version i of h, which only the audit log holds:
 // its resourceVersion, when the log recorded it (with the date when it is
@@ -91,13 +91,14 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 // from the audit log.
 func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	v := &h.Versions[i]
-	r := timelineRow{id: -1, version: i, rv: v.ResourceVersion, at: logTime(v.Time, latest), manager: v.Manager, operation: v.Verb}
+	r := timelineRow{id: -1, version: i, rv: escape.Safe(v.ResourceVersion), at: escape.Safe(logTime(v.Time, latest)),
+		manager: escape.Safe(v.Manager), operation: escape.Safe(v.Verb)}
 	r.key = "log " + v.ResourceVersion + " " + v.Time.String()
 	if r.manager == "" {
-		r.manager = v.Client.User
+		r.manager = escape.Safe(v.Client.User)
 	}
 	if v.Subresource != "" {
-		r.operation += "/" + v.Subresource
+		r.operation += "/" + escape.Safe(v.Subresource)
 	}
 	var paths []string
 	for _, c := range v.Changed {
@@ -115,15 +116,13 @@ func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	case i == 0:
 		r.changed = "the first version in the log"
 	case v.Err != nil:
-		r.changed = "could not compare: " + v.Err.Error()
+		r.changed = "could not compare: " + errorText(v.Err)
 	case len(paths) == 0:
 		r.changed = "no field changed"
 	default:
-		r.changed = strings.Join(paths, ", ")
+		r.changed = safeList(paths, ", ")
 	}
 	r.changed = "from the audit log: " + r.changed
-	r.rv, r.manager, r.operation, r.changed = kube.EscapeControl(r.rv), kube.EscapeControl(r.manager),
-		kube.EscapeControl(r.operation), kube.EscapeControl(r.changed)
 	return r
 }
 

@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -163,26 +163,26 @@ func editField(obj *unstructured.Unstructured, keys *demoKeys) []string {
 	return []string{"data", keys.mine}
 }
 
-// editString says a kubectl edit's step, escaped; where is the field.
-func (w Write) editString(where string) string {
+// editText says a kubectl edit's step; where is the field.
+func (w Write) editText(where escape.Text) escape.Text {
 	who := EditorUser + "'s kubectl edit"
-	value := escape.Quoted(w.Value)
+	value := escape.SafeQuoted(w.Value)
 	if strings.Contains(w.Value, "\n") {
-		value = "(" + fmt.Sprint(strings.Count(w.Value, "\n")+1) + " lines)"
+		value = escape.Textf("(%s)", words.Count(strings.Count(w.Value, "\n")+1, "line"))
 	}
 	switch {
 	case w.Err != nil && w.Edit == EditRead:
-		return fmt.Sprintf("%s could not read the object: %s", who, escape.String(w.Err.Error()))
+		return escape.Textf("%s could not read the object: %s", who, w.Err)
 	case w.Err != nil:
-		return fmt.Sprintf("%s could not write %s: %s", who, where, escape.String(w.Err.Error()))
+		return escape.Textf("%s could not write %s: %s", who, where, w.Err)
 	case w.Edit == EditRead:
-		return fmt.Sprintf("%s read %s = %s (rv %s): writes it back in %d s", who, where, value, escape.String(w.ResourceVersion),
+		return escape.Textf("%s read %s = %s (rv %s): writes it back in %d s", who, where, value, w.ResourceVersion,
 			int(EditWait/time.Second))
 	case w.Edit == EditBusy:
-		return fmt.Sprintf("%s is still waiting to write %s back", who, where)
+		return escape.Textf("%s is still waiting to write %s back", who, where)
 	case w.Unchanged:
-		return fmt.Sprintf("%s wrote %s = %s back: unchanged since it read it, nothing lost", who, where, value)
+		return escape.Textf("%s wrote %s = %s back: unchanged since it read it, nothing lost", who, where, value)
 	}
 	// Short, for the status line: the README and the timeline say the rest.
-	return fmt.Sprintf("%s set %s back to %s (rv %s): a lost update; t shows it", who, where, value, escape.String(w.ResourceVersion))
+	return escape.Textf("%s set %s back to %s (rv %s): a lost update; t shows it", who, where, value, w.ResourceVersion)
 }

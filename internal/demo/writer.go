@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -47,22 +46,24 @@ type Write struct {
 	Unchanged bool
 }
 
-// String says what was written, for the status line, escaped:
+// Text says what was written, for the status line:
 // `demo-writer set .data.foo = "7" (rv 1043)`.
-func (w Write) String() string {
-	where := escape.String(w.Path)
+func (w Write) Text() escape.Text {
+	where := escape.Safe(w.Path)
 	if w.Line > 0 {
-		where += " line " + strconv.Itoa(w.Line)
+		where += escape.Textf(" line %d", w.Line)
 	}
 	if w.Edit != 0 {
-		return w.editString(where)
+		return w.editText(where)
 	}
 	if w.Err != nil {
-		return fmt.Sprintf("%s could not set %s: %s", WriterManager, where, escape.String(w.Err.Error()))
+		return escape.Textf("%s could not set %s: %s", WriterManager, where, w.Err)
 	}
-	value := escape.Quoted(w.Value)
-	return fmt.Sprintf("%s set %s = %s (rv %s)", WriterManager, where, value, escape.String(w.ResourceVersion))
+	return escape.Textf("%s set %s = %q (rv %s)", WriterManager, where, w.Value, w.ResourceVersion)
 }
+
+// String is Text as a string.
+func (w Write) String() string { return string(w.Text()) }
 
 // Writer is the demo's second writer: another client, with field
 // manager demo-writer, that changes the object every interval and at once

@@ -1,8 +1,17 @@
 // Package escape is kedit's one rule for showing text it did not write on
 // a terminal: which characters are drawn as escapes, how, and how an escape
-// is told from the same letters typed. Every view uses it (through
-// kube.EscapeControl for server text), the YAML renderer in diff quotes
-// what it names, and the in-app editor draws a draft's characters by it.
+// is told from the same letters typed. Every view and command uses it
+// directly, the YAML renderer in diff quotes what it names, and the in-app
+// editor draws a draft's characters by it.
+//
+// Server text is escaped once, where it enters what is drawn, and never
+// again. In the UI that is a type: the views, the status bar and the
+// editor's notes draw a Text, which only Safe, SafeQuoted, SafeYAML and
+// Textf make from server text (a string is not a Text, so the compiler
+// finds server text that was not escaped), and which is drawn and put
+// together as it is (so nothing is escaped twice, which would draw a
+// backslash \\\\). A command that prints server text escapes each piece
+// with String as it prints it.
 //
 // The rule: every control character but newline and tab (ESC, and with it
 // every CSI and OSC sequence; BEL, carriage return, NUL, DEL, the C1

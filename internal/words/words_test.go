@@ -2,14 +2,13 @@ package words
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/kedit/kedit/internal/testsrc"
 )
 
 func TestCount(t *testing.T) {
@@ -55,28 +54,7 @@ var pluralWord = regexp.MustCompile(`^ [a-z]+s\b`)
 // counts that do not go through Count: each would read "1 conflicts" or
 // "conflict(s)" for some number.
 func TestNoHandMadePlurals(t *testing.T) {
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	scanned := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "testdata", "bin":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		scanned++
+	testsrc.Walk(t, filepath.Join("..", ".."), func(_ string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.BasicLit:
@@ -103,14 +81,7 @@ func TestNoHandMadePlurals(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if scanned < 100 {
-		t.Fatalf("scanned only %d files from %s: the module was not found", scanned, root)
-	}
 }
 
 // isNumberText reports whether e is strconv.Itoa(...) or fmt.Sprint(...).

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // ref is the reference model of the property tests: the text as one
@@ -425,7 +425,7 @@ func (r *ref) promptInput(s string) {
 	for _, c := range s {
 		switch {
 		case r.prompt == gotoPrompt && (c < '0' || c > '9'):
-		case c == utf8.RuneError || c == '\n' || c == '\t' || kube.EscapeControl(string(c)) != string(c):
+		case c == utf8.RuneError || c == '\n' || c == '\t' || escape.String(string(c)) != string(c):
 		default:
 			r.input += string(c)
 		}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // Pos is a place in the text: a line, counted from 0, and a byte offset
@@ -14,11 +16,12 @@ import (
 type Pos struct{ Line, Col int }
 
 // Note is a message drawn under a line while editing: a YAML parse error,
-// or a field the server refused in a save (a 422's cause). Its text is
-// escaped before it is drawn.
+// or a field the server refused in a save (a 422's cause). Its text holds
+// server text (a 422's message quotes the value the server refused), so it
+// is an escape.Text, escaped where it was made.
 type Note struct {
 	Line int // counted from 0
-	Text string
+	Text escape.Text
 }
 
 // lastID numbers editors, so that one editor's background results never

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 func init() {
@@ -559,8 +561,8 @@ func TestNotes(t *testing.T) {
 	if m.notes[0].Line != 1 {
 		t.Fatalf("with its line deleted, the note is on line %d, want 1 (where the change is)", m.notes[0].Line)
 	}
-	// A note from the server is escaped.
-	m.SetNotes([]Note{{Line: 0, Text: "bad \x1b]0;pwned\x07 value"}})
+	// A note from the server is drawn as it was escaped, once.
+	m.SetNotes([]Note{{Line: 0, Text: escape.Safe("bad \x1b]0;pwned\x07 value")}})
 	if v := m.View(); strings.Contains(v, "\x1b]") || !strings.Contains(v, `bad \x1b]0;pwned\x07 value`) {
 		t.Fatalf("the note was not escaped:\n%q", v)
 	}

@@ -7,8 +7,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/kedit/kedit/kube"
 )
 
 // View draws the rows on screen, and nothing else: each row is the gutter
@@ -205,13 +203,13 @@ func (m *Model) hasNote(l int) bool {
 	return i < len(m.notes) && m.notes[i].Line == l
 }
 
-// noteTexts returns the rows of line l's notes, escaped as all server text
-// is (a 422's message quotes the value the server refused).
+// noteTexts returns the rows of line l's notes (escaped where they were
+// made).
 func (m *Model) noteTexts(l int) []string {
 	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
 	var rows []string
 	for ; i < len(m.notes) && m.notes[i].Line == l; i++ {
-		t := strings.ReplaceAll(kube.EscapeControl(m.notes[i].Text), "\t", " ")
+		t := strings.ReplaceAll(string(m.notes[i].Text), "\t", " ")
 		for j, r := range strings.Split(t, "\n") {
 			if j == 0 {
 				r = "↑ " + r

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/testseed"
 )
 
@@ -85,7 +86,7 @@ func newWalker(t *testing.T, r *rand.Rand, doc string, w, h int) *walker {
 	if r.IntN(2) == 0 {
 		var notes []Note
 		for range r.IntN(4) {
-			notes = append(notes, Note{Line: r.IntN(m.Lines()), Text: "bad\x1b value\nsecond row"})
+			notes = append(notes, Note{Line: r.IntN(m.Lines()), Text: escape.Safe("bad\x1b value\nsecond row")})
 		}
 		wk.m.SetNotes(notes)
 	}

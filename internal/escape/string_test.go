@@ -1,12 +1,10 @@
-package kube
+package escape
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/kedit/kedit/internal/escape"
-)
-
-func TestEscapeControl(t *testing.T) {
+// TestStringEscapesTerminalControls: what could drive a terminal is drawn
+// as its escape, and String is reversible.
+func TestStringEscapesTerminalControls(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"plain text\nnext\tcol", "plain text\nnext\tcol"},
 		{"osc52 \x1b]52;c;aGVsbG8=\x07 end", `osc52 \x1b]52;c;aGVsbG8=\x07 end`},
@@ -23,29 +21,29 @@ func TestEscapeControl(t *testing.T) {
 		{`C:\dir`, `C:\\dir`},
 		{"", ""},
 	} {
-		if got := EscapeControl(tc.in); got != tc.want {
-			t.Errorf("EscapeControl(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-		if back, ok := escape.Unescape(EscapeControl(tc.in)); !ok || back != tc.in {
-			t.Errorf("Unescape(EscapeControl(%q)) = %q, %v", tc.in, back, ok)
+		if back, ok := Unescape(String(tc.in)); !ok || back != tc.in {
+			t.Errorf("Unescape(String(%q)) = %q, %v", tc.in, back, ok)
 		}
 	}
-	if EscapeControl("abc\u202edef") == EscapeControl(`abc\u202edef`) {
+	if String("abc\u202edef") == String(`abc\u202edef`) {
 		t.Error("a bidi control and its look-alike letters are drawn the same")
 	}
 }
 
-func FuzzEscapeControlLeavesNoControl(f *testing.F) {
+func FuzzStringLeavesNoControl(f *testing.F) {
 	f.Add("\x1b]52;c;x\x07\x1b[2J\r\x00\u009b\u202e\xff")
 	f.Add(`abc\u202edef \\ \x1b`)
 	f.Fuzz(func(t *testing.T, s string) {
-		out := EscapeControl(s)
+		out := String(s)
 		for i, r := range out {
-			if escape.Unsafe(r) {
+			if Unsafe(r) {
 				t.Fatalf("output %q keeps control %U at %d", out, r, i)
 			}
 		}
-		if back, ok := escape.Unescape(out); !ok || back != s {
+		if back, ok := Unescape(out); !ok || back != s {
 			t.Fatalf("Unescape(%q) = %q, %v; want %q: two texts are drawn the same", out, back, ok, s)
 		}
 	})
