@@ -233,7 +233,7 @@ func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 		}
 		text += escape.Safe(d.Key.Name)
 		if d.Subresource != "" {
-			text += escape.Textf(" --subresource %s", string(d.Subresource))
+			text += escape.Textf(" --subresource %s", d.Subresource)
 		}
 		text += "  " + escape.Safe(d.Place.String())
 		if !d.Saved.IsZero() {

@@ -212,7 +212,7 @@ func (m App) otherSubresource(d DraftItem) escape.Text {
 	if d.Key.Namespace != "" {
 		cmd += " -n " + escape.Safe(d.Key.Namespace)
 	}
-	if sub := escape.Safe(string(d.Subresource)); sub != "" {
+	if sub := escape.Textf("%s", d.Subresource); sub != "" {
 		what, cmd = name+"'s "+sub+" subresource", cmd+" --subresource "+sub
 	}
 	return "a draft of " + what + ": open it with " + cmd

@@ -194,7 +194,7 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 func (m App) gitOpsOwner(i int) escape.Text {
 	if live, _ := m.set.model.Session(i).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			return escape.Safe(string(o.Tool))
+			return escape.Textf("%s", o.Tool)
 		}
 	}
 	return "a GitOps tool"
