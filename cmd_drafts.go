@@ -48,19 +48,24 @@ file, a symlink) is an error that names it.`,
 
 func newDraftsRmCmd(flags *kube.ConnFlags) *cobra.Command {
 	var yes bool
+	var sub string
 	cmd := &cobra.Command{
-		Use:   "rm [--yes] TYPE/NAME | TYPE NAME | PATH",
+		Use:   "rm [--yes] TYPE/NAME [--subresource status|scale] | TYPE NAME | PATH",
 		Short: "Remove the stored drafts of an object, or one draft file",
 		Long: `rm removes the stored drafts of the object TYPE/NAME (found with the
-connection flags, as kedit itself finds it: kept-aside ones too), or the one
-draft file PATH, after asking. A draft a running kedit is writing is not
-removed.`,
+connection flags, as kedit itself finds it: kept-aside ones too), or with
+--subresource those of its status or scale, which are kept apart from the
+object's; or the one draft file PATH; after asking. A draft a running kedit
+is writing is not removed.
+
+  kedit drafts rm deployment/web --subresource scale`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDraftsRm(cmd, flags, args, yes)
+			return runDraftsRm(cmd, flags, args, sub, yes)
 		},
 	}
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "remove without asking")
+	cmd.Flags().StringVar(&sub, "subresource", "", "remove the drafts of the object's status or scale subresource (kedit --subresource's)")
 	return cmd
 }
 
@@ -127,6 +132,39 @@ func draftObject(d drafts.Entry) string {
 	return d.Resource + "/" + d.Name
 }
 
+// draftTarget names t's drafts' object as draftObject does.
+func draftTarget(t *kube.Target) string {
+	return draftObject(drafts.Entry{Resource: kube.ResourceName(t.Mapping.Resource.GroupResource()), Name: t.Name, Subresource: string(t.Subresource)})
+}
+
+// otherParts says which other parts of t's object (the object itself, its
+// subresources) have stored drafts, and the command that removes them:
+// "; stored: 1 draft of its scale subresource (kedit drafts rm deploy/web
+// --subresource scale)". "" when none has.
+func otherParts(store *drafts.Store, t *kube.Target, typ, name string) string {
+	var out []string
+	for _, sub := range append([]kube.Subresource{""}, kube.Subresources...) {
+		if sub == t.Subresource {
+			continue
+		}
+		other := *t
+		other.Subresource = sub
+		ds, err := store.DraftsOf(kube.DraftKey(&other))
+		if err != nil || len(ds) == 0 {
+			continue
+		}
+		part, flag := "the object itself", ""
+		if sub != "" {
+			part, flag = "its "+string(sub)+" subresource", " --subresource "+string(sub)
+		}
+		out = append(out, fmt.Sprintf("%s of %s (kedit drafts rm %s/%s%s)", words.Count(len(ds), "draft"), part, typ, name, flag))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; stored: " + strings.Join(out, ", ")
+}
+
 // state marks a draft kept aside, or being written by a running kedit.
 func state(d drafts.Entry) string {
 	switch {
@@ -145,16 +183,24 @@ func orDash(s string) string {
 	return escape.String(s)
 }
 
-// runDraftsRm removes an object's drafts or one draft file, after asking.
-func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes bool) error {
+// runDraftsRm removes an object's drafts (of its subresource sub, when
+// given) or one draft file, after asking.
+func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, sub string, yes bool) error {
 	stderr := cmd.ErrOrStderr()
 	store, err := drafts.NewStore(false)
 	if err != nil {
 		return failWith(stderr, err)
 	}
+	subresource, err := kube.ParseSubresource(sub)
+	if err != nil {
+		return failWith(stderr, fmt.Errorf("--subresource: %w", err))
+	}
 	var paths []string
 	what := ""
 	if _, err := os.Lstat(args[0]); err == nil && len(args) == 1 {
+		if subresource != "" {
+			return failWith(stderr, fmt.Errorf("--subresource names the drafts of an object (TYPE/NAME); the file %s is one draft, whichever it is", args[0]))
+		}
 		paths, what = []string{args[0]}, args[0]
 	} else {
 		typ, name, rest, err := kube.SplitObjectArgs(args)
@@ -168,21 +214,23 @@ func runDraftsRm(cmd *cobra.Command, flags *kube.ConnFlags, args []string, yes b
 		if err != nil {
 			return failWith(stderr, err)
 		}
+		target.Subresource = subresource
 		drafts, err := store.DraftsOf(kube.DraftKey(target))
 		if err != nil {
 			return failWith(stderr, err)
 		}
+		object := draftTarget(target)
 		where := target.Where()
 		if where != "" {
 			where = " in " + where
 		}
 		if len(drafts) == 0 {
-			return failWith(stderr, fmt.Errorf("no stored draft of %s%s", target, where))
+			return failWith(stderr, fmt.Errorf("no stored draft of %s%s%s", object, where, otherParts(store, target, typ, name)))
 		}
 		for _, d := range drafts {
 			paths = append(paths, d.Path)
 		}
-		what = fmt.Sprintf("%s of %s%s", words.Count(len(drafts), "draft"), target, where)
+		what = fmt.Sprintf("%s of %s%s", words.Count(len(drafts), "draft"), object, where)
 	}
 	if !yes {
 		fmt.Fprintf(stderr, "remove %s?\n", escape.String(what))

@@ -23,6 +23,7 @@ const (
 func newSetCmd(flags *kube.ConnFlags) *cobra.Command {
 	var ifs, ifAbsent []string
 	var dryRun bool
+	var fieldManager string
 	cmd := &cobra.Command{
 		Use:   "set TYPE/NAME PATH=VALUE... [--if PATH=VALUE]... [--if-absent PATH]...",
 		Short: "Set fields atomically, only if conditions hold (one JSON Patch request)",
@@ -36,6 +37,9 @@ foo is still 1" is
 PATH is a JSON pointer (/data/foo; ~1 stands for a / inside a key, ~0 for ~).
 PATH=VALUE takes VALUE as a string; PATH:=JSON takes any JSON value
 (/spec/replicas:=3).
+
+--field-manager NAME sends the patch under NAME instead of kedit, as
+kedit's own --field-manager does.
 
 --dry-run sends the same patch with dryRun=All: the server checks the
 conditions, validates and admits the result, and stores nothing. kedit prints
@@ -80,6 +84,10 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			if _, err := kube.ConditionalPatch(assignments, conditions); err != nil {
 				return fail(setExitError, err)
 			}
+			manager, err := parseFieldManager(fieldManager)
+			if err != nil {
+				return fail(setExitError, err)
+			}
 			target, err := kube.Resolve(flags, typ, name)
 			if err != nil {
 				return fail(setExitError, err)
@@ -95,9 +103,9 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			var rv string
 			var values []kube.SetValue
 			if dryRun {
-				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, assignments, conditions)
+				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, manager, assignments, conditions)
 			} else {
-				rv, err = kube.ConditionalSet(cmd.Context(), client, target, assignments, conditions)
+				rv, err = kube.ConditionalSet(cmd.Context(), client, target, manager, assignments, conditions)
 			}
 			var failed *kube.ConditionFailedError
 			switch {
@@ -120,6 +128,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 	}
 	cmd.Flags().StringArrayVar(&ifs, "if", nil, "apply only if PATH equals VALUE (PATH=VALUE or PATH:=JSON); repeatable")
 	cmd.Flags().StringArrayVar(&ifAbsent, "if-absent", nil, "apply only if PATH does not exist; repeatable")
+	cmd.Flags().StringVar(&fieldManager, "field-manager", kube.FieldManager, "the field manager of the patch, as kedit's own --field-manager")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "send the patch with dryRun=All and print the value the server would store at each PATH; nothing is changed")
 	return cmd
 }

@@ -157,18 +157,6 @@ type usageExit struct{ err error }
 
 func (e *usageExit) Error() string { return e.err.Error() }
 
-// forSet refuses the flags a set does not take: its objects are edited
-// together in one YAML List (e), and watched and saved whole.
-func (s editSettings) forSet() error {
-	switch {
-	case s.format != model.FormatYAML:
-		return fmt.Errorf("-o %s edits one object (TYPE/NAME): a set's objects are edited together in one YAML List", s.format.Ext()[1:])
-	case s.subresource != "":
-		return fmt.Errorf("--subresource %s edits one object (TYPE/NAME): a set's objects are watched and saved whole", s.subresource)
-	}
-	return nil
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -59,8 +59,9 @@ type appOptions struct {
 	exitAfterFirstFrame bool
 	yesGitOps           bool
 	// selector and files are -l and -f: a set of objects.
-	selector string
-	files    []string
+	selector  string
+	files     []string
+	recursive bool
 	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
 	// --output-patch.
 	edit editOptions
@@ -99,7 +100,8 @@ resourceVersion.
   kedit -n kube-system deployment coredns --strategy apply
   kedit cm/app-config deploy/web
   kedit cm -l app=web
-  kedit -f manifests/`,
+  kedit -f manifests/
+  kedit -f manifests/ -R`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -122,7 +124,8 @@ resourceVersion.
 	root.Flags().BoolVar(&opts.exitAfterFirstFrame, "exit-after-first-frame", false, "exit once the first screen with the list, the object or the set is drawn (for benchmarks)")
 	root.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each (rv, time, manager, operation, changed paths; never a value)")
 	root.Flags().StringVarP(&opts.selector, "selector", "l", "", "open a set: the objects of TYPE that match the label `SELECTOR` (app=web, tier in (a,b))")
-	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files, or - for stdin; repeatable)")
+	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files (with -R, and those below it), or - for stdin; repeatable)")
+	root.Flags().BoolVarP(&opts.recursive, "recursive", "R", false, "read the directories of -f recursively, as kubectl edit -f DIR -R does")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	opts.edit.addFlags(root.Flags())
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
@@ -148,6 +151,9 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 			return &exitError{2}
 		}
 		return &exitError{1}
+	}
+	if opts.recursive && len(opts.files) == 0 {
+		return fail(errors.New("-R reads the directories that -f names recursively: give -f DIR with it"))
 	}
 	src, set := setSource(cmd, flags, opts, args)
 	// Without an object, the browser: on ConfigMaps, or on TYPE.
@@ -193,11 +199,8 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err != nil {
 		return fail(err)
 	}
-	if set {
-		if err := edit.forSet(); err != nil {
-			return fail(err)
-		}
-	}
+	// Each object of a set edits the subresource, as one object does.
+	src.Subresource = edit.subresource
 	if err := needTerminal(cmd); err != nil {
 		return err
 	}
@@ -242,7 +245,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// However the app ends, every object's latest draft goes to the store.
 	defer o.closeAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
-		YesGitOps: opts.yesGitOps}
+		YesGitOps: opts.yesGitOps, Subresource: edit.subresource}
 	switch {
 	case set:
 		if cfg.Set, err = openSet(ctx, cmd, o, src, opts); err != nil {

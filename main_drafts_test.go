@@ -179,3 +179,61 @@ func TestDraftsRmObject(t *testing.T) {
 		t.Error("the draft of another cluster's object was removed")
 	}
 }
+
+// TestDraftsSubresource: kedit drafts names a subresource's draft
+// (deployments.apps/web --subresource scale), and drafts rm takes it by
+// name with --subresource, leaving the object's own drafts; rm of one
+// part that has none names the parts that have, and how to remove them.
+func TestDraftsSubresource(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx:1.27")
+	target, err := kube.Resolve(&kube.ConnFlags{KubeConfig: kubetest.Kubeconfig(t), Namespace: ns}, "deployment", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := drafts.NewStore(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := storeDraft(t, store, target, "1", "spec: {}\n")
+	scale := *target
+	scale.Subresource = kube.SubresourceScale
+	scalePath := storeDraft(t, store, &scale, "1", "spec:\n  replicas: 5\n")
+
+	out, _, code := runKedit(t, "drafts")
+	if code != 0 || !strings.Contains(out, "deployments.apps/web --subresource scale  1 ") || strings.Count(strings.TrimSpace(out), "\n") != 2 {
+		t.Fatalf("kedit drafts:\n%s", out)
+	}
+	out, _, _ = runKedit(t, "drafts", "--json")
+	if !strings.Contains(out, `"subresource": "scale"`) {
+		t.Errorf("--json does not name the subresource:\n%s", out)
+	}
+
+	out, errOut, code := runKeditIn(t, "y\n", append([]string{"drafts", "rm", "deployment/web", "--subresource", "scale"}, flags...)...)
+	if code != 0 || !strings.Contains(errOut, "remove 1 draft of deployments.apps/web --subresource scale in namespace") || !strings.Contains(out, "removed "+scalePath) {
+		t.Fatalf("rm --subresource scale: exit %d, %q, %q", code, out, errOut)
+	}
+	if _, err := os.Stat(own); err != nil {
+		t.Fatal("rm --subresource scale removed the object's own draft")
+	}
+	_, errOut, code = runKedit(t, append([]string{"drafts", "rm", "--yes", "deployment/web", "--subresource", "scale"}, flags...)...)
+	if code != 1 || !strings.Contains(errOut, "no stored draft of deployments.apps/web --subresource scale in namespace") ||
+		!strings.Contains(errOut, "stored: 1 draft of the object itself (kedit drafts rm deployment/web)") {
+		t.Errorf("rm of a part without drafts: exit %d, %q", code, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"drafts", "rm", "deployment/web", "--subresource", "spec"}, `--subresource: unknown subresource "spec"`},
+		{[]string{"drafts", "rm", own, "--subresource", "scale"}, "--subresource names the drafts of an object (TYPE/NAME)"},
+	} {
+		if _, errOut, code := runKedit(t, append(tc.args, flags...)...); code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q", tc.args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(own); err != nil {
+		t.Fatal("a refused rm removed a draft")
+	}
+}

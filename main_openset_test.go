@@ -42,8 +42,7 @@ func TestRootRefusesBadSets(t *testing.T) {
 		{[]string{"cm/a", "b"}, `"b" is not TYPE/NAME`},
 		{[]string{"-l", "app=web"}, "-l selects objects of one TYPE"},
 		{[]string{"-f", "/nonexistent.yaml"}, "-f /nonexistent.yaml"},
-		{[]string{"-o", "json", "cm/a", "cm/b"}, "-o json edits one object (TYPE/NAME): a set's objects are edited together in one YAML List"},
-		{[]string{"--subresource", "scale", "deploy", "-l", "app=web"}, "--subresource scale edits one object (TYPE/NAME): a set's objects are watched and saved whole"},
+		{[]string{"-R", "cm/a", "cm/b"}, "-R reads the directories that -f names recursively: give -f DIR with it"},
 	} {
 		_, stderr, code := runKeditIn(t, "", append(append([]string(nil), flags...), tc.args...)...)
 		if code != 1 || !strings.HasPrefix(stderr, "kedit: ") || !strings.Contains(stderr, tc.want) {

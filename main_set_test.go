@@ -297,3 +297,29 @@ func TestSetDryRunNeverPrintsSecretValues(t *testing.T) {
 		t.Errorf("stdout %q", stdout)
 	}
 }
+
+// TestSetFieldManager: kedit set --field-manager writes the patch (and
+// the dry run's) under the name given, kedit's own nowhere; a name the
+// API server would refuse is refused before anything is sent.
+func TestSetFieldManager(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	_, stderr, code := runKedit(t, append([]string{"set", "--field-manager", "set-ops", "configmap/testmap", "/data/foo=2", "--if", "/data/foo=1"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "testmap", "-o", "yaml", "--show-managed-fields")
+	if !strings.Contains(out, "manager: set-ops") || strings.Contains(out, "manager: kedit") {
+		t.Errorf("managedFields after kedit set --field-manager set-ops:\n%s", out)
+	}
+	_, before := getData(t, ns, "testmap")
+	for _, bad := range []string{"", strings.Repeat("m", 129), "tab\there"} {
+		_, stderr, code := runKedit(t, append([]string{"set", "--field-manager", bad, "configmap/testmap", "/data/foo=3"}, flags...)...)
+		if code != 1 || !strings.Contains(stderr, "kedit set: --field-manager") {
+			t.Errorf("--field-manager %q: exit %d, stderr %q; want 1 naming the flag", bad, code, stderr)
+		}
+	}
+	if data, after := getData(t, ns, "testmap"); data["foo"] != "2" || after != before {
+		t.Errorf("a refused manager changed the object: foo=%q rv %s -> %s", data["foo"], before, after)
+	}
+}

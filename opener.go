@@ -300,18 +300,9 @@ func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error
 	return b, nil
 }
 
-// Drafts are the stored drafts of this context on this cluster, of the
-// subresource this kedit edits: another's would open as this one's.
+// Drafts are the stored drafts of this context on this cluster, of every
+// subresource: the app marks those of the part it edits, and :drafts
+// names each one's.
 func (o *opener) Drafts() ([]drafts.Entry, error) {
-	all, err := o.store.ClusterDrafts(o.Context, o.Server)
-	if err != nil {
-		return nil, err
-	}
-	out := all[:0]
-	for _, e := range all {
-		if e.Subresource == string(o.subresource) {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return o.store.ClusterDrafts(o.Context, o.Server)
 }

@@ -24,7 +24,7 @@ var askAbove = 500
 // and which: several objects (kubectl's TYPE/NAME TYPE/NAME or TYPE NAME
 // NAME), a selector (-l) or manifests (-f).
 func setSource(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []string) (kube.SetSource, bool) {
-	src := kube.SetSource{Args: args, Selector: opts.selector, Files: opts.files, AllNamespaces: opts.allNamespaces,
+	src := kube.SetSource{Args: args, Selector: opts.selector, Files: opts.files, Recursive: opts.recursive, AllNamespaces: opts.allNamespaces,
 		Stdin: cmd.InOrStdin(), NamespaceFlag: flags.Namespace}
 	// With --audit-log the arguments after the object are logs
 	// (--audit-log audit*.log), so only -l and -f make a set.
@@ -60,7 +60,7 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 	if err != nil {
 		return nil, err
 	}
-	set := &ui.Set{Title: title}
+	set := &ui.Set{Title: title, Format: o.format}
 	for i, so := range objs {
 		ob, opened, err := o.openRead(ctx, so.Target, so.Object)
 		if err != nil {
@@ -86,9 +86,16 @@ func (o *opener) OpenSet(ctx context.Context, objs []kube.SetObject, title strin
 }
 
 // setTitle names the set for the header and the question: how it was
-// named, where.
+// named, where, and the subresource edited.
 func setTitle(src kube.SetSource, objs []kube.SetObject) string {
+	if src.Subresource != "" {
+		s := src
+		s.Subresource = ""
+		return setTitle(s, objs) + " --subresource " + string(src.Subresource)
+	}
 	switch {
+	case len(src.Files) > 0 && src.Recursive:
+		return "-f " + strings.Join(src.Files, " -f ") + " -R"
 	case len(src.Files) > 0:
 		return "-f " + strings.Join(src.Files, " -f ")
 	case src.Selector != "":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,12 +26,14 @@ type manifestDoc struct {
 }
 
 // manifestExts are the files of a directory -f reads, as kubectl reads
-// them (not its subdirectories).
+// them: its own, and with -R those of its subdirectories too.
 var manifestExts = []string{".json", ".yaml", ".yml"}
 
 // readManifests reads the objects the files name, in order: YAML (one
-// document or several) or JSON, a List's items each. path - is stdin.
-func readManifests(paths []string, stdin io.Reader) ([]manifestDoc, error) {
+// document or several) or JSON, a List's items each. path - is stdin. A
+// directory's manifests are read in the order of their paths, and with
+// recursive those of every directory below it.
+func readManifests(paths []string, stdin io.Reader, recursive bool) ([]manifestDoc, error) {
 	var out []manifestDoc
 	for _, p := range paths {
 		files := []string{p}
@@ -40,7 +43,7 @@ func readManifests(paths []string, stdin io.Reader) ([]manifestDoc, error) {
 				return nil, fmt.Errorf("-f %s: %w", p, err)
 			}
 			if fi.IsDir() {
-				if files, err = manifestFiles(p); err != nil {
+				if files, err = manifestFiles(p, recursive); err != nil {
 					return nil, err
 				}
 			}
@@ -56,22 +59,41 @@ func readManifests(paths []string, stdin io.Reader) ([]manifestDoc, error) {
 	return out, nil
 }
 
-// manifestFiles lists dir's manifests, sorted.
-func manifestFiles(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// manifestFiles lists dir's manifests, and with recursive those of every
+// directory below it, in the lexical order of their paths as
+// filepath.WalkDir visits them (sub/b.yaml before top.yaml). A symlink to
+// a directory is not followed, as kubectl's -R does not follow one.
+func manifestFiles(dir string, recursive bool) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case e.IsDir() && path != dir && !recursive:
+			return filepath.SkipDir
+		case e.IsDir(), e.Type()&fs.ModeSymlink != 0 && isDir(path):
+		case slices.Contains(manifestExts, filepath.Ext(e.Name())):
+			out = append(out, path)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("-f %s: %w", dir, err)
 	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() && slices.Contains(manifestExts, filepath.Ext(e.Name())) {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("-f %s: no .yaml, .yml or .json file in the directory", dir)
+		where := "in the directory"
+		if recursive {
+			where = "in the directory or below it"
+		}
+		return nil, fmt.Errorf("-f %s: no .yaml, .yml or .json file %s", dir, where)
 	}
 	return out, nil
+}
+
+// isDir reports whether path is a directory, through a symlink.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // readManifest reads one file (- for stdin).

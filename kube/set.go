@@ -163,11 +163,12 @@ func displayValue(v json.RawMessage) string {
 	return string(v)
 }
 
-// ConditionalSet sends ConditionalPatch to the target in one request and
-// returns the new resourceVersion. When a condition does not hold it returns
-// a *ConditionFailedError with the value now on the server.
-func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition) (string, error) {
-	obj, err := conditionalPatch(ctx, dc, t, assignments, conditions, false)
+// ConditionalSet sends ConditionalPatch to the target in one request, as
+// field manager manager (FieldManager when ""), and returns the new
+// resourceVersion. When a condition does not hold it returns a
+// *ConditionFailedError with the value now on the server.
+func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition) (string, error) {
+	obj, err := conditionalPatch(ctx, dc, t, manager, assignments, conditions, false)
 	if err != nil {
 		return "", err
 	}
@@ -192,8 +193,8 @@ type SetValue struct {
 // the server would store at the assignments' paths, in their order, and
 // the resourceVersion the patch applied to. A condition that does not hold
 // gives a *ConditionFailedError, as ConditionalSet's does.
-func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
-	obj, err := conditionalPatch(ctx, dc, t, assignments, conditions, true)
+func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
+	obj, err := conditionalPatch(ctx, dc, t, manager, assignments, conditions, true)
 	if err != nil {
 		return nil, "", err
 	}
@@ -211,14 +212,18 @@ func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, 
 	return out, obj.GetResourceVersion(), nil
 }
 
-// conditionalPatch sends ConditionalPatch, as a dry run when dryRun is set,
-// and returns the object the server stored (or would store).
-func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, assignments []Assignment, conditions []Condition, dryRun bool) (*unstructured.Unstructured, error) {
+// conditionalPatch sends ConditionalPatch as manager, as a dry run when
+// dryRun is set, and returns the object the server stored (or would
+// store).
+func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition, dryRun bool) (*unstructured.Unstructured, error) {
 	patch, err := ConditionalPatch(assignments, conditions)
 	if err != nil {
 		return nil, err
 	}
-	opts := metav1.PatchOptions{FieldManager: FieldManager}
+	if manager == "" {
+		manager = FieldManager
+	}
+	opts := metav1.PatchOptions{FieldManager: manager}
 	if dryRun {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}

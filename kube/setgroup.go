@@ -19,8 +19,11 @@ import (
 // relists after an expired watch, reconnects with backoff and never
 // resyncs.
 type setGroup struct {
-	s        *SetWatch
-	coll     *Collection
+	s    *SetWatch
+	coll *Collection
+	// sub is what the members edit: the objects, or their status (a Scale
+	// is read per object, by a Watch of its own).
+	sub      Subresource
 	members  map[string]int
 	informer cache.SharedIndexInformer
 	// handOver hands the group's objects to Watches of their own, once:
@@ -32,7 +35,7 @@ type setGroup struct {
 func newSetGroup(s *SetWatch, o SetObject) *setGroup {
 	t := o.Target
 	coll := &Collection{Context: t.Context, Server: t.Server, Mapping: t.Mapping, Namespace: t.Namespace, AllNamespaces: t.Namespaced() && o.listNamespace == ""}
-	g := &setGroup{s: s, coll: coll, members: map[string]int{}}
+	g := &setGroup{s: s, coll: coll, sub: t.Subresource, members: map[string]int{}}
 	ri := s.dc.Resource(t.Mapping.Resource).Namespace(o.listNamespace)
 	selector := o.Selector
 	lw := &cache.ListWatch{
@@ -120,7 +123,7 @@ func (g *setGroup) changed(typ WatchEventType, obj any) {
 	if !ok || !g.s.follows(i, g) {
 		return
 	}
-	u = u.DeepCopy() // the informer's cache shares the original
+	u = g.view(u)
 	g.s.push(SetEvent{Member: i, Event: WatchEvent{Type: typ, Object: u, ResourceVersion: u.GetResourceVersion()}})
 }
 
@@ -136,7 +139,7 @@ func (g *setGroup) deleted(obj any) {
 	ctx := s.ctx
 	s.follow[i] = nil // neither the group's nor yet a Watch's
 	s.mu.Unlock()
-	last := u.DeepCopy()
+	last := g.view(u)
 	s.wg.Go(func() { s.lost(ctx, i, last) })
 }
 
@@ -150,7 +153,16 @@ func (g *setGroup) latest(t *Target) (*unstructured.Unstructured, bool) {
 	if !ok {
 		return nil, false
 	}
-	return u.DeepCopy(), true
+	return g.view(u), true
+}
+
+// view is a copy of u, as the informer's cache holds it, as the members
+// edit it: whole, or its status view.
+func (g *setGroup) view(u *unstructured.Unstructured) *unstructured.Unstructured {
+	if g.sub == SubresourceStatus {
+		return statusView(u).DeepCopy()
+	}
+	return u.DeepCopy()
 }
 
 // toWatches hands every member the group still follows to a Watch of its

@@ -30,9 +30,15 @@ type SetSource struct {
 	// files) or - for standard input, which Stdin is.
 	Files []string
 	Stdin io.Reader
+	// Recursive is -R: a directory of Files is read with every directory
+	// below it.
+	Recursive bool
 	// NamespaceFlag is -n as given, "" when it was not: a manifest of
 	// another namespace is then refused, as kubectl refuses it.
 	NamespaceFlag string
+	// Subresource is the part of each object edited (--subresource): every
+	// type of the set must have it.
+	Subresource Subresource
 }
 
 // SetObject is one object of a set, as read from the server.
@@ -92,7 +98,9 @@ const setGets = 16
 // one list per type for a selector, a GET for each object named. Each
 // object comes once, in the order named (a selector's in the list's
 // order). A selector that matches nothing is a *NoMatchError; objects that
-// do not exist are one *MissingError naming each.
+// do not exist are one *MissingError naming each. With a subresource each
+// object is read as it edits it (its status view, or its Scale), and
+// types without the subresource are one *SubresourceError naming each.
 func (c *Cluster) ReadSet(ctx context.Context, src SetSource) ([]SetObject, error) {
 	var targets []*Target
 	var err error
@@ -110,7 +118,46 @@ func (c *Cluster) ReadSet(ctx context.Context, src SetSource) ([]SetObject, erro
 	if err != nil {
 		return nil, err
 	}
-	return c.getAll(ctx, dedupe(targets))
+	targets = dedupe(targets)
+	if err := c.withSubresource(targets, src.Subresource); err != nil {
+		return nil, err
+	}
+	return c.getAll(ctx, targets)
+}
+
+// withSubresource makes each target edit sub, once discovery says that
+// every type of them has it: a *SubresourceError names those that do not,
+// and the types that do.
+func (c *Cluster) withSubresource(targets []*Target, sub Subresource) error {
+	if sub == "" {
+		return nil
+	}
+	var lacking *SubresourceError
+	checked := map[schema.GroupVersionResource]bool{}
+	for _, t := range targets {
+		gvr := t.Mapping.Resource
+		if checked[gvr] {
+			continue
+		}
+		checked[gvr] = true
+		err := CheckSubresource(c.discovery, gvr, sub)
+		var se *SubresourceError
+		switch {
+		case errors.As(err, &se) && lacking == nil:
+			lacking = se
+		case errors.As(err, &se):
+			lacking.More = append(lacking.More, se.Resource)
+		case err != nil:
+			return err
+		}
+	}
+	if lacking != nil {
+		return lacking
+	}
+	for _, t := range targets {
+		t.Subresource = sub
+	}
+	return nil
 }
 
 // namedTargets resolves TYPE/NAME ... or TYPE NAME NAME ....
@@ -165,13 +212,23 @@ func (c *Cluster) listSelected(ctx context.Context, src SetSource) ([]SetObject,
 	if err != nil {
 		return nil, &UsageError{fmt.Sprintf("the selector %q: %v", src.Selector, err)}
 	}
-	var out []SetObject
-	var where []string
+	var colls []*Collection
+	var probes []*Target
 	for _, typ := range strings.Split(src.Args[0], ",") {
 		coll, err := c.Collection(typ, src.AllNamespaces)
 		if err != nil {
 			return nil, err
 		}
+		colls = append(colls, coll)
+		probes = append(probes, coll.Target(coll.Namespace, ""))
+	}
+	// Every type is asked about before anything is listed.
+	if err := c.withSubresource(probes, src.Subresource); err != nil {
+		return nil, err
+	}
+	var out []SetObject
+	var where []string
+	for _, coll := range colls {
 		where = append(where, strings.TrimSpace(coll.Resource()+" "+coll.Where()))
 		list, err := c.Dynamic.Resource(coll.Mapping.Resource).Namespace(coll.ListNamespace()).
 			List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
@@ -182,32 +239,63 @@ func (c *Cluster) listSelected(ctx context.Context, src SetSource) ([]SetObject,
 			obj := &list.Items[i]
 			// A list's items carry no kind of their own.
 			obj.SetGroupVersionKind(coll.Mapping.GroupVersionKind)
-			out = append(out, SetObject{Target: coll.Target(obj.GetNamespace(), obj.GetName()), Object: obj,
-				Selector: sel.String(), listNamespace: coll.ListNamespace()})
+			t := coll.Target(obj.GetNamespace(), obj.GetName())
+			t.Subresource = src.Subresource
+			out = append(out, SetObject{Target: t, Object: obj, Selector: sel.String(), listNamespace: coll.ListNamespace()})
 		}
 	}
 	if len(out) == 0 {
 		return nil, &NoMatchError{Selector: src.Selector, Where: where}
 	}
-	return out, nil
+	return out, c.viewAll(ctx, out)
 }
 
-// getAll reads each target, setGets at a time.
+// viewAll turns each object listed into what its target edits: its status
+// view, or its Scale, read from the server setGets at a time. An object
+// deleted since it was listed is one *MissingError naming each.
+func (c *Cluster) viewAll(ctx context.Context, objs []SetObject) error {
+	if len(objs) == 0 || objs[0].Target.Subresource == "" {
+		return nil
+	}
+	if objs[0].Target.Subresource == SubresourceStatus {
+		for i := range objs {
+			objs[i].Object = statusView(objs[i].Object)
+		}
+		return nil
+	}
+	return c.readAll(ctx, objs)
+}
+
+// getAll reads each target, setGets at a time, in order.
 func (c *Cluster) getAll(ctx context.Context, targets []*Target) ([]SetObject, error) {
 	out := make([]SetObject, len(targets))
-	errs := make([]error, len(targets))
+	for i, t := range targets {
+		out[i].Target = t
+	}
+	return out, c.readAll(ctx, out)
+}
+
+// readAll reads each object's target into it, setGets at a time. Objects
+// that do not exist are one *MissingError naming each.
+func (c *Cluster) readAll(ctx context.Context, objs []SetObject) error {
+	errs := make([]error, len(objs))
 	sem := make(chan struct{}, setGets)
 	var wg sync.WaitGroup
-	for i, t := range targets {
+	for i := range objs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i].Target = t
-			out[i].Object, errs[i] = Get(ctx, c.Dynamic, t)
+			objs[i].Object, errs[i] = Get(ctx, c.Dynamic, objs[i].Target)
 		}()
 	}
 	wg.Wait()
+	return missingOr(errs)
+}
+
+// missingOr is the first error of errs that is not a *NotFoundError, else
+// one *MissingError of those that are, else nil.
+func missingOr(errs []error) error {
 	var missing []error
 	for _, err := range errs {
 		var nf *NotFoundError
@@ -215,13 +303,13 @@ func (c *Cluster) getAll(ctx context.Context, targets []*Target) ([]SetObject, e
 		case errors.As(err, &nf):
 			missing = append(missing, err)
 		case err != nil:
-			return nil, err
+			return err
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &MissingError{Errs: missing}
+		return &MissingError{Errs: missing}
 	}
-	return out, nil
+	return nil
 }
 
 // setKey names an object once, whatever the form it was named in.
@@ -246,7 +334,7 @@ func dedupe(targets []*Target) []*Target {
 
 // manifestTargets names the live objects src.Files' manifests are of.
 func (c *Cluster) manifestTargets(src SetSource) ([]*Target, error) {
-	docs, err := readManifests(src.Files, src.Stdin)
+	docs, err := readManifests(src.Files, src.Stdin, src.Recursive)
 	if err != nil {
 		return nil, err
 	}

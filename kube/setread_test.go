@@ -57,6 +57,22 @@ func TestReadSet(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: "+ns+"\n")
 	write(filepath.Join(dir, "list.json"), `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}]}`)
 	write(filepath.Join(dir, "notes.txt"), "not a manifest")
+	// A tree for -R: a manifest at each depth, a file that is none, and a
+	// link to a directory, which is not followed.
+	tree := t.TempDir()
+	for _, d := range []string{"sub/deeper", "sub/empty"} {
+		if err := os.MkdirAll(filepath.Join(tree, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmDoc := func(n string) string { return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + n + "\n" }
+	write(filepath.Join(tree, "top.yaml"), cmDoc("c"))
+	write(filepath.Join(tree, "sub", "b.yml"), cmDoc("b"))
+	write(filepath.Join(tree, "sub", "deeper", "a.json"), `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`)
+	write(filepath.Join(tree, "sub", "deeper", "README.md"), "not a manifest")
+	if err := os.Symlink(dir, filepath.Join(tree, "sub", "link")); err != nil {
+		t.Fatal(err)
+	}
 
 	cm := func(n string) string { return "configmaps/" + n + "@" + ns }
 	for _, tc := range []struct {
@@ -71,6 +87,8 @@ func TestReadSet(t *testing.T) {
 			[]string{cm("a"), cm("b"), "configmaps/z@" + other}},
 		{"a multi-document file", SetSource{Files: []string{manifest}}, []string{cm("c"), cm("a")}},
 		{"a directory", SetSource{Files: []string{dir}}, []string{cm("b"), cm("c"), cm("a")}},
+		{"a directory without -R", SetSource{Files: []string{tree}}, []string{cm("c")}},
+		{"a directory with -R, in the order of the paths", SetSource{Files: []string{tree}, Recursive: true}, []string{cm("b"), cm("a"), cm("c")}},
 		{"stdin", SetSource{Files: []string{"-"}, Stdin: strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n")}, []string{cm("b")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,6 +126,9 @@ func TestReadSetRefuses(t *testing.T) {
 	dir := t.TempDir()
 	elsewhere := filepath.Join(dir, "elsewhere.yaml")
 	_ = os.WriteFile(elsewhere, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: team-b\n"), 0o600)
+	emptyTree := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(emptyTree, "a", "b"), 0o700)
+	_ = os.WriteFile(filepath.Join(emptyTree, "a", "notes.txt"), []byte("not a manifest"), 0o600)
 	generated := filepath.Join(dir, "generated.yaml")
 	_ = os.WriteFile(generated, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: x-\n"), 0o600)
 
@@ -132,7 +153,8 @@ func TestReadSetRefuses(t *testing.T) {
 		{"another namespace than -n", SetSource{Files: []string{elsewhere}, NamespaceFlag: ns}, `is in namespace "team-b", not -n "` + ns + `"`},
 		{"generateName", SetSource{Files: []string{generated}}, "generateName and no name names no object"},
 		{"forms mixed", SetSource{Args: []string{"cm", "a", "cm/b"}}, `"cm/b" is not a name`},
-		{"an empty directory", SetSource{Files: []string{t.TempDir()}}, "no .yaml, .yml or .json file"},
+		{"an empty directory", SetSource{Files: []string{t.TempDir()}}, "no .yaml, .yml or .json file in the directory"},
+		{"an empty tree with -R", SetSource{Files: []string{emptyTree}, Recursive: true}, "no .yaml, .yml or .json file in the directory or below it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := c.ReadSet(context.Background(), tc.src); err == nil || !strings.Contains(err.Error(), tc.want) {

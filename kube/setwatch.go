@@ -34,7 +34,10 @@ type SetEvent struct {
 // of their own, which poll. Their events come on one channel, read by a
 // command the UI returns after each message as it does a Watch's; their
 // connection states are one state, the worst of them, and one look at the
-// client's connections serves them all (monitorConns).
+// client's connections serves them all (monitorConns). With a subresource
+// a group reports each object's status view; an object whose Scale is
+// edited is followed by a Watch of its own, which reads the Scale of each
+// version as a single object's watch does.
 type SetWatch struct {
 	dc      dynamic.Interface
 	targets []*Target
@@ -78,7 +81,7 @@ func NewSetWatch(cfg *rest.Config, objs []SetObject) (*SetWatch, error) {
 	groups := map[string]*setGroup{}
 	for i, o := range objs {
 		s.targets = append(s.targets, o.Target)
-		if o.Selector == "" {
+		if o.Selector == "" || o.Target.Subresource == SubresourceScale {
 			w := NewWatch(dc, o.Target)
 			s.follow[i], s.states[w] = w, Connection{}
 			continue

@@ -60,6 +60,8 @@ type SubresourceError struct {
 	// Resource is the type asked for, resource.group.
 	Resource    string
 	Subresource Subresource
+	// More are the other types of a set that lack it too.
+	More []string
 	// Have are the types that have the subresource, resource.group,
 	// sorted.
 	Have []string
@@ -67,6 +69,9 @@ type SubresourceError struct {
 
 func (e *SubresourceError) Error() string {
 	msg := fmt.Sprintf("%s has no %s subresource", e.Resource, e.Subresource)
+	if len(e.More) > 0 {
+		msg = fmt.Sprintf("%s have no %s subresource", strings.Join(append([]string{e.Resource}, e.More...), ", "), e.Subresource)
+	}
 	if len(e.Have) == 0 {
 		return msg + "; no type on this server has one"
 	}

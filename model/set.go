@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 )
 
 // SetSaveBound is how many saves of a set are in flight at once: enough to
@@ -26,6 +27,8 @@ type Set struct {
 	// edited is an edit of several objects the set refused, kept so that
 	// nothing typed is lost: the next edit opens it again.
 	edited *SetEdit
+	// format is the format of the set's edits (SetFormat); "" is YAML.
+	format Format
 }
 
 type member struct {
@@ -105,18 +108,24 @@ type SaveRound struct {
 	// Busy are the members with a draft the round leaves alone: a save in
 	// flight, or a conflict for the user to resolve.
 	Busy []int
+	// Skipped are the members the round was asked to leave out whose
+	// drafts it would have sent; their drafts stay as they are.
+	Skipped []int
 }
 
 // SaveAll starts a save round: every draft that is not already on its way
 // or in a conflict is sent, each with its own resourceVersion, at most
 // SetSaveBound at once; the rest follow as those come back (Pump). A
 // member is in at most one round at a time, so nothing is sent twice.
-func (s *Set) SaveAll() ([]SetEffect, SaveRound) {
+// The members in except are left out (the user declined to save them).
+func (s *Set) SaveAll(except ...int) ([]SetEffect, SaveRound) {
 	var r SaveRound
 	for i, m := range s.members {
 		switch {
 		case m.round:
 			r.Busy = append(r.Busy, i)
+		case saveable(m.sess) && slices.Contains(except, i):
+			r.Skipped = append(r.Skipped, i)
 		case saveable(m.sess):
 			m.round, m.refused = true, nil
 			s.queue = append(s.queue, i)

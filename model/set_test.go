@@ -23,23 +23,37 @@ func named(name, rv, foo string) *unstructured.Unstructured {
 }
 
 // newTestSet opens a set of n ConfigMaps m0, m1 ..., each at rv 1.
-func newTestSet(t *testing.T, n int) *Set {
+func newTestSet(t *testing.T, n int) *Set { return newTestSetIn(t, n, FormatYAML) }
+
+// newTestSetIn is newTestSet with the objects, and the set, edited in f.
+func newTestSetIn(t *testing.T, n int, f Format) *Set {
 	t.Helper()
 	var sessions []*Session
 	for i := range n {
 		ref := cmRef
 		ref.Name = "m" + strconv.Itoa(i)
-		sessions = append(sessions, opened(t, ref, named(ref.Name, "1", "0")))
+		sess := NewSession(ref)
+		sess.SetFormat(f)
+		if _, _, err := sess.Handle(Opened{Object: named(ref.Name, "1", "0"), At: t0}); err != nil {
+			t.Fatal(err)
+		}
+		sessions = append(sessions, sess)
 	}
-	return NewSet(sessions)
+	s := NewSet(sessions)
+	s.SetFormat(f)
+	return s
 }
 
-// draftOf edits member i's draft to foo = v.
+// draftOf edits member i's draft to foo = v, in its session's format.
 func draftOf(t *testing.T, s *Set, i int, v string) []SetEffect {
 	t.Helper()
 	o := s.Session(i).Base().Object.DeepCopy()
 	_ = unstructured.SetNestedField(o.Object, v, "data", "foo")
-	effects, err := s.Handle(i, DraftEdited{Text: text(t, o)})
+	txt, err := s.Session(i).Format().Render(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	effects, err := s.Handle(i, DraftEdited{Text: txt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +147,30 @@ func TestSetSaveAllIsBounded(t *testing.T) {
 	}
 	if s.InFlight() != 0 {
 		t.Errorf("%d still in flight", s.InFlight())
+	}
+}
+
+// TestSetSaveAllLeavesOutTheDeclined: a round asked to leave members out
+// sends every other draft and leaves theirs as they are, saying which it
+// skipped; a member without a draft is not said skipped.
+func TestSetSaveAllLeavesOutTheDeclined(t *testing.T) {
+	s := newTestSet(t, 4)
+	for _, i := range []int{0, 1, 2} {
+		draftOf(t, s, i, "mine")
+	}
+	before := s.Session(1).Draft().Text
+	effects, round := s.SaveAll(1, 3)
+	saves := savesIn(effects)
+	if _, sent := saves[1]; sent || len(saves) != 2 || fmt.Sprint(round.Queued, round.Skipped) != "[0 2] [1]" {
+		t.Fatalf("saves %v, queued %v, skipped %v", saves, round.Queued, round.Skipped)
+	}
+	if st := s.Status(1); st.State != MemberDraft || s.Session(1).Draft().Text != before {
+		t.Errorf("the declined member: %+v", st)
+	}
+	// The next round, asked for everything, sends it.
+	_, round = s.SaveAll()
+	if fmt.Sprint(round.Queued) != "[1]" {
+		t.Errorf("the next round queued %v, want [1]", round.Queued)
 	}
 }
 
@@ -235,10 +273,11 @@ type pending struct {
 
 // TestSetSavesNothingTwiceOnRandomInterleavings drives a set of five
 // objects through random interleavings of edits (one object, or several in
-// one text), save rounds, saves of one object, another writer's changes,
-// the server's answers in any order (stored, conflict, refused, answer lost
-// after storing), conflicts resolved and resubmitted, retries and discards,
-// and checks after every step: no object has two saves in flight; the
+// one text: a YAML List, or every other walk a JSON one), save rounds,
+// saves of one object, another writer's changes, the server's answers in
+// any order (stored, conflict, refused, answer lost after storing),
+// conflicts resolved and resubmitted, retries and discards, and checks
+// after every step: no object has two saves in flight; the
 // round never has more than SetSaveBound in flight; a draft is stored at
 // most once (nothing saved twice); and a row says saved rv N only when
 // kedit's save stored version N.
@@ -250,7 +289,10 @@ func TestSetSavesNothingTwiceOnRandomInterleavings(t *testing.T) {
 	seed := testseed.Fixed(t, 7)
 	for w := range walks {
 		r := rand.New(rand.NewPCG(seed+uint64(w), 2))
-		s := newTestSet(t, n)
+		// Every other walk edits JSON: its List is split the same way.
+		f := Formats[w%len(Formats)]
+		foo := map[Format]string{FormatYAML: "foo: ", FormatJSON: `"foo": "`}[f]
+		s := newTestSetIn(t, n, f)
 		sv := &server{rv: 1}
 		epochs := make([]int, n)
 		for range n {
@@ -286,17 +328,26 @@ func TestSetSavesNothingTwiceOnRandomInterleavings(t *testing.T) {
 				if err != nil {
 					t.Fatal(where, err)
 				}
-				items, _ := SplitSetText(e.Text)
+				items, err := f.SplitSetText(e.Text)
+				if err != nil || len(items) != n {
+					t.Fatalf("%s%d items of the %s List: %v", where, len(items), f, err)
+				}
 				text := e.Text
 				for j, it := range items {
 					if r.IntN(2) == 0 {
 						epochs[e.Members[j]]++
-						text = strings.Replace(text, it.region, strings.Replace(it.region, "foo: ", "foo: e", 1), 1)
+						text = strings.Replace(text, it.region, strings.Replace(it.region, foo, foo+"e", 1), 1)
 					}
 				}
-				effects, _, err := s.TakeEdit(e, text)
+				effects, rep, err := s.TakeEdit(e, text)
 				if err != nil {
 					t.Fatal(where, err)
+				}
+				for _, j := range rep.Edited {
+					// (No draft: a text equal to base is none.)
+					if d := s.Session(j).Draft(); d != nil && (d.Err != nil || !strings.Contains(d.Text, foo+"e")) {
+						t.Fatalf("%sm%d's draft from the %s List: %+v", where, j, f, d)
+					}
 				}
 				take(effects)
 			case k < 5:

@@ -10,6 +10,13 @@ import (
 type SetEdit struct {
 	// Members are the members edited, in the text's order.
 	Members []int
+	// Apart are the members asked for that the text leaves out, as their
+	// texts are in another format than the set's (a Secret stays YAML; a
+	// draft keeps the format it was written in): each is edited on its
+	// own.
+	Apart []int
+	// Format is the text's: the set's.
+	Format Format
 	// Text is the text given to the editor.
 	Text string
 	// from is each member's text as the editor was given it
@@ -17,10 +24,25 @@ type SetEdit struct {
 	from, regions []string
 }
 
+// SetFormat makes f the format of the set's edits (-o): the List is
+// written in it, and holds the members whose texts are in it.
+func (s *Set) SetFormat(f Format) { s.format = f }
+
+// Format returns the format of the set's edits.
+func (s *Set) Format() Format {
+	if s.format == "" {
+		return FormatYAML
+	}
+	return s.format
+}
+
 // Edit makes the text of an edit of members (all when none is given): a
-// List of their drafts, or of base's text where there is none. An edit the
-// set refused before is given back instead, text and all, so that nothing
-// typed is lost.
+// List, in the set's format, of their drafts, or of base's text where
+// there is none. A member whose text is in another format is left out
+// (SetEdit.Apart): one List holds one format, and a draft keeps its own.
+// An edit the set refused before is given back instead, text and all, so
+// that nothing typed is lost. An edit that leaves every member out has no
+// Members, and no text.
 func (s *Set) Edit(members []int) (*SetEdit, error) {
 	if s.edited != nil {
 		return s.edited, nil
@@ -30,18 +52,26 @@ func (s *Set) Edit(members []int) (*SetEdit, error) {
 			members = append(members, i)
 		}
 	}
-	e := &SetEdit{Members: members}
-	texts := make([]string, len(members))
-	for k, i := range members {
-		t, err := s.members[i].sess.DraftText()
+	e := &SetEdit{Format: s.Format()}
+	var texts []string
+	for _, i := range members {
+		sess := s.members[i].sess
+		if sess.Format() != e.Format {
+			e.Apart = append(e.Apart, i)
+			continue
+		}
+		t, err := sess.DraftText()
 		if err != nil {
 			return nil, err
 		}
-		texts[k] = t
+		e.Members = append(e.Members, i)
+		texts = append(texts, t)
 		e.from = append(e.from, t)
-		e.regions = append(e.regions, itemRegion(t))
+		e.regions = append(e.regions, e.Format.itemRegion(t))
 	}
-	e.Text = RenderSetText(texts)
+	if len(e.Members) > 0 {
+		e.Text = e.Format.SetText(texts)
+	}
 	return e, nil
 }
 
@@ -89,7 +119,7 @@ func (e *AddedError) Error() string {
 // off.
 func (s *Set) TakeEdit(e *SetEdit, text string) ([]SetEffect, SetEditReport, error) {
 	var rep SetEditReport
-	items, err := SplitSetText(text)
+	items, err := e.Format.SplitSetText(text)
 	if errors.Is(err, ErrEmptySetText) {
 		s.edited = nil
 		return nil, rep, err

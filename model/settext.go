@@ -85,8 +85,36 @@ func (id Identity) Names(obj Identity) bool {
 	return id == obj
 }
 
+// SetText renders texts, each one object's draft (or base's text) in the
+// format, as the List the user edits in it: RenderSetText's YAML, or
+// RenderJSONSetText's JSON.
+func (f Format) SetText(texts []string) string {
+	if f == FormatJSON {
+		return RenderJSONSetText(texts)
+	}
+	return RenderSetText(texts)
+}
+
+// SplitSetText splits a set's edited text in the format back into its
+// items: SplitSetText, or SplitJSONSetText.
+func (f Format) SplitSetText(text string) ([]SetItem, error) {
+	if f == FormatJSON {
+		return SplitJSONSetText(text)
+	}
+	return SplitSetText(text)
+}
+
+// itemRegion is text as an item of the format's List, as the split cuts
+// it out again (SetItem.region).
+func (f Format) itemRegion(text string) string {
+	if f == FormatJSON {
+		return jsonItemRegion(text)
+	}
+	return itemRegion(text)
+}
+
 // RenderSetText renders texts, each one object's draft (or base's text),
-// as the List the user edits.
+// as the YAML List the user edits.
 func RenderSetText(texts []string) string {
 	var b strings.Builder
 	b.WriteString(setTextHeader)
@@ -126,13 +154,17 @@ func itemRegion(text string) string {
 // SetTextError says why a set's edited text cannot be split into the
 // objects' drafts.
 type SetTextError struct {
-	// Line is the 1-based line of the problem, 0 when it has none.
-	Line int
-	Msg  string
+	// Line is the 1-based line of the problem, 0 when it has none; Column
+	// the 1-based column in characters, 0 when it is not known.
+	Line, Column int
+	Msg          string
 }
 
 func (e *SetTextError) Error() string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("the edited list, line %d, column %d: %s", e.Line, e.Column, e.Msg)
+	case e.Line > 0:
 		return fmt.Sprintf("the edited list, line %d: %s", e.Line, e.Msg)
 	}
 	return "the edited list: " + e.Msg

@@ -120,6 +120,49 @@ func TestAppDraftsList(t *testing.T) {
 	}
 }
 
+// TestAppDraftsListNamesSubresources: :drafts lists a subresource's draft
+// too, naming the subresource; the browser marks only the drafts of what
+// this kedit edits; enter on a draft of another part of its object says
+// the command that opens it, and opens nothing; a kedit that edits that
+// subresource opens it.
+func TestAppDraftsListNamesSubresources(t *testing.T) {
+	c := newFakeCluster(t)
+	web := c.add("deployments", "default", "web")
+	scale := c.collection("deployments", "default", false).Target("default", "web")
+	scale.Subresource = kube.SubresourceScale
+	o := c.store.Open(kube.DraftKey(scale), "uid-web")
+	if _, err := o.Write(1, "10", []byte("spec:\n  replicas: 5\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+
+	m := browserApp(t, c, c.collection("deployments", "default", false), 140, 30)
+	if p := m.browser.drafts[web]; p != 0 {
+		t.Errorf("web's row is marked %s: its only draft is its Scale's", p)
+	}
+	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter})
+	if v := plain(m); !strings.Contains(v, "deployments.apps  default/web --subresource scale  stored") {
+		t.Fatalf(":drafts shows:\n%s", v)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	want := "a draft of deployments.apps/web's scale subresource: open it with kedit deployments.apps/web -n default --subresource scale"
+	if m.screen != screenBrowser || !strings.Contains(plain(m), want) || c.opened != 0 {
+		t.Fatalf("enter on the Scale's draft: screen %d, %d opened:\n%s", m.screen, c.opened, plain(m))
+	}
+
+	// A kedit --subresource scale marks it, and opens it.
+	m = browserApp(t, c, c.collection("deployments", "default", false), 120, 30)
+	m.cfg.Subresource = kube.SubresourceScale
+	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter})
+	if p := m.browser.drafts[web]; p != DraftStored {
+		t.Errorf("web's row in a kedit --subresource scale: %q, want stored", p)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	if m.screen != screenObject || c.opened != 1 {
+		t.Errorf("enter on the Scale's draft in a kedit --subresource scale: screen %d, %d opened", m.screen, c.opened)
+	}
+}
+
 // TestAppOpenFails: an object that cannot be opened is said in the
 // status bar, and the list stays.
 func TestAppOpenFails(t *testing.T) {

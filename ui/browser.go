@@ -231,7 +231,11 @@ func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 		if d.Key.Namespace != "" {
 			text += escape.Safe(d.Key.Namespace) + "/"
 		}
-		text += escape.Safe(d.Key.Name) + "  " + escape.Safe(d.Place.String())
+		text += escape.Safe(d.Key.Name)
+		if d.Subresource != "" {
+			text += escape.Textf(" --subresource %s", d.Subresource)
+		}
+		text += "  " + escape.Safe(d.Place.String())
 		if !d.Saved.IsZero() {
 			text += escape.Textf("  %s ago", duration.HumanDuration(m.now().Sub(d.Saved)))
 		}

@@ -43,8 +43,11 @@ func (p DraftPlace) String() string {
 
 // DraftItem is one draft in the :drafts list.
 type DraftItem struct {
-	Key   DraftKey
-	Place DraftPlace
+	Key DraftKey
+	// Subresource is the part of the object the draft edits; "" for the
+	// object itself.
+	Subresource kube.Subresource
+	Place       DraftPlace
 	// Saved is when the draft was last written; zero when unknown.
 	Saved time.Time
 }

@@ -36,8 +36,8 @@ type Cluster interface {
 	CheckNamespace(ctx context.Context, name string) error
 	// Browse starts a live list of c.
 	Browse(ctx context.Context, c *kube.Collection) (List, error)
-	// Drafts are the stored drafts of this context on this cluster
-	// (drafts.Store.ClusterDrafts).
+	// Drafts are the stored drafts of this context on this cluster, of
+	// the objects and of their subresources (drafts.Store.ClusterDrafts).
 	Drafts() ([]drafts.Entry, error)
 	// Open reads the object and opens its session, its share of the draft
 	// store and what else kedit keeps per object. It is called inside a

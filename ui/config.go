@@ -87,6 +87,11 @@ type Config struct {
 	// ExitAfterFirstFrame quits once the first frame showing the list (or
 	// the object's YAML, or the set) is drawn: start-up made measurable.
 	ExitAfterFirstFrame bool
+	// Subresource is the part of each object this kedit edits
+	// (--subresource); "" for the objects themselves. The browser marks
+	// the drafts of what it edits; :drafts lists every draft, naming the
+	// subresource of each.
+	Subresource kube.Subresource
 }
 
 // watchCmd reads the next event from the watch. The app returns it again

@@ -55,6 +55,8 @@ type fakeCluster struct {
 	// forbidNamespaces answers as the server does a user who may not
 	// list or get namespaces.
 	forbidNamespaces bool
+	// format is what the objects opened are edited in (-o); "" is YAML.
+	format model.Format
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
@@ -151,6 +153,9 @@ func (c *fakeCluster) Open(_ context.Context, t *kube.Target) (*Object, error) {
 	}
 	c.opened++
 	sess := model.NewSession(t.Ref())
+	if c.format != "" {
+		sess.SetFormat(c.format)
+	}
 	if _, _, err := sess.Handle(model.Opened{Object: obj.DeepCopy(), At: t0}); err != nil {
 		return nil, err
 	}

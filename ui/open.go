@@ -38,6 +38,10 @@ func (m App) browserIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		cmd = m.pick(keyOf(msg.Target), func() (*kube.Target, error) { return msg.Target, nil })
 	case OpenDraftMsg:
 		k := msg.Draft.Key
+		if msg.Draft.Subresource != m.cfg.Subresource {
+			m.status.Info(m.otherSubresource(msg.Draft))
+			break
+		}
 		cmd = m.pick(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) })
 	case SwitchTypeMsg:
 		all := false
@@ -153,11 +157,18 @@ func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
 	return m.listOn(coll)
 }
 
-// draftsListed marks the store's drafts in the browser, and shows them
-// when :drafts asked.
+// draftsListed marks the store's drafts of what this kedit edits in the
+// browser (a subresource's drafts are apart from the object's), and shows
+// them all when :drafts asked.
 func (m *App) draftsListed(msg draftsListedMsg) {
 	if msg.err == nil {
-		m.shelf.setStored(msg.entries)
+		var mine []drafts.Entry
+		for _, e := range msg.entries {
+			if kube.Subresource(e.Subresource) == m.cfg.Subresource {
+				mine = append(mine, e)
+			}
+		}
+		m.shelf.setStored(mine)
 		m.browser.SetDrafts(m.shelf.marks())
 	}
 	if msg.show {
@@ -171,22 +182,40 @@ func entryKey(e drafts.Entry) DraftKey {
 }
 
 // draftItems are the drafts :drafts lists: those only in memory first
-// (quitting loses them), then the store's, newest first, each object once.
+// (quitting loses them), then the store's, newest first, each object (and
+// each subresource of it) once.
 func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 	var items []DraftItem
-	seen := map[DraftKey]bool{}
+	seen := map[DraftItem]bool{}
 	for _, k := range m.othersInMemory() {
-		items = append(items, DraftItem{Key: k, Place: DraftInMemory})
-		seen[k] = true
+		it := DraftItem{Key: k, Subresource: m.cfg.Subresource}
+		seen[it] = true
+		it.Place = DraftInMemory
+		items = append(items, it)
 	}
 	for _, e := range entries {
-		k := entryKey(e)
-		if !seen[k] {
-			seen[k] = true
-			items = append(items, DraftItem{Key: k, Place: DraftStored, Saved: e.SavedAt})
+		it := DraftItem{Key: entryKey(e), Subresource: kube.Subresource(e.Subresource)}
+		if !seen[it] {
+			seen[it] = true
+			it.Place, it.Saved = DraftStored, e.SavedAt
+			items = append(items, it)
 		}
 	}
 	return items
+}
+
+// otherSubresource says how to open a draft picked in :drafts that edits
+// another part of its object than this kedit does: the command that does.
+func (m App) otherSubresource(d DraftItem) escape.Text {
+	name := escape.Safe(kube.ResourceName(d.Key.Resource)) + "/" + escape.Safe(d.Key.Name)
+	what, cmd := name+" itself", "kedit "+name
+	if d.Key.Namespace != "" {
+		cmd += " -n " + escape.Safe(d.Key.Namespace)
+	}
+	if sub := escape.Textf("%s", d.Subresource); sub != "" {
+		what, cmd = name+"'s "+sub+" subresource", cmd+" --subresource "+sub
+	}
+	return "a draft of " + what + ": open it with " + cmd
 }
 
 // open opens the object key picked in the browser: an object left with a

@@ -40,6 +40,9 @@ type setState struct {
 	// are all back (roundSaid).
 	round     []int
 	roundSaid bool
+	// declined are the objects the last s left out, as the user answered
+	// the GitOps question.
+	declined []int
 	// viaNext: the object shown was opened by n, and goes back to the set
 	// once its resubmit is saved.
 	viaNext bool
@@ -92,6 +95,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		sessions = append(sessions, o.Session)
 	}
 	st.model = model.NewSet(sessions)
+	st.model.SetFormat(s.Format)
 	m.set = st
 	m.setView = NewSetView(m.keys.Set, m.styles, s.Title)
 	m.screen = screenSet
@@ -193,7 +197,7 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case EditSetMsg:
 		cmd = m.editSet(msg.Members)
 	case SaveSetMsg:
-		cmd = m.saveSet(false)
+		cmd = m.saveSet(false, nil)
 	default:
 		return m, nil, false
 	}

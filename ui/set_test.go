@@ -35,7 +35,7 @@ func setApp(t testing.TB, c *fakeCluster, w, h int, names ...string) App {
 		o.Watch = nil
 		objs = append(objs, o)
 	}
-	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "),
+	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "), Format: c.format,
 		Watch: func(context.Context) (SetWatcher, error) { return &fakeSetWatch{}, nil }}
 	return drive(t, New(Config{Cluster: c, Set: set}), tea.WindowSizeMsg{Width: w, Height: h})
 }
@@ -112,6 +112,38 @@ func TestSetViewMovesAndMarks(t *testing.T) {
 	}
 }
 
+// TestSetViewIsAValue: a copy of the set view never changes when the view
+// it was copied from (or another copy) marks or unmarks rows, nor when
+// its rows are replaced: each keeps the marks it had, its View too.
+func TestSetViewIsAValue(t *testing.T) {
+	v := NewSetView(DefaultSetKeyMap(), NewStyles(), "cm a b c")
+	v.SetSize(80, 20)
+	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
+	v, _ = v.Update(keyMsg(" ")) // marks a
+	old := v
+	oldView := old.View()
+	v, _ = v.Update(keyMsg(" ")) // marks b
+	v, _ = v.Update(keyMsg("home"))
+	v, _ = v.Update(keyMsg(" ")) // unmarks a
+	other := old
+	other, _ = other.Update(keyMsg("end"))
+	other, _ = other.Update(keyMsg(" ")) // marks c on another copy
+	v.SetRows([]SetRow{{Name: "configmaps/a"}})
+	if got := old.Marked(); !reflect.DeepEqual(got, []int{0}) || old.View() != oldView {
+		t.Errorf("the old copy changed: marked %v\n%s\nwas\n%s", got, old.View(), oldView)
+	}
+	if got := other.Marked(); !reflect.DeepEqual(got, []int{0, 2}) {
+		t.Errorf("the other copy: marked %v, want [0 2]", got)
+	}
+	if got := v.Marked(); len(got) != 0 {
+		t.Errorf("the view of one row: marked %v, want none (b's mark went with its row)", got)
+	}
+	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}})
+	if got := v.Marked(); len(got) != 0 {
+		t.Errorf("rows given back: marked %v, want none", got)
+	}
+}
+
 // TestSetEditSaveConflictResolved: two objects edited in one $EDITOR
 // file while another writer changes one: s saves the other, the one
 // changed meets a conflict that its row says; n opens it, s there
@@ -156,6 +188,83 @@ func TestSetEditSaveConflictResolved(t *testing.T) {
 	server := c.runners[DraftKey{Resource: fakeMapping("configmaps").Resource.GroupResource(), Namespace: "default", Name: "a"}].object()
 	if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
 		t.Errorf("a on the server: %v", server.Object["data"])
+	}
+}
+
+// TestSetJSONEditSaveConflictResolved: with -o json, e edits one JSON
+// List of the objects' JSON texts, and leaves out (saying why) one whose
+// text is YAML; the drafts it splits back are JSON; a save that meets a
+// conflict shows it in JSON, resolved and resubmitted, both saved, the
+// other writer's change kept.
+func TestSetJSONEditSaveConflictResolved(t *testing.T) {
+	c := newFakeCluster(t)
+	c.format = model.FormatJSON
+	m := setApp(t, c, 200, 40, "a", "b", "c")
+	// c's text is YAML (as a draft recovered in YAML keeps it).
+	m.set.model.Session(2).SetFormat(model.FormatYAML)
+	m = pressE(t, m)
+	e := m.set.edit
+	if e.Format != model.FormatJSON || !strings.HasPrefix(e.Text, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [") ||
+		strings.Count(e.Text, `"foo": "1"`) != 2 || strings.Contains(e.Text, `"name": "c"`) {
+		t.Fatalf("the $EDITOR file:\n%s", e.Text)
+	}
+	if s := plain(m); !strings.Contains(s, "left out of the JSON file, its text in another format: configmaps/c (edited in YAML); enter edits it") {
+		t.Errorf("the status does not say c was left out:\n%s", s)
+	}
+	m = drive(t, m, editorFinishedMsg{original: e.Text, text: strings.ReplaceAll(e.Text, `"foo": "1"`, `"foo": "mine"`)})
+	for i, name := range []string{"a", "b"} {
+		d := m.set.model.Session(i).Draft()
+		if d == nil || d.Err != nil || !strings.HasPrefix(d.Text, "{\n") || !strings.Contains(d.Text, `"foo": "mine"`) {
+			t.Fatalf("%s's draft: %+v", name, d)
+		}
+	}
+	theirsOnServer(t, c, "a", "other", "theirs")
+	theirsOnServer(t, c, "a", "foo", "theirs")
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	m = d.settle()
+	if s := plain(m); !strings.Contains(s, "saved 1 of 2 drafts; 1 conflict: n opens the next") {
+		t.Fatalf("the round's summary:\n%s", s)
+	}
+	m = drive(t, m, keys("n")...)
+	if s := plain(m); m.screen != screenConflict || !strings.Contains(s, ".data.foo") || m.sess.Format() != model.FormatJSON {
+		t.Fatalf("the conflict view, in %s:\n%s", m.sess.Format(), s)
+	}
+	if merged, err := m.sess.Format().MergedText(m.sess.Rebase().Merge); err != nil || !strings.HasPrefix(merged, "{\n") {
+		t.Errorf("the merged text is not JSON (%v):\n%s", err, merged)
+	}
+	m = drive(t, m, keys("m", "s")...)
+	if m.screen != screenSet || !strings.Contains(plain(m), "saved configmaps/a rv") {
+		t.Fatalf("after the resubmit:\n%s", plain(m))
+	}
+	server := runnerOf(c, "a").object()
+	if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
+		t.Errorf("a on the server: %v", server.Object["data"])
+	}
+	if dataOf(runnerOf(c, "b").object(), "foo") != "mine" || dataOf(runnerOf(c, "c").object(), "foo") != "1" {
+		t.Errorf("b or c on the server: %v %v", runnerOf(c, "b").object().Object["data"], runnerOf(c, "c").object().Object["data"])
+	}
+}
+
+// TestSetJSONEditRefusedKeepsEveryDraft: a JSON text that does not parse
+// is refused naming its line and column, every draft kept, and e opens
+// the text again.
+func TestSetJSONEditRefusedKeepsEveryDraft(t *testing.T) {
+	c := newFakeCluster(t)
+	c.format = model.FormatJSON
+	m := setApp(t, c, 200, 30, "a", "b")
+	m = setEdit(t, m, func(s string) string { return strings.Replace(s, `"foo": "1"`, `"foo": "kept"`, 1) })
+	kept := m.set.model.Session(0).Draft().Text
+	m = setEdit(t, m, func(s string) string { return strings.Replace(s, `"foo": "kept"`, `"foo": "typed",`, 1) })
+	if s := plain(m); !strings.Contains(s, `the edited list, line 8, column 13: a comma before "}"`) || !strings.Contains(s, "every draft is kept") {
+		t.Errorf("the status:\n%s", s)
+	}
+	if m.set.model.Session(0).Draft().Text != kept || m.set.model.Session(1).Draft() != nil {
+		t.Error("a refused text changed a draft")
+	}
+	m = pressE(t, m)
+	if !strings.Contains(m.set.edit.Text, `"foo": "typed",`) || m.set.edit.Format != model.FormatJSON {
+		t.Errorf("e does not open the refused text again:\n%s", m.set.edit.Text)
 	}
 }
 
@@ -276,11 +385,12 @@ func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
 }
 
 // TestSetAsksBeforeSavingGitOpsObjects: as for one object, the first save
-// of an object a GitOps tool reconciles asks first; n saves nothing, y
-// saves every draft.
+// of an object a GitOps tool reconciles asks first; n saves every other
+// draft and leaves that one's draft as it is, its row saying why it was
+// not saved; the next s asks again, and y saves it.
 func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	c := newFakeCluster(t)
-	m := setApp(t, c, 160, 30, "a", "b")
+	m := setApp(t, c, 200, 30, "a", "b", "c")
 	live, _ := m.set.model.Session(0).Live()
 	flux := live.Object.DeepCopy()
 	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
@@ -289,16 +399,37 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	r := runnerOf(c, "a")
 	r.server = flux.DeepCopy()
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	drafted := m.set.model.Session(0).Draft().Text
 	m = drive(t, m, keys("s")...)
-	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is reconciled by a GitOps tool") {
+	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is managed by Flux (kustomization flux-system/apps): a save may be reverted. Save it too?") ||
+		!strings.Contains(plain(m), "n saves the other drafts only and keeps its draft") {
 		t.Fatalf("no question:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("n")...)
-	if r.saves != 0 || runnerOf(c, "b").saves != 0 || !strings.Contains(plain(m), "nothing saved") {
-		t.Fatalf("n saved: %d %d\n%s", r.saves, runnerOf(c, "b").saves, plain(m))
+	if r.saves != 0 || runnerOf(c, "b").saves != 1 || runnerOf(c, "c").saves != 1 {
+		t.Fatalf("n: a saved %d times, b %d, c %d; want a none, b and c once", r.saves, runnerOf(c, "b").saves, runnerOf(c, "c").saves)
+	}
+	a := rowOf(t, m, "a")
+	if a.Status.State != model.MemberDraft || m.set.model.Session(0).Draft().Text != drafted ||
+		a.Note != "not saved: you declined, as Flux reconciles it; the draft is kept (s asks again)" {
+		t.Errorf("a after n: %+v", a)
+	}
+	if rowOf(t, m, "b").Status.State != model.MemberSaved || rowOf(t, m, "c").Status.State != model.MemberSaved {
+		t.Errorf("b and c after n:\n%s", plain(m))
+	}
+	if s := plain(m); !strings.Contains(s, "saved 2 of 2 drafts; 1 not saved, as you answered (a GitOps tool reconciles it), the draft kept") {
+		t.Errorf("the summary:\n%s", s)
+	}
+	m = drive(t, m, keys("s")...)
+	if m.confirm.kind != confirmSetGitOps {
+		t.Fatalf("the next s does not ask again:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("n")...)
+	if r.saves != 0 || !strings.Contains(plain(m), "nothing saved: you declined configmaps/a, which a GitOps tool reconciles; the draft is kept") {
+		t.Fatalf("n with only a's draft left: %d saves\n%s", r.saves, plain(m))
 	}
 	m = drive(t, m, keys("s", "y")...)
-	if rowOf(t, m, "a").Status.State != model.MemberSaved || rowOf(t, m, "b").Status.State != model.MemberSaved {
+	if rowOf(t, m, "a").Status.State != model.MemberSaved || r.saves != 1 || runnerOf(c, "b").saves != 1 {
 		t.Errorf("y:\n%s", plain(m))
 	}
 }

@@ -15,11 +15,14 @@ import (
 // $EDITOR file, the save of every draft, the stored drafts of earlier runs,
 // and the rows that say how each object stands.
 
-// editSet opens the objects (all when none is given) in one $EDITOR file.
-// An object whose stored drafts wait for an answer stays out, so that no
-// edit overtakes them; an edit the set refused before is opened again.
+// editSet opens the objects (all when none is given) in one $EDITOR file,
+// in the set's format. An object whose stored drafts wait for an answer
+// stays out, so that no edit overtakes them, and so does one whose text is
+// in another format (model.SetEdit.Apart); an edit the set refused before
+// is opened again.
 func (m *App) editSet(members []int) tea.Cmd {
 	s := m.set
+	var left []escape.Text
 	if !s.model.Edited() {
 		if len(members) == 0 {
 			for i := range s.states {
@@ -40,7 +43,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		}
 		members = take
 		if len(waiting) > 0 {
-			m.status.Info("left out, their stored drafts waiting for an answer (enter): " + m.setNames(waiting))
+			left = append(left, "left out, their stored drafts waiting for an answer (enter): "+m.setNames(waiting))
 		}
 	}
 	e, err := s.model.Edit(members)
@@ -48,8 +51,42 @@ func (m *App) editSet(members []int) tea.Cmd {
 		m.status.Error(errorText(err))
 		return nil
 	}
+	if len(e.Apart) > 0 {
+		left = append(left, m.apartText(e))
+	}
+	if len(left) > 0 {
+		m.status.Info(escape.Join(left, "; "))
+	}
+	if len(e.Members) == 0 {
+		return nil
+	}
 	s.edit, m.life.editorOpen = e, true
-	return editCmd(e.Text, false, model.FormatYAML) // the set's List is YAML (editSettings.forSet)
+	return editCmd(e.Text, false, e.Format)
+}
+
+// apartText says which objects an edit left out for their format, and
+// why: "left out of the JSON file, its text in another format: secrets/db
+// (a Secret stays YAML); enter edits it".
+func (m App) apartText(e *model.SetEdit) escape.Text {
+	var names []escape.Text
+	for k, i := range e.Apart {
+		if k == 3 {
+			names = append(names, escape.Textf("%d more", len(e.Apart)-3))
+			break
+		}
+		sess := m.set.model.Session(i)
+		why := escape.Textf("edited in %s", sess.Format().String())
+		if sess.Ref().IsSecret() {
+			why = "a Secret stays YAML"
+		}
+		names = append(names, objectName(keyOf(m.member(i).target))+" ("+why+")")
+	}
+	var verb escape.Text = "enter edits it"
+	if len(e.Apart) > 1 {
+		verb = "enter edits each"
+	}
+	return escape.Textf("left out of the %s file, %s in another format: %s; %s", e.Format.String(),
+		words.Agree(len(e.Apart), "its text", "their texts"), escape.Join(names, ", "), verb)
 }
 
 // setEditorFinished splits what $EDITOR left back into the objects'
@@ -102,10 +139,10 @@ func editReport(m App, rep model.SetEditReport) escape.Text {
 	return escape.Join(parts, "; ")
 }
 
-// saveSet saves every draft of the set (model.Set.SaveAll). The first save
-// of objects a GitOps tool reconciles asks first, as for one object;
-// confirmed says the user said yes.
-func (m *App) saveSet(confirmed bool) tea.Cmd {
+// saveSet saves every draft of the set (model.Set.SaveAll) but those of
+// declined. The first save of objects a GitOps tool reconciles asks first,
+// as for one object; confirmed says the user has answered.
+func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	s := m.set
 	if !confirmed {
 		s.gitOps = nil
@@ -121,10 +158,17 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 			return nil
 		}
 	}
-	effects, round := s.model.SaveAll()
+	effects, round := s.model.SaveAll(declined...)
 	cmd := m.runSetEffects(effects)
+	for _, i := range round.Skipped {
+		m.noteMember(i, notice{"not saved: you declined, as " + m.gitOpsOwner(i) + " reconciles it; the draft is kept (s asks again)", false})
+	}
 	if len(round.Queued) == 0 {
 		switch n := s.model.Conflicts(); {
+		case len(round.Skipped) > 0:
+			n := len(round.Skipped)
+			m.status.Info(escape.Textf("nothing saved: you declined %s, which %s", m.setNames(round.Skipped),
+				words.Agree(n, "a GitOps tool reconciles; the draft is kept", "GitOps tools reconcile; the drafts are kept")))
 		case n > 0:
 			m.status.Info(escape.Textf("no draft to send: %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait")))
 		case len(round.Busy) > 0:
@@ -132,39 +176,60 @@ func (m *App) saveSet(confirmed bool) tea.Cmd {
 		default:
 			m.status.Info("no draft to save: e edits them")
 		}
+		m.refreshSet()
 		return cmd
 	}
-	s.round, s.roundSaid = round.Queued, false
-	m.status.Info(escape.Textf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft")))
+	s.round, s.declined, s.roundSaid = round.Queued, round.Skipped, false
+	text := escape.Textf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft"))
+	if len(round.Skipped) > 0 {
+		text += "; not " + m.setNames(round.Skipped) + " (declined)"
+	}
+	m.status.Info(text)
 	m.refreshSet()
 	return tea.Batch(cmd, m.status.SetBusy("saving"))
 }
 
-// setGitOpsQuestion asks before the first save of objects GitOps tools
-// reconcile.
-func (m App) setGitOpsQuestion() escape.Text {
-	s := m.set
-	var owner escape.Text
-	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
+// gitOpsOwner names the GitOps tool that reconciles object i, for its
+// row: "Flux", or "a GitOps tool".
+func (m App) gitOpsOwner(i int) escape.Text {
+	if live, _ := m.set.model.Session(i).Live(); live.Object != nil {
 		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
-			owner = " (" + escape.Safe(o.Description()) + ")"
+			return escape.Textf("%s", o.Tool)
 		}
 	}
-	return escape.Textf("%s %s reconciled by a GitOps tool%s, which may revert a save: save every draft anyway? (y/n)",
-		m.setNames(s.gitOps), words.Agree(len(s.gitOps), "is", "are"), owner)
+	return "a GitOps tool"
 }
 
-// answerSetGitOps takes the answer: y saves every draft, n none.
+// setGitOpsQuestion asks before the first save of objects GitOps tools
+// reconcile: y saves them with the others, n saves the others only.
+func (m App) setGitOpsQuestion() escape.Text {
+	s := m.set
+	n := len(s.gitOps)
+	var what escape.Text = "reconciled by a GitOps tool, which may revert a save"
+	if live, _ := s.model.Session(s.gitOps[0]).Live(); live.Object != nil {
+		if o, ok := model.GitOpsOwnerOf(live.Object); ok {
+			what = escape.Safe(o.Description())
+			if n > 1 {
+				what = "reconciled by GitOps tools, which may revert a save (" + m.setNames(s.gitOps[:1]) + ": " + what + ")"
+			}
+		}
+	}
+	return escape.Textf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s)",
+		m.setNames(s.gitOps), words.Agree(n, "is", "are"), what, words.Agree(n, "it", "them"), words.Agree(n, "its draft", "their drafts"))
+}
+
+// answerSetGitOps takes the answer: y saves every draft; n every draft
+// but those of the objects a GitOps tool reconciles, whose rows say so.
 func (m App) answerSetGitOps(yes bool) (App, tea.Cmd) {
 	s := m.set
 	if !yes {
-		m.status.Info("nothing saved; the drafts are kept")
-		return m, nil
+		cmd := m.saveSet(true, s.gitOps)
+		return m, cmd
 	}
 	for _, i := range s.gitOps {
 		m.member(i).oncall.gitOpsOK = true
 	}
-	cmd := m.saveSet(true)
+	cmd := m.saveSet(true, nil)
 	return m, cmd
 }
 
@@ -186,6 +251,10 @@ func (m *App) roundDone() {
 	}
 	if r := counts[model.MemberRefused]; r > 0 {
 		text += escape.Textf("; %d refused, the drafts kept (each row says why)", r)
+	}
+	if d := len(s.declined); d > 0 {
+		text += escape.Textf("; %d not saved, as you answered (%s), the %s kept",
+			d, words.Agree(d, "a GitOps tool reconciles it", "GitOps tools reconcile them"), words.Agree(d, "draft", "drafts"))
 	}
 	if counts[model.MemberSaved] == len(s.round) {
 		m.status.OK(text)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 )
 
 // Set is the objects of a set, opened: kedit cm/a cm/b, -l, -f.
@@ -15,6 +16,8 @@ type Set struct {
 	// Title says how the set was named, for the header: `configmaps -l
 	// app=web in namespace "web"`.
 	Title string
+	// Format is the format of the set's edit in $EDITOR (-o); "" is YAML.
+	Format model.Format
 	// Watch starts the watch of every object; the app stops it when it
 	// ends.
 	Watch func(ctx context.Context) (SetWatcher, error)

@@ -54,9 +54,12 @@ type SetView struct {
 	width  int
 	height int
 
-	title  string
-	rows   []SetRow
-	marked map[int]bool
+	title string
+	rows  []SetRow
+	// marked are the rows marked, by index. Marking writes a new slice,
+	// never the one a copy of the view holds: the view is a value, and a
+	// copy taken before stays as it was.
+	marked []bool
 	conn   kube.Connection
 	// selected is the row selected, offset the first row on the screen.
 	selected, offset int
@@ -64,7 +67,7 @@ type SetView struct {
 
 // NewSetView returns a set view titled title (how the set was named).
 func NewSetView(keys SetKeyMap, styles *Styles, title string) SetView {
-	return SetView{keys: keys, styles: styles, title: title, marked: map[int]bool{}}
+	return SetView{keys: keys, styles: styles, title: title}
 }
 
 // SetSize gives the view the terminal's size less what the app draws
@@ -78,6 +81,9 @@ func (m *SetView) SetSize(width, height int) {
 // changes.
 func (m *SetView) SetRows(rows []SetRow) {
 	m.rows = rows
+	if len(m.marked) > len(rows) {
+		m.marked = m.marked[:len(rows):len(rows)]
+	}
 	m.selected = min(m.selected, max(len(rows)-1, 0))
 	m.scroll()
 }
@@ -100,11 +106,22 @@ func (m SetView) Selected() int { return m.selected }
 func (m SetView) Marked() []int {
 	var out []int
 	for i := range m.rows {
-		if m.marked[i] {
+		if m.isMarked(i) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// isMarked reports whether row i is marked.
+func (m SetView) isMarked(i int) bool { return i < len(m.marked) && m.marked[i] }
+
+// toggle marks row i, or unmarks it, in a new slice of marks.
+func (m *SetView) toggle(i int) {
+	marked := make([]bool, max(len(m.marked), len(m.rows)))
+	copy(marked, m.marked)
+	marked[i] = !marked[i]
+	m.marked = marked
 }
 
 // Update handles the view's keys; what it cannot do alone it returns as
@@ -126,7 +143,7 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Mark):
 			if len(m.rows) > 0 {
-				m.marked[m.selected] = !m.marked[m.selected]
+				m.toggle(m.selected)
 				m.move(1)
 			}
 			return m, nil
@@ -263,7 +280,7 @@ func (m SetView) rowLine(i int, cols []column) string {
 	texts = append(texts, r.State, escape.Safe(r.Place.String()), r.Note)
 	line := cells(cols, texts)
 	mark := "  "
-	if m.marked[i] {
+	if m.isMarked(i) {
 		mark = "* "
 	}
 	if i == m.selected {
