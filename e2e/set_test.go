@@ -17,7 +17,8 @@ import (
 
 // TestE2ESetConflictResolvedBothSaved: two objects edited in one $EDITOR
 // file while another writer (kubectl, from the editor) changes one of
-// them: s saves the other and says the conflict, n opens it, m takes mine
+// them: s saves the other and says the conflict, n opens it (naming the
+// object), m takes mine
 // where both changed .data.foo, s resubmits, and both are saved, the other
 // writer's change to .data.bar kept.
 func TestE2ESetConflictResolvedBothSaved(t *testing.T) {
@@ -43,7 +44,7 @@ kubectl --kubeconfig `+kubetest.Kubeconfig(t)+` -n `+ns+` patch configmap a --ty
 	}
 
 	term.send("n")
-	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo")
+	term.waitFor(screenWait, "configmaps/a · conflict: base rv", "1 conflict,", ".data.foo")
 	term.send("m")
 	term.send("s")
 	screen = term.waitFor(screenWait, "saved configmaps/a rv", "set: cm/a cm/b")

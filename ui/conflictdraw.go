@@ -30,11 +30,20 @@ func choiceText(c diff.Choice) string {
 	return "open"
 }
 
-// title is the view's first line.
+// title is the view's first line: the object's name when the view was
+// given one, then what the conflict is.
 func (m ConflictView) title() escape.Text {
 	if m.lost != nil {
 		return m.lost.title
 	}
+	if m.object != "" {
+		return m.object + " · " + m.what()
+	}
+	return m.what()
+}
+
+// what says what the conflict is: its versions and its counts.
+func (m ConflictView) what() escape.Text {
 	if m.waiting {
 		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}

@@ -76,6 +76,9 @@ type ConflictView struct {
 	// flipped swaps the layout the width chose (v).
 	flipped bool
 
+	// object names the object in the title when kedit edits several (a
+	// set), so that the conflict n opened says whose it is; empty for one.
+	object           escape.Text
 	baseRV, theirsRV escape.Text
 	// createdAgain is the rebase's CreatedAgain: theirs is a new object
 	// of this name.
@@ -124,6 +127,10 @@ func (m *ConflictView) showLost(h lostHeading, rows []conflictRow, secret bool) 
 func NewConflictView(keys ConflictKeyMap, styles *Styles) ConflictView {
 	return ConflictView{keys: keys, styles: styles}
 }
+
+// SetObject names the object whose conflicts the view shows in its title;
+// empty leaves it out, as for kedit's one object.
+func (m *ConflictView) SetObject(name escape.Text) { m.object = name }
 
 // SetSize sets the view's size; the layout follows the width unless v flipped it.
 func (m *ConflictView) SetSize(width, height int) { m.width, m.height = width, height }

@@ -78,6 +78,9 @@ func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
+	if m.set != nil {
+		m.views.conflict.SetObject(objectName(keyOf(m.target)))
+	}
 	if len(m.stored) > 0 {
 		m.ask(confirmRecover)
 	}

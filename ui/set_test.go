@@ -146,7 +146,8 @@ func TestSetViewIsAValue(t *testing.T) {
 
 // TestSetEditSaveConflictResolved: two objects edited in one $EDITOR
 // file while another writer changes one: s saves the other, the one
-// changed meets a conflict that its row says; n opens it, s there
+// changed meets a conflict that its row says; n opens it (its title
+// naming the object), s there
 // resubmits the merge, and the app comes back to the set with both saved
 // and the other writer's change kept.
 func TestSetEditSaveConflictResolved(t *testing.T) {
@@ -175,6 +176,9 @@ func TestSetEditSaveConflictResolved(t *testing.T) {
 	m = drive(t, m, keys("n")...)
 	if m.screen != screenConflict || m.target.Name != "a" {
 		t.Fatalf("n shows %v of %v", m.screen, m.target)
+	}
+	if s := plain(m); !strings.HasPrefix(s, "configmaps/a · conflict: base rv 10, theirs rv 13") {
+		t.Errorf("the conflict view does not name the object:\n%s", s)
 	}
 	m = drive(t, m, keys("s")...)
 	if m.screen != screenSet || !strings.Contains(plain(m), "saved configmaps/a rv 14") {
@@ -436,7 +440,8 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 
 // TestSetWatchReachesEachObject: the set's watch brings each object's
 // changes to its own session: a row not shown follows its object (deleted
-// here), and the object shown gets the banner as one object does.
+// here), the object shown gets the banner as one object does, and back on
+// the set the row of that object, a draft, says what changed on the server.
 func TestSetWatchReachesEachObject(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
@@ -458,5 +463,13 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: o, ResourceVersion: "12"}}})
 	if s := plain(m); !strings.Contains(s, "changed on server: rv 10 -> 12") || !strings.Contains(s, "connected") {
 		t.Errorf("the object shown:\n%s", s)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEsc})
+	if r := rowOf(t, m, "a"); m.screen != screenSet || r.Status.State != model.MemberDraft ||
+		!strings.HasPrefix(string(r.Note), "changed on server: rv 10 -> 12") || !strings.Contains(string(r.Note), "data.bar") {
+		t.Errorf("back on the set, a's row: %+v\n%s", r, plain(m))
+	}
+	if r := rowOf(t, m, "b"); strings.Contains(string(r.Note), "changed on server") {
+		t.Errorf("b's row: %+v", r)
 	}
 }

@@ -377,6 +377,8 @@ func (m *App) setRow(i int) SetRow {
 	case model.MemberDraft:
 		if status.Err != nil {
 			row.Note = "cannot be saved: " + errorText(status.Err)
+		} else if ch, moved := st.sess.ServerChange(); moved {
+			row.Note = bannerText(ch)
 		}
 	case model.MemberDeleted:
 		if status.Draft {
