@@ -71,6 +71,31 @@ kubectl --kubeconfig `+kubetest.Kubeconfig(t)+` -n `+ns+` patch configmap a --ty
 	term.waitFor(screenWait, "ConfigMap/a", `"apiVersion": "v1",`, "JSON")
 }
 
+// TestE2ESetJSONLeavesOutASecret: with -o json a Secret of the set stays
+// out of the JSON file (its text stays YAML), and once $EDITOR is back the
+// status bar says so, beside what the edit did: the words said while
+// $EDITOR held the terminal are not lost. No value of the Secret is in the
+// file.
+func TestE2ESetJSONLeavesOutASecret(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "a", "--from-literal=foo=1")
+	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "s", "--from-literal=pw=hunter2")
+	seen := filepath.Join(t.TempDir(), "seen.json")
+	editor := editorScript(t, `cp "$1" `+seen+`
+sed -i 's/"foo": "1"/"foo": "mine"/' "$1"`)
+	term := newKeditEnv(t, editor).run(t, 200, 30, "-n", ns, "-o", "json", "cm/a", "secret/s")
+	term.waitFor(screenWait, "set: cm/a secret/s", "configmaps/a", "secrets/s", "connected")
+
+	term.send("e")
+	term.waitFor(screenWait, "1 draft edited (configmaps/a); left out of the JSON file, its text in another format: secrets/s (a Secret stays YAML); enter edits it")
+	b, err := os.ReadFile(seen)
+	if err != nil || !strings.Contains(string(b), `"name": "a"`) || strings.Contains(string(b), `"name": "s"`) ||
+		strings.Contains(string(b), "hunter2") || strings.Contains(string(b), "aHVudGVyMg") {
+		t.Errorf("the $EDITOR file (%v):\n%s", err, b)
+	}
+}
+
 // TestE2ESetScaleRacingKubectlScale: a set of two Deployments with
 // --subresource scale edits their Scales in one $EDITOR file while
 // `kubectl scale` writes one of them: s saves the other's Scale and meets

@@ -34,8 +34,11 @@ type setState struct {
 	// events are the set's watch's (kedit stops the watch as it ends).
 	events <-chan kube.SetEvent
 	conn   kube.Connection
-	// edit is the edit of several objects $EDITOR has.
-	edit *model.SetEdit
+	// edit is the edit of several objects $EDITOR has; editLeft says
+	// which objects it left out and why, said again when $EDITOR is back
+	// (the status bar is hidden while it runs).
+	edit     *model.SetEdit
+	editLeft escape.Text
 	// round are the objects the last s sent, for its summary once they
 	// are all back (roundSaid).
 	round     []int

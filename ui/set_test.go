@@ -216,6 +216,10 @@ func TestSetJSONEditSaveConflictResolved(t *testing.T) {
 		t.Errorf("the status does not say c was left out:\n%s", s)
 	}
 	m = drive(t, m, editorFinishedMsg{original: e.Text, text: strings.ReplaceAll(e.Text, `"foo": "1"`, `"foo": "mine"`)})
+	// $EDITOR hid the status bar: what was left out is said again.
+	if s := plain(m); !strings.Contains(s, "2 drafts edited (configmaps/a, configmaps/b); left out of the JSON file, its text in another format: configmaps/c") {
+		t.Errorf("back from $EDITOR, the status does not say c was left out:\n%s", s)
+	}
 	for i, name := range []string{"a", "b"} {
 		d := m.set.model.Session(i).Draft()
 		if d == nil || d.Err != nil || !strings.HasPrefix(d.Text, "{\n") || !strings.Contains(d.Text, `"foo": "mine"`) {
@@ -247,6 +251,29 @@ func TestSetJSONEditSaveConflictResolved(t *testing.T) {
 	}
 	if dataOf(runnerOf(c, "b").object(), "foo") != "mine" || dataOf(runnerOf(c, "c").object(), "foo") != "1" {
 		t.Errorf("b or c on the server: %v %v", runnerOf(c, "b").object().Object["data"], runnerOf(c, "c").object().Object["data"])
+	}
+}
+
+// TestSetEditLeftOutSaidAfterEditor: $EDITOR hides the status bar, so
+// what an edit left out is said again when it is back, also when the
+// file was left as it was.
+func TestSetEditLeftOutSaidAfterEditor(t *testing.T) {
+	c := newFakeCluster(t)
+	c.format = model.FormatJSON
+	m := setApp(t, c, 200, 30, "a", "b")
+	m.set.model.Session(1).SetFormat(model.FormatYAML)
+	m = pressE(t, m)
+	text := m.set.edit.Text
+	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	if s := plain(m); !strings.Contains(s, "no change; left out of the JSON file, its text in another format: configmaps/b (edited in YAML); enter edits it") {
+		t.Errorf("the status:\n%s", s)
+	}
+	m.set.model.Session(1).SetFormat(model.FormatJSON)
+	m = pressE(t, m)
+	text = m.set.edit.Text
+	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	if s := plain(m); !strings.Contains(s, "no change") || strings.Contains(s, "left out") {
+		t.Errorf("the words of an edit are said with that edit only:\n%s", s)
 	}
 }
 

@@ -54,8 +54,9 @@ func (m *App) editSet(members []int) tea.Cmd {
 	if len(e.Apart) > 0 {
 		left = append(left, m.apartText(e))
 	}
+	s.editLeft = escape.Join(left, "; ")
 	if len(left) > 0 {
-		m.status.Info(escape.Join(left, "; "))
+		m.status.Info(s.editLeft)
 	}
 	if len(e.Members) == 0 {
 		return nil
@@ -93,14 +94,14 @@ func (m App) apartText(e *model.SetEdit) escape.Text {
 // drafts.
 func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	s := m.set
-	e := s.edit
-	s.edit = nil
+	e, left := s.edit, s.editLeft
+	s.edit, s.editLeft = nil, ""
 	switch {
 	case msg.err != nil:
 		m.status.Error("editor: " + errorText(msg.err) + " (every draft is unchanged)")
 		return m, nil
 	case msg.text == msg.original && !s.model.Edited():
-		m.status.Info("no change")
+		m.status.Info(withLeft("no change", left))
 		return m, nil
 	}
 	effects, rep, err := s.model.TakeEdit(e, msg.text)
@@ -115,10 +116,18 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	case err != nil:
 		m.status.Error(errorText(err) + " (every draft is unchanged)")
 	default:
-		m.status.Info(editReport(m, rep))
+		m.status.Info(withLeft(editReport(m, rep), left))
 	}
 	m.refreshSet()
 	return m, cmd
+}
+
+// withLeft is what an edit did, then which objects it left out, if any.
+func withLeft(did, left escape.Text) escape.Text {
+	if left == "" {
+		return did
+	}
+	return did + "; " + left
 }
 
 // editReport says what an edit of several objects changed.
