@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"errors"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/model"
+)
+
+// The edit of several objects in one $EDITOR file: the file in the set's
+// format, the objects it leaves out, and the text split back into drafts.
+
+// editSet opens the objects (all when none is given) in one $EDITOR file,
+// in the set's format. An object whose stored drafts wait for an answer
+// stays out, so that no edit overtakes them, and so does one whose text is
+// in another format (model.SetEdit.Apart); an edit the set refused before
+// is opened again.
+func (m *App) editSet(members []int) tea.Cmd {
+	s := m.set
+	var left []escape.Text
+	if !s.model.Edited() {
+		if len(members) == 0 {
+			for i := range s.states {
+				members = append(members, i)
+			}
+		}
+		var take, waiting []int
+		for _, i := range members {
+			if len(m.member(i).stored) > 0 {
+				waiting = append(waiting, i)
+			} else {
+				take = append(take, i)
+			}
+		}
+		if len(take) == 0 {
+			m.status.Info("stored drafts of " + m.setNames(waiting) + " wait for an answer: enter one to recover or discard them")
+			return nil
+		}
+		members = take
+		if len(waiting) > 0 {
+			left = append(left, "left out, their stored drafts waiting for an answer (enter): "+m.setNames(waiting))
+		}
+	}
+	e, err := s.model.Edit(members)
+	if err != nil {
+		m.status.Error(errorText(err))
+		return nil
+	}
+	if len(e.Apart) > 0 {
+		left = append(left, m.apartText(e))
+	}
+	s.editLeft = escape.Join(left, "; ")
+	if len(left) > 0 {
+		m.status.Info(s.editLeft)
+	}
+	if len(e.Members) == 0 {
+		return nil
+	}
+	s.edit, m.life.editorOpen = e, true
+	return editCmd(e.Text, false, e.Format)
+}
+
+// apartText says which objects an edit left out for their format, and
+// why: "left out of the JSON file, its text in another format: secrets/db
+// (a Secret stays YAML); enter edits it".
+func (m App) apartText(e *model.SetEdit) escape.Text {
+	var names []escape.Text
+	for k, i := range e.Apart {
+		if k == 3 {
+			names = append(names, escape.Textf("%d more", len(e.Apart)-3))
+			break
+		}
+		sess := m.set.model.Session(i)
+		why := escape.Textf("edited in %s", sess.Format().String())
+		if sess.Ref().IsSecret() {
+			why = "a Secret stays YAML"
+		}
+		names = append(names, objectName(keyOf(m.member(i).target))+" ("+why+")")
+	}
+	var verb escape.Text = "enter edits it"
+	if len(e.Apart) > 1 {
+		verb = "enter edits each"
+	}
+	return escape.Textf("left out of the %s file, %s in another format: %s; %s", e.Format.String(),
+		words.Agree(len(e.Apart), "its text", "their texts"), escape.Join(names, ", "), verb)
+}
+
+// setEditorFinished splits what $EDITOR left back into the objects'
+// drafts.
+func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+	s := m.set
+	e, left := s.edit, s.editLeft
+	s.edit, s.editLeft = nil, ""
+	switch {
+	case msg.err != nil:
+		m.status.Error("editor: " + errorText(msg.err) + " (every draft is unchanged)")
+		return m, nil
+	case msg.text == msg.original && !s.model.Edited():
+		m.status.Info(withLeft("no change", left))
+		return m, nil
+	}
+	effects, rep, err := s.model.TakeEdit(e, msg.text)
+	cmd := m.runSetEffects(effects)
+	var te *model.SetTextError
+	var added *model.AddedError
+	switch {
+	case errors.Is(err, model.ErrEmptySetText):
+		m.status.Info("the file was left empty: nothing changed")
+	case errors.As(err, &te), errors.As(err, &added):
+		m.status.Error(errorText(err) + "; every draft is kept, and e opens your text again")
+	case err != nil:
+		m.status.Error(errorText(err) + " (every draft is unchanged)")
+	default:
+		m.status.Info(withLeft(editReport(m, rep), left))
+	}
+	m.refreshSet()
+	return m, cmd
+}
+
+// withLeft is what an edit did, then which objects it left out, if any.
+func withLeft(did, left escape.Text) escape.Text {
+	if left == "" {
+		return did
+	}
+	return did + "; " + left
+}
+
+// editReport says what an edit of several objects changed.
+func editReport(m App, rep model.SetEditReport) escape.Text {
+	var parts []escape.Text
+	if n := len(rep.Edited); n > 0 {
+		parts = append(parts, escape.Textf("%s edited (%s)", words.Count(n, "draft"), m.setNames(rep.Edited)))
+	}
+	if n := len(rep.Removed); n > 0 {
+		parts = append(parts, m.setNames(rep.Removed)+" removed from the text: no draft")
+	}
+	for i, err := range rep.Kept {
+		parts = append(parts, objectName(keyOf(m.member(i).target))+" keeps its draft: "+errorText(err))
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return escape.Join(parts, "; ")
+}
