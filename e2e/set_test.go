@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/ui"
 )
 
 // A set, through the real binary: several objects (kedit cm/a cm/b), a
@@ -159,5 +160,34 @@ func TestE2ESetRefusals(t *testing.T) {
 		if code != tc.code || !strings.HasPrefix(stderr.String(), tc.want) || stdout.Len() != 0 {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want %d and %q", tc.args, code, stderr.String(), stdout.String(), tc.code, tc.want)
 		}
+	}
+}
+
+// TestE2ESetKeysCanBeFound: at 80×24 and 60×15 the set view's footer ends
+// with ? help, and ? shows every key of the set view (scrolled with pgdn),
+// built from the view's own bindings.
+func TestE2ESetKeysCanBeFound(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	for _, n := range []string{"a", "b"} {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1")
+	}
+	for _, s := range e2eSizes {
+		t.Run(s.name, func(t *testing.T) {
+			term := newKeditEnv(t, editorScript(t, `exit 0`)).run(t, s.w, s.h, "-n", ns, "cm/a", "cm/b")
+			screen := term.waitFor(screenWait, "configmaps/a", "configmaps/b", "connected")
+			rows := strings.Split(screen, "\n")
+			if footer := strings.TrimRight(rows[s.h-1], " "); !strings.HasSuffix(footer, "? help") {
+				t.Errorf("the footer at %dx%d: %q", s.w, s.h, footer)
+			}
+			help := helpText(t, term, "set view")
+			for _, g := range ui.NewSetView(ui.DefaultKeyMap().Set, ui.NewStyles(), "").FullHelp() {
+				for _, b := range g {
+					if !showsBinding(help, b) {
+						t.Errorf("? at %dx%d does not show %s %s:\n%s", s.w, s.h, b.Help().Key, b.Help().Desc, help)
+					}
+				}
+			}
+		})
 	}
 }
