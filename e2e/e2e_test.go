@@ -99,7 +99,7 @@ func TestE2EInvalidYAMLKeepsDraft(t *testing.T) {
 	term := openKedit(t, ns, "testmap", editorScript(t, `printf 'data:\n  foo: [unclosed\n' >> "$1"`), 120, 40)
 
 	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "does not parse: draft, line 13: did not find expected ',' or ']'", "foo: [unclosed")
+	term.waitFor(screenWait, "unsaved draft", "cannot be saved: draft, line 13: did not find expected ',' or ']'", "foo: [unclosed")
 	term.send("s")
 	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 13")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {

@@ -71,7 +71,7 @@ func TestE2EJSONDraftThatDoesNotParse(t *testing.T) {
 	term.waitFor(screenWait, `"apiVersion": "v1",`)
 
 	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", `does not parse: draft, line 5, column 5: a comma before "}"`, `"foo": "2",`)
+	term.waitFor(screenWait, "unsaved draft", `cannot be saved: draft, line 5, column 5: a comma before "}"`, `"foo": "2",`)
 	term.send("s")
 	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 5, column 5")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {

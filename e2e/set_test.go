@@ -191,3 +191,33 @@ func TestE2ESetKeysCanBeFound(t *testing.T) {
 		})
 	}
 }
+
+// TestE2ESetSaveOfADeletedObject: an object deleted while its draft waits
+// is not called refused with the object view's keys: s saves the others,
+// the summary and its row say it was deleted and that the draft is kept,
+// and enter then s creates it again from the draft.
+func TestE2ESetSaveOfADeletedObject(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	for _, n := range []string{"a", "b"} {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1")
+	}
+	term := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`)).run(t, 120, 24, "-n", ns, "cm/a", "cm/b")
+	term.waitFor(screenWait, "configmaps/a", "configmaps/b", "connected")
+	term.send("e")
+	term.waitFor(screenWait, "2 drafts edited")
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "b")
+	term.waitFor(screenWait, "1 deleted")
+	term.send("s")
+	screen := term.waitFor(screenWait, "saved 1 of 2 drafts; 1 deleted on the server, the draft kept (enter, then s creates it again)")
+	if strings.Contains(screen, "refused") || strings.Contains(screen, "x discards") {
+		t.Errorf("the set after the save:\n%s", screen)
+	}
+	term.send("j", "Enter")
+	term.waitFor(screenWait, "deleted on server")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "b"); data["foo"] != "mine" {
+		t.Errorf("b created again = %v, want foo mine", data)
+	}
+}

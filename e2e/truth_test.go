@@ -226,3 +226,33 @@ func TestE2ENamespaceThatDoesNotExist(t *testing.T) {
 	term.send("Tab")
 	term.waitFor(screenWait, "cannot complete namespaces: not allowed to list namespaces")
 }
+
+// TestE2ETheirsEverywhereWritesNothing: a conflict resolved to theirs
+// throughout resubmits what the server already holds; the server writes
+// nothing and keeps its version, and kedit says so rather than "saved":
+// the version is the other writer's, and kedit is not among the object's
+// managers.
+func TestE2ETheirsEverywhereWritesNothing(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	term.waitFor(screenWait, "changed on server")
+	theirsRV := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "testmap", "-o", "jsonpath={.metadata.resourceVersion}"))
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,")
+	term.send("t")
+	term.waitFor(screenWait, "(0 open)")
+	term.send("s")
+	screen := term.waitFor(screenWait, "nothing to write: rv "+theirsRV+" already holds it")
+	if strings.Contains(screen, "saved rv") {
+		t.Errorf("kedit says saved though nothing was written:\n%s", screen)
+	}
+	out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "testmap", "-o", "jsonpath={.metadata.resourceVersion} {.metadata.managedFields[*].manager} {.data.foo}")
+	if f := strings.Fields(out); len(f) < 3 || f[0] != theirsRV || f[len(f)-1] != "theirs" || strings.Contains(out, "kedit") {
+		t.Errorf("the server after the resubmit: %q; want rv %s, theirs, no kedit manager", out, theirsRV)
+	}
+}

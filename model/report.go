@@ -39,6 +39,10 @@ type SaveReport struct {
 	// did for this save: the rebases it resubmitted at once after the
 	// user's resubmit (Rounds 0 when none).
 	RebasedAgain RebaseAgain
+	// Unchanged is true when the server already held what was sent: it
+	// wrote nothing and kept its resourceVersion, which is then another
+	// writer's (a rebase resolved to theirs throughout, say).
+	Unchanged bool
 	// NewObject is the uid of the object this save took a draft made on an
 	// earlier object of this name onto, after the user's yes; "" for any
 	// other save.
@@ -60,6 +64,9 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 	}
 	if p.newObject {
 		r.NewObject = uidOf(stored)
+	}
+	if sent := p.object; sent != nil && sent.GetResourceVersion() != "" && sent.GetResourceVersion() == r.ResourceVersion {
+		r.Unchanged = true
 	}
 	intended := p.intended
 	if intended == nil {

@@ -412,6 +412,29 @@ func TestSecondConflictDuringResubmitStartsOverWithNewerTheirs(t *testing.T) {
 	}
 }
 
+// TestResubmitOfTheirsReportsUnchanged: a conflict resolved to theirs
+// resubmits theirs; the server answers with the version it had (it wrote
+// nothing), and the report says so. A save that wrote is not Unchanged.
+func TestResubmitOfTheirsReportsUnchanged(t *testing.T) {
+	s := sameFieldConflict(t) // theirs at rv 5
+	must(t, s, ResolveAll{Choice: diff.TakeTheirs})
+	save := saveOf(t, must(t, s, Resubmit{}))
+	must(t, s, Saved{Object: save.Object.DeepCopy(), At: at(5)})
+	if r := s.LastSave(); r == nil || !r.Unchanged || r.ResourceVersion != "5" {
+		t.Errorf("report %+v, want Unchanged at rv 5", r)
+	}
+
+	s = sameFieldConflict(t)
+	must(t, s, ResolveAll{Choice: diff.TakeMine})
+	save = saveOf(t, must(t, s, Resubmit{}))
+	stored := save.Object.DeepCopy()
+	stored.SetResourceVersion("6")
+	must(t, s, Saved{Object: stored, At: at(5)})
+	if r := s.LastSave(); r == nil || r.Unchanged {
+		t.Errorf("report %+v, want a write", r)
+	}
+}
+
 func TestDeploymentContainerConflict(t *testing.T) {
 	s := opened(t, deployRef, deploy("1", "nginx:1", 1))
 	must(t, s, DraftEdited{Text: text(t, deploy("1", "nginx:2", 1))})

@@ -302,7 +302,10 @@ func (s *Set) Status(i int) MemberStatus {
 			st.State, st.Err = MemberRefused, m.refused
 		}
 	}
-	if deleted && (st.State == MemberLive || st.State == MemberDraft || st.State == MemberSaved) {
+	// A save refused as the object is gone says the same: the draft is
+	// kept, and creating it again is the object's own (enter, then s).
+	gone := st.State == MemberRefused && st.Failure != nil && st.Failure.Kind == ErrorNotFound
+	if gone || deleted && (st.State == MemberLive || st.State == MemberDraft || st.State == MemberSaved) {
 		st.State = MemberDeleted
 	}
 	return st

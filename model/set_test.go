@@ -150,6 +150,25 @@ func TestSetSaveAllIsBounded(t *testing.T) {
 	}
 }
 
+// TestSetSaveOfADeletedObjectSaysDeleted: a save refused as the object is
+// gone (404) puts the member in the deleted state, its draft kept, not in
+// a refusal whose words are the object view's.
+func TestSetSaveOfADeletedObjectSaysDeleted(t *testing.T) {
+	s := newTestSet(t, 2)
+	draftOf(t, s, 0, "mine")
+	draftOf(t, s, 1, "mine")
+	s.SaveAll()
+	if _, err := s.Handle(1, SaveFailed{Err: &APIError{Kind: ErrorNotFound}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Status(1); st.State != MemberDeleted || !st.Draft || s.Session(1).Draft() == nil {
+		t.Errorf("member 1: %+v, want deleted with its draft kept", st)
+	}
+	if st := s.Status(0); st.State != MemberSaving {
+		t.Errorf("member 0: %+v, want saving", st)
+	}
+}
+
 // TestSetSaveAllLeavesOutTheDeclined: a round asked to leave members out
 // sends every other draft and leaves theirs as they are, saying which it
 // skipped; a member without a draft is not said skipped.

@@ -239,6 +239,10 @@ func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) 
 	if r == nil {
 		return text, true
 	}
+	if r.Unchanged {
+		// Nothing was written: rv is the version the server had.
+		text = "nothing to write: rv " + esc(rv) + " already holds it"
+	}
 	if r.AsUpdate {
 		text += " as an update"
 	}

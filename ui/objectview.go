@@ -212,7 +212,7 @@ func (m ObjectView) stateLine() string {
 		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
-		line += "  " + st.Error.Render(string("does not parse: "+errorText(m.draft.Err)))
+		line += "  " + st.Error.Render(string("cannot be saved: "+errorText(m.draft.Err)))
 	}
 	if m.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")

@@ -281,7 +281,7 @@ func TestSecretStatusNeverSaysAValue(t *testing.T) {
 
 	m = newSecretApp(t, 120, 40, &fakeRunner{})
 	m = edit(t, m, "  password: |\n    "+testPassword, "  password: \""+testPassword)
-	if s := plain(m); !strings.Contains(s, "does not parse") {
+	if s := plain(m); !strings.Contains(s, "cannot be saved: ") {
 		t.Errorf("no refusal:\n%s", s)
 	}
 	showsNone(t, plain(m)+m.status.Text(), "a refused draft")

@@ -279,8 +279,12 @@ func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
 	}
 	name := objectName(keyOf(m.target))
 	rv := m.sess.Base().ResourceVersion
+	unchanged := m.sess.LastSave() != nil && m.sess.LastSave().Unchanged
 	m, back := m.backToSet()
 	text := "saved " + name + " rv " + escape.Safe(rv)
+	if unchanged {
+		text = name + ": nothing to write, rv " + escape.Safe(rv) + " already holds it"
+	}
 	if n := s.model.Conflicts(); n > 0 {
 		text += escape.Textf("; %s left: n opens the next", model.Count(n, "conflict"))
 	}

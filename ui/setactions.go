@@ -128,6 +128,9 @@ func (m *App) roundDone() {
 	if r := counts[model.MemberRefused]; r > 0 {
 		text += escape.Textf("; %d refused, the drafts kept (each row says why)", r)
 	}
+	if d := counts[model.MemberDeleted]; d > 0 {
+		text += escape.Textf("; %d deleted on the server, the %s kept (enter, then s creates it again)", d, words.Agree(d, "draft", "drafts"))
+	}
 	if d := len(s.declined); d > 0 {
 		text += escape.Textf("; %d not saved, as you answered (%s), the %s kept",
 			d, words.Agree(d, "a GitOps tool reconciles it", "GitOps tools reconcile them"), words.Agree(d, "draft", "drafts"))
@@ -232,9 +235,13 @@ func (m *App) setRow(i int) SetRow {
 	row.State, row.Note = escape.Safe(status.State.String()), ""
 	switch status.State {
 	case model.MemberSaved:
-		text, whole := savedText(status.ResourceVersion, st.sess.LastSave(), st.sess.Ref().IsSecret())
+		r := st.sess.LastSave()
+		text, whole := savedText(status.ResourceVersion, r, st.sess.Ref().IsSecret())
 		row.State = "saved rv " + escape.Safe(status.ResourceVersion)
-		if !whole {
+		switch {
+		case r != nil && r.Unchanged:
+			row.State, row.Note = "unchanged rv "+escape.Safe(status.ResourceVersion), text
+		case !whole:
 			row.Note = escape.TrimPrefix(text, row.State+", ")
 		}
 	case model.MemberConflict:
