@@ -20,11 +20,11 @@ func downKey() key.Binding         { return bind("down", "↓/j", "down", "j") }
 func leftKey() key.Binding         { return bind("left", "←/h", "left", "h") }
 func rightKey() key.Binding        { return bind("right", "→/l", "right", "l") }
 func pageUpKey() key.Binding       { return bind("page up", "pgup", "pgup") }
-func pageDownKey() key.Binding     { return bind("page down", "pgdn", "pgdown", " ") }
+func pageDownKey() key.Binding     { return bind("page down", "pgdn/space", "pgdown", " ") }
 func halfPageUpKey() key.Binding   { return binding("half page up", "ctrl+u") }
 func halfPageDownKey() key.Binding { return binding("half page down", "ctrl+d") }
-func homeKey() key.Binding         { return bind("top", "home", "home", "g") }
-func endKey() key.Binding          { return bind("bottom", "end", "end", "G") }
+func homeKey() key.Binding         { return bind("top", "home/g", "home", "g") }
+func endKey() key.Binding          { return bind("bottom", "end/G", "end", "G") }
 func saveKey() key.Binding         { return bind("save", "s", "s", "ctrl+s") }
 func backKey() key.Binding         { return binding("back", "esc") }
 func revealKey() key.Binding       { return binding("reveal", "R") }
