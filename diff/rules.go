@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 
@@ -60,6 +61,26 @@ func TakeServerOwnedMeta(obj, from *unstructured.Unstructured) {
 // rewrite ownership.
 func DropManagedFields(obj *unstructured.Unstructured) {
 	unstructured.RemoveNestedField(obj.Object, "metadata", "managedFields")
+}
+
+// WithoutManagedFields is m as a draft's text shows it: the same merge,
+// whose text (YAML, JSON) leaves out metadata.managedFields, as
+// DropManagedFields leaves them out of a draft's. m is not changed.
+// Server-owned fields come from theirs, so no conflict is inside them.
+func (m *ObjectMerge) WithoutManagedFields() *ObjectMerge {
+	meta, ok := m.tree["metadata"].(map[string]any)
+	if !ok {
+		return m
+	}
+	if _, ok := meta["managedFields"]; !ok {
+		return m
+	}
+	c := *m
+	c.tree = maps.Clone(m.tree)
+	meta = maps.Clone(meta)
+	delete(meta, "managedFields")
+	c.tree["metadata"] = meta
+	return &c
 }
 
 // ServerOwnedOnly reports whether a and b differ at most in what the API

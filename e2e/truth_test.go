@@ -256,3 +256,33 @@ func TestE2ETheirsEverywhereWritesNothing(t *testing.T) {
 		t.Errorf("the server after the resubmit: %q; want rv %s, theirs, no kedit manager", out, theirsRV)
 	}
 }
+
+// TestE2EConflictEditLeavesOutManagedFields: e in the conflict view opens
+// the merge in $EDITOR without theirs' managedFields, as e on the object
+// opens the draft, and the draft it makes (the object view's, once the
+// merge is taken) shows none.
+func TestE2EConflictEditLeavesOutManagedFields(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	editor, set := switchableEditor(t)
+	term := openKedit(t, ns, "testmap", editor, 120, 40)
+	set(`sed -i 's/foo: "1"/foo: mine/' "$1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+	term.waitFor(screenWait, "changed on server")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,")
+	seen := filepath.Join(t.TempDir(), "merge.yaml")
+	set(`cp "$1" ` + seen + `
+sed -i -e '/^<<<<<<< /d' -e '/^||||||| /,/^>>>>>>> /d' "$1"`)
+	term.send("e")
+	waitFile(t, seen, holds("<<<<<<< "))
+	term.waitFor(screenWait, "unsaved draft  based on rv", "foo: mine")
+	b, err := os.ReadFile(seen)
+	if err != nil || !strings.Contains(string(b), "<<<<<<<") || strings.Contains(string(b), "managedFields") {
+		t.Errorf("the merge in $EDITOR (%v):\n%s", err, b)
+	}
+	term.stillNot("managedFields:")
+}

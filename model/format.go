@@ -105,8 +105,9 @@ func (f Format) Marshal(v any) ([]byte, error) {
 
 // MergedText renders a rebase's merge in the format, with a conflict
 // block for each open conflict, for the conflict view and the editors: a
-// Secret's decoded, as its draft text is.
+// Secret's decoded and managedFields left out, as its draft text is.
 func (f Format) MergedText(m *diff.ObjectMerge) (string, error) {
+	m = m.WithoutManagedFields()
 	if f != FormatJSON || diff.IsSecret(m.Merged) {
 		return mergedYAML(m)
 	}

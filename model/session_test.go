@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -408,6 +409,33 @@ func TestSecondConflictDuringResubmitStartsOverWithNewerTheirs(t *testing.T) {
 	for k, want := range map[string]string{"foo": "2", "bar": "7"} {
 		if v, _ := dataOf(save.Object, k); v != want {
 			t.Errorf("%s = %q, want %q", k, v, want)
+		}
+	}
+}
+
+// TestMergedTextLeavesOutManagedFields: the merge's text, open conflict
+// or not, in YAML and JSON, leaves out theirs' managedFields as a draft's
+// text does, so that e on a conflict does not put them into the draft.
+func TestMergedTextLeavesOutManagedFields(t *testing.T) {
+	for _, f := range []Format{FormatYAML, FormatJSON} {
+		s := editing(t, "2")
+		s.SetFormat(f)
+		must(t, s, SaveRequested{})
+		must(t, s, SaveFailed{Err: conflictErr()})
+		theirs := cm("5", "foo", "3", "bar", "1")
+		theirs.SetManagedFields([]metav1.ManagedFieldsEntry{{Manager: "kubectl-patch", Operation: metav1.ManagedFieldsOperationUpdate}})
+		must(t, s, Conflicted{Theirs: theirs, At: at(1)})
+		for _, resolved := range []bool{false, true} {
+			if resolved {
+				must(t, s, ResolveAll{Choice: diff.TakeMine})
+			}
+			text, err := s.MergedText()
+			if err != nil || strings.Contains(text, "managedFields") || strings.Contains(text, "kubectl-patch") {
+				t.Errorf("%s, resolved %v: the merged text (%v):\n%s", f, resolved, err, text)
+			}
+		}
+		if len(s.Rebase().Theirs.Object.GetManagedFields()) != 1 {
+			t.Errorf("%s: theirs lost its managedFields", f)
 		}
 	}
 }

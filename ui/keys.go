@@ -140,7 +140,7 @@ func DefaultConflictKeyMap() ConflictKeyMap {
 		Layout: binding("layout", "v"),
 		// They scroll the selected entry's versions, not the list.
 		PageUp:   bind("versions up", "pgup", "pgup"),
-		PageDown: bind("versions down", "pgdn", "pgdown", " "),
+		PageDown: bind("versions down", "pgdn/space", "pgdown", " "),
 
 		TakeMine:   binding("take mine", "m"),
 		TakeTheirs: binding("take theirs", "t"),
