@@ -110,3 +110,31 @@ func TestE2EInvalidYAMLKeepsDraft(t *testing.T) {
 	// Still there after the refused save: nothing typed is lost.
 	term.waitFor(screenWait, "unsaved draft", "foo: [unclosed")
 }
+
+// TestE2EBooleanKeyKeepsDraft: a key YAML reads as a boolean (y: would be
+// stored as "true") is refused naming it and how to keep it; the draft is
+// kept and the server unchanged. Quoted, it saves as written.
+func TestE2EBooleanKeyKeepsDraft(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	_, before := configMapData(t, ns, "testmap")
+	editor, set := switchableEditor(t)
+	term := openKedit(t, ns, "testmap", editor, 160, 40)
+	set(`sed -i 's/^  foo: "1"$/  foo: "1"\n  y: added/' "$1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", `.data.y: key y is read by YAML as the boolean true, and would be stored as "true"`)
+	term.send("s")
+	term.waitFor(screenWait, "the draft is kept but cannot be saved")
+	if data, rv := configMapData(t, ns, "testmap"); rv != before || len(data) != 1 {
+		t.Errorf("the refused draft changed the server: %v, rv %s -> %s", data, before, rv)
+	}
+	set(`sed -i 's/^  y: added$/  "y": added/' "$1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft  based on rv")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if data, _ := configMapData(t, ns, "testmap"); data["y"] != "added" || data["true"] != "" {
+		t.Errorf("the quoted key on the server: %v", data)
+	}
+}

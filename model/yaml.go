@@ -52,7 +52,7 @@ func parseDraft(text string) (*unstructured.Unstructured, error) {
 	}
 	obj, err := diff.ParseYAML([]byte(text))
 	if err == nil {
-		if de := duplicateKey(text); de != nil {
+		if de := keyProblem(text); de != nil {
 			return nil, de
 		}
 		if diff.IsSecret(obj) {
@@ -158,10 +158,19 @@ func locateYAMLError(text string) (int, string) {
 	return line, msg
 }
 
-// duplicateKey finds a key given twice in one map, which the YAML decoder
-// would settle silently by keeping the last: the first value would be lost
-// without the user knowing.
-func duplicateKey(text string) *DraftError {
+// yaml11Bools are the plain keys the YAML decoder behind the Kubernetes
+// libraries (YAML 1.1, as kubectl's) reads as booleans, with the value
+// each is read as, but true and false themselves, whose text is kept.
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true, "True": true, "TRUE": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false, "False": false, "FALSE": false,
+}
+
+// keyProblem finds a key the YAML decoder would silently change, so that
+// a value would be lost or stored under another key without the user
+// knowing: a key given twice in one map (the decoder keeps the last), or
+// a plain key it reads as a boolean (y: becomes "true", off: "false").
+func keyProblem(text string) *DraftError {
 	var doc yamlv3.Node
 	if yamlv3.Unmarshal([]byte(text), &doc) != nil {
 		return nil
@@ -187,6 +196,11 @@ func duplicateKey(text string) *DraftError {
 				k := n.Content[i]
 				if first, ok := seen[k.Value]; ok && k.Kind == yamlv3.ScalarNode {
 					found = &DraftError{Line: k.Line, Field: path + "." + k.Value, Msg: fmt.Sprintf("key %q is already defined on line %d", k.Value, first)}
+					return
+				}
+				if b, ok := yaml11Bools[k.Value]; ok && k.Kind == yamlv3.ScalarNode && k.Style == 0 {
+					found = &DraftError{Line: k.Line, Field: path + "." + k.Value, Msg: fmt.Sprintf(
+						"key %s is read by YAML as the boolean %t, and would be stored as %q; write it quoted (%q) to keep it as it is", k.Value, b, strconv.FormatBool(b), k.Value)}
 					return
 				}
 				seen[k.Value] = k.Line
