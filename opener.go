@@ -76,9 +76,28 @@ type openObject struct {
 	stopStarted func()
 }
 
+// withStoredDrafts adds to err, when the object is not found, where the
+// drafts earlier kedits left of it are: kedit opens only an object that
+// exists (its object view creates a deleted one again from the draft),
+// so the file is how the user reaches the text.
+func (o *opener) withStoredDrafts(err error, t *kube.Target) error {
+	var nf *kube.NotFoundError
+	if !errors.As(err, &nf) || o.store == nil {
+		return err
+	}
+	entries, lerr := o.store.DraftsOf(kube.DraftKey(t))
+	switch {
+	case lerr != nil || len(entries) == 0:
+		return err
+	case len(entries) == 1:
+		return fmt.Errorf("%w; a draft of it that an earlier kedit left is stored in %s (kedit drafts lists it)", err, entries[0].Path)
+	}
+	return fmt.Errorf("%w; %d drafts of it that earlier kedits left are stored, the newest in %s (kedit drafts lists them)", err, len(entries), entries[0].Path)
+}
+
 // Open reads t's object and opens it: its session, its runner, its drafts.
 // The error of the GET says what the user needs to know (missing,
-// forbidden ...).
+// forbidden ...), and where the drafts of a missing one are.
 func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if t.Subresource != o.subresource {
 		// An object picked in the browser: the subresource of its type,
@@ -91,7 +110,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	}
 	obj, err := kube.Get(ctx, o.Dynamic, t)
 	if err != nil {
-		return nil, err
+		return nil, o.withStoredDrafts(err, t)
 	}
 	ob, opened, err := o.openRead(ctx, t, obj)
 	if err != nil {

@@ -626,3 +626,31 @@ func startThroughSlowProxy(t *testing.T, ns, object, editor string, args ...stri
 	env.kubeconfig = kubeconfigWithServer(t, func(string, string) string { return "https://" + proxy.addr() })
 	return env.start(t, ns, object, args...), proxy
 }
+
+// TestE2EMissingObjectNamesItsStoredDraft: a draft a crashed kedit left
+// of an object deleted since is not lost from sight: kedit on the object
+// says it is not found and where the draft is stored, and exits 1.
+func TestE2EMissingObjectNamesItsStoredDraft(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	path := env.leaveDraft(t, ns, "testmap", "foo: mine")
+	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "testmap")
+
+	argv := env.argv(t, []string{"-n", ns, "cm/testmap"})
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env.vars(t)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	want := `kedit: configmaps/testmap not found in namespace "` + ns + `"`
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.HasPrefix(stderr.String(), want) ||
+		!strings.Contains(stderr.String(), "a draft of it that an earlier kedit left is stored in "+path+" (kedit drafts lists it)") {
+		t.Errorf("exit %v, stderr %q; want exit 1, %q and the draft's path %s", err, stderr.String(), want, path)
+	}
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), "foo: mine") {
+		t.Errorf("the draft (%v):\n%s", err, b)
+	}
+}
