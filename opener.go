@@ -18,6 +18,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
@@ -92,7 +93,7 @@ func (o *opener) withStoredDrafts(err error, t *kube.Target) error {
 	case len(entries) == 1:
 		return fmt.Errorf("%w; a draft of it that an earlier kedit left is stored in %s (kedit drafts lists it)", err, entries[0].Path)
 	}
-	return fmt.Errorf("%w; %d drafts of it that earlier kedits left are stored, the newest in %s (kedit drafts lists them)", err, len(entries), entries[0].Path)
+	return fmt.Errorf("%w; %s of it that earlier kedits left are stored, the newest in %s (kedit drafts lists them)", err, words.Count(len(entries), "draft"), entries[0].Path)
 }
 
 // Open reads t's object and opens it: its session, its runner, its drafts.
