@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -51,9 +52,11 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 		t.Errorf("ordered by name:\n%s", screen)
 	}
 
-	// A change to zzz-new, seconds after the three were created (the
-	// editor ran since): its CHANGED and BY follow, and o orders by last
-	// change, newest first; the selection stays on mmm-mid.
+	// A change to zzz-new, in a later second than the three were created
+	// (managedFields times have whole seconds, and an order by last change
+	// cannot tell two in one second apart): its CHANGED and BY follow, and
+	// o orders by last change, newest first; the selection stays on mmm-mid.
+	testwait.NextSecond(created)
 	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "zzz-new", "touched=yes")
 	term.waitUntil(screenWait, "zzz-new changed by kubectl-label", func(s string) bool {
 		return strings.Contains(rowOf(s, "zzz-new"), "kubectl-label")
@@ -67,14 +70,10 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 		t.Errorf("the selection left mmm-mid: %q\n%s", row, screen)
 	}
 
-	// o again orders by age, newest first: ccc-late, created a second
-	// or more after the others, is first. The mouse wheel moves the
-	// selection three rows at a time.
-	//
-	// A new second on the clock: creationTimestamp has whole seconds, so
-	// ccc-late is newer than the others only if it is made in a later
-	// second. Nothing kedit does can be polled for here; time must pass.
-	time.Sleep(time.Until(created.Add(1100 * time.Millisecond)))
+	// o again orders by age, newest first: ccc-late, created in a later
+	// second than the others (creationTimestamp has whole seconds), is
+	// first. The mouse wheel moves the selection three rows at a time.
+	testwait.NextSecond(created)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "ccc-late", "--from-literal=foo=1")
 	term.waitFor(screenWait, "4 objects")
 	term.send("o")

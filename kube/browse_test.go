@@ -193,10 +193,10 @@ func TestBrowseIsLive(t *testing.T) {
 
 	before := rows["bravo"]
 	measure("a patched object", func() {
-		// A new second on the clock: managedFields' times have whole
+		// A later second on the clock: managedFields' times have whole
 		// seconds, and the patch's entry must be newer than the
-		// creation's. Nothing can be polled for; time must pass.
-		time.Sleep(time.Second)
+		// creation's.
+		testwait.NextSecond(time.Now())
 		kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "bravo", "--type=merge", "-p", `{"data":{"foo":"2"}}`)
 	}, func(rows map[string]ObjectRow) bool { return rows["bravo"].ResourceVersion != before.ResourceVersion })
 	after := rowsIn(r.last, ns)["bravo"]

@@ -42,3 +42,14 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func() bo
 	}
 	return time.Since(start)
 }
+
+// NextSecond returns once the clock reads a later whole second than t.
+// The server stamps creationTimestamp and managedFields with whole seconds,
+// so a write that must be seen as newer than another (an order by last
+// change, by age) must be made in a later second: no state of the program
+// can be polled for that, only the clock. t is taken after the earlier
+// write has returned, so every stamp it left is at or before t's second.
+func NextSecond(t time.Time) {
+	next := t.Truncate(time.Second).Add(time.Second)
+	Until(time.Until(next)+time.Second, func() bool { return !time.Now().Before(next) })
+}

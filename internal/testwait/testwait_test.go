@@ -44,3 +44,20 @@ func TestEventually(t *testing.T) {
 		t.Errorf("the failure says %q, want %q", f.failed, want)
 	}
 }
+
+// TestNextSecond: it returns in a later whole second than the time given,
+// and at once for a time already in an earlier second.
+func TestNextSecond(t *testing.T) {
+	for range 3 {
+		before := time.Now()
+		NextSecond(before)
+		if now := time.Now(); now.Unix() <= before.Unix() {
+			t.Fatalf("NextSecond(%s) returned at %s, in the same second", before.Format(time.StampMicro), now.Format(time.StampMicro))
+		}
+	}
+	start := time.Now()
+	NextSecond(start.Add(-2 * time.Second))
+	if took := time.Since(start); took > Interval {
+		t.Errorf("NextSecond of a past second waited %s", took)
+	}
+}
