@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 )
 
@@ -37,6 +38,19 @@ var objectModes = []struct {
 	}},
 	{"wide", func(t *testing.T) App {
 		return newAppWith(t, 100, 30, &fakeRunner{}, map[string]any{"long": strings.Repeat("wide-", 40), "short": "x"})
+	}},
+	{"deleted_draft", func(t *testing.T) App {
+		r := &fakeRunner{}
+		m := drafted(t, r)
+		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+	}},
+	{"deleted", func(t *testing.T) App {
+		r := &fakeRunner{}
+		m := newApp(t, 100, 30, r)
+		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+	}},
+	{"from_set", func(t *testing.T) App {
+		return drive(t, setApp(t, newFakeCluster(t), 100, 30, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
 	}},
 	{"cannot_remove", func(t *testing.T) App {
 		r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
@@ -71,6 +85,9 @@ func TestEveryFooterKeyActsInEveryObjectMode(t *testing.T) {
 					t.Fatalf("screen %v, blame %v", m.screen, m.object.Blaming())
 				}
 				footer := m.helpSource().short
+				if strings.HasPrefix(mode.name, "deleted") && strings.Contains(ansi.Strip(m.frame.helpLine), "r rebase") {
+					t.Errorf("a deleted object's footer offers a rebase: %q", ansi.Strip(m.frame.helpLine))
+				}
 				for _, b := range helpEntries(footer) {
 					k := b.Keys()[0]
 					m := build(t)

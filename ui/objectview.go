@@ -301,7 +301,8 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
-	if m.banner != "" || m.draft != nil {
+	if (m.banner != "" || m.draft != nil) && !m.deleted {
+		// A deleted object has nothing to rebase onto (r says so).
 		bindings = append(bindings, k.Rebase)
 	}
 	if m.draft != nil {
