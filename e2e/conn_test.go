@@ -195,7 +195,7 @@ func TestE2ENotAllowedToWatchPolls(t *testing.T) {
 	t.Logf("the change shown %s after it was made", time.Since(start).Round(time.Millisecond))
 
 	term.send("s")
-	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.waitFor(screenWait, "clean rebase: ", ".data.bar")
 	term.send("s")
 	screen := term.waitFor(screenWait, "saved rv")
 	if strings.Contains(screen, "reconnecting") {

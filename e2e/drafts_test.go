@@ -270,7 +270,7 @@ func TestE2EOlderKeditsDraftIsRecovered(t *testing.T) {
 	term.send("s")
 	// A clean rebase onto the version that moved on, shown before it is
 	// resubmitted.
-	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.waitFor(screenWait, "clean rebase: ", ".data.bar")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" || data["bar"] != "theirs" {

@@ -162,7 +162,7 @@ func TestE2EHotDataLands(t *testing.T) {
 			start := time.Now()
 			term.send("s")
 			if !auto {
-				screen := term.waitFor(screenWait, "conflict: base rv", "0 conflicts", ".data.heartbeat")
+				screen := term.waitFor(screenWait, "clean rebase: ", ".data.heartbeat")
 				m := theirsRV.FindStringSubmatch(screen)
 				if m == nil {
 					t.Fatalf("no theirs rv in the title:\n%s", screen)

@@ -66,7 +66,7 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 	term.waitFor(screenWait, "changed on server")
 	from := len(debugRequests(t, log, 0))
 	term.send("s")
-	term.waitFor(screenWait, "0 conflicts", ".data.bar")
+	term.waitFor(screenWait, "clean rebase: ", ".data.bar")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	sent := debugRequests(t, log, from)

@@ -70,7 +70,7 @@ func TestE2ECustomResourceListMergesByItem(t *testing.T) {
 	term.waitFor(screenWait, "changed on server")
 
 	term.send("s")
-	term.waitFor(screenWait, "0 conflicts", `.spec.parts[name="b"].size`, `.spec.parts[name="a"].size`)
+	term.waitFor(screenWait, "clean rebase: ", `.spec.parts[name="b"].size`, `.spec.parts[name="a"].size`)
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 

@@ -180,12 +180,14 @@ func checkSectionsShowContent(t *testing.T, screen string, titles ...string) {
 	}
 }
 
-// objectViewKeys are the object view's bindings, as its help lists them.
+// objectViewKeys are the object view's bindings, as its help lists them
+// outside kedit demo (w and W are listed in the demo only:
+// TestE2EBlameThenEditAndSave).
 func objectViewKeys() []key.Binding {
 	k := ui.DefaultKeyMap().Object
 	return []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts, k.Diff,
 		k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit, k.Up, k.Down, k.PageUp, k.PageDown,
-		k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right, k.Timeline, k.Blame, k.Preview, k.DemoWrite,
+		k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right, k.Timeline, k.Blame, k.Preview,
 		k.BackToList}
 }
 

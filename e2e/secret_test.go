@@ -242,7 +242,7 @@ func TestE2ESecretPEMMergesLineByLine(t *testing.T) {
 	}
 	term.waitFor(screenWait, "changed on server", "by rotator", ".data.tls.crt")
 	term.send("s")
-	term.waitFor(screenWait, "0 conflicts, 2 changes merged", ".data.tls.crt line 2", ".data.tls.crt line 7")
+	term.waitFor(screenWait, "clean rebase: 2 changes merged", ".data.tls.crt line 2", ".data.tls.crt line 7")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	stop()

@@ -47,10 +47,17 @@ func (m ConflictView) what() escape.Text {
 	if m.waiting {
 		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}
-	counts := escape.Textf("%s, %s merged", model.Count(len(m.rows), "conflict"), model.Count(len(m.merged), "change"))
-	if len(m.rows) > 0 {
-		counts += escape.Textf(" (%d open)", m.open)
+	merged := escape.Textf("%s merged", model.Count(len(m.merged), "change"))
+	if len(m.rows) == 0 && !m.ownership {
+		// Nothing collided: a clean rebase, not a conflict, whatever led
+		// to it (a save's 409, or r).
+		if m.createdAgain != "" {
+			// First, as below.
+			return "clean rebase: theirs is a new object (created again at rv " + m.createdAgain + "), base rv " + m.baseRV + ": " + merged
+		}
+		return "clean rebase: " + merged + " onto theirs rv " + m.theirsRV + " (base rv " + m.baseRV + ")"
 	}
+	counts := escape.Textf("%s, %s (%d open)", model.Count(len(m.rows), "conflict"), merged, m.open)
 	if m.ownership {
 		return "apply conflict at rv " + m.theirsRV + ": " + counts
 	}
@@ -170,7 +177,7 @@ func (m ConflictView) topLines() []string {
 	lines = append(append(lines, m.listWindow()...), "")
 
 	if len(m.rows) == 0 && m.lost == nil {
-		lines = append(lines, strings.Split(ansi.Wordwrap("clean rebase: 0 conflicts. s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
+		lines = append(lines, strings.Split(ansi.Wordwrap("nothing collided: s resubmits the merged draft, esc goes back to the draft.", m.width, ""), "\n")...)
 	}
 	return lines
 }

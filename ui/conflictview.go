@@ -62,8 +62,8 @@ const contextLines = 2
 // ConflictView is the heart of kedit: a rebase's conflicts and the changes
 // merged without conflict, in one list, and the selected entry's versions:
 // base, theirs and mine of a conflict, before and after of a merged
-// change. It shows a clean rebase too (0 conflicts), so the user sees what
-// is merged before resubmitting.
+// change. It shows a clean rebase too (titled so, with nothing to
+// resolve), so the user sees what is merged before resubmitting.
 type ConflictView struct {
 	keys   ConflictKeyMap
 	styles *Styles
@@ -308,7 +308,7 @@ func (m ConflictView) resolve(c diff.Choice) tea.Msg {
 	i, ok := m.SelectedConflict()
 	switch {
 	case len(m.rows) == 0:
-		return SayMsg{"nothing to resolve: 0 conflicts"}
+		return SayMsg{"nothing to resolve: the rebase is clean"}
 	case !ok:
 		return SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}
 	}
@@ -361,12 +361,17 @@ func (m ConflictView) shown(secret bool, s string) string {
 
 // ShortHelp is the conflict view's keys for the footer; R first for a
 // Secret, said for what it does now (reveal, or hide once the values
-// show), and pgdn when the versions do not fit the screen.
+// show), m, t and b while there are conflicts, and pgdn when the versions
+// do not fit the screen.
 func (m ConflictView) ShortHelp() []key.Binding {
 	k := m.keys
 	// The footer says mine, theirs and base: the columns are headed so.
-	bindings := append(m.secretKeys(k.Next), stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"),
-		stateHelp(k.TakeBase, "base"), k.Save, k.Back)
+	// A clean rebase has nothing to resolve: the footer leaves them out.
+	bindings := m.secretKeys(k.Next)
+	if len(m.rows) > 0 {
+		bindings = append(bindings, stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"), stateHelp(k.TakeBase, "base"))
+	}
+	bindings = append(bindings, k.Save, k.Back)
 	if m.detailCut() {
 		bindings = append(bindings, k.PageDown, k.PageUp)
 	}

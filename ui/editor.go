@@ -211,7 +211,7 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		m.status.Info("no change")
 		return m, nil
 	case msg.merged:
-		cmd := m.handle(model.MergedEdited{Text: msg.text})
+		cmd, _ := m.mergedEdited(msg.text)
 		return m, cmd
 	}
 	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})

@@ -335,12 +335,25 @@ func renderBaseCmd(opening uint64, f model.Format, obj *unstructured.Unstructure
 	}
 }
 
+// leaveSave are esc and ctrl+s said for what they do to the text open:
+// the title and the help are drawn from them, so that both say the same.
+// On the merged result, an edit becomes the draft, rebased onto theirs,
+// and ctrl+s resubmits it.
+func (m EditorView) leaveSave() (leave, save key.Binding) {
+	if m.merged {
+		return stateHelp(m.keys.Leave, "leave, edits become the rebased draft"), stateHelp(m.keys.Save, "resubmit")
+	}
+	return m.keys.Leave, m.keys.Save
+}
+
 // View draws a title line and the text.
 func (m EditorView) View() string {
-	title := "editing the draft: esc leaves and keeps it, ctrl+s saves"
+	leave, save := m.leaveSave()
+	title := "editing the draft: "
 	if m.merged {
-		title = "editing the merged result: esc hands it to the rebase, ctrl+s also saves"
+		title = "editing the merged result: "
 	}
+	title += leave.Help().Key + " " + leave.Help().Desc + " • " + save.Help().Key + " " + save.Help().Desc
 	if m.changed {
 		title += "  (changed)"
 	}
@@ -368,10 +381,11 @@ func (m EditorView) HelpPageKeys(k HelpPageKeyMap) HelpPageKeyMap {
 // ShortHelp is the editor's keys for the help line: leaving and saving,
 // then the editor's own; inside a prompt, the prompt's.
 func (m EditorView) ShortHelp() []key.Binding {
+	leave, save := m.leaveSave()
 	if m.area.Prompting() {
-		return append(m.area.ShortHelp(), m.keys.Save)
+		return append(m.area.ShortHelp(), save)
 	}
-	return append([]key.Binding{m.keys.Leave, m.keys.Save, m.keys.Help}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
+	return append([]key.Binding{leave, save, m.keys.Help}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
 }
 
 // FullHelp is every key of the editor: textedit's groups, the last with
@@ -380,6 +394,7 @@ func (m EditorView) ShortHelp() []key.Binding {
 func (m EditorView) FullHelp() [][]key.Binding {
 	groups := m.area.FullHelp()
 	last := len(groups) - 1
-	groups[last] = append(groups[last], m.keys.Leave, m.keys.Save, m.keys.Help, m.keys.ForceQuit)
+	leave, save := m.leaveSave()
+	groups[last] = append(groups[last], leave, save, m.keys.Help, m.keys.ForceQuit)
 	return groups
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/internal/demo"
 )
 
 // smallSizes are the terminal sizes every view must be usable at.
@@ -33,6 +35,10 @@ var everyView = []struct {
 		return drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
 	}},
 	{"object_blame", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("b")...) }},
+	{"object_demo", func(t *testing.T, w, h int) App {
+		fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
+		return newApp(t, w, h, &fakeRunner{}, func(c *Config) { c.Demo = fake })
+	}},
 	{"secret", func(t *testing.T, w, h int) App { return newSecretApp(t, w, h, &fakeRunner{}) }},
 	{"conflict", func(t *testing.T, w, h int) App {
 		r := &fakeRunner{}

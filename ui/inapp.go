@@ -120,7 +120,8 @@ func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
 	m.closeEditor(screenConflict)
 	var cmds []tea.Cmd
 	if m.editor.Changed() {
-		cmds = append(cmds, m.handle(model.MergedEdited{Text: m.editor.Text()}))
+		cmd, _ := m.mergedEdited(m.editor.Text())
+		cmds = append(cmds, cmd)
 		if m.sess.Rebase() != nil {
 			// Refused: handle has said why; nothing is saved.
 			return m, tea.Batch(cmds...)
@@ -133,4 +134,16 @@ func (m App) leaveMergedEditor(save bool) (App, tea.Cmd) {
 		cmds = append(cmds, m.handle(model.Resubmit{}))
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// mergedEdited hands the merged text edited by hand (in the app or in
+// $EDITOR) to the session. Taken, it is the draft, rebased onto theirs,
+// and the object view shows it: the status bar says what waits for the
+// user there. Refused, handle has said why.
+func (m *App) mergedEdited(text string) (tea.Cmd, error) {
+	cmd, err := m.handleErr(model.MergedEdited{Text: text})
+	if err == nil && m.sess.Rebase() == nil && m.sess.Draft() != nil {
+		m.status.Info("rebased draft: s resubmits")
+	}
+	return cmd, err
 }

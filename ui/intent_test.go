@@ -55,7 +55,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	checkAnswers(t, "object view with a list", object, []viewKey{{keyMsg("esc"), BackToListMsg{}}})
 	blaming, _ := m.object.Update(keyMsg("b"))
 	checkAnswers(t, "object view with blame", func(k tea.KeyMsg) tea.Cmd { _, cmd := blaming.Update(k); return cmd },
-		[]viewKey{{keyMsg("e"), SayMsg{blaming.BlameStatus()}}, {keyMsg("t"), ShowTimelineMsg{}}})
+		[]viewKey{{keyMsg("e"), EditMsg{}}, {keyMsg("s"), SaveMsg{}}, {keyMsg("x"), DiscardMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}})
 
 	r := &fakeRunner{}
 	mine := edit(t, edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`), `bar: "1"`, `bar: mine`)

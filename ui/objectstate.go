@@ -78,6 +78,7 @@ func (m *App) take(st objectState, fresh bool) {
 	m.objectState = st
 	m.screen, m.leaving = screenObject, false
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
+	m.views.object.SetDemo(m.demo != nil)
 	if m.set != nil {
 		m.views.conflict.SetObject(objectName(keyOf(m.target)))
 	}

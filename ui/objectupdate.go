@@ -40,11 +40,16 @@ type (
 // on one, or on an object whose type it can list.
 func (m *ObjectView) SetBackToList(ok bool) { m.backToList = ok }
 
+// SetDemo says whether kedit demo's writer is there for w and W.
+func (m *ObjectView) SetDemo(ok bool) { m.demo = ok }
+
 // Update handles a key or a mouse event. Scrolling, the blame gutter and
 // what the body shows (f, d, R) are the view's own; what needs the session
 // or another view comes back as an intent. While blame shows, the movement
-// keys move its cursor line, the status bar names that line's owners, and
-// of the keys that act on the draft only t, b, p, w and W act.
+// keys move its cursor line and the status bar names that line's owners;
+// a key that acts on the draft (e, i, s, u, r, x, c, d, and esc back to
+// the list) leaves blame and acts, as it does without it: every key the
+// footer names works in every mode.
 func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -63,13 +68,29 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 		return m, emit(SayMsg{m.BlameStatus()})
 	}
 	if m.blame {
-		m = m.ownKey(k)
-		return m, emit(SayMsg{m.BlameStatus()})
+		return m.blameUpdate(k)
 	}
 	if in := firstIntent(k, m.draftIntents()); in != nil {
 		return m, emit(in)
 	}
 	return m.ownKey(k), nil
+}
+
+// blameUpdate handles a key while blame shows. Blame shows the live
+// object, not the draft: a key that acts on the draft leaves blame first,
+// so that the user sees what it did (d shows the draft's diff).
+func (m ObjectView) blameUpdate(k tea.KeyMsg) (ObjectView, tea.Cmd) {
+	if in := firstIntent(k, m.draftIntents()); in != nil {
+		m.ToggleBlame()
+		return m, emit(in)
+	}
+	if m.draft != nil && key.Matches(k, m.keys.Diff) {
+		m.blame, m.showDiff = false, true
+		m.layout()
+		return m, emit(SayMsg{})
+	}
+	m = m.ownKey(k)
+	return m, emit(SayMsg{m.BlameStatus()})
 }
 
 // keyIntent is a binding and the intent its key asks for.

@@ -72,6 +72,9 @@ type ObjectView struct {
 	secret, revealed bool
 	// backToList: esc goes back to the browser.
 	backToList bool
+	// demo: kedit demo's writer is there for w and W, which the help
+	// names only then.
+	demo bool
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
@@ -298,7 +301,8 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
-	if m.banner != "" || m.draft != nil {
+	if (m.banner != "" || m.draft != nil) && !m.deleted {
+		// A deleted object has nothing to rebase onto (r says so).
 		bindings = append(bindings, k.Rebase)
 	}
 	if m.draft != nil {
@@ -328,18 +332,24 @@ func revealHelp(b key.Binding, revealed bool) key.Binding {
 	return b
 }
 
-// FullHelp is every key of the object view, in groups.
+// FullHelp is every key of the object view, in groups; w and W only in
+// kedit demo, whose writer they drive (elsewhere they say so and do
+// nothing).
 func (m ObjectView) FullHelp() [][]key.Binding {
 	k := m.keys
 	draft := []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts}
 	if m.backToList {
 		draft = append(draft, k.BackToList)
 	}
+	oncall := []key.Binding{k.Timeline, k.Blame, k.Preview}
+	if m.demo {
+		oncall = append(oncall, k.DemoWrite, k.DemoKubectlEdit)
+	}
 	return [][]key.Binding{
 		draft,
 		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
-		{k.Timeline, k.Blame, k.Preview, k.DemoWrite, k.DemoKubectlEdit},
+		oncall,
 	}
 }
 

@@ -186,7 +186,7 @@ func TestRebaseCases(t *testing.T) {
 			if m.screen != screenConflict {
 				t.Fatalf("s did not open the conflict view:\n%s", plain(m))
 			}
-			want := map[string]string{"ConfigMap1MiB": "1 conflict, 18 changes merged", "Deployment20": "0 conflicts"}[c.name]
+			want := map[string]string{"ConfigMap1MiB": "1 conflict, 18 changes merged", "Deployment20": "clean rebase: 3 changes merged"}[c.name]
 			if !strings.Contains(plain(m), want) {
 				t.Errorf("the conflict view does not say %q:\n%s", want, plain(m))
 			}

@@ -59,7 +59,13 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // toView hands a key to the active view, and acts on its answer.
 func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
+	blaming := m.screen == screenObject && m.object.Blaming()
 	cmd := m.views.update(m.screen, msg)
+	if blaming && !m.object.Blaming() {
+		// The status bar named the blame cursor's line: it goes with the
+		// blame, before the key's own answer is said.
+		m.status.Info("")
+	}
 	return m.answer(cmd)
 }
 

@@ -244,7 +244,7 @@ func TestSecretConflictMergesDecoded(t *testing.T) {
 	theirs["tls.crt"] = strings.Replace(testPEM, pemLast, "THEIRSlastline", 1)
 	m = theirsSecretWrite(t, m, r, theirs)
 	m = drive(t, m, keys("s")...)
-	if s := plain(m); !strings.Contains(s, "0 conflicts") || !strings.Contains(s, ".data.tls.crt line 2") || !strings.Contains(s, ".data.tls.crt line 7") {
+	if s := plain(m); !strings.Contains(s, "clean rebase: 2 changes merged") || !strings.Contains(s, ".data.tls.crt line 2") || !strings.Contains(s, ".data.tls.crt line 7") {
 		t.Fatalf("not a clean line merge:\n%s", s)
 	}
 	m = drive(t, m, keys("s")...)

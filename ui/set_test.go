@@ -177,7 +177,7 @@ func TestSetEditSaveConflictResolved(t *testing.T) {
 	if m.screen != screenConflict || m.target.Name != "a" {
 		t.Fatalf("n shows %v of %v", m.screen, m.target)
 	}
-	if s := plain(m); !strings.HasPrefix(s, "configmaps/a · conflict: base rv 10, theirs rv 13") {
+	if s := plain(m); !strings.HasPrefix(s, "configmaps/a · clean rebase: 2 changes merged onto theirs rv 13 (base rv 10)") {
 		t.Errorf("the conflict view does not name the object:\n%s", s)
 	}
 	m = drive(t, m, keys("s")...)

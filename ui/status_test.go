@@ -130,8 +130,11 @@ var claims = []struct {
 	{regexp.MustCompile(`^(there is no draft|nothing to rebase: no draft|draft discarded)`), func(m App, _ []string) bool {
 		return m.Session().Draft() == nil
 	}},
-	{regexp.MustCompile(`nothing to resolve: 0 conflicts`), func(m App, _ []string) bool {
+	{regexp.MustCompile(`nothing to resolve: the rebase is clean`), func(m App, _ []string) bool {
 		return len(m.Session().Conflicts()) == 0
+	}},
+	{regexp.MustCompile(`^rebased draft: s resubmits`), func(m App, _ []string) bool {
+		return m.Session().Rebase() == nil && m.Session().Draft() != nil
 	}},
 	{regexp.MustCompile(`reading it$`), func(m App, _ []string) bool {
 		return m.Session().State() == model.StateWaitingTheirs

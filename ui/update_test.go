@@ -221,7 +221,8 @@ func TestCleanRebase(t *testing.T) {
 	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
 	m = theirsWrite(t, m, r, "bar", "theirs")
 	m = drive(t, m, keys("s")...)
-	if m.screen != screenConflict || !strings.Contains(plain(m), ": 0 conflicts, 2 changes merged") {
+	if m.screen != screenConflict || !strings.Contains(plain(m), "clean rebase: 2 changes merged onto theirs rv 815 (base rv 812)") ||
+		strings.Contains(plain(m), "conflict: base") || strings.Contains(plain(m), "m mine") {
 		t.Fatalf("a clean rebase is not shown:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("s")...)
