@@ -150,7 +150,7 @@ func DefaultConflictKeyMap() ConflictKeyMap {
 
 		Edit:      binding("edit", "e"),
 		EditInApp: binding("edit here", "i"),
-		Save:      saveKey(),
+		Save:      bind("resubmit", "s", "s", "ctrl+s"),
 		Back:      backKey(),
 
 		Reveal: revealKey(),
