@@ -1,0 +1,92 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/kedit/kedit/internal/words"
+)
+
+// Coverage says how much of the object's history the log lets Analyze
+// judge. A write can be judged for lost updates only when the log holds
+// the object it stored (RequestResponse level) and, when its request
+// carried no resourceVersion, a read of the object by its client before
+// it (reads at Metadata level): what the writer saw. A Metadata-level
+// policy, common for writes, leaves every write unjudged; "no lost
+// update" is then no answer.
+type Coverage struct {
+	// Writes counts the object's versions: its successful writes.
+	Writes int `json:"writes"`
+	// WithoutBodies counts the writes the log holds no stored object of
+	// (logged below RequestResponse level).
+	WithoutBodies int `json:"withoutBodies"`
+	// WithoutReads counts the writes with no resourceVersion whose client
+	// the log has no read of the object by before them: what they saw is
+	// unknown.
+	WithoutReads int `json:"withoutReads"`
+	// Reads counts the log's reads of the object (get, list, watch).
+	Reads int `json:"reads"`
+	// Unjudged counts the writes that could not be judged: those above,
+	// and those right after a write without its body (what changed in
+	// between is not known).
+	Unjudged int `json:"unjudged"`
+	// Partial names the logs that end early (FILE:LINE and why): what
+	// they held after is missing. Set by whoever read the logs.
+	Partial []string `json:"partial"`
+}
+
+// Judged reports whether every write could be judged and every log was
+// read to its end: only then does finding nothing mean nothing was lost.
+func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 }
+
+// Lines says in words what could not be judged, one line each; none when
+// everything was.
+func (c Coverage) Lines() []string {
+	var out []string
+	if c.WithoutBodies > 0 {
+		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (writes need RequestResponse level)",
+			c.WithoutBodies, words.Count(c.Writes, "write")))
+	}
+	if c.WithoutReads > 0 {
+		s := fmt.Sprintf("%d of %s carried no resourceVersion and the log has no read of the object by their client before them: what they saw cannot be judged",
+			c.WithoutReads, words.Count(c.Writes, "write"))
+		if c.Reads == 0 {
+			s += " (the log holds no get, list or watch of it: reads need Metadata level)"
+		}
+		out = append(out, s)
+	}
+	if rest := c.Unjudged - c.WithoutBodies - c.WithoutReads; rest > 0 {
+		out = append(out, fmt.Sprintf("%d of %s came right after a write without its body: what they changed cannot be told apart from it",
+			rest, words.Count(c.Writes, "write")))
+	}
+	for _, p := range c.Partial {
+		out = append(out, "partial: "+p)
+	}
+	return out
+}
+
+// coverageOf counts what of versions vs the log lets Analyze judge, with
+// each client's reads.
+func coverageOf(vs []Version, reads map[Client][]interval) Coverage {
+	c := Coverage{Writes: len(vs), Partial: []string{}}
+	for _, rs := range reads {
+		c.Reads += len(rs)
+	}
+	for i := range vs {
+		v := &vs[i]
+		switch {
+		case !v.Recorded:
+			c.WithoutBodies++
+		case v.AfterGap || v.Err != nil:
+		case overwriter(vs, i):
+			if _, _, blind := baseOf(vs, i, reads[v.Client]); blind {
+				c.WithoutReads++
+			} else {
+				continue
+			}
+		default:
+			continue
+		}
+		c.Unjudged++
+	}
+	return c
+}
