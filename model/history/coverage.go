@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kedit/kedit/internal/words"
 )
@@ -19,6 +20,9 @@ type Coverage struct {
 	// WithoutBodies counts the writes the log holds no stored object of
 	// (logged below RequestResponse level).
 	WithoutBodies int `json:"withoutBodies"`
+	// Level is the audit level the writes without their bodies were
+	// logged at, when the log says and it is one (Metadata, Request).
+	Level string `json:"level,omitempty"`
 	// WithoutReads counts the writes with no resourceVersion whose client
 	// the log has no read of the object by before them: what they saw is
 	// unknown.
@@ -43,8 +47,8 @@ func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 
 func (c Coverage) Lines() []string {
 	var out []string
 	if c.WithoutBodies > 0 {
-		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (writes need RequestResponse level)",
-			c.WithoutBodies, words.Count(c.Writes, "write")))
+		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (%s; writes need RequestResponse)",
+			c.WithoutBodies, words.Count(c.Writes, "write"), c.levelWords()))
 	}
 	if c.WithoutReads > 0 {
 		s := fmt.Sprintf("%d of %s carried no resourceVersion and the log has no read of the object by their client before them: what they saw cannot be judged",
@@ -64,10 +68,62 @@ func (c Coverage) Lines() []string {
 	return out
 }
 
+// levelWords says what level the writes without their bodies were
+// logged at.
+func (c Coverage) levelWords() string {
+	if c.Level == "" {
+		return "logged below RequestResponse level"
+	}
+	return "logged at " + c.Level + " level"
+}
+
+// Short says in a few words what could not be judged, for the timeline's
+// header: "cannot judge 3 writes (Metadata level)"; empty when everything
+// was.
+func (c Coverage) Short() string {
+	var parts []string
+	if c.Unjudged > 0 {
+		var why []string
+		if c.WithoutBodies > 0 {
+			if c.Level != "" {
+				why = append(why, c.Level+" level")
+			} else {
+				why = append(why, "below RequestResponse")
+			}
+		}
+		switch {
+		case c.WithoutReads > 0 && c.Reads == 0:
+			why = append(why, "reads not logged")
+		case c.WithoutReads > 0:
+			why = append(why, "no read by the writer")
+		}
+		s := "cannot judge " + words.Count(c.Unjudged, "write")
+		if len(why) > 0 {
+			s += " (" + strings.Join(why, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(c.Partial) > 0 {
+		parts = append(parts, "the log ends early: partial")
+	}
+	return strings.Join(parts, "; ")
+}
+
 // coverageOf counts what of versions vs the log lets Analyze judge, with
 // each client's reads.
-func coverageOf(vs []Version, reads map[Client][]interval) Coverage {
+func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Coverage {
 	c := Coverage{Writes: len(vs), Partial: []string{}}
+	levels := map[string]bool{}
+	for _, ev := range events {
+		if ev.IsWrite() && ev.Object == nil && ev.Code >= 200 && ev.Code < 300 && ev.Verb != VerbDelete {
+			levels[ev.Level] = true
+		}
+	}
+	if len(levels) == 1 {
+		for l := range levels {
+			c.Level = l
+		}
+	}
 	for _, rs := range reads {
 		c.Reads += len(rs)
 	}

@@ -24,6 +24,10 @@ func incident(bodies bool) []Event {
 	admin := Client{User: "admin", UserAgent: "kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0"}
 	t0 := time.Date(2026, 11, 28, 5, 49, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	level := "RequestResponse"
+	if !bodies {
+		level = "Metadata"
+	}
 	body := func(rv, foo string) *unstructured.Unstructured {
 		if !bodies {
 			return nil
@@ -31,11 +35,11 @@ func incident(bodies bool) []Event {
 		return cmWith(rv, foo)
 	}
 	return []Event{
-		{Verb: VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: body("1", "1")},
-		{Verb: VerbGet, Client: alice, Received: at(10), Time: at(10), Code: 200},
-		{Verb: VerbGet, Client: bob, Received: at(19), Time: at(19), Code: 200},
-		{Verb: VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(20), Time: at(20), Code: 200, Object: body("2", "bob")},
-		{Verb: VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(24), Time: at(24), Code: 200, Object: body("3", "alice")},
+		{Verb: VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: body("1", "1"), Level: level},
+		{Verb: VerbGet, Client: alice, Received: at(10), Time: at(10), Code: 200, Level: "Metadata"},
+		{Verb: VerbGet, Client: bob, Received: at(19), Time: at(19), Code: 200, Level: "Metadata"},
+		{Verb: VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(20), Time: at(20), Code: 200, Object: body("2", "bob"), Level: level},
+		{Verb: VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(24), Time: at(24), Code: 200, Object: body("3", "alice"), Level: level},
 	}
 }
 
@@ -45,13 +49,14 @@ func incident(bodies bool) []Event {
 func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 	h := Analyze(incident(false))
 	c := h.Coverage
-	if c.Writes != 3 || c.WithoutBodies != 3 || c.Unjudged != 3 || c.Judged() || len(h.LostUpdates) != 0 {
+	if c.Writes != 3 || c.WithoutBodies != 3 || c.Unjudged != 3 || c.Level != "Metadata" || c.Judged() || len(h.LostUpdates) != 0 ||
+		c.Short() != "cannot judge 3 writes (Metadata level)" {
 		t.Fatalf("coverage %+v, lost %d", c, len(h.LostUpdates))
 	}
 	rep := h.Report(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"})
 	text := rep.Text()
 	if !strings.HasPrefix(text, "INCONCLUSIVE: 3 of 3 writes recorded without their bodies: lost updates cannot be judged") ||
-		strings.Contains(text, "OK:") || strings.Contains(text, "LOST UPDATES: none\n") || !strings.Contains(text, "LOST UPDATES: none found, but") {
+		!strings.Contains(text, "(logged at Metadata level; writes need RequestResponse)") || strings.Contains(text, "OK:") || strings.Contains(text, "LOST UPDATES: none\n") || !strings.Contains(text, "LOST UPDATES: none found, but") {
 		t.Errorf("text:\n%s", text)
 	}
 	js, _ := rep.JSON()

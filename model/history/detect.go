@@ -82,7 +82,7 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 		}
 	}
 	h.Fights = fights(vs)
-	h.Coverage = coverageOf(vs, reads)
+	h.Coverage = coverageOf(vs, reads, sorted)
 	return h
 }
 
