@@ -132,7 +132,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	h := history.Analyze(res.Events, opts...)
 	h.Coverage.Partial = cutLogs(res.Cut)
 	for _, p := range h.Coverage.Partial {
-		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+": the history is partial")
+		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+"; the history is partial")
 	}
 	var live map[string]any
 	if target != nil && len(h.LostUpdates)+len(h.BlindWrites) > 0 {

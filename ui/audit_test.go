@@ -117,7 +117,7 @@ func TestTimelineSaysWhatTheLogCannotJudge(t *testing.T) {
 		t.Errorf("the header of a Metadata-level log:\n%s", out)
 	}
 	partial := history.Analyze(raceEvents())
-	partial.Coverage.Partial = []string{"audit.log:9: the last line is cut short (a log still being written?): it is left out"}
+	partial.Coverage.Partial = []string{"audit.log:9: the last line is cut short (a log still being written?) and left out"}
 	read = func(context.Context) (*history.History, error) { return partial, nil }
 	m = newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.History = read })
 	m = drive(t, m, keys("t")...)

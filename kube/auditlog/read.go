@@ -89,7 +89,7 @@ func (e *CutError) Error() string {
 	if e.Gzip {
 		return fmt.Sprintf("%s:%d: the gzip stream ends early (the file is cut short): the lines from %d on are missing", e.File, e.Line, e.Line)
 	}
-	return fmt.Sprintf("%s:%d: the last line is cut short (a log still being written?): it is left out", e.File, e.Line)
+	return fmt.Sprintf("%s:%d: the last line is cut short (a log still being written?) and left out", e.File, e.Line)
 }
 
 // NoEventsError says the logs hold no event of the object.

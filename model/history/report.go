@@ -258,7 +258,14 @@ func (r Report) TextWith(o TextOptions) string {
 			fmt.Fprintf(&b, "\n%s: %d\n", title, n)
 			return true
 		case !r.Coverage.Judged():
-			fmt.Fprintf(&b, "\n%s: none found, but the history is not all judged (INCONCLUSIVE, PARTIAL above)\n", title)
+			var see []string
+			if r.Coverage.Unjudged > 0 {
+				see = append(see, "INCONCLUSIVE")
+			}
+			if len(r.Coverage.Partial) > 0 {
+				see = append(see, "PARTIAL")
+			}
+			fmt.Fprintf(&b, "\n%s: none found, but not all could be judged (%s above)\n", title, strings.Join(see, ", "))
 		default:
 			fmt.Fprintf(&b, "\n%s: none\n", title)
 		}
