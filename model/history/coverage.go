@@ -29,6 +29,9 @@ type Coverage struct {
 	WithoutReads int `json:"withoutReads"`
 	// Reads counts the log's reads of the object (get, list, watch).
 	Reads int `json:"reads"`
+	// Uncompared counts the writes whose object could not be compared
+	// with the version before (what they changed is unknown).
+	Uncompared int `json:"uncompared"`
 	// Unjudged counts the writes that could not be judged: those above,
 	// and those right after a write without its body (what changed in
 	// between is not known).
@@ -58,7 +61,11 @@ func (c Coverage) Lines() []string {
 		}
 		out = append(out, s)
 	}
-	if rest := c.Unjudged - c.WithoutBodies - c.WithoutReads; rest > 0 {
+	if c.Uncompared > 0 {
+		out = append(out, fmt.Sprintf("%d of %s could not be compared with the version before: what they changed is unknown",
+			c.Uncompared, words.Count(c.Writes, "write")))
+	}
+	if rest := c.Unjudged - c.WithoutBodies - c.WithoutReads - c.Uncompared; rest > 0 {
 		out = append(out, fmt.Sprintf("%d of %s came right after a write without its body: what they changed cannot be told apart from it",
 			rest, words.Count(c.Writes, "write")))
 	}
@@ -132,7 +139,9 @@ func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Cover
 		switch {
 		case !v.Recorded:
 			c.WithoutBodies++
-		case v.AfterGap || v.Err != nil:
+		case v.Err != nil:
+			c.Uncompared++
+		case v.AfterGap:
 		case overwriter(vs, i):
 			if _, _, blind := baseOf(vs, i, reads[v.Client]); blind {
 				c.WithoutReads++

@@ -66,7 +66,8 @@ type ReportLoss struct {
 	// NewValue is the value the overwriting write gave the field (null
 	// when it removed it), NowValue its value now: in the live object
 	// when NowFrom is "live", else ("log") in the newest version the
-	// log holds (null when absent, or the object is gone).
+	// log holds (null when absent, or the object is gone); NowFrom is ""
+	// when neither says (the newest version's body is not in the log).
 	NewValue any    `json:"newValue"`
 	NowValue any    `json:"nowValue"`
 	NowFrom  string `json:"nowFrom"`
@@ -149,9 +150,13 @@ func (h *History) loss(l Loss, live map[string]any) ReportLoss {
 	}
 	now := live
 	if now == nil {
-		rl.NowFrom = "log"
-		if last := h.Versions[len(h.Versions)-1]; last.Object != nil {
-			now = last.Object.Object
+		switch last := h.Versions[len(h.Versions)-1]; {
+		case last.Object != nil:
+			rl.NowFrom, now = "log", last.Object.Object
+		case last.Deleted:
+			rl.NowFrom = "log"
+		default:
+			rl.NowFrom = ""
 		}
 	}
 	shown := func(v diff.FieldValue) any {
@@ -479,10 +484,13 @@ func now(l ReportLoss) string {
 	if l.NowValue != nil {
 		v = value(l.NowValue, maxShort)
 	}
-	if l.NowFrom == "live" {
+	switch l.NowFrom {
+	case "live":
 		return "live now " + v
+	case "log":
+		return "newest in the log " + v
 	}
-	return "newest in the log " + v
+	return "its value now unknown"
 }
 
 // orList joins words as "a, b or c".
