@@ -45,8 +45,8 @@ type Coverage struct {
 // read to its end: only then does finding nothing mean nothing was lost.
 func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 }
 
-// Lines says in words what could not be judged, one line each; none when
-// everything was.
+// Lines says in words which writes could not be judged, one line each;
+// none when every write was. The logs that end early are in Partial.
 func (c Coverage) Lines() []string {
 	var out []string
 	if c.WithoutBodies > 0 {
@@ -68,9 +68,6 @@ func (c Coverage) Lines() []string {
 	if rest := c.Unjudged - c.WithoutBodies - c.WithoutReads - c.Uncompared; rest > 0 {
 		out = append(out, fmt.Sprintf("%d of %s came right after a write without its body: what they changed cannot be told apart from it",
 			rest, words.Count(c.Writes, "write")))
-	}
-	for _, p := range c.Partial {
-		out = append(out, "partial: "+p)
 	}
 	return out
 }

@@ -86,6 +86,15 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 		t.Errorf("no reads: coverage %+v %q", h.Coverage, h.Coverage.Lines())
 	}
 
+	// A log that ends early: said once, and nothing found is not OK.
+	h = Analyze(incident(true)[:4])
+	h.Coverage.Partial = []string{"audit.log.gz:9: the gzip stream ends early (the file is cut short): the lines from 9 on are missing"}
+	text = h.Report(ReportObject{Name: "cm"}).Text()
+	if !strings.HasPrefix(text, "PARTIAL: audit.log.gz:9: the gzip stream ends early") || strings.Count(text, "audit.log.gz:9") != 1 ||
+		strings.Contains(text, "OK:") || !strings.Contains(text, "LOST UPDATES: none found, but not all could be judged (PARTIAL above)") {
+		t.Errorf("partial:\n%s", text)
+	}
+
 	// Everything judged, nothing found.
 	ok := incident(true)[:4]
 	rep = Analyze(ok).Report(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"})
