@@ -74,7 +74,7 @@ func historyRun(t *testing.T, e *auditEnv, obj string, versions int, args ...str
 //     3 writes, never 0 lost updates;
 //   - the whole race's first line names the loss, with the replacing and
 //     the live value, and the table fits 80 columns; --since and --until
-//     bound it;
+//     bound it; --help has examples and the audit levels needed;
 //   - the same log cut short (gzip cut, last line cut) is read up to the
 //     cut with a warning naming file and line, the result partial (exit 1
 //     with the loss, 3 for an object with nothing found); corrupt within,
@@ -175,6 +175,13 @@ func TestHistoryCoverageOnARealLog(t *testing.T) {
 		}
 		if _, stderr, code := runBinary(t, "", "history", "cm/race", "--kubeconfig", c.Kubeconfig(), "--audit-log", log, "--since", "yesterday"); code != 2 || !strings.Contains(stderr, "--since") {
 			t.Errorf("--since yesterday: exit %d, %s", code, stderr)
+		}
+		help, _, _ := runBinary(t, "", "history", "--help")
+		for _, want := range []string{"Examples:", "kedit history configmap/app-config", "Audit levels: writes (create, update, patch, delete) must be logged at\nRequestResponse",
+			"3 inconclusive"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("history --help lacks %q:\n%s", want, help)
+			}
 		}
 	})
 
