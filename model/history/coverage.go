@@ -125,7 +125,12 @@ func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Cover
 	}
 	if len(levels) == 1 {
 		for l := range levels {
-			c.Level = l
+			// Only a level the API server writes is said: the log's
+			// text is not.
+			switch l {
+			case "Metadata", "Request":
+				c.Level = l
+			}
 		}
 	}
 	for _, rs := range reads {
