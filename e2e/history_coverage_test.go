@@ -80,7 +80,8 @@ func historyRun(t *testing.T, e *auditEnv, obj string, versions int, args ...str
 //     with the loss, 3 for an object with nothing found); corrupt within,
 //     a line of text among the events, JSON over many lines are exit 2
 //     naming file and line (the last with the jq -c hint); the object view
-//     refuses the corrupt log before the UI starts.
+//     refuses the corrupt log before the UI starts, and its timeline says
+//     a log cut short is partial.
 func TestHistoryCoverageOnARealLog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: needs a real API server; not run with -short")
@@ -221,6 +222,14 @@ func TestHistoryCoverageOnARealLog(t *testing.T) {
 			cutLine+":"+itoa(cutAt)+": the last line is cut short") {
 			t.Errorf("the cut line is not named at line %d: %s", cutAt, stderr)
 		}
+		// The object view reads a log cut short up to the cut, and says so.
+		env := newKeditEnv(t, "true")
+		env.kubeconfig = c.Kubeconfig()
+		term := env.run(t, 120, 30, "configmap/race", "--audit-log", cutLine)
+		term.waitFor(screenWait, "ConfigMap/race", "foo: alice")
+		term.send("t")
+		term.waitFor(screenWait, "audit log: the log ends early: partial; 1 lost update, 0 fights", "LOST")
+
 		if out, _, code := runBinary(t, "", "history", "cm/calm", "--kubeconfig", c.Kubeconfig(), "--audit-log", log); code != 0 || !strings.HasPrefix(out, "OK: ") {
 			t.Errorf("cm/calm on the whole log: exit %d\n%s", code, out)
 		}
