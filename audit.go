@@ -22,9 +22,9 @@ func targetMatch(t *kube.Target) auditlog.Match {
 }
 
 // checkAuditLogs says, before the UI starts, what is wrong with the audit
-// logs --audit-log gives the object view: a file that cannot be read or
-// is no audit log (naming the file and line), or stdin, which is the
-// terminal's.
+// logs --audit-log gives the object view: a file that cannot be read, is
+// no audit log or is corrupt within (naming the file and line; every line
+// is checked), or stdin, which is the terminal's.
 func checkAuditLogs(files []string) error {
 	for _, f := range files {
 		if f == auditlog.Stdin {
@@ -70,7 +70,9 @@ func (r *historyReader) read(context.Context) (*history.History, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.sig, r.h = sig, history.Analyze(res.Events, r.opts...)
+	h := history.Analyze(res.Events, r.opts...)
+	h.Coverage.Partial = cutLogs(res.Cut)
+	r.sig, r.h = sig, h
 	return r.h, nil
 }
 

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/diff"
@@ -16,15 +18,27 @@ import (
 	"github.com/kedit/kedit/model/history"
 )
 
+// historyOptions are kedit history's own flags.
+type historyOptions struct {
+	logs         []string
+	asJSON, wide bool
+	since, until string
+}
+
 func newHistoryCmd(flags *kube.ConnFlags) *cobra.Command {
-	var logs []string
-	var asJSON bool
+	var o historyOptions
 	cmd := &cobra.Command{
-		Use:   "history TYPE/NAME --audit-log FILE... [--json]",
+		Use:   "history TYPE/NAME --audit-log FILE... [--json] [--wide] [--since T] [--until T]",
 		Short: "An object's history from API server audit logs, and the lost updates in it",
-		Long: `history reads API server audit logs and prints the object's versions, oldest
-first (resourceVersion, time, user, user agent, field manager, verb, and the
-fields each changed), then its lost updates, blind writes and fights.
+		Long: `history reads API server audit logs and prints what was lost in the
+object's history, one line per finding first:
+
+  LOST .data.foo: bob's "bob" (05:49:20, kubectl-patch) overwritten by alice's kubectl edit (05:49:24) with "alice"; live now "alice"
+
+then what could not be judged (INCONCLUSIVE, PARTIAL), the object's versions
+oldest first (resourceVersion, time, user, field manager, verb, the fields
+each changed; in 80 columns, --wide adds the user agent and full times),
+and the lost updates, blind writes and fights in full.
 
 A lost update is a change a writer made that a later write by another client
 replaced without having seen it: the later write carried no resourceVersion,
@@ -33,32 +47,59 @@ blind write is a write with no resourceVersion by a client the log never saw
 read the object, that replaced another client's value. A fight is a field
 whose value changed hands between the same two clients at least 3 times.
 
+Audit levels: writes (create, update, patch, delete) must be logged at
+RequestResponse (the stored object) and reads (get, list, watch) at
+Metadata. A write logged below RequestResponse, or one with no
+resourceVersion whose client's reads are not logged, cannot be judged: it
+is counted (INCONCLUSIVE: 3 of 3 writes recorded without their bodies: lost
+updates cannot be judged), never taken for "no lost update".
+
 The logs are audit.k8s.io/v1 Event JSON lines, plain or gzip, in any order
 (rotated files too), "-" for stdin; EKS, AKS and GKE exports are read as
 they come (see the README). Files after TYPE/NAME are logs too, so that
---audit-log audit*.log works.
+--audit-log audit*.log works. Every line is checked: a file that is not an
+audit log, or a corrupt gzip stream, is an error naming the file and line;
+a gzip stream that ends early or a last line cut short (a log being
+written) is a warning, and the history is partial. JSON printed over many
+lines (aws logs, gcloud) is refused with a hint: one event a line.
 
-TYPE resolves as elsewhere when the cluster answers; without one (no
-kubeconfig, or the server unreachable), it is read from the log: kubectl's
-short names of the built-in types, RESOURCE.GROUP, or the plural or singular
-resource name the log records. The namespace is -n, else the kubeconfig's,
-else "default".
+TYPE resolves as elsewhere when the cluster answers (and a lost value's
+value now is read from the live object); without one (no kubeconfig, or
+the server unreachable), it is read from the log: kubectl's short names of
+the built-in types, RESOURCE.GROUP, or the plural or singular resource name
+the log records. The namespace is -n, else the kubeconfig's, else
+"default".
 
 A Secret's values never appear: a lost value is "(secret)".
 
-Exit status: 0 no lost update, 1 lost updates found, 2 an error (an
-unreadable log, a line that is not audit JSON, no event of the object).`,
+Exit status: 0 nothing found and every write judged; 1 something to look
+at (a lost update, a blind write, a fight); 2 an error (an unreadable or
+corrupt log, a line that is not audit JSON, no event of the object, bad
+arguments); 3 inconclusive: a write of the object could not be judged, or
+a log ends early, and nothing was found.`,
+		Example: `  # who overwrote my change to this ConfigMap?
+  kedit history configmap/app-config -n shop --audit-log /var/log/kubernetes/audit.log
+
+  # rotated and gzip logs, the last hour only in the table
+  kedit history deploy/web --audit-log audit.log --audit-log audit-2025-03-01T10-00-00.000.log.gz --since 1h
+
+  # a CloudWatch export, as one JSON document for a script
+  aws logs filter-log-events --log-group-name /aws/eks/prod/cluster --log-stream-name-prefix kube-apiserver-audit \
+    --filter-pattern '"app-config"' | jq -c '.events[]' | kedit history cm/app-config -n shop --audit-log - --json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHistory(cmd, flags, args, logs, asJSON)
+			return runHistory(cmd, flags, args, o)
 		},
 	}
-	cmd.Flags().StringArrayVar(&logs, "audit-log", nil, "an API server audit log `FILE` (JSON lines, plain or gzip; - for stdin); repeat for more")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
+	cmd.Flags().StringArrayVar(&o.logs, "audit-log", nil, "an API server audit log `FILE` (JSON lines, plain or gzip; - for stdin); repeat for more")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "the version table whole: the user agent, full times, nothing cut short")
+	cmd.Flags().StringVar(&o.since, "since", "", "the version table from `TIME` on: RFC 3339 (2025-03-01T10:00:00Z) or a duration before now (1h)")
+	cmd.Flags().StringVar(&o.until, "until", "", "the version table up to `TIME`: RFC 3339 or a duration before now")
 	return cmd
 }
 
-func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, asJSON bool) error {
+func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o historyOptions) error {
 	stderr := cmd.ErrOrStderr()
 	fail := func(err error) error {
 		fmt.Fprintln(stderr, "kedit history:", escape.String(err.Error()))
@@ -68,11 +109,19 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, 
 	if err != nil {
 		return fail(err)
 	}
-	logs = append(logs, rest...)
+	text := history.TextOptions{Wide: o.wide}
+	now := time.Now()
+	if text.Since, err = timeBound("--since", o.since, now); err != nil {
+		return fail(err)
+	}
+	if text.Until, err = timeBound("--until", o.until, now); err != nil {
+		return fail(err)
+	}
+	logs := append(o.logs, rest...)
 	if len(logs) == 0 {
 		return fail(errors.New("give the audit log: --audit-log FILE"))
 	}
-	m, opts, err := historyMatch(flags, typ, name, stderr)
+	m, opts, target, err := historyMatch(flags, typ, name, stderr)
 	if err != nil {
 		return fail(err)
 	}
@@ -81,9 +130,17 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, 
 		return fail(err)
 	}
 	h := history.Analyze(res.Events, opts...)
-	rep := h.Report(history.ReportObject{Resource: res.Resource, APIGroup: res.Group, Namespace: res.Namespace, Name: name})
-	out := []byte(rep.Text())
-	if asJSON {
+	h.Coverage.Partial = cutLogs(res.Cut)
+	for _, p := range h.Coverage.Partial {
+		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+"; the history is partial")
+	}
+	var live map[string]any
+	if target != nil && len(h.LostUpdates)+len(h.BlindWrites) > 0 {
+		live = liveObject(flags, target)
+	}
+	rep := h.ReportLive(history.ReportObject{Resource: res.Resource, APIGroup: res.Group, Namespace: res.Namespace, Name: name}, live)
+	out := []byte(rep.TextWith(text))
+	if o.asJSON {
 		if out, err = rep.JSON(); err != nil {
 			return fail(err)
 		}
@@ -91,16 +148,67 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, 
 	if _, err := cmd.OutOrStdout().Write(out); err != nil {
 		return fail(err)
 	}
-	if len(h.LostUpdates) > 0 {
+	switch {
+	case len(rep.Findings()) > 0:
 		return &exitError{1}
+	case !rep.Coverage.Judged():
+		return &exitError{3}
 	}
 	return nil
+}
+
+// cutLogs says, for the coverage, which logs end early.
+func cutLogs(cut []*auditlog.CutError) []string {
+	out := []string{}
+	for _, c := range cut {
+		out = append(out, c.Error())
+	}
+	return out
+}
+
+// liveObject is the object as the cluster holds it now: an empty object
+// when it does not exist, nil when the cluster does not say.
+func liveObject(flags *kube.ConnFlags, t *kube.Target) map[string]any {
+	rc, err := flags.ToRESTConfig()
+	if err != nil {
+		return nil
+	}
+	dc, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	obj, err := kube.Get(ctx, dc, t)
+	var missing *kube.NotFoundError
+	switch {
+	case errors.As(err, &missing):
+		return map[string]any{}
+	case err != nil:
+		return nil
+	}
+	return obj.Object
+}
+
+// timeBound reads --since or --until: an RFC 3339 time, or a duration
+// before now.
+func timeBound(flag, s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%s %q: give an RFC 3339 time (2025-03-01T10:00:00Z) or a duration before now (1h, 30m)", flag, s)
 }
 
 // historyMatch names the object in the log: through the cluster when it
 // answers (TYPE as kedit resolves it elsewhere, and a custom resource's
 // schema for comparing its versions), else from TYPE alone.
-func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (auditlog.Match, []diff.Option, error) {
+func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (auditlog.Match, []diff.Option, *kube.Target, error) {
 	// A cluster that does not answer must not hold the log up for long.
 	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
 		if c.Timeout == 0 {
@@ -120,11 +228,11 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 					opts = append(opts, diff.WithSchemas(schemas))
 				}
 			}
-			return m, opts, nil
+			return m, opts, t, nil
 		case errors.As(err, &unreachable):
 			fmt.Fprintf(stderr, "kedit history: %s; TYPE is read from the log\n", escape.String(err.Error()))
 		default:
-			return auditlog.Match{}, nil, err
+			return auditlog.Match{}, nil, nil, err
 		}
 	}
 	ns := flags.Namespace
@@ -137,5 +245,5 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 		ns = "default"
 	}
 	m, err := auditlog.MatchType(typ, ns, name)
-	return m, nil, err
+	return m, nil, nil, err
 }

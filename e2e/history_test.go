@@ -28,6 +28,8 @@ import (
 type auditEnv struct {
 	t *testing.T
 	c *kubetest.Cluster
+	// ns is the namespace kubectl writes in; empty for the kubeconfig's.
+	ns string
 }
 
 func newAuditEnv(t *testing.T) *auditEnv {
@@ -42,6 +44,9 @@ func newAuditEnv(t *testing.T) *auditEnv {
 func (e *auditEnv) kubectl(user string, env []string, args ...string) *exec.Cmd {
 	if user != "" {
 		args = append([]string{"--as", user}, args...)
+	}
+	if e.ns != "" {
+		args = append([]string{"-n", e.ns}, args...)
 	}
 	cmd := exec.Command("kubectl", append([]string{"--kubeconfig", e.c.Kubeconfig()}, args...)...)
 	cmd.Env = append(append(os.Environ(), "KUBECACHEDIR="+filepath.Join(os.TempDir(), "kedit-test-kubecache")), env...)

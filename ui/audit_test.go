@@ -26,7 +26,7 @@ var (
 
 // raceEvents is the audit log of a kubectl edit race on testmap, before
 // kedit opened it: admin creates it (rv 810, foo "1"), alice's kubectl
-// edit reads it, bob patches foo (rv 811), alice's edit patches foo back
+// edit reads it, bob's kubectl patch reads it and patches foo (rv 811), alice's edit patches foo back
 // with no resourceVersion (rv 812, the version kedit then opens): bob's
 // value is lost.
 func raceEvents() []history.Event {
@@ -35,6 +35,7 @@ func raceEvents() []history.Event {
 		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201,
 			Object: configMap("810", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 0, "foo", "bar")},
 		{Verb: history.VerbGet, Client: alice, Received: at(1), Time: at(1), Code: 200},
+		{Verb: history.VerbGet, Client: bob, Received: at(1).Add(time.Second / 2), Time: at(1).Add(time.Second / 2), Code: 200},
 		{Verb: history.VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(2), Time: at(2), Code: 200,
 			Object: configMap("811", map[string]any{"foo": "bob", "bar": "1"}, "kubectl-patch", 2, "foo")},
 		{Verb: history.VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(5), Time: at(5), Code: 200,
@@ -92,6 +93,36 @@ func TestTimelineMarksTheAuditLogsLostUpdate(t *testing.T) {
 	m = drive(t, m, keys("esc", "u")...)
 	if got := m.status.Text(); got != "u undoes the overwrite of a row marked LOST: this version lost nothing" || m.Session().Draft() != nil {
 		t.Errorf("u on bob's row: status %q, draft %v", got, m.Session().Draft() != nil)
+	}
+}
+
+// TestTimelineSaysWhatTheLogCannotJudge: the race's log with its writes
+// at Metadata level has no bodies to judge: the timeline's header says
+// it cannot judge the 3 writes, never "0 lost updates", and a log that
+// ends early says the history is partial.
+func TestTimelineSaysWhatTheLogCannotJudge(t *testing.T) {
+	var events []history.Event
+	for _, ev := range raceEvents() {
+		if ev.IsWrite() {
+			ev.Object, ev.Level = nil, "Metadata"
+		}
+		events = append(events, ev)
+	}
+	hist := history.Analyze(events)
+	read := func(context.Context) (*history.History, error) { return hist, nil }
+	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.History = read })
+	m = drive(t, m, keys("t")...)
+	out := timeless(m)
+	if !strings.Contains(out, "audit log: cannot judge 3 writes (Metadata level)") || strings.Contains(out, "0 lost updates") {
+		t.Errorf("the header of a Metadata-level log:\n%s", out)
+	}
+	partial := history.Analyze(raceEvents())
+	partial.Coverage.Partial = []string{"audit.log:9: the last line is cut short (a log still being written?) and left out"}
+	read = func(context.Context) (*history.History, error) { return partial, nil }
+	m = newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.History = read })
+	m = drive(t, m, keys("t")...)
+	if out := timeless(m); !strings.Contains(out, "audit log: the log ends early: partial; 1 lost update, 0 fights; LOST: enter shows it") {
+		t.Errorf("the header of a log cut short:\n%s", out)
 	}
 }
 
@@ -197,7 +228,7 @@ func TestTimelineSaysWhyTheLogCannotBeRead(t *testing.T) {
 // until the log has the version kedit saw.
 func TestTimelineReadsALogThatIsBehindAgain(t *testing.T) {
 	full := history.Analyze(raceEvents())
-	early := history.Analyze(raceEvents()[:3])
+	early := history.Analyze(raceEvents()[:4])
 	var reads atomic.Int32
 	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) {
 		c.History = func(context.Context) (*history.History, error) {
@@ -226,6 +257,7 @@ func secretLostApp(t *testing.T, w, h int) App {
 	hist := history.Analyze([]history.Event{
 		{Verb: history.VerbCreate, Client: admin, Received: at(0), Time: at(0), Code: 201, Object: secretAt("810", "Zmlyc3Q=")},
 		{Verb: history.VerbGet, Client: alice, Received: at(1), Time: at(1), Code: 200},
+		{Verb: history.VerbGet, Client: bob, Received: at(1).Add(time.Second / 2), Time: at(1).Add(time.Second / 2), Code: 200},
 		{Verb: history.VerbPatch, Client: bob, Received: at(2), Time: at(2), Code: 200, Object: secretAt("811", "Ym9icy12YWx1ZQ==")},
 		{Verb: history.VerbPatch, Client: alice, Received: at(5), Time: at(5), Code: 200, Object: secretAt("812", "czNjcmV0LWE=")},
 	})
@@ -329,9 +361,10 @@ func TestAuditGolden(t *testing.T) {
 func TestAuditLogTextIsEscaped(t *testing.T) {
 	const evil = "\x1b]0;owned\x07\x1b[2J"
 	events := raceEvents()
-	events[1].Client.User, events[3].Client.User = "alice"+evil, "alice"+evil
-	events[2].Client.User, events[2].Manager = "bob"+evil, "patch"+evil
-	events[2].Object = configMap("811", map[string]any{"foo": "bob" + evil, "bar": "1"}, "m"+evil, 2, "foo")
+	events[1].Client.User, events[4].Client.User = "alice"+evil, "alice"+evil
+	events[2].Client.User = "bob" + evil
+	events[3].Client.User, events[3].Manager = "bob"+evil, "patch"+evil
+	events[3].Object = configMap("811", map[string]any{"foo": "bob" + evil, "bar": "1"}, "m"+evil, 2, "foo")
 	hist := history.Analyze(events)
 	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) {
 		c.History = func(context.Context) (*history.History, error) { return hist, nil }

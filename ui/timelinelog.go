@@ -134,7 +134,8 @@ func (m TimelineView) logBehind() bool {
 }
 
 // logLine says what the audit log holds, under the title: its lost
-// updates and fights, that it is being read, or why it cannot be.
+// updates and fights, what of it could not be judged (never "0 lost
+// updates" then), that it is being read, or why it cannot be.
 func (m TimelineView) logLine() string {
 	st := m.styles
 	var text string
@@ -153,6 +154,14 @@ func (m TimelineView) logLine() string {
 			}
 		}
 		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+		if short := m.h.Coverage.Short(); short != "" {
+			// What was not judged is no count of zero: it comes first,
+			// and a count of none found is not said.
+			text = "audit log: " + short
+			if len(m.h.LostUpdates)+len(m.h.Fights) > 0 {
+				text += "; " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+			}
+		}
 		if lost > 0 {
 			text += "; LOST: enter shows it, u undoes it"
 		}

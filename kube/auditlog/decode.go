@@ -13,6 +13,7 @@ import (
 // auditEvent is an audit.k8s.io/v1 Event as far as kedit reads it.
 type auditEvent struct {
 	AuditID          string
+	Level            string
 	Stage            string
 	RequestURI       string
 	Verb             string
@@ -48,6 +49,7 @@ type envelope struct {
 	Kind                     string          `json:"kind"`
 	APIVersion               string          `json:"apiVersion"`
 	AuditID                  string          `json:"auditID"`
+	Level                    string          `json:"level"`
 	Stage                    string          `json:"stage"`
 	RequestURI               string          `json:"requestURI"`
 	Verb                     string          `json:"verb"`
@@ -136,7 +138,7 @@ func fromEnvelope(e *envelope) (*auditEvent, error) {
 	if e.Verb == "" || e.Stage == "" {
 		return nil, errNotAudit
 	}
-	a := &auditEvent{AuditID: e.AuditID, Stage: e.Stage, RequestURI: e.RequestURI, Verb: e.Verb, UserAgent: e.UserAgent,
+	a := &auditEvent{AuditID: e.AuditID, Level: e.Level, Stage: e.Stage, RequestURI: e.RequestURI, Verb: e.Verb, UserAgent: e.UserAgent,
 		RequestObject: unquote(e.RequestObject), ResponseObject: unquote(e.ResponseObject)}
 	var u, iu userInfo
 	if err := dynamic(e.User, &u); err != nil {

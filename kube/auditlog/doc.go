@@ -4,6 +4,12 @@
 // read once, lines that cannot be about the object are skipped before any
 // JSON is decoded, and only the object's events are kept.
 //
+// Every line read is checked to be one JSON object, and the end of each
+// log to be whole: a file of another kind or a corrupt gzip stream is an
+// error naming the file and line, and a log that ends early (a gzip stream
+// or a last line cut short) a warning (CutError) that the history is
+// partial.
+//
 // It reads audit.k8s.io/v1 Event JSON lines, plain or gzip-compressed,
 // as the API server's log backend writes them and as the managed clouds
 // export them:
@@ -25,5 +31,5 @@
 //     prints them.
 //
 // JSON documents that span lines (the AWS and gcloud command line tools'
-// own output) are not read: jq -c makes lines of them.
+// own output) are not read: jq -c makes lines of them, as the error says.
 package auditlog

@@ -48,7 +48,7 @@ func (rd *reader) consider(a *auditEvent, source string) {
 		return
 	}
 	ev := history.Event{Verb: verb, Client: client(a), Received: a.Received, Time: a.Time, Code: a.Code,
-		UID: ref.UID, Subresource: ref.Subresource, Source: source, Manager: query(a.RequestURI, "fieldManager")}
+		UID: ref.UID, Subresource: ref.Subresource, Source: source, Manager: query(a.RequestURI, "fieldManager"), Level: a.Level}
 	if verb == history.VerbWatch {
 		if i, ok := rd.open[a.AuditID]; ok && a.AuditID != "" {
 			// The end of a watch whose beginning was read: one span.

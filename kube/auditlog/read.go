@@ -31,6 +31,67 @@ func (e *FormatError) Error() string {
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
+// lineError is a line that is not one JSON object (FormatError once
+// its file is known).
+type lineError struct {
+	Line int64
+	Err  error
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// streamError is a log whose stream failed while line Line was read.
+type streamError struct {
+	Line int64
+	Err  error
+}
+
+func (e *streamError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// cutError is a log that ends early: a gzip stream cut short (early), or
+// a last line cut mid-JSON, as in a log still being written.
+type cutError struct {
+	Line  int64
+	early bool
+}
+
+func (e *cutError) Error() string { return fmt.Sprintf("line %d cut short", e.Line) }
+
+// CorruptError says a log's stream is corrupt (a gzip file damaged
+// within), found while line Line was read: none of it can be trusted.
+type CorruptError struct {
+	File string
+	Line int64
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("%s:%d: the log is corrupt (found reading this line): %v", e.File, e.Line, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// CutError says a log ends early: its gzip stream ends before its end
+// (a file cut short, or still being written), or its last line is cut
+// mid-JSON (a log being written). The lines before Line were read; what
+// the log held from Line on is unknown, so a history read from it is
+// partial. It is a warning, not an error: Read returns it in
+// Result.Cut.
+type CutError struct {
+	File string
+	Line int64
+	// Gzip is set when the gzip stream ends early; else the last line is
+	// cut short.
+	Gzip bool
+}
+
+func (e *CutError) Error() string {
+	if e.Gzip {
+		return fmt.Sprintf("%s:%d: the gzip stream ends early (the file is cut short): the lines from %d on are missing", e.File, e.Line, e.Line)
+	}
+	return fmt.Sprintf("%s:%d: the last line is cut short (a log still being written?) and left out", e.File, e.Line)
+}
+
 // NoEventsError says the logs hold no event of the object.
 type NoEventsError struct {
 	Match Match
@@ -67,6 +128,8 @@ type Result struct {
 	Resource, Group string
 	// Namespace is the object's namespace, empty for a cluster-scoped one.
 	Namespace string
+	// Cut are the logs that end early: the history is partial.
+	Cut []*CutError
 }
 
 // Read reads the logs in files (Stdin reads stdin; gzip is recognised by
@@ -79,7 +142,12 @@ func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
 			return nil, err
 		}
 	}
-	return rd.result(files)
+	res, err := rd.result(files)
+	if err != nil {
+		return nil, err
+	}
+	res.Cut = rd.cut
+	return res, nil
 }
 
 type kept struct {
@@ -92,6 +160,7 @@ type kept struct {
 
 type reader struct {
 	m       Match
+	cut     []*CutError
 	scanner *scanner
 	events  []kept
 	// open are the watches begun (ResponseStarted) and not yet ended, by
@@ -111,21 +180,13 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
-	magic, _ := br.Peek(2)
-	r = br
-	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		defer zr.Close()
-		ahead, stop := readAhead(zr)
-		defer stop()
-		r = ahead
+	r, stop, err := decompressed(name, r)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	checked := false
-	err := rd.scanner.scan(r, func(line []byte, n int64) error {
+	err = rd.scanner.scan(r, func(line []byte, n int64) error {
 		a, err := parseLine(line)
 		if err != nil {
 			return &FormatError{File: name, Line: n, Err: err}
@@ -134,11 +195,12 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		rd.consider(a, fmt.Sprintf("%s:%d", name, n))
 		return nil
 	})
-	var fe *FormatError
-	if err != nil && !errors.As(err, &fe) {
-		return fmt.Errorf("reading %s: %w", name, err)
+	var cut *cutError
+	if errors.As(err, &cut) {
+		rd.cut = append(rd.cut, &CutError{File: name, Line: cut.Line, Gzip: cut.early})
+		err = nil
 	}
-	if err != nil {
+	if err = fileError(name, err); err != nil {
 		return err
 	}
 	if !checked {
@@ -147,17 +209,73 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 	return nil
 }
 
-// Check reads the first line of each log in files, so that a file that
-// cannot be read or is no audit log is said before it is needed, naming
-// the file (and line). Reading the logs (Read) may still meet a bad line
-// further on.
+// fileError names the file in what scanning it found wrong.
+func fileError(name string, err error) error {
+	var le *lineError
+	var se *streamError
+	var fe *FormatError
+	switch {
+	case err == nil || errors.As(err, &fe):
+		return err
+	case errors.As(err, &le):
+		return &FormatError{File: name, Line: le.Line, Err: le.Err}
+	case errors.As(err, &se):
+		return &CorruptError{File: name, Line: se.Line, Err: se.Err}
+	}
+	return fmt.Errorf("reading %s: %w", name, err)
+}
+
+// Check reads each log in files as Read would, without keeping any
+// event, so that a file that cannot be read, is no audit log, or is
+// corrupt within is said before it is needed, naming the file and line.
+// A log that only ends early is no error here (Read reports it in
+// Result.Cut).
 func Check(files []string) error {
 	for _, f := range files {
-		if err := checkFirst(f); err != nil {
+		if err := checkFile(f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func checkFile(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, stop, err := decompressed(name, f)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	s := &scanner{none: true, buf: make([]byte, 0, chunkSize)}
+	err = s.scan(r, nil)
+	var cut *cutError
+	if errors.As(err, &cut) {
+		err = nil
+	}
+	if err = fileError(name, err); err != nil {
+		return err
+	}
+	return checkFirst(name)
+}
+
+// decompressed is the text of a log read from f: itself, or what its gzip
+// stream holds (recognised by its magic number), read ahead.
+func decompressed(name string, f io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(f, 1<<16)
+	magic, _ := br.Peek(2)
+	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		return br, func() {}, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	ahead, stop := readAhead(zr)
+	return ahead, func() { stop(); zr.Close() }, nil
 }
 
 // checkFirst reads the first line of a log none of whose lines was about

@@ -3,7 +3,9 @@ package auditlog
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,7 +128,7 @@ func TestRotatedFilesInAnyOrder(t *testing.T) {
 func TestScannerSkipsLinesOfOtherObjects(t *testing.T) {
 	m, _ := MatchType("cm", "shop", "app-config")
 	s := newScanner(m)
-	text := "not json at all\n" +
+	text := `{"not":"an event"}` + "\n" +
 		`{"verb":"get","objectRef":{"resource":"configmaps","name":"other"}}` + "\n" +
 		`{"verb":"list","objectRef":{"resource":"configmaps"}}` + "\n" +
 		`{"verb":"get","objectRef":{"resource":"configmaps","name":"app-config"}}` + "\n" +
@@ -169,5 +171,100 @@ func TestMatchType(t *testing.T) {
 		if m.Group != c.group || m.AnyGroup != c.any {
 			t.Errorf("%s: group %q any %v", c.typ, m.Group, m.AnyGroup)
 		}
+	}
+}
+
+// longLog is the fixture followed by n events of other ConfigMaps: a log
+// long enough that cutting its end leaves the object's events whole.
+func longLog(t *testing.T, n int) string {
+	t.Helper()
+	fixture, err := os.ReadFile("testdata/gke-race.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(fixture), "\n")
+	var b strings.Builder
+	b.Write(fixture)
+	for i := range n {
+		b.WriteString(strings.ReplaceAll(lines[i%3], "app-config", fmt.Sprintf("other-%d", i)))
+	}
+	return b.String()
+}
+
+// TestLogsThatEndEarlyOrBreak checks how a log's end and its lines are
+// checked, on every line and not only those about the object: a gzip
+// stream cut short and a last line cut mid-JSON are read up to the cut
+// and reported in Result.Cut with the file and line; a gzip stream
+// corrupt within, a line of text among events, and JSON printed over
+// many lines (with the jq -c hint) are errors naming the file and line;
+// Check says the same of the errors before anything is read.
+func TestLogsThatEndEarlyOrBreak(t *testing.T) {
+	m, _ := MatchType("cm", "shop", "app-config")
+	text := longLog(t, 3000)
+	whole := strings.Count(text, "\n")
+
+	gz := write(t, "audit.log.gz", text, true)
+	data, _ := os.ReadFile(gz)
+	cutGz := filepath.Join(t.TempDir(), "cut.log.gz")
+	os.WriteFile(cutGz, data[:len(data)-300], 0o600)
+	res, err := Read([]string{cutGz}, nil, m)
+	if err != nil {
+		t.Fatalf("a gzip stream cut short: %v", err)
+	}
+	if len(res.Cut) != 1 || !res.Cut[0].Gzip || res.Cut[0].File != cutGz || res.Cut[0].Line < 8 || res.Cut[0].Line > int64(whole) ||
+		!strings.Contains(res.Cut[0].Error(), "the gzip stream ends early") {
+		t.Errorf("a gzip stream cut short: cut %v", res.Cut)
+	}
+	if h := history.Analyze(res.Events); len(h.LostUpdates) != 1 {
+		t.Errorf("the lines before the cut were not all read: %d lost updates", len(h.LostUpdates))
+	}
+	if err := Check([]string{cutGz}); err != nil {
+		t.Errorf("Check of a gzip stream cut short: %v", err)
+	}
+
+	corrupt := append([]byte(nil), data...)
+	for i := len(corrupt) / 2; i < len(corrupt)/2+64; i++ {
+		corrupt[i] ^= 0x55
+	}
+	bad := filepath.Join(t.TempDir(), "corrupt.log.gz")
+	os.WriteFile(bad, corrupt, 0o600)
+	var ce *CorruptError
+	var fe *FormatError
+	for _, err := range []error{func() error { _, err := Read([]string{bad}, nil, m); return err }(), Check([]string{bad})} {
+		if !(errors.As(err, &ce) && ce.File == bad && ce.Line > 1) && !(errors.As(err, &fe) && fe.File == bad && fe.Line > 1) {
+			t.Errorf("a gzip stream corrupt within: %v", err)
+		}
+	}
+
+	cutLine := write(t, "audit.log", text+`{"insertId":"fixture-9","protoPayload":{"methodName":"io.k8s.core.v1.configmaps.up`, false)
+	res, err = Read([]string{cutLine}, nil, m)
+	if err != nil || len(res.Cut) != 1 || res.Cut[0].Gzip || res.Cut[0].Line != int64(whole+1) ||
+		!strings.Contains(res.Cut[0].Error(), fmt.Sprintf("%s:%d: the last line is cut short", cutLine, whole+1)) {
+		t.Errorf("a last line cut short: %v, cut %v", err, res.Cut)
+	}
+	noNewline := write(t, "audit.log", strings.TrimSuffix(text, "\n"), false)
+	if res, err := Read([]string{noNewline}, nil, m); err != nil || len(res.Cut) != 0 {
+		t.Errorf("a whole last line without a newline: %v, cut %v", err, res.Cut)
+	}
+
+	lines := strings.SplitAfter(text, "\n")
+	mixed := write(t, "audit.log", strings.Join(lines[:2000], "")+"I1128 05:49:20 server started\n"+strings.Join(lines[2000:], ""), false)
+	for _, err := range []error{func() error { _, err := Read([]string{mixed}, nil, m); return err }(), Check([]string{mixed})} {
+		if !errors.As(err, &fe) || fe.File != mixed || fe.Line != 2001 {
+			t.Errorf("a line of text among lines of other objects: %v", err)
+		}
+	}
+
+	var events []any
+	for _, l := range lines[:7] {
+		var ev any
+		json.Unmarshal([]byte(l), &ev)
+		events = append(events, ev)
+	}
+	pretty, _ := json.MarshalIndent(events, "", "  ")
+	pp := write(t, "gcloud.json", string(pretty), false)
+	_, err = Read([]string{pp}, nil, m)
+	if !errors.As(err, &fe) || fe.Line != 1 || !strings.Contains(err.Error(), "one event a line: pipe it through jq -c") {
+		t.Errorf("JSON over many lines: %v", err)
 	}
 }

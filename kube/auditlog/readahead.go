@@ -23,10 +23,9 @@ func readAhead(r io.Reader) (rd io.Reader, stop func()) {
 			case <-done:
 				return
 			}
-			n, err := io.ReadFull(r, buf)
-			if err == io.ErrUnexpectedEOF {
-				err = io.EOF
-			}
+			// fill, not io.ReadFull: a gzip stream that ends early
+			// must say io.ErrUnexpectedEOF, not io.EOF.
+			n, err := fill(r, buf)
 			select {
 			case full <- block{buf[:n], err}:
 			case <-done:

@@ -2,6 +2,7 @@ package auditlog
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 )
@@ -30,6 +31,8 @@ type scanner struct {
 	buf       []byte
 	// line is the number of the first line in buf.
 	line int64
+	// none passes no line to fn: the lines are only checked.
+	none bool
 }
 
 func newScanner(m Match) *scanner {
@@ -46,46 +49,80 @@ func newScanner(m Match) *scanner {
 var listWatch = [][]byte{[]byte(`list"`), []byte(`watch"`), []byte(`list\"`), []byte(`watch\"`)}
 
 // scan reads r and calls fn with each candidate line (without its
-// newline) and its number. A line fn keeps must be copied.
+// newline) and its number. A line fn keeps must be copied. Every line is
+// checked to be one JSON object (shapeOK) at the speed of finding its
+// end: a file that is no audit log is said at its first line, wherever
+// the object's lines are. How the log ends is checked too: a stream that
+// fails (a corrupt gzip) is a *streamError; one that ends early, or a last
+// line cut short (a log being written), is a *cutError once every whole
+// line before it was scanned.
 func (s *scanner) scan(r io.Reader, fn func(line []byte, n int64) error) error {
 	s.buf, s.line = s.buf[:0], 1
-	eof := false
-	for !eof {
+	for {
 		if len(s.buf) == cap(s.buf) {
 			if cap(s.buf) >= maxLine {
-				return errors.New("a line longer than 256 MiB")
+				return &lineError{Line: s.line, Err: errors.New("a line longer than 256 MiB")}
 			}
 			nb := make([]byte, len(s.buf), 2*cap(s.buf))
 			copy(nb, s.buf)
 			s.buf = nb
 		}
-		n, err := io.ReadFull(r, s.buf[len(s.buf):cap(s.buf)])
+		n, err := fill(r, s.buf[len(s.buf):cap(s.buf)])
 		s.buf = s.buf[:len(s.buf)+n]
-		switch {
-		case err == io.EOF || err == io.ErrUnexpectedEOF:
-			eof = true
-		case err != nil:
-			return err
+		end := bytes.LastIndexByte(s.buf, '\n') + 1
+		if err == nil && end == 0 {
+			continue // one line fills the buffer: grow it
 		}
-		end := len(s.buf)
-		if !eof {
-			end = bytes.LastIndexByte(s.buf, '\n') + 1
-			if end == 0 {
-				continue // one line fills the buffer: grow it
-			}
-		}
-		next, err := s.lines(s.buf[:end], fn)
-		if err != nil {
-			return err
+		next, lerr := s.lines(s.buf[:end], fn)
+		if lerr != nil {
+			return lerr
 		}
 		s.line = next
 		rest := copy(s.buf, s.buf[end:])
 		s.buf = s.buf[:rest]
+		switch {
+		case err == nil:
+			continue
+		case err == io.ErrUnexpectedEOF:
+			return &cutError{Line: s.line, early: true}
+		case err != io.EOF:
+			return &streamError{Line: s.line, Err: err}
+		}
+		return s.last(fn)
 	}
-	return nil
 }
 
-// lines calls fn with the candidate lines of chunk, a run of whole lines.
+// last scans what follows the log's last newline: a whole line written
+// without one, or a line cut short.
+func (s *scanner) last(fn func([]byte, int64) error) error {
+	tail := bytes.TrimSpace(s.buf)
+	if len(tail) == 0 {
+		return nil
+	}
+	if i := bytes.IndexByte(tail, '{'); i >= 0 && !json.Valid(tail[i:]) {
+		return &cutError{Line: s.line}
+	}
+	_, err := s.lines(s.buf, fn)
+	return err
+}
+
+// fill reads into b until it is full or the reader fails; unlike
+// io.ReadFull it returns the reader's own error, so that a stream that
+// ends early (io.ErrUnexpectedEOF from gzip) is told from one that ends.
+func fill(r io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := r.Read(b[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// lines calls fn with the candidate lines of chunk, a run of whole lines,
+// having checked the shape of each.
 func (s *scanner) lines(chunk []byte, fn func([]byte, int64) error) (int64, error) {
 	n := s.line
 	for pos := 0; pos < len(chunk); n++ {
@@ -96,7 +133,10 @@ func (s *scanner) lines(chunk []byte, fn func([]byte, int64) error) (int64, erro
 			end += pos
 		}
 		line := chunk[pos:end]
-		if s.candidate(line) {
+		if err := shapeOK(line); err != nil {
+			return n, &lineError{Line: n, Err: err}
+		}
+		if !s.none && s.candidate(line) {
 			if err := fn(bytes.TrimRight(line, "\r"), n); err != nil {
 				return n, err
 			}
@@ -104,6 +144,31 @@ func (s *scanner) lines(chunk []byte, fn func([]byte, int64) error) (int64, erro
 		pos = end + 1
 	}
 	return n, nil
+}
+
+// errPretty says a log is JSON printed over many lines.
+var errPretty = errors.New("a JSON document over many lines, as aws logs and gcloud print it; kedit reads one event a line: pipe it through jq -c (jq -c '.events[]' for aws logs filter-log-events, jq -c '.[]' for gcloud --format=json)")
+
+// shapeOK checks, without decoding it, that a line is empty or holds one
+// JSON object that ends the line (after an export's timestamp, if any):
+// what every format read writes, and what a file of another kind (YAML,
+// text, JSON printed over many lines) does not.
+func shapeOK(line []byte) error {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return nil
+	}
+	if t[len(t)-1] == '}' && bytes.IndexByte(t, '{') >= 0 {
+		return nil
+	}
+	switch {
+	case len(t) <= 2 && (t[0] == '{' || t[0] == '['),
+		t[0] == '"' && bytes.Contains(t, []byte(`":`)):
+		return errPretty
+	case bytes.IndexByte(t, '{') >= 0:
+		return errors.New("a JSON object cut short, or text after it")
+	}
+	return errors.New("no JSON object on the line")
 }
 
 var (

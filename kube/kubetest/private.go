@@ -27,6 +27,8 @@ type Cluster struct {
 	args []string
 	// auditLog is the audit log's path; empty without one.
 	auditLog string
+	// auditPolicy is the audit policy's text; empty for localcluster's.
+	auditPolicy string
 
 	mu   sync.Mutex
 	proc *localproc.Process
@@ -48,6 +50,13 @@ func WithAuditLog() ClusterOption {
 	}
 }
 
+// WithAuditPolicy makes the API server log with policy (an
+// audit.k8s.io/v1 Policy in YAML) instead of localcluster's default; it
+// goes with WithAuditLog.
+func WithAuditPolicy(policy string) ClusterOption {
+	return func(c *Cluster) { c.auditPolicy = policy }
+}
+
 // NewCluster starts a cluster of t's own in a directory of its own, and
 // stops it when t ends. It fails t when the server cannot be built or
 // started; an external cluster (KEDIT_TEST_KUBECONFIG) cannot be given to
@@ -65,6 +74,13 @@ func NewCluster(t testing.TB, opts ...ClusterOption) *Cluster {
 	c := &Cluster{dir: dir}
 	for _, o := range opts {
 		o(c)
+	}
+	if c.auditPolicy != "" {
+		p := filepath.Join(dir, "test-audit-policy.yaml")
+		if err := os.WriteFile(p, []byte(c.auditPolicy), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c.args = append(c.args, "--audit-policy", p)
 	}
 	t.Cleanup(func() {
 		c.mu.Lock()

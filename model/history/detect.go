@@ -23,6 +23,8 @@ type History struct {
 	// Secret is set when the object is a Secret: its values are never to
 	// be shown.
 	Secret bool
+	// Coverage says what of the history could not be judged.
+	Coverage Coverage
 }
 
 // Loss is one field whose value a write replaced: a lost update, or the
@@ -80,6 +82,7 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 		}
 	}
 	h.Fights = fights(vs)
+	h.Coverage = coverageOf(vs, reads, sorted)
 	return h
 }
 

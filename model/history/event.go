@@ -67,6 +67,9 @@ type Event struct {
 	Subresource string
 	// Source names where the event is in the log, "FILE:LINE".
 	Source string
+	// Level is the audit level the event was logged at (Metadata,
+	// Request, RequestResponse); empty when the log does not say.
+	Level string
 }
 
 // IsWrite reports whether the event is a write: create, update, patch or

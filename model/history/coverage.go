@@ -1,0 +1,159 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kedit/kedit/internal/words"
+)
+
+// Coverage says how much of the object's history the log lets Analyze
+// judge. A write can be judged for lost updates only when the log holds
+// the object it stored (RequestResponse level) and, when its request
+// carried no resourceVersion, a read of the object by its client before
+// it (reads at Metadata level): what the writer saw. A Metadata-level
+// policy, common for writes, leaves every write unjudged; "no lost
+// update" is then no answer.
+type Coverage struct {
+	// Writes counts the object's versions: its successful writes.
+	Writes int `json:"writes"`
+	// WithoutBodies counts the writes the log holds no stored object of
+	// (logged below RequestResponse level).
+	WithoutBodies int `json:"withoutBodies"`
+	// Level is the audit level the writes without their bodies were
+	// logged at, when the log says and it is one (Metadata, Request).
+	Level string `json:"level,omitempty"`
+	// WithoutReads counts the writes with no resourceVersion whose client
+	// the log has no read of the object by before them: what they saw is
+	// unknown.
+	WithoutReads int `json:"withoutReads"`
+	// Reads counts the log's reads of the object (get, list, watch).
+	Reads int `json:"reads"`
+	// Uncompared counts the writes whose object could not be compared
+	// with the version before (what they changed is unknown).
+	Uncompared int `json:"uncompared"`
+	// Unjudged counts the writes that could not be judged: those above,
+	// and those right after a write without its body (what changed in
+	// between is not known).
+	Unjudged int `json:"unjudged"`
+	// Partial names the logs that end early (FILE:LINE and why): what
+	// they held after is missing. Set by whoever read the logs.
+	Partial []string `json:"partial"`
+}
+
+// Judged reports whether every write could be judged and every log was
+// read to its end: only then does finding nothing mean nothing was lost.
+func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 }
+
+// Lines says in words which writes could not be judged, one line each;
+// none when every write was. The logs that end early are in Partial.
+func (c Coverage) Lines() []string {
+	var out []string
+	if c.WithoutBodies > 0 {
+		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (%s; writes need RequestResponse)",
+			c.WithoutBodies, words.Count(c.Writes, "write"), c.levelWords()))
+	}
+	if c.WithoutReads > 0 {
+		s := fmt.Sprintf("%d of %s carried no resourceVersion and the log has no read of the object by their client before them: what they saw cannot be judged",
+			c.WithoutReads, words.Count(c.Writes, "write"))
+		if c.Reads == 0 {
+			s += " (the log holds no get, list or watch of it: reads need Metadata level)"
+		}
+		out = append(out, s)
+	}
+	if c.Uncompared > 0 {
+		out = append(out, fmt.Sprintf("%d of %s could not be compared with the version before: what they changed is unknown",
+			c.Uncompared, words.Count(c.Writes, "write")))
+	}
+	if rest := c.Unjudged - c.WithoutBodies - c.WithoutReads - c.Uncompared; rest > 0 {
+		out = append(out, fmt.Sprintf("%d of %s came right after a write without its body: what they changed cannot be told apart from it",
+			rest, words.Count(c.Writes, "write")))
+	}
+	return out
+}
+
+// levelWords says what level the writes without their bodies were
+// logged at.
+func (c Coverage) levelWords() string {
+	if c.Level == "" {
+		return "logged below RequestResponse level"
+	}
+	return "logged at " + c.Level + " level"
+}
+
+// Short says in a few words what could not be judged, for the timeline's
+// header: "cannot judge 3 writes (Metadata level)"; empty when everything
+// was.
+func (c Coverage) Short() string {
+	var parts []string
+	if c.Unjudged > 0 {
+		var why []string
+		if c.WithoutBodies > 0 {
+			if c.Level != "" {
+				why = append(why, c.Level+" level")
+			} else {
+				why = append(why, "below RequestResponse")
+			}
+		}
+		switch {
+		case c.WithoutReads > 0 && c.Reads == 0:
+			why = append(why, "reads not logged")
+		case c.WithoutReads > 0:
+			why = append(why, "no read by the writer")
+		}
+		s := "cannot judge " + words.Count(c.Unjudged, "write")
+		if len(why) > 0 {
+			s += " (" + strings.Join(why, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(c.Partial) > 0 {
+		parts = append(parts, "the log ends early: partial")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// coverageOf counts what of versions vs the log lets Analyze judge, with
+// each client's reads.
+func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Coverage {
+	c := Coverage{Writes: len(vs), Partial: []string{}}
+	levels := map[string]bool{}
+	for _, ev := range events {
+		if ev.IsWrite() && ev.Object == nil && ev.Code >= 200 && ev.Code < 300 && ev.Verb != VerbDelete {
+			levels[ev.Level] = true
+		}
+	}
+	if len(levels) == 1 {
+		for l := range levels {
+			// Only a level the API server writes is said: the log's
+			// text is not.
+			switch l {
+			case "Metadata", "Request":
+				c.Level = l
+			}
+		}
+	}
+	for _, rs := range reads {
+		c.Reads += len(rs)
+	}
+	for i := range vs {
+		v := &vs[i]
+		switch {
+		case !v.Recorded:
+			c.WithoutBodies++
+		case v.Err != nil:
+			c.Uncompared++
+		case v.AfterGap:
+		case overwriter(vs, i):
+			if _, _, blind := baseOf(vs, i, reads[v.Client]); blind {
+				c.WithoutReads++
+			} else {
+				continue
+			}
+		default:
+			continue
+		}
+		c.Unjudged++
+	}
+	return c
+}
