@@ -62,7 +62,7 @@ func TestE2ERecreatedAsksBeforeSaving(t *testing.T) {
 			term.waitForText(screenWait, "save it onto the new one? (y/n)")
 			term.send("y")
 			if !auto {
-				term.waitFor(screenWait, "conflict: theirs is a new object (created again at rv "+created+")", ".data.newteam")
+				term.waitFor(screenWait, "clean rebase: theirs is a new object (created again at rv "+created+")", ".data.newteam")
 				term.send("s")
 			}
 			screen = term.waitFor(screenWait, "saved rv", "onto the new object (uid "+uid[:8]+")")
