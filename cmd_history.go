@@ -24,14 +24,22 @@ func newHistoryCmd(flags *kube.ConnFlags) *cobra.Command {
 		Short: "An object's history from API server audit logs, and the lost updates in it",
 		Long: `history reads API server audit logs and prints the object's versions, oldest
 first (resourceVersion, time, user, user agent, field manager, verb, and the
-fields each changed), then its lost updates, blind writes and fights.
+fields each changed), then its lost updates, blind writes, reverted values
+and fights.
 
 A lost update is a change a writer made that a later write by another client
 replaced without having seen it: the later write carried no resourceVersion,
 and its client last read the object (get, list, watch) before the change. A
 blind write is a write with no resourceVersion by a client the log never saw
-read the object, that replaced another client's value. A fight is a field
-whose value changed hands between the same two clients at least 3 times.
+read the object, that replaced another client's value. A reverted value is a
+write that set a field back to what it was before another client's change,
+when that change is not counted lost (its writer read the object after it,
+or the log has no read by it): the writer may have read it, but undid it. A
+fight is a field whose value changed hands between the same two clients at
+least 3 times. A JSON Patch's test operation (kedit set --if) is a read of
+the field it tests at the moment of the write. A note names a client (user
+and user agent) that wrote under two field managers: two tools of one user
+are one client here, and a loss between them is not seen.
 
 The logs are audit.k8s.io/v1 Event JSON lines, plain or gzip, in any order
 (rotated files too), "-" for stdin; EKS, AKS and GKE exports are read as
@@ -46,7 +54,7 @@ else "default".
 
 A Secret's values never appear: a lost value is "(secret)".
 
-Exit status: 0 no lost update, 1 lost updates found, 2 an error (an
+Exit status: 0 no lost update, 1 lost updates or reverted values found, 2 an error (an
 unreadable log, a line that is not audit JSON, no event of the object).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -91,7 +99,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args, logs []string, 
 	if _, err := cmd.OutOrStdout().Write(out); err != nil {
 		return fail(err)
 	}
-	if len(h.LostUpdates) > 0 {
+	if len(h.LostUpdates)+len(h.Reverted) > 0 {
 		return &exitError{1}
 	}
 	return nil

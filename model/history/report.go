@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,7 +22,18 @@ type Report struct {
 	Versions    []ReportVersion `json:"versions"`
 	LostUpdates []ReportLoss    `json:"lostUpdates"`
 	BlindWrites []ReportLoss    `json:"blindWrites"`
+	Reverted    []ReportLoss    `json:"reverted"`
 	Fights      []ReportFight   `json:"fights"`
+	// ToolChanges are the writes whose field manager differs from the one
+	// of their client's write before (History.ToolChanges).
+	ToolChanges []ReportToolChange `json:"toolChanges"`
+}
+
+// ReportToolChange is a client's write under another field manager than
+// its write before: Before is that write, Write this one.
+type ReportToolChange struct {
+	Before ReportVersion `json:"before"`
+	Write  ReportVersion `json:"write"`
 }
 
 // ReportObject names the object.
@@ -46,6 +58,10 @@ type ReportVersion struct {
 	Manager         string   `json:"manager"`
 	Verb            string   `json:"verb"`
 	Changed         []string `json:"changed"`
+	// CreatedAgain marks the first version of an object created again
+	// under the name after a deletion; UID is then its uid.
+	CreatedAgain bool   `json:"createdAgain,omitempty"`
+	UID          string `json:"uid,omitempty"`
 }
 
 // ReportLoss is a lost update, or the value a blind write replaced. Base
@@ -73,7 +89,8 @@ type ReportFight struct {
 // Report builds the report of h for the object named by obj (its UIDs
 // are filled in here).
 func (h *History) Report(obj ReportObject) Report {
-	r := Report{Object: obj, Versions: []ReportVersion{}, LostUpdates: []ReportLoss{}, BlindWrites: []ReportLoss{}, Fights: []ReportFight{}}
+	r := Report{Object: obj, Versions: []ReportVersion{}, LostUpdates: []ReportLoss{}, BlindWrites: []ReportLoss{}, Reverted: []ReportLoss{},
+		Fights: []ReportFight{}, ToolChanges: []ReportToolChange{}}
 	r.Object.UIDs = []string{}
 	for i := range h.Versions {
 		v := &h.Versions[i]
@@ -94,6 +111,12 @@ func (h *History) Report(obj ReportObject) Report {
 	for _, l := range h.BlindWrites {
 		r.BlindWrites = append(r.BlindWrites, h.loss(l))
 	}
+	for _, l := range h.Reverted {
+		r.Reverted = append(r.Reverted, h.loss(l))
+	}
+	for _, tc := range h.ToolChanges {
+		r.ToolChanges = append(r.ToolChanges, ReportToolChange{Before: h.version(tc.Previous), Write: h.version(tc.Write)})
+	}
 	for _, f := range h.Fights {
 		rf := ReportFight{Path: f.Path, Clients: f.Clients, Count: f.Count}
 		for _, t := range f.Times {
@@ -110,6 +133,9 @@ func (h *History) version(i int) ReportVersion {
 		UserAgent: v.Client.UserAgent, Manager: v.Manager, Verb: v.Verb}
 	if v.Subresource != "" {
 		rv.Verb += " " + v.Subresource
+	}
+	if v.Recreated {
+		rv.CreatedAgain, rv.UID = true, v.UID
 	}
 	if v.Recorded {
 		rv.Changed = []string{}
@@ -175,6 +201,9 @@ func (r Report) Text() string {
 		if v.Changed != nil {
 			changed = e(strings.Join(v.Changed, " "))
 		}
+		if v.CreatedAgain {
+			changed = strings.TrimSuffix("created again (uid "+e(v.UID)+"): "+changed, ": ")
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(e(v.ResourceVersion)), v.Time, e(v.User), e(v.UserAgent),
 			dash(e(v.Manager)), e(v.Verb), changed)
 	}
@@ -201,6 +230,9 @@ func (r Report) Text() string {
 	if section("BLIND WRITES", len(r.BlindWrites)) {
 		losses(r.BlindWrites, "replaced")
 	}
+	if section("REVERTED", len(r.Reverted)) {
+		losses(r.Reverted, "set back")
+	}
 	if section("FIGHTS", len(r.Fights)) {
 		for _, f := range r.Fights {
 			first, _ := time.Parse(time.RFC3339Nano, f.Times[0])
@@ -208,6 +240,36 @@ func (r Report) Text() string {
 			fmt.Fprintf(&b, "  %s changed hands %s between %s and %s in %s: %s\n", e(f.Path), words.Count(f.Count, "time"),
 				e(f.Clients[0].String()), e(f.Clients[1].String()), last.Sub(first).Round(time.Second), strings.Join(f.Times, " "))
 		}
+	}
+	b.WriteString(r.toolNotes())
+	return b.String()
+}
+
+// toolNotes says, once per client, that it wrote under more than one
+// field manager: two tools of one user, which the detector takes for one
+// client.
+func (r Report) toolNotes() string {
+	var b strings.Builder
+	type key struct{ user, agent string }
+	var order []key
+	managers := map[key][]string{}
+	for _, tc := range r.ToolChanges {
+		k := key{tc.Write.User, tc.Write.UserAgent}
+		if _, ok := managers[k]; !ok {
+			order = append(order, k)
+			managers[k] = []string{tc.Before.Manager}
+		}
+		if !slices.Contains(managers[k], tc.Write.Manager) {
+			managers[k] = append(managers[k], tc.Write.Manager)
+		}
+	}
+	for _, k := range order {
+		ms := make([]string, len(managers[k]))
+		for i, m := range managers[k] {
+			ms[i] = escape.String(m)
+		}
+		fmt.Fprintf(&b, "\nnote: %s wrote under %s: one user and user agent is one client here (reads carry no field manager), so a change one of these tools made and the other overwrote is not seen\n",
+			escape.String(Client{User: k.user, UserAgent: k.agent}.String()), words.Count(len(ms), "field manager")+" ("+strings.Join(ms, ", ")+")")
 	}
 	return b.String()
 }
