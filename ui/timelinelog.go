@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -152,7 +153,11 @@ func (m TimelineView) logLine() string {
 				lost++
 			}
 		}
-		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", "
+		if n := len(m.h.Reverted); n > 0 {
+			text += words.Count(n, "reverted value") + ", "
+		}
+		text += words.Count(len(m.h.Fights), "fight")
 		if lost > 0 {
 			text += "; LOST: enter shows it, u undoes it"
 		}
@@ -175,6 +180,15 @@ func (m *TimelineView) enter() tea.Cmd {
 	switch {
 	case r.lost:
 		return emit(ShowLostMsg{History: m.h, Write: r.version})
+	case r.reverted && r.id < 0:
+		// The diff, and above it what the write set back and why it is not
+		// called lost.
+		m.showChange(m.h.Change(r.version), r, "")
+		for _, l := range strings.Split(ansi.Wordwrap(string(revertNote(m.h, r.version)), m.width, " "), "\n") {
+			m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
+		}
+		m.body.Height = max(1, m.height-len(m.change))
+		return nil
 	case r.id < 0:
 		note := ""
 		if !m.h.Versions[r.version].Recorded {
@@ -236,4 +250,19 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
 	}
 	return escape.Join(parts, "; ")
+}
+
+// revertNote says what write i of h set back, in the words of the
+// evidence: one line per field.
+func revertNote(h *history.History, i int) escape.Text {
+	var out escape.Text
+	for _, l := range h.Reverted {
+		if l.OverwrittenBy == i {
+			if out != "" {
+				out += "\n"
+			}
+			out += "REVERTED: " + escape.Safe(l.Evidence)
+		}
+	}
+	return out
 }
