@@ -103,6 +103,29 @@ func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
 		}
 	})
 
+	// In kedit's timeline, through the binary in tmux: the object deleted
+	// and created again names the new uid, carol's kubectl replace is
+	// marked REVERTED, and enter says what it set back.
+	t.Run("the timeline marks REVERTED and created again", func(t *testing.T) {
+		e.t = t
+		f := file(t, "reborn")
+		e.must("", "create", "-f", f)
+		e.must("", "delete", "configmap", "reborn")
+		e.must("", "create", "-f", f)
+		e.must("bob", "patch", "configmap", "reborn", "-p", `{"data":{"foo":"bob"}}`)
+		e.must("carol", "replace", "-f", f)
+		rep, _ := e.history("configmap/reborn", 5)
+		env := newKeditEnv(t, "true")
+		env.kubeconfig = e.c.Kubeconfig()
+		term := env.run(t, 200, 40, "configmap/reborn", "--audit-log", e.c.AuditLog())
+		term.waitFor(screenWait, "ConfigMap/reborn")
+		term.send("t")
+		term.waitFor(screenWait, "audit log: 0 lost updates, 1 reverted value, 0 fights", "REVERTED",
+			"created again (uid "+rep.Object.UIDs[1]+")")
+		term.send("Enter")
+		term.waitFor(screenWait, "REVERTED: carol's update set .data.foo back to the value it held before bob changed it", "as carol may have read it")
+	})
+
 	t.Run("one user with two tools", func(t *testing.T) {
 		e.t = t
 		e.must("", "create", "configmap", "twotools", "--from-literal=foo=1")

@@ -180,7 +180,7 @@ func (m *TimelineView) enter() tea.Cmd {
 	switch {
 	case r.lost:
 		return emit(ShowLostMsg{History: m.h, Write: r.version})
-	case r.reverted && r.id < 0:
+	case r.reverted && r.version >= 0:
 		// The diff, and above it what the write set back and why it is not
 		// called lost.
 		m.showChange(m.h.Change(r.version), r, "")
