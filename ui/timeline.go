@@ -20,10 +20,12 @@ import (
 // resourceVersion, the local time kedit saw it, the field manager and
 // operation that wrote it and the fields it changed. Given an audit log
 // (ReadHistory), it starts with the object's history from the log, and
-// marks LOST the writes that lost other clients' changes and FIGHT the
-// fights' writes; a live fight is marked too. enter shows the selected
-// version's diff against the version before it, or a LOST row's lost
-// updates, and u on a LOST row asks to undo its overwrite. The view moves
+// marks LOST the writes that lost other clients' changes, REVERTED those
+// that set a value back to what it was before another client's change,
+// and FIGHT the fights' writes; a live fight is marked too. enter shows
+// the selected version's diff against the version before it (a REVERTED
+// row's with what it set back), or a LOST row's lost updates, and u on a
+// LOST row asks to undo its overwrite. The view moves
 // the selection and scrolls the diff; what needs the session (a live
 // version's diff, the lost updates, making a version the draft, the undo)
 // and closing come back as intents.
