@@ -54,8 +54,9 @@ else "default".
 
 A Secret's values never appear: a lost value is "(secret)".
 
-Exit status: 0 no lost update, 1 lost updates or reverted values found, 2 an error (an
-unreadable log, a line that is not audit JSON, no event of the object).`,
+Exit status: 0 no lost update or reverted value, 1 lost updates or reverted
+values found, 2 an error (an unreadable log, a line that is not audit JSON,
+no event of the object).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistory(cmd, flags, args, logs, asJSON)
