@@ -133,13 +133,15 @@ type ToolChange struct {
 }
 
 // toolChanges lists the writes whose manager differs from their client's
-// previous write's.
+// previous write's. Only managers the requests named count: one that
+// managedFields credit with a write may be another writer's, and would
+// make a change of tool that never was.
 func toolChanges(vs []Version) []ToolChange {
 	last := map[Client]int{}
 	var out []ToolChange
 	for i := range vs {
 		v := &vs[i]
-		if v.Deleted || v.Manager == "" {
+		if v.Deleted || !v.managerNamed {
 			continue
 		}
 		if j, ok := last[v.Client]; ok && vs[j].Manager != v.Manager {

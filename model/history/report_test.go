@@ -115,3 +115,24 @@ func TestReportSaysRevertsRecreationsAndTools(t *testing.T) {
 		t.Errorf("JSON report: reverted %+v, tool changes %+v, versions %+v", back.Reverted, back.ToolChanges, back.Versions)
 	}
 }
+
+// TestToolChangesCountOnlyNamedManagers: a write whose request named no
+// field manager (GKE's entries have no request URI) is credited the one
+// managedFields give; that guess is no change of tool.
+func TestToolChangesCountOnlyNamedManagers(t *testing.T) {
+	alice := Client{User: "alice", UserAgent: "kubectl"}
+	t0 := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	guessed := cmWith("2", "2")
+	guessed.SetManagedFields(nil)
+	_ = unstructured.SetNestedSlice(guessed.Object, []any{map[string]any{"manager": "someone-else", "operation": "Update", "apiVersion": "v1",
+		"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:foo": map[string]any{}}}}}, "metadata", "managedFields")
+	h := Analyze([]Event{
+		{Verb: VerbCreate, Client: alice, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: cmWith("1", "1")},
+		{Verb: VerbPatch, Client: alice, Received: at(1), Time: at(1), Code: 200, Object: guessed},
+		{Verb: VerbPatch, Client: alice, Manager: "kubectl-create", Received: at(2), Time: at(2), Code: 200, Object: cmWith("3", "3")},
+	})
+	if h.Versions[1].Manager != "someone-else" || len(h.ToolChanges) != 0 {
+		t.Errorf("manager %q, tool changes %+v; want the guess kept out", h.Versions[1].Manager, h.ToolChanges)
+	}
+}
