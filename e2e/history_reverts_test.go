@@ -30,6 +30,13 @@ func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
 	t.Run("kedit set --if", func(t *testing.T) {
 		e.t = t
 		e.must("", "create", "configmap", "guarded", "--from-literal=foo=1")
+		// A condition that does not hold: kedit reads the object to say
+		// the value now, so that alice's later writes have a read before
+		// bob's changes and would count as lost updates without their tests.
+		if out, stderr, code := runBinary(t, "", "set", "--kubeconfig", e.c.Kubeconfig(), "--as", "alice", "configmap/guarded",
+			"/data/foo=x", "--if", "/data/foo=nope"); code != 3 {
+			t.Fatalf("kedit set --if a condition that does not hold: exit %d\n%s%s", code, out, stderr)
+		}
 		prev := "1"
 		for i := 1; i <= 3; i++ {
 			v := fmt.Sprintf("alice-%d", i)
