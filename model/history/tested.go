@@ -10,8 +10,8 @@ import (
 )
 
 // pointers splits JSON pointers ("/data/a~1b") into their unescaped
-// segments; a pointer that is not one ("" is the whole object) is kept
-// as no segment, which tests everything.
+// segments. "" is the whole document: no segment, which holds every
+// field. A string that is no pointer is left out.
 func pointers(ps []string) [][]string {
 	var out [][]string
 	for _, p := range ps {
