@@ -38,14 +38,21 @@ object's history, one line per finding first:
 then what could not be judged (INCONCLUSIVE, PARTIAL), the object's versions
 oldest first (resourceVersion, time, user, field manager, verb, the fields
 each changed; in 80 columns, --wide adds the user agent and full times),
-and the lost updates, blind writes and fights in full.
+and the lost updates, blind writes, reverted values and fights in full.
 
 A lost update is a change a writer made that a later write by another client
 replaced without having seen it: the later write carried no resourceVersion,
 and its client last read the object (get, list, watch) before the change. A
 blind write is a write with no resourceVersion by a client the log never saw
-read the object, that replaced another client's value. A fight is a field
-whose value changed hands between the same two clients at least 3 times.
+read the object, that replaced another client's value. A reverted value is a
+write that set a field back to what it was before another client's change,
+when that change is not counted lost (its writer read the object after it,
+or the log has no read by it): the writer may have read it, but undid it. A
+fight is a field whose value changed hands between the same two clients at
+least 3 times. A JSON Patch's test operation (kedit set --if) is a read of
+the field it tests at the moment of the write. A note names a client (user
+and user agent) that wrote under two field managers: two tools of one user
+are one client here, and a loss between them is not seen.
 
 Audit levels: writes (create, update, patch, delete) must be logged at
 RequestResponse (the stored object) and reads (get, list, watch) at
@@ -73,10 +80,10 @@ the log records. The namespace is -n, else the kubeconfig's, else
 A Secret's values never appear: a lost value is "(secret)".
 
 Exit status: 0 nothing found and every write judged; 1 something to look
-at (a lost update, a blind write, a fight); 2 an error (an unreadable or
-corrupt log, a line that is not audit JSON, no event of the object, bad
-arguments); 3 inconclusive: a write of the object could not be judged, or
-a log ends early, and nothing was found.`,
+at (a lost update, a reverted value, a blind write, a fight); 2 an error (an
+unreadable or corrupt log, a line that is not audit JSON, no event of the
+object, bad arguments); 3 inconclusive: a write of the object could not be
+judged, or a log ends early, and nothing was found.`,
 		Example: `  # who overwrote my change to this ConfigMap?
   kedit history configmap/app-config -n shop --audit-log /var/log/kubernetes/audit.log
 

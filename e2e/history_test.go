@@ -348,6 +348,19 @@ func TestHistoryFindsLostUpdatesInARealLog(t *testing.T) {
 		if code != 1 || len(rep.LostUpdates) != 1 || rep.LostUpdates[0].LostValue != "carol" || rep.LostUpdates[0].LostAt.Verb != "create" {
 			t.Fatalf("exit %d, lost updates %v (kubectl edit said %q)", code, lostPaths(rep.LostUpdates), out)
 		}
+		// The new object's row says so, and the evidence names alice's
+		// read of the deleted one.
+		if v := rep.Versions[2]; !v.CreatedAgain || v.UID != rep.Object.UIDs[1] {
+			t.Errorf("the re-creation %+v; want createdAgain with uid %s", v, rep.Object.UIDs[1])
+		}
+		if ev := rep.LostUpdates[0].Evidence; !strings.Contains(ev, "that read was of the deleted object (uid "+rep.Object.UIDs[0]+")") ||
+			!strings.Contains(ev, "created again (uid "+rep.Object.UIDs[1]+") by carol") {
+			t.Errorf("evidence %q does not name alice's read of the deleted object", ev)
+		}
+		text, _, _ := runBinary(t, "", "history", "configmap/phoenix", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog())
+		if !strings.Contains(text, "created again (uid "+rep.Object.UIDs[1]+")") {
+			t.Errorf("the table has no created again row:\n%s", text)
+		}
 	})
 
 	t.Run("sequential edits report nothing", func(t *testing.T) {

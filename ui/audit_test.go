@@ -390,3 +390,80 @@ func TestAuditLogTextIsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineMarksRevertedAndCreatedAgain: the log holds testmap's
+// earlier object (uid u-0), its deletion and re-creation (uid u-1), bob's
+// patch of foo, and carol's update, made after she read bob's value, that
+// set foo back to "1": the timeline names the new object's uid, marks
+// carol's write REVERTED, counts it, and enter on it says what it set back
+// and why it is not called lost.
+func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
+	carol := history.Client{User: "carol", UserAgent: "kubectl/v1.33.1"}
+	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+	earlier := configMap("805", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 0, "foo", "bar")
+	earlier.SetUID("u-0")
+	events := []history.Event{
+		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: earlier},
+		{Verb: history.VerbDelete, Client: admin, Received: at(1), Time: at(1), Code: 200, UID: "u-0"},
+		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(2), Time: at(2), Code: 201,
+			Object: configMap("807", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 2, "foo", "bar")},
+		{Verb: history.VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(3), Time: at(3), Code: 200,
+			Object: configMap("808", map[string]any{"foo": "bob", "bar": "1"}, "kubectl-patch", 3, "foo")},
+		{Verb: history.VerbGet, Client: carol, Received: at(4), Time: at(4), Code: 200},
+		{Verb: history.VerbUpdate, Client: carol, Manager: "kubectl-replace", Received: at(5), Time: at(5), Code: 200,
+			Object: configMap("809", map[string]any{"foo": "1", "bar": "1"}, "kubectl-replace", 5, "foo")},
+	}
+	hist := history.Analyze(events)
+	if len(hist.Reverted) != 1 || len(hist.LostUpdates) != 0 {
+		t.Fatalf("reverted %+v, lost %+v", hist.Reverted, hist.LostUpdates)
+	}
+	m := newApp(t, 160, 30, &fakeRunner{}, func(c *Config) {
+		c.History = func(context.Context) (*history.History, error) { return hist, nil }
+	})
+	m = drive(t, m, keys("t")...)
+	out := timeless(m)
+	for _, want := range []string{
+		// kubectl replace carried no resourceVersion and its read is not in
+		// the log: it cannot be judged lost or not, and is a reverted value.
+		"audit log: cannot judge 1 write (no read by the writer); 0 lost updates, 1 reverted value, 0 fights",
+		"809  hh:mm:ss  kubectl-replace  update     REVERTED  from the audit log: .data.foo",
+		"807  hh:mm:ss  kubectl-create   create               from the audit log: created again (uid u-1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, out)
+		}
+	}
+	// The opened version is selected; carol's write is 4 rows up.
+	m = drive(t, m, keys("k", "k", "k", "k", "enter")...)
+	if out := timeless(m); !strings.Contains(out, "REVERTED: carol's update set .data.foo back to the value it held before bob changed it") ||
+		!strings.Contains(out, "as carol may have read it") || !strings.Contains(out, "+   foo: \"1\"") {
+		t.Errorf("enter on the REVERTED row:\n%s", out)
+	}
+}
+
+// TestLostViewNamesAReadOfADeletedObject: alice read testmap, it was
+// deleted and created again (uid u-1), and her patch landed on the new
+// object, losing its creator's value: the lost view says her read was of
+// the deleted object.
+func TestLostViewNamesAReadOfADeletedObject(t *testing.T) {
+	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+	earlier := configMap("805", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo")
+	earlier.SetUID("u-0")
+	hist := history.Analyze([]history.Event{
+		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: earlier},
+		{Verb: history.VerbGet, Client: alice, Received: at(1), Time: at(1), Code: 200},
+		{Verb: history.VerbDelete, Client: bob, Received: at(2), Time: at(2), Code: 200, UID: "u-0"},
+		{Verb: history.VerbCreate, Client: bob, Manager: "kubectl-create", Received: at(3), Time: at(3), Code: 201,
+			Object: configMap("807", map[string]any{"foo": "bob"}, "kubectl-create", 3, "foo")},
+		{Verb: history.VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(4), Time: at(4), Code: 200,
+			Object: configMap("808", map[string]any{"foo": "alice"}, "kubectl-edit", 4, "foo")},
+	})
+	o, ok := hist.Overwrite(3)
+	if !ok {
+		t.Fatalf("alice's patch lost nothing: %+v", hist.LostUpdates)
+	}
+	if hint := string(lostHeadingOf(hist, o).hint); !strings.Contains(hint, "alice last read rv 805 at ") ||
+		!strings.Contains(hint, ", of the deleted object (uid u-0), created again since (uid u-1)") {
+		t.Errorf("hint %q", hint)
+	}
+}

@@ -105,6 +105,11 @@ func lostHeadingOf(h *history.History, o history.Overwrite) lostHeading {
 			read += escape.Textf(" at %s", o.BaseRead.Local().Format("15:04:05"))
 		}
 	}
+	if o.Base >= 0 && vs[o.Base].UID != "" && w.UID != "" && vs[o.Base].UID != w.UID {
+		// The read was of an object deleted since, and the write landed on
+		// the one created again under its name.
+		read += escape.Textf(", of the deleted object (uid %s), created again since (uid %s)", vs[o.Base].UID, w.UID)
+	}
 	heading.hint = escape.Textf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
 		w.Client.User, w.Verb, w.Client.User, read)
 	// Short: three of them share a line at 120 columns.

@@ -20,10 +20,12 @@ import (
 // resourceVersion, the local time kedit saw it, the field manager and
 // operation that wrote it and the fields it changed. Given an audit log
 // (ReadHistory), it starts with the object's history from the log, and
-// marks LOST the writes that lost other clients' changes and FIGHT the
-// fights' writes; a live fight is marked too. enter shows the selected
-// version's diff against the version before it, or a LOST row's lost
-// updates, and u on a LOST row asks to undo its overwrite. The view moves
+// marks LOST the writes that lost other clients' changes, REVERTED those
+// that set a value back to what it was before another client's change,
+// and FIGHT the fights' writes; a live fight is marked too. enter shows
+// the selected version's diff against the version before it (a REVERTED
+// row's with what it set back), or a LOST row's lost updates, and u on a
+// LOST row asks to undo its overwrite. The view moves
 // the selection and scrolls the diff; what needs the session (a live
 // version's diff, the lost updates, making a version the draft, the undo)
 // and closing come back as intents.
@@ -101,7 +103,11 @@ func (m *TimelineView) fillRows() {
 		} else {
 			row = newLogRow(m.h, r.Version, latest)
 		}
-		row.version, row.lost, row.fight = r.Version, r.Lost, len(r.Fights) > 0
+		row.version, row.lost, row.reverted, row.fight = r.Version, r.Lost, r.Reverted, len(r.Fights) > 0
+		if r.Entry != nil && r.Version >= 0 && m.h.Versions[r.Version].Recreated {
+			// The log knows the new object's uid; the watch may not have said it.
+			row.changed = escape.Text(strings.Replace(string(row.changed), "created again (new uid)", "created again (uid "+string(escape.Safe(m.h.Versions[r.Version].UID))+")", 1))
+		}
 		m.rows = append(m.rows, row)
 	}
 	m.selected = 0

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -153,13 +154,18 @@ func (m TimelineView) logLine() string {
 				lost++
 			}
 		}
-		text = "audit log: " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+		counts := words.Count(len(m.h.LostUpdates), "lost update") + ", "
+		if n := len(m.h.Reverted); n > 0 {
+			counts += words.Count(n, "reverted value") + ", "
+		}
+		counts += words.Count(len(m.h.Fights), "fight")
+		text = "audit log: " + counts
 		if short := m.h.Coverage.Short(); short != "" {
 			// What was not judged is no count of zero: it comes first,
 			// and a count of none found is not said.
 			text = "audit log: " + short
-			if len(m.h.LostUpdates)+len(m.h.Fights) > 0 {
-				text += "; " + words.Count(len(m.h.LostUpdates), "lost update") + ", " + words.Count(len(m.h.Fights), "fight")
+			if len(m.h.LostUpdates)+len(m.h.Reverted)+len(m.h.Fights) > 0 {
+				text += "; " + counts
 			}
 		}
 		if lost > 0 {
@@ -184,6 +190,15 @@ func (m *TimelineView) enter() tea.Cmd {
 	switch {
 	case r.lost:
 		return emit(ShowLostMsg{History: m.h, Write: r.version})
+	case r.reverted && r.version >= 0:
+		// The diff, and above it what the write set back and why it is not
+		// called lost.
+		m.showChange(m.h.Change(r.version), r, "")
+		for _, l := range strings.Split(ansi.Wordwrap(string(revertNote(m.h, r.version)), m.width, " "), "\n") {
+			m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
+		}
+		m.body.Height = max(1, m.height-len(m.change))
+		return nil
 	case r.id < 0:
 		note := ""
 		if !m.h.Versions[r.version].Recorded {
@@ -245,4 +260,19 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
 	}
 	return escape.Join(parts, "; ")
+}
+
+// revertNote says what write i of h set back, in the words of the
+// evidence: one line per field.
+func revertNote(h *history.History, i int) escape.Text {
+	var out escape.Text
+	for _, l := range h.Reverted {
+		if l.OverwrittenBy == i {
+			if out != "" {
+				out += "\n"
+			}
+			out += "REVERTED: " + escape.Safe(l.Evidence)
+		}
+	}
+	return out
 }

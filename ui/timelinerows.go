@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -26,22 +27,26 @@ type timelineRow struct {
 	// changed says what the version changed: its field paths, or what
 	// else happened (a deletion, the first version seen).
 	changed escape.Text
-	// lost marks a write that lost other clients' changes (LOST), fight
-	// one that took a field from the other side of a fight (FIGHT).
-	lost, fight bool
+	// lost marks a write that lost other clients' changes (LOST),
+	// reverted one that set a field back to its value before another
+	// client's change (REVERTED), fight one that took a field from the
+	// other side of a fight (FIGHT).
+	lost, reverted, fight bool
 }
 
-// mark is the row's LOST and FIGHT.
+// mark is the row's LOST, REVERTED and FIGHT.
 func (r timelineRow) mark() string {
-	switch {
-	case r.lost && r.fight:
-		return "LOST FIGHT"
-	case r.lost:
-		return "LOST"
-	case r.fight:
-		return "FIGHT"
+	var marks []string
+	if r.lost {
+		marks = append(marks, "LOST")
 	}
-	return ""
+	if r.reverted {
+		marks = append(marks, "REVERTED")
+	}
+	if r.fight {
+		marks = append(marks, "FIGHT")
+	}
+	return strings.Join(marks, " ")
 }
 
 // newTimelineRow describes entry e; first is set for the first version
@@ -110,7 +115,7 @@ func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	case !v.Recorded:
 		r.changed = "not recorded (the log holds no object of this write)"
 	case v.Recreated:
-		r.changed = "created again (new uid)"
+		r.changed = "created again (uid " + escape.Safe(v.UID) + ")"
 	case v.Verb == history.VerbCreate:
 		r.changed = "created"
 	case i == 0:

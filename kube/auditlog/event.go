@@ -66,6 +66,13 @@ func (rd *reader) consider(a *auditEvent, source string) {
 	if !read {
 		ev.Object = object(a.ResponseObject)
 		ev.RequestRV = requestRV(verb, a.RequestObject)
+		if verb == history.VerbPatch {
+			var rv string
+			ev.Tests, rv = jsonPatchTests(a.RequestObject)
+			if ev.RequestRV == "" {
+				ev.RequestRV = rv
+			}
+		}
 		if ev.UID == "" && ev.Object != nil && ev.Object.GetKind() != "Status" {
 			ev.UID = string(ev.Object.GetUID())
 		}
@@ -133,4 +140,33 @@ func requestRV(verb string, raw json.RawMessage) string {
 		return ""
 	}
 	return body.Metadata.ResourceVersion
+}
+
+// jsonPatchTests reads a JSON Patch's test operations: the paths they
+// test (JSON pointers), and the resourceVersion a test of
+// /metadata/resourceVersion requires, which is a precondition as one in
+// the object would be. A body that is no JSON Patch has none.
+func jsonPatchTests(raw json.RawMessage) (paths []string, rv string) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, ""
+	}
+	var ops []struct {
+		Op    string          `json:"op"`
+		Path  string          `json:"path"`
+		Value json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(raw, &ops) != nil {
+		return nil, ""
+	}
+	for _, op := range ops {
+		if op.Op != "test" {
+			continue
+		}
+		paths = append(paths, op.Path)
+		var s string
+		if op.Path == "/metadata/resourceVersion" && json.Unmarshal(op.Value, &s) == nil {
+			rv = s
+		}
+	}
+	return paths, rv
 }

@@ -268,3 +268,40 @@ func TestLogsThatEndEarlyOrBreak(t *testing.T) {
 		t.Errorf("JSON over many lines: %v", err)
 	}
 }
+
+// TestJSONPatchTestsAreRead: a JSON Patch's test operations (kedit set
+// --if) are the paths its event tested, and a test of
+// /metadata/resourceVersion is a precondition like one in the object.
+func TestJSONPatchTestsAreRead(t *testing.T) {
+	line := func(id, verb, body, rv string) string {
+		return `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"RequestResponse","auditID":"` + id + `","stage":"ResponseComplete",` +
+			`"requestURI":"/api/v1/namespaces/shop/configmaps/app?fieldManager=kedit","verb":"` + verb + `","user":{"username":"alice"},"userAgent":"kedit",` +
+			`"objectRef":{"resource":"configmaps","namespace":"shop","name":"app","apiVersion":"v1"},"responseStatus":{"code":200},` +
+			`"requestObject":` + body + `,"responseObject":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"app","namespace":"shop","uid":"u1","resourceVersion":"` + rv + `"},"data":{"foo":"2"}},` +
+			`"requestReceivedTimestamp":"2025-03-01T10:00:0` + id + `.000000Z","stageTimestamp":"2025-03-01T10:00:0` + id + `.100000Z"}` + "\n"
+	}
+	log := write(t, "audit.log", line("1", "patch", `[{"op":"test","path":"/data/foo","value":"1"},{"op":"add","path":"/data/foo","value":"2"}]`, "5")+
+		line("2", "patch", `[{"op":"test","path":"/metadata/resourceVersion","value":"5"},{"op":"add","path":"/data/bar","value":"x"}]`, "6")+
+		line("3", "patch", `{"data":{"foo":"3"}}`, "7"), false)
+	m, err := MatchType("cm", "shop", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Read([]string{log}, nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != 3 {
+		t.Fatalf("%d events, want 3", len(res.Events))
+	}
+	got := [][2]string{}
+	for _, ev := range res.Events {
+		got = append(got, [2]string{strings.Join(ev.Tests, ","), ev.RequestRV})
+	}
+	want := [][2]string{{"/data/foo", ""}, {"/metadata/resourceVersion", "5"}, {"", ""}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("event %d: tests and resourceVersion %q, want %q", i+1, got[i], want[i])
+		}
+	}
+}

@@ -98,7 +98,7 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 	// Everything judged, nothing found.
 	ok := incident(true)[:4]
 	rep = Analyze(ok).Report(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"})
-	if !strings.HasPrefix(rep.Text(), "OK: no lost update, blind write or fight among 2 versions; every write judged\n") {
+	if !strings.HasPrefix(rep.Text(), "OK: no lost update, blind write, reverted value or fight among 2 versions; every write judged\n") {
 		t.Errorf("judged, nothing found:\n%s", rep.Text())
 	}
 }

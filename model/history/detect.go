@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -18,8 +19,17 @@ type History struct {
 	LostUpdates []Loss
 	// BlindWrites are the values that writes with no base replaced.
 	BlindWrites []Loss
+	// Reverted are the values writes set back to what they were before
+	// another client's change, when that change is not counted lost: the
+	// writer read the object after it (or tested nothing of it, and its
+	// read is not in the log).
+	Reverted []Loss
 	// Fights are the fields two clients kept taking from each other.
 	Fights []Fight
+	// ToolChanges are the writes whose field manager differs from the one
+	// of their client's write before: one user and user agent with two
+	// tools, which the detector takes for one client.
+	ToolChanges []ToolChange
 	// Secret is set when the object is a Secret: its values are never to
 	// be shown.
 	Secret bool
@@ -69,7 +79,12 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 			continue
 		}
 		base, at, blind := baseOf(vs, i, reads[w.Client])
+		judged := map[string]bool{}
 		for _, l := range overwrites(vs, i, base) {
+			if tested(vs, i, l.Path) || (blind && reverts(vs, l)) {
+				continue
+			}
+			judged[l.Path.String()] = true
 			l.BaseRead = at
 			if blind {
 				l.Base = -1
@@ -80,10 +95,64 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 			l.Evidence = lostEvidence(vs, l)
 			h.LostUpdates = append(h.LostUpdates, l)
 		}
+		for _, l := range overwrites(vs, i, -1) {
+			if judged[l.Path.String()] || tested(vs, i, l.Path) || !reverts(vs, l) {
+				continue
+			}
+			l.Base, l.BaseRead = base, at
+			if blind {
+				l.Base = -1
+			}
+			l.Evidence = revertEvidence(vs, l, blind)
+			h.Reverted = append(h.Reverted, l)
+		}
 	}
 	h.Fights = fights(vs)
 	h.Coverage = coverageOf(vs, reads, sorted)
+	h.ToolChanges = toolChanges(vs)
 	return h
+}
+
+// reverts reports whether l's write set its field back to the value it
+// held before the change l names: a change by another client (LostAt)
+// that the write undid, whatever its writer had read.
+func reverts(vs []Version, l Loss) bool {
+	s, w := &vs[l.LostAt], &vs[l.OverwrittenBy]
+	if s.creation || s.Object == nil || w.Object == nil {
+		return false
+	}
+	was := diff.ValueAt(before(vs, l.LostAt), l.Path)
+	return !reflect.DeepEqual(was, diff.ValueAt(s.Object.Object, l.Path)) && reflect.DeepEqual(was, diff.ValueAt(w.Object.Object, l.Path))
+}
+
+// ToolChange is a write whose field manager differs from the manager of
+// the write before it by the same client (user and user agent): two tools
+// of one user, such as kubectl edit and kubectl patch from one
+// kubeconfig. Reads carry no field manager, so the detector cannot tell
+// the tools apart: a change one lost to the other is not seen.
+type ToolChange struct {
+	// Write and Previous index the two writes in History.Versions.
+	Write, Previous int
+}
+
+// toolChanges lists the writes whose manager differs from their client's
+// previous write's. Only managers the requests named count: one that
+// managedFields credit with a write may be another writer's, and would
+// make a change of tool that never was.
+func toolChanges(vs []Version) []ToolChange {
+	last := map[Client]int{}
+	var out []ToolChange
+	for i := range vs {
+		v := &vs[i]
+		if v.Deleted || !v.managerNamed {
+			continue
+		}
+		if j, ok := last[v.Client]; ok && vs[j].Manager != v.Manager {
+			out = append(out, ToolChange{Write: i, Previous: j})
+		}
+		last[v.Client] = i
+	}
+	return out
 }
 
 // overwriter reports whether version i is a write that can replace
@@ -263,8 +332,47 @@ func lostEvidence(vs []Version, l Loss) string {
 	if l.Base >= 0 {
 		read = fmt.Sprintf("at %s (resourceVersion %s)", stamp(l.BaseRead), vs[l.Base].ResourceVersion)
 	}
-	return fmt.Sprintf("%s's %s carried no resourceVersion; %s last read the object %s, before %s set %s at %s (resourceVersion %s)",
-		w.Client.User, w.Verb, w.Client.User, read, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion)
+	return fmt.Sprintf("%s's %s carried no resourceVersion; %s last read the object %s, before %s set %s at %s (resourceVersion %s)%s",
+		w.Client.User, w.Verb, w.Client.User, read, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion, recreatedSince(vs, l))
+}
+
+// revertEvidence says why a revert is one, and why it is not called a
+// lost update: its writer may have seen the change it undid.
+func revertEvidence(vs []Version, l Loss, blind bool) string {
+	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
+	read := fmt.Sprintf("its request carried resourceVersion %s, later than that change", w.requestRV)
+	switch {
+	case blind:
+		read = fmt.Sprintf("the log has no read of the object by %s before the write, so what %s saw is unknown", w.Client.User, w.Client.User)
+	case w.requestRV == "" && l.Base >= 0:
+		read = fmt.Sprintf("%s last read the object at %s (resourceVersion %s), after that change", w.Client.User, stamp(l.BaseRead), vs[l.Base].ResourceVersion)
+	case w.requestRV == "":
+		read = fmt.Sprintf("%s last read the object at %s, after that change", w.Client.User, stamp(l.BaseRead))
+	}
+	return fmt.Sprintf("%s's %s set %s back to the value it held before %s changed it at %s (resourceVersion %s); not called a lost update, as %s may have read it: %s%s",
+		w.Client.User, w.Verb, l.Path, s.Client.User, stamp(s.Time), s.ResourceVersion, w.Client.User, read, recreatedSince(vs, l))
+}
+
+// recreatedSince says, when the object was deleted and created again
+// between the overwriting write's base and the write, that its writer's
+// read was of the deleted object; "" otherwise.
+func recreatedSince(vs []Version, l Loss) string {
+	if l.Base < 0 {
+		return ""
+	}
+	for k := l.OverwrittenBy; k > l.Base; k-- {
+		c := &vs[k]
+		if !c.Recreated {
+			continue
+		}
+		del := ""
+		if d := &vs[k-1]; d.Deleted {
+			del = fmt.Sprintf(" by %s at %s", d.Client.User, stamp(d.Time))
+		}
+		return fmt.Sprintf("; that read was of the deleted object (uid %s): it was deleted%s and created again (uid %s) by %s at %s (resourceVersion %s)",
+			vs[l.Base].UID, del, c.UID, c.Client.User, stamp(c.Time), c.ResourceVersion)
+	}
+	return ""
 }
 
 func blindEvidence(vs []Version, l Loss) string {

@@ -56,6 +56,11 @@ type Event struct {
 	// precondition (in its object, patch or delete options); empty for
 	// none.
 	RequestRV string
+	// Tests are the paths (JSON pointers, "/data/foo") a JSON Patch's
+	// test operations tested: the server compared their values with the
+	// ones the client gave at the moment of the write, so the client had
+	// read them then.
+	Tests []string
 	// Object is what the server returned for a write: the stored object
 	// (or a Scale for the scale subresource, or a Status for a deletion).
 	// Nil when the log does not record it (a write below RequestResponse

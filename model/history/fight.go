@@ -45,7 +45,30 @@ func fights(vs []Version) []Fight {
 	}
 	var out []Fight
 	for _, f := range model.Fights(ws) {
-		out = append(out, Fight{Path: f.Path, Clients: [2]Client{clients[f.Between[0]], clients[f.Between[1]]}, Count: f.Count, Times: f.Times, Versions: f.IDs})
+		fight := Fight{Path: f.Path, Clients: [2]Client{clients[f.Between[0]], clients[f.Between[1]]}}
+		for k, id := range f.IDs {
+			// A write that tested the field took it knowing the value it
+			// replaced: no hand-over between two blind sides.
+			if testedChange(vs, id, f.Path) {
+				continue
+			}
+			fight.Count++
+			fight.Times, fight.Versions = append(fight.Times, f.Times[k]), append(fight.Versions, id)
+		}
+		if fight.Count >= FightMin {
+			out = append(out, fight)
+		}
 	}
 	return out
+}
+
+// testedChange reports whether version i changed the field named path
+// and its JSON Patch tested it.
+func testedChange(vs []Version, i int, path string) bool {
+	for _, c := range vs[i].Changed {
+		if c.Path.String() == path {
+			return tested(vs, i, c.Path)
+		}
+	}
+	return false
 }

@@ -76,3 +76,40 @@ func TestFightBetweenHPAAndGitOps(t *testing.T) {
 		t.Errorf("fights after 2 hand-overs: %+v", h.Fights)
 	}
 }
+
+// TestTestedWritesTakeNoFieldInAFight: two clients setting .data.foo in
+// turn, one of them with kedit set --if (a JSON Patch testing the field it
+// sets): each of its writes knew the value it replaced, so neither its
+// hand-overs are counted, nor does it lose or replace blind what it
+// tested. The same writes without the test are a fight.
+func TestTestedWritesTakeNoFieldInAFight(t *testing.T) {
+	alice := Client{User: "alice", UserAgent: "kedit/v1"}
+	bob := Client{User: "bob", UserAgent: "kubectl/v1.33.0"}
+	t0 := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	events := func(tests []string) []Event {
+		evs := []Event{{Verb: VerbCreate, Client: bob, Received: at(0), Time: at(0), Code: 201, Object: cmWith("1", "0")},
+			{Verb: VerbWatch, Client: bob, Received: at(0), Time: at(0), Open: true}}
+		for i, c := range []Client{alice, bob, alice, bob, alice} {
+			ev := Event{Verb: VerbPatch, Client: c, Received: at(i + 1), Time: at(i + 1), Code: 200, Object: cmWith(strconv.Itoa(i+2), c.User+strconv.Itoa(i))}
+			if c == alice {
+				ev.Tests = tests
+			}
+			evs = append(evs, ev)
+		}
+		return evs
+	}
+	h := Analyze(events(nil))
+	if len(h.Fights) != 1 || len(h.BlindWrites) == 0 {
+		t.Fatalf("untested: fights %+v, blind writes %d; want a fight and alice's blind writes", h.Fights, len(h.BlindWrites))
+	}
+	h = Analyze(events([]string{"/data/foo"}))
+	if len(h.Fights) != 0 || len(h.BlindWrites) != 0 || len(h.LostUpdates) != 0 || len(h.Reverted) != 0 {
+		t.Errorf("tested: fights %+v, blind %+v, lost %+v, reverted %+v; want none", h.Fights, h.BlindWrites, h.LostUpdates, h.Reverted)
+	}
+	// A test of another field reads only that one.
+	h = Analyze(events([]string{"/data/bar"}))
+	if len(h.BlindWrites) == 0 {
+		t.Errorf("a test of /data/bar: no blind write of foo")
+	}
+}

@@ -38,14 +38,20 @@ type sim struct {
 	// setter is, per key, the index of the version that last set it.
 	setter map[string]int
 	events []Event
-	// want are the lost updates and blind writes the reference knows.
-	wantLost, wantBlind []simLoss
+	// want are the lost updates, blind writes and reverted values the
+	// reference knows, and the writes whose field manager differs from
+	// their client's write before ("RV<RV").
+	wantLost, wantBlind, wantReverted []simLoss
+	wantTools                         []string
+	// manager is each client's field manager in its last write.
+	manager map[Client]string
 }
 
 type simVersion struct {
-	rv     string
-	client Client
-	data   map[string]string // nil for a deletion
+	rv       string
+	client   Client
+	data     map[string]string // nil for a deletion
+	creation bool
 }
 
 type simLoss struct {
@@ -60,7 +66,7 @@ var simKeys = []string{"a", "b", "c", "d"}
 
 func newSim(r *rand.Rand) *sim {
 	s := &sim{r: r, now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), seen: map[Client]int{},
-		watching: map[Client]time.Time{}, setter: map[string]int{}}
+		watching: map[Client]time.Time{}, setter: map[string]int{}, manager: map[Client]string{}}
 	for i := range 2 + r.IntN(3) {
 		c := Client{User: "user" + strconv.Itoa(i), UserAgent: "kubectl/v1.33.0"}
 		if i%2 == 1 {
@@ -105,19 +111,25 @@ func (s *sim) event(c Client, verb string, code int, obj *unstructured.Unstructu
 
 // store makes data the object's new version, written by c with base
 // (index of the version c's write was made from; -2 for none, -3 for a
-// request carrying the latest resourceVersion), and records what the
-// write lost.
-func (s *sim) store(c Client, verb string, data map[string]string, base int, rv string) {
+// request carrying the latest resourceVersion) and the keys its JSON
+// Patch tested (read at the moment of the write), and records what the
+// write lost, replaced blind, or set back.
+func (s *sim) store(c Client, verb string, data map[string]string, base int, rv string, tested ...string) {
+	var tests []string
+	for _, k := range tested {
+		tests = append(tests, "/data/"+k)
+	}
 	if s.cur != nil && maps.Equal(s.cur, data) {
 		// Nothing new: the server answers with the object as it is.
 		s.event(c, verb, 200, s.object(s.cur), rv)
+		s.events[len(s.events)-1].Tests = tests
 		s.seen[c] = len(s.versions) - 1
 		return
 	}
 	prev := s.cur
 	s.rv++
 	i := len(s.versions)
-	if base != -3 && prev != nil {
+	if prev != nil {
 		for _, k := range append([]string{"keep"}, simKeys...) {
 			pv, pok := prev[k]
 			nv, nok := data[k]
@@ -125,15 +137,28 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 				continue
 			}
 			set, ok := s.setter[k]
-			if !ok || s.versions[set].client == c || (base != -2 && set <= base) {
+			if !ok || s.versions[set].client == c || slices.Contains(tested, k) {
 				continue
+			}
+			// A revert sets the key back to what it was before the
+			// setter's change, whatever the writer read.
+			was, wasOK := "", false
+			revert := false
+			if !s.versions[set].creation {
+				was, wasOK = s.versions[set-1].data[k]
+				revert = was == nv && wasOK == nok
 			}
 			l := simLoss{Path: ".data." + k, Value: pv, Present: pok, LostAt: s.versions[set].rv, ByRV: strconv.Itoa(s.rv),
 				LostBy: s.versions[set].client.User, Wrote: c.User}
-			if base == -2 {
+			switch {
+			case base == -2 && revert:
+				s.wantReverted = append(s.wantReverted, l)
+			case base == -2:
 				s.wantBlind = append(s.wantBlind, l)
-			} else {
+			case base != -3 && set > base:
 				s.wantLost = append(s.wantLost, l)
+			case revert:
+				s.wantReverted = append(s.wantReverted, l)
 			}
 		}
 	}
@@ -145,9 +170,27 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 		}
 	}
 	s.cur = data
-	s.versions = append(s.versions, simVersion{rv: strconv.Itoa(s.rv), client: c, data: data})
+	s.versions = append(s.versions, simVersion{rv: strconv.Itoa(s.rv), client: c, data: data, creation: verb == VerbCreate})
 	s.event(c, verb, 200, s.object(data), rv)
+	// One user and user agent with two tools: kubectl edit and kubectl
+	// patch, each its own field manager.
+	manager := []string{"kubectl-edit", "kubectl-patch"}[s.r.IntN(2)]
+	if m, ok := s.manager[c]; ok && m != manager {
+		s.wantTools = append(s.wantTools, s.versions[s.lastWrite(c, i)].rv+"<"+strconv.Itoa(s.rv))
+	}
+	s.manager[c] = manager
+	s.events[len(s.events)-1].Manager, s.events[len(s.events)-1].Tests = manager, tests
 	s.follow()
+}
+
+// lastWrite is the index of c's last version before i.
+func (s *sim) lastWrite(c Client, i int) int {
+	for k := i - 1; k >= 0; k-- {
+		if s.versions[k].client == c && s.versions[k].data != nil {
+			return k
+		}
+	}
+	return -1
 }
 
 // follow brings every watching client up to the latest version.
@@ -170,7 +213,7 @@ func (s *sim) step() {
 	c := s.clients[s.r.IntN(len(s.clients))]
 	val := strconv.Itoa(s.r.IntN(3))
 	key := simKeys[s.r.IntN(len(simKeys))]
-	switch n := s.r.IntN(20); {
+	switch n := s.r.IntN(22); {
 	case s.cur == nil:
 		// Deleted: writes fail until someone creates it again.
 		if n < 5 {
@@ -232,8 +275,24 @@ func (s *sim) step() {
 		st := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Status", "status": "Success"}}
 		s.event(c, VerbDelete, 200, st, "")
 		s.follow()
-	default: // a read by nobody that matters: another client's list
+	case n < 20: // a read by nobody that matters: another client's list
 		s.event(Client{User: "other"}, VerbList, 200, nil, "")
+	default: // kedit set --if: a JSON Patch testing one key, setting one
+		tk := simKeys[s.r.IntN(len(simKeys))]
+		// The value tested: what c last saw, or the value now (a script
+		// that knows it).
+		want, wantOK := s.cur[tk]
+		if seen := s.seen[c]; n == 20 && seen >= 0 && s.versions[seen].data != nil {
+			want, wantOK = s.versions[seen].data[tk]
+		}
+		if now, ok := s.cur[tk]; now != want || ok != wantOK {
+			s.event(c, VerbPatch, 422, nil, "")
+			s.events[len(s.events)-1].Tests = []string{"/data/" + tk}
+			return
+		}
+		data := maps.Clone(s.cur)
+		data[key] = val
+		s.store(c, VerbPatch, data, s.base(c), "", tk)
 	}
 }
 
@@ -263,10 +322,13 @@ func sortLosses(ls []simLoss) []simLoss {
 
 // TestDetectorNamesExactlyTheLostUpdates plays random sequences of reads
 // and writes by 2 to 4 clients, some with resourceVersions and some
-// without, with deletions and re-creations, against a reference that
-// knows what each client saw. After every step, the detector, given only
-// the audit events (in any order), names exactly the lost updates and
-// blind writes the reference knows: none missing, never one more.
+// without, some JSON Patches testing a key (kedit set --if), each client
+// writing under two field managers (kubectl edit and kubectl patch), with
+// deletions and re-creations, against a reference that knows what each
+// client saw, what it tested and which writes set a key back. After every
+// step, the detector, given only the audit events (in any order), names
+// exactly the lost updates, blind writes, reverted values and changes of
+// tool the reference knows: none missing, never one more.
 func TestDetectorNamesExactlyTheLostUpdates(t *testing.T) {
 	// Each step analyses the whole log again; 60 walks keep make test's
 	// share to seconds. KEDIT_HISTORY_WALKS runs more.
@@ -297,6 +359,16 @@ func TestDetectorNamesExactlyTheLostUpdates(t *testing.T) {
 			if got, want := sortLosses(losses(h, h.BlindWrites)), sortLosses(s.wantBlind); !reflect.DeepEqual(got, want) {
 				t.Fatalf("seed %d, step %d: blind writes\n got %+v\nwant %+v\nevents:\n%s", seed, step, got, want, dump(s.events))
 			}
+			if got, want := sortLosses(losses(h, h.Reverted)), sortLosses(s.wantReverted); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d, step %d: reverted\n got %+v\nwant %+v\nevents:\n%s", seed, step, got, want, dump(s.events))
+			}
+			var tools []string
+			for _, tc := range h.ToolChanges {
+				tools = append(tools, h.Versions[tc.Previous].ResourceVersion+"<"+h.Versions[tc.Write].ResourceVersion)
+			}
+			if !slices.Equal(tools, s.wantTools) {
+				t.Fatalf("seed %d, step %d: tool changes %v, want %v\nevents:\n%s", seed, step, tools, s.wantTools, dump(s.events))
+			}
 		}
 	}
 }
@@ -308,7 +380,7 @@ func dump(events []Event) string {
 		if e.Object != nil {
 			data = fmt.Sprint(e.Object.GetResourceVersion(), " ", e.Object.Object["data"])
 		}
-		out += fmt.Sprintf("  %s %s %s %d rv=%q %s\n", e.Time.Format("15:04:05.000"), e.Client.User, e.Verb, e.Code, e.RequestRV, data)
+		out += fmt.Sprintf("  %s %s %s %d rv=%q %s %s tests=%v\n", e.Time.Format("15:04:05.000"), e.Client.User, e.Verb, e.Code, e.RequestRV, e.Manager, data, e.Tests)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,9 +23,20 @@ type Report struct {
 	Versions    []ReportVersion `json:"versions"`
 	LostUpdates []ReportLoss    `json:"lostUpdates"`
 	BlindWrites []ReportLoss    `json:"blindWrites"`
+	Reverted    []ReportLoss    `json:"reverted"`
 	Fights      []ReportFight   `json:"fights"`
 	// Coverage says what of the history could not be judged.
 	Coverage Coverage `json:"coverage"`
+	// ToolChanges are the writes whose field manager differs from the one
+	// of their client's write before (History.ToolChanges).
+	ToolChanges []ReportToolChange `json:"toolChanges"`
+}
+
+// ReportToolChange is a client's write under another field manager than
+// its write before: Before is that write, Write this one.
+type ReportToolChange struct {
+	Before ReportVersion `json:"before"`
+	Write  ReportVersion `json:"write"`
 }
 
 // ReportObject names the object.
@@ -49,6 +61,10 @@ type ReportVersion struct {
 	Manager         string   `json:"manager"`
 	Verb            string   `json:"verb"`
 	Changed         []string `json:"changed"`
+	// CreatedAgain marks the first version of an object created again
+	// under the name after a deletion; UID is then its uid.
+	CreatedAgain bool   `json:"createdAgain,omitempty"`
+	UID          string `json:"uid,omitempty"`
 }
 
 // ReportLoss is a lost update, or the value a blind write replaced. Base
@@ -90,8 +106,8 @@ func (h *History) Report(obj ReportObject) Report { return h.ReportLive(obj, nil
 // not known, else an empty map when it does not exist): a lost value's
 // value now is read from it.
 func (h *History) ReportLive(obj ReportObject, live map[string]any) Report {
-	r := Report{Object: obj, Versions: []ReportVersion{}, LostUpdates: []ReportLoss{}, BlindWrites: []ReportLoss{}, Fights: []ReportFight{},
-		Coverage: h.Coverage}
+	r := Report{Object: obj, Versions: []ReportVersion{}, LostUpdates: []ReportLoss{}, BlindWrites: []ReportLoss{}, Reverted: []ReportLoss{},
+		Fights: []ReportFight{}, ToolChanges: []ReportToolChange{}, Coverage: h.Coverage}
 	if r.Coverage.Partial == nil {
 		r.Coverage.Partial = []string{}
 	}
@@ -115,6 +131,12 @@ func (h *History) ReportLive(obj ReportObject, live map[string]any) Report {
 	for _, l := range h.BlindWrites {
 		r.BlindWrites = append(r.BlindWrites, h.loss(l, live))
 	}
+	for _, l := range h.Reverted {
+		r.Reverted = append(r.Reverted, h.loss(l, live))
+	}
+	for _, tc := range h.ToolChanges {
+		r.ToolChanges = append(r.ToolChanges, ReportToolChange{Before: h.version(tc.Previous), Write: h.version(tc.Write)})
+	}
 	for _, f := range h.Fights {
 		rf := ReportFight{Path: f.Path, Clients: f.Clients, Count: f.Count}
 		for _, t := range f.Times {
@@ -131,6 +153,9 @@ func (h *History) version(i int) ReportVersion {
 		UserAgent: v.Client.UserAgent, Manager: v.Manager, Verb: v.Verb}
 	if v.Subresource != "" {
 		rv.Verb += " " + v.Subresource
+	}
+	if v.Recreated {
+		rv.CreatedAgain, rv.UID = true, v.UID
 	}
 	if v.Recorded {
 		rv.Changed = []string{}
@@ -290,6 +315,9 @@ func (r Report) TextWith(o TextOptions) string {
 	if section("BLIND WRITES", len(r.BlindWrites)) {
 		losses(r.BlindWrites, "replaced")
 	}
+	if section("REVERTED", len(r.Reverted)) {
+		losses(r.Reverted, "set back")
+	}
 	if len(r.Fights) == 0 {
 		fmt.Fprintf(&b, "\nFIGHTS: none\n")
 	} else {
@@ -300,6 +328,36 @@ func (r Report) TextWith(o TextOptions) string {
 			fmt.Fprintf(&b, "  %s changed hands %s between %s and %s in %s: %s\n", e(f.Path), words.Count(f.Count, "time"),
 				e(f.Clients[0].String()), e(f.Clients[1].String()), last.Sub(first).Round(time.Second), strings.Join(f.Times, " "))
 		}
+	}
+	b.WriteString(r.toolNotes())
+	return b.String()
+}
+
+// toolNotes says, once per client, that it wrote under more than one
+// field manager: two tools of one user, which the detector takes for one
+// client.
+func (r Report) toolNotes() string {
+	var b strings.Builder
+	type key struct{ user, agent string }
+	var order []key
+	managers := map[key][]string{}
+	for _, tc := range r.ToolChanges {
+		k := key{tc.Write.User, tc.Write.UserAgent}
+		if _, ok := managers[k]; !ok {
+			order = append(order, k)
+			managers[k] = []string{tc.Before.Manager}
+		}
+		if !slices.Contains(managers[k], tc.Write.Manager) {
+			managers[k] = append(managers[k], tc.Write.Manager)
+		}
+	}
+	for _, k := range order {
+		ms := make([]string, len(managers[k]))
+		for i, m := range managers[k] {
+			ms[i] = escape.String(m)
+		}
+		fmt.Fprintf(&b, "\nnote: %s wrote under %s: one user and user agent is one client here (reads carry no field manager), so a change one of these tools made and the other overwrote is not seen\n",
+			escape.String(Client{User: k.user, UserAgent: k.agent}.String()), words.Count(len(ms), "field manager")+" ("+strings.Join(ms, ", ")+")")
 	}
 	return b.String()
 }
@@ -326,10 +384,14 @@ func (r Report) bounded(o TextOptions) (shown []ReportVersion, before, after int
 func (r Report) table(b *strings.Builder, vs []ReportVersion, wide bool, c clock) {
 	e := escape.String
 	changed := func(v ReportVersion) string {
-		if v.Changed == nil {
-			return "(not recorded)"
+		text := "(not recorded)"
+		if v.Changed != nil {
+			text = e(strings.Join(v.Changed, " "))
 		}
-		return e(strings.Join(v.Changed, " "))
+		if v.CreatedAgain {
+			text = strings.TrimSuffix("created again (uid "+e(v.UID)+"): "+text, ": ")
+		}
+		return text
 	}
 	if wide {
 		tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
@@ -429,6 +491,14 @@ var findingKinds = []findingKind{
 			out = append(out, fmt.Sprintf("BLIND %s: %s replaced by %s with %s, unseen (no resourceVersion, no read by %s in the log); %s",
 				escape.String(l.Path), lostBy(l, c), writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort),
 				escape.String(l.OverwrittenBy.User), now(l)))
+		}
+		return out
+	}},
+	{"reverted value", func(r Report, c clock) []string {
+		var out []string
+		for _, l := range r.Reverted {
+			out = append(out, fmt.Sprintf("REVERTED %s: %s set back by %s to %s; %s", escape.String(l.Path), lostBy(l, c),
+				writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort), now(l)))
 		}
 		return out
 	}},

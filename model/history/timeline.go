@@ -21,6 +21,10 @@ type Row struct {
 	// Lost is set when the version is a write that lost other clients'
 	// changes: a LostUpdates' OverwrittenBy.
 	Lost bool
+	// Reverted is set when the version is a write that set a field back
+	// to its value before another client's change: a Reverted's
+	// OverwrittenBy.
+	Reverted bool
 	// Fights are the fields this write took from the other side of a
 	// fight: the log's fights (between clients) and the live timeline's
 	// (between field managers, model.TimelineFights).
@@ -48,11 +52,14 @@ func Rows(h *History, live []model.Entry) []Row {
 			matched[j] = true
 		}
 	}
-	lost := map[int]bool{}
+	lost, reverted := map[int]bool{}, map[int]bool{}
 	logFights := map[int][]string{}
 	if h != nil {
 		for _, l := range h.LostUpdates {
 			lost[l.OverwrittenBy] = true
+		}
+		for _, l := range h.Reverted {
+			reverted[l.OverwrittenBy] = true
 		}
 		for _, f := range h.Fights {
 			for _, i := range f.Versions {
@@ -67,7 +74,7 @@ func Rows(h *History, live []model.Entry) []Row {
 		}
 	}
 	logRow := func(j int) Row {
-		return Row{Version: j, Lost: lost[j], Fights: logFights[j]}
+		return Row{Version: j, Lost: lost[j], Reverted: reverted[j], Fights: logFights[j]}
 	}
 	var out []Row
 	p := 0
@@ -86,7 +93,7 @@ func Rows(h *History, live []model.Entry) []Row {
 			if p == j {
 				p++
 			}
-			out = append(out, Row{Version: j, Entry: e, Lost: lost[j], Fights: union(logFights[j], liveFights[e.ID])})
+			out = append(out, Row{Version: j, Entry: e, Lost: lost[j], Reverted: reverted[j], Fights: union(logFights[j], liveFights[e.ID])})
 			continue
 		}
 		emitUntil(func(i int) bool { return olderThan(&vs[i], e) })

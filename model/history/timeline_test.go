@@ -39,8 +39,9 @@ func liveFrom(h *History, from int) []model.Entry {
 // live timeline at a random version of each: the rows hold every version
 // of the log and every live entry once, each list in its order, a version
 // both hold on one row (the same resourceVersion), the log's versions
-// from before kedit opened the object first, and LOST exactly on the
-// writes that lost other clients' changes.
+// from before kedit opened the object first, LOST exactly on the writes
+// that lost other clients' changes and REVERTED exactly on those that set
+// a value back.
 func TestRowsHoldEveryVersionOnceInOrder(t *testing.T) {
 	base := testseed.Fixed(t, 21)
 	for w := range 60 {
@@ -60,18 +61,21 @@ func TestRowsHoldEveryVersionOnceInOrder(t *testing.T) {
 		live := liveFrom(h, from)
 		rows := Rows(h, live)
 		var versions, entries []int
-		lost := map[int]bool{}
+		lost, reverted := map[int]bool{}, map[int]bool{}
 		for _, l := range h.LostUpdates {
 			lost[l.OverwrittenBy] = true
+		}
+		for _, l := range h.Reverted {
+			reverted[l.OverwrittenBy] = true
 		}
 		seenLive := false
 		for i, r := range rows {
 			if r.Version >= 0 {
 				versions = append(versions, r.Version)
-				if r.Lost != lost[r.Version] {
-					t.Fatalf("seed %d: row %d (version %d) LOST %v, want %v", seed, i, r.Version, r.Lost, lost[r.Version])
+				if r.Lost != lost[r.Version] || r.Reverted != reverted[r.Version] {
+					t.Fatalf("seed %d: row %d (version %d) LOST %v REVERTED %v, want %v %v", seed, i, r.Version, r.Lost, r.Reverted, lost[r.Version], reverted[r.Version])
 				}
-			} else if r.Lost {
+			} else if r.Lost || r.Reverted {
 				t.Fatalf("seed %d: row %d is LOST without a version of the log", seed, i)
 			}
 			if r.Entry == nil {

@@ -52,6 +52,12 @@ type Version struct {
 	Source string
 
 	requestRV string
+	// tests are the paths the write's JSON Patch tested, as pointer
+	// segments.
+	tests [][]string
+	// managerNamed is set when the request named Manager (its
+	// fieldManager parameter), rather than managedFields crediting it.
+	managerNamed bool
 	// creation is set for a create, and for the first version of an
 	// object the log saw deleted before: it set every field.
 	creation bool
@@ -82,7 +88,7 @@ func versions(events []Event, opts []diff.Option) (vs []Version, noops []Event) 
 			continue
 		}
 		v := Version{Time: ev.Time, Received: ev.Received, Client: ev.Client, Manager: ev.Manager, Verb: ev.Verb,
-			Subresource: ev.Subresource, UID: ev.UID, Source: ev.Source, requestRV: ev.RequestRV}
+			Subresource: ev.Subresource, UID: ev.UID, Source: ev.Source, requestRV: ev.RequestRV, tests: pointers(ev.Tests), managerNamed: ev.Manager != ""}
 		obj := storedObject(ev, last)
 		if ev.Verb == VerbDelete && (obj == nil || !pendingDeletion(obj)) {
 			v.Deleted, v.Recorded = true, true
