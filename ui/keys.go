@@ -312,7 +312,8 @@ type SetKeyMap struct {
 	// Open shows the selected object in the object view (esc there comes
 	// back to the set); Mark marks it for Edit, or unmarks it; Edit edits
 	// the marked objects, or all of them, in one $EDITOR file; Save saves
-	// every draft, each with its own resourceVersion; NextConflict opens
+	// every draft, each with its own resourceVersion, and resubmits every
+	// merge with no conflict open; NextConflict opens
 	// the next object whose save met a conflict.
 	Open, Mark, Edit, Save, NextConflict key.Binding
 
@@ -328,7 +329,7 @@ func DefaultSetKeyMap() SetKeyMap {
 		Open:         binding("open", "enter"),
 		Mark:         bind("mark", "space", " "),
 		Edit:         binding("edit (marked or all) in $EDITOR", "e"),
-		Save:         bind("save every draft", "s", "s", "ctrl+s"),
+		Save:         bind("save drafts, resubmit merges", "s", "s", "ctrl+s"),
 		NextConflict: binding("next conflict", "n"),
 
 		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
