@@ -184,8 +184,9 @@ func DefaultEditorKeyMap() EditorKeyMap {
 
 // TimelineKeyMap is the timeline's keys.
 type TimelineKeyMap struct {
-	// Moving through the list, or scrolling the selected version's diff.
-	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+	// Moving through the list, or scrolling the selected version's diff;
+	// Left and Right scroll either sideways, as in the object view.
+	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 
 	// Diff shows the selected version's diff against the one before it
 	// (Back or Diff goes back to the list), or a LOST row's lost updates;
@@ -200,7 +201,7 @@ type TimelineKeyMap struct {
 // DefaultTimelineKeyMap returns the timeline's keys.
 func DefaultTimelineKeyMap() TimelineKeyMap {
 	return TimelineKeyMap{
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
+		Up: upKey(), Down: downKey(), Left: leftKey(), Right: rightKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
 		HalfPageUp: halfPageUpKey(), HalfPageDown: halfPageDownKey(), Home: homeKey(), End: endKey(),
 
 		Diff:  binding("diff", "enter"),

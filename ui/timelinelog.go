@@ -2,10 +2,10 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -142,7 +142,7 @@ func (m TimelineView) logLine() string {
 	case m.src == nil:
 		return ""
 	case m.logErr != nil:
-		return st.Error.Render(ansi.Truncate("audit log: "+string(errorText(m.logErr)), m.width, "…"))
+		return strings.Join(m.wrapped(st.Error, "audit log: "+string(errorText(m.logErr))), "\n")
 	case m.h == nil:
 		text = "reading the audit log ..."
 	default:
@@ -160,7 +160,7 @@ func (m TimelineView) logLine() string {
 			text += "; reading it again ..."
 		}
 	}
-	return st.Muted.Render(ansi.Truncate(text, m.width, "…"))
+	return strings.Join(m.wrapped(st.Muted, text), "\n")
 }
 
 // enter shows the selected version: a LOST row's lost updates
