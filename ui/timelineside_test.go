@@ -1,13 +1,17 @@
 package ui
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 )
 
 // TestTimelineScrollsSideways: at 60 columns a row's changed fields go
@@ -81,5 +85,66 @@ func TestTimelineDiffScrollsSideways(t *testing.T) {
 	m = drive(t, m, keys("esc")...)
 	if out := plain(m); !strings.Contains(out, "> 815") {
 		t.Errorf("esc does not go back to the list:\n%s", out)
+	}
+}
+
+// TestLostHeaderFitsWithLongNames: with users as long as service
+// accounts' names, the versions' titles do not fit their columns at 120
+// columns, nor the title 80; nothing of them is cut: the title keeps its
+// rv and count, the versions their rvs, and what they leave out is said
+// in the hint, which wraps. At 400 columns they fit and show in full.
+func TestLostHeaderFitsWithLongNames(t *testing.T) {
+	writer := history.Client{User: "system:serviceaccount:platform-tools:release-bot", UserAgent: "kubectl/v1.33.1"}
+	other := history.Client{User: "system:serviceaccount:platform-tools:config-syncer", UserAgent: "kubectl/v1.33.1"}
+	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+	events := []history.Event{
+		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201,
+			Object: configMap("810", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo")},
+		{Verb: history.VerbGet, Client: writer, Received: at(1), Time: at(1), Code: 200},
+		{Verb: history.VerbPatch, Client: other, Manager: "config-syncer-controller", Received: at(2), Time: at(2), Code: 200,
+			Object: configMap("811", map[string]any{"foo": "synced"}, "config-syncer-controller", 2, "foo")},
+		{Verb: history.VerbPatch, Client: writer, Manager: "release-bot-deployer", Received: at(5), Time: at(5), Code: 200,
+			Object: configMap("812", map[string]any{"foo": "1"}, "release-bot-deployer", 5, "foo")},
+	}
+	hist := history.Analyze(events)
+	if len(hist.LostUpdates) != 1 {
+		t.Fatalf("lost updates %+v", hist.LostUpdates)
+	}
+	read := func(context.Context) (*history.History, error) { return hist, nil }
+	full := []string{
+		"system:serviceaccount:platform-tools:release-bot's patch replaced 1 change it had not read",
+		"base (rv 810: system:serviceaccount:platform-tools:release-bot's last read)",
+		"theirs (rv 811 by system:serviceaccount:platform-tools:config-syncer (config-syncer-controller))",
+		"mine (rv 812 by system:serviceaccount:platform-tools:release-bot (release-bot-deployer))",
+	}
+	for _, v := range []struct {
+		w, h  int
+		short bool
+	}{{120, 40, false}, {80, 30, true}, {400, 40, false}} {
+		m := newApp(t, v.w, v.h, &fakeRunner{}, func(c *Config) { c.History = read })
+		m = drive(t, m, keys("t", "enter")...)
+		out := timeless(m)
+		lines := strings.Split(out, "\n")
+		top := lines[:slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "> open") })]
+		for _, l := range top {
+			if strings.Contains(l, "…") {
+				t.Errorf("at %d columns a line of the header is cut: %q", v.w, l)
+			}
+		}
+		if joined := strings.Join(top, " "); !strings.HasPrefix(joined, "LOST at rv 812") {
+			t.Errorf("at %d columns the title: %q", v.w, top[0])
+		} else if v.short && !strings.HasPrefix(top[0], "LOST at rv 812 (1 open)") {
+			t.Errorf("at %d columns the title is not the short one: %q", v.w, top[0])
+		}
+		// The hint wraps at spaces and after hyphens.
+		said := strings.Join(strings.Fields(strings.ReplaceAll(out, "-\n", "-")), " ")
+		for _, want := range full {
+			if !strings.Contains(said, want) {
+				t.Errorf("at %d columns the lost updates do not say %q:\n%s", v.w, want, out)
+			}
+		}
+		if v.w <= 120 && !strings.Contains(out, "theirs (rv 811)  ") && !strings.Contains(out, "theirs (rv 811)\n") {
+			t.Errorf("at %d columns the versions are not titled by their rvs:\n%s", v.w, out)
+		}
 	}
 }
