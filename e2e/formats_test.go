@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,6 +98,16 @@ func TestE2EScaleRacingKubectlScale(t *testing.T) {
 	// The Scale has no managedFields of its own: kubectl is named from the
 	// Deployment's entry with subresource scale.
 	term.waitFor(screenWait, "changed on server", "by kubectl: .spec.replicas")
+	term.send("t")
+	screen, _ := term.waitUntil(screenWait, "the timeline's newest row naming kubectl", func(s string) bool {
+		row := regexp.MustCompile(`(?m)^> .*$`).FindString(s)
+		return strings.Contains(row, " kubectl ") && strings.Contains(row, ".spec.replicas")
+	})
+	if strings.Contains(screen, "unknown writer") {
+		t.Errorf("the timeline names an unknown writer:\n%s", screen)
+	}
+	term.send("t")
+	term.waitFor(screenWait, "unsaved draft", "replicas: 5")
 
 	term.send("s")
 	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".spec.replicas")

@@ -91,14 +91,21 @@ func (m TimelineView) diffView() string {
 		return m.body.View()
 	}
 	x := min(m.side.x, max(0, m.side.longest-m.width))
-	top := max(0, min(m.body.YOffset, len(m.side.lines)))
-	end := min(len(m.side.lines), top+m.body.Height)
-	rows := make([]string, 0, m.body.Height)
-	for _, l := range m.side.lines[top:end] {
-		rows = append(rows, cutSideways(m.styles, l, 0, x, m.width))
+	return sidewaysWindow(m.styles, m.side.lines, m.body.YOffset, m.body.Height, 0, x, m.width)
+}
+
+// sidewaysWindow draws height lines of lines from top on, each cut by
+// cutSideways at x (its first fixed columns in place) within width
+// columns, and blank rows under the last.
+func sidewaysWindow(st *Styles, lines []string, top, height, fixed, x, width int) string {
+	top = max(0, min(top, len(lines)))
+	end := min(len(lines), top+height)
+	rows := make([]string, 0, height)
+	for _, l := range lines[top:end] {
+		rows = append(rows, cutSideways(st, l, fixed, x, width))
 	}
-	for len(rows) < m.body.Height {
-		rows = append(rows, strings.Repeat(" ", m.width))
+	for len(rows) < height {
+		rows = append(rows, strings.Repeat(" ", width))
 	}
 	return strings.Join(rows, "\n")
 }
