@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -81,7 +82,8 @@ func TestE2EJSONDraftThatDoesNotParse(t *testing.T) {
 }
 
 // TestE2EScaleRacingKubectlScale: kedit --subresource scale edits the
-// Deployment's Scale while `kubectl scale` writes it: the save meets the
+// Deployment's Scale while `kubectl scale` writes it, named as the
+// writer of the change on the server: the save meets the
 // conflict, shown in the conflict view, resolved to mine and resubmitted
 // with the newer resourceVersion; the Deployment has kedit's replicas.
 func TestE2EScaleRacingKubectlScale(t *testing.T) {
@@ -93,7 +95,19 @@ func TestE2EScaleRacingKubectlScale(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "replicas: 5")
 	kubetest.MustKubectl(t, "-n", ns, "scale", "deploy/web", "--replicas=3")
-	term.waitFor(screenWait, "changed on server", ".spec.replicas")
+	// The Scale has no managedFields of its own: kubectl is named from the
+	// Deployment's entry with subresource scale.
+	term.waitFor(screenWait, "changed on server", "by kubectl: .spec.replicas")
+	term.send("t")
+	screen, _ := term.waitUntil(screenWait, "the timeline's newest row naming kubectl", func(s string) bool {
+		row := regexp.MustCompile(`(?m)^> .*$`).FindString(s)
+		return strings.Contains(row, " kubectl ") && strings.Contains(row, ".spec.replicas")
+	})
+	if strings.Contains(screen, "unknown writer") {
+		t.Errorf("the timeline names an unknown writer:\n%s", screen)
+	}
+	term.send("t")
+	term.waitFor(screenWait, "unsaved draft", "replicas: 5")
 
 	term.send("s")
 	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".spec.replicas")

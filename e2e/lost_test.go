@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,6 +63,33 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 		}
 		term.send("t")
 		term.waitFor(screenWait, "2 versions since kedit opened it", "kedit ", "LOST")
+	})
+
+	// At 60 columns the heading's title does not fit: it keeps its rv
+	// and count, and who lost what is said in the hint, which wraps.
+	t.Run("narrow heading is not cut", func(t *testing.T) {
+		e.t = t
+		env := newKeditEnv(t, "true")
+		env.kubeconfig = e.c.Kubeconfig()
+		term := env.run(t, 60, 30, "configmap/incident", "--audit-log", e.c.AuditLog())
+		term.waitFor(screenWait, "ConfigMap/incident")
+		term.send("t")
+		term.waitFor(screenWait, "audit log: 1 lost update")
+		term.send("Down")
+		term.waitUntil(screenWait, "the LOST row selected", func(s string) bool {
+			return strings.Contains(regexp.MustCompile(`(?m)^> .*$`).FindString(s), "LOST")
+		})
+		term.send("Enter")
+		screen := term.waitFor(screenWait, "(1 open)", "alice's patch replaced 1 change it had not read.", "u puts the lost values")
+		head := strings.Split(screen, "\n")
+		for _, l := range head[:slices.IndexFunc(head, func(l string) bool { return strings.HasPrefix(l, "> open") })] {
+			if strings.Contains(l, "…") {
+				t.Errorf("a line of the heading is cut: %q\n%s", l, screen)
+			}
+		}
+		if !regexp.MustCompile(`(?m)^LOST at rv \d+ \(1 open\)\s*$`).MatchString(screen) {
+			t.Errorf("the title is not the short one:\n%s", screen)
+		}
 	})
 
 	t.Run("sequential edits mark nothing", func(t *testing.T) {

@@ -58,6 +58,43 @@ kubectl --kubeconfig `+kubetest.Kubeconfig(t)+` -n `+ns+` patch configmap a --ty
 	}
 }
 
+// TestE2ESetResubmitsCleanMerges: two objects edited in one $EDITOR file
+// while another writer (kubectl, from the editor) changes another key of
+// each: s meets two clean merges, whose rows say s resubmits them; the
+// next s resubmits both, says how many, and both are saved with both
+// sides' changes.
+func TestE2ESetResubmitsCleanMerges(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	for _, n := range []string{"a", "b"} {
+		kubetest.MustKubectl(t, "-n", ns, "create", "configmap", n, "--from-literal=foo=1", "--from-literal=bar=1")
+	}
+	kubectl := `kubectl --kubeconfig ` + kubetest.Kubeconfig(t) + ` -n ` + ns
+	editor := editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"
+`+kubectl+` patch configmap a --type=merge -p '{"data":{"bar":"theirs"}}' >/dev/null
+`+kubectl+` patch configmap b --type=merge -p '{"data":{"bar":"theirs"}}' >/dev/null`)
+	term := newKeditEnv(t, editor).run(t, 140, 30, "-n", ns, "cm/a", "cm/b")
+	term.waitFor(screenWait, "set: cm/a cm/b", "2 objects", "connected")
+
+	term.send("e")
+	term.waitFor(screenWait, "2 drafts edited (configmaps/a, configmaps/b)")
+	term.send("s")
+	screen := term.waitFor(screenWait, "saved 0 of 2 drafts; 2 conflicts: n opens the next")
+	if !strings.Contains(screen, "merged cleanly: s resubmits it") {
+		t.Errorf("the rows after the save:\n%s", screen)
+	}
+	term.send("s")
+	screen = term.waitFor(screenWait, "saved 2 of 2 drafts (2 clean merges resubmitted)")
+	if strings.Count(screen, "saved rv") != 2 {
+		t.Errorf("both rows should say saved:\n%s", screen)
+	}
+	for _, n := range []string{"a", "b"} {
+		if data, _ := configMapData(t, ns, n); data["foo"] != "mine" || data["bar"] != "theirs" {
+			t.Errorf("%s = %v, want foo mine and the other writer's bar", n, data)
+		}
+	}
+}
+
 // TestE2ESetFromFile: -f of a multi-document file opens the live objects
 // it names: its content is not the draft; the $EDITOR file holds them as
 // they are on the server, and s saves each, under --field-manager's name.

@@ -197,7 +197,13 @@ func Theirs(ctx context.Context, dc dynamic.Interface, t *Target, cached *unstru
 // one); a failure is one of this package's typed errors (a missing object
 // names where it was looked for).
 func Get(ctx context.Context, dc dynamic.Interface, t *Target) (*unstructured.Unstructured, error) {
-	obj, err := t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{}, t.Subresource.args()...)
+	var obj *unstructured.Unstructured
+	var err error
+	if t.Subresource == SubresourceScale {
+		obj, err = getScale(ctx, t.Resource(dc), t)
+	} else {
+		obj, err = t.Resource(dc).Get(ctx, t.Name, metav1.GetOptions{}, t.Subresource.args()...)
+	}
 	if err != nil {
 		return nil, classify(t, "get", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -152,9 +153,51 @@ func (t *Target) view(ctx context.Context, get func(ctx context.Context, name st
 		if err != nil {
 			return nil, fmt.Errorf("%w of %s: %w", errNoScale, t, err)
 		}
-		return scale, nil
+		return withWriters(scale, obj), nil
 	}
 	return obj, nil
+}
+
+// withWriters gives scale, a Scale read from the server, the
+// managedFields of obj, its object, when obj is of the same version: the
+// server keeps no managedFields for a Scale, and the object's are the
+// record of who wrote it (`kubectl scale` leaves an entry with
+// subresource scale), so that a change to the Scale is credited to the
+// entry that made it. A Scale of another version keeps none: a writer is
+// never named from another version's record. Saves leave managedFields
+// out, so the server's record is not touched.
+func withWriters(scale, obj *unstructured.Unstructured) *unstructured.Unstructured {
+	if scale == nil || obj == nil || scale.GetResourceVersion() != obj.GetResourceVersion() || scale.GetUID() != obj.GetUID() {
+		return scale
+	}
+	scale.SetManagedFields(obj.GetManagedFields())
+	return scale
+}
+
+// scaleReads is how many times getScale reads a Scale and its object
+// for the two to be of one version, when other writes come between.
+const scaleReads = 3
+
+// getScale reads t's Scale and, for its managedFields (withWriters), its
+// object. When another write comes between the two reads each time, the
+// Scale has none, and its writer is not named.
+func getScale(ctx context.Context, ri dynamic.ResourceInterface, t *Target) (*unstructured.Unstructured, error) {
+	var scale *unstructured.Unstructured
+	for range scaleReads {
+		var err error
+		scale, err = ri.Get(ctx, t.Name, metav1.GetOptions{}, string(SubresourceScale))
+		if err != nil {
+			return nil, err
+		}
+		obj, err := ri.Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return scale, nil
+		}
+		if obj.GetResourceVersion() == scale.GetResourceVersion() {
+			return withWriters(scale, obj), nil
+		}
+	}
+	return scale, nil
 }
 
 // MergeOptions are the merge options editing t takes, for the session's

@@ -94,6 +94,43 @@ func TestScaleRacingKubectlScale(t *testing.T) {
 	}
 }
 
+// TestScaleWriterIsNamed: a Scale has no managedFields of its own; kedit
+// reads them from its object, so `kubectl scale` (an entry with
+// subresource scale) is named as the writer of the new replicas, in the
+// banner's change and on the timeline, never an unknown writer.
+func TestScaleWriterIsNamed(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectlStdin(t, webDeployment("2"), "-n", ns, "create", "-f", "-")
+	e := newSubresourceEngine(t, ns, SubresourceScale, model.FormatYAML)
+	base := e.session.Base().Object
+	if len(base.GetManagedFields()) == 0 {
+		t.Fatal("the Scale read at the start has no managedFields of its object")
+	}
+	e.editDraft("replicas: 2", "replicas: 5")
+	kubetest.MustKubectl(t, "-n", ns, "scale", "deploy/web", "--replicas=3")
+	e.awaitLive(specReplicas(3))
+	ch, ok := e.session.ServerChange()
+	if !ok || ch.Manager != "kubectl" {
+		t.Errorf("the change to replicas 3 is credited to %q (%v), want kubectl", ch.Manager, ok)
+	}
+	es := e.session.Timeline()
+	last := es[len(es)-1]
+	if last.Manager != "kubectl" || last.Subresource != "scale" {
+		t.Errorf("the timeline credits rv %s to %q through %q, want kubectl through scale", last.ResourceVersion, last.Manager, last.Subresource)
+	}
+	got, err := Get(context.Background(), kubetest.Dynamic(t), e.runner.Target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch2, err := model.Changes(base, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := model.WriterSince(base, got, ch2); w.Manager != "kubectl" || w.Subresource != "scale" {
+		t.Errorf("a Scale read again names %+v as the writer since the first, want kubectl through scale", w)
+	}
+}
+
 // TestStatusEditKeepsTheOtherWritersChange: kedit edits a Deployment's
 // status (the object view: apiVersion, kind, metadata, status; no spec)
 // while a controller writes another field of it: the conflict rebases

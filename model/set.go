@@ -40,6 +40,9 @@ type member struct {
 	// (a draft that does not parse), for the draft text refusedText.
 	refused     error
 	refusedText string
+	// notResubmitted is why the round's resubmit of a merge was refused
+	// before anything was sent; the merge waits for the user.
+	notResubmitted error
 }
 
 // SetEffect is an effect of member Member's session.
@@ -101,10 +104,29 @@ func saveable(sess *Session) bool {
 	return st == StateEditing || st == StateFailed && !sess.RetryWaiting()
 }
 
+// mergeReady reports whether a session's rebase holds nothing left for
+// the user to decide: no conflict open in it (a clean merge, or one whose
+// conflicts are all resolved), theirs the same object as the draft's, and
+// a merge that can be sent. A save round resubmits it with theirs'
+// resourceVersion, as s in its conflict view does; a new conflict is a
+// new rebase, never an overwrite.
+func mergeReady(sess *Session) bool {
+	rb := sess.rebase
+	return sess.rebasing() && rb != nil && rb.Merge.Open() == 0 && !sess.needsYes(rb.Theirs.Object) &&
+		!(rb.stale && sess.draft != nil && sess.draft.Err != nil)
+}
+
 // SaveRound says what SaveAll did.
 type SaveRound struct {
-	// Queued are the members whose drafts the round sends.
+	// Queued are the members whose drafts the round sends, and those
+	// whose merges it resubmits.
 	Queued []int
+	// Merges are the members of Queued whose merge the round resubmits
+	// (a merge with no conflict open).
+	Merges []int
+	// Clean says that every one of Merges merged without a conflict, none
+	// resolved by the user.
+	Clean bool
 	// Busy are the members with a draft the round leaves alone: a save in
 	// flight, or a conflict for the user to resolve.
 	Busy []int
@@ -114,22 +136,29 @@ type SaveRound struct {
 }
 
 // SaveAll starts a save round: every draft that is not already on its way
-// or in a conflict is sent, each with its own resourceVersion, at most
-// SetSaveBound at once; the rest follow as those come back (Pump). A
-// member is in at most one round at a time, so nothing is sent twice.
-// The members in except are left out (the user declined to save them).
+// or in a conflict is sent, each with its own resourceVersion, and every
+// merge with no conflict open is resubmitted with theirs' (mergeReady), at
+// most SetSaveBound at once; the rest follow as those come back (Pump). A
+// conflict still open waits for the user. A member is in at most one
+// round at a time, so nothing is sent twice. The members in except are
+// left out (the user declined to save them).
 func (s *Set) SaveAll(except ...int) ([]SetEffect, SaveRound) {
-	var r SaveRound
+	r := SaveRound{Clean: true}
 	for i, m := range s.members {
+		ready := saveable(m.sess) || mergeReady(m.sess)
 		switch {
 		case m.round:
 			r.Busy = append(r.Busy, i)
-		case saveable(m.sess) && slices.Contains(except, i):
+		case ready && slices.Contains(except, i):
 			r.Skipped = append(r.Skipped, i)
-		case saveable(m.sess):
-			m.round, m.refused = true, nil
+		case ready:
+			m.round, m.refused, m.notResubmitted = true, nil, nil
 			s.queue = append(s.queue, i)
 			r.Queued = append(r.Queued, i)
+			if rb := m.sess.rebase; rb != nil && m.sess.rebasing() {
+				r.Merges = append(r.Merges, i)
+				r.Clean = r.Clean && len(rb.Merge.Conflicts) == 0
+			}
 		case m.sess.Draft() != nil || m.sess.Rebase() != nil:
 			r.Busy = append(r.Busy, i)
 		}
@@ -162,6 +191,22 @@ func (s *Set) Pump() []SetEffect {
 		i := s.queue[0]
 		s.queue = s.queue[1:]
 		mb := s.members[i]
+		if mergeReady(mb.sess) {
+			_, effects, err := mb.sess.Handle(Resubmit{})
+			if err != nil {
+				// Refused before anything was sent: the merge waits for
+				// the user, who sees why.
+				mb.round, mb.notResubmitted = false, err
+				continue
+			}
+			out = append(out, tag(i, effects)...)
+			if mb.inFlight() {
+				flying++
+			} else {
+				mb.round = false
+			}
+			continue
+		}
 		if !saveable(mb.sess) {
 			// Saved, discarded or sent from its own view meanwhile: the
 			// round has nothing left to send for it.
@@ -257,7 +302,8 @@ type MemberStatus struct {
 	ResourceVersion string
 	// LiveResourceVersion is live's.
 	LiveResourceVersion string
-	// Err is why the save was refused (MemberRefused).
+	// Err is why the save was refused (MemberRefused), or why the save
+	// round did not resubmit a merge (MemberConflict).
 	Err error
 	// Failure is the session's failure, for MemberRefused after a save
 	// the server refused.
@@ -280,7 +326,10 @@ func (s *Set) Status(i int) MemberStatus {
 	case StateSaving, StateWaitingTheirs:
 		st.State = MemberSaving
 	case StateRebasing, StateResolving:
-		st.State, st.OpenConflicts = MemberConflict, sess.OpenConflicts()
+		st.State, st.OpenConflicts, st.Err = MemberConflict, sess.OpenConflicts(), m.notResubmitted
+		if s.queued(i) {
+			st.State = MemberQueued
+		}
 	case StateFailed:
 		st.State, st.Failure = MemberRefused, sess.Failure()
 		if st.Failure != nil {

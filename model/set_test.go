@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/testseed"
 )
 
@@ -461,5 +462,106 @@ func TestSetSavesNothingTwiceOnRandomInterleavings(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSetSaveAllResubmitsMergesWithNothingOpen: s resubmits every merge
+// with no conflict open, each with its theirs' resourceVersion and both
+// sides' changes, and says how many; a conflict still open waits for the
+// user. A merge whose conflicts the user resolved goes too, not counted
+// clean.
+func TestSetSaveAllResubmitsMergesWithNothingOpen(t *testing.T) {
+	s := newTestSet(t, 4)
+	for i := range 4 {
+		draftOf(t, s, i, "mine"+strconv.Itoa(i))
+	}
+	s.SaveAll()
+	// m0, m2 and m3 meet another writer's other key; m1 meets theirs of
+	// foo itself, and m3's is resolved below.
+	for i := range 4 {
+		name := "m" + strconv.Itoa(i)
+		theirs := named(name, strconv.Itoa(10+i), "0")
+		_ = unstructured.SetNestedField(theirs.Object, "theirs", "data", "bar")
+		if i == 1 {
+			theirs = named(name, "11", "theirs")
+		}
+		if _, err := s.Handle(i, SaveFailed{Err: &APIError{Kind: ErrorConflict}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Handle(i, Conflicted{Theirs: theirs, At: at(2)}); err != nil {
+			t.Fatal(err)
+		}
+		if st := s.Status(i); st.State != MemberConflict {
+			t.Fatalf("member %d: %+v, want a conflict waiting", i, st)
+		}
+	}
+	effects, round := s.SaveAll()
+	saves := savesIn(effects)
+	if fmt.Sprint(round.Queued, round.Merges, round.Busy) != "[0 2 3] [0 2 3] [1]" || !round.Clean || len(saves) != 3 {
+		t.Fatalf("queued %v, merges %v (clean %v), busy %v, saves %v", round.Queued, round.Merges, round.Clean, round.Busy, saves)
+	}
+	for _, i := range round.Merges {
+		sv := saves[i]
+		foo, _, _ := unstructured.NestedString(sv.Object.Object, "data", "foo")
+		bar, _, _ := unstructured.NestedString(sv.Object.Object, "data", "bar")
+		if sv.ResourceVersion != strconv.Itoa(10+i) || foo != "mine"+strconv.Itoa(i) || bar != "theirs" {
+			t.Errorf("member %d's resubmit: rv %s, foo %q, bar %q; want theirs' rv %d with mine's foo and theirs' bar", i, sv.ResourceVersion, foo, bar, 10+i)
+		}
+		if st := s.Status(i); st.State != MemberSaving {
+			t.Errorf("member %d: %+v, want saving", i, st)
+		}
+	}
+	if st := s.Status(1); st.State != MemberConflict || st.OpenConflicts != 1 || s.Session(1).State() != StateResolving && s.Session(1).State() != StateRebasing {
+		t.Errorf("the open conflict: %+v, want it waiting for the user", st)
+	}
+	if _, err := s.Handle(0, Saved{Object: named("m0", "20", "mine0"), At: at(3)}); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Status(0); st.State != MemberSaved || st.ResourceVersion != "20" {
+		t.Errorf("member 0: %+v, want saved rv 20", st)
+	}
+	// m1's conflict resolved by the user: the next s resubmits it, a
+	// merge that was not clean.
+	if _, err := s.Handle(1, Resolve{Index: 0, Resolution: diff.Resolution{Choice: diff.TakeMine}}); err != nil {
+		t.Fatal(err)
+	}
+	effects, round = s.SaveAll()
+	if sv, ok := savesIn(effects)[1]; !ok || sv.ResourceVersion != "11" || fmt.Sprint(round.Merges) != "[1]" || round.Clean {
+		t.Errorf("the resolved merge: saves %v, merges %v, clean %v", savesIn(effects), round.Merges, round.Clean)
+	}
+}
+
+// TestSetSaveAllQueuesMergesBeyondTheBound: merges beyond SetSaveBound are
+// queued, said so on their rows, and go as the others come back.
+func TestSetSaveAllQueuesMergesBeyondTheBound(t *testing.T) {
+	n := SetSaveBound + 1
+	s := newTestSet(t, n)
+	for i := range n {
+		draftOf(t, s, i, "mine")
+		if _, err := s.Handle(i, SaveRequested{}); err != nil {
+			t.Fatal(err)
+		}
+		theirs := named("m"+strconv.Itoa(i), "10", "0")
+		_ = unstructured.SetNestedField(theirs.Object, "theirs", "data", "bar")
+		if _, err := s.Handle(i, SaveFailed{Err: &APIError{Kind: ErrorConflict}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Handle(i, Conflicted{Theirs: theirs, At: at(2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	effects, round := s.SaveAll()
+	if len(round.Merges) != n || len(savesIn(effects)) != SetSaveBound {
+		t.Fatalf("merges %v, %d sent; want %d, %d sent", round.Merges, len(savesIn(effects)), n, SetSaveBound)
+	}
+	if st := s.Status(n - 1); st.State != MemberQueued {
+		t.Fatalf("the last merge: %+v, want queued", st)
+	}
+	more, err := s.Handle(0, Saved{Object: named("m0", "20", "mine"), At: at(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv, ok := savesIn(more)[n-1]; !ok || sv.ResourceVersion != "10" {
+		t.Errorf("after one came back, saves %v; want the last merge at rv 10", savesIn(more))
 	}
 }

@@ -462,7 +462,7 @@ func TestLostViewNamesAReadOfADeletedObject(t *testing.T) {
 	if !ok {
 		t.Fatalf("alice's patch lost nothing: %+v", hist.LostUpdates)
 	}
-	if hint := string(lostHeadingOf(hist, o).hint); !strings.Contains(hint, "alice last read rv 805 at ") ||
+	if hint := string(lostWordsOf(hist, o).full.hint); !strings.Contains(hint, "alice last read rv 805 at ") ||
 		!strings.Contains(hint, ", of the deleted object (uid u-0), created again since (uid u-1)") {
 		t.Errorf("hint %q", hint)
 	}

@@ -184,8 +184,9 @@ func DefaultEditorKeyMap() EditorKeyMap {
 
 // TimelineKeyMap is the timeline's keys.
 type TimelineKeyMap struct {
-	// Moving through the list, or scrolling the selected version's diff.
-	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+	// Moving through the list, or scrolling the selected version's diff;
+	// Left and Right scroll either sideways, as in the object view.
+	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 
 	// Diff shows the selected version's diff against the one before it
 	// (Back or Diff goes back to the list), or a LOST row's lost updates;
@@ -200,7 +201,7 @@ type TimelineKeyMap struct {
 // DefaultTimelineKeyMap returns the timeline's keys.
 func DefaultTimelineKeyMap() TimelineKeyMap {
 	return TimelineKeyMap{
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
+		Up: upKey(), Down: downKey(), Left: leftKey(), Right: rightKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
 		HalfPageUp: halfPageUpKey(), HalfPageDown: halfPageDownKey(), Home: homeKey(), End: endKey(),
 
 		Diff:  binding("diff", "enter"),
@@ -312,7 +313,8 @@ type SetKeyMap struct {
 	// Open shows the selected object in the object view (esc there comes
 	// back to the set); Mark marks it for Edit, or unmarks it; Edit edits
 	// the marked objects, or all of them, in one $EDITOR file; Save saves
-	// every draft, each with its own resourceVersion; NextConflict opens
+	// every draft, each with its own resourceVersion, and resubmits every
+	// merge with no conflict open; NextConflict opens
 	// the next object whose save met a conflict.
 	Open, Mark, Edit, Save, NextConflict key.Binding
 
@@ -328,7 +330,7 @@ func DefaultSetKeyMap() SetKeyMap {
 		Open:         binding("open", "enter"),
 		Mark:         bind("mark", "space", " "),
 		Edit:         binding("edit (marked or all) in $EDITOR", "e"),
-		Save:         bind("save every draft", "s", "s", "ctrl+s"),
+		Save:         bind("save drafts, resubmit merges", "s", "s", "ctrl+s"),
 		NextConflict: binding("next conflict", "n"),
 
 		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
@@ -45,6 +46,9 @@ type LostView struct {
 	view  ConflictView
 	h     *history.History
 	write int
+	// words are what the view says of the overwrite, fitted to the
+	// screen (refit) whenever its size or layout changes.
+	words lostWords
 }
 
 // NewLostView returns a lost updates' view with nothing to show until
@@ -85,18 +89,64 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
 		rows = append(rows, row)
 	}
-	m.view.showLost(lostHeadingOf(h, o), rows, secret)
+	m.words = lostWordsOf(h, o)
+	m.view.showLost(m.words.full, rows, secret)
+	m.refit()
 	return true
 }
 
-// lostHeadingOf is what the view says of overwrite o of h: who lost how
+// lostWords is what the view says of an overwrite in full, and the short
+// forms of its title and of the versions' titles for a screen too narrow
+// for them: what the short forms leave out is said in the hint instead,
+// which wraps, so that nothing is cut.
+type lostWords struct {
+	full lostHeading
+	// shortTitle is the title without what, who lost what.
+	shortTitle, what escape.Text
+	// shortColumns name the versions by their resourceVersions only.
+	shortColumns [3]escape.Text
+}
+
+// fit is the heading for a view width columns wide whose versions' titles
+// have columnWidth columns each.
+func (w lostWords) fit(width, columnWidth int) lostHeading {
+	h := w.full
+	if ansi.StringWidth(string(h.title)) > width {
+		h.title, h.hint = w.shortTitle, w.what+". "+h.hint
+	}
+	for _, c := range w.full.columns {
+		if ansi.StringWidth(string(c)) > columnWidth {
+			h.columns = w.shortColumns
+			h.hint += " The versions: " + escape.Join(w.full.columns[:], ", ") + "."
+			break
+		}
+	}
+	return h
+}
+
+// refit fits the heading to the view's width and layout: side by side,
+// each version's title has a third of the width.
+func (m *LostView) refit() {
+	if m.view.lost == nil {
+		return
+	}
+	v := &m.view
+	columnWidth := v.width
+	if v.Wide() {
+		columnWidth = (v.width-2)/3 - 1
+	}
+	h := m.words.fit(v.width, columnWidth)
+	v.lost = &h
+}
+
+// lostWordsOf is what the view says of overwrite o of h: who lost how
 // many changes, what its writer had read, and the versions' titles.
-func lostHeadingOf(h *history.History, o history.Overwrite) lostHeading {
+func lostWordsOf(h *history.History, o history.Overwrite) lostWords {
 	vs := h.Versions
 	w := &vs[o.Write]
+	what := escape.Textf("%s's %s replaced %s it had not read", w.Client.User, w.Verb, words.Count(len(o.Losses), "change"))
 	heading := lostHeading{
-		title: escape.Textf("LOST at rv %s: %s's %s replaced %s it had not read (%d open)", w.ResourceVersion, w.Client.User,
-			w.Verb, words.Count(len(o.Losses), "change"), len(o.Losses)),
+		title: escape.Textf("LOST at rv %s: %s (%d open)", w.ResourceVersion, what, len(o.Losses)),
 	}
 	var read escape.Text = "before the log begins"
 	if o.Base >= 0 {
@@ -122,7 +172,14 @@ func lostHeadingOf(h *history.History, o history.Overwrite) lostHeading {
 		theirs = escape.Textf("theirs (rv %s by %s)", vs[o.Theirs].ResourceVersion, lostBy[0])
 	}
 	heading.columns = [3]escape.Text{base, theirs, escape.Textf("mine (rv %s by %s)", w.ResourceVersion, w.Who())}
-	return heading
+	var shortBase escape.Text = "base (unknown)"
+	if o.Base >= 0 {
+		shortBase = escape.Textf("base (rv %s)", vs[o.Base].ResourceVersion)
+	}
+	return lostWords{full: heading, what: what,
+		shortTitle: escape.Textf("LOST at rv %s (%d open)", w.ResourceVersion, len(o.Losses)),
+		shortColumns: [3]escape.Text{shortBase, escape.Textf("theirs (rv %s)", vs[o.Theirs].ResourceVersion),
+			escape.Textf("mine (rv %s)", w.ResourceVersion)}}
 }
 
 // lostWriters names the writers of the changes o lost, each once.
@@ -149,7 +206,10 @@ func firstLineDiffering(a, b string) int {
 }
 
 // SetSize sets the view's size.
-func (m *LostView) SetSize(width, height int) { m.view.SetSize(width, height) }
+func (m *LostView) SetSize(width, height int) {
+	m.view.SetSize(width, height)
+	m.refit()
+}
 
 // Update answers the view's keys: u and esc are intents for the app (and
 // ?, q and ctrl+c, as in every view), the others move and scroll.
@@ -163,6 +223,7 @@ func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.view, cmd = m.view.Update(msg)
+	m.refit() // v switches between columns and stacked
 	return m, cmd
 }
 

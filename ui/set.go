@@ -43,6 +43,10 @@ type setState struct {
 	// are all back (roundSaid).
 	round     []int
 	roundSaid bool
+	// merges are the objects of round whose merges it resubmits, and
+	// cleanMerges says that none had a conflict.
+	merges      []int
+	cleanMerges bool
 	// declined are the objects the last s left out, as the user answered
 	// the GitOps question.
 	declined []int

@@ -500,3 +500,50 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 		t.Errorf("b's row: %+v", r)
 	}
 }
+
+// TestSetSaveResubmitsCleanMerges: two objects whose saves met another
+// writer's change of another key wait as clean merges beside one whose
+// conflict is open: s in the set says how many it resubmits and
+// resubmits both, each with its theirs' resourceVersion, both sides'
+// changes kept on the server; the open conflict still waits for the user.
+func TestSetSaveResubmitsCleanMerges(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b", "c")
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	theirsOnServer(t, c, "a", "other", "theirs")
+	theirsOnServer(t, c, "b", "other", "theirs")
+	theirsOnServer(t, c, "c", "foo", "theirs")
+	m = drive(t, m, keyMsg("s"))
+	if s := plain(m); !strings.Contains(s, "saved 0 of 3 drafts; 3 conflicts: n opens the next") {
+		t.Fatalf("the first round's summary:\n%s", s)
+	}
+	for _, name := range []string{"a", "b"} {
+		if r := rowOf(t, m, name); r.Status.State != model.MemberConflict || string(r.Note) != "merged cleanly: s resubmits it (n opens it)" {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	if s := plain(d.m); !strings.Contains(s, "resubmitting 2 clean merges, each with its own resourceVersion; 1 conflict waits for you (n opens the next)") {
+		t.Errorf("s does not say how many merges it resubmits:\n%s", s)
+	}
+	m = d.settle()
+	for _, name := range []string{"a", "b"} {
+		if st := rowOf(t, m, name).Status; st.State != model.MemberSaved {
+			t.Errorf("%s: %+v, want saved", name, st)
+		}
+		server := runnerOf(c, name).object()
+		if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" || server.GetResourceVersion() != "14" {
+			t.Errorf("%s on the server: rv %s %v", name, server.GetResourceVersion(), server.Object["data"])
+		}
+	}
+	if st := rowOf(t, m, "c").Status; st.State != model.MemberConflict || st.OpenConflicts != 1 {
+		t.Errorf("c: %+v, want its open conflict waiting", st)
+	}
+	if dataOf(runnerOf(c, "c").object(), "foo") != "theirs" {
+		t.Errorf("c was written: %v", runnerOf(c, "c").object().Object["data"])
+	}
+	if s := plain(m); !strings.Contains(s, "saved 2 of 2 drafts (2 clean merges resubmitted); 1 conflict: n opens the next") {
+		t.Errorf("the round's summary:\n%s", s)
+	}
+}

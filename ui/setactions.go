@@ -56,13 +56,40 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 		return cmd
 	}
 	s.round, s.declined, s.roundSaid = round.Queued, round.Skipped, false
-	text := escape.Textf("saving %s, each with its own resourceVersion", words.Count(len(round.Queued), "draft"))
+	s.merges, s.cleanMerges = round.Merges, round.Clean
+	text := roundText(round)
 	if len(round.Skipped) > 0 {
 		text += "; not " + m.setNames(round.Skipped) + " (declined)"
+	}
+	if n := s.model.Conflicts(); n > 0 {
+		text += escape.Textf("; %s %s for you (n opens the next)", words.Count(n, "conflict"), words.Agree(n, "waits", "wait"))
 	}
 	m.status.Info(text)
 	m.refreshSet()
 	return tea.Batch(cmd, m.status.SetBusy("saving"))
+}
+
+// roundText says what a save round sends: how many drafts it saves and
+// how many merges it resubmits (those with no conflict open), each with
+// its own resourceVersion.
+func roundText(round model.SaveRound) escape.Text {
+	var parts []escape.Text
+	if d := len(round.Queued) - len(round.Merges); d > 0 {
+		parts = append(parts, escape.Textf("saving %s", words.Count(d, "draft")))
+	}
+	if r := len(round.Merges); r > 0 {
+		parts = append(parts, "resubmitting "+mergesText(r, round.Clean))
+	}
+	return escape.Join(parts, " and ") + ", each with its own resourceVersion"
+}
+
+// mergesText counts n merges a save round resubmits: clean ones, or
+// merges with no conflict open when the user resolved some.
+func mergesText(n int, clean bool) escape.Text {
+	if clean {
+		return escape.Safe(words.Count(n, "clean merge"))
+	}
+	return escape.Safe(words.Count(n, "merge") + " with no conflict open")
 }
 
 // gitOpsOwner names the GitOps tool that reconciles object i, for its
@@ -122,7 +149,11 @@ func (m *App) roundDone() {
 		counts[s.model.Status(i).State]++
 	}
 	text := escape.Textf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
-	if c := counts[model.MemberConflict]; c > 0 {
+	if r := len(s.merges); r > 0 {
+		text += " (" + mergesText(r, s.cleanMerges) + " resubmitted)"
+	}
+	// Conflicts left open before the round wait as well as its own.
+	if c := s.model.Conflicts(); c > 0 {
 		text += escape.Textf("; %s: n opens the next", words.Count(c, "conflict"))
 	}
 	if r := counts[model.MemberRefused]; r > 0 {
@@ -246,10 +277,15 @@ func (m *App) setRow(i int) SetRow {
 		}
 	case model.MemberConflict:
 		row.Note = "n opens it (or enter)"
-		if status.OpenConflicts > 0 {
+		switch r := st.sess.Rebase(); {
+		case status.OpenConflicts > 0:
 			row.State = escape.Textf("conflict (%d open)", status.OpenConflicts)
-		} else {
-			row.Note = "merged cleanly: n opens it, s there saves the merge"
+		case status.Err != nil:
+			row.Note = "not resubmitted: " + errorText(status.Err) + " (n opens it)"
+		case r != nil && len(r.Merge.Conflicts) > 0:
+			row.Note = "every conflict resolved: s resubmits it (n opens it)"
+		default:
+			row.Note = "merged cleanly: s resubmits it (n opens it)"
 		}
 	case model.MemberRefused:
 		if status.Failure != nil {

@@ -20,7 +20,8 @@ type (
 	// EditSetMsg asks to edit Members (all when empty) in one $EDITOR
 	// file (e).
 	EditSetMsg struct{ Members []int }
-	// SaveSetMsg asks to save every draft of the set (s).
+	// SaveSetMsg asks to save every draft of the set and resubmit every
+	// merge with no conflict open (s).
 	SaveSetMsg struct{}
 	// NextConflictMsg asks to show the next object whose save met a
 	// conflict (n).

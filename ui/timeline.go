@@ -41,14 +41,19 @@ type TimelineView struct {
 	secret  bool
 	// format is the session's: versions are diffed in it.
 	format model.Format
-	// selected indexes rows; offset is the first row in view.
-	selected, offset int
+	// selected indexes rows; offset is the first row in view; listX is
+	// how many columns of the list are scrolled off to the left, and
+	// listWidest the width of its widest line (fillRows).
+	selected, offset  int
+	listX, listWidest int
 
 	// showing is set while the selected version's diff shows; change
 	// holds its lines above the diff, body the diff itself.
 	showing bool
 	change  []string
 	body    viewport.Model
+	// side scrolls the diff sideways.
+	side sideways
 
 	// live is the session's timeline as SetSession last copied it, and
 	// the audit log's history what timelinelog.go read.
@@ -116,12 +121,13 @@ func (m *TimelineView) fillRows() {
 			m.selected = i
 		}
 	}
+	m.listWidest = m.listLongest()
 	m.scroll()
 }
 
 // Open lists the session's timeline afresh, the newest version selected.
 func (m *TimelineView) Open(s *model.Session) {
-	m.rows, m.selected, m.offset = nil, 0, 0
+	m.rows, m.selected, m.offset, m.listX = nil, 0, 0, 0
 	m.HideChange()
 	m.SetSession(s)
 }
@@ -179,8 +185,11 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 	}
 	m.showing = true
 	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.change))
-	m.body.SetContent(strings.TrimSuffix(text, "\n"))
+	text = strings.TrimSuffix(text, "\n")
+	m.body.SetContent(text)
 	m.body.GotoTop()
+	m.side = sideways{}
+	m.side.measure(text)
 }
 
 // versionText renders a version for the diff: as the draft is rendered,
@@ -200,7 +209,7 @@ func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
 }
 
 // HideChange goes back from the diff to the list.
-func (m *TimelineView) HideChange() { m.showing, m.change = false, nil }
+func (m *TimelineView) HideChange() { m.showing, m.change, m.side = false, nil, sideways{} }
 
 // listHeight is how many rows fit under the title lines.
 func (m TimelineView) listHeight() int { return max(1, m.height-len(m.titleLines())) }
@@ -230,7 +239,9 @@ func (m TimelineView) titleLines() []string {
 	if logged := len(m.rows) - live; logged > 0 {
 		title += escape.Textf(", %d more from the audit log", logged)
 	}
-	lines := []string{m.styles.Title.Render(ansi.Truncate(string(title+", newest first"), m.width, "…"))}
+	// Wrapped, not cut, as the audit log's line: they say what the list
+	// holds.
+	lines := m.wrapped(m.styles.Title, string(title+", newest first"))
 	if m.dropped > 0 {
 		// The timeline is bounded: the oldest versions go first.
 		note := fmt.Sprintf("%s dropped (the timeline keeps at most %s and %d MiB)",
@@ -238,10 +249,14 @@ func (m TimelineView) titleLines() []string {
 		lines = append(lines, m.styles.Error.Render(ansi.Truncate(note, m.width, "…")))
 	}
 	if l := m.logLine(); l != "" {
-		lines = append(lines, l)
+		lines = append(lines, strings.Split(l, "\n")...)
 	}
-	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.rowText(timelineRow{
-		rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}, "MARK"), m.width, "")))
+	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.listLine(m.headerRow()), m.width, "")))
+}
+
+// headerRow is the list's column titles, laid out as its rows.
+func (m TimelineView) headerRow() string {
+	return m.rowText(timelineRow{rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}, "MARK")
 }
 
 // columns are the widths of the rv, time, manager, operation and mark
@@ -281,17 +296,17 @@ func (m TimelineView) rowText(r timelineRow, mark string) string {
 // View draws the list, or the selected version's diff.
 func (m TimelineView) View() string {
 	if m.showing {
-		return strings.Join(m.change, "\n") + "\n" + m.body.View()
+		return strings.Join(m.change, "\n") + "\n" + m.diffView()
 	}
 	lines := m.titleLines()
 	end := min(m.offset+m.listHeight(), len(m.rows))
 	for i := m.offset; i < end; i++ {
 		text := m.rowText(m.rows[i], m.rows[i].mark())
 		if i == m.selected {
-			lines = append(lines, m.styles.Selected.Render(ansi.Truncate(">"+text[1:], m.width, "…")))
+			lines = append(lines, m.styles.Selected.Render(ansi.Truncate(m.listLine(">"+text[1:]), m.width, "…")))
 			continue
 		}
-		lines = append(lines, ansi.Truncate(text, m.width, "…"))
+		lines = append(lines, ansi.Truncate(m.listLine(text), m.width, "…"))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -300,14 +315,18 @@ func (m TimelineView) View() string {
 // enter shows its lost updates and u undoes them.
 func (m TimelineView) ShortHelp() []key.Binding {
 	k := m.keys
+	var side []key.Binding
+	if m.wider() {
+		side = []key.Binding{k.Left, k.Right}
+	}
 	if m.showing {
 		// esc goes back to the list (t closes the timeline).
-		return []key.Binding{k.Take, k.Back, k.Up, k.Down, k.Help, k.Quit}
+		return append(append([]key.Binding{k.Take, k.Back, k.Up, k.Down}, side...), k.Help, k.Quit)
 	}
 	if len(m.rows) > 0 && m.rows[m.selected].lost {
-		return []key.Binding{stateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down, k.Take, k.Help, k.Quit}
+		return append(append([]key.Binding{stateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down}, side...), k.Take, k.Help, k.Quit)
 	}
-	return []key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down, k.Help, k.Quit}
+	return append(append([]key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down}, side...), k.Help, k.Quit)
 }
 
 // FullHelp is every key of the timeline, in groups.
@@ -315,7 +334,7 @@ func (m TimelineView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Diff, k.Take, k.Undo, k.Close, k.Back},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Help, k.Quit, k.ForceQuit},
 	}
 }

@@ -58,6 +58,8 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 		return m, cmd
 	case !m.showing && key.Matches(k, m.keys.Undo):
 		return m, m.undo()
+	case m.sidewaysKey(k):
+		return m, nil
 	case key.Matches(k, m.keys.Close):
 		m.HideChange()
 		return m, emit(CloseTimelineMsg{})

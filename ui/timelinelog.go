@@ -144,7 +144,7 @@ func (m TimelineView) logLine() string {
 	case m.src == nil:
 		return ""
 	case m.logErr != nil:
-		return st.Error.Render(ansi.Truncate("audit log: "+string(errorText(m.logErr)), m.width, "…"))
+		return strings.Join(m.wrapped(st.Error, "audit log: "+string(errorText(m.logErr))), "\n")
 	case m.h == nil:
 		text = "reading the audit log ..."
 	default:
@@ -175,7 +175,7 @@ func (m TimelineView) logLine() string {
 			text += "; reading it again ..."
 		}
 	}
-	return st.Muted.Render(ansi.Truncate(text, m.width, "…"))
+	return strings.Join(m.wrapped(st.Muted, text), "\n")
 }
 
 // enter shows the selected version: a LOST row's lost updates
