@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -181,11 +180,11 @@ func checkRemovals(t *Target, base, draft *unstructured.Unstructured, leftOut []
 	}
 	owners := map[string][]string{}
 	for _, e := range base.GetManagedFields() {
-		if e.Manager == manager || e.FieldsV1 == nil || e.Subresource != "" {
+		if e.Manager == manager || e.Subresource != "" {
 			continue
 		}
-		var owned fieldpath.Set
-		if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+		owned, ok := model.OwnedFields(&e)
+		if !ok {
 			continue
 		}
 		owned.Intersection(removed).Iterate(func(p fieldpath.Path) {

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -212,11 +211,7 @@ func owners(t *testing.T, obj *unstructured.Unstructured, key string) []string {
 	var out []string
 	want := fieldpath.MakePathOrDie("data", key)
 	for _, e := range obj.GetManagedFields() {
-		var s fieldpath.Set
-		if e.FieldsV1 == nil || s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
-			continue
-		}
-		if s.Has(want) {
+		if s, ok := model.OwnedFields(&e); ok && s.Has(want) {
 			out = append(out, e.Manager+"/"+string(e.Operation))
 		}
 	}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -114,11 +113,8 @@ type blamer struct {
 func newBlamer(mfs []metav1.ManagedFieldsEntry) *blamer {
 	b := &blamer{lists: map[string]listKind{}, cache: map[string]BlameLine{}}
 	for _, e := range mfs {
-		if e.FieldsV1 == nil {
-			continue
-		}
-		s := &fieldpath.Set{}
-		if s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+		s, ok := OwnedFields(&e)
+		if !ok {
 			continue
 		}
 		o := FieldOwner{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 	"time"
@@ -127,11 +126,11 @@ func latestWriter(mfs []metav1.ManagedFieldsEntry, changed []FieldChange, minOwn
 // holding one (a removed field is owned by no one, but its parent still
 // is), 0 otherwise.
 func ownership(e *metav1.ManagedFieldsEntry, changed []FieldChange) int {
-	if len(changed) == 0 || e.FieldsV1 == nil {
+	if len(changed) == 0 {
 		return 0
 	}
-	var owned fieldpath.Set
-	if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+	owned, ok := OwnedFields(e)
+	if !ok {
 		return 0
 	}
 	score := 0

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -131,11 +130,10 @@ func labelWithPrefix(labels map[string]string, prefix string) (string, bool) {
 func ownsLabel(obj *unstructured.Unstructured, manager, label string) bool {
 	p := fieldpath.MakePathOrDie("metadata", "labels", label)
 	for _, e := range obj.GetManagedFields() {
-		if e.Manager != manager || e.FieldsV1 == nil {
+		if e.Manager != manager {
 			continue
 		}
-		var s fieldpath.Set
-		if s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) == nil && s.Has(p) {
+		if s, ok := OwnedFields(&e); ok && s.Has(p) {
 			return true
 		}
 	}

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -102,11 +100,11 @@ func ownedByOthers(obj *unstructured.Unstructured, path fieldpath.Path, self str
 	}
 	want := path.String()
 	for _, e := range mfs {
-		if e.Manager == self || e.FieldsV1 == nil {
+		if e.Manager == self {
 			continue
 		}
-		var owned fieldpath.Set
-		if owned.FromJSON(bytes.NewReader(e.FieldsV1.Raw)) != nil {
+		owned, ok := OwnedFields(&e)
+		if !ok {
 			continue
 		}
 		found := false
