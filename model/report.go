@@ -47,6 +47,9 @@ type SaveReport struct {
 	// earlier object of this name onto, after the user's yes; "" for any
 	// other save.
 	NewObject string
+	// Warnings are the server's warnings in its answer to the save, in
+	// its words: under --validate=warn, each field it dropped.
+	Warnings []string
 	// Err is set when the comparison could not be made.
 	Err error
 }

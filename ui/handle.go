@@ -271,7 +271,15 @@ func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) 
 	if len(buts) > 0 {
 		text += ", but " + escape.Join(buts, ", ")
 	}
-	return text, len(buts) == 0
+	if len(r.Warnings) > 0 {
+		// The server's own words, one per field it dropped (--validate=warn).
+		warned := make([]escape.Text, len(r.Warnings))
+		for i, w := range r.Warnings {
+			warned[i] = escape.Safe(w)
+		}
+		text += "; the server warned: " + escape.Join(warned, "; ")
+	}
+	return text, len(buts) == 0 && len(r.Warnings) == 0
 }
 
 // notStoredText says, field by field, what the server stored otherwise
