@@ -83,7 +83,8 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 		r.Err = err
 		return r
 	}
-	for _, m := range ms {
+	// Each field by itself, not the list or map it is in.
+	for _, m := range diff.Narrow(ms) {
 		if !m.Sent.Present && m.Stored.Present && !ownedByOthers(stored, m.Path, s.manager) {
 			// A removed field back on the server that no other manager
 			// owns is a default the server put back, not a removal

@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kedit/kedit/kube/kubetest"
+)
+
+// addTypoField is an editor that adds imagePullPolicyy under the
+// container's imagePullPolicy, a field no Deployment has.
+const addTypoField = `sed -i 's/^\( *\)imagePullPolicy: \(.*\)$/&\n\1imagePullPolicyy: Always/' "$1"`
+
+// TestE2EUnknownFieldIsRefused: a Deployment's draft with a field the
+// server does not know is refused under the default --validate=strict,
+// naming the field by its container as the user wrote it; the draft is
+// kept, on disk too, and the server is unchanged. Under --validate=warn
+// the save lands and the server's warning is said, with the field that is
+// not on the server.
+func TestE2EUnknownFieldIsRefused(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web1", "--image=nginx")
+	rv := func() string {
+		return strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "deploy", "web1", "-o", "jsonpath={.metadata.resourceVersion}"))
+	}
+	before := rv()
+	env := newKeditEnv(t, editorScript(t, addTypoField))
+	term := env.run(t, 250, 40, "-n", ns, "deploy/web1")
+	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.send("s")
+	term.waitFor(screenWait, `.spec.template.spec.containers[name="nginx"].imagePullPolicyy: unknown field`, "the draft is kept")
+	if now := rv(); now != before {
+		t.Errorf("the server moved from rv %s to %s after a refused save", before, now)
+	}
+	if files, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "deployments.apps", "web1.yaml")); len(files) != 1 {
+		all, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", "*", "*", "*"))
+		t.Errorf("the draft on disk after the refusal: %v (all: %v)", files, all)
+	}
+
+	warn := newKeditEnv(t, editorScript(t, addTypoField))
+	term = warn.run(t, 250, 40, "-n", ns, "--validate=warn", "deploy/web1")
+	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.send("s")
+	// The server took the save without the field, which left it as it
+	// was: nothing written, and said so, with the server's warning and the
+	// field that is not on the server.
+	term.waitFor(screenWait, "nothing to write: rv "+before, `the server warned: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`,
+		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
+}
