@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,13 +34,33 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
 	term.send("s")
-	term.waitFor(screenWait, `.spec.template.spec.containers[name="nginx"].imagePullPolicyy: unknown field`, "the draft is kept")
+	screen := term.waitFor(screenWait, `refused the draft as invalid (400 Bad Request): .spec.template.spec.containers[name="nginx"].imagePullPolicyy: unknown field (the draft is kept); on line `)
 	if now := rv(); now != before {
 		t.Errorf("the server moved from rv %s to %s after a refused save", before, now)
 	}
-	if files, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "deployments.apps", "web1.yaml")); len(files) != 1 {
+	files, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "deployments.apps", "web1.yaml"))
+	if len(files) != 1 {
 		all, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", "*", "*", "*"))
-		t.Errorf("the draft on disk after the refusal: %v (all: %v)", files, all)
+		t.Fatalf("the draft on disk after the refusal: %v (all: %v)", files, all)
+	}
+	// The line named is the draft's line of the field.
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	const header = "# The draft text follows this header line byte for byte.\n"
+	if i := strings.Index(text, header); i >= 0 {
+		text = text[i+len(header):]
+	}
+	line := 0
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "imagePullPolicyy: Always") {
+			line = i + 1
+		}
+	}
+	if want := fmt.Sprintf("on line %d of the draft", line); line == 0 || !strings.Contains(screen, want) {
+		t.Errorf("the status does not say %q; the draft:\n%s\nthe screen:\n%s", want, data, screen)
 	}
 
 	warn := newKeditEnv(t, editorScript(t, addTypoField))

@@ -138,7 +138,7 @@ func strictRefusal(t *Target, err error, sent *unstructured.Unstructured) error 
 	if !strings.Contains(msg, "strict decoding error") {
 		if refused != nil && strings.Contains(msg, "field not declared in schema") {
 			// Server-side apply names the fields in its own syntax.
-			return &InvalidError{Target: t, Causes: refused.Causes, Err: inner}
+			return &InvalidError{Target: t, Causes: refused.Causes, Code: refused.Code, Err: inner}
 		}
 		return err
 	}
@@ -153,7 +153,11 @@ func strictRefusal(t *Target, err error, sent *unstructured.Unstructured) error 
 	if len(causes) == 0 {
 		return err
 	}
-	return &InvalidError{Target: t, Causes: causes, Err: inner}
+	code := 0
+	if refused != nil {
+		code = refused.Code
+	}
+	return &InvalidError{Target: t, Causes: causes, Code: code, Err: inner}
 }
 
 // pathSegRE reads one step of a strict decoding error's path: a name and

@@ -171,7 +171,11 @@ func (m *App) saidFailed(before model.State) {
 	}
 	if !f.Kind.Retryable() {
 		// A retryable failure already said when the next try is.
-		m.status.Error(failureText(f))
+		text := failureText(f)
+		if d := m.sess.Draft(); d != nil {
+			text += causeLinesText(d.Text, f.Causes)
+		}
+		m.status.Error(text)
 	}
 	if f.Kind == model.ErrorRecreated && (before == model.StateSaving || before == model.StateWaitingTheirs) {
 		// The save met the object created again: ask, as a save of a
