@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,4 +75,41 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	// field that is not on the server.
 	term.waitFor(screenWait, "nothing to write: rv "+before, `the server warned: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`,
 		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
+}
+
+// TestE2ESetValidates: kedit set's patch carries --validate: strict (the
+// default) refuses a field the server does not know with exit status 1,
+// naming it, the dry run too, and leaves the server unchanged; warn
+// applies the patch without it and prints the server's warning on stderr.
+func TestE2ESetValidates(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web1", "--image=nginx")
+	before := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "deploy", "web1", "-o", "jsonpath={.metadata.resourceVersion}"))
+	set := func(args ...string) (string, int) {
+		cmd := exec.Command(keditBinary(t), append([]string{"--kubeconfig", kubetest.Kubeconfig(t), "-n", ns, "set", "deploy/web1",
+			"/spec/template/spec/containers/0/imagePullPolicyy=Always"}, args...)...)
+		cmd.Env = append(os.Environ(), "KUBECACHEDIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	for _, args := range [][]string{nil, {"--dry-run"}, {"--validate=strict"}} {
+		out, code := set(args...)
+		if code != 1 || !strings.Contains(out, `.spec.template.spec.containers[0].imagePullPolicyy: unknown field`) {
+			t.Errorf("kedit set %v: exit %d, %q; want 1 naming the unknown field", args, code, out)
+		}
+	}
+	if now := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "deploy", "web1", "-o", "jsonpath={.metadata.resourceVersion}")); now != before {
+		t.Errorf("the server moved from rv %s to %s after refused patches", before, now)
+	}
+	out, code := set("--validate=warn")
+	if code != 0 || !strings.Contains(out, `kedit set: the server warned: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`) {
+		t.Errorf("kedit set --validate=warn: exit %d, %q; want 0 and the server's warning", code, out)
+	}
 }
