@@ -20,7 +20,7 @@ const addTypoField = `sed -i 's/^\( *\)imagePullPolicy: \(.*\)$/&\n\1imagePullPo
 // naming the field by its container as the user wrote it; the draft is
 // kept, on disk too, and the server is unchanged. Under --validate=warn
 // the save lands and the server's warning is said, with the field that is
-// not on the server.
+// not on the server; under --validate=ignore only the field is named.
 func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -75,6 +75,20 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	// field that is not on the server.
 	term.waitFor(screenWait, "nothing to write: rv "+before, `the server warned: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`,
 		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
+
+	// Under ignore the server says nothing; kedit names the field the
+	// server did not store, by itself, not the list it is in.
+	ignore := newKeditEnv(t, editorScript(t, addTypoField))
+	term = ignore.run(t, 250, 40, "-n", ns, "--validate=ignore", "deploy/web1")
+	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.send("s")
+	screen = term.waitFor(screenWait, "nothing to write: rv "+before+" already holds it, but "+
+		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
+	if strings.Contains(screen, "warned") || strings.Contains(screen, "+5 lines") {
+		t.Errorf("under --validate=ignore: a warning, or the whole list named:\n%s", screen)
+	}
 }
 
 // TestE2ESetValidates: kedit set's patch carries --validate: strict (the

@@ -117,3 +117,34 @@ func TestValidationOfUnknownFields(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineIgnoredFieldIsNamedAfterSave: under --validate=ignore the
+// server takes a save with an unknown field and drops it without a word;
+// the session's report then names that field by itself as not on the
+// server, not the list it is in.
+func TestEngineIgnoredFieldIsNamedAfterSave(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web1", "--image=nginx")
+	e := newEngineFor(t, ns, "deploy", "web1", StrategyUpdate)
+	e.runner.Validation = ValidationIgnore
+	const line = "        imagePullPolicy: Always\n"
+	e.editDraft(line, line+"        imagePullPolicyy: Always\n")
+	if err := e.handle(model.SaveRequested{}); err != nil {
+		t.Fatal(err)
+	}
+	r := e.session.LastSave()
+	if r == nil {
+		t.Fatalf("no save report; state %v, failure %+v", e.session.State(), e.session.Failure())
+	}
+	var paths []string
+	for _, m := range r.NotStored {
+		paths = append(paths, m.Path.String())
+	}
+	const want = `.spec.template.spec.containers[name="nginx"].imagePullPolicyy`
+	if len(r.NotStored) != 1 || paths[0] != want || r.NotStored[0].Stored.Present {
+		t.Errorf("not stored: %q, want only %s, absent on the server", paths, want)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings under ignore: %q", r.Warnings)
+	}
+}
