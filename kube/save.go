@@ -111,7 +111,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		// Leaving managedFields out of an update keeps the server's record.
 		diff.DropManagedFields(obj)
 		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
-		return t.viewOf(out), strictRefusal(t, classify(t, "update", err), obj)
+		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "update", err), obj), obj)
 
 	case StrategyPatch:
 		patch, err := t.mergePatch(base, draft, rv)
@@ -119,7 +119,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 			return nil, err
 		}
 		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
-		return t.viewOf(out), strictRefusal(t, classify(t, "patch", err), draft)
+		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "patch", err), draft), draft)
 
 	case StrategyApply:
 		return applyDraft(ctx, ri, t, base, draft, opts)

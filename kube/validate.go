@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 )
 
@@ -208,4 +209,69 @@ func userPath(obj *unstructured.Unstructured, field string) string {
 		}
 	}
 	return b.String()
+}
+
+// sizeRefusal names the object and its size in words when the server
+// refused it as too long without naming a field (`[]: Too long: may not
+// be more than 1048576 bytes`, a ConfigMap's or a Secret's data over
+// 1 MiB): the cause's field becomes the object, and its message says how
+// large the data sent was.
+func sizeRefusal(t *Target, err error, sent *unstructured.Unstructured) error {
+	var invalid *InvalidError
+	if !errors.As(err, &invalid) {
+		return err
+	}
+	changed := false
+	causes := append([]model.FieldCause(nil), invalid.Causes...)
+	for i, c := range causes {
+		if (c.Field != "" && c.Field != "[]") || !strings.Contains(c.Message, "Too long") {
+			continue
+		}
+		size := dataSize(sent)
+		what := "the object"
+		if size > 0 {
+			what = fmt.Sprintf("its data is %s (%s)", sizeWords(size), words.Count(size, "byte"))
+		}
+		causes[i].Field = t.String()
+		causes[i].Message = what + "; " + c.Message
+		changed = true
+	}
+	if !changed {
+		return err
+	}
+	out := *invalid
+	out.Causes = causes
+	return &out
+}
+
+// dataSize is the size of a ConfigMap's or a Secret's data as the server
+// counts it against its limit (the values of data and binaryData, and
+// stringData's), 0 for other objects.
+func dataSize(obj *unstructured.Unstructured) int {
+	if obj == nil {
+		return 0
+	}
+	n := 0
+	for _, field := range []string{"data", "binaryData", "stringData"} {
+		m, _, _ := unstructured.NestedMap(obj.Object, field)
+		for k, v := range m {
+			n += len(k)
+			if s, ok := v.(string); ok {
+				n += len(s)
+			}
+		}
+	}
+	return n
+}
+
+// sizeWords says a size in the largest binary unit it reaches:
+// "1.2 MiB", "900.0 KiB".
+func sizeWords(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return words.Count(n, "byte")
 }

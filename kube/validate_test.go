@@ -148,3 +148,21 @@ func TestEngineIgnoredFieldIsNamedAfterSave(t *testing.T) {
 		t.Errorf("warnings under ignore: %q", r.Warnings)
 	}
 }
+
+// TestTooLongNamesTheObjectAndItsSize: a ConfigMap's data over 1 MiB is
+// refused naming the object and the size of its data in words, not `[]`.
+func TestTooLongNamesTheObjectAndItsSize(t *testing.T) {
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "big", "--from-literal=foo=1")
+	target := resolveForTest(t, kubetest.Kubeconfig(t), ns, "cm", "big")
+	for _, strategy := range Strategies {
+		base := readBase(t, target)
+		_, err := Save(context.Background(), kubetest.Dynamic(t), target, strategy, base, withData(base, "foo", strings.Repeat("x", 1100*1024)),
+			SaveOptions{Force: strategy == StrategyApply}) // kubectl create owns foo
+		causes := model.CausesOf(err)
+		if len(causes) != 1 || causes[0].Field != target.String() ||
+			!strings.HasPrefix(causes[0].Message, "its data is 1.1 MiB (1126403 bytes); Too long") {
+			t.Errorf("%s: %v (causes %+v), want the object named and its data's size", strategy, err, causes)
+		}
+	}
+}
