@@ -127,3 +127,22 @@ func TestE2ESetValidates(t *testing.T) {
 		t.Errorf("kedit set --validate=warn: exit %d, %q; want 0 and the server's warning", code, out)
 	}
 }
+
+// TestE2ETooLongNamesTheObject: a ConfigMap's data over 1 MiB is refused
+// naming the object and its size in words, and the draft is kept.
+func TestE2ETooLongNamesTheObject(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	_, before := configMapData(t, ns, "testmap")
+	term := openKedit(t, ns, "testmap", editorScript(t, `head -c 1126400 /dev/zero | tr '\0' x > "$1.big"
+awk -v f="$1.big" '/^  foo: / { getline v < f; print "  foo: " v; next } { print }' "$1" > "$1.new"
+mv "$1.new" "$1"`), 200, 40)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, "configmaps/testmap: its data is 1.1 MiB (1126403 bytes); Too long", "(the draft is kept)")
+	if _, rv := configMapData(t, ns, "testmap"); rv != before {
+		t.Errorf("the server moved from rv %s to %s after a refused save", before, rv)
+	}
+}
