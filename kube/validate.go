@@ -115,7 +115,7 @@ func CollectWarnings(c *rest.Config, log func(string)) *rest.Config {
 var unknownFieldRE = regexp.MustCompile(`(unknown|duplicate) field "((?:[^"\\]|\\.)*)"`)
 
 // strictRefusal turns the server's refusal of an unknown or duplicate field
-// under strict validation into an *InvalidError that names each field as
+// under strict validation of an update or a patch into an *InvalidError that names each field as
 // the user wrote it: the list items by their keys in the object sent
 // (`.spec.template.spec.containers[name="nginx"].imagePullPolicyy`), so
 // that the draft's line of it can be found. Any other error is returned as
@@ -137,10 +137,9 @@ func strictRefusal(t *Target, err error, sent *unstructured.Unstructured) error 
 		return err
 	}
 	if !strings.Contains(msg, "strict decoding error") {
-		if refused != nil && strings.Contains(msg, "field not declared in schema") {
-			// Server-side apply names the fields in its own syntax.
-			return &InvalidError{Target: t, Causes: refused.Causes, Code: refused.Code, Err: inner}
-		}
+		// A server-side apply's refusal ("field not declared in schema")
+		// names the fields in the user's terms already; it stays the
+		// server's own 500 it is, which may have landed.
 		return err
 	}
 	var causes []model.FieldCause
