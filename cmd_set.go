@@ -23,7 +23,7 @@ const (
 func newSetCmd(flags *kube.ConnFlags) *cobra.Command {
 	var ifs, ifAbsent []string
 	var dryRun bool
-	var fieldManager string
+	var fieldManager, validate string
 	cmd := &cobra.Command{
 		Use:   "set TYPE/NAME PATH=VALUE... [--if PATH=VALUE]... [--if-absent PATH]...",
 		Short: "Set fields atomically, only if conditions hold (one JSON Patch request)",
@@ -40,6 +40,11 @@ PATH=VALUE takes VALUE as a string; PATH:=JSON takes any JSON value
 
 --field-manager NAME sends the patch under NAME instead of kedit, as
 kedit's own --field-manager does.
+
+--validate strict|warn|ignore is what the server does with a field it does
+not know, as kubectl's: refuse the patch (strict, the default), take it
+without the field and warn (each warning on stderr), or take it without the
+field silently.
 
 --dry-run sends the same patch with dryRun=All: the server checks the
 conditions, validates and admits the result, and stores nothing. kedit prints
@@ -88,6 +93,10 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			if err != nil {
 				return fail(setExitError, err)
 			}
+			validation, err := kube.ParseValidation(validate)
+			if err != nil {
+				return fail(setExitError, fmt.Errorf("--validate: %w", err))
+			}
 			target, err := kube.Resolve(flags, typ, name)
 			if err != nil {
 				return fail(setExitError, err)
@@ -96,6 +105,9 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			if err != nil {
 				return fail(setExitError, err)
 			}
+			dc = kube.CollectWarnings(dc, func(w string) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set: the server warned:", escape.String(w))
+			})
 			client, err := dynamic.NewForConfig(dc)
 			if err != nil {
 				return fail(setExitError, err)
@@ -103,9 +115,9 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			var rv string
 			var values []kube.SetValue
 			if dryRun {
-				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, manager, assignments, conditions)
+				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, manager, validation, assignments, conditions)
 			} else {
-				rv, err = kube.ConditionalSet(cmd.Context(), client, target, manager, assignments, conditions)
+				rv, err = kube.ConditionalSet(cmd.Context(), client, target, manager, validation, assignments, conditions)
 			}
 			var failed *kube.ConditionFailedError
 			switch {
@@ -129,6 +141,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 	cmd.Flags().StringArrayVar(&ifs, "if", nil, "apply only if PATH equals VALUE (PATH=VALUE or PATH:=JSON); repeatable")
 	cmd.Flags().StringArrayVar(&ifAbsent, "if-absent", nil, "apply only if PATH does not exist; repeatable")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kube.FieldManager, "the field manager of the patch, as kedit's own --field-manager")
+	cmd.Flags().StringVar(&validate, "validate", string(kube.ValidationStrict), "what the server does with an unknown or duplicate field: strict refuses the patch, warn takes it and warns, ignore takes it silently")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "send the patch with dryRun=All and print the value the server would store at each PATH; nothing is changed")
 	return cmd
 }

@@ -26,15 +26,17 @@ type editOptions struct {
 	subresource  string
 	fieldManager string
 	outputPatch  bool
+	validate     string
 }
 
 // editFlagNames are the flags addFlags adds, as --help names them.
-var editFlagNames = []string{"output", "subresource", "field-manager", "output-patch"}
+var editFlagNames = []string{"output", "subresource", "field-manager", "output-patch", "validate"}
 
 func (e *editOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&e.output, "output", "o", string(model.FormatYAML), "the format of the text edited: yaml or json (a Secret stays yaml)")
 	fs.StringVar(&e.subresource, "subresource", "", "edit the object's status or scale subresource, with the same conflict safety")
 	fs.StringVar(&e.fieldManager, "field-manager", kube.FieldManager, "the field manager of every write (update, patch, apply)")
+	fs.StringVar(&e.validate, "validate", string(kube.ValidationStrict), "what the server does with an unknown or duplicate field in a save: strict refuses it (the draft is kept), warn saves without it and shows the warning, ignore saves without it (kedit then names it as not stored)")
 	fs.BoolVar(&e.outputPatch, "output-patch", false, "print each write request sent (method, path, body; a Secret's values masked) on stderr when kedit ends, or to --debug's log")
 }
 
@@ -43,6 +45,9 @@ type editSettings struct {
 	format      model.Format
 	subresource kube.Subresource
 	manager     string
+	// validation is what the server does with an unknown or duplicate
+	// field (--validate).
+	validation kube.Validation
 	// record keeps the write requests sent (--output-patch); nil
 	// without the flag.
 	record *kube.WriteRecord
@@ -65,6 +70,12 @@ func (e editOptions) parse(cmd *cobra.Command) (editSettings, error) {
 	}
 	if s.manager, err = parseFieldManager(e.fieldManager); err != nil {
 		return s, err
+	}
+	if e.validate == "" {
+		e.validate = string(kube.ValidationStrict)
+	}
+	if s.validation, err = kube.ParseValidation(e.validate); err != nil {
+		return s, fmt.Errorf("--validate: %w", err)
 	}
 	if e.outputPatch {
 		s.record = &kube.WriteRecord{}

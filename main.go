@@ -222,6 +222,19 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, log.Printf) }
 		edit.logToDebug()
 	}
+	// The server's warnings go to the save that got them (and --debug's
+	// log), never to stderr, which belongs to the renderer.
+	var warnLog func(string)
+	if opts.debug != "" {
+		warnLog = func(w string) { log.Print("server warning: " + w) }
+	}
+	wrapped := flags.WrapConfigFn
+	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
+		if wrapped != nil {
+			c = wrapped(c)
+		}
+		return kube.CollectWarnings(c, warnLog)
+	}
 	edit.wrapConfig(flags)
 	cluster, err := kube.Connect(flags)
 	if err != nil {
@@ -236,7 +249,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		return fail(err)
 	}
 	o := &opener{Cluster: cluster, flags: flags, store: store, strategy: strategy, logger: logger, started: opts.started,
-		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager, auditLogs: opts.auditLogs}
+		format: edit.format, subresource: edit.subresource, fieldManager: edit.manager, validation: edit.validation, auditLogs: opts.auditLogs}
 	if opts.timelineOut != "" {
 		if o.timeline, err = kube.OpenTimelineLog(opts.timelineOut); err != nil {
 			return fail(err)

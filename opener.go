@@ -48,6 +48,9 @@ type opener struct {
 	format       model.Format
 	subresource  kube.Subresource
 	fieldManager string
+	// validation is what the server does with an unknown or duplicate
+	// field in every write (--validate).
+	validation kube.Validation
 	// auditLogs are --audit-log's files: each object's timeline starts
 	// with its history from them.
 	auditLogs []string
@@ -164,7 +167,7 @@ func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 
 	ob := &openObject{target: t, drafts: drafts}
 	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts,
-		Cached: ob.cached, FieldManager: o.fieldManager}
+		Cached: ob.cached, FieldManager: o.fieldManager, Validation: o.validation}
 	ob.sess = model.NewSession(t.Ref(), mergeOpts...)
 	ob.sess.SetFormat(o.format)
 	ob.sess.SetFieldManager(o.fieldManager)

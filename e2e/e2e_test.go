@@ -101,9 +101,9 @@ func TestE2EInvalidYAMLKeepsDraft(t *testing.T) {
 	term := openKedit(t, ns, "testmap", editorScript(t, `printf 'data:\n  foo: [unclosed\n' >> "$1"`), 120, 40)
 
 	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "cannot be saved: draft, line 13: did not find expected ',' or ']'", "foo: [unclosed")
+	term.waitFor(screenWait, "unsaved draft", "cannot be saved: draft, line 12: did not find expected ',' or ']'", "foo: [unclosed")
 	term.send("s")
-	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 13")
+	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 12")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {
 		t.Errorf("the invalid draft changed the server: foo=%q rv %s -> %s", data["foo"], before, rv)
 	}

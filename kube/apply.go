@@ -108,10 +108,10 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 		return nil, err
 	}
 	force := opts.Force
-	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: opts.manager(), Force: &force, DryRun: dryRun},
+	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: opts.manager(), Force: &force, DryRun: dryRun, FieldValidation: opts.Validation.param()},
 		t.Subresource.args()...)
 	out = t.viewOf(out)
-	err = classifyApply(t, err)
+	err = sizeRefusal(t, strictRefusal(t, classifyApply(t, err), obj), obj)
 	var ce *ConflictError
 	if errors.As(err, &ce) && len(ce.Managers) > 0 {
 		return nil, ownershipOrMoved(ctx, ri, t, base, ce, opts.MergeOptions)

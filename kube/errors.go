@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 
@@ -55,7 +56,20 @@ func (e *ConflictError) Unwrap() error { return e.Err }
 type InvalidError struct {
 	Target *Target
 	Causes []model.FieldCause
-	Err    error
+	// Code is the answer's HTTP status when it is not 422: a field the
+	// server does not know, refused under strict validation, is a 400 (a
+	// server-side apply's a 500).
+	Code int
+	Err  error
+}
+
+// Status is the answer's HTTP status in words: "422 Unprocessable Entity".
+func (e *InvalidError) Status() string {
+	code := e.Code
+	if code == 0 {
+		code = http.StatusUnprocessableEntity
+	}
+	return fmt.Sprintf("%d %s", code, http.StatusText(code))
 }
 
 func (e *InvalidError) Error() string {

@@ -40,6 +40,9 @@ type Runner struct {
 	// FieldManager is the field manager every write goes under
 	// (--field-manager); FieldManager when empty.
 	FieldManager string
+	// Validation is what the server does with an unknown or duplicate
+	// field in every write and dry run (--validate); strict when empty.
+	Validation Validation
 }
 
 func (r *Runner) now() time.Time {
@@ -66,15 +69,16 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			// The user's choice after apply could not remove a field.
 			strategy = StrategyUpdate
 		}
-		saved, err := Save(ctx, r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut,
-			MergeOptions: r.MergeOptions, FieldManager: r.FieldManager})
+		warned := &warnings{}
+		saved, err := Save(withWarnings(ctx, warned), r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut,
+			MergeOptions: r.MergeOptions, FieldManager: r.FieldManager, Validation: r.Validation})
 		if e.DryRun {
 			return model.Previewed{Object: saved, Err: err}, nil
 		}
 		if err != nil {
 			return model.SaveFailed{Err: err}, nil
 		}
-		return model.Saved{Object: saved, At: r.now()}, nil
+		return model.Saved{Object: saved, At: r.now(), Warnings: warned.take()}, nil
 
 	case model.Create:
 		if r.Target.Subresource != "" {
@@ -82,15 +86,17 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			// back.
 			return model.SaveFailed{Err: fmt.Errorf("%s was deleted; kedit edits its %s subresource, which cannot create it again", r.Target, r.Target.Subresource)}, nil
 		}
-		created, err := r.Target.Resource(r.Client).Create(ctx, e.Object, metav1.CreateOptions{FieldManager: SaveOptions{FieldManager: r.FieldManager}.manager()})
+		warned := &warnings{}
+		created, err := r.Target.Resource(r.Client).Create(withWarnings(ctx, warned), e.Object, metav1.CreateOptions{FieldManager: SaveOptions{FieldManager: r.FieldManager}.manager(),
+			FieldValidation: r.Validation.param()})
 		if apierrors.IsAlreadyExists(err) {
 			// Someone created it again first: theirs now exists, rebase onto it.
 			return model.SaveFailed{Err: &ConflictError{Target: r.Target, Err: err}}, nil
 		}
 		if err != nil {
-			return model.SaveFailed{Err: classify(r.Target, "create", err)}, nil
+			return model.SaveFailed{Err: strictRefusal(r.Target, classify(r.Target, "create", err), e.Object)}, nil
 		}
-		return model.Saved{Object: created, At: r.now()}, nil
+		return model.Saved{Object: created, At: r.now(), Warnings: warned.take()}, nil
 
 	case model.FetchTheirs:
 		var cached *unstructured.Unstructured

@@ -71,6 +71,9 @@ type SaveOptions struct {
 	// FieldManager is the field manager the save goes under;
 	// FieldManager when empty.
 	FieldManager string
+	// Validation is what the server does with an unknown or duplicate
+	// field (--validate); strict when empty.
+	Validation Validation
 }
 
 // manager is the field manager the save goes under.
@@ -107,16 +110,16 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		obj.SetResourceVersion(rv)
 		// Leaving managedFields out of an update keeps the server's record.
 		diff.DropManagedFields(obj)
-		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: opts.manager(), DryRun: dryRun}, sub...)
-		return t.viewOf(out), classify(t, "update", err)
+		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
+		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "update", err), obj), obj)
 
 	case StrategyPatch:
 		patch, err := t.mergePatch(base, draft, rv)
 		if err != nil {
 			return nil, err
 		}
-		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.manager(), DryRun: dryRun}, sub...)
-		return t.viewOf(out), classify(t, "patch", err)
+		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
+		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "patch", err), draft), draft)
 
 	case StrategyApply:
 		return applyDraft(ctx, ri, t, base, draft, opts)

@@ -167,8 +167,8 @@ func displayValue(v json.RawMessage) string {
 // field manager manager (FieldManager when ""), and returns the new
 // resourceVersion. When a condition does not hold it returns a
 // *ConditionFailedError with the value now on the server.
-func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition) (string, error) {
-	obj, err := conditionalPatch(ctx, dc, t, manager, assignments, conditions, false)
+func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) (string, error) {
+	obj, err := conditionalPatch(ctx, dc, t, manager, validation, assignments, conditions, false)
 	if err != nil {
 		return "", err
 	}
@@ -193,8 +193,8 @@ type SetValue struct {
 // the server would store at the assignments' paths, in their order, and
 // the resourceVersion the patch applied to. A condition that does not hold
 // gives a *ConditionFailedError, as ConditionalSet's does.
-func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
-	obj, err := conditionalPatch(ctx, dc, t, manager, assignments, conditions, true)
+func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
+	obj, err := conditionalPatch(ctx, dc, t, manager, validation, assignments, conditions, true)
 	if err != nil {
 		return nil, "", err
 	}
@@ -215,7 +215,7 @@ func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, 
 // conditionalPatch sends ConditionalPatch as manager, as a dry run when
 // dryRun is set, and returns the object the server stored (or would
 // store).
-func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, manager string, assignments []Assignment, conditions []Condition, dryRun bool) (*unstructured.Unstructured, error) {
+func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition, dryRun bool) (*unstructured.Unstructured, error) {
 	patch, err := ConditionalPatch(assignments, conditions)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, mana
 	if manager == "" {
 		manager = FieldManager
 	}
-	opts := metav1.PatchOptions{FieldManager: manager}
+	opts := metav1.PatchOptions{FieldManager: manager, FieldValidation: validation.param()}
 	if dryRun {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
@@ -246,7 +246,7 @@ func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, mana
 			}
 		}
 	}
-	return nil, classify(t, "patch", err)
+	return nil, strictRefusal(t, classify(t, "patch", err), nil)
 }
 
 // explainRejectedPatch finds why the server refused a conditional patch

@@ -113,6 +113,9 @@ type Saved struct {
 	Object *unstructured.Unstructured
 	// At is when kube/ saw it; the session never reads the clock.
 	At time.Time
+	// Warnings are what the server warned of in its answer (a field it
+	// dropped under --validate=warn), in its words.
+	Warnings []string
 }
 
 // SaveVerified is kube/'s answer to VerifySave: the object as the server
@@ -122,6 +125,8 @@ type SaveVerified struct {
 	Object *unstructured.Unstructured
 	// At is when kube/ saw it; the session never reads the clock.
 	At time.Time
+	// Warnings are always none: a read back carries no save's warnings.
+	Warnings []string
 }
 
 // SaveFailed reports a save the server refused (or a FetchTheirs that

@@ -45,6 +45,9 @@ type SaveReport struct {
 	// earlier object of this name onto, after the user's yes; "" for any
 	// other save.
 	NewObject string
+	// Warnings are the server's warnings in its answer to the save, in
+	// its words: under --validate=warn, each field it dropped.
+	Warnings []string
 	// Err is set when the comparison could not be made.
 	Err error
 }
@@ -78,7 +81,8 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 		r.Err = err
 		return r
 	}
-	for _, m := range ms {
+	// Each field by itself, not the list or map it is in.
+	for _, m := range diff.Narrow(ms) {
 		if !m.Sent.Present && m.Stored.Present && !ownedByOthers(stored, m.Path, s.manager) {
 			// A removed field back on the server that no other manager
 			// owns is a default the server put back, not a removal

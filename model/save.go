@@ -173,6 +173,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 	v := NewVersion(ev.Object, ev.At)
 	s.timeline.Observe(ev.Object, ev.At, false)
 	s.lastSave = s.report(s.pending, ev.Object)
+	s.lastSave.Warnings = ev.Warnings
 	s.base = v
 	if s.liveDeleted || newerRV(v.ResourceVersion, s.live.ResourceVersion) {
 		s.live, s.liveDeleted = v, false

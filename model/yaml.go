@@ -138,7 +138,10 @@ func locateYAMLError(text string) (int, string) {
 	}
 	line, _ := strconv.Atoi(m[1])
 	switch {
-	case strings.Contains(msg, "did not find expected"):
+	case strings.Contains(msg, "did not find expected") && !strings.Contains(msg, "expected ','"):
+		// A block's problem is said on the line before the one the
+		// parser stopped on; a flow's ("expected ',' or ']'") on the line
+		// that opened it, which is where kubectl says it too.
 		line++
 	case strings.Contains(msg, "unexpected end of stream"):
 		var n yamlv3.Node

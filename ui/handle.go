@@ -171,7 +171,11 @@ func (m *App) saidFailed(before model.State) {
 	}
 	if !f.Kind.Retryable() {
 		// A retryable failure already said when the next try is.
-		m.status.Error(failureText(f))
+		text := failureText(f)
+		if d := m.sess.Draft(); d != nil {
+			text += causeLinesText(d.Text, f.Causes)
+		}
+		m.status.Error(text)
 	}
 	if f.Kind == model.ErrorRecreated && (before == model.StateSaving || before == model.StateWaitingTheirs) {
 		// The save met the object created again: ask, as a save of a
@@ -271,7 +275,15 @@ func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) 
 	if len(buts) > 0 {
 		text += ", but " + escape.Join(buts, ", ")
 	}
-	return text, len(buts) == 0
+	if len(r.Warnings) > 0 {
+		// The server's own words, one per field it dropped (--validate=warn).
+		warned := make([]escape.Text, len(r.Warnings))
+		for i, w := range r.Warnings {
+			warned[i] = escape.Safe(w)
+		}
+		text += "; the server warned: " + escape.Join(warned, "; ")
+	}
+	return text, len(buts) == 0 && len(r.Warnings) == 0
 }
 
 // notStoredText says, field by field, what the server stored otherwise

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +108,30 @@ func failureText(f *model.Failure) escape.Text {
 	return failureWhy(f) + " (the draft is kept)"
 }
 
+// causeLinesText says on which lines of the draft's text the fields of a
+// refused save are, `; on line 31 of the draft`, so that a field the
+// server does not know is found; "" when none is found.
+func causeLinesText(text string, causes []model.FieldCause) escape.Text {
+	lines := strings.Split(text, "\n")
+	var at []int
+	for _, c := range causes {
+		if l := causeLine(lines, c.Field); l >= 0 && !slices.Contains(at, l+1) {
+			at = append(at, l+1)
+		}
+	}
+	switch len(at) {
+	case 0:
+		return ""
+	case 1:
+		return escape.Textf("; on line %d of the draft", at[0])
+	}
+	nums := make([]string, len(at))
+	for i, l := range at {
+		nums[i] = strconv.Itoa(l)
+	}
+	return escape.Safe("; on lines " + strings.Join(nums, ", ") + " of the draft")
+}
+
 // retrying reports whether f is a failure the save is tried again after.
 func retrying(f *model.Failure) bool {
 	return f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout
@@ -162,6 +187,9 @@ func retryText(f *model.Failure, next time.Duration) escape.Text {
 func failureKindText(f *model.Failure) escape.Text {
 	switch f.Kind {
 	case model.ErrorInvalid:
+		if ie := (*kube.InvalidError)(nil); errors.As(f.Err, &ie) {
+			return "the server refused the draft as invalid (" + escape.Safe(ie.Status()) + ")"
+		}
 		return "the server refused the draft as invalid (422)"
 	case model.ErrorForbidden:
 		return "forbidden: you may not update this object (403)"
