@@ -111,7 +111,7 @@ func (m *TimelineView) fillRows() {
 		row.version, row.lost, row.reverted, row.fight = r.Version, r.Lost, r.Reverted, len(r.Fights) > 0
 		if r.Entry != nil && r.Version >= 0 && m.h.Versions[r.Version].Recreated {
 			// The log knows the new object's uid; the watch may not have said it.
-			row.changed = escape.Text(strings.Replace(string(row.changed), "created again (new uid)", "created again (uid "+string(escape.Safe(m.h.Versions[r.Version].UID))+")", 1))
+			row.changed = escape.Replace(row.changed, "created again (new uid)", escape.Textf("created again (uid %s)", m.h.Versions[r.Version].UID), 1)
 		}
 		m.rows = append(m.rows, row)
 	}

@@ -43,6 +43,12 @@ func Truncate(t Text, width int) Text { return Text(ansi.Truncate(string(t), wid
 // strings.TrimPrefix.
 func TrimPrefix(t, prefix Text) Text { return Text(strings.TrimPrefix(string(t), string(prefix))) }
 
+// Replace is t with the first n of old replaced by replacement, as
+// strings.Replace: each is escaped already, so the result is too.
+func Replace(t, old, replacement Text, n int) Text {
+	return Text(strings.Replace(string(t), string(old), string(replacement), n))
+}
+
 // Join puts texts together with sep between them, as strings.Join does.
 func Join(texts []Text, sep Text) Text {
 	var b strings.Builder

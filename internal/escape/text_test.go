@@ -41,6 +41,9 @@ func TestTextfEscapesEachArgumentOnce(t *testing.T) {
 	if got := Join([]Text{Safe("\r"), "b"}, ", "); got != `\r, b` {
 		t.Errorf("Join = %q", got)
 	}
+	if got := Replace(Safe("a \x1b z"), "z", Safe("\x07"), 1); got != `a \x1b \x07` {
+		t.Errorf("Replace = %q", got)
+	}
 	if got := TrimPrefix(Safe("\x00x"), `\x00`); got != "x" {
 		t.Errorf("TrimPrefix = %q", got)
 	}
