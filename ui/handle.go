@@ -162,7 +162,11 @@ func (m *App) saidSaved(ev model.Event) {
 		m.autoMerged = ""
 	}
 	if _, kept := m.sess.KeptAfterSave(); kept {
-		text += keptText
+		if m.screen == screenSet {
+			text += keptSetText
+		} else {
+			text += keptText
+		}
 	}
 	if whole {
 		m.status.OK(text)
@@ -174,6 +178,10 @@ func (m *App) saidSaved(ev model.Event) {
 // keptText ends what a save says when the server stored otherwise than
 // the draft at some path: the draft was kept with the user's text.
 const keptText escape.Text = ": the draft keeps what you wrote (x discards it, e edits it)"
+
+// keptSetText says the same in a set's view, whose keys are not the
+// object's: the object's own view discards or edits it.
+const keptSetText escape.Text = ": the draft keeps what you wrote (enter opens it: x discards it, e edits it)"
 
 // saidFailed says why a save failed, and asks before saving onto an
 // object created again.
