@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -88,6 +89,29 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
 	if strings.Contains(screen, "warned") || strings.Contains(screen, "+5 lines") {
 		t.Errorf("under --validate=ignore: a warning, or the whole list named:\n%s", screen)
+	}
+	// What the user wrote is not on the server: the draft keeps it, on
+	// disk too, until x discards it.
+	term.waitFor(screenWait, "the draft keeps what you wrote (x discards it, e edits it)", "unsaved draft")
+	draftFile := func() (string, bool) {
+		drafts, err := filepath.Glob(filepath.Join(ignore.state, "kedit", "drafts", "*", ns, "*", "web1.yaml"))
+		if err != nil || len(drafts) == 0 {
+			return "", false
+		}
+		b, err := os.ReadFile(drafts[0])
+		return string(b), err == nil
+	}
+	if text, ok := draftFile(); !ok || !strings.Contains(text, "imagePullPolicyy: Always") {
+		t.Fatalf("after the save the stored draft is %q (%v), want the user's text", text, ok)
+	}
+	term.send("x")
+	screen, _ = term.waitUntil(screenWait, "x to ask or discard", func(s string) bool { return strings.Contains(s, "(y/n)") || !strings.Contains(s, "unsaved draft") })
+	if strings.Contains(screen, "(y/n)") {
+		term.send("y")
+	}
+	term.waitUntil(screenWait, "the draft discarded", func(s string) bool { return !strings.Contains(s, "unsaved draft") })
+	if !testwait.Until(screenWait, func() bool { _, ok := draftFile(); return !ok }) {
+		t.Error("the discarded draft's file is still on disk")
 	}
 }
 

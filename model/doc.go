@@ -35,6 +35,11 @@
 //	                                                   │
 //	                                                   └─Resubmit──▶ saving (with theirs' resourceVersion)
 //
+// A Saved whose report has NotStored (the server stored otherwise than the
+// draft at some path) goes back to editing instead of saved: the draft keeps
+// what the user wrote, made from the saved version (KeptAfterSave), and is
+// written again rather than deleted.
+//
 // Three rules settle a save without the user. A conflict whose theirs
 // differs from base only in what the server owns (status, resourceVersion,
 // managedFields: a hot object's heartbeat) is rebased and resubmitted at

@@ -73,7 +73,7 @@ func (s *Session) saveVerified(ev SaveVerified) ([]Effect, error) {
 	case s.landed(p, ev.Object):
 		p.verifying, p.verified = false, true
 		effects, err := s.saved(Saved(ev))
-		if err == nil && p.thenSave && s.state == StateEditing && s.draft != nil && s.draft.Err == nil {
+		if err == nil && p.thenSave && s.state == StateEditing && s.draft != nil && s.draft.Err == nil && s.keptGen != s.gen {
 			more, err := s.startSave(s.draft.Object, s.base.ResourceVersion, pendingSave{})
 			return append(effects, more...), err
 		}
@@ -187,9 +187,29 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 		s.state = StateEditing
 		return []Effect{s.writeDraft()}, nil
 	}
+	if s.draft != nil && len(s.lastSave.NotStored) > 0 {
+		// The server stored otherwise than the user wrote at some path:
+		// the draft keeps what they wrote, now made from the saved
+		// version, until they discard or edit it, having been shown which
+		// paths.
+		s.state, s.keptGen = StateEditing, s.gen
+		return []Effect{s.writeDraft()}, nil
+	}
 	s.lastLanded = &landedSave{text: s.draft.Text, rv: v.ResourceVersion}
 	s.draft, s.state = nil, StateSaved
 	return []Effect{s.deleteDraft()}, nil
+}
+
+// KeptAfterSave returns the report of the save the draft outlived: a save
+// the server took that stored otherwise than the draft at some path
+// (SaveReport.NotStored), after which the draft, unchanged since, keeps
+// what the user wrote on top of the saved version. False once the draft
+// is edited, discarded or sent again.
+func (s *Session) KeptAfterSave() (*SaveReport, bool) {
+	if s.state != StateEditing || s.draft == nil || s.keptGen != s.gen || s.lastSave == nil || len(s.lastSave.NotStored) == 0 {
+		return nil, false
+	}
+	return s.LastSave(), true
 }
 
 // Retry back-off: the first retry after retryBase, doubling up to retryMax.

@@ -20,6 +20,8 @@ const (
 	// StateSaving has a Save or Create in flight.
 	StateSaving
 	// StateSaved follows a save the server took; there is no draft any more.
+	// A save that stored otherwise than the draft at some path leaves
+	// StateEditing instead (KeptAfterSave).
 	StateSaved
 	// StateRebasing holds a merge of the draft onto theirs with no open
 	// conflict, ready to resubmit.
@@ -190,7 +192,11 @@ type Session struct {
 	// lastLanded is the last save that ended its draft: the text it sent and
 	// the version it stored (DraftEdited.From).
 	lastLanded *landedSave
-	retries    int
+	// keptGen is the draft revision a save the server took kept as the
+	// draft, as it stored otherwise than the draft at some path (-1 when
+	// none).
+	keptGen int
+	retries int
 	// unsure is a save whose answer was lost (a reset, a timeout, a 5xx):
 	// it may have gone through. Until a VerifySave tells, no save is
 	// sent again, so that nothing is written twice and no rebase runs
@@ -231,7 +237,7 @@ type Session struct {
 // call; kube/ passes diff.WithSchemas with the server's schemas. The
 // session has no object until Opened.
 func NewSession(ref ObjectRef, opts ...diff.Option) *Session {
-	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML, manager: FieldManager}
+	return &Session{ref: ref, opts: opts, timeline: Timeline{opts: opts}, format: FormatYAML, manager: FieldManager, keptGen: -1}
 }
 
 // Ref returns the object the session edits.

@@ -161,6 +161,10 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			}
 			ev = rules.sameObject(ev)
 			uncertain := s.SaveUncertain()
+			pendingGen := -1
+			if s.pending != nil {
+				pendingGen = s.pending.gen
+			}
 			before := snapshot(s)
 			openBefore := s.OpenConflicts()
 			rebaseBefore := s.Rebase()
@@ -177,6 +181,21 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				t.Fatalf("%s%T refused (%v) but changed the session:\n%+v\n%+v", where(), ev, err, before, snapshot(s))
 			}
 			_, verified := ev.(SaveVerified)
+			if _, saved := ev.(Saved); saved && err == nil && before.state == StateSaving {
+				// After a save the server took: no draft when it stored
+				// the draft whole; else the draft is the text the user
+				// wrote, made from the saved version (unless edited while
+				// saving, which keeps the newer text).
+				r := s.LastSave()
+				switch {
+				case r != nil && len(r.NotStored) == 0 && s.Draft() != nil && s.DraftRevision() == pendingGen:
+					t.Fatalf("%sa save stored whole kept the draft %q", where(), s.Draft().Text)
+				case r != nil && len(r.NotStored) > 0 && (s.Draft() == nil || s.Draft().Text != before.draft):
+					t.Fatalf("%sa save that stored %v otherwise did not keep the user's text %q", where(), r.NotStored, before.draft)
+				case r != nil && len(r.NotStored) > 0 && s.Base().ResourceVersion != s.LastSave().ResourceVersion:
+					t.Fatalf("%sthe kept draft is made from rv %s, not the saved %s", where(), s.Base().ResourceVersion, r.ResourceVersion)
+				}
+			}
 			for _, e := range effects {
 				if sv, ok := e.(Save); ok {
 					// A save whose answer was lost went to the earlier

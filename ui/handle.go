@@ -113,7 +113,14 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		return cmd
 	case model.StateRebasing, model.StateResolving:
 		return tea.Batch(cmd, m.rebased(before, state, ev, editing))
-	case model.StateViewing, model.StateEditing:
+	case model.StateEditing:
+		// A save the server took that stored otherwise than the draft
+		// leaves the draft with what the user wrote: say so.
+		if _, kept := m.sess.KeptAfterSave(); kept {
+			m.saidSaved(ev)
+		}
+		m.autoMerged = ""
+	case model.StateViewing:
 		m.autoMerged = ""
 	default:
 		return cmd
@@ -154,12 +161,27 @@ func (m *App) saidSaved(ev model.Event) {
 		text += " (" + m.autoMerged + ")"
 		m.autoMerged = ""
 	}
+	if _, kept := m.sess.KeptAfterSave(); kept {
+		if m.screen == screenSet {
+			text += keptSetText
+		} else {
+			text += keptText
+		}
+	}
 	if whole {
 		m.status.OK(text)
 	} else {
 		m.status.Error(text)
 	}
 }
+
+// keptText ends what a save says when the server stored otherwise than
+// the draft at some path: the draft was kept with the user's text.
+const keptText escape.Text = ": the draft keeps what you wrote (x discards it, e edits it)"
+
+// keptSetText says the same in a set's view, whose keys are not the
+// object's: the object's own view discards or edits it.
+const keptSetText escape.Text = ": the draft keeps what you wrote (enter opens it: x discards it, e edits it)"
 
 // saidFailed says why a save failed, and asks before saving onto an
 // object created again.

@@ -75,8 +75,22 @@ func TestSavedReportSaysWhatTheServerKept(t *testing.T) {
 	}}
 	m := edit(t, newApp(t, 120, 40, r), "  bar: \"1\"\n", "")
 	m = drive(t, m, keys("s")...)
-	if got := m.status.Text(); got != "saved rv 813, but .data.bar is still on the server" || m.status.kind != statusError {
+	if got := m.status.Text(); got != "saved rv 813, but .data.bar is still on the server: the draft keeps what you wrote (x discards it, e edits it)" || m.status.kind != statusError {
 		t.Errorf("status %q (%v)", got, m.status.kind)
+	}
+	// The draft is the user's text on the saved version, until discarded.
+	if d := m.sess.Draft(); d == nil || strings.Contains(d.Text, "bar:") || m.sess.Base().ResourceVersion != "813" {
+		t.Fatalf("draft %v on rv %s, want the user's text on rv 813", d, m.sess.Base().ResourceVersion)
+	}
+	if !strings.Contains(plain(m), "unsaved draft  based on rv 813") {
+		t.Errorf("the object view does not show the kept draft:\n%s", plain(m))
+	}
+	m = drive(t, m, keys("x")...)
+	if m.sess.Draft() != nil {
+		m = drive(t, m, keys("y")...)
+	}
+	if m.sess.Draft() != nil {
+		t.Errorf("x left the kept draft: status %q", m.status.Text())
 	}
 }
 

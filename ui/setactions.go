@@ -298,6 +298,10 @@ func (m *App) setRow(i int) SetRow {
 			row.Note = "cannot be saved: " + errorText(status.Err)
 		} else if ch, moved := st.sess.ServerChange(); moved {
 			row.Note = bannerText(ch)
+		} else if r, kept := st.sess.KeptAfterSave(); kept {
+			// Saved, but not as written: the draft keeps the user's text.
+			text, _ := savedText(r.ResourceVersion, r, st.sess.Ref().IsSecret())
+			row.Note = text + keptSetText
 		}
 	case model.MemberDeleted:
 		if status.Draft {
