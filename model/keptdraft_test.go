@@ -3,22 +3,25 @@ package model
 import "testing"
 
 // TestSaveKeepsTheDraftWhatTheServerDidNotStore: a save the server took
-// deletes the draft only when it stored what the user wrote; else the draft
-// keeps the user's text, made from the saved version, until discarded.
+// deletes the draft when it holds what the user wrote, in the user's form
+// or another (a value made canonical is named, not kept); when it dropped
+// a value the user wrote, the draft keeps the user's text, made from the
+// saved version, until discarded.
 func TestSaveKeepsTheDraftWhatTheServerDidNotStore(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		stored string // foo as the server stored it
+		stored []string // the data the server stored
 		kept   bool
 	}{
-		{"stored whole", "2", false},
-		{"foo changed by the server", "normalized", true},
+		{"stored whole", []string{"foo", "2", "bar", "1"}, false},
+		{"foo stored in another form", []string{"foo", "normalized", "bar", "1"}, false},
+		{"foo dropped by the server", []string{"bar", "1"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := editing(t, "2")
 			written := s.Draft().Text
 			must(t, s, SaveRequested{})
-			effects := must(t, s, Saved{Object: cm("2", "foo", tc.stored, "bar", "1")})
+			effects := must(t, s, Saved{Object: cm("2", tc.stored...)})
 			r, kept := s.KeptAfterSave()
 			if kept != tc.kept {
 				t.Fatalf("kept after save %v, want %v", kept, tc.kept)

@@ -132,3 +132,19 @@ func (s *Session) SetFieldManager(name string) {
 
 // FieldManager returns the field manager kedit's writes go under.
 func (s *Session) FieldManager() string { return s.manager }
+
+// Dropped are the fields of NotStored that the server holds not at all
+// where the save set them, or still holds where the save removed them:
+// what the user wrote is nowhere on the server, so the draft keeps it
+// (Session.KeptAfterSave). A value held in another form (a quantity made
+// canonical, a webhook's change) is not among them: it is named, and the
+// draft ends.
+func (r *SaveReport) Dropped() []diff.Mismatch {
+	var out []diff.Mismatch
+	for _, m := range r.NotStored {
+		if m.Sent.Present != m.Stored.Present {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -187,11 +187,14 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 		s.state = StateEditing
 		return []Effect{s.writeDraft()}, nil
 	}
-	if s.draft != nil && len(s.lastSave.NotStored) > 0 {
-		// The server stored otherwise than the user wrote at some path:
-		// the draft keeps what they wrote, now made from the saved
-		// version, until they discard or edit it, having been shown which
-		// paths.
+	if s.draft != nil && len(s.lastSave.Dropped()) > 0 {
+		// The server dropped a value the user wrote, or kept one they
+		// removed (an unknown field under --validate=ignore or warn, a
+		// webhook's change, SaveReport.Dropped): the
+		// draft keeps what they wrote, now made from the saved version,
+		// until they discard or edit it, having been shown which paths. A
+		// value stored in another form (a quantity made canonical, a
+		// default, a webhook's change) is named and the draft ends.
 		s.state, s.keptGen = StateEditing, s.gen
 		return []Effect{s.writeDraft()}, nil
 	}
@@ -206,7 +209,7 @@ func (s *Session) saved(ev Saved) ([]Effect, error) {
 // what the user wrote on top of the saved version. False once the draft
 // is edited, discarded or sent again.
 func (s *Session) KeptAfterSave() (*SaveReport, bool) {
-	if s.state != StateEditing || s.draft == nil || s.keptGen != s.gen || s.lastSave == nil || len(s.lastSave.NotStored) == 0 {
+	if s.state != StateEditing || s.draft == nil || s.keptGen != s.gen || s.lastSave == nil || len(s.lastSave.Dropped()) == 0 {
 		return nil, false
 	}
 	return s.LastSave(), true

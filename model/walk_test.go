@@ -188,11 +188,11 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 				// saving, which keeps the newer text).
 				r := s.LastSave()
 				switch {
-				case r != nil && len(r.NotStored) == 0 && s.Draft() != nil && s.DraftRevision() == pendingGen:
-					t.Fatalf("%sa save stored whole kept the draft %q", where(), s.Draft().Text)
-				case r != nil && len(r.NotStored) > 0 && (s.Draft() == nil || s.Draft().Text != before.draft):
-					t.Fatalf("%sa save that stored %v otherwise did not keep the user's text %q", where(), r.NotStored, before.draft)
-				case r != nil && len(r.NotStored) > 0 && s.Base().ResourceVersion != s.LastSave().ResourceVersion:
+				case r != nil && len(r.Dropped()) == 0 && s.Draft() != nil && s.DraftRevision() == pendingGen:
+					t.Fatalf("%sa save that dropped nothing the user wrote kept the draft %q", where(), s.Draft().Text)
+				case r != nil && len(r.Dropped()) > 0 && (s.Draft() == nil || s.Draft().Text != before.draft):
+					t.Fatalf("%sa save that dropped %v did not keep the user's text %q", where(), r.Dropped(), before.draft)
+				case r != nil && len(r.Dropped()) > 0 && s.Base().ResourceVersion != s.LastSave().ResourceVersion:
 					t.Fatalf("%sthe kept draft is made from rv %s, not the saved %s", where(), s.Base().ResourceVersion, r.ResourceVersion)
 				}
 			}

@@ -549,19 +549,19 @@ func TestSetSaveResubmitsCleanMerges(t *testing.T) {
 }
 
 // TestSetSavedDraftNotStoredIsKept: a member whose save the server took
-// but stored otherwise than its draft keeps the draft, and its row says
-// which path and that the draft keeps what the user wrote.
+// but dropped a value of its draft keeps the draft, and its row says which
+// path and that the draft keeps what the user wrote.
 func TestSetSavedDraftNotStoredIsKept(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 250, 30, "a", "b")
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
 	runnerOf(c, "a").stored = func(o *unstructured.Unstructured) {
-		_ = unstructured.SetNestedField(o.Object, "normalized", "data", "foo")
+		unstructured.RemoveNestedField(o.Object, "data", "foo")
 	}
 	m = drive(t, m, keys("s")...)
 	r := rowOf(t, m, "a")
 	if r.Status.State != model.MemberDraft || m.set.model.Session(0).Draft() == nil ||
-		!strings.Contains(string(r.Note), `.data.foo is "normalized" on the server: the draft keeps what you wrote (enter opens it: x discards it, e edits it)`) {
+		!strings.Contains(string(r.Note), `.data.foo is not on the server: the draft keeps what you wrote (enter opens it: x discards it, e edits it)`) {
 		t.Errorf("a: %+v", r)
 	}
 	if s := plain(m); strings.Contains(s, "(x discards it") {
