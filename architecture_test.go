@@ -44,4 +44,31 @@ func TestImportsPointOneWay(t *testing.T) {
 			}
 		}
 	}
+
+	// The views: each package under ui/ is a view (or a component, or
+	// what the views share) that the root ui package, App, puts together.
+	// None imports ui, kube or another view: a view gets what it draws as
+	// values and answers with intents. What they may share is listed.
+	shared := map[string]bool{
+		mod + "/ui/common":             true, // styles, bindings, shared intents, the question, drawing server text
+		mod + "/ui/textedit":           true, // the text editor component
+		mod + "/ui/pasteinput":         true,
+		mod + "/ui/internal/benchkeys": true,
+	}
+	for _, line := range strings.Split(strings.TrimSpace(strings.Join(golist("-f", `{{.ImportPath}}:{{join .Imports ","}}`, "./ui/..."), "\n")), "\n") {
+		pkg, imports, _ := strings.Cut(line, ":")
+		if pkg == mod+"/ui" {
+			continue
+		}
+		for _, imp := range strings.Split(imports, ",") {
+			switch {
+			case imp == mod+"/ui", imp == mod+"/kube", strings.HasPrefix(imp, mod+"/kube/"):
+				t.Errorf("%s imports %s: a view gets what it draws as values from the app", pkg, imp)
+			case strings.HasPrefix(imp, mod+"/ui/") && !shared[imp]:
+				t.Errorf("%s imports %s: no view imports another view (ui/common holds what they share)", pkg, imp)
+			case pkg == mod+"/ui/common" && strings.HasPrefix(imp, mod+"/ui/"):
+				t.Errorf("%s imports %s: what the views share imports none of them", pkg, imp)
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // screen is what fills the body.
@@ -39,7 +40,7 @@ type App struct {
 	cfg    Config
 	ctx    context.Context
 	keys   KeyMap
-	styles *Styles
+	styles *common.Styles
 
 	// objectState is the object shown, if any: its session and where its
 	// draft is (m.sess, m.draftPath ...).
@@ -88,7 +89,7 @@ func New(cfg Config) App {
 	}
 	styles := cfg.Styles
 	if styles == nil {
-		styles = NewStyles()
+		styles = common.NewStyles()
 	}
 	ctx := cfg.Context
 	if ctx == nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/common"
 )
 
 var (
@@ -279,11 +280,11 @@ func TestSecretsLostValuesStayMasked(t *testing.T) {
 			t.Errorf("the lost updates show %q:\n%s", v, plain(m))
 		}
 	}
-	if !strings.Contains(plain(m), secretMask) {
+	if !strings.Contains(plain(m), common.SecretMask) {
 		t.Errorf("no mask:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("u")...)
-	if got := m.status.Text(); got != "the draft puts back .data.password = "+secretMask+", lost by alice's patch; s saves it" {
+	if got := m.status.Text(); got != "the draft puts back .data.password = "+common.SecretMask+", lost by alice's patch; s saves it" {
 		t.Errorf("status %q", got)
 	}
 }

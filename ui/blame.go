@@ -10,6 +10,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Blame in the object view (b): the live object's YAML with a gutter that
@@ -132,7 +133,7 @@ func (m ObjectView) BlameStatus() escape.Text {
 		return ""
 	}
 	if m.blames.err != nil {
-		return "blame: " + errorText(m.blames.err)
+		return "blame: " + common.ErrorText(m.blames.err)
 	}
 	if m.cursor >= len(m.blames.lines) {
 		return ""
@@ -160,7 +161,7 @@ func (m *ObjectView) blameContent() string {
 	mw := blameManagerWidth(m.width)
 	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
 	if m.blames.of != of {
-		text := renderObject(m.live, m.full, m.renders.tf)
+		text := common.RenderObject(m.live, m.full, m.renders.TF)
 		lines, err := model.Blame(m.live, text)
 		m.blames = blameState{of: of, lines: lines, err: err}
 		// A Secret's values masked line for line, as the object view

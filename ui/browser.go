@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Order is how the browser sorts its rows; o cycles through them.
@@ -87,7 +88,7 @@ const ageTick = time.Second
 // cannot do alone it asks for with a message.
 type Browser struct {
 	keys   BrowserKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 	now    func() time.Time
@@ -133,7 +134,7 @@ type Browser struct {
 }
 
 // NewBrowser returns a browser with nothing to list until SetList.
-func NewBrowser(keys BrowserKeyMap, styles *Styles) Browser {
+func NewBrowser(keys BrowserKeyMap, styles *common.Styles) Browser {
 	return Browser{keys: keys, styles: styles, now: time.Now}
 }
 

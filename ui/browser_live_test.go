@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The browser's live list, marks, escapes, refusals, golden screens and\n// benchmarks.
@@ -71,7 +72,7 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 // program does: a snapshot on the channel arrives through Update, and the
 // next read follows it.
 func TestBrowserReadsItsChannel(t *testing.T) {
-	m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
+	m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
 	m.SetSize(80, 24)
 	ch := make(chan kube.BrowseSnapshot, 1)
 	cmd := m.SetList(browserCollection(false), ch)
@@ -206,7 +207,7 @@ func TestBrowserGolden(t *testing.T) {
 			return m
 		}},
 		{"listing", func(t *testing.T, w, h int) Browser {
-			m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
+			m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
 			m.now = func() time.Time { return browserNow }
 			m.SetList(browserCollection(false), nil)
 			m.SetSize(w, h)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // browserNow is the browser tests' clock: AGE and CHANGED count from it.
@@ -69,7 +70,7 @@ func fixtureRows(all bool) []kube.ObjectRow {
 // snapshot leave it.
 func newBrowser(t testing.TB, w, h int, all bool, rows []kube.ObjectRow) Browser {
 	t.Helper()
-	m := NewBrowser(DefaultBrowserKeyMap(), NewStyles())
+	m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
 	m.now = func() time.Time { return browserNow }
 	m.SetList(browserCollection(all), nil)
 	m.SetSize(w, h)
@@ -295,7 +296,7 @@ func TestBrowserOpenAndQuit(t *testing.T) {
 
 	// q is the app's to answer; while typing it is text.
 	_, msgs = press(t, m, "q")
-	if len(msgs) != 1 || !reflect.DeepEqual(msgs[0], QuitRequestedMsg{}) {
+	if len(msgs) != 1 || !reflect.DeepEqual(msgs[0], common.QuitRequestedMsg{}) {
 		t.Errorf("q emits %v", msgs)
 	}
 	m, msgs = press(t, m, "/", "q")

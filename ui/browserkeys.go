@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The browser's keys: the list's, the filter's and the : prompt's.
@@ -15,7 +16,7 @@ import (
 // list, the filter, the prompt or the picker, whichever has them.
 func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	if key.Matches(msg, m.keys.ForceQuit) {
-		return m, emit(ForceQuitMsg{})
+		return m, common.Emit(common.ForceQuitMsg{})
 	}
 	if m.mode == modeList && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 		// Keys typed faster than the terminal is read arrive as one
@@ -43,7 +44,7 @@ func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
 // listKey handles a key while the list has the keys.
 func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	k := m.keys
-	if d, ok := (listKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}).step(msg, m.tableHeight(), len(m.shown)); ok {
+	if d, ok := (common.ListKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.shown)); ok {
 		m.move(d)
 		return m, nil
 	}
@@ -67,11 +68,11 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 		if !ok || m.coll == nil {
 			return m, nil
 		}
-		return m, emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
+		return m, common.Emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
 	case key.Matches(msg, k.Quit):
-		return m, emit(QuitRequestedMsg{})
+		return m, common.Emit(common.QuitRequestedMsg{})
 	case key.Matches(msg, k.Help):
-		return m, emit(HelpMsg{})
+		return m, common.Emit(common.HelpMsg{})
 	}
 	return m, nil
 }
@@ -181,16 +182,16 @@ func (m Browser) run(line string) (Browser, tea.Cmd) {
 		m.openNamespacePicker()
 		// Namespaces come and go: ask again each time.
 		m.nsReading = true
-		return m, emit(NamespacesWantedMsg{})
+		return m, common.Emit(NamespacesWantedMsg{})
 	case words[0] == "ns" && len(words) == 2:
-		return m, emit(SwitchNamespaceMsg{Namespace: words[1]})
+		return m, common.Emit(SwitchNamespaceMsg{Namespace: words[1]})
 	case words[0] == "drafts" && len(words) == 1:
 		m.mode = modePicker
 		m.picker = newPicker(pickDraft, "stored drafts", nil)
 		m.picker.empty = "reading the stored drafts ..."
-		return m, emit(DraftsWantedMsg{})
+		return m, common.Emit(DraftsWantedMsg{})
 	case len(words) == 1:
-		return m, emit(SwitchTypeMsg{Type: words[0]})
+		return m, common.Emit(SwitchTypeMsg{Type: words[0]})
 	}
 	// Nothing else takes arguments: say what is understood.
 	m.mode, m.prompt = modePrompt, line
@@ -211,7 +212,7 @@ func (m *Browser) readNamespaces() tea.Cmd {
 		return nil
 	}
 	m.nsReading = true
-	return emit(NamespacesWantedMsg{})
+	return common.Emit(NamespacesWantedMsg{})
 }
 
 // noMatch says that nothing completes line: for a namespace, which one,
@@ -222,7 +223,7 @@ func (m Browser) noMatch(line string) escape.Text {
 	}
 	switch {
 	case m.nsErr != nil:
-		return "cannot complete namespaces: " + errorText(m.nsErr)
+		return "cannot complete namespaces: " + common.ErrorText(m.nsErr)
 	case m.namespaces == nil && m.nsReading:
 		return "reading the namespaces ..."
 	case m.namespaces == nil:

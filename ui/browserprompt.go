@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // completionCandidate is one thing the : prompt completes to: its text,
@@ -126,7 +127,7 @@ func (c completion) hint(line string, cands []completionCandidate, none escape.T
 	}
 	const shown = 8
 	// Type and namespace names come from the server.
-	text := safeList(ms[:min(len(ms), shown)], "  ")
+	text := common.SafeList(ms[:min(len(ms), shown)], "  ")
 	if len(ms) > shown {
 		text += escape.Textf("  (%d more)", len(ms)-shown)
 	}
@@ -193,7 +194,7 @@ func (p *picker) refilter() {
 }
 
 // view draws the picker in height lines, the selected item on them.
-func (p picker) view(st *Styles, width, height int) []string {
+func (p picker) view(st *common.Styles, width, height int) []string {
 	title := p.title + ": type to narrow, enter picks, esc goes back"
 	if p.query != "" {
 		title = escape.Textf("%s containing %q", p.title, p.query)
@@ -201,7 +202,7 @@ func (p picker) view(st *Styles, width, height int) []string {
 	lines := []string{st.ColumnTitle.Render(ansi.Truncate(string(title), width, "…"))}
 	switch {
 	case p.err != nil:
-		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(string(errorText(p.err)), width, "")), "\n")...)
+		return append(lines, strings.Split(st.Error.Render(ansi.Wrap(string(common.ErrorText(p.err)), width, "")), "\n")...)
 	case len(p.items) == 0:
 		return append(lines, st.Muted.Render(string(p.empty)))
 	case len(p.shown) == 0:
@@ -259,9 +260,9 @@ func (m Browser) pickerKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 		it := p.items[p.shown[p.selected]]
 		m.mode = modeList
 		if p.kind == pickDraft {
-			return m, emit(OpenDraftMsg{Draft: it.draft})
+			return m, common.Emit(OpenDraftMsg{Draft: it.draft})
 		}
-		return m, emit(SwitchNamespaceMsg{Namespace: it.namespace, AllNamespaces: it.all})
+		return m, common.Emit(SwitchNamespaceMsg{Namespace: it.namespace, AllNamespaces: it.all})
 	default:
 		if q, ok := editLine(p.query, msg); ok {
 			p.query = q

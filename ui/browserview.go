@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Drawing the browser: header, table, bottom line and help.
@@ -204,7 +205,7 @@ func (m Browser) emptyText() []string {
 	var text escape.Text
 	switch {
 	case m.conn.State == kube.Refused && m.conn.Err != nil:
-		return strings.Split(st.Error.Render(ansi.Wrap(string(errorText(m.conn.Err)), m.width, "")), "\n")
+		return strings.Split(st.Error.Render(ansi.Wrap(string(common.ErrorText(m.conn.Err)), m.width, "")), "\n")
 	case !m.synced && m.conn.State == kube.Reconnecting && m.conn.Err != nil:
 		text = escape.Textf("listing %s: %s", what, m.conn.Err)
 	case !m.synced:

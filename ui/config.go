@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // What the app is started with and what it calls, and the commands that
@@ -64,9 +65,9 @@ type Config struct {
 	// kedit was given, for the timeline; nil for none. (Object.History
 	// for an Object.)
 	History HistoryReader
-	// Keys and Styles default to DefaultKeyMap and NewStyles.
+	// Keys and common.Styles default to DefaultKeyMap and common.NewStyles.
 	Keys   *KeyMap
-	Styles *Styles
+	Styles *common.Styles
 
 	// Cluster lists objects for the browser and opens those picked in it;
 	// nil for an app on one object alone, where esc has no list to go

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The detail below the conflict view's list: the selected entry's
@@ -216,7 +217,7 @@ func (m ConflictView) detail(height int) string {
 	}
 	off := max(d.lo, min(d.hi, m.detailOff))
 	baseLines := map[string]bool{}
-	// The versions were escaped (and their escapes styled) by displayValue.
+	// The versions were escaped (and their escapes styled) by common.DisplayValue.
 	for _, l := range strings.Split(d.base, "\n") {
 		baseLines[l] = true
 	}
@@ -347,7 +348,7 @@ func diffColumn(a, b string) int {
 // column d: from its start when d is in view there, else with d in the
 // middle (or the line's end at the right edge); a "…" on either edge
 // where the line goes on.
-func windowAround(st *Styles, l string, d, width int) string {
+func windowAround(st *common.Styles, l string, d, width int) string {
 	w := ansi.StringWidth(l)
 	x := 0
 	if d >= width-1 {

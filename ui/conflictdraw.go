@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Drawing the conflict view: title, hint, list and the selected entry's
@@ -129,7 +130,7 @@ func (m ConflictView) listLines() ([]escape.Text, []int) {
 	for i, r := range m.merged {
 		summary := r.summary
 		if r.secret && !m.revealed {
-			summary = secretMask + " -> " + secretMask
+			summary = common.SecretMask + " -> " + common.SecretMask
 		}
 		lines = append(lines, escape.Textf("%-7s %s  %s", r.side, r.where, summary))
 		at = append(at, len(m.rows)+i)

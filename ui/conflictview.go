@@ -8,8 +8,8 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // wideWidth is the narrowest terminal that shows base, theirs and mine side
@@ -17,7 +17,7 @@ import (
 const wideWidth = 120
 
 // conflictRow is one conflict as the list shows it. Its words are escaped
-// (escape.Text) and its versions drawn (displayValue) when it is made.
+// (escape.Text) and its versions drawn (common.DisplayValue) when it is made.
 type conflictRow struct {
 	// where names the field, and the lines of a colliding region of a
 	// multi-line string: `.data.app.conf lines 10–12`.
@@ -66,7 +66,7 @@ const contextLines = 2
 // resolve), so the user sees what is merged before resubmitting.
 type ConflictView struct {
 	keys   ConflictKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 
@@ -124,7 +124,7 @@ func (m *ConflictView) showLost(h lostHeading, rows []conflictRow, secret bool) 
 }
 
 // NewConflictView returns a conflict view with nothing to show until SetSession.
-func NewConflictView(keys ConflictKeyMap, styles *Styles) ConflictView {
+func NewConflictView(keys ConflictKeyMap, styles *common.Styles) ConflictView {
 	return ConflictView{keys: keys, styles: styles}
 }
 
@@ -175,9 +175,9 @@ func (m *ConflictView) SetSession(s *model.Session) {
 func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
 	row := conflictRow{
 		where:  escape.Safe(c.Where()),
-		base:   displayValue(c.Base, m.styles, m.format),
-		theirs: displayValue(c.Theirs, m.styles, m.format),
-		mine:   displayValue(c.Mine, m.styles, m.format),
+		base:   common.DisplayValue(c.Base, m.styles, m.format),
+		theirs: common.DisplayValue(c.Theirs, m.styles, m.format),
+		mine:   common.DisplayValue(c.Mine, m.styles, m.format),
 	}
 	switch {
 	case c.Owner != "":
@@ -198,15 +198,15 @@ func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictR
 
 // newMergedRow describes a merged change: for a region of a multi-line
 // string its lines, else the field's value before and after.
-func newMergedRow(c diff.Change, st *Styles, f model.Format) mergedRow {
-	row := mergedRow{where: escape.Safe(c.Where()), side: c.Side, before: displayValue(c.Base, st, f), after: displayValue(c.Value, st, f)}
+func newMergedRow(c diff.Change, st *common.Styles, f model.Format) mergedRow {
+	row := mergedRow{where: escape.Safe(c.Where()), side: c.Side, before: common.DisplayValue(c.Base, st, f), after: common.DisplayValue(c.Value, st, f)}
 	if h := c.Hunk; h != nil {
 		lines, at := h.MineLines, h.Mine
 		if c.Side == diff.SideTheirs {
 			lines, at = h.TheirsLines, h.Theirs
 		}
 		row.from, row.span = [2]int{h.Base.Start, at.Start}, [2]int{h.Base.Len, at.Len}
-		row.summary = escape.Safe(oneLine(strings.Join(h.BaseLines, ""))) + " -> " + escape.Safe(oneLine(strings.Join(lines, "")))
+		row.summary = escape.Safe(common.OneLine(strings.Join(h.BaseLines, ""))) + " -> " + escape.Safe(common.OneLine(strings.Join(lines, "")))
 		return row
 	}
 	// The values in YAML, whose first line says more than JSON's "{".
@@ -219,23 +219,9 @@ func newMergedRow(c diff.Change, st *Styles, f model.Format) mergedRow {
 // double-quoted string) are not escaped again.
 func summaryValue(v diff.FieldValue) escape.Text {
 	if s, ok := v.Value.(string); ok && v.Present {
-		return escape.Safe(oneLine(s))
+		return escape.Safe(common.OneLine(s))
 	}
-	return escape.SafeYAML(oneLine(renderValue(v, model.FormatYAML)))
-}
-
-// oneLine shortens a value to its first line, saying how many more there
-// are; the whole value is in the detail below the list.
-func oneLine(s string) string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return `""`
-	}
-	first, rest, more := strings.Cut(s, "\n")
-	if more {
-		return first + " (+" + words.Count(strings.Count(rest, "\n")+1, "line") + ")"
-	}
-	return first
+	return escape.SafeYAML(common.OneLine(common.RenderValue(v, model.FormatYAML)))
 }
 
 // entries is how many entries the list has: conflicts, then merged changes.
@@ -281,14 +267,14 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 		return m, nil
 	}
 	if in := firstIntent(km, m.intents()); in != nil {
-		return m, emit(in)
+		return m, common.Emit(in)
 	}
 	for _, take := range []struct {
 		keys   key.Binding
 		choice diff.Choice
 	}{{m.keys.TakeMine, diff.TakeMine}, {m.keys.TakeTheirs, diff.TakeTheirs}, {m.keys.TakeBase, diff.TakeBase}} {
 		if key.Matches(km, take.keys) {
-			return m, emit(m.resolve(take.choice))
+			return m, common.Emit(m.resolve(take.choice))
 		}
 	}
 	return m.ownKey(km), nil
@@ -297,9 +283,9 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 // intents are the keys that ask the app for something but m, t and b.
 func (m ConflictView) intents() []keyIntent {
 	k := m.keys
-	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
+	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
 		{k.AllMine, ResolveAllMsg{diff.TakeMine}}, {k.AllTheirs, ResolveAllMsg{diff.TakeTheirs}}, {k.Save, ResubmitMsg{}},
-		{k.Edit, EditMsg{Merged: true}}, {k.EditInApp, EditMsg{InApp: true, Merged: true}}, {k.Back, AbandonRebaseMsg{}}}
+		{k.Edit, common.EditMsg{Merged: true}}, {k.EditInApp, common.EditMsg{InApp: true, Merged: true}}, {k.Back, AbandonRebaseMsg{}}}
 }
 
 // resolve asks to resolve the selected conflict with c; with none
@@ -308,9 +294,9 @@ func (m ConflictView) resolve(c diff.Choice) tea.Msg {
 	i, ok := m.SelectedConflict()
 	switch {
 	case len(m.rows) == 0:
-		return SayMsg{"nothing to resolve: the rebase is clean"}
+		return common.SayMsg{Text: "nothing to resolve: the rebase is clean"}
 	case !ok:
-		return SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}
+		return common.SayMsg{Text: "a merged change has nothing to resolve: n/p moves to a conflict"}
 	}
 	return ResolveMsg{Index: i, Choice: c}
 }
@@ -369,7 +355,7 @@ func (m ConflictView) ShortHelp() []key.Binding {
 	// A clean rebase has nothing to resolve: the footer leaves them out.
 	bindings := m.secretKeys(k.Next)
 	if len(m.rows) > 0 {
-		bindings = append(bindings, stateHelp(k.TakeMine, "mine"), stateHelp(k.TakeTheirs, "theirs"), stateHelp(k.TakeBase, "base"))
+		bindings = append(bindings, common.StateHelp(k.TakeMine, "mine"), common.StateHelp(k.TakeTheirs, "theirs"), common.StateHelp(k.TakeBase, "base"))
 	}
 	bindings = append(bindings, k.Save, k.Back)
 	if m.detailCut() {

@@ -32,8 +32,8 @@
 //
 //  1. Keys as data: a key map of its own in keys.go, a struct of
 //     key.Binding with a DefaultXKeyMap() (TimelineKeyMap), and a field
-//     for it in KeyMap. Use the shared bindings (helpKey, quitKey,
-//     forceQuitKey, the scrolling keys) so that ?, q and ctrl+c mean the
+//     for it in KeyMap. Use the shared bindings (common.HelpKey, common.QuitKey,
+//     common.ForceQuitKey, the scrolling keys) so that ?, q and ctrl+c mean the
 //     same everywhere; every view answers those three.
 //
 //  2. A value type made by NewX(keys, styles), with SetSize(width, height)
@@ -43,10 +43,10 @@
 //
 //  3. Update(msg tea.Msg) (X, tea.Cmd), returning its own type. A key it
 //     can act on alone changes the view. A key that needs the session,
-//     another view or I/O comes back as an intent through emit (below).
+//     another view or I/O comes back as an intent through common.Emit (below).
 //     Declare its intents beside Update, exported, each with a doc comment
-//     that names its key, and reuse the shared ones (HelpMsg,
-//     QuitRequestedMsg, ForceQuitMsg, SayMsg, EditMsg).
+//     that names its key, and reuse the shared ones (common.HelpMsg,
+//     common.QuitRequestedMsg, common.ForceQuitMsg, common.SayMsg, common.EditMsg).
 //
 //  4. ShortHelp() and FullHelp() from its own bindings: the footer and ?
 //     are drawn from them, and TestEveryKeyIsInItsViewsHelp checks that
@@ -63,7 +63,7 @@
 // is the session's to do:
 //
 //	case key.Matches(k, m.keys.Take):
-//		return m, emitIf(selected, TakeVersionMsg{ID: id, RV: rv})
+//		return m, common.EmitIf(selected, TakeVersionMsg{ID: id, RV: rv})
 //
 // and the app, in App.oncallIntent, asks for a confirmation first:
 //
@@ -84,10 +84,10 @@
 // Everything from the server (names, resourceVersions, managers, an
 // error's message) is escaped once, where it enters the UI, into an
 // escape.Text: escape.Safe(name), escape.Textf("rv %s by %s", rv,
-// manager), errorText(err) for an error. What the views and the status
-// bar draw is an escape.Text (StatusBar.Info, Prompt.SetQuestion,
+// manager), common.ErrorText(err) for an error. What the views and the status
+// bar draw is an escape.Text (StatusBar.Info, common.Prompt.SetQuestion,
 // SetRow's fields, textedit.Note), so the compiler rejects server text
 // that was not escaped, and nothing takes a Text's string to escape it
 // again (a backslash would show \\\\). A view that escapes as it draws
-// (a filter typed, YAML with Styles.EscapedYAML) draws the result at once.
+// (a filter typed, YAML with common.Styles.EscapedYAML) draws the result at once.
 package ui

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Where the draft is, and what the app says about it: the quit questions
@@ -50,17 +51,17 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 		// The default for Secrets, not a failure: say it once, without alarm.
 		if !o.secretSaid {
 			o.secretSaid = true
-			return notice{errorText(err), false}, true
+			return notice{common.ErrorText(err), false}, true
 		}
 	case errors.As(err, &write):
 		o.diskFailed = true
 		if !o.diskWarned {
 			// Once: every edit would say it again.
 			o.diskWarned = true
-			return notice{errorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
+			return notice{common.ErrorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
 		}
 	case err != nil:
-		return notice{errorText(err), true}, true
+		return notice{common.ErrorText(err), true}, true
 	default:
 		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
 			o.diskFailed, o.diskWarned = false, false
@@ -78,7 +79,7 @@ func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
 	}
 	switch {
 	case msg.err != nil:
-		return notice{errorText(msg.err), true}, true
+		return notice{common.ErrorText(msg.err), true}, true
 	case msg.kept != "":
 		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), true}, true
 	case msg.path != "":
@@ -146,7 +147,7 @@ func (m App) recoverQuestion() escape.Text {
 
 // answerRecover takes the answer to the offer of stored drafts: y or a
 // number recovers one, n discards them all.
-func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
+func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 	if !a.Yes {
 		var paths []string
 		for _, d := range m.stored {
@@ -173,7 +174,7 @@ func (m App) answerRecover(a AnswerMsg) (App, tea.Cmd) {
 		// It cannot be taken up, and must not be written over by the
 		// edits to come: it goes aside, and the status bar says where.
 		m.inflight++
-		return m, tea.Batch(cmd, keepAsideCmd(m.sess, m.drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
+		return m, tea.Batch(cmd, keepAsideCmd(m.sess, m.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 	case m.sess.Draft() == nil:
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd

@@ -19,6 +19,7 @@ import (
 	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // fakeDrafts is a draft store's share for the app's tests: it records what
@@ -390,7 +391,7 @@ func deadPID(t *testing.T) int {
 // TestPickKeysAreInTheKeyMap: the keys that choose a stored draft are data.
 func TestPickKeysAreInTheKeyMap(t *testing.T) {
 	for i := 1; i <= 9; i++ {
-		if !key.Matches(keyMsg(strconv.Itoa(i)), DefaultPromptKeyMap().Pick) {
+		if !key.Matches(keyMsg(strconv.Itoa(i)), common.DefaultPromptKeyMap().Pick) {
 			t.Errorf("%d does not pick", i)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // editorCommand returns the command that edits path, looked up as kubectl
@@ -205,7 +206,7 @@ func readBack(path, original string, merged bool, runErr error) editorFinishedMs
 func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	switch {
 	case msg.err != nil:
-		m.status.Error("editor: " + errorText(msg.err) + " (the draft is unchanged)")
+		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")
 		return m, nil
 	case msg.text == msg.original:
 		m.status.Info("no change")

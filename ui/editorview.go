@@ -12,6 +12,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/textedit"
 )
 
@@ -55,7 +56,7 @@ type (
 // the app then hands it to the session, which writes it to the draft store.
 type EditorView struct {
 	keys   EditorKeyMap
-	styles *Styles
+	styles *common.Styles
 	area   textedit.Model
 	width  int
 	// merged is set while the text is the rebase's merged result, not
@@ -87,7 +88,7 @@ type EditorView struct {
 }
 
 // NewEditorView returns an editor with nothing in it until Open.
-func NewEditorView(keys EditorKeyMap, styles *Styles) EditorView {
+func NewEditorView(keys EditorKeyMap, styles *common.Styles) EditorView {
 	return EditorView{keys: keys, styles: styles, area: textedit.New()}
 }
 
@@ -149,10 +150,10 @@ type LeaveEditorMsg struct{ Save bool }
 func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		if in := m.intent(k); in != nil {
-			return m, emit(in)
+			return m, common.Emit(in)
 		}
 		next, cmd := m.edit(msg)
-		return next, background(cmd)
+		return next, common.Background(cmd)
 	}
 	return m.edit(msg)
 }
@@ -166,9 +167,9 @@ func (m EditorView) intent(k tea.KeyMsg) tea.Msg {
 	}
 	switch {
 	case key.Matches(k, m.keys.ForceQuit):
-		return ForceQuitMsg{}
+		return common.ForceQuitMsg{}
 	case key.Matches(k, m.keys.Help):
-		return HelpMsg{}
+		return common.HelpMsg{}
 	case key.Matches(k, m.keys.Save):
 		return LeaveEditorMsg{Save: true}
 	case key.Matches(k, m.keys.Leave) && !m.area.Prompting():
@@ -290,7 +291,7 @@ func parseNote(err error) (textedit.Note, bool) {
 	}
 	de, ok := err.(*model.DraftError)
 	if !ok {
-		return textedit.Note{Text: "cannot be saved: " + errorText(err)}, true
+		return textedit.Note{Text: "cannot be saved: " + common.ErrorText(err)}, true
 	}
 	text := escape.Safe(de.Msg)
 	if de.Field != "" {
@@ -303,7 +304,7 @@ func parseNote(err error) (textedit.Note, bool) {
 }
 
 // causeNotes places each field cause of a refused save on its field's
-// line in text (causeLine, as the object view does), or on the first line
+// line in text (common.CauseLine, as the object view does), or on the first line
 // when the field is not found.
 func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
 	if len(causes) == 0 {
@@ -312,8 +313,8 @@ func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
 	lines := strings.Split(text, "\n")
 	notes := make([]textedit.Note, 0, len(causes))
 	for _, c := range causes {
-		notes = append(notes, textedit.Note{Line: max(causeLine(lines, c.Field), 0),
-			Text: "refused by the server: " + causeText(c)})
+		notes = append(notes, textedit.Note{Line: max(common.CauseLine(lines, c.Field), 0),
+			Text: "refused by the server: " + common.CauseText(c)})
 	}
 	return notes
 }
@@ -341,7 +342,7 @@ func renderBaseCmd(opening uint64, f model.Format, obj *unstructured.Unstructure
 // and ctrl+s resubmits it.
 func (m EditorView) leaveSave() (leave, save key.Binding) {
 	if m.merged {
-		return stateHelp(m.keys.Leave, "leave, edits become the rebased draft"), stateHelp(m.keys.Save, "resubmit")
+		return common.StateHelp(m.keys.Leave, "leave, edits become the rebased draft"), common.StateHelp(m.keys.Save, "resubmit")
 	}
 	return m.keys.Leave, m.keys.Save
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/textedit"
 )
 
@@ -431,7 +432,7 @@ func editorBindings() []key.Binding {
 // every key the editor answers to.
 func TestEditorHelpListsEveryKey(t *testing.T) {
 	listed := map[string]bool{}
-	for _, group := range NewEditorView(DefaultEditorKeyMap(), NewStyles()).FullHelp() {
+	for _, group := range NewEditorView(DefaultEditorKeyMap(), common.NewStyles()).FullHelp() {
 		for _, b := range group {
 			for _, k := range b.Keys() {
 				listed[k] = true

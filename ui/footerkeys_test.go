@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // objectModes builds the app on the object view in each of its modes:
@@ -88,7 +89,7 @@ func TestEveryFooterKeyActsInEveryObjectMode(t *testing.T) {
 				if strings.HasPrefix(mode.name, "deleted") && strings.Contains(ansi.Strip(m.frame.helpLine), "r rebase") {
 					t.Errorf("a deleted object's footer offers a rebase: %q", ansi.Strip(m.frame.helpLine))
 				}
-				for _, b := range helpEntries(footer) {
+				for _, b := range common.HelpEntries(footer) {
 					k := b.Keys()[0]
 					m := build(t)
 					if k == "left" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // jsonApp is newApp with the session in JSON (-o json).
@@ -94,10 +95,10 @@ func TestCauseLineFindsJSONFields(t *testing.T) {
 	}
 	lines := strings.Split(text, "\n")
 	for _, field := range []string{"data.bar", "metadata.name"} {
-		at := causeLine(lines, field)
+		at := common.CauseLine(lines, field)
 		key := field[strings.LastIndex(field, ".")+1:]
 		if at < 0 || !strings.Contains(lines[at], `"`+key+`":`) {
-			t.Errorf("causeLine(%s) = %d in\n%s", field, at, text)
+			t.Errorf("CauseLine(%s) = %d in\n%s", field, at, text)
 		}
 	}
 }

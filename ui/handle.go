@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // handle hands ev to the session, turns its effects into commands and
@@ -64,10 +65,10 @@ func (m *App) refused(ev model.Event, err error) {
 	switch {
 	case merged && errors.As(err, &de):
 		// The rebase, its resolutions and the draft are as they were.
-		m.status.Error("the edited merge was not taken: " + errorText(err) + "; the resolutions are kept, e or i opens your text again")
+		m.status.Error("the edited merge was not taken: " + common.ErrorText(err) + "; the resolutions are kept, e or i opens your text again")
 	case errors.As(err, &de):
 		// The text is kept (and stored) even though it cannot be saved.
-		m.status.Error("the draft is kept but cannot be saved: " + errorText(err))
+		m.status.Error("the draft is kept but cannot be saved: " + common.ErrorText(err))
 	case errors.Is(err, model.ErrUpToDate):
 		m.status.Info("the draft is already based on the latest version")
 	case rebase && errors.Is(err, model.ErrNoDraft):
@@ -75,7 +76,7 @@ func (m *App) refused(ev model.Event, err error) {
 	case errors.Is(err, model.ErrNoDraft):
 		m.status.Info("there is no draft: e edits one")
 	default:
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 	}
 }
 
@@ -273,7 +274,7 @@ func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) 
 		text += " as an update"
 	}
 	if r.NewObject != "" {
-		text += " onto the new object (uid " + esc(shortUID(r.NewObject)) + ")"
+		text += " onto the new object (uid " + esc(common.ShortUID(r.NewObject)) + ")"
 	}
 	if r.ServerRebases > 0 {
 		// A hot object: the conflict view never opened, so say why the
@@ -322,7 +323,7 @@ func notStoredText(notStored []diff.Mismatch, secret bool) []escape.Text {
 		case secret && isSecretValue(ms.Path):
 			buts = append(buts, p+" is otherwise on the server")
 		default:
-			buts = append(buts, p+" is "+shortValue(ms.Stored)+" on the server")
+			buts = append(buts, p+" is "+common.ShortValue(ms.Stored)+" on the server")
 		}
 	}
 	return buts

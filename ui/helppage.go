@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // HelpPage shows every key of the active view in place of its body (? or
@@ -17,7 +19,7 @@ import (
 // other key closes it too, and then does what it does in the view.
 type HelpPage struct {
 	keys   HelpPageKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 
@@ -36,7 +38,7 @@ type HelpPage struct {
 type HelpClosedMsg struct{ Key tea.KeyMsg }
 
 // NewHelpPage returns a help page, hidden until Open.
-func NewHelpPage(keys HelpPageKeyMap, styles *Styles) HelpPage {
+func NewHelpPage(keys HelpPageKeyMap, styles *common.Styles) HelpPage {
 	return HelpPage{keys: keys, styles: styles}
 }
 
@@ -65,16 +67,16 @@ func (m *HelpPage) SetSize(width, height int) {
 		m.rows, m.off = nil, 0
 		return
 	}
-	m.rows, m.off = helpWindow(m.styles, m.lines(), m.off, height)
+	m.rows, m.off = common.HelpWindow(m.styles, m.lines(), m.off, height)
 }
 
 // lines are every line of the page.
 func (m HelpPage) lines() []string {
 	st := m.styles
 	title := st.Title.Render(ansi.Truncate("keys of the "+m.name, m.width, "…"))
-	lines := append([]string{title, ""}, helpLines(st, m.groups, m.width)...)
+	lines := append([]string{title, ""}, common.HelpLines(st, m.groups, m.width)...)
 	lines = append(lines, "")
-	for _, l := range strings.Split(ansi.Wrap(escapeLegend(st), m.width, " "), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(common.EscapeLegend(st), m.width, " "), "\n") {
 		lines = append(lines, st.Muted.Render(l))
 	}
 	return lines
@@ -90,7 +92,7 @@ func (m HelpPage) Update(msg tea.Msg) (HelpPage, tea.Cmd) {
 	page := max(1, len(m.rows)-2)
 	switch {
 	case key.Matches(k, m.keys.ForceQuit):
-		return m, emit(ForceQuitMsg{})
+		return m, common.Emit(common.ForceQuitMsg{})
 	case key.Matches(k, m.keys.Close, m.keys.Back):
 		m.shown = false
 	case key.Matches(k, m.keys.Up):
@@ -104,10 +106,10 @@ func (m HelpPage) Update(msg tea.Msg) (HelpPage, tea.Cmd) {
 	case key.Matches(k, m.keys.Top):
 		m.off = 0
 	case key.Matches(k, m.keys.Bottom):
-		m.off = 1 << 30 // helpWindow keeps it within the page
+		m.off = 1 << 30 // common.HelpWindow keeps it within the page
 	default:
 		m.shown = false
-		return m, emit(HelpClosedMsg{k})
+		return m, common.Emit(HelpClosedMsg{k})
 	}
 	m.off = max(0, m.off)
 	return m, nil
@@ -179,8 +181,8 @@ func (m App) helpSource() helpSource {
 // shown, how to scroll and close it.
 func (m App) helpView() string {
 	if m.help.Shown() {
-		return footerLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width, footerRows(m.frame.height))
+		return common.FooterLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width, common.FooterRows(m.frame.height))
 	}
 	src := m.helpSource()
-	return footerLine(m.styles, src.short, src.help, m.frame.width, footerRows(m.frame.height))
+	return common.FooterLine(m.styles, src.short, src.help, m.frame.width, common.FooterRows(m.frame.height))
 }

@@ -3,7 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -21,50 +21,6 @@ import (
 // one before it did (i then text types the text into the editor i opened).
 // So a view answers a key with an intent or nothing, and hands work that
 // takes time, such as a timer, to Bubble Tea through background.
-
-// emit returns the command that reports msg, an intent, to the app.
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
-
-// emitIf is emit(msg) when ok, else no command.
-func emitIf(ok bool, msg tea.Msg) tea.Cmd {
-	if !ok {
-		return nil
-	}
-	return emit(msg)
-}
-
-// background wraps cmd, work of a view's own that takes time (a timer),
-// for the view's answer to a key: the app calls that answer at once, and
-// this command returns at once, handing cmd to Bubble Tea.
-func background(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg { return tea.BatchMsg{cmd} }
-}
-
-// The intents several views share.
-type (
-	// HelpMsg asks for the help page of the view: ? (f1 in the in-app
-	// editor).
-	HelpMsg struct{}
-	// QuitRequestedMsg asks to quit (q); the app asks first when a draft
-	// would be lost or left behind.
-	QuitRequestedMsg struct{}
-	// ForceQuitMsg asks to quit now (ctrl+c), from any view, a question or
-	// the help page included: the app asks once when a draft exists only
-	// in memory.
-	ForceQuitMsg struct{}
-	// SayMsg asks the app to say Text in the status bar: the answer to a
-	// key that has nothing to act on ("nothing to resolve"), or what the
-	// view now shows (the owners of the blame cursor's line). An empty
-	// Text clears it.
-	SayMsg struct{ Text escape.Text }
-	// EditMsg asks to edit the draft (e), or with InApp in the in-app
-	// editor (i); with Merged, the rebase's merged result rather than the
-	// draft.
-	EditMsg struct{ InApp, Merged bool }
-)
 
 // answer acts at once on what a view answered a key with (see above): an
 // intent is handled in this Update, and work the view hands to Bubble
@@ -100,25 +56,25 @@ func (m App) intent(msg tea.Msg) (App, tea.Cmd, bool) {
 // other message.
 func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case HelpMsg:
+	case common.HelpMsg:
 		m.help.Open()
 		return m, nil, true
-	case QuitRequestedMsg:
+	case common.QuitRequestedMsg:
 		if (m.sess != nil && m.sess.Draft() != nil) || len(m.othersInMemory()) > 0 {
 			m.ask(confirmQuit)
 			return m, nil, true
 		}
 		return m, tea.Quit, true
-	case ForceQuitMsg:
+	case common.ForceQuitMsg:
 		next, cmd := m.forceQuit()
 		return next, cmd, true
-	case SayMsg:
+	case common.SayMsg:
 		m.status.Info(msg.Text)
 		return m, nil, true
-	case EditMsg:
+	case common.EditMsg:
 		next, cmd := m.edit(msg)
 		return next, cmd, true
-	case AnswerMsg:
+	case common.AnswerMsg:
 		next, cmd := m.answered(msg)
 		return next, cmd, true
 	case HelpClosedMsg:
@@ -145,13 +101,13 @@ func (m App) forceQuit() (App, tea.Cmd) {
 // edit opens the draft, or the rebase's merged result, in $EDITOR or in the
 // in-app editor. Editing the draft asks once whether the user may save the
 // object (access.go).
-func (m App) edit(e EditMsg) (App, tea.Cmd) {
+func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 	text, err := m.sess.DraftText()
 	if e.Merged {
 		text, err = m.sess.MergedText()
 	}
 	if err != nil {
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 		return m, nil
 	}
 	var cmd tea.Cmd

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // answerOf is what a view's answer to a key reports: its intent, or nil.
@@ -40,12 +41,12 @@ func checkAnswers(t *testing.T, view string, update func(tea.KeyMsg) tea.Cmd, ca
 // session, another view or I/O into the intent that names what the user
 // asked for, and acts alone on the rest.
 func TestViewsAnswerKeysWithIntents(t *testing.T) {
-	everywhere := []viewKey{{keyMsg("ctrl+c"), ForceQuitMsg{}}, {keyMsg("?"), HelpMsg{}}, {keyMsg("q"), QuitRequestedMsg{}}}
+	everywhere := []viewKey{{keyMsg("ctrl+c"), common.ForceQuitMsg{}}, {keyMsg("?"), common.HelpMsg{}}, {keyMsg("q"), common.QuitRequestedMsg{}}}
 
 	m := edit(t, newApp(t, 120, 40, &fakeRunner{}), `foo: "1"`, `foo: mine`)
 	object := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.object.Update(k); return cmd }
 	checkAnswers(t, "object view", object, append(everywhere, []viewKey{
-		{keyMsg("e"), EditMsg{}}, {keyMsg("i"), EditMsg{InApp: true}}, {keyMsg("s"), SaveMsg{}},
+		{keyMsg("e"), common.EditMsg{}}, {keyMsg("i"), common.EditMsg{InApp: true}}, {keyMsg("s"), SaveMsg{}},
 		{keyMsg("u"), SaveMsg{AsUpdate: true}}, {keyMsg("r"), RebaseMsg{}}, {keyMsg("x"), DiscardMsg{}},
 		{keyMsg("c"), ShowConflictsMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}, {keyMsg("p"), PreviewMsg{}},
 		{keyMsg("w"), DemoWriteMsg{}}, {keyMsg("f"), nil}, {keyMsg("d"), nil}, {keyMsg("j"), nil},
@@ -55,7 +56,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	checkAnswers(t, "object view with a list", object, []viewKey{{keyMsg("esc"), BackToListMsg{}}})
 	blaming, _ := m.object.Update(keyMsg("b"))
 	checkAnswers(t, "object view with blame", func(k tea.KeyMsg) tea.Cmd { _, cmd := blaming.Update(k); return cmd },
-		[]viewKey{{keyMsg("e"), EditMsg{}}, {keyMsg("s"), SaveMsg{}}, {keyMsg("x"), DiscardMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}})
+		[]viewKey{{keyMsg("e"), common.EditMsg{}}, {keyMsg("s"), SaveMsg{}}, {keyMsg("x"), DiscardMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}})
 
 	r := &fakeRunner{}
 	mine := edit(t, edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`), `bar: "1"`, `bar: mine`)
@@ -65,12 +66,12 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 		{keyMsg("m"), ResolveMsg{Index: 0, Choice: diff.TakeMine}}, {keyMsg("t"), ResolveMsg{Index: 0, Choice: diff.TakeTheirs}},
 		{keyMsg("b"), ResolveMsg{Index: 0, Choice: diff.TakeBase}}, {keyMsg("M"), ResolveAllMsg{diff.TakeMine}},
 		{keyMsg("T"), ResolveAllMsg{diff.TakeTheirs}}, {keyMsg("s"), ResubmitMsg{}},
-		{keyMsg("e"), EditMsg{Merged: true}}, {keyMsg("i"), EditMsg{InApp: true, Merged: true}},
+		{keyMsg("e"), common.EditMsg{Merged: true}}, {keyMsg("i"), common.EditMsg{InApp: true, Merged: true}},
 		{keyMsg("esc"), AbandonRebaseMsg{}}, {keyMsg("v"), nil}, {keyMsg("j"), nil},
 	}...))
 	merged, _ := c.conflict.Update(keyMsg("end")) // a change merged without conflict
 	checkAnswers(t, "conflict view on a merged change", func(k tea.KeyMsg) tea.Cmd { _, cmd := merged.Update(k); return cmd },
-		[]viewKey{{keyMsg("m"), SayMsg{"a merged change has nothing to resolve: n/p moves to a conflict"}}})
+		[]viewKey{{keyMsg("m"), common.SayMsg{Text: "a merged change has nothing to resolve: n/p moves to a conflict"}}})
 
 	tl := drive(t, m, keys("t")...)
 	id, rv, _ := tl.timeline.Selected()
@@ -78,7 +79,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	checkAnswers(t, "timeline", timeline, append(everywhere, []viewKey{
 		{keyMsg("y"), TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), ShowVersionMsg{ID: id}},
 		{keyMsg("t"), CloseTimelineMsg{}}, {keyMsg("esc"), CloseTimelineMsg{}}, {keyMsg("j"), nil},
-		{keyMsg("u"), SayMsg{"u undoes the overwrite of a row marked LOST: this version lost nothing"}},
+		{keyMsg("u"), common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"}},
 	}...))
 
 	audit, _ := auditApp(t, 120, 40, &fakeRunner{})
@@ -110,7 +111,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	editor := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
 	checkAnswers(t, "in-app editor", editor, []viewKey{
 		{keyMsg("esc"), LeaveEditorMsg{}}, {keyMsg("ctrl+s"), LeaveEditorMsg{Save: true}},
-		{tea.KeyMsg{Type: tea.KeyF1}, HelpMsg{}}, {keyMsg("ctrl+c"), ForceQuitMsg{}},
+		{tea.KeyMsg{Type: tea.KeyF1}, common.HelpMsg{}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 	finding, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyCtrlF})
 	if got := answerOf(func() tea.Cmd { _, cmd := finding.Update(keyMsg("esc")); return cmd }()); got != nil {
@@ -119,7 +120,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 }
 
 // TestEditorAnswersTypingAtOnce: typing starts the pause before the text
-// is checked, a timer the editor hands to Bubble Tea (background): its
+// is checked, a timer the editor hands to Bubble Tea (common.Background): its
 // answer to the key returns at once, as App.answer calls it in the
 // keystroke's Update.
 func TestEditorAnswersTypingAtOnce(t *testing.T) {
@@ -139,17 +140,17 @@ func TestHelpPageAndPromptAnswerKeys(t *testing.T) {
 	page := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.help.Update(k); return cmd }
 	checkAnswers(t, "help page", page, []viewKey{
 		{keyMsg("j"), nil}, {keyMsg("esc"), nil}, {keyMsg("?"), nil},
-		{keyMsg("f"), HelpClosedMsg{keyMsg("f")}}, {keyMsg("ctrl+c"), ForceQuitMsg{}},
+		{keyMsg("f"), HelpClosedMsg{keyMsg("f")}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 
-	p := NewPrompt(DefaultPromptKeyMap(), NewStyles())
+	p := common.NewPrompt(common.DefaultPromptKeyMap(), common.NewStyles())
 	p.Ask(3)
 	prompt := func(k tea.KeyMsg) tea.Cmd { _, cmd := p.Update(k); return cmd }
 	checkAnswers(t, "question offering 3 drafts", prompt, []viewKey{
-		{keyMsg("y"), AnswerMsg{Yes: true}}, {keyMsg("n"), AnswerMsg{}}, {keyMsg("esc"), AnswerMsg{}},
-		{keyMsg("2"), AnswerMsg{Yes: true, Pick: 1}}, {keyMsg("4"), nil}, {keyMsg("x"), nil},
-		{keyMsg("ctrl+c"), ForceQuitMsg{}},
+		{keyMsg("y"), common.AnswerMsg{Yes: true}}, {keyMsg("n"), common.AnswerMsg{}}, {keyMsg("esc"), common.AnswerMsg{}},
+		{keyMsg("2"), common.AnswerMsg{Yes: true, Pick: 1}}, {keyMsg("4"), nil}, {keyMsg("x"), nil},
+		{keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 	p.Ask(0)
-	checkAnswers(t, "question of y or n", prompt, []viewKey{{keyMsg("1"), nil}, {keyMsg("y"), AnswerMsg{Yes: true}}})
+	checkAnswers(t, "question of y or n", prompt, []viewKey{{keyMsg("1"), nil}, {keyMsg("y"), common.AnswerMsg{Yes: true}}})
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -23,7 +25,7 @@ type KeyMap struct {
 	Browser  BrowserKeyMap
 	Set      SetKeyMap
 	HelpPage HelpPageKeyMap
-	Prompt   PromptKeyMap
+	Prompt   common.PromptKeyMap
 }
 
 // DefaultKeyMap returns kedit's keys.
@@ -38,7 +40,7 @@ func DefaultKeyMap() KeyMap {
 		Browser:  DefaultBrowserKeyMap(),
 		Set:      DefaultSetKeyMap(),
 		HelpPage: DefaultHelpPageKeyMap(),
-		Prompt:   DefaultPromptKeyMap(),
+		Prompt:   common.DefaultPromptKeyMap(),
 	}
 }
 
@@ -74,41 +76,41 @@ type ObjectKeyMap struct {
 // DefaultObjectKeyMap returns the object view's keys.
 func DefaultObjectKeyMap() ObjectKeyMap {
 	return ObjectKeyMap{
-		Up: upKey(), Down: downKey(), Left: leftKey(), Right: rightKey(),
-		PageUp: pageUpKey(), PageDown: pageDownKey(), HalfPageUp: halfPageUpKey(), HalfPageDown: halfPageDownKey(),
-		Home: homeKey(), End: endKey(),
+		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(),
+		PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(),
+		Home: common.HomeKey(), End: common.EndKey(),
 
-		Edit:         binding("edit", "e"),
-		EditInApp:    binding("edit here", "i"),
-		Save:         saveKey(),
-		SaveAsUpdate: binding("save as update", "u"),
-		Rebase:       binding("rebase", "r"),
-		Discard:      binding("discard", "x"),
-		Conflicts:    binding("conflicts", "c"),
+		Edit:         common.Binding("edit", "e"),
+		EditInApp:    common.Binding("edit here", "i"),
+		Save:         common.SaveKey(),
+		SaveAsUpdate: common.Binding("save as update", "u"),
+		Rebase:       common.Binding("rebase", "r"),
+		Discard:      common.Binding("discard", "x"),
+		Conflicts:    common.Binding("conflicts", "c"),
 
-		Fields:   binding("all fields", "f"),
-		Diff:     binding("draft/diff", "d"),
-		NextHunk: binding("next hunk", "n"),
-		PrevHunk: binding("previous hunk", "N"),
-		Reveal:   revealKey(),
+		Fields:   common.Binding("all fields", "f"),
+		Diff:     common.Binding("draft/diff", "d"),
+		NextHunk: common.Binding("next hunk", "n"),
+		PrevHunk: common.Binding("previous hunk", "N"),
+		Reveal:   common.RevealKey(),
 
-		Timeline:  binding("timeline", "t"),
-		Blame:     binding("blame", "b"),
-		Preview:   binding("preview (dry run)", "p"),
-		DemoWrite: binding("demo writer writes", "w"),
+		Timeline:  common.Binding("timeline", "t"),
+		Blame:     common.Binding("blame", "b"),
+		Preview:   common.Binding("preview (dry run)", "p"),
+		DemoWrite: common.Binding("demo writer writes", "w"),
 
-		DemoKubectlEdit: binding("demo kubectl edit", "W"),
+		DemoKubectlEdit: common.Binding("demo kubectl edit", "W"),
 
-		BackToList: binding("list", "esc"),
+		BackToList: common.Binding("list", "esc"),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
 // viewport gives the body's viewport the view's scrolling keys only: its
 // defaults take f, d, b and u, which are the view's own keys.
 func (k ObjectKeyMap) viewport() viewport.KeyMap {
-	return viewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // ConflictKeyMap is the conflict view's keys.
@@ -133,29 +135,29 @@ type ConflictKeyMap struct {
 // DefaultConflictKeyMap returns the conflict view's keys.
 func DefaultConflictKeyMap() ConflictKeyMap {
 	return ConflictKeyMap{
-		Next:   bind("next", "n/j/↓", "n", "j", "down"),
-		Prev:   bind("previous", "p/k/↑", "p", "k", "up"),
-		Home:   homeKey(),
-		End:    endKey(),
-		Layout: binding("layout", "v"),
+		Next:   common.Bind("next", "n/j/↓", "n", "j", "down"),
+		Prev:   common.Bind("previous", "p/k/↑", "p", "k", "up"),
+		Home:   common.HomeKey(),
+		End:    common.EndKey(),
+		Layout: common.Binding("layout", "v"),
 		// They scroll the selected entry's versions, not the list.
-		PageUp:   bind("versions up", "pgup", "pgup"),
-		PageDown: bind("versions down", "pgdn/space", "pgdown", " "),
+		PageUp:   common.Bind("versions up", "pgup", "pgup"),
+		PageDown: common.Bind("versions down", "pgdn/space", "pgdown", " "),
 
-		TakeMine:   binding("take mine", "m"),
-		TakeTheirs: binding("take theirs", "t"),
-		TakeBase:   binding("take base", "b"),
-		AllMine:    binding("all mine", "M"),
-		AllTheirs:  binding("all theirs", "T"),
+		TakeMine:   common.Binding("take mine", "m"),
+		TakeTheirs: common.Binding("take theirs", "t"),
+		TakeBase:   common.Binding("take base", "b"),
+		AllMine:    common.Binding("all mine", "M"),
+		AllTheirs:  common.Binding("all theirs", "T"),
 
-		Edit:      binding("edit", "e"),
-		EditInApp: binding("edit here", "i"),
-		Save:      bind("resubmit", "s", "s", "ctrl+s"),
-		Back:      backKey(),
+		Edit:      common.Binding("edit", "e"),
+		EditInApp: common.Binding("edit here", "i"),
+		Save:      common.Bind("resubmit", "s", "s", "ctrl+s"),
+		Back:      common.BackKey(),
 
-		Reveal: revealKey(),
+		Reveal: common.RevealKey(),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -175,10 +177,10 @@ type EditorKeyMap struct {
 // DefaultEditorKeyMap returns the in-app editor's keys.
 func DefaultEditorKeyMap() EditorKeyMap {
 	return EditorKeyMap{
-		Leave:     binding("leave, keep the draft", "esc"),
-		Save:      binding("save", "ctrl+s"),
-		Help:      binding("help", "f1"),
-		ForceQuit: forceQuitKey(),
+		Leave:     common.Binding("leave, keep the draft", "esc"),
+		Save:      common.Binding("save", "ctrl+s"),
+		Help:      common.Binding("help", "f1"),
+		ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -201,22 +203,22 @@ type TimelineKeyMap struct {
 // DefaultTimelineKeyMap returns the timeline's keys.
 func DefaultTimelineKeyMap() TimelineKeyMap {
 	return TimelineKeyMap{
-		Up: upKey(), Down: downKey(), Left: leftKey(), Right: rightKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
-		HalfPageUp: halfPageUpKey(), HalfPageDown: halfPageDownKey(), Home: homeKey(), End: endKey(),
+		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
+		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
 
-		Diff:  binding("diff", "enter"),
-		Take:  binding("make it the draft", "y"),
-		Undo:  undoKey(),
-		Close: bind("close", "t/esc", "t", "esc"),
-		Back:  backKey(),
+		Diff:  common.Binding("diff", "enter"),
+		Take:  common.Binding("make it the draft", "y"),
+		Undo:  common.UndoKey(),
+		Close: common.Bind("close", "t/esc", "t", "esc"),
+		Back:  common.BackKey(),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
 // viewport gives the diff's viewport the view's scrolling keys.
 func (k TimelineKeyMap) viewport() viewport.KeyMap {
-	return viewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // LostKeyMap is the lost updates' view's keys.
@@ -238,8 +240,8 @@ type LostKeyMap struct {
 func DefaultLostKeyMap() LostKeyMap {
 	c := DefaultConflictKeyMap()
 	return LostKeyMap{Next: c.Next, Prev: c.Prev, Home: c.Home, End: c.End, PageDown: c.PageDown, PageUp: c.PageUp,
-		Layout: c.Layout, Reveal: c.Reveal, Undo: undoKey(), Back: backKey(),
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey()}
+		Layout: c.Layout, Reveal: c.Reveal, Undo: common.UndoKey(), Back: common.BackKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey()}
 }
 
 // PreviewKeyMap is the dry run's preview's keys.
@@ -256,18 +258,18 @@ type PreviewKeyMap struct {
 // DefaultPreviewKeyMap returns the preview's keys.
 func DefaultPreviewKeyMap() PreviewKeyMap {
 	return PreviewKeyMap{
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: pageDownKey(),
-		HalfPageUp: halfPageUpKey(), HalfPageDown: halfPageDownKey(), Home: homeKey(), End: endKey(),
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
+		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
 
-		Close: binding("close", "esc"),
+		Close: common.Binding("close", "esc"),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
 // viewport gives the body's viewport the view's scrolling keys.
 func (k PreviewKeyMap) viewport() viewport.KeyMap {
-	return viewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // BrowserKeyMap is the browser's keys: the list of a type's objects. While
@@ -289,19 +291,19 @@ type BrowserKeyMap struct {
 // DefaultBrowserKeyMap returns the browser's keys.
 func DefaultBrowserKeyMap() BrowserKeyMap {
 	return BrowserKeyMap{
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: pageDownKey(), Home: homeKey(), End: endKey(),
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
 
-		Open:        binding("open", "enter"),
-		Filter:      binding("filter", "/"),
-		ClearFilter: binding("clear filter", "esc"),
-		Order:       binding("order", "o"),
-		Command:     binding("command", ":"),
+		Open:        common.Binding("open", "enter"),
+		Filter:      common.Binding("filter", "/"),
+		ClearFilter: common.Binding("clear filter", "esc"),
+		Order:       common.Binding("order", "o"),
+		Command:     common.Binding("command", ":"),
 
-		Complete: binding("complete", "tab"),
-		Accept:   binding("ok", "enter"),
-		Back:     backKey(),
+		Complete: common.Binding("complete", "tab"),
+		Accept:   common.Binding("ok", "enter"),
+		Back:     common.BackKey(),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -324,16 +326,16 @@ type SetKeyMap struct {
 // DefaultSetKeyMap returns the set view's keys.
 func DefaultSetKeyMap() SetKeyMap {
 	return SetKeyMap{
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: bind("page down", "pgdn", "pgdown"),
-		Home: homeKey(), End: endKey(),
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.Bind("page down", "pgdn", "pgdown"),
+		Home: common.HomeKey(), End: common.EndKey(),
 
-		Open:         binding("open", "enter"),
-		Mark:         bind("mark", "space", " "),
-		Edit:         binding("edit (marked or all) in $EDITOR", "e"),
-		Save:         bind("save drafts, resubmit merges", "s", "s", "ctrl+s"),
-		NextConflict: binding("next conflict", "n"),
+		Open:         common.Binding("open", "enter"),
+		Mark:         common.Bind("mark", "space", " "),
+		Edit:         common.Binding("edit (marked or all) in $EDITOR", "e"),
+		Save:         common.Bind("save drafts, resubmit merges", "s", "s", "ctrl+s"),
+		NextConflict: common.Binding("next conflict", "n"),
 
-		Help: helpKey(), Quit: quitKey(), ForceQuit: forceQuitKey(),
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -352,26 +354,8 @@ type HelpPageKeyMap struct {
 // DefaultHelpPageKeyMap returns the help page's keys.
 func DefaultHelpPageKeyMap() HelpPageKeyMap {
 	return HelpPageKeyMap{
-		Close: helpKey(), Back: backKey(),
-		Up: upKey(), Down: downKey(), PageUp: pageUpKey(), PageDown: pageDownKey(), Top: homeKey(), Bottom: endKey(),
-		ForceQuit: forceQuitKey(),
-	}
-}
-
-// PromptKeyMap is the keys of a question on the bottom line: yes, no, and
-// for the offer of several stored drafts, the number of the one to recover.
-type PromptKeyMap struct {
-	Yes, No, Pick key.Binding
-
-	ForceQuit key.Binding
-}
-
-// DefaultPromptKeyMap returns a question's keys.
-func DefaultPromptKeyMap() PromptKeyMap {
-	return PromptKeyMap{
-		Yes:       binding("yes", "y"),
-		No:        bind("no", "n", "n", "esc"),
-		Pick:      bind("recover that draft", "1-9", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
-		ForceQuit: forceQuitKey(),
+		Close: common.HelpKey(), Back: common.BackKey(),
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Top: common.HomeKey(), Bottom: common.EndKey(),
+		ForceQuit: common.ForceQuitKey(),
 	}
 }

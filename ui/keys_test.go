@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // TestREADMEListsEveryKey checks the README's key tables against
@@ -62,11 +64,11 @@ func TestREADMEKeyTables(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	var browser []key.Binding
-	for _, g := range NewBrowser(k.Browser, NewStyles()).FullHelp() {
+	for _, g := range NewBrowser(k.Browser, common.NewStyles()).FullHelp() {
 		browser = append(browser, g...)
 	}
 	var set []key.Binding
-	for _, g := range NewSetView(k.Set, NewStyles(), "").FullHelp() {
+	for _, g := range NewSetView(k.Set, common.NewStyles(), "").FullHelp() {
 		set = append(set, g...)
 	}
 	for _, tc := range []struct {

@@ -6,6 +6,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Leaving an object for the browser (esc): waiting for its outcomes,
@@ -96,7 +97,7 @@ func (m *App) listOn(c *kube.Collection) tea.Cmd {
 	}
 	l, err := m.cfg.Cluster.Browse(m.ctx, c)
 	if err != nil {
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 		return tea.Batch(cmds...)
 	}
 	m.browsing.list = l

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The intents of the audit log's rows in the timeline and of the lost
@@ -53,7 +54,7 @@ type LostView struct {
 
 // NewLostView returns a lost updates' view with nothing to show until
 // Show.
-func NewLostView(keys LostKeyMap, styles *Styles) LostView {
+func NewLostView(keys LostKeyMap, styles *common.Styles) LostView {
 	// The conflict view draws and moves; the keys that act are the view's.
 	ck := ConflictKeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
 		PageUp: keys.PageUp, Layout: keys.Layout, Reveal: keys.Reveal}
@@ -76,8 +77,8 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 	var rows []conflictRow
 	for i, c := range o.Conflicts {
 		setter := &h.Versions[o.Losses[i].LostAt]
-		row := conflictRow{where: escape.Safe(c.Where()), base: displayValue(c.Base, st, f), theirs: displayValue(c.Theirs, st, f),
-			mine: displayValue(c.Mine, st, f), note: escape.Textf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
+		row := conflictRow{where: escape.Safe(c.Where()), base: common.DisplayValue(c.Base, st, f), theirs: common.DisplayValue(c.Theirs, st, f),
+			mine: common.DisplayValue(c.Mine, st, f), note: escape.Textf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
 		if secret && isSecretValue(c.Path) {
 			row.secret = true
 			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
@@ -85,7 +86,7 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		if o.Base < 0 {
 			row.base = st.Muted.Render("(unknown)")
 		}
-		at := firstLineDiffering(renderValue(c.Theirs, f), renderValue(c.Mine, f))
+		at := firstLineDiffering(common.RenderValue(c.Theirs, f), common.RenderValue(c.Mine, f))
 		row.from, row.span = [3]int{at, at, at}, [3]int{1, 1, 1}
 		rows = append(rows, row)
 	}
@@ -215,10 +216,10 @@ func (m *LostView) SetSize(width, height int) {
 // ?, q and ctrl+c, as in every view), the others move and scroll.
 func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}}, {m.keys.Quit, QuitRequestedMsg{}},
+		in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}}, {m.keys.Quit, common.QuitRequestedMsg{}},
 			{m.keys.Undo, UndoOverwriteMsg{History: m.h, Write: m.write}}, {m.keys.Back, CloseLostMsg{}}})
 		if in != nil {
-			return m, emit(in)
+			return m, common.Emit(in)
 		}
 	}
 	var cmd tea.Cmd
@@ -261,10 +262,10 @@ func (m LostView) FullHelp() [][]key.Binding {
 // undoValue says a field's value in a status line; a Secret's never.
 func undoValue(v diff.FieldValue, secret bool) escape.Text {
 	if secret {
-		return secretMask
+		return common.SecretMask
 	}
 	if !v.Present {
 		return "(absent)"
 	}
-	return shortValue(v)
+	return common.ShortValue(v)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // :ns NAME of a namespace typed rather than picked: the server is asked
@@ -39,7 +40,7 @@ func (m *App) namespaceChecked(msg namespaceCheckedMsg) tea.Cmd {
 	m.browsing.checkingNamespace = ""
 	var nf *kube.NamespaceNotFoundError
 	if errors.As(msg.err, &nf) {
-		m.status.Error(errorText(msg.err) + "; the list stays as it was (:ns picks from those that do)")
+		m.status.Error(common.ErrorText(msg.err) + "; the list stays as it was (:ns picks from those that do)")
 		return nil
 	}
 	cmd := m.listOn(cur.InNamespace(msg.name))
@@ -48,7 +49,7 @@ func (m *App) namespaceChecked(msg namespaceCheckedMsg) tea.Cmd {
 	case errors.As(msg.err, &forbidden):
 		m.status.Info(escape.Textf("cannot tell whether namespace %q exists: not allowed to %s namespaces; listing in it", msg.name, forbidden.Verb))
 	case msg.err != nil:
-		m.status.Info(escape.Textf("cannot tell whether namespace %q exists: %s; listing in it", msg.name, errorText(msg.err)))
+		m.status.Info(escape.Textf("cannot tell whether namespace %q exists: %s; listing in it", msg.name, common.ErrorText(msg.err)))
 	default:
 		m.status.Info("")
 	}

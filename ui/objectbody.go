@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Sideways scrolling of the object view's body (←/h, →/l): a line wider
@@ -101,7 +103,7 @@ func (m ObjectView) bodyView() string {
 // column after the fixed ones says that the line goes on to the left, one
 // in the last column that it goes on to the right. The row is padded to
 // width.
-func cutSideways(st *Styles, l string, fixed, x, width int) string {
+func cutSideways(st *common.Styles, l string, fixed, x, width int) string {
 	w := ansi.StringWidth(l)
 	avail := width - fixed
 	var b strings.Builder

@@ -5,6 +5,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // objectState is what the app holds for one object: its session, what
@@ -118,14 +119,14 @@ func (o *objectState) init(yesGitOps bool) []notice {
 	o.draftPath, o.memoryOnly = d.Path(), d.MemoryOnly()
 	if w := d.Warnings(); len(w) > 0 {
 		// A file at a draft's name that kedit did not write: left alone.
-		out = append(out, notice{errorText(w[0]) + "; kedit leaves it alone", true})
+		out = append(out, notice{common.ErrorText(w[0]) + "; kedit leaves it alone", true})
 	}
 	if others := d.Others(); len(others) > 0 {
 		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), false})
 	}
 	if err := d.Problem(); err != nil {
 		o.diskFailed, o.diskWarned = true, true
-		out = append(out, notice{"drafts exist only in memory: " + errorText(err), true})
+		out = append(out, notice{"drafts exist only in memory: " + common.ErrorText(err), true})
 	}
 	o.stored = d.Stored()
 	return out

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The object view's keys: what the body shows is the view's own; the
@@ -61,17 +63,17 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 		return m, cmd
 	}
 	if in := firstIntent(k, m.anywhereIntents()); in != nil {
-		return m, emit(in)
+		return m, common.Emit(in)
 	}
 	if key.Matches(k, m.keys.Blame) {
 		m.ToggleBlame()
-		return m, emit(SayMsg{m.BlameStatus()})
+		return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
 	}
 	if m.blame {
 		return m.blameUpdate(k)
 	}
 	if in := firstIntent(k, m.draftIntents()); in != nil {
-		return m, emit(in)
+		return m, common.Emit(in)
 	}
 	return m.ownKey(k), nil
 }
@@ -82,15 +84,15 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 func (m ObjectView) blameUpdate(k tea.KeyMsg) (ObjectView, tea.Cmd) {
 	if in := firstIntent(k, m.draftIntents()); in != nil {
 		m.ToggleBlame()
-		return m, emit(in)
+		return m, common.Emit(in)
 	}
 	if m.draft != nil && key.Matches(k, m.keys.Diff) {
 		m.blame, m.showDiff = false, true
 		m.layout()
-		return m, emit(SayMsg{})
+		return m, common.Emit(common.SayMsg{})
 	}
 	m = m.ownKey(k)
-	return m, emit(SayMsg{m.BlameStatus()})
+	return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
 }
 
 // keyIntent is a binding and the intent its key asks for.
@@ -114,7 +116,7 @@ func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
 // the body shows, blame included.
 func (m ObjectView) anywhereIntents() []keyIntent {
 	k := m.keys
-	return []keyIntent{{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}},
+	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
 		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
 		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
 }
@@ -123,7 +125,7 @@ func (m ObjectView) anywhereIntents() []keyIntent {
 // list.
 func (m ObjectView) draftIntents() []keyIntent {
 	k := m.keys
-	intents := []keyIntent{{k.Edit, EditMsg{}}, {k.EditInApp, EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
+	intents := []keyIntent{{k.Edit, common.EditMsg{}}, {k.EditInApp, common.EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
 		{k.SaveAsUpdate, SaveMsg{AsUpdate: true}}, {k.Rebase, RebaseMsg{}}, {k.Discard, DiscardMsg{}},
 		{k.Conflicts, ShowConflictsMsg{}}}
 	if m.backToList {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // ObjectView is the first screen: a header naming the object and its live
@@ -18,7 +19,7 @@ import (
 // draft's diff against base.
 type ObjectView struct {
 	keys   ObjectKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 	body   viewport.Model
@@ -43,7 +44,7 @@ type ObjectView struct {
 	// bodyText is what the body was last given; renders the objects
 	// last rendered.
 	bodyText string
-	renders  *renders
+	renders  *common.Renders
 	rebasing bool
 	conn     escape.Text
 	// causes are the field causes of the last refused save (a 422), shown
@@ -78,11 +79,11 @@ type ObjectView struct {
 }
 
 // NewObjectView returns an object view with nothing to show until SetSession.
-func NewObjectView(keys ObjectKeyMap, styles *Styles) ObjectView {
+func NewObjectView(keys ObjectKeyMap, styles *common.Styles) ObjectView {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
-	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &renders{}}
+	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &common.Renders{}}
 }
 
 // SetSize gives the view the terminal's size less what the app draws around it.
@@ -109,7 +110,7 @@ func (m *ObjectView) SetConnection(state escape.Text) {
 func (m *ObjectView) SetSession(s *model.Session) {
 	m.ref = s.Ref()
 	m.secret = m.ref.IsSecret()
-	m.renders.tf = textFormOf(s)
+	m.renders.TF = common.TextFormOf(s)
 	live, deleted := s.Live()
 	m.liveRV, m.live, m.deleted = escape.Safe(live.ResourceVersion), live.Object, deleted
 	base := s.Base()
@@ -117,7 +118,7 @@ func (m *ObjectView) SetSession(s *model.Session) {
 	m.draft = s.Draft()
 	m.banner = ""
 	if ch, ok := s.ServerChange(); ok {
-		m.banner = bannerText(ch)
+		m.banner = common.BannerText(ch)
 	}
 	m.rebasing = s.Rebase() != nil
 	m.causes, m.canUpdate = nil, false
@@ -169,7 +170,7 @@ func (m ObjectView) header() []string {
 // connection's state.
 func (m ObjectView) titleLine() string {
 	st := m.styles
-	parts := []escape.Text{objectTitle(m.ref)}
+	parts := []escape.Text{common.ObjectTitle(m.ref)}
 	if m.ref.Namespace != "" {
 		parts = append(parts, "namespace "+escape.Safe(m.ref.Namespace))
 	}
@@ -215,12 +216,12 @@ func (m ObjectView) stateLine() string {
 		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
 	if m.draft != nil && m.draft.Err != nil {
-		line += "  " + st.Error.Render(string("cannot be saved: "+errorText(m.draft.Err)))
+		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.draft.Err)))
 	}
 	if m.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
-	return line + m.renders.tf.notes(st, m.full)
+	return line + m.renders.TF.Notes(st, m.full)
 }
 
 // content renders the body's text: the live object, the draft or its
@@ -230,7 +231,7 @@ func (m ObjectView) content() (string, []int) {
 		if m.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(m.masked(m.renders.render(m.live, m.full))), nil
+		return m.styles.EscapedYAML(m.masked(m.renders.Render(m.live, m.full))), nil
 	}
 	if !m.showDiff {
 		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
@@ -238,12 +239,12 @@ func (m ObjectView) content() (string, []int) {
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object, against base as the draft's text was
 	// made from it.
-	baseText := m.renders.renderAs(m.base, renderAsDraft)
+	baseText := m.renders.RenderAs(m.base, common.RenderAsDraft)
 	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
-	return hunkText(m.styles, hunks)
+	return common.HunkText(m.styles, hunks)
 }
 
 // masked is text, a Secret's YAML, with its values masked unless R
@@ -258,7 +259,9 @@ func (m ObjectView) masked(text string) string {
 // annotated puts each field cause of a refused save under the line of its
 // field, so the user sees where the server's complaint is without reading
 // paths; a cause whose field is not found goes on top.
-func (m ObjectView) annotated(text string) string { return annotateCauses(m.styles, text, m.causes) }
+func (m ObjectView) annotated(text string) string {
+	return common.AnnotateCauses(m.styles, text, m.causes)
+}
 
 // layout sizes the body to what the header leaves and refills it.
 func (m *ObjectView) layout() {
@@ -308,7 +311,7 @@ func (m ObjectView) ShortHelp() []key.Binding {
 	if m.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
-	bindings = append(m.secretKeys(bindings...), k.Timeline, k.Blame, stateHelp(k.Preview, "preview"), k.Fields)
+	bindings = append(m.secretKeys(bindings...), k.Timeline, k.Blame, common.StateHelp(k.Preview, "preview"), k.Fields)
 	if m.wider() {
 		bindings = append(bindings, k.Left, k.Right)
 	}
@@ -327,7 +330,7 @@ func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
 // revealHelp is R as it acts now.
 func revealHelp(b key.Binding, revealed bool) key.Binding {
 	if revealed {
-		return stateHelp(b, "hide")
+		return common.StateHelp(b, "hide")
 	}
 	return b
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The on-call and teaching keys, wired into the app: the
@@ -119,7 +120,7 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case ShowVersionMsg:
 		c, err := m.sess.TimelineDiff(msg.ID)
 		if err != nil {
-			m.status.Error(errorText(err))
+			m.status.Error(common.ErrorText(err))
 			break
 		}
 		m.timeline.ShowChange(c)
@@ -186,7 +187,7 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 		}
 		text, err := m.takeText()
 		if err != nil {
-			m.status.Error(errorText(err))
+			m.status.Error(common.ErrorText(err))
 			return m, nil
 		}
 		cmd := m.draftFromTimeline(text)

@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Going between the browser and the objects: opening one picked in the
@@ -134,7 +135,7 @@ func (m *App) showOpened(msg objectOpenedMsg) tea.Cmd {
 	m.browsing.opening = nil
 	m.status.SetBusy("")
 	if msg.err != nil {
-		m.status.Error("cannot open " + objectName(msg.key) + ": " + errorText(msg.err))
+		m.status.Error("cannot open " + objectName(msg.key) + ": " + common.ErrorText(msg.err))
 		return nil
 	}
 	m.status.Info("")
@@ -144,7 +145,7 @@ func (m *App) showOpened(msg objectOpenedMsg) tea.Cmd {
 // collectionResolved lists the type :TYPE named.
 func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.status.Error(errorText(msg.err))
+		m.status.Error(common.ErrorText(msg.err))
 		return nil
 	}
 	coll := msg.coll
@@ -264,7 +265,7 @@ func (m *App) startWatch() tea.Cmd {
 	}
 	w, err := m.opened.Watch(m.ctx)
 	if err != nil {
-		m.status.Error("the object is not watched: " + errorText(err))
+		m.status.Error("the object is not watched: " + common.ErrorText(err))
 		return nil
 	}
 	m.watch, m.events = w, w.Events()
@@ -282,7 +283,7 @@ func (m *App) reread(obj *unstructured.Unstructured, err error) tea.Cmd {
 		}
 		return m.handle(model.LiveChanged{Type: model.LiveDeleted, Object: live.Object, At: time.Now()})
 	case err != nil:
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 		return nil
 	}
 	return m.handle(model.LiveChanged{Type: model.LiveModified, Object: obj, At: time.Now()})

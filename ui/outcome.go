@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The outcomes of the shown object's commands: its watch, its session's
@@ -117,7 +118,7 @@ func (m App) performed(msg performedMsg) (App, tea.Cmd) {
 	if seq := storeSeq(msg.effect); seq > 0 {
 		m.draftStored(msg.effect, seq, msg.err)
 	} else if msg.err != nil {
-		m.status.Error(errorText(msg.err))
+		m.status.Error(common.ErrorText(msg.err))
 	}
 	if msg.event != nil {
 		cmd = m.handle(msg.event)

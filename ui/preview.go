@@ -12,6 +12,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // PreviewView shows the server's dry run of the draft (p): the draft's save
@@ -21,7 +22,7 @@ import (
 // Nothing is written; the header says so until esc.
 type PreviewView struct {
 	keys   PreviewKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 	body   viewport.Model
@@ -29,7 +30,7 @@ type PreviewView struct {
 	baseRV escape.Text
 	secret bool
 	// tf is the session's text form.
-	tf textForm
+	tf common.TextForm
 	// waiting is set until the server answers.
 	waiting bool
 	// summary says what the body shows: the outcome in a line or two.
@@ -42,7 +43,7 @@ type PreviewView struct {
 }
 
 // NewPreviewView returns a preview with nothing to show until SetSession.
-func NewPreviewView(keys PreviewKeyMap, styles *Styles) PreviewView {
+func NewPreviewView(keys PreviewKeyMap, styles *common.Styles) PreviewView {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
@@ -64,7 +65,7 @@ func (m *PreviewView) SetSize(width, height int) {
 // SetSession copies the dry run's answer from the session, once it came.
 func (m *PreviewView) SetSession(s *model.Session) {
 	m.secret = s.Ref().IsSecret()
-	m.tf = textFormOf(s)
+	m.tf = common.TextFormOf(s)
 	m.baseRV = escape.Safe(s.Base().ResourceVersion)
 	p, ok := s.Preview()
 	if !ok {
@@ -93,26 +94,26 @@ func (m *PreviewView) render(p model.DryRunResult) {
 		if m.draft != nil {
 			draft = m.draft.Text
 			if m.secret && m.draft.Object != nil {
-				draft, _ = model.RenderYAML(maskSecret(m.draft.Object))
+				draft, _ = model.RenderYAML(common.MaskSecret(m.draft.Object))
 			}
 		}
-		text = annotateCauses(st, st.EscapedYAML(strings.TrimSuffix(draft, "\n")), model.CausesOf(p.Err))
+		text = common.AnnotateCauses(st, st.EscapedYAML(strings.TrimSuffix(draft, "\n")), model.CausesOf(p.Err))
 	} else {
 		var mine *unstructured.Unstructured
 		if m.draft != nil {
 			mine = m.draft.Object
 		}
-		hunks := diffHunks(renderObject(mine, false, m.tf), renderObject(p.Object, false, m.tf), m.secret)
+		hunks := diffHunks(common.RenderObject(mine, false, m.tf), common.RenderObject(p.Object, false, m.tf), m.secret)
 		if len(hunks) == 0 {
 			m.summary = wrapLines(st.OK, "the server would store the draft as it is", m.width)
 			text = ""
 		} else {
 			m.summary = wrapLines(st.Muted, "- the draft, + what the server would store instead (its defaults, admission)", m.width)
-			text, _ = hunkText(st, hunks)
+			text, _ = common.HunkText(st, hunks)
 		}
 	}
 	if m.secret {
-		m.summary = append(m.summary, wrapLines(st.Muted, "a Secret: its values are shown as "+secretMask, m.width)...)
+		m.summary = append(m.summary, wrapLines(st.Muted, "a Secret: its values are shown as "+common.SecretMask, m.width)...)
 	}
 	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.header()))
 	m.body.SetContent(strings.TrimSuffix(text, "\n"))
@@ -157,9 +158,9 @@ type ClosePreviewMsg struct{}
 // as intents.
 func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}},
-			{m.keys.Quit, QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
-			return m, emit(in)
+		if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}},
+			{m.keys.Quit, common.QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
+			return m, common.Emit(in)
 		}
 	}
 	var cmd tea.Cmd

@@ -5,9 +5,10 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
-// The questions the app asks on the bottom line (the Prompt view shows
+// The questions the app asks on the bottom line (the common.Prompt view shows
 // them and takes the answer), and what it does with the answers.
 
 // confirmation is what a question asks about.
@@ -35,7 +36,7 @@ type confirmState struct {
 }
 
 // ask puts question c on the bottom line; its answer comes back from the
-// prompt as AnswerMsg.
+// prompt as common.AnswerMsg.
 func (m *App) ask(c confirmation) {
 	m.confirm.kind = c
 	picks := 0
@@ -67,7 +68,7 @@ func (m App) question() escape.Text {
 }
 
 // answered acts on the answer to the pending question.
-func (m App) answered(a AnswerMsg) (App, tea.Cmd) {
+func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 	c := m.confirm.kind
 	switch c {
 	case confirmRecover:

@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The question before saving a draft made on an earlier object of this
@@ -54,29 +55,10 @@ func (m App) answerNewObject(yes bool) (App, tea.Cmd) {
 	return m, cmd
 }
 
-// shortUID is a uid's first 8 characters, as the banner names an object.
-func shortUID(uid string) string {
-	if len(uid) > 8 {
-		return uid[:8]
-	}
-	return uid
-}
-
-// recreatedBanner says that the object was deleted and created again under
-// the draft: another object, which a save asks before going onto.
-func recreatedBanner(ch model.ServerChange) escape.Text {
-	var by escape.Text
-	if ch.Manager != "" {
-		by = " by " + escape.Safe(ch.Manager)
-	}
-	return escape.Textf("deleted and created again on server: rv %s -> a new object (uid %s) at rv %s%s; s asks before saving onto it",
-		ch.FromRV, shortUID(ch.UID), ch.ToRV, by)
-}
-
 // againText says what the last rebase resubmitted at once merged:
 // `rebased again onto rv 3311: .data.heartbeat by heartbeater`.
 func againText(a model.RebaseAgain) escape.Text {
-	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, safeList(a.Changes, ", "))
+	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, common.SafeList(a.Changes, ", "))
 	if a.Manager != "" {
 		text += " by " + escape.Safe(a.Manager)
 	}

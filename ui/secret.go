@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // A Secret's values show only on purpose: the object view and
@@ -17,13 +18,13 @@ import (
 // the views draw, line for line, so that a diff, a refused save's causes
 // and a conflict's lines still find their place.
 
-// secretMask and lastApplied (the annotation that holds a Secret whole,
+// common.SecretMask and common.LastApplied (the annotation that holds a Secret whole,
 // values and all) are mask.go's: the timeline and the preview mask
 // versions of a Secret the same way.
 
 // maskSecretLines returns the lines of text, a Secret's YAML, with every
 // value of data and stringData, and kubectl's last-applied annotation,
-// replaced by secretMask: a value's first line keeps its key (and a binary
+// replaced by common.SecretMask: a value's first line keeps its key (and a binary
 // value its mark), the further lines of a multi-line value their
 // indentation. There are as many lines as in text. Text that is not YAML
 // (a draft being typed) is masked as far as its lines can be read.
@@ -42,7 +43,7 @@ func maskSecretLines(text string) []string {
 			case strings.TrimSpace(l) == "":
 				continue // a block's empty line
 			case indent > valueAt:
-				out[i] = l[:indent] + secretMask
+				out[i] = l[:indent] + common.SecretMask
 				continue
 			}
 			valueAt = -1
@@ -56,7 +57,7 @@ func maskSecretLines(text string) []string {
 			keyIndent = -1
 			if section && rest != "" && rest != "{}" && !strings.HasPrefix(rest, "#") {
 				// A flow map: data: {a: b}.
-				out[i], valueAt = key+": "+secretMask, 0
+				out[i], valueAt = key+": "+common.SecretMask, 0
 			}
 			continue
 		}
@@ -65,13 +66,13 @@ func maskSecretLines(text string) []string {
 				keyIndent = indent
 			}
 			if indent > keyIndent {
-				out[i] = l[:indent] + secretMask
+				out[i] = l[:indent] + common.SecretMask
 				continue
 			}
 			out[i], valueAt = maskValue(l, indent), indent
 			continue
 		}
-		if strings.HasPrefix(trimmed, lastApplied+":") {
+		if strings.HasPrefix(trimmed, common.LastApplied+":") {
 			out[i], valueAt = maskValue(l, indent), indent
 		}
 	}
@@ -88,9 +89,9 @@ func maskValue(l string, indent int) string {
 	}
 	key, rest, ok := keyValue(trimmed)
 	if !ok {
-		return l[:indent] + secretMask
+		return l[:indent] + common.SecretMask
 	}
-	masked := l[:indent] + key + ": " + secretMask
+	masked := l[:indent] + key + ": " + common.SecretMask
 	if strings.HasSuffix(rest, " "+diff.BinaryComment) {
 		masked += " " + diff.BinaryComment
 	}
@@ -189,7 +190,7 @@ func isSecretValue(p fieldpath.Path) bool {
 	case "data", "stringData":
 		return len(p) >= 2
 	case "metadata":
-		return name(1) == "annotations" && name(2) == lastApplied
+		return name(1) == "annotations" && name(2) == common.LastApplied
 	}
 	return false
 }
@@ -200,7 +201,7 @@ func maskedText(s string) string {
 	ls := strings.Split(s, "\n")
 	for i, l := range ls {
 		if strings.TrimSpace(l) != "" {
-			ls[i] = secretMask
+			ls[i] = common.SecretMask
 		}
 	}
 	return strings.Join(ls, "\n")
@@ -215,13 +216,13 @@ func binaryText(s string) string {
 	return base64.StdEncoding.EncodeToString([]byte(s)) + " " + diff.BinaryComment
 }
 
-// secretValueText is displayValue for a value of a Secret's data: one that
+// secretValueText is common.DisplayValue for a value of a Secret's data: one that
 // is not text shows base64 and marked (binaryText), which is decided on its
 // bytes, before they are escaped.
-func secretValueText(v diff.FieldValue, st *Styles) string {
+func secretValueText(v diff.FieldValue, st *common.Styles) string {
 	if s, ok := v.Value.(string); ok && v.Present {
 		v.Value = binaryText(s)
 	}
 	// A Secret is YAML whatever the format asked (model.SecretStaysYAML).
-	return displayValue(v, st, model.FormatYAML)
+	return common.DisplayValue(v, st, model.FormatYAML)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 var dbSecretRef = model.ObjectRef{
@@ -175,7 +176,7 @@ func TestSecretGolden(t *testing.T) {
 func TestSecretValuesShowOnlyOnR(t *testing.T) {
 	m := newSecretApp(t, 120, 40, &fakeRunner{})
 	showsNone(t, plain(m), "the object view")
-	if !strings.Contains(plain(m), "values hidden (R reveals)") || !strings.Contains(plain(m), "password: "+secretMask) {
+	if !strings.Contains(plain(m), "values hidden (R reveals)") || !strings.Contains(plain(m), "password: "+common.SecretMask) {
 		t.Errorf("the object view does not say the values are hidden:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("R")...)
@@ -211,7 +212,7 @@ func TestSecretValuesShowOnlyOnR(t *testing.T) {
 	m = drive(t, m, keys("d")...)
 	s := plain(m)
 	showsNone(t, s, "the diff")
-	if !strings.Contains(s, "-     "+secretMask) || !strings.Contains(s, "+     "+secretMask) {
+	if !strings.Contains(s, "-     "+common.SecretMask) || !strings.Contains(s, "+     "+common.SecretMask) {
 		t.Errorf("the diff does not show the changed value's line masked:\n%s", s)
 	}
 
@@ -307,7 +308,7 @@ func TestMaskSecretLines(t *testing.T) {
 		"kind: Secret",
 		"metadata:",
 		"  annotations:",
-		"    " + lastApplied + ": |",
+		"    " + common.LastApplied + ": |",
 		`      {"data":{"a":"aHVudGVyMg=="}}`,
 		"    other: shown",
 		"  name: db",
@@ -331,7 +332,7 @@ func TestMaskSecretLines(t *testing.T) {
 		"kind: Secret",
 		"metadata:",
 		"  annotations:",
-		"    " + lastApplied + ": ••••",
+		"    " + common.LastApplied + ": ••••",
 		"      ••••",
 		"    other: shown",
 		"  name: db",

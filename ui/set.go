@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The set (kedit cm/a cm/b, -l, -f), wired into the app: the set view
@@ -115,7 +116,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	}
 	w, err := s.Watch(m.ctx)
 	if err != nil {
-		m.status.Error("the objects are not watched: " + errorText(err))
+		m.status.Error("the objects are not watched: " + common.ErrorText(err))
 		return nil
 	}
 	st.events = w.Events()
@@ -330,7 +331,7 @@ func (m App) setNames(members []int) escape.Text {
 func (m App) objectKeys() KeyMap {
 	k := m.keys
 	if m.set != nil {
-		k.Object.BackToList = stateHelp(k.Object.BackToList, "back to the set")
+		k.Object.BackToList = common.StateHelp(k.Object.BackToList, "back to the set")
 	}
 	return k
 }

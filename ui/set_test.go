@@ -12,6 +12,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // fakeSetWatch is a set's watch whose events the test hands the app
@@ -92,7 +93,7 @@ func theirsOnServer(t testing.TB, c *fakeCluster, name, key, value string) {
 // and mark rows (space marks the row and moves on); what it asks of the
 // app is in TestViewsAnswerKeysWithIntents.
 func TestSetViewMovesAndMarks(t *testing.T) {
-	v := NewSetView(DefaultSetKeyMap(), NewStyles(), "cm a b c")
+	v := NewSetView(DefaultSetKeyMap(), common.NewStyles(), "cm a b c")
 	v.SetSize(80, 20)
 	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
 	v, _ = v.Update(keyMsg(" ")) // marks a, moves to b
@@ -116,7 +117,7 @@ func TestSetViewMovesAndMarks(t *testing.T) {
 // it was copied from (or another copy) marks or unmarks rows, nor when
 // its rows are replaced: each keeps the marks it had, its View too.
 func TestSetViewIsAValue(t *testing.T) {
-	v := NewSetView(DefaultSetKeyMap(), NewStyles(), "cm a b c")
+	v := NewSetView(DefaultSetKeyMap(), common.NewStyles(), "cm a b c")
 	v.SetSize(80, 20)
 	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
 	v, _ = v.Update(keyMsg(" ")) // marks a

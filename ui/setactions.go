@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // What the set view's keys do, but the edit of several objects
@@ -190,7 +191,7 @@ func (m App) setRecoverQuestion() escape.Text {
 // each object, as y does for one, and the others stay stored (kedit drafts
 // lists them), as when one of several is picked; one made on an earlier
 // object of the name is left to enter, whose question warns of it.
-func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
+func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 	m.confirm.kind = confirmNone
 	if !a.Yes {
 		m.status.Info("the stored drafts stay on disk: enter an object to recover or discard its own")
@@ -219,9 +220,9 @@ func (m App) answerSetRecover(a AnswerMsg) (App, tea.Cmd) {
 		switch {
 		case errors.As(err, &stale):
 			st.inflight++
-			cmds = append(cmds, cmd, keepAsideCmd(st.sess, st.drafts, d.Path, "the stored draft cannot be recovered: "+errorText(err)))
+			cmds = append(cmds, cmd, keepAsideCmd(st.sess, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 		case err != nil:
-			m.noteMember(i, notice{errorText(err), true})
+			m.noteMember(i, notice{common.ErrorText(err), true})
 			cmds = append(cmds, cmd)
 		default:
 			recovered++
@@ -281,7 +282,7 @@ func (m *App) setRow(i int) SetRow {
 		case status.OpenConflicts > 0:
 			row.State = escape.Textf("conflict (%d open)", status.OpenConflicts)
 		case status.Err != nil:
-			row.Note = "not resubmitted: " + errorText(status.Err) + " (n opens it)"
+			row.Note = "not resubmitted: " + common.ErrorText(status.Err) + " (n opens it)"
 		case r != nil && len(r.Merge.Conflicts) > 0:
 			row.Note = "every conflict resolved: s resubmits it (n opens it)"
 		default:
@@ -291,13 +292,13 @@ func (m *App) setRow(i int) SetRow {
 		if status.Failure != nil {
 			row.Note = failureText(status.Failure)
 		} else {
-			row.Note = errorText(status.Err)
+			row.Note = common.ErrorText(status.Err)
 		}
 	case model.MemberDraft:
 		if status.Err != nil {
-			row.Note = "cannot be saved: " + errorText(status.Err)
+			row.Note = "cannot be saved: " + common.ErrorText(status.Err)
 		} else if ch, moved := st.sess.ServerChange(); moved {
-			row.Note = bannerText(ch)
+			row.Note = common.BannerText(ch)
 		} else if r, kept := st.sess.KeptAfterSave(); kept {
 			// Saved, but not as written: the draft keeps the user's text.
 			text, _ := savedText(r.ResourceVersion, r, st.sess.Ref().IsSecret())

@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The edit of several objects in one $EDITOR file: the file in the set's
@@ -46,7 +47,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 	}
 	e, err := s.model.Edit(members)
 	if err != nil {
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 		return nil
 	}
 	if len(e.Apart) > 0 {
@@ -96,7 +97,7 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	s.edit, s.editLeft = nil, ""
 	switch {
 	case msg.err != nil:
-		m.status.Error("editor: " + errorText(msg.err) + " (every draft is unchanged)")
+		m.status.Error("editor: " + common.ErrorText(msg.err) + " (every draft is unchanged)")
 		return m, nil
 	case msg.text == msg.original && !s.model.Edited():
 		m.status.Info(withLeft("no change", left))
@@ -110,9 +111,9 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	case errors.Is(err, model.ErrEmptySetText):
 		m.status.Info("the file was left empty: nothing changed")
 	case errors.As(err, &te), errors.As(err, &added):
-		m.status.Error(errorText(err) + "; every draft is kept, and e opens your text again")
+		m.status.Error(common.ErrorText(err) + "; every draft is kept, and e opens your text again")
 	case err != nil:
-		m.status.Error(errorText(err) + " (every draft is unchanged)")
+		m.status.Error(common.ErrorText(err) + " (every draft is unchanged)")
 	default:
 		m.status.Info(withLeft(editReport(m, rep), left))
 	}
@@ -138,7 +139,7 @@ func editReport(m App, rep model.SetEditReport) escape.Text {
 		parts = append(parts, m.setNames(rep.Removed)+" removed from the text: no draft")
 	}
 	for i, err := range rep.Kept {
-		parts = append(parts, objectName(keyOf(m.member(i).target))+" keeps its draft: "+errorText(err))
+		parts = append(parts, objectName(keyOf(m.member(i).target))+" keeps its draft: "+common.ErrorText(err))
 	}
 	if len(parts) == 0 {
 		return "no change"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Each object of the set, shown or not, as one object is: its session
@@ -23,7 +24,7 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 	effects, err := s.model.Handle(i, ev)
 	cmds := []tea.Cmd{m.runSetEffects(effects)}
 	if err != nil {
-		m.noteMember(i, notice{errorText(err), true})
+		m.noteMember(i, notice{common.ErrorText(err), true})
 	}
 	sess := s.model.Session(i)
 	if r := sess.Rebase(); m.cfg.AutoRebase && sess.State() == model.StateRebasing && r != nil && len(r.Merge.Conflicts) == 0 &&
@@ -80,7 +81,7 @@ func (m App) memberPerformed(msg performedMsg) (App, tea.Cmd) {
 			m.noteMember(i, n)
 		}
 	} else if msg.err != nil {
-		m.noteMember(i, notice{errorText(msg.err), true})
+		m.noteMember(i, notice{common.ErrorText(msg.err), true})
 	}
 	var cmd tea.Cmd
 	if msg.event != nil {

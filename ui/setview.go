@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The set view's intents, for the app to carry out.
@@ -51,7 +52,7 @@ type SetRow struct {
 // asks of the app with an intent.
 type SetView struct {
 	keys   SetKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 
@@ -67,7 +68,7 @@ type SetView struct {
 }
 
 // NewSetView returns a set view titled title (how the set was named).
-func NewSetView(keys SetKeyMap, styles *Styles, title string) SetView {
+func NewSetView(keys SetKeyMap, styles *common.Styles, title string) SetView {
 	return SetView{keys: keys, styles: styles, title: title}
 }
 
@@ -137,7 +138,7 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		k := m.keys
-		if d, ok := (listKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}).step(msg, m.tableHeight(), len(m.rows)); ok {
+		if d, ok := (common.ListKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.rows)); ok {
 			m.move(d)
 			return m, nil
 		}
@@ -149,13 +150,13 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 			}
 			return m, nil
 		case key.Matches(msg, k.Open):
-			return m, emitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
+			return m, common.EmitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
 		case key.Matches(msg, k.Edit):
-			return m, emit(EditSetMsg{Members: m.Marked()})
+			return m, common.Emit(EditSetMsg{Members: m.Marked()})
 		}
 		in := firstIntent(msg, []keyIntent{{k.Save, SaveSetMsg{}}, {k.NextConflict, NextConflictMsg{}},
-			{k.ForceQuit, ForceQuitMsg{}}, {k.Help, HelpMsg{}}, {k.Quit, QuitRequestedMsg{}}})
-		return m, emitIf(in != nil, in)
+			{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}}})
+		return m, common.EmitIf(in != nil, in)
 	}
 	return m, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // statusKind says how a status message is drawn.
@@ -31,7 +32,7 @@ const (
 // every message the app handles, a new message takes the state as it is
 // then, and an older one is dropped as soon as the state differs.
 type StatusBar struct {
-	styles  *Styles
+	styles  *common.Styles
 	spinner spinner.Model
 	width   int
 	busy    escape.Text
@@ -112,7 +113,7 @@ func (s statusState) same(state statusState, scope statusScope) bool {
 }
 
 // NewStatusBar returns an empty status bar.
-func NewStatusBar(styles *Styles) StatusBar {
+func NewStatusBar(styles *common.Styles) StatusBar {
 	return StatusBar{styles: styles, spinner: spinner.New(spinner.WithSpinner(spinner.Dot))}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // TimelineView lists every version of the object kedit observed since it
@@ -31,7 +32,7 @@ import (
 // and closing come back as intents.
 type TimelineView struct {
 	keys   TimelineKeyMap
-	styles *Styles
+	styles *common.Styles
 	width  int
 	height int
 
@@ -63,7 +64,7 @@ type TimelineView struct {
 
 // NewTimelineView returns a timeline view with nothing to list until
 // SetSession.
-func NewTimelineView(keys TimelineKeyMap, styles *Styles) TimelineView {
+func NewTimelineView(keys TimelineKeyMap, styles *common.Styles) TimelineView {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
@@ -159,7 +160,7 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 	e := c.Entry
 	by := row.manager
 	if !e.Deleted {
-		by = writerText(e.Manager)
+		by = common.WriterText(e.Manager)
 	}
 	head := escape.Textf("rv %s at %s by %s", row.rv, row.at, by)
 	if row.operation != "" {
@@ -174,11 +175,11 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
 	}
 	if m.secret {
-		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+secretMask, m.width, "…")))
+		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, m.width, "…")))
 	}
 	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
 	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
-		text, _ = hunkText(m.styles, hunks)
+		text, _ = common.HunkText(m.styles, hunks)
 	}
 	if note != "" {
 		text = m.styles.Muted.Render(note)
@@ -324,7 +325,7 @@ func (m TimelineView) ShortHelp() []key.Binding {
 		return append(append([]key.Binding{k.Take, k.Back, k.Up, k.Down}, side...), k.Help, k.Quit)
 	}
 	if len(m.rows) > 0 && m.rows[m.selected].lost {
-		return append(append([]key.Binding{stateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down}, side...), k.Take, k.Help, k.Quit)
+		return append(append([]key.Binding{common.StateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down}, side...), k.Take, k.Help, k.Quit)
 	}
 	return append(append([]key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down}, side...), k.Help, k.Quit)
 }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The timeline's keys: moving and scrolling are its own; the versions'
@@ -43,8 +44,8 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 	if !ok {
 		return m.ownMsg(msg)
 	}
-	if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, ForceQuitMsg{}}, {m.keys.Help, HelpMsg{}}, {m.keys.Quit, QuitRequestedMsg{}}}); in != nil {
-		return m, emit(in)
+	if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}}, {m.keys.Quit, common.QuitRequestedMsg{}}}); in != nil {
+		return m, common.Emit(in)
 	}
 	switch {
 	case key.Matches(k, m.keys.Take):
@@ -62,7 +63,7 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, m.keys.Close):
 		m.HideChange()
-		return m, emit(CloseTimelineMsg{})
+		return m, common.Emit(CloseTimelineMsg{})
 	}
 	return m.ownMsg(msg)
 }
@@ -75,13 +76,13 @@ func (m TimelineView) take() tea.Cmd {
 	case !ok:
 		return nil
 	case id >= 0:
-		return emit(TakeVersionMsg{ID: id, RV: rv})
+		return common.Emit(TakeVersionMsg{ID: id, RV: rv})
 	}
 	obj, ok := m.SelectedLogObject()
 	if !ok {
-		return emit(SayMsg{"the audit log holds no object of this version: there is nothing to make the draft"})
+		return common.Emit(common.SayMsg{Text: "the audit log holds no object of this version: there is nothing to make the draft"})
 	}
-	return emit(TakeVersionMsg{ID: id, RV: rv, Object: obj})
+	return common.Emit(TakeVersionMsg{ID: id, RV: rv, Object: obj})
 }
 
 // ownMsg moves the selection, or scrolls the diff while it shows.

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The timeline's audit log: the object's history read from it each time
@@ -144,7 +145,7 @@ func (m TimelineView) logLine() string {
 	case m.src == nil:
 		return ""
 	case m.logErr != nil:
-		return strings.Join(m.wrapped(st.Error, "audit log: "+string(errorText(m.logErr))), "\n")
+		return strings.Join(m.wrapped(st.Error, "audit log: "+string(common.ErrorText(m.logErr))), "\n")
 	case m.h == nil:
 		text = "reading the audit log ..."
 	default:
@@ -189,7 +190,7 @@ func (m *TimelineView) enter() tea.Cmd {
 	r := m.rows[m.selected]
 	switch {
 	case r.lost:
-		return emit(ShowLostMsg{History: m.h, Write: r.version})
+		return common.Emit(ShowLostMsg{History: m.h, Write: r.version})
 	case r.reverted && r.version >= 0:
 		// The diff, and above it what the write set back and why it is not
 		// called lost.
@@ -207,15 +208,15 @@ func (m *TimelineView) enter() tea.Cmd {
 		m.showChange(m.h.Change(r.version), r, note)
 		return nil
 	}
-	return emit(ShowVersionMsg{ID: r.id})
+	return common.Emit(ShowVersionMsg{ID: r.id})
 }
 
 // undo asks to undo a LOST row's overwrite.
 func (m TimelineView) undo() tea.Cmd {
 	if len(m.rows) == 0 || !m.rows[m.selected].lost {
-		return emit(SayMsg{"u undoes the overwrite of a row marked LOST: this version lost nothing"})
+		return common.Emit(common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"})
 	}
-	return emit(UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
+	return common.Emit(UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
 }
 
 // SelectedLogObject returns the object of the selected version when only

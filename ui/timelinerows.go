@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The timeline's rows: a version kedit observed live, and one only the
@@ -68,13 +69,13 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 	case first:
 		r.changed = "opened: the first version kedit saw"
 	case e.Err != nil:
-		r.changed = "could not compare: " + errorText(e.Err)
+		r.changed = "could not compare: " + common.ErrorText(e.Err)
 	case len(paths) == 0:
 		// A write that changed only what the server keeps, such as
 		// managedFields or an annotation's removal and return.
 		r.changed = "no field changed"
 	default:
-		r.changed = safeList(paths, ", ")
+		r.changed = common.SafeList(paths, ", ")
 	}
 	if e.Recreated {
 		r.changed = "created again (new uid): " + r.changed
@@ -86,7 +87,7 @@ func newTimelineRow(e model.Entry, first bool) timelineRow {
 	return r
 }
 
-// unknownWriterShort is unknownWriter for the list's narrow column.
+// unknownWriterShort is common.UnknownWriter for the list's narrow column.
 const unknownWriterShort = "unknown writer"
 
 // newLogRow describes version i of h, which only the audit log holds:
@@ -121,11 +122,11 @@ func newLogRow(h *history.History, i int, latest time.Time) timelineRow {
 	case i == 0:
 		r.changed = "the first version in the log"
 	case v.Err != nil:
-		r.changed = "could not compare: " + errorText(v.Err)
+		r.changed = "could not compare: " + common.ErrorText(v.Err)
 	case len(paths) == 0:
 		r.changed = "no field changed"
 	default:
-		r.changed = safeList(paths, ", ")
+		r.changed = common.SafeList(paths, ", ")
 	}
 	r.changed = "from the audit log: " + r.changed
 	return r

@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // Sideways scrolling of the timeline (←/h, →/l), as in the object view: a
@@ -97,7 +99,7 @@ func (m TimelineView) diffView() string {
 // sidewaysWindow draws height lines of lines from top on, each cut by
 // cutSideways at x (its first fixed columns in place) within width
 // columns, and blank rows under the last.
-func sidewaysWindow(st *Styles, lines []string, top, height, fixed, x, width int) string {
+func sidewaysWindow(st *common.Styles, lines []string, top, height, fixed, x, width int) string {
 	top = max(0, min(top, len(lines)))
 	end := min(len(lines), top+height)
 	rows := make([]string, 0, height)

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The app's side of the audit log's lost updates: the intents of the
@@ -55,7 +56,7 @@ func (m App) undoOverwrite(u UndoOverwriteMsg) (App, tea.Cmd) {
 	draft, notes := u.History.Undo(live.Object, o.Losses)
 	text, err := m.sess.Format().Render(draft)
 	if err != nil {
-		m.status.Error(errorText(err))
+		m.status.Error(common.ErrorText(err))
 		return m, nil
 	}
 	cmd := m.draftFromTimeline(text)

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 func dataOf(obj *unstructured.Unstructured, key string) string {
@@ -38,7 +39,7 @@ func TestObjectViewToggles(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
 	v.SetSize(80, 40)
 	v.SetSession(sess)
 	if out := v.View(); strings.Contains(out, "managedFields:") || strings.Contains(out, "phase") {
@@ -79,7 +80,7 @@ func TestObjectViewScrolls(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("1", data, "m", 0), At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
 	v.SetSize(80, 10)
 	v.SetSession(sess)
 	top := v.View()
@@ -102,7 +103,7 @@ func TestObjectViewScrolls(t *testing.T) {
 }
 
 func TestStatusBarSpinner(t *testing.T) {
-	s := NewStatusBar(NewStyles())
+	s := NewStatusBar(common.NewStyles())
 	s.SetSize(80, 1)
 	if cmd := s.SetBusy("saving"); cmd == nil {
 		t.Fatal("SetBusy does not start the spinner")
@@ -199,7 +200,7 @@ func TestConflictViewKeys(t *testing.T) {
 }
 
 func TestConflictViewSelection(t *testing.T) {
-	v := NewConflictView(DefaultConflictKeyMap(), NewStyles())
+	v := NewConflictView(DefaultConflictKeyMap(), common.NewStyles())
 	v.rows = make([]conflictRow, 3)
 	for _, step := range []struct {
 		key  string
@@ -402,8 +403,8 @@ spec:
 		{"spec.replicas", 4},
 		{"data", -1},
 	} {
-		if got := causeLine(lines, tc.field); got != tc.want {
-			t.Errorf("causeLine(%s) = %d, want %d", tc.field, got, tc.want)
+		if got := common.CauseLine(lines, tc.field); got != tc.want {
+			t.Errorf("CauseLine(%s) = %d, want %d", tc.field, got, tc.want)
 		}
 	}
 }
@@ -505,7 +506,7 @@ func TestRebaseKey(t *testing.T) {
 
 func TestNoColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
-	s := NewStyles()
+	s := common.NewStyles()
 	for name, st := range map[string]lipgloss.Style{"error": s.Error, "banner": s.Banner, "added": s.Added, "header": s.Header} {
 		if _, ok := st.GetForeground().(lipgloss.NoColor); !ok {
 			t.Errorf("%s has a foreground colour under NO_COLOR", name)
@@ -515,7 +516,7 @@ func TestNoColor(t *testing.T) {
 		}
 	}
 	t.Setenv("NO_COLOR", "")
-	if _, ok := NewStyles().Error.GetForeground().(lipgloss.NoColor); ok {
+	if _, ok := common.NewStyles().Error.GetForeground().(lipgloss.NoColor); ok {
 		t.Error("no colour without NO_COLOR")
 	}
 }
@@ -538,7 +539,7 @@ func TestResolveSelectedConflict(t *testing.T) {
 }
 
 func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
-	v := NewObjectView(DefaultObjectKeyMap(), NewStyles())
+	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
 	v.SetSize(80, 24)
 	sess := model.NewSession(model.ObjectRef{Context: "arn:aws:eks:eu-west-1:123456789012:cluster/production",
 		Resource: ref.Resource, Kind: "ConfigMap", Namespace: "a-rather-long-namespace-name-for-a-team", Name: "testmap"})
@@ -590,7 +591,7 @@ func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
 		t.Fatalf("%d conflicts, want 1", len(sess.Conflicts()))
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		v := NewConflictView(DefaultConflictKeyMap(), NewStyles())
+		v := NewConflictView(DefaultConflictKeyMap(), common.NewStyles())
 		v.SetSize(size[0], size[1])
 		v.SetSession(sess)
 		screen := ansi.Strip(v.View())

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 )
 
 // views are the app's views, one of each. Each is a component after
@@ -25,19 +26,19 @@ type views struct {
 	// help is the help page (? or f1), when it shows; prompt the
 	// question on the bottom line.
 	help   HelpPage
-	prompt Prompt
+	prompt common.Prompt
 }
 
-func newViews(keys KeyMap, styles *Styles) views {
+func newViews(keys KeyMap, styles *common.Styles) views {
 	v := views{browser: NewBrowser(keys.Browser, styles), setView: NewSetView(keys.Set, styles, ""),
-		help: NewHelpPage(keys.HelpPage, styles), prompt: NewPrompt(keys.Prompt, styles)}
+		help: NewHelpPage(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v
 }
 
 // renew makes the object's views afresh; backToList says whether esc goes
 // from the object view back to a list.
-func (v *views) renew(keys KeyMap, styles *Styles, backToList bool) {
+func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.object, v.conflict, v.editor = NewObjectView(keys.Object, styles), NewConflictView(keys.Conflict, styles), NewEditorView(keys.Editor, styles)
 	v.timeline, v.preview = NewTimelineView(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
 	v.lost = NewLostView(keys.Lost, styles)

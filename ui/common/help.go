@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -23,12 +23,12 @@ import (
 //     legend of the escapes. A page taller than the screen scrolls, and a
 //     mark says how much more there is above or below.
 
-// helpGap is the space between two columns of the help page.
-const helpGap = "   "
+// HelpGap is the space between two columns of the help page.
+const HelpGap = "   "
 
-// helpEntries are a view's bindings to show: enabled ones with a help
+// HelpEntries are a view's bindings to show: enabled ones with a help
 // text, each once.
-func helpEntries(bindings []key.Binding) []key.Binding {
+func HelpEntries(bindings []key.Binding) []key.Binding {
 	var out []key.Binding
 	seen := map[string]bool{}
 	for _, b := range bindings {
@@ -42,28 +42,28 @@ func helpEntries(bindings []key.Binding) []key.Binding {
 	return out
 }
 
-// footerRows is how many rows the footer may take on a screen height rows
-// tall: two from footerTallMin rows up, so that a view's own keys (the
+// FooterRows is how many rows the footer may take on a screen height rows
+// tall: two from FooterTallMin rows up, so that a view's own keys (the
 // timeline, blame, preview, reveal) are named at 80x24 beside the
 // everyday ones; one below, where the body needs every row.
-func footerRows(height int) int {
-	if height >= footerTallMin {
+func FooterRows(height int) int {
+	if height >= FooterTallMin {
 		return 2
 	}
 	return 1
 }
 
-// footerTallMin is the height from which the footer may take two rows.
-const footerTallMin = 20
+// FooterTallMin is the height from which the footer may take two rows.
+const FooterTallMin = 20
 
-// footerLine renders bindings on at most rows lines of width cells: "key
+// FooterLine renders bindings on at most rows lines of width cells: "key
 // desc" items joined by " • ", an item never split between two lines. The
 // help binding, when among them, goes last and stays: when the items do
 // not fit, as many as do are followed by "…  ? help".
-func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width, rows int) string {
+func FooterLine(st *Styles, bindings []key.Binding, help key.Binding, width, rows int) string {
 	var items []string
 	helpItem := ""
-	for _, b := range helpEntries(bindings) {
+	for _, b := range HelpEntries(bindings) {
 		text := st.HelpKey.Render(b.Help().Key) + " " + st.Muted.Render(b.Help().Desc)
 		if b.Help().Key == help.Help().Key && b.Help().Key != "" {
 			helpItem = text
@@ -73,10 +73,10 @@ func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width, row
 	}
 	sep := st.Muted.Render(" • ")
 	if helpItem != "" {
-		if lines, ok := footerFill(append(append([]string(nil), items...), helpItem), sep, "", width, rows); ok {
+		if lines, ok := FooterFill(append(append([]string(nil), items...), helpItem), sep, "", width, rows); ok {
 			return strings.Join(lines, "\n")
 		}
-	} else if lines, ok := footerFill(items, sep, "", width, rows); ok {
+	} else if lines, ok := FooterFill(items, sep, "", width, rows); ok {
 		return strings.Join(lines, "\n")
 	}
 	// Shortened: the first items that fit before the mark of the cut.
@@ -85,17 +85,17 @@ func footerLine(st *Styles, bindings []key.Binding, help key.Binding, width, row
 		tail += "  " + helpItem
 	}
 	for n := len(items); n > 0; n-- {
-		if lines, ok := footerFill(items[:n], sep, tail, width, rows); ok {
+		if lines, ok := FooterFill(items[:n], sep, tail, width, rows); ok {
 			return strings.Join(lines, "\n")
 		}
 	}
 	return ansi.Truncate(strings.TrimPrefix(tail, st.Muted.Render(" ")), width, "…")
 }
 
-// footerFill lays items out on at most rows lines of width cells, filling
+// FooterFill lays items out on at most rows lines of width cells, filling
 // each line before the next, with tail after the last item; ok is false
 // when they do not fit.
-func footerFill(items []string, sep, tail string, width, rows int) (lines []string, ok bool) {
+func FooterFill(items []string, sep, tail string, width, rows int) (lines []string, ok bool) {
 	line := ""
 	for i, it := range items {
 		end := ""
@@ -122,9 +122,9 @@ func footerFill(items []string, sep, tail string, width, rows int) (lines []stri
 	return lines, len(lines) <= rows && ansi.StringWidth(lines[len(lines)-1]) <= width
 }
 
-// helpBlock renders one group of bindings as a column: each key padded to
+// HelpBlock renders one group of bindings as a column: each key padded to
 // the widest, then its description; no row wider than width.
-func helpBlock(st *Styles, group []key.Binding, width int) []string {
+func HelpBlock(st *Styles, group []key.Binding, width int) []string {
 	kw := 0
 	for _, b := range group {
 		kw = max(kw, ansi.StringWidth(b.Help().Key))
@@ -138,14 +138,14 @@ func helpBlock(st *Styles, group []key.Binding, width int) []string {
 	return rows
 }
 
-// helpLines lays out groups of bindings within width: the groups' columns
+// HelpLines lays out groups of bindings within width: the groups' columns
 // side by side while they fit, wrapped into further bands of rows (a blank
 // row between two) when they do not.
-func helpLines(st *Styles, groups [][]key.Binding, width int) []string {
+func HelpLines(st *Styles, groups [][]key.Binding, width int) []string {
 	var blocks [][]string
 	for _, g := range groups {
-		if g = helpEntries(g); len(g) > 0 {
-			blocks = append(blocks, helpBlock(st, g, width))
+		if g = HelpEntries(g); len(g) > 0 {
+			blocks = append(blocks, HelpBlock(st, g, width))
 		}
 	}
 	var lines []string
@@ -153,9 +153,9 @@ func helpLines(st *Styles, groups [][]key.Binding, width int) []string {
 		// A band: as many blocks as fit side by side, at least one.
 		n, used := 0, 0
 		for n < len(blocks) {
-			w := blockWidth(blocks[n])
+			w := BlockWidth(blocks[n])
 			if n > 0 {
-				w += len(helpGap)
+				w += len(HelpGap)
 			}
 			if n > 0 && used+w > width {
 				break
@@ -166,13 +166,13 @@ func helpLines(st *Styles, groups [][]key.Binding, width int) []string {
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, joinBlocks(blocks[:n])...)
+		lines = append(lines, JoinBlocks(blocks[:n])...)
 		blocks = blocks[n:]
 	}
 	return lines
 }
 
-func blockWidth(rows []string) int {
+func BlockWidth(rows []string) int {
 	w := 0
 	for _, r := range rows {
 		w = max(w, ansi.StringWidth(r))
@@ -180,22 +180,22 @@ func blockWidth(rows []string) int {
 	return w
 }
 
-// joinBlocks puts blocks side by side, each padded to its width.
-func joinBlocks(blocks [][]string) []string {
+// JoinBlocks puts blocks side by side, each padded to its width.
+func JoinBlocks(blocks [][]string) []string {
 	height := 0
 	for _, b := range blocks {
 		height = max(height, len(b))
 	}
 	lines := make([]string, height)
 	for i, b := range blocks {
-		w := blockWidth(b)
+		w := BlockWidth(b)
 		for r := range height {
 			cell := ""
 			if r < len(b) {
 				cell = b[r]
 			}
 			if i < len(blocks)-1 {
-				cell += strings.Repeat(" ", w-ansi.StringWidth(cell)) + helpGap
+				cell += strings.Repeat(" ", w-ansi.StringWidth(cell)) + HelpGap
 			}
 			lines[r] += cell
 		}
@@ -206,11 +206,11 @@ func joinBlocks(blocks [][]string) []string {
 	return lines
 }
 
-// helpWindow shows the lines of a help page from offset off within height
+// HelpWindow shows the lines of a help page from offset off within height
 // rows: when they do not all fit, a mark on the first row counts the lines
 // above, one on the last those below, and how to scroll to them. It
 // returns the rows and the offset, kept within the page.
-func helpWindow(st *Styles, lines []string, off, height int) ([]string, int) {
+func HelpWindow(st *Styles, lines []string, off, height int) ([]string, int) {
 	if len(lines) <= height || height < 3 {
 		return lines[:min(len(lines), max(height, 0))], 0
 	}
@@ -230,8 +230,8 @@ func helpWindow(st *Styles, lines []string, off, height int) ([]string, int) {
 	return append(rows, lines[off:]...), off
 }
 
-// stateHelp is b with its description replaced: the same keys, said for
+// StateHelp is b with its description replaced: the same keys, said for
 // what they do now (R reveal, R hide).
-func stateHelp(b key.Binding, desc string) key.Binding {
+func StateHelp(b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 }

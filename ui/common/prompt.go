@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -55,14 +55,14 @@ func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, m.keys.ForceQuit):
-		return m, emit(ForceQuitMsg{})
+		return m, Emit(ForceQuitMsg{})
 	case key.Matches(k, m.keys.Yes):
-		return m, emit(AnswerMsg{Yes: true})
+		return m, Emit(AnswerMsg{Yes: true})
 	case key.Matches(k, m.keys.No):
-		return m, emit(AnswerMsg{})
+		return m, Emit(AnswerMsg{})
 	case m.picks > 0 && key.Matches(k, m.keys.Pick) && len(k.Runes) == 1:
 		i := int(k.Runes[0] - '1')
-		return m, emitIf(i < m.picks, AnswerMsg{Yes: true, Pick: i})
+		return m, EmitIf(i < m.picks, AnswerMsg{Yes: true, Pick: i})
 	}
 	return m, nil
 }
@@ -81,3 +81,21 @@ func (m Prompt) ShortHelp() []key.Binding {
 
 // FullHelp is the answers.
 func (m Prompt) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+
+// PromptKeyMap is the keys of a question on the bottom line: yes, no, and
+// for the offer of several stored drafts, the number of the one to recover.
+type PromptKeyMap struct {
+	Yes, No, Pick key.Binding
+
+	ForceQuit key.Binding
+}
+
+// DefaultPromptKeyMap returns a question's keys.
+func DefaultPromptKeyMap() PromptKeyMap {
+	return PromptKeyMap{
+		Yes:       Binding("yes", "y"),
+		No:        Bind("no", "n", "n", "esc"),
+		Pick:      Bind("recover that draft", "1-9", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		ForceQuit: ForceQuitKey(),
+	}
+}
