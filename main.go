@@ -131,7 +131,7 @@ resourceVersion.
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
-	root.AddCommand(newSetCmd(flags))
+	root.AddCommand(newConditionalPatchCmd(flags))
 	root.AddCommand(newDemoCmd(flags))
 	root.AddCommand(newDraftsCmd(flags))
 	root.AddCommand(newHistoryCmd(flags))

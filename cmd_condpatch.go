@@ -12,15 +12,15 @@ import (
 	"github.com/kedit/kedit/kube"
 )
 
-// Exit statuses of kedit set.
+// Exit statuses of kedit set, the conditional patch (kube.SendConditionalPatch).
 const (
-	setExitError           = 1
-	setExitConditionFailed = 3
+	condPatchExitError           = 1
+	condPatchExitConditionFailed = 3
 )
 
-// newSetCmd takes the root's connection flags, which it reads as
+// newConditionalPatchCmd takes the root's connection flags, which it reads as
 // persistent flags.
-func newSetCmd(flags *kube.ConnFlags) *cobra.Command {
+func newConditionalPatchCmd(flags *kube.ConnFlags) *cobra.Command {
 	var ifs, ifAbsent []string
 	var dryRun bool
 	var fieldManager, validate string
@@ -61,13 +61,13 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			}
 			typ, name, rest, err := kube.SplitObjectArgs(args)
 			if err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			var assignments []kube.Assignment
 			for _, a := range rest {
 				as, err := kube.ParseAssignment(a)
 				if err != nil {
-					return fail(setExitError, err)
+					return fail(condPatchExitError, err)
 				}
 				assignments = append(assignments, as)
 			}
@@ -75,57 +75,57 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			for _, c := range ifs {
 				cond, err := kube.ParseCondition(c)
 				if err != nil {
-					return fail(setExitError, fmt.Errorf("--if: %w", err))
+					return fail(condPatchExitError, fmt.Errorf("--if: %w", err))
 				}
 				conditions = append(conditions, cond)
 			}
 			for _, p := range ifAbsent {
 				cond, err := kube.AbsentCondition(p)
 				if err != nil {
-					return fail(setExitError, fmt.Errorf("--if-absent: %w", err))
+					return fail(condPatchExitError, fmt.Errorf("--if-absent: %w", err))
 				}
 				conditions = append(conditions, cond)
 			}
 			if _, err := kube.ConditionalPatch(assignments, conditions); err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			manager, err := parseFieldManager(fieldManager)
 			if err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			validation, err := kube.ParseValidation(validate)
 			if err != nil {
-				return fail(setExitError, fmt.Errorf("--validate: %w", err))
+				return fail(condPatchExitError, fmt.Errorf("--validate: %w", err))
 			}
 			target, err := kube.Resolve(flags, typ, name)
 			if err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			dc, err := flags.ToRESTConfig()
 			if err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			dc = kube.CollectWarnings(dc, func(w string) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "kedit set: the server warned:", escape.String(w))
 			})
 			client, err := dynamic.NewForConfig(dc)
 			if err != nil {
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			var rv string
-			var values []kube.SetValue
+			var values []kube.PatchedValue
 			if dryRun {
-				values, rv, err = kube.ConditionalSetDryRun(cmd.Context(), client, target, manager, validation, assignments, conditions)
+				values, rv, err = kube.DryRunConditionalPatch(cmd.Context(), client, target, manager, validation, assignments, conditions)
 			} else {
-				rv, err = kube.ConditionalSet(cmd.Context(), client, target, manager, validation, assignments, conditions)
+				rv, err = kube.SendConditionalPatch(cmd.Context(), client, target, manager, validation, assignments, conditions)
 			}
 			var failed *kube.ConditionFailedError
 			switch {
 			case errors.As(err, &failed):
 				fmt.Fprintln(cmd.OutOrStdout(), shownValue(failed.Current, failed.Hidden))
-				return fail(setExitConditionFailed, err)
+				return fail(condPatchExitConditionFailed, err)
 			case err != nil:
-				return fail(setExitError, err)
+				return fail(condPatchExitError, err)
 			}
 			if !dryRun {
 				fmt.Fprintln(cmd.OutOrStdout(), escape.String(rv))

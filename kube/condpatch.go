@@ -1,3 +1,7 @@
+// The conditional patch behind `kedit set`: one JSON Patch request whose
+// test operations are its conditions. ("Set" alone, in kube and elsewhere,
+// names a set of objects opened together.)
+
 package kube
 
 import (
@@ -25,7 +29,7 @@ type Assignment struct {
 	JSON bool
 }
 
-// Condition must hold for a conditional set to apply: the value at Path
+// Condition must hold for a conditional patch to apply: the value at Path
 // equals Value, or, with Absent, Path does not exist.
 type Condition struct {
 	Path   string
@@ -131,7 +135,7 @@ func ConditionalPatch(assignments []Assignment, conditions []Condition) ([]byte,
 	return json.Marshal(ops)
 }
 
-// ConditionFailedError says that a condition of a conditional set did not
+// ConditionFailedError says that a condition of a conditional patch did not
 // hold; the object was left unchanged.
 type ConditionFailedError struct {
 	Condition Condition
@@ -163,11 +167,11 @@ func displayValue(v json.RawMessage) string {
 	return string(v)
 }
 
-// ConditionalSet sends ConditionalPatch to the target in one request, as
+// SendConditionalPatch sends ConditionalPatch to the target in one request, as
 // field manager manager (FieldManager when ""), and returns the new
 // resourceVersion. When a condition does not hold it returns a
 // *ConditionFailedError with the value now on the server.
-func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) (string, error) {
+func SendConditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) (string, error) {
 	obj, err := conditionalPatch(ctx, dc, t, manager, validation, assignments, conditions, false)
 	if err != nil {
 		return "", err
@@ -175,9 +179,9 @@ func ConditionalSet(ctx context.Context, dc dynamic.Interface, t *Target, manage
 	return obj.GetResourceVersion(), nil
 }
 
-// SetValue is the value a dry run of a conditional set says the server
+// PatchedValue is the value a dry run of a conditional patch says the server
 // would store at one assignment's path.
-type SetValue struct {
+type PatchedValue struct {
 	// Path is the assignment's JSON pointer.
 	Path string
 	// Value is the JSON value at Path; nil when Path would not exist (a
@@ -187,13 +191,13 @@ type SetValue struct {
 	Hidden bool
 }
 
-// ConditionalSetDryRun sends ConditionalSet's patch with dryRun=All: the
+// DryRunConditionalPatch sends the same patch with dryRun=All: the
 // server checks the conditions, applies the patch to the version it has,
 // runs validation and admission, and stores nothing. It returns the values
 // the server would store at the assignments' paths, in their order, and
 // the resourceVersion the patch applied to. A condition that does not hold
-// gives a *ConditionFailedError, as ConditionalSet's does.
-func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) ([]SetValue, string, error) {
+// gives a *ConditionFailedError, as SendConditionalPatch's does.
+func DryRunConditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, manager string, validation Validation, assignments []Assignment, conditions []Condition) ([]PatchedValue, string, error) {
 	obj, err := conditionalPatch(ctx, dc, t, manager, validation, assignments, conditions, true)
 	if err != nil {
 		return nil, "", err
@@ -202,9 +206,9 @@ func ConditionalSetDryRun(ctx context.Context, dc dynamic.Interface, t *Target, 
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the dry run's result: %w", err)
 	}
-	out := make([]SetValue, len(assignments))
+	out := make([]PatchedValue, len(assignments))
 	for i, a := range assignments {
-		out[i] = SetValue{Path: a.Path, Hidden: t.Ref().IsSecret()}
+		out[i] = PatchedValue{Path: a.Path, Hidden: t.Ref().IsSecret()}
 		if v, found := lookupPointer(doc, a.Path); found {
 			out[i].Value = v
 		}
