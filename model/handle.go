@@ -72,6 +72,11 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 	default:
 		err = fmt.Errorf("model: unknown event %T", ev)
 	}
+	if s.state != StateSaving && s.state != StateWaitingTheirs {
+		// What --auto-rebase resubmitted is said while its save is in
+		// flight (and in the save's report), and goes with it.
+		s.autoRebased = nil
+	}
 	if s.draft == nil {
 		// What the user said of this draft (the rule for changing data
 		// armed, the yes to a new object) goes with it.

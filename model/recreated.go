@@ -90,7 +90,7 @@ func (s *Session) saveOntoNew() ([]Effect, error) {
 	}
 	s.ontoNew = uidOf(live.Object)
 	s.merge(live, nil)
-	return nil, nil
+	return s.resubmitAuto(), nil
 }
 
 // createdAgainAt is the first version kedit saw of the object whose uid is

@@ -37,6 +37,9 @@ type SaveReport struct {
 	// did for this save: the rebases it resubmitted at once after the
 	// user's resubmit (Rounds 0 when none).
 	RebasedAgain RebaseAgain
+	// AutoRebased is the last rebase --auto-rebase resubmitted on the way
+	// to this save, if any.
+	AutoRebased *AutoRebase
 	// Unchanged is true when the server already held what was sent: it
 	// wrote nothing and kept its resourceVersion, which is then another
 	// writer's (a rebase resolved to theirs throughout, say).
@@ -63,6 +66,7 @@ func (s *Session) report(p *pendingSave, stored *unstructured.Unstructured) *Sav
 	if a, ok := s.RebasedAgain(); ok {
 		r.RebasedAgain = a
 	}
+	r.AutoRebased = s.autoRebased
 	if p.newObject {
 		r.NewObject = uidOf(stored)
 	}

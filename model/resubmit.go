@@ -87,12 +87,16 @@ func (s *Session) sendRebase(rb *Rebase) ([]Effect, error) {
 
 // resubmitAtOnce follows the merge after a conflict: a rebase that holds
 // nothing for the user to decide goes back at once, by one of two rules
-// (resubmitServerOnly, resubmitAgain); any other waits for the user.
+// (resubmitServerOnly, resubmitAgain), or with --auto-rebase by a third
+// (resubmitAuto); any other waits for the user.
 func (s *Session) resubmitAtOnce() ([]Effect, error) {
 	if effects := s.resubmitServerOnly(); effects != nil {
 		return effects, nil
 	}
-	return s.resubmitAgain(), nil
+	if effects := s.resubmitAgain(); effects != nil {
+		return effects, nil
+	}
+	return s.resubmitAuto(), nil
 }
 
 // maxServerRebases bounds the rebases resubmitted at once in a row, for an

@@ -231,6 +231,11 @@ type Session struct {
 	}
 
 	emitTimeline bool
+
+	// autoRebase is --auto-rebase (SetAutoRebase); autoRebased the rebase
+	// it resubmitted, while the save it sent is in flight.
+	autoRebase  bool
+	autoRebased *AutoRebase
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects

@@ -63,12 +63,12 @@ type walkRules struct {
 // walkTally counts what the walks reached, so that they check what they
 // say.
 type walkTally struct {
-	Asked, Stopped, Crossed, RebasedAgain, Collided int
+	Asked, Stopped, Crossed, RebasedAgain, Collided, AutoRebased int
 }
 
 func (c walkTally) check(t *testing.T) {
 	t.Helper()
-	if c.Asked == 0 || c.Stopped == 0 || c.Crossed == 0 || c.RebasedAgain == 0 || c.Collided == 0 {
+	if c.Asked == 0 || c.Stopped == 0 || c.Crossed == 0 || c.RebasedAgain == 0 || c.Collided == 0 || c.AutoRebased == 0 {
 		t.Errorf("the walks did not reach every case of the rules: %+v", c)
 	}
 }
@@ -256,9 +256,21 @@ func (w *walkRules) track(s *Session, ev Event, err error) {
 	_, resubmit := ev.(Resubmit)
 	_, save := ev.(SaveRequested)
 	merged, edited := ev.(MergedEdited)
+	a, auto := s.AutoRebased()
+	_, yes := ev.(SaveRequested)
+	auto = auto && err == nil && (outcome(ev) || yes) && a.OntoRV == s.Base().ResourceVersion
 	switch {
 	case s.Draft() == nil:
 		w.armed, w.protected = false, map[string]bool{}
+	case auto:
+		// --auto-rebase resubmitted for the user: as their resubmit, it
+		// arms the rule for data that keeps changing.
+		w.armed = true
+		for _, c := range a.Merge.Changes {
+			if c.Side != diff.SideTheirs {
+				w.protected[dataKey(c.Path.String())] = true
+			}
+		}
 	case err != nil || rb == nil || rb.Merge == nil:
 		if _, ok := ev.(AbandonRebase); ok && err == nil {
 			w.armed, w.protected = false, map[string]bool{}
@@ -300,13 +312,20 @@ func (w *walkRules) checkAgain(t *testing.T, where string, s *Session, ev Event,
 		if diff.ServerOwnedOnly(w.base, theirs) {
 			continue // the hot-object rule's, checked by the walk itself
 		}
-		if !w.armed {
+		// --auto-rebase resubmits any clean rebase, armed or not, over
+		// what the user changed or decided too.
+		a, auto := s.AutoRebased()
+		auto = auto && a.OntoRV == s.Base().ResourceVersion
+		if !w.armed && !auto {
 			t.Fatalf("%s%T resubmitted a rebase at once before the user resubmitted one", where, ev)
 		}
 		if w.mine == nil {
 			t.Fatalf("%s%T resubmitted at once a draft that does not parse", where, ev)
 		}
 		for k := range dataKeys(w.base, theirs) {
+			if auto {
+				break
+			}
 			// A change of theirs to what mine holds too collides with
 			// nothing.
 			if !sameData(w.base, theirs, k) && w.protected[k] && !sameData(theirs, w.mine, k) {

@@ -48,6 +48,9 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 		if w%3 == 2 {
 			s.SetFormat(FormatJSON)
 		}
+		// A quarter resubmit clean rebases at once (--auto-rebase).
+		auto := w%4 == 1
+		s.SetAutoRebase(auto)
 		text := func(t *testing.T, obj *unstructured.Unstructured) string {
 			t.Helper()
 			out, err := s.Format().Render(obj)
@@ -175,6 +178,17 @@ func TestRulesHoldOnRandomWalks(t *testing.T) {
 			rules.after(t, where(), s, ev, effects, err)
 			if state != s.State() {
 				t.Fatalf("%sHandle returned %s, State() is %s", where(), state, s.State())
+			}
+			if a, ok := s.AutoRebased(); ok && (!auto || (state != StateSaving && state != StateWaitingTheirs)) {
+				t.Fatalf("%sAutoRebased onto rv %s in state %s (auto-rebase %v): it lives only with the save it sent", where(), a.OntoRV, state, auto)
+			}
+			if a, ok := s.AutoRebased(); ok && a.OntoRV == s.Base().ResourceVersion && before.state != StateSaving {
+				tally.AutoRebased++
+			}
+			if _, conflicted := ev.(Conflicted); auto && conflicted && err == nil && state == StateRebasing && !s.needsYes(s.Rebase().Theirs.Object) {
+				if s.draft == nil || s.draft.Err == nil {
+					t.Fatalf("%sa clean rebase waits for the user with --auto-rebase", where())
+				}
 			}
 			_, isDraftErr := err.(*DraftError)
 			if err != nil && !isDraftErr && snapshot(s) != before {

@@ -113,16 +113,15 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 		m.status.Info("the object changed on the server since base: reading it")
 		return cmd
 	case model.StateRebasing, model.StateResolving:
-		return tea.Batch(cmd, m.rebased(before, state, ev, editing))
+		m.rebased(before, ev, editing)
+		return cmd
 	case model.StateEditing:
 		// A save the server took that stored otherwise than the draft
 		// leaves the draft with what the user wrote: say so.
 		if _, kept := m.sess.KeptAfterSave(); kept {
 			m.saidSaved(ev)
 		}
-		m.autoMerged = ""
 	case model.StateViewing:
-		m.autoMerged = ""
 	default:
 		return cmd
 	}
@@ -145,6 +144,10 @@ func (m *App) busy(state model.State) tea.Cmd {
 		// The save in flight is a rebase resubmitted at once: say what it
 		// merged.
 		m.status.Info(againText(a))
+	} else if a, ok := m.sess.AutoRebased(); ok {
+		// --auto-rebase resubmitted a clean rebase, never shown: the
+		// status bar still says what was merged.
+		m.status.Info(autoRebasedText(a))
 	}
 	return cmd
 }
@@ -158,9 +161,8 @@ func (m *App) saidSaved(ev model.Event) {
 		return
 	}
 	text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
-	if m.autoMerged != "" {
-		text += " (" + m.autoMerged + ")"
-		m.autoMerged = ""
+	if r := m.sess.LastSave(); r != nil && r.AutoRebased != nil {
+		text += " (" + autoRebasedText(*r.AutoRebased) + ")"
 	}
 	if _, kept := m.sess.KeptAfterSave(); kept {
 		if m.screen == screenSet {
@@ -187,7 +189,6 @@ const keptSetText escape.Text = ": the draft keeps what you wrote (enter opens i
 // saidFailed says why a save failed, and asks before saving onto an
 // object created again.
 func (m *App) saidFailed(before model.State) {
-	m.autoMerged = ""
 	f := m.sess.Failure()
 	if f == nil {
 		return
@@ -208,28 +209,15 @@ func (m *App) saidFailed(before model.State) {
 }
 
 // rebased opens the conflict view on the rebase the session has just made
-// (editing, once the in-app editor is left), or with --auto-rebase
-// resubmits a clean one at once.
-func (m *App) rebased(before, state model.State, ev model.Event, editing bool) tea.Cmd {
+// (editing, once the in-app editor is left). A clean one that
+// --auto-rebase resubmitted never gets here: the session sent it (busy
+// says what it merged).
+func (m *App) rebased(before model.State, ev model.Event, editing bool) {
 	// A conflict's merge comes straight from the save (theirs was in the
 	// informer's cache) or after reading theirs; a save onto an object
 	// created again merges at the user's yes.
 	yes, _ := ev.(model.SaveRequested)
 	afterConflict := before == model.StateSaving || before == model.StateWaitingTheirs || yes.OntoNewObject
-	var cmd tea.Cmd
-	if r := m.sess.Rebase(); m.cfg.AutoRebase && afterConflict && state == model.StateRebasing &&
-		r != nil && len(r.Merge.Conflicts) == 0 {
-		// --auto-rebase: a clean rebase after a conflict goes back at
-		// once, never shown, and the status bar still says what was
-		// merged.
-		m.autoMerged = "auto-rebased onto rv " + escape.Safe(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge)
-		cmd = m.handle(model.Resubmit{})
-		if m.sess.Rebase() == nil {
-			m.status.Info(m.autoMerged)
-			return cmd
-		}
-		// Refused (and said why): the rebase waits in its view.
-	}
 	switch {
 	case before == model.StateRebasing || before == model.StateResolving:
 	case editing:
@@ -240,7 +228,12 @@ func (m *App) rebased(before, state model.State, ev model.Event, editing bool) t
 	if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
 		m.status.Info(againStoppedText(a))
 	}
-	return cmd
+}
+
+// autoRebasedText says what --auto-rebase resubmitted: `auto-rebased onto
+// rv 815, merged: .data.bar (theirs), .data.foo (mine)`.
+func autoRebasedText(a model.AutoRebase) escape.Text {
+	return "auto-rebased onto rv " + escape.Safe(a.OntoRV) + ", merged: " + changeList(a.Merge)
 }
 
 // changeList names a merge's changes for the status bar.

@@ -32,8 +32,6 @@ type objectState struct {
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
-	// autoMerged says what --auto-rebase merged, for the saved message.
-	autoMerged escape.Text
 	// newObjectSave is the save that waits for the yes to saving a draft
 	// made on an earlier object onto the new one (newObjectQuestion).
 	newObjectSave model.Event
@@ -72,7 +70,7 @@ type objectState struct {
 // taken up again with them).
 func (m *App) take(st objectState, fresh bool) {
 	if fresh {
-		for _, n := range st.init(m.cfg.YesGitOps) {
+		for _, n := range st.init(m.cfg) {
 			n.say(&m.status)
 		}
 	}
@@ -107,10 +105,14 @@ func (n notice) say(sb *StatusBar) {
 
 // init takes what an object just opened needs from its share of the
 // draft store: where its draft goes, whether only in memory, the drafts
-// earlier runs left. It returns what there is to say of it.
-func (o *objectState) init(yesGitOps bool) []notice {
+// earlier runs left. It returns what there is to say of it. Its session
+// resubmits clean rebases at once with --auto-rebase (cfg.AutoRebase).
+func (o *objectState) init(cfg Config) []notice {
 	o.memoryOnly = true
-	o.oncall = oncallState{gitOpsOK: yesGitOps}
+	o.oncall = oncallState{gitOpsOK: cfg.YesGitOps}
+	if o.sess != nil {
+		o.sess.SetAutoRebase(cfg.AutoRebase)
+	}
 	d := o.drafts
 	if d == nil {
 		return nil

@@ -91,7 +91,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	for _, o := range s.Objects {
 		ost := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
 		var first notice
-		if ns := ost.init(m.cfg.YesGitOps); len(ns) > 0 {
+		if ns := ost.init(m.cfg); len(ns) > 0 {
 			first = ns[0]
 		}
 		if len(ost.stored) > 0 {

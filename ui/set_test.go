@@ -26,6 +26,13 @@ func (w *fakeSetWatch) Stop()                        { w.stopped = true }
 // kedit cm/a cm/b does: each object opened, watched by the set.
 func setApp(t testing.TB, c *fakeCluster, w, h int, names ...string) App {
 	t.Helper()
+	return setAppWith(t, c, w, h, Config{}, names...)
+}
+
+// setAppWith is setApp with cfg's options (its Cluster and Set are the
+// test's).
+func setAppWith(t testing.TB, c *fakeCluster, w, h int, cfg Config, names ...string) App {
+	t.Helper()
 	var objs []*Object
 	for _, n := range names {
 		c.add("configmaps", "default", n)
@@ -38,7 +45,8 @@ func setApp(t testing.TB, c *fakeCluster, w, h int, names ...string) App {
 	}
 	set := &Set{Objects: objs, Title: "configmaps " + strings.Join(names, " "), Format: c.format,
 		Watch: func(context.Context) (SetWatcher, error) { return &fakeSetWatch{}, nil }}
-	return drive(t, New(Config{Cluster: c, Set: set}), tea.WindowSizeMsg{Width: w, Height: h})
+	cfg.Cluster, cfg.Set = c, set
+	return drive(t, New(cfg), tea.WindowSizeMsg{Width: w, Height: h})
 }
 
 // setEdit answers the set's $EDITOR with what change makes of its text.
@@ -570,5 +578,34 @@ func TestSetSavedDraftNotStoredIsKept(t *testing.T) {
 	}
 	if rowOf(t, m, "b").Status.State != model.MemberSaved {
 		t.Errorf("b: %+v", rowOf(t, m, "b"))
+	}
+}
+
+// TestSetAutoRebaseResubmitsCleanMerges: with --auto-rebase, the objects of
+// a set whose saves met another writer's change of another key are
+// resubmitted at once by their sessions, as one object's is: both saved
+// with both sides' changes; the object with an open conflict waits.
+func TestSetAutoRebaseResubmitsCleanMerges(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setAppWith(t, c, 160, 30, Config{AutoRebase: true}, "a", "b", "c")
+	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
+	theirsOnServer(t, c, "a", "other", "theirs")
+	theirsOnServer(t, c, "b", "other", "theirs")
+	theirsOnServer(t, c, "c", "foo", "theirs")
+	m = drive(t, m, keyMsg("s"))
+	for _, name := range []string{"a", "b"} {
+		if st := rowOf(t, m, name).Status; st.State != model.MemberSaved {
+			t.Errorf("%s: %+v, want saved at once", name, st)
+		}
+		server := runnerOf(c, name).object()
+		if dataOf(server, "foo") != "mine" || dataOf(server, "other") != "theirs" {
+			t.Errorf("%s on the server: %v", name, server.Object["data"])
+		}
+	}
+	if st := rowOf(t, m, "c").Status; st.State != model.MemberConflict || st.OpenConflicts != 1 {
+		t.Errorf("c: %+v, want its open conflict waiting", st)
+	}
+	if dataOf(runnerOf(c, "c").object(), "foo") != "theirs" {
+		t.Errorf("c was written: %v", runnerOf(c, "c").object().Object["data"])
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 )
@@ -20,19 +19,17 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 		cmd := m.handle(ev)
 		return tea.Batch(cmd, m.pumpSet())
 	}
-	before := s.model.Session(i).State()
+	sess := s.model.Session(i)
+	prev, _ := sess.AutoRebased()
 	effects, err := s.model.Handle(i, ev)
 	cmds := []tea.Cmd{m.runSetEffects(effects)}
 	if err != nil {
 		m.noteMember(i, notice{common.ErrorText(err), true})
 	}
-	sess := s.model.Session(i)
-	if r := sess.Rebase(); m.cfg.AutoRebase && sess.State() == model.StateRebasing && r != nil && len(r.Merge.Conflicts) == 0 &&
-		(before == model.StateSaving || before == model.StateWaitingTheirs) {
-		// --auto-rebase, as for one object: a clean rebase after a
-		// conflict goes back at once.
-		m.noteMember(i, notice{"auto-rebased onto rv " + escape.Safe(r.Theirs.ResourceVersion) + ", merged: " + changeList(r.Merge), false})
-		cmds = append(cmds, m.memberHandle(i, model.Resubmit{}))
+	if a, ok := sess.AutoRebased(); ok && a != prev {
+		// --auto-rebase, as for one object: the session resubmitted a
+		// clean rebase after a conflict at once.
+		m.noteMember(i, notice{autoRebasedText(a), false})
 	}
 	m.refreshSet()
 	return tea.Batch(cmds...)
