@@ -139,3 +139,50 @@ func ownsLabel(obj *unstructured.Unstructured, manager, label string) bool {
 	}
 	return false
 }
+
+// The first save of an object a GitOps tool reconciles waits for the
+// user's yes, for an object shown alone and each object of a set alike:
+// the session refuses it (GitOpsYesError) until ConfirmGitOps, and the app
+// asks whenever GitOpsYesNeeded says so.
+
+// ConfirmGitOps is the user's yes to saving this object although a GitOps
+// tool reconciles it (or kedit --yes-gitops, said at the start): it holds
+// for the session's life.
+func (s *Session) ConfirmGitOps() { s.gitOpsYes = true }
+
+// GitOpsYesNeeded reports the GitOps tool that reconciles the object, as
+// its latest version says, when a save waits for the user's yes: no yes
+// was given (ConfirmGitOps) and the object has such an owner.
+func (s *Session) GitOpsYesNeeded() (GitOpsOwner, bool) {
+	if s.gitOpsYes {
+		return GitOpsOwner{}, false
+	}
+	return GitOpsOwnerOf(s.live.Object)
+}
+
+// GitOpsYesError refuses a save that waits for the user's yes: a GitOps
+// tool reconciles the object, and may revert what is saved.
+type GitOpsYesError struct{ Owner GitOpsOwner }
+
+func (e *GitOpsYesError) Error() string {
+	return e.Owner.Description() + "; the save waits for your yes"
+}
+
+// gitOpsRefuses reports why ev, a save, must wait for the user's yes; nil
+// for any other event, and for a resubmit refused anyway for its open
+// conflicts (which is said first).
+func (s *Session) gitOpsRefuses(ev Event) error {
+	switch ev.(type) {
+	case SaveRequested, Recreate:
+	case Resubmit:
+		if s.OpenConflicts() > 0 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if o, ok := s.GitOpsYesNeeded(); ok {
+		return &GitOpsYesError{Owner: o}
+	}
+	return nil
+}

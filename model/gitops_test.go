@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -101,5 +102,42 @@ func TestGitOpsOwnerOf(t *testing.T) {
 				t.Errorf("Description = %q\n          want %q", o.Description(), tt.want)
 			}
 		})
+	}
+}
+
+// TestGitOpsSaveWaitsForYes: the session refuses the save of an object
+// Flux reconciles, changing nothing, until the user's yes; the yes holds
+// for later saves. A resubmit refused for its open conflicts says that
+// first. An object no tool reconciles never waits.
+func TestGitOpsSaveWaitsForYes(t *testing.T) {
+	flux := cm("1", "foo", "1", "bar", "1")
+	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "web", "kustomize.toolkit.fluxcd.io/namespace": "apps"})
+	s := opened(t, cmRef, flux)
+	edited := flux.DeepCopy()
+	edited.Object["data"] = map[string]any{"foo": "2", "bar": "1"}
+	must(t, s, DraftEdited{Text: text(t, edited)})
+	o, asks := s.GitOpsYesNeeded()
+	if !asks || o.Tool != GitOpsFlux {
+		t.Fatalf("GitOpsYesNeeded = %+v, %v; want Flux", o, asks)
+	}
+	before := snapshot(s)
+	_, effects, err := s.Handle(SaveRequested{})
+	var yes *GitOpsYesError
+	if !errors.As(err, &yes) || len(effects) != 0 || snapshot(s) != before {
+		t.Fatalf("save before the yes: err %v, effects %s; want a GitOpsYesError and nothing changed", err, describe(effects))
+	}
+	if got := err.Error(); got != "managed by Flux (kustomization apps/web): a save may be reverted; the save waits for your yes" {
+		t.Errorf("the refusal says %q", got)
+	}
+	s.ConfirmGitOps()
+	if _, asks := s.GitOpsYesNeeded(); asks {
+		t.Fatal("GitOpsYesNeeded after the yes")
+	}
+	saveOf(t, must(t, s, SaveRequested{}))
+	wantState(t, s, StateSaving)
+
+	plain := editing(t, "2")
+	if _, asks := plain.GitOpsYesNeeded(); asks {
+		t.Fatal("an object no tool reconciles waits for a yes")
 	}
 }

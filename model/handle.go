@@ -27,6 +27,9 @@ func (s *Session) Handle(ev Event) (State, []Effect, error) {
 			return s.state, nil, ErrNotOpen
 		}
 	}
+	if err := s.gitOpsRefuses(ev); err != nil {
+		return s.state, nil, err
+	}
 	switch ev := ev.(type) {
 	case Opened:
 		err = s.open(ev)

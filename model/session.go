@@ -236,6 +236,9 @@ type Session struct {
 	// it resubmitted, while the save it sent is in flight.
 	autoRebase  bool
 	autoRebased *AutoRebase
+	// gitOpsYes is the user's yes to saving an object a GitOps tool
+	// reconciles (ConfirmGitOps).
+	gitOpsYes bool
 }
 
 // NewSession starts a session for ref. opts go to every diff.MergeObjects

@@ -109,9 +109,12 @@ func (n notice) say(sb *StatusBar) {
 // resubmits clean rebases at once with --auto-rebase (cfg.AutoRebase).
 func (o *objectState) init(cfg Config) []notice {
 	o.memoryOnly = true
-	o.oncall = oncallState{gitOpsOK: cfg.YesGitOps}
+	o.oncall = oncallState{}
 	if o.sess != nil {
 		o.sess.SetAutoRebase(cfg.AutoRebase)
+		if cfg.YesGitOps {
+			o.sess.ConfirmGitOps()
+		}
 	}
 	d := o.drafts
 	if d == nil {

@@ -60,9 +60,6 @@ type oncallState struct {
 	takeObj *unstructured.Unstructured
 	// undo is the overwrite u asks to undo over the draft there is.
 	undo *UndoOverwriteMsg
-	// gitOpsOK is set once a save of an object a GitOps tool reconciles
-	// was confirmed (or --yes-gitops said so at the start).
-	gitOpsOK bool
 	// gitOpsSave is the save that waits for the confirmation, and
 	// gitOpsOwner the owner's description the question names.
 	gitOpsSave  model.Event
@@ -132,9 +129,10 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	return m, nil, true
 }
 
-// gitOpsAsks holds back the first save of an object that Flux, Argo CD
-// or Helm reconciles, and asks: the tool may revert it. It reports
-// whether ev waits for the answer.
+// gitOpsAsks holds back a save the session would refuse until the user
+// says yes, as Flux, Argo CD or Helm reconciles the object
+// (Session.GitOpsYesNeeded), and asks. It reports whether ev waits for
+// the answer.
 func (m *App) gitOpsAsks(ev model.Event) bool {
 	switch ev.(type) {
 	case model.SaveRequested, model.Recreate:
@@ -146,11 +144,7 @@ func (m *App) gitOpsAsks(ev model.Event) bool {
 	default:
 		return false
 	}
-	if m.oncall.gitOpsOK {
-		return false
-	}
-	live, _ := m.sess.Live()
-	o, ok := model.GitOpsOwnerOf(live.Object)
+	o, ok := m.sess.GitOpsYesNeeded()
 	if !ok {
 		return false
 	}
@@ -215,7 +209,7 @@ func (m App) answerOncall(c confirmation, yes bool) (App, tea.Cmd) {
 			m.status.Info("not saved; the draft is kept")
 			return m, nil
 		}
-		m.oncall.gitOpsOK = true
+		m.sess.ConfirmGitOps()
 		cmd := m.handle(ev)
 		return m, cmd
 	}

@@ -25,8 +25,7 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 		s.gitOps = nil
 		for i := range s.states {
 			sess := s.model.Session(i)
-			live, _ := sess.Live()
-			if _, owned := model.GitOpsOwnerOf(live.Object); owned && sess.Draft() != nil && !m.member(i).oncall.gitOpsOK {
+			if _, asks := sess.GitOpsYesNeeded(); asks && sess.Draft() != nil {
 				s.gitOps = append(s.gitOps, i)
 			}
 		}
@@ -131,7 +130,7 @@ func (m App) answerSetGitOps(yes bool) (App, tea.Cmd) {
 		return m, cmd
 	}
 	for _, i := range s.gitOps {
-		m.member(i).oncall.gitOpsOK = true
+		s.model.Session(i).ConfirmGitOps()
 	}
 	cmd := m.saveSet(true, nil)
 	return m, cmd
