@@ -72,7 +72,8 @@ func logsSignature(files []string) (string, error) {
 	return b.String(), nil
 }
 
-// CutLogs says, for the coverage, which logs end early.
+// CutLogs says, for a history's coverage (history.Coverage.Partial),
+// which logs end early.
 func CutLogs(cut []*auditlog.CutError) []string {
 	out := []string{}
 	for _, c := range cut {

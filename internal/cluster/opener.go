@@ -46,7 +46,8 @@ type Options struct {
 	// resolve subresources and read the server's schemas.
 	Flags *kube.ConnFlags
 	// Store is the draft store each object gets its share of.
-	Store    *drafts.Store
+	Store *drafts.Store
+	// Strategy is how every save is sent (--strategy).
 	Strategy kube.Strategy
 	// Logger is where what cannot be said on the screen is logged
 	// (--debug).
@@ -70,9 +71,10 @@ type Options struct {
 	TimelineOut string
 }
 
-// Opener lists for the browser through kube.Cluster and opens objects,
-// the one named on the command line and those picked in the browser
-// alike, so the rules of opening one live here once. It keeps every
+// Opener is the app's ui.Cluster: it lists for the browser through
+// kube.Cluster and opens objects, the one named on the command line,
+// those picked in the browser and a set's alike, so the rules of opening
+// one live here once. It keeps every
 // object it opened until the app lets go of it, and CloseAll stores their
 // latest drafts when kedit ends.
 type Opener struct {
