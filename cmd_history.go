@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/cluster"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/auditlog"
@@ -137,7 +138,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 		return fail(err)
 	}
 	h := history.Analyze(res.Events, opts...)
-	h.Coverage.Partial = cutLogs(res.Cut)
+	h.Coverage.Partial = cluster.CutLogs(res.Cut)
 	for _, p := range h.Coverage.Partial {
 		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+"; the history is partial")
 	}
@@ -162,15 +163,6 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 		return &exitError{3}
 	}
 	return nil
-}
-
-// cutLogs says, for the coverage, which logs end early.
-func cutLogs(cut []*auditlog.CutError) []string {
-	out := []string{}
-	for _, c := range cut {
-		out = append(out, c.Error())
-	}
-	return out
 }
 
 // liveObject is the object as the cluster holds it now: an empty object
@@ -228,7 +220,7 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 		var unreachable *kube.UnreachableError
 		switch {
 		case err == nil:
-			m := targetMatch(t)
+			m := cluster.TargetMatch(t)
 			var opts []diff.Option
 			if !kube.BuiltinKind(t) {
 				if schemas, err := kube.LoadSchemas(flags, t); err == nil {

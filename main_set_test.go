@@ -14,17 +14,6 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
-func TestMain(m *testing.M) { kubetest.Main(m) }
-
-// setEnv points kedit at the test cluster's namespace, with its discovery
-// cache out of the user's home.
-func setEnv(t *testing.T) (ns string, args []string) {
-	t.Helper()
-	ns = kubetest.Namespace(t)
-	t.Setenv("KUBECACHEDIR", t.TempDir())
-	return ns, []string{"--kubeconfig", kubetest.Kubeconfig(t), "-n", ns}
-}
-
 func getData(t *testing.T, ns, name string) (map[string]string, string) {
 	t.Helper()
 	cm, err := kubetest.Clientset(t).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})

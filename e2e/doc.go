@@ -4,7 +4,8 @@
 // API server (localcluster, one per test binary, shared by the parallel
 // tests), with kubectl as the other writer and KUBE_EDITOR a script that
 // edits the file, as kubectl's own edit tests do. They drive the binary
-// only; tests that call kedit's own functions stay beside main.go.
+// only; tests that call kedit's own functions stay beside them (the
+// commands beside main.go, the opener in internal/cluster).
 //
 // One helper starts kedit in tmux, keditEnv.run (start, openKedit and
 // runRaw are it with a wait or script(1) around it), and every wait polls

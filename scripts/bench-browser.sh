@@ -144,6 +144,6 @@ tmux -L "kedit-bench-$$" kill-server
 echo
 echo "== what kedit downloads for them (a round-tripper), and an idle browser's requests"
 KEDIT_TEST_KUBECONFIG=$KUBECONFIG KEDIT_BENCH_NAMESPACE=bench-big \
-	go test . -run '^$' -bench 'BrowserMetadataOnly' -benchtime 3x | grep '^Benchmark'
-KEDIT_TEST_KUBECONFIG=$KUBECONFIG go test . -count=1 -run 'TestBrowserDownloadsMetadataOnlyAndIdles' -v |
+	go test ./internal/cluster -run '^$' -bench 'BrowserMetadataOnly' -benchtime 3x | grep '^Benchmark'
+KEDIT_TEST_KUBECONFIG=$KUBECONFIG go test ./internal/cluster -count=1 -run 'TestBrowserDownloadsMetadataOnlyAndIdles' -v |
 	grep -E 'bytes downloaded|idle for|^(--- |ok|FAIL)'

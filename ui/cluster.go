@@ -18,8 +18,8 @@ import (
 
 // Cluster is what the app needs of the API server beyond the object shown:
 // the browser's lists, types, namespaces and drafts, and opening an object
-// picked at runtime. kedit's is in main (a *kube.Cluster with the draft
-// store); tests give a fake.
+// picked at runtime. kedit's is internal/cluster's Opener (a
+// *kube.Cluster with the draft store); tests give a fake.
 type Cluster interface {
 	// Collection resolves a type as the user typed it (:TYPE); see
 	// kube.Cluster.Collection for its errors.

@@ -1,8 +1,7 @@
-package main
+package cluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,27 +13,11 @@ import (
 	"github.com/kedit/kedit/model/history"
 )
 
-// targetMatch names t's object in an audit log, its type as the cluster
+// TargetMatch names t's object in an audit log, its type as the cluster
 // resolved it.
-func targetMatch(t *kube.Target) auditlog.Match {
+func TargetMatch(t *kube.Target) auditlog.Match {
 	return auditlog.Match{Resources: []string{t.Mapping.Resource.Resource}, Group: t.Mapping.Resource.Group,
 		Namespace: t.Namespace, Name: t.Name, Scoped: true, Namespaced: t.Namespaced()}
-}
-
-// checkAuditLogs says, before the UI starts, what is wrong with the audit
-// logs --audit-log gives the object view: a file that cannot be read, is
-// no audit log or is corrupt within (naming the file and line; every line
-// is checked), or stdin, which is the terminal's.
-func checkAuditLogs(files []string) error {
-	for _, f := range files {
-		if f == auditlog.Stdin {
-			return errors.New("--audit-log -: kedit reads the terminal on stdin; give the audit log as a file (kedit history reads one on stdin)")
-		}
-	}
-	if err := auditlog.Check(files); err != nil {
-		return fmt.Errorf("--audit-log: %w", err)
-	}
-	return nil
 }
 
 // historyReader reads one object's history from the audit logs for its
@@ -52,7 +35,7 @@ type historyReader struct {
 }
 
 func newHistoryReader(files []string, t *kube.Target, opts []diff.Option) *historyReader {
-	return &historyReader{files: files, match: targetMatch(t), opts: opts}
+	return &historyReader{files: files, match: TargetMatch(t), opts: opts}
 }
 
 // read returns the object's history as the logs tell it now.
@@ -71,7 +54,7 @@ func (r *historyReader) read(context.Context) (*history.History, error) {
 		return nil, err
 	}
 	h := history.Analyze(res.Events, r.opts...)
-	h.Coverage.Partial = cutLogs(res.Cut)
+	h.Coverage.Partial = CutLogs(res.Cut)
 	r.sig, r.h = sig, h
 	return r.h, nil
 }
@@ -87,4 +70,14 @@ func logsSignature(files []string) (string, error) {
 		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", f, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return b.String(), nil
+}
+
+// CutLogs says, for a history's coverage (history.Coverage.Partial),
+// which logs end early.
+func CutLogs(cut []*auditlog.CutError) []string {
+	out := []string{}
+	for _, c := range cut {
+		out = append(out, c.Error())
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package main
+package cluster
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 	"github.com/kedit/kedit/ui"
 )
 
-// The browser as kedit runs it (main's opener, the app, a Bubble Tea
+// The browser as kedit runs it (the Opener, the app, a Bubble Tea
 // program without a terminal), with every request counted by a
 // round-tripper: what it downloads, and what it sends while idle.
 
@@ -100,7 +100,7 @@ func (l *requestLog) bytesTo(path string) (n int64, count int) {
 	return n, count
 }
 
-// runBrowser runs kedit's browser on TYPE in ns, as runApp builds it, in a
+// runBrowser runs kedit's browser on TYPE in ns, as kedit builds it, in a
 // program without a terminal, until the test ends.
 func runBrowser(t testing.TB, ns, typ string) *requestLog {
 	t.Helper()
@@ -112,8 +112,11 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &opener{Cluster: cluster, flags: flags, store: &drafts.Store{Dir: t.TempDir()}, strategy: kube.StrategyUpdate, logger: logr.Discard()}
-	list, first, err := startList(ctx, o, typ, false)
+	o, err := New(cluster, Options{Flags: flags, Store: &drafts.Store{Dir: t.TempDir()}, Strategy: kube.StrategyUpdate, Logger: logr.Discard()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, first, err := o.StartList(ctx, typ, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +128,7 @@ func runBrowser(t testing.TB, ns, typ string) *requestLog {
 		cancel()
 		<-done
 		list.Stop()
-		o.closeAll(io.Discard)
+		o.CloseAll(io.Discard)
 	})
 	return log
 }
@@ -206,8 +209,11 @@ func BenchmarkBrowserMetadataOnly(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		o := &opener{Cluster: cluster, flags: flags, store: &drafts.Store{Dir: b.TempDir()}, logger: logr.Discard()}
-		list, first, err := startList(context.Background(), o, "cm", false)
+		o, err := New(cluster, Options{Flags: flags, Store: &drafts.Store{Dir: b.TempDir()}, Logger: logr.Discard()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		list, first, err := o.StartList(context.Background(), "cm", false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,14 @@
-package main
+// Package cluster is the app's ui.Cluster: it opens objects for the UI
+// (the GET before the session opens, the server's schemas for the merge,
+// the object's share of the draft store, the watch), opens a set's
+// objects each as one object is opened, starts the browser's live list,
+// and reads an object's history from audit logs for its timeline.
+//
+// It holds what kedit keeps per opened object until the app lets go of
+// it, and stores every latest draft when kedit ends (Opener.CloseAll).
+// The commands in package main build an Opener from their flags and hand
+// it to the app; the UI never imports this package.
+package cluster
 
 import (
 	"context"
@@ -24,14 +34,50 @@ import (
 	"github.com/kedit/kedit/ui"
 )
 
-// opener is the app's ui.Cluster: it lists for the browser through
-// kube.Cluster and opens objects, the one named on the command line and
-// those picked in the browser alike, so the rules of opening one live
-// here once: the GET before the session opens, the server's schemas for
-// the merge, the object's share of the draft store, --timeline-out, the
-// demo's writer. It keeps every object it opened until the app lets go
-// of it, and closeAll stores their latest drafts when kedit ends.
-type opener struct {
+// StartFunc runs once an object is opened, before the UI shows it (kedit
+// demo starts its second writer there, which the app's W drives); the
+// returned stop runs when the object is let go of.
+type StartFunc func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
+
+// Options are the settings every object an Opener opens shares: the
+// command line's.
+type Options struct {
+	// Flags are the connection flags the cluster was reached with; they
+	// resolve subresources and read the server's schemas.
+	Flags *kube.ConnFlags
+	// Store is the draft store each object gets its share of.
+	Store *drafts.Store
+	// Strategy is how every save is sent (--strategy).
+	Strategy kube.Strategy
+	// Logger is where what cannot be said on the screen is logged
+	// (--debug).
+	Logger logr.Logger
+	// Started, when set, runs for each object opened alone.
+	Started StartFunc
+	// Format is the text objects are edited in (-o), Subresource the part
+	// of each object edited (--subresource), FieldManager the manager of
+	// every write (--field-manager).
+	Format       model.Format
+	Subresource  kube.Subresource
+	FieldManager string
+	// Validation is what the server does with an unknown or duplicate
+	// field in every write (--validate).
+	Validation kube.Validation
+	// AuditLogs are --audit-log's files: each object's timeline starts
+	// with its history from them.
+	AuditLogs []string
+	// TimelineOut is --timeline-out's file, where each version observed
+	// is appended; empty for none.
+	TimelineOut string
+}
+
+// Opener is the app's ui.Cluster: it lists for the browser through
+// kube.Cluster and opens objects, the one named on the command line,
+// those picked in the browser and a set's alike, so the rules of opening
+// one live here once. It keeps every
+// object it opened until the app lets go of it, and CloseAll stores their
+// latest drafts when kedit ends.
+type Opener struct {
 	*kube.Cluster
 	flags    *kube.ConnFlags
 	store    *drafts.Store
@@ -40,20 +86,13 @@ type opener struct {
 	// timeline is --timeline-out's file, shared by every object (each line
 	// names its object); nil without the flag.
 	timeline *kube.TimelineLog
-	// started, when set, runs for each object opened (appOptions.started).
-	started func(ctx context.Context, client dynamic.Interface, target *kube.Target) (stop func(), demo ui.DemoWriter, err error)
-	// format is the text objects are edited in (-o), subresource the part
-	// of each object edited (--subresource), fieldManager the manager of
-	// every write (--field-manager).
+	// The rest are Options' fields, as New was given them.
+	started      StartFunc
 	format       model.Format
 	subresource  kube.Subresource
 	fieldManager string
-	// validation is what the server does with an unknown or duplicate
-	// field in every write (--validate).
-	validation kube.Validation
-	// auditLogs are --audit-log's files: each object's timeline starts
-	// with its history from them.
-	auditLogs []string
+	validation   kube.Validation
+	auditLogs    []string
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -67,7 +106,7 @@ type opener struct {
 	gvSchemas map[schema.GroupVersion]schemaResult
 }
 
-// openObject is what the opener keeps of one object it opened.
+// openObject is what the Opener keeps of one object it opened.
 type openObject struct {
 	target *kube.Target
 	sess   *model.Session
@@ -80,11 +119,26 @@ type openObject struct {
 	stopStarted func()
 }
 
+// New is an Opener of objects on c, with opts; it opens --timeline-out's
+// file, the one error it may return.
+func New(c *kube.Cluster, opts Options) (*Opener, error) {
+	o := &Opener{Cluster: c, flags: opts.Flags, store: opts.Store, strategy: opts.Strategy, logger: opts.Logger, started: opts.Started,
+		format: opts.Format, subresource: opts.Subresource, fieldManager: opts.FieldManager, validation: opts.Validation, auditLogs: opts.AuditLogs}
+	if opts.TimelineOut != "" {
+		tl, err := kube.OpenTimelineLog(opts.TimelineOut)
+		if err != nil {
+			return nil, err
+		}
+		o.timeline = tl
+	}
+	return o, nil
+}
+
 // withStoredDrafts adds to err, when the object is not found, where the
 // drafts earlier kedits left of it are: kedit opens only an object that
 // exists (its object view creates a deleted one again from the draft),
 // so the file is how the user reaches the text.
-func (o *opener) withStoredDrafts(err error, t *kube.Target) error {
+func (o *Opener) withStoredDrafts(err error, t *kube.Target) error {
 	var nf *kube.NotFoundError
 	if !errors.As(err, &nf) || o.store == nil {
 		return err
@@ -102,7 +156,7 @@ func (o *opener) withStoredDrafts(err error, t *kube.Target) error {
 // Open reads t's object and opens it: its session, its runner, its drafts.
 // The error of the GET says what the user needs to know (missing,
 // forbidden ...), and where the drafts of a missing one are.
-func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
+func (o *Opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 	if t.Subresource != o.subresource {
 		// An object picked in the browser: the subresource of its type,
 		// which must have one.
@@ -137,7 +191,7 @@ func (o *opener) Open(ctx context.Context, t *kube.Target) (*ui.Object, error) {
 // openRead opens t's object as read (obj): the rules of opening one object
 // that an object opened alone and a set's objects share. The caller sets
 // the runner's Cached and the Object's Watch, and keeps ob.
-func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured.Unstructured) (*openObject, *ui.Object, error) {
+func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured.Unstructured) (*openObject, *ui.Object, error) {
 	// The first conflict should not wait for client-go's schemas to parse.
 	o.builtinSchemas.Do(func() { go diff.LoadBuiltinSchemas() })
 	// Drafts of this object on this cluster; the other kedits editing it
@@ -203,7 +257,7 @@ func (o *opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 
 // schemas are the server's schemas of t's group-version, read once per
 // group-version: a set of a hundred custom resources parses them once.
-func (o *opener) schemas(t *kube.Target) (managedfields.TypeConverter, error) {
+func (o *Opener) schemas(t *kube.Target) (managedfields.TypeConverter, error) {
 	gv := t.Mapping.GroupVersionKind.GroupVersion()
 	o.schemasMu.Lock()
 	defer o.schemasMu.Unlock()
@@ -225,7 +279,7 @@ type schemaResult struct {
 }
 
 // keep holds ob until the app lets go of it, or kedit ends.
-func (o *opener) keep(ob *openObject) {
+func (o *Opener) keep(ob *openObject) {
 	o.mu.Lock()
 	if o.objects == nil {
 		o.objects = map[*openObject]bool{}
@@ -251,7 +305,7 @@ func (ob *openObject) cached() (*unstructured.Unstructured, bool) {
 }
 
 // watch starts a watch of ob's object; the app stops it.
-func (o *opener) watch(ctx context.Context, ob *openObject) (ui.Watcher, error) {
+func (o *Opener) watch(ctx context.Context, ob *openObject) (ui.Watcher, error) {
 	// A client of the watch's own, whose connections it keeps an eye on:
 	// a server that goes away is said at once.
 	w, err := kube.NewWatchForConfig(o.Config, ob.target)
@@ -266,7 +320,7 @@ func (o *opener) watch(ctx context.Context, ob *openObject) (ui.Watcher, error) 
 }
 
 // release lets go of an object the app left without a draft.
-func (o *opener) release(ob *openObject) {
+func (o *Opener) release(ob *openObject) {
 	o.mu.Lock()
 	delete(o.objects, ob)
 	o.mu.Unlock()
@@ -283,10 +337,10 @@ func (ob *openObject) close() {
 	}
 }
 
-// closeAll ends every object kedit still holds: each one's latest draft
+// CloseAll ends every object kedit still holds: each one's latest draft
 // goes to the store first, as the last write may still have been on its
 // way.
-func (o *opener) closeAll(stderr io.Writer) {
+func (o *Opener) CloseAll(stderr io.Writer) {
 	o.mu.Lock()
 	objects, timeline, sets := o.objects, o.timeline, o.setWatches
 	o.objects, o.timeline, o.setWatches = nil, nil, nil
@@ -315,7 +369,7 @@ func storeLatest(stderr io.Writer, r *kube.Runner, sess *model.Session) {
 }
 
 // Browse starts a live list of c for the browser.
-func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error) {
+func (o *Opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error) {
 	b := kube.NewBrowse(o.Metadata, c)
 	if err := b.Start(ctx); err != nil {
 		return nil, err
@@ -326,6 +380,37 @@ func (o *opener) Browse(ctx context.Context, c *kube.Collection) (ui.List, error
 // Drafts are the stored drafts of this context on this cluster, of every
 // subresource: the app marks those of the part it edits, and :drafts
 // names each one's.
-func (o *opener) Drafts() ([]drafts.Entry, error) {
+func (o *Opener) Drafts() ([]drafts.Entry, error) {
 	return o.store.ClusterDrafts(o.Context, o.Server)
+}
+
+// StartList resolves typ and starts its live list, and waits for the
+// first complete list, so that a refused one is said on the terminal
+// before the UI starts, and the first screen has the rows. A server that
+// cannot be reached is the UI's to show (reconnecting).
+func (o *Opener) StartList(ctx context.Context, typ string, all bool) (ui.List, *kube.BrowseSnapshot, error) {
+	coll, err := o.Collection(typ, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Said now, not when an object is picked: the type has no such
+	// subresource.
+	if err := kube.HasSubresource(o.flags, coll.Mapping.Resource, o.subresource); err != nil {
+		return nil, nil, err
+	}
+	list, err := o.Browse(ctx, coll)
+	if err != nil {
+		return nil, nil, err
+	}
+	for snap := range list.Snapshots() {
+		switch {
+		case snap.Connection.State == kube.Refused:
+			list.Stop()
+			return nil, nil, snap.Connection.Err
+		case snap.Synced || snap.Connection.State == kube.Reconnecting:
+			return list, &snap, nil
+		}
+	}
+	// Closed: the context ended.
+	return nil, nil, ctx.Err()
 }
