@@ -27,18 +27,12 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	before := m.sess.State()
 	state, effects, err := m.sess.Handle(ev)
-	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
 			m.status.Error(retryText(m.sess.Failure(), r.Delay))
-			cmds = append(cmds, retryCmd(m.sess, r))
-			continue
-		}
-		if m.runner != nil {
-			m.inflight++
-			cmds = append(cmds, performCmd(m.ctx, m.sess, m.runner, eff))
 		}
 	}
+	cmds := m.objectState.run(m.ctx, effects...)
 	m.refresh()
 	// Even a refused event can move the session: merged text edited by
 	// hand with a block left in ends the rebase as a draft that cannot be

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
@@ -85,6 +89,24 @@ func (m *App) take(st objectState, fresh bool) {
 		m.ask(confirmRecover)
 	}
 	m.refresh()
+}
+
+// run turns effects of o's session into commands, for an object shown or
+// not alike: each effect performed by o's runner and counted in flight
+// (leaving the object waits for it), a retry's delay as a timer.
+func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, eff := range effects {
+		if r, ok := eff.(model.RetrySave); ok {
+			cmds = append(cmds, retryCmd(o.sess, r))
+			continue
+		}
+		if o.runner != nil {
+			o.inflight++
+			cmds = append(cmds, performCmd(ctx, o.sess, o.runner, eff))
+		}
+	}
+	return cmds
 }
 
 // notice is something to say of an object, in the status bar or on its

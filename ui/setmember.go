@@ -49,15 +49,7 @@ func (m *App) pumpSet() tea.Cmd {
 func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range effects {
-		st := m.member(e.Member)
-		if r, ok := e.Effect.(model.RetrySave); ok {
-			cmds = append(cmds, retryCmd(st.sess, r))
-			continue
-		}
-		if st.runner != nil {
-			st.inflight++
-			cmds = append(cmds, performCmd(m.ctx, st.sess, st.runner, e.Effect))
-		}
+		cmds = append(cmds, m.member(e.Member).run(m.ctx, e.Effect)...)
 		if e.Member == m.set.shown {
 			m.refresh()
 		}
