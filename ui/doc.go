@@ -86,7 +86,7 @@
 // escape.Text: escape.Safe(name), escape.Textf("rv %s by %s", rv,
 // manager), common.ErrorText(err) for an error. What the views and the status
 // bar draw is an escape.Text (StatusBar.Info, common.Prompt.SetQuestion,
-// SetRow's fields, textedit.Note), so the compiler rejects server text
+// objectset.Row's fields, textedit.Note), so the compiler rejects server text
 // that was not escaped, and nothing takes a Text's string to escape it
 // again (a backslash would show \\\\). A view that escapes as it draws
 // (a filter typed, YAML with common.Styles.EscapedYAML) draws the result at once.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // answerOf is what a view's answer to a key reports: its intent, or nil.
@@ -102,8 +103,8 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
 	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }
 	checkAnswers(t, "set view", set, append(everywhere, []viewKey{
-		{keyMsg("enter"), OpenMemberMsg{Member: 2}}, {keyMsg("e"), EditSetMsg{Members: []int{0, 2}}},
-		{keyMsg("s"), SaveSetMsg{}}, {keyMsg("ctrl+s"), SaveSetMsg{}}, {keyMsg("n"), NextConflictMsg{}},
+		{keyMsg("enter"), objectset.OpenMemberMsg{Member: 2}}, {keyMsg("e"), objectset.EditMsg{Members: []int{0, 2}}},
+		{keyMsg("s"), objectset.SaveMsg{}}, {keyMsg("ctrl+s"), objectset.SaveMsg{}}, {keyMsg("n"), objectset.NextConflictMsg{}},
 		{keyMsg("j"), nil}, {keyMsg("home"), nil}, {keyMsg(" "), nil},
 	}...))
 
