@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -141,7 +142,7 @@ func TestHelpPageAndPromptAnswerKeys(t *testing.T) {
 	page := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.help.Update(k); return cmd }
 	checkAnswers(t, "help page", page, []viewKey{
 		{keyMsg("j"), nil}, {keyMsg("esc"), nil}, {keyMsg("?"), nil},
-		{keyMsg("f"), HelpClosedMsg{keyMsg("f")}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
+		{keyMsg("f"), helppage.ClosedMsg{Key: keyMsg("f")}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 
 	p := common.NewPrompt(common.DefaultPromptKeyMap(), common.NewStyles())

@@ -5,6 +5,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -25,7 +26,7 @@ type KeyMap struct {
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
 	Set      objectset.KeyMap
-	HelpPage HelpPageKeyMap
+	HelpPage helppage.KeyMap
 	Prompt   common.PromptKeyMap
 }
 
@@ -40,7 +41,7 @@ func DefaultKeyMap() KeyMap {
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
-		HelpPage: DefaultHelpPageKeyMap(),
+		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
 	}
 }
@@ -305,26 +306,5 @@ func DefaultBrowserKeyMap() BrowserKeyMap {
 		Back:     common.BackKey(),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// HelpPageKeyMap is the help page's keys. Close is the key of the view that
-// opened the page (? or f1); the app sets it, and in the in-app editor,
-// whose letters are typed, the scrolling keys to the editor's arrows and
-// page keys. Any other key closes the page and then does what it does.
-type HelpPageKeyMap struct {
-	Close, Back key.Binding
-
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-
-	ForceQuit key.Binding
-}
-
-// DefaultHelpPageKeyMap returns the help page's keys.
-func DefaultHelpPageKeyMap() HelpPageKeyMap {
-	return HelpPageKeyMap{
-		Close: common.HelpKey(), Back: common.BackKey(),
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Top: common.HomeKey(), Bottom: common.EndKey(),
-		ForceQuit: common.ForceQuitKey(),
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -26,13 +27,13 @@ type views struct {
 	setView objectset.Model
 	// help is the help page (? or f1), when it shows; prompt the
 	// question on the bottom line.
-	help   HelpPage
+	help   helppage.Model
 	prompt common.Prompt
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
 	v := views{browser: NewBrowser(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
-		help: NewHelpPage(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
+		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v
 }
