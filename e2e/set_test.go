@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/ui"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // A set, through the real binary: several objects (kedit cm/a cm/b), a
@@ -219,7 +220,7 @@ func TestE2ESetKeysCanBeFound(t *testing.T) {
 				t.Errorf("the footer at %dx%d: %q", s.w, s.h, footer)
 			}
 			help := helpText(t, term, "set view")
-			for _, g := range ui.NewSetView(ui.DefaultKeyMap().Set, common.NewStyles(), "").FullHelp() {
+			for _, g := range objectset.New(ui.DefaultKeyMap().Set, common.NewStyles()).FullHelp() {
 				for _, b := range g {
 					if !showsBinding(help, b) {
 						t.Errorf("? at %dx%d does not show %s %s:\n%s", s.w, s.h, b.Help().Key, b.Help().Desc, help)

@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/statusbar"
 )
 
 // screen is what fills the body.
@@ -58,7 +59,7 @@ type App struct {
 	// of each (m.object, m.conflict ...), and status the status bar.
 	screen screen
 	views
-	status StatusBar
+	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState
 
@@ -96,7 +97,7 @@ func New(cfg Config) App {
 		ctx = context.Background()
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, shelf: shelf{parked: map[DraftKey]objectState{}},
-		views: newViews(keys, styles), status: NewStatusBar(styles), frame: newFrameState()}
+		views: newViews(keys, styles), status: statusbar.New(styles), frame: newFrameState()}
 	switch {
 	case cfg.Set != nil:
 		m.life.initCmd = m.startSet(cfg.Set)

@@ -85,8 +85,8 @@
 // error's message) is escaped once, where it enters the UI, into an
 // escape.Text: escape.Safe(name), escape.Textf("rv %s by %s", rv,
 // manager), common.ErrorText(err) for an error. What the views and the status
-// bar draw is an escape.Text (StatusBar.Info, common.Prompt.SetQuestion,
-// SetRow's fields, textedit.Note), so the compiler rejects server text
+// bar draw is an escape.Text (statusbar.Model.Info, common.Prompt.SetQuestion,
+// objectset.Row's fields, textedit.Note), so the compiler rejects server text
 // that was not escaped, and nothing takes a Text's string to escape it
 // again (a backslash would show \\\\). A view that escapes as it draws
 // (a filter typed, YAML with common.Styles.EscapedYAML) draws the result at once.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/kedit/kedit/internal/drafts"
@@ -175,7 +176,8 @@ func TestSpinnerSpinsDuringSave(t *testing.T) {
 	frames := map[string]bool{}
 	d.until(func(m App) bool {
 		if m.status.Busy() {
-			frames[m.status.spinner.View()] = true
+			// The bar begins with the spinner's frame.
+			frames[strings.Fields(ansi.Strip(m.status.View()))[0]] = true
 		}
 		return len(frames) >= 3
 	})

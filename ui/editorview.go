@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/textedit"
 )
 
@@ -373,7 +374,7 @@ func (m *EditorView) refreshChanged() {
 
 // HelpPageKeys are the help page's keys k over the editor, whose letters
 // are typed: it scrolls with the editor's arrows and page keys only.
-func (m EditorView) HelpPageKeys(k HelpPageKeyMap) HelpPageKeyMap {
+func (m EditorView) HelpPageKeys(k helppage.KeyMap) helppage.KeyMap {
 	t := m.area.KeyMap
 	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
 	return k

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -77,7 +78,7 @@ func (m App) commonIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case common.AnswerMsg:
 		next, cmd := m.answered(msg)
 		return next, cmd, true
-	case HelpClosedMsg:
+	case helppage.ClosedMsg:
 		next, cmd := m.toView(msg.Key)
 		return next, cmd, true
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // answerOf is what a view's answer to a key reports: its intent, or nil.
@@ -102,8 +104,8 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
 	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }
 	checkAnswers(t, "set view", set, append(everywhere, []viewKey{
-		{keyMsg("enter"), OpenMemberMsg{Member: 2}}, {keyMsg("e"), EditSetMsg{Members: []int{0, 2}}},
-		{keyMsg("s"), SaveSetMsg{}}, {keyMsg("ctrl+s"), SaveSetMsg{}}, {keyMsg("n"), NextConflictMsg{}},
+		{keyMsg("enter"), objectset.OpenMemberMsg{Member: 2}}, {keyMsg("e"), objectset.EditMsg{Members: []int{0, 2}}},
+		{keyMsg("s"), objectset.SaveMsg{}}, {keyMsg("ctrl+s"), objectset.SaveMsg{}}, {keyMsg("n"), objectset.NextConflictMsg{}},
 		{keyMsg("j"), nil}, {keyMsg("home"), nil}, {keyMsg(" "), nil},
 	}...))
 
@@ -140,7 +142,7 @@ func TestHelpPageAndPromptAnswerKeys(t *testing.T) {
 	page := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.help.Update(k); return cmd }
 	checkAnswers(t, "help page", page, []viewKey{
 		{keyMsg("j"), nil}, {keyMsg("esc"), nil}, {keyMsg("?"), nil},
-		{keyMsg("f"), HelpClosedMsg{keyMsg("f")}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
+		{keyMsg("f"), helppage.ClosedMsg{Key: keyMsg("f")}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 
 	p := common.NewPrompt(common.DefaultPromptKeyMap(), common.NewStyles())

@@ -5,6 +5,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -23,8 +25,8 @@ type KeyMap struct {
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
-	Set      SetKeyMap
-	HelpPage HelpPageKeyMap
+	Set      objectset.KeyMap
+	HelpPage helppage.KeyMap
 	Prompt   common.PromptKeyMap
 }
 
@@ -38,8 +40,8 @@ func DefaultKeyMap() KeyMap {
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
-		Set:      DefaultSetKeyMap(),
-		HelpPage: DefaultHelpPageKeyMap(),
+		Set:      objectset.DefaultKeyMap(),
+		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
 	}
 }
@@ -304,58 +306,5 @@ func DefaultBrowserKeyMap() BrowserKeyMap {
 		Back:     common.BackKey(),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// SetKeyMap is the set view's keys: the list of a set's objects (kedit
-// cm/a cm/b, -l, -f). Space marks, so it does not page here.
-type SetKeyMap struct {
-	Up, Down, PageUp, PageDown, Home, End key.Binding
-
-	// Open shows the selected object in the object view (esc there comes
-	// back to the set); Mark marks it for Edit, or unmarks it; Edit edits
-	// the marked objects, or all of them, in one $EDITOR file; Save saves
-	// every draft, each with its own resourceVersion, and resubmits every
-	// merge with no conflict open; NextConflict opens
-	// the next object whose save met a conflict.
-	Open, Mark, Edit, Save, NextConflict key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultSetKeyMap returns the set view's keys.
-func DefaultSetKeyMap() SetKeyMap {
-	return SetKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.Bind("page down", "pgdn", "pgdown"),
-		Home: common.HomeKey(), End: common.EndKey(),
-
-		Open:         common.Binding("open", "enter"),
-		Mark:         common.Bind("mark", "space", " "),
-		Edit:         common.Binding("edit (marked or all) in $EDITOR", "e"),
-		Save:         common.Bind("save drafts, resubmit merges", "s", "s", "ctrl+s"),
-		NextConflict: common.Binding("next conflict", "n"),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// HelpPageKeyMap is the help page's keys. Close is the key of the view that
-// opened the page (? or f1); the app sets it, and in the in-app editor,
-// whose letters are typed, the scrolling keys to the editor's arrows and
-// page keys. Any other key closes the page and then does what it does.
-type HelpPageKeyMap struct {
-	Close, Back key.Binding
-
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-
-	ForceQuit key.Binding
-}
-
-// DefaultHelpPageKeyMap returns the help page's keys.
-func DefaultHelpPageKeyMap() HelpPageKeyMap {
-	return HelpPageKeyMap{
-		Close: common.HelpKey(), Back: common.BackKey(),
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Top: common.HomeKey(), Bottom: common.EndKey(),
-		ForceQuit: common.ForceQuitKey(),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // TestREADMEListsEveryKey checks the README's key tables against
@@ -68,7 +69,7 @@ func TestREADMEKeyTables(t *testing.T) {
 		browser = append(browser, g...)
 	}
 	var set []key.Binding
-	for _, g := range NewSetView(k.Set, common.NewStyles(), "").FullHelp() {
+	for _, g := range objectset.New(k.Set, common.NewStyles()).FullHelp() {
 		set = append(set, g...)
 	}
 	for _, tc := range []struct {

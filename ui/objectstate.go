@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/statusbar"
 )
 
 // objectState is what the app holds for one object: its session, what
@@ -117,7 +118,7 @@ type notice struct {
 }
 
 // say says n in the status bar.
-func (n notice) say(sb *StatusBar) {
+func (n notice) say(sb *statusbar.Model) {
 	if n.err {
 		sb.Error(n.text)
 	} else {

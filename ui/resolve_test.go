@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/statusbar"
 )
 
 // TestTakeMineOnARegionKeepsTheirsCleanLine: taking mine keeps theirs'
@@ -75,8 +76,8 @@ func TestSavedReportSaysWhatTheServerKept(t *testing.T) {
 	}}
 	m := edit(t, newApp(t, 120, 40, r), "  bar: \"1\"\n", "")
 	m = drive(t, m, keys("s")...)
-	if got := m.status.Text(); got != "saved rv 813, but .data.bar is still on the server: the draft keeps what you wrote (x discards it, e edits it)" || m.status.kind != statusError {
-		t.Errorf("status %q (%v)", got, m.status.kind)
+	if got := m.status.Text(); got != "saved rv 813, but .data.bar is still on the server: the draft keeps what you wrote (x discards it, e edits it)" || m.status.Kind() != statusbar.KindError {
+		t.Errorf("status %q (%v)", got, m.status.Kind())
 	}
 	// The draft is the user's text on the saved version, until discarded.
 	if d := m.sess.Draft(); d == nil || strings.Contains(d.Text, "bar:") || m.sess.Base().ResourceVersion != "813" {

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // The set (kedit cm/a cm/b, -l, -f), wired into the app: the set view
@@ -105,7 +106,9 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	st.model = model.NewSet(sessions)
 	st.model.SetFormat(s.Format)
 	m.set = st
-	m.setView = NewSetView(m.keys.Set, m.styles, s.Title)
+	m.setView = objectset.New(m.keys.Set, m.styles)
+	m.setView.SetTitle(s.Title)
+	m.setView.SetConnection(connectionText(st.conn))
 	m.screen = screenSet
 	if waiting > 0 {
 		m.ask(confirmSetRecover)
@@ -155,7 +158,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
-		m.setView.SetConnection(m.set.conn)
+		m.setView.SetConnection(connectionText(m.set.conn))
 	// The outcomes of an object of the set not shown are its own.
 	case performedMsg:
 		if msg.sess == nil || msg.sess == m.sess {
@@ -192,9 +195,9 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case OpenMemberMsg:
+	case objectset.OpenMemberMsg:
 		m.enterMember(msg.Member)
-	case NextConflictMsg:
+	case objectset.NextConflictMsg:
 		i, ok := m.set.model.NextConflict()
 		if !ok {
 			m.status.Info("no save of the set waits on a conflict")
@@ -202,9 +205,9 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 		m.enterMember(i)
 		m.set.viaNext, m.screen = true, screenConflict
-	case EditSetMsg:
+	case objectset.EditMsg:
 		cmd = m.editSet(msg.Members)
-	case SaveSetMsg:
+	case objectset.SaveMsg:
 		cmd = m.saveSet(false, nil)
 	default:
 		return m, nil, false
@@ -218,7 +221,7 @@ func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
 		s.conn = ev.Event.Connection
-		m.setView.SetConnection(s.conn)
+		m.setView.SetConnection(connectionText(s.conn))
 		var cmds []tea.Cmd
 		if s.shown >= 0 {
 			cmds = append(cmds, m.watched(ev.Event))

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -12,7 +11,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
-	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // fakeSetWatch is a set's watch whose events the test hands the app
@@ -73,15 +72,15 @@ func pressE(t testing.TB, m App) App {
 }
 
 // rowOf returns the set's row of the object named name.
-func rowOf(t testing.TB, m App, name string) SetRow {
+func rowOf(t testing.TB, m App, name string) objectset.Row {
 	t.Helper()
-	for _, r := range m.setView.rows {
+	for _, r := range m.setView.Rows() {
 		if string(r.Name) == "configmaps/"+name {
 			return r
 		}
 	}
 	t.Fatalf("no row of %s", name)
-	return SetRow{}
+	return objectset.Row{}
 }
 
 // theirsOnServer writes on the server of object name as another writer
@@ -95,62 +94,6 @@ func theirsOnServer(t testing.TB, c *fakeCluster, name, key, value string) {
 	_ = unstructured.SetNestedField(obj.Object, value, "data", key)
 	obj.SetResourceVersion("13")
 	r.server = obj
-}
-
-// TestSetViewMovesAndMarks: the set view's own keys move the selection
-// and mark rows (space marks the row and moves on); what it asks of the
-// app is in TestViewsAnswerKeysWithIntents.
-func TestSetViewMovesAndMarks(t *testing.T) {
-	v := NewSetView(DefaultSetKeyMap(), common.NewStyles(), "cm a b c")
-	v.SetSize(80, 20)
-	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
-	v, _ = v.Update(keyMsg(" ")) // marks a, moves to b
-	v, _ = v.Update(keyMsg("j"))
-	v, _ = v.Update(keyMsg(" ")) // marks c
-	if got := v.Marked(); !reflect.DeepEqual(got, []int{0, 2}) || v.Selected() != 2 {
-		t.Fatalf("marked %v, selected %d", got, v.Selected())
-	}
-	v, _ = v.Update(keyMsg("home"))
-	v, _ = v.Update(keyMsg(" ")) // unmarks a
-	if got := v.Marked(); !reflect.DeepEqual(got, []int{2}) || v.Selected() != 1 {
-		t.Errorf("after home and space: marked %v, selected %d", got, v.Selected())
-	}
-	v, _ = v.Update(keyMsg("end"))
-	if v.Selected() != 2 {
-		t.Errorf("end selects %d", v.Selected())
-	}
-}
-
-// TestSetViewIsAValue: a copy of the set view never changes when the view
-// it was copied from (or another copy) marks or unmarks rows, nor when
-// its rows are replaced: each keeps the marks it had, its View too.
-func TestSetViewIsAValue(t *testing.T) {
-	v := NewSetView(DefaultSetKeyMap(), common.NewStyles(), "cm a b c")
-	v.SetSize(80, 20)
-	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}, {Name: "configmaps/c"}})
-	v, _ = v.Update(keyMsg(" ")) // marks a
-	old := v
-	oldView := old.View()
-	v, _ = v.Update(keyMsg(" ")) // marks b
-	v, _ = v.Update(keyMsg("home"))
-	v, _ = v.Update(keyMsg(" ")) // unmarks a
-	other := old
-	other, _ = other.Update(keyMsg("end"))
-	other, _ = other.Update(keyMsg(" ")) // marks c on another copy
-	v.SetRows([]SetRow{{Name: "configmaps/a"}})
-	if got := old.Marked(); !reflect.DeepEqual(got, []int{0}) || old.View() != oldView {
-		t.Errorf("the old copy changed: marked %v\n%s\nwas\n%s", got, old.View(), oldView)
-	}
-	if got := other.Marked(); !reflect.DeepEqual(got, []int{0, 2}) {
-		t.Errorf("the other copy: marked %v, want [0 2]", got)
-	}
-	if got := v.Marked(); len(got) != 0 {
-		t.Errorf("the view of one row: marked %v, want none (b's mark went with its row)", got)
-	}
-	v.SetRows([]SetRow{{Name: "configmaps/a"}, {Name: "configmaps/b"}})
-	if got := v.Marked(); len(got) != 0 {
-		t.Errorf("rows given back: marked %v, want none", got)
-	}
 }
 
 // TestSetEditSaveConflictResolved: two objects edited in one $EDITOR
@@ -348,7 +291,7 @@ func TestSetEnterAndBack(t *testing.T) {
 	}
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("esc")...)
-	if m.screen != screenSet || rowOf(t, m, "b").Status.State != model.MemberDraft || rowOf(t, m, "b").Place != DraftStored {
+	if m.screen != screenSet || rowOf(t, m, "b").Status.State != model.MemberDraft || rowOf(t, m, "b").Draft != "stored" {
 		t.Fatalf("back:\n%s", plain(m))
 	}
 	// b removed from the text: its draft goes.

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // What the set view's keys do, but the edit of several objects
@@ -241,7 +242,7 @@ func (m *App) refreshSet() {
 	if s == nil {
 		return
 	}
-	rows := make([]SetRow, len(s.states))
+	rows := make([]objectset.Row, len(s.states))
 	for i := range s.states {
 		rows[i] = m.setRow(i)
 	}
@@ -252,16 +253,17 @@ func (m *App) refreshSet() {
 }
 
 // setRow is object i's row.
-func (m *App) setRow(i int) SetRow {
+func (m *App) setRow(i int) objectset.Row {
 	s := m.set
 	st := m.member(i)
 	status := s.model.Status(i)
-	row := SetRow{Name: objectName(keyOf(st.target)), Namespace: escape.Safe(st.target.Namespace), Status: status}
+	row := objectset.Row{Name: objectName(keyOf(st.target)), Namespace: escape.Safe(st.target.Namespace), Status: status}
 	if status.Draft {
-		row.Place = DraftStored
+		place := DraftStored
 		if st.inMemory() {
-			row.Place = DraftInMemory
+			place = DraftInMemory
 		}
+		row.Draft = escape.Safe(place.String())
 	}
 	row.State, row.Note = escape.Safe(status.State.String()), ""
 	switch status.State {

@@ -19,7 +19,7 @@ import (
 )
 
 // A status line describes the state it was made for and goes when that
-// state changes (StatusBar.Settle). The three cases below were seen in
+// state changes (statusbar.Model.Settle). The three cases below were seen in
 // use; the walk after them checks the rule on every message of random
 // use.
 
@@ -169,8 +169,8 @@ func (w *statusWalker) check() {
 		w.t.Helper()
 		w.t.Fatalf("after %s\nthe status says %q, but "+format, append([]any{strings.Join(w.log, " "), text}, args...)...)
 	}
-	if m.status.fresh || m.status.of != m.statusState() {
-		fail("it was made for %+v and the state is %+v", m.status.of, m.statusState())
+	if of, ok := m.status.MadeFor(); !ok || of != m.statusState() {
+		fail("it was made for %+v and the state is %+v", of, m.statusState())
 	}
 	for _, c := range claims {
 		if g := c.re.FindStringSubmatch(text); g != nil && !c.holds(m, g) {

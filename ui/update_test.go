@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -17,6 +16,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/statusbar"
 )
 
 func dataOf(obj *unstructured.Unstructured, key string) string {
@@ -99,25 +99,6 @@ func TestObjectViewScrolls(t *testing.T) {
 	v, _ = v.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if v.body.YOffset <= 1 {
 		t.Error("the mouse wheel does not scroll")
-	}
-}
-
-func TestStatusBarSpinner(t *testing.T) {
-	s := NewStatusBar(common.NewStyles())
-	s.SetSize(80, 1)
-	if cmd := s.SetBusy("saving"); cmd == nil {
-		t.Fatal("SetBusy does not start the spinner")
-	}
-	if !strings.Contains(s.View(), "saving") {
-		t.Errorf("status %q does not say saving", s.View())
-	}
-	s.SetBusy("")
-	s.OK("saved rv 9")
-	if _, cmd := s.Update(spinner.TickMsg{}); cmd != nil {
-		t.Error("the spinner goes on ticking after the save")
-	}
-	if got := s.View(); got != "saved rv 9" {
-		t.Errorf("status %q, want saved rv 9", got)
 	}
 }
 
@@ -615,12 +596,12 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
 	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
-	if m.status.kind != statusInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
-		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.kind, m.status.Text())
+	if m.status.Kind() != statusbar.KindInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
+		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.Kind(), m.status.Text())
 	}
 	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
-	if m.status.kind != statusError {
-		t.Errorf("a failed draft write is shown as %v, want an error", m.status.kind)
+	if m.status.Kind() != statusbar.KindError {
+		t.Errorf("a failed draft write is shown as %v, want an error", m.status.Kind())
 	}
 }
 

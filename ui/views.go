@@ -5,6 +5,8 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/objectset"
 )
 
 // views are the app's views, one of each. Each is a component after
@@ -22,16 +24,16 @@ type views struct {
 	preview PreviewView
 	browser Browser
 	// setView lists the set kedit was started on, if any.
-	setView SetView
+	setView objectset.Model
 	// help is the help page (? or f1), when it shows; prompt the
 	// question on the bottom line.
-	help   HelpPage
+	help   helppage.Model
 	prompt common.Prompt
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
-	v := views{browser: NewBrowser(keys.Browser, styles), setView: NewSetView(keys.Set, styles, ""),
-		help: NewHelpPage(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
+	v := views{browser: NewBrowser(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
+		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v
 }

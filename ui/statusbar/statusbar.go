@@ -1,4 +1,8 @@
-package ui
+// Package statusbar is the line under the body: a spinner while a save is
+// in flight, then its outcome, or the answer to the last key. A message
+// describes the state of the app it was made for (State, which the app
+// sums up) and goes when that state changes.
+package statusbar
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -12,117 +16,112 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// statusKind says how a status message is drawn.
-type statusKind int
+// Kind says how a status message is drawn.
+type Kind int
 
 const (
-	statusInfo statusKind = iota
-	statusOK
-	statusError
+	// KindInfo is a plain message (Info).
+	KindInfo Kind = iota
+	// KindOK is a message of success (OK).
+	KindOK
+	// KindError is a message of failure (Error, ObjectError).
+	KindError
 )
 
-// StatusBar is the line under the body: a spinner while a save is in
+// Model is the line under the body: a spinner while a save is in
 // flight, then its outcome (`saved rv N`, or why it failed, in plain words),
 // or the answer to the last key. A message is an escape.Text: the server
 // text in it (an error's message, a name, a resourceVersion) was escaped
 // once where the message was made, and the bar draws it as it is.
 //
 // A message describes the state it was made for, and goes when that state
-// changes (Settle): the app's state is summed up in a statusState after
+// changes (Settle): the app's state is summed up in a State after
 // every message the app handles, a new message takes the state as it is
 // then, and an older one is dropped as soon as the state differs.
-type StatusBar struct {
+type Model struct {
 	styles  *common.Styles
 	spinner spinner.Model
 	width   int
 	busy    escape.Text
 	text    escape.Text
-	kind    statusKind
+	kind    Kind
 	// of is the state text was made for; fresh says that text was set
 	// since the last Settle and has no state yet; scope is the part of
 	// that state text describes.
-	of    statusState
+	of    State
 	fresh bool
-	scope statusScope
+	scope scope
 }
 
-// statusScope is the part of the app's state a message describes.
-type statusScope int
+// scope is the part of the app's state a message describes.
+type scope int
 
 const (
-	// scopeState: the whole statusState; the message goes when any of it
+	// scopeState: the whole State; the message goes when any of it
 	// changes.
-	scopeState statusScope = iota
+	scopeState scope = iota
 	// scopeObject: the object shown as a whole, such as what the user may
 	// do with it; the message stays while the object is shown, whatever
 	// happens to its draft, until another message takes its place.
 	scopeObject
 )
 
-// statusState is what a status message is about: the object shown (or the
+// State is what a status message is about: the object shown (or the
 // browser and its list), the session's phase, the draft's revision, the
 // rebase's conflicts and resolutions, and whether the server has moved past
 // the draft's base. Every field is compared, so a message about any of
 // them is never shown once that part has changed. The screen on the object
 // is not part of it: the views of one object show the same session, and a
 // failure said in the object view is still true in the editor.
-type statusState struct {
-	sess     *model.Session
-	browsing bool
-	phase    model.State
-	draft    int
-	// merge is the rebase's merge: the session makes a new one at every
+type State struct {
+	// Object is the object shown, by identity: the app's session, nil
+	// for none. The bar compares it and never reads it.
+	Object any
+	// Browsing says the browser shows; Phase is the session's phase and
+	// Draft the draft's revision (model.Session.DraftRevision).
+	Browsing bool
+	Phase    model.State
+	Draft    int
+	// Merge is the rebase's merge: the session makes a new one at every
 	// resolution and every merge again.
-	merge  *diff.ObjectMerge
-	behind bool
-	// list counts the browser's lists (Browser.SetList).
-	list int
-}
-
-// statusState sums up the app's state for the status bar.
-func (m App) statusState() statusState {
-	st := statusState{sess: m.sess, browsing: m.screen == screenBrowser, list: m.browser.list}
-	if m.sess != nil {
-		st.phase, st.draft = m.sess.State(), m.sess.DraftRevision()
-		if r := m.sess.Rebase(); r != nil {
-			st.merge = r.Merge
-		}
-		_, st.behind = m.sess.ServerChange()
-	}
-	return st
+	Merge *diff.ObjectMerge
+	// Behind says the server has moved past the draft's base.
+	Behind bool
+	// List counts the browser's lists (Browser.SetList).
+	List int
 }
 
 // Settle ties a message set since the last Settle to state, and drops the
 // message shown when it was made for another state than state. The app
 // calls it after every message it handles.
-func (m *StatusBar) Settle(state statusState) {
+func (m *Model) Settle(state State) {
 	switch {
 	case m.fresh:
 		m.of, m.fresh = state, false
 	case !m.of.same(state, m.scope):
-		m.text, m.kind, m.of, m.scope = "", statusInfo, state, scopeState
+		m.text, m.kind, m.of, m.scope = "", KindInfo, state, scopeState
 	}
 }
 
-// same reports whether state is, in the part scope names, the state s.
-func (s statusState) same(state statusState, scope statusScope) bool {
-	if scope == scopeObject {
-		return s.sess == state.sess && s.browsing == state.browsing && s.list == state.list
+// same reports whether state is, in the part sc names, the state s.
+func (s State) same(state State, sc scope) bool {
+	if sc == scopeObject {
+		return s.Object == state.Object && s.Browsing == state.Browsing && s.List == state.List
 	}
 	return s == state
 }
 
-// NewStatusBar returns an empty status bar.
-func NewStatusBar(styles *common.Styles) StatusBar {
-	return StatusBar{styles: styles, spinner: spinner.New(spinner.WithSpinner(spinner.Dot))}
+// New returns an empty status bar. It has no keys: it only reports.
+func New(styles *common.Styles) Model {
+	return Model{styles: styles, spinner: spinner.New(spinner.WithSpinner(spinner.Dot))}
 }
 
 // SetSize sets the bar's width; it is always one line high.
-func (m *StatusBar) SetSize(width, _ int) { m.width = width }
+func (m *Model) SetSize(width, _ int) { m.width = width }
 
 // SetBusy shows the spinner with text, e.g. "saving"; an empty text stops
 // it. The returned command starts the spinner's ticks.
-func (m *StatusBar) SetBusy(text escape.Text) tea.Cmd {
+func (m *Model) SetBusy(text escape.Text) tea.Cmd {
 	was := m.busy
 	m.busy = text
 	if text != "" && was == "" {
@@ -132,31 +131,38 @@ func (m *StatusBar) SetBusy(text escape.Text) tea.Cmd {
 }
 
 // Busy reports whether the spinner runs.
-func (m StatusBar) Busy() bool { return m.busy != "" }
+func (m Model) Busy() bool { return m.busy != "" }
 
 // Info sets a plain message, such as the answer to a key.
-func (m *StatusBar) Info(text escape.Text) { m.set(text, statusInfo, scopeState) }
+func (m *Model) Info(text escape.Text) { m.set(text, KindInfo, scopeState) }
 
 // OK sets a message of success, such as `saved rv 815`.
-func (m *StatusBar) OK(text escape.Text) { m.set(text, statusOK, scopeState) }
+func (m *Model) OK(text escape.Text) { m.set(text, KindOK, scopeState) }
 
 // Error sets a message of failure.
-func (m *StatusBar) Error(text escape.Text) { m.set(text, statusError, scopeState) }
+func (m *Model) Error(text escape.Text) { m.set(text, KindError, scopeState) }
 
 // ObjectError sets a message of failure about the object shown as a whole
 // (the user may not save it): it stays while the object is shown, whatever
 // happens to its draft, until another message takes its place.
-func (m *StatusBar) ObjectError(text escape.Text) { m.set(text, statusError, scopeObject) }
+func (m *Model) ObjectError(text escape.Text) { m.set(text, KindError, scopeObject) }
 
-func (m *StatusBar) set(text escape.Text, kind statusKind, scope statusScope) {
-	m.text, m.kind, m.scope, m.fresh = text, kind, scope, true
+func (m *Model) set(text escape.Text, kind Kind, sc scope) {
+	m.text, m.kind, m.scope, m.fresh = text, kind, sc, true
 }
 
 // Text returns the message shown, for tests and the app.
-func (m StatusBar) Text() string { return string(m.text) }
+func (m Model) Text() string { return string(m.text) }
+
+// Kind returns how the message shown is drawn, for tests.
+func (m Model) Kind() Kind { return m.kind }
+
+// MadeFor returns the state the message shown was made for; ok is false
+// while a message set since the last Settle has no state yet.
+func (m Model) MadeFor() (state State, ok bool) { return m.of, !m.fresh }
 
 // Update advances the spinner while a save is in flight.
-func (m StatusBar) Update(msg tea.Msg) (StatusBar, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if _, ok := msg.(spinner.TickMsg); ok {
 		if m.busy == "" {
 			// The save is over: let the tick chain end.
@@ -170,20 +176,20 @@ func (m StatusBar) Update(msg tea.Msg) (StatusBar, tea.Cmd) {
 }
 
 // View draws the bar, cut to its width.
-func (m StatusBar) View() string {
+func (m Model) View() string {
 	var s string
 	if m.busy != "" {
 		s = m.spinner.View() + " " + string(m.busy) + "  "
 	}
 	switch m.kind {
-	case statusOK:
+	case KindOK:
 		s += m.styles.OK.Render(string(m.text))
-	case statusError:
+	case KindError:
 		s += m.styles.Error.Render(string(m.text))
 	default:
 		s += m.styles.Muted.Render(string(m.text))
 	}
-	if m.kind == statusError {
+	if m.kind == KindError {
 		// A failure with its field causes may take more than a line: wrap
 		// it rather than cut off the cause that matters.
 		return m.styles.Error.Width(m.width).Render(ansi.Strip(s))
@@ -192,7 +198,7 @@ func (m StatusBar) View() string {
 }
 
 // ShortHelp has no keys: the bar only reports.
-func (m StatusBar) ShortHelp() []key.Binding { return nil }
+func (m Model) ShortHelp() []key.Binding { return nil }
 
 // FullHelp has no keys: the bar only reports.
-func (m StatusBar) FullHelp() [][]key.Binding { return nil }
+func (m Model) FullHelp() [][]key.Binding { return nil }

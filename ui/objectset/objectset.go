@@ -1,4 +1,11 @@
-package ui
+// Package objectset is the set view: the list of the objects kedit was
+// started on (kedit cm/a cm/b, -l, -f), each with its own session in the
+// app. It draws rows the app builds (Row) and answers with intents; the
+// app owns the objects, their sessions and the effects.
+//
+// "Set" alone also names kedit set, a conditional patch: this package is
+// the set of objects only.
+package objectset
 
 import (
 	"fmt"
@@ -9,7 +16,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 )
@@ -18,19 +24,19 @@ import (
 type (
 	// OpenMemberMsg asks to show object Member of the set (enter).
 	OpenMemberMsg struct{ Member int }
-	// EditSetMsg asks to edit Members (all when empty) in one $EDITOR
+	// EditMsg asks to edit Members (all when empty) in one $EDITOR
 	// file (e).
-	EditSetMsg struct{ Members []int }
-	// SaveSetMsg asks to save every draft of the set and resubmit every
+	EditMsg struct{ Members []int }
+	// SaveMsg asks to save every draft of the set and resubmit every
 	// merge with no conflict open (s).
-	SaveSetMsg struct{}
+	SaveMsg struct{}
 	// NextConflictMsg asks to show the next object whose save met a
 	// conflict (n).
 	NextConflictMsg struct{}
 )
 
-// SetRow is one object of the set as the view shows it.
-type SetRow struct {
+// Row is one object of the set as the view shows it.
+type Row struct {
 	// Name is the object as kubectl names it (configmaps/app), Namespace
 	// its namespace.
 	Name, Namespace escape.Text
@@ -40,48 +46,53 @@ type SetRow struct {
 	State escape.Text
 	// Note says why, when the row needs it: a refusal, a stored draft.
 	Note escape.Text
-	// Place says where a draft is kept (stored on disk, or in memory).
-	Place DraftPlace
+	// Draft is the DRAFT column: where a draft is kept ("stored" on
+	// disk, or in "memory"), empty without one.
+	Draft escape.Text
 }
 
-// SetView lists the objects of a set: a header with how the set was
+// Model lists the objects of a set: a header with how the set was
 // named, the counts and the connection state; a row per object with its
 // state (live, draft, queued, saving, saved rv N, conflict, refused,
 // deleted) and what goes with it; and a line with the selected row's note
 // in full. It owns its keys: moving and marking are its own, the rest it
 // asks of the app with an intent.
-type SetView struct {
-	keys   SetKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
 
 	title string
-	rows  []SetRow
+	rows  []Row
 	// marked are the rows marked, by index. Marking writes a new slice,
 	// never the one a copy of the view holds: the view is a value, and a
 	// copy taken before stays as it was.
 	marked []bool
-	conn   kube.Connection
+	// conn says how the link to the API server stands.
+	conn escape.Text
 	// selected is the row selected, offset the first row on the screen.
 	selected, offset int
 }
 
-// NewSetView returns a set view titled title (how the set was named).
-func NewSetView(keys SetKeyMap, styles *common.Styles, title string) SetView {
-	return SetView{keys: keys, styles: styles, title: title}
+// New returns a set view, untitled and empty until SetTitle and SetRows.
+func New(keys KeyMap, styles *common.Styles) Model {
+	return Model{keys: keys, styles: styles}
 }
+
+// SetTitle titles the view with how the set was named (its arguments).
+func (m *Model) SetTitle(title string) { m.title = title }
 
 // SetSize gives the view the terminal's size less what the app draws
 // around it.
-func (m *SetView) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.scroll()
 }
 
 // SetRows replaces the rows: the app sets them whenever an object's state
 // changes.
-func (m *SetView) SetRows(rows []SetRow) {
+func (m *Model) SetRows(rows []Row) {
 	m.rows = rows
 	if len(m.marked) > len(rows) {
 		m.marked = m.marked[:len(rows):len(rows)]
@@ -90,11 +101,15 @@ func (m *SetView) SetRows(rows []SetRow) {
 	m.scroll()
 }
 
-// SetConnection sets the state of the set's link to the API server.
-func (m *SetView) SetConnection(c kube.Connection) { m.conn = c }
+// SetConnection sets how the set's link to the API server stands, in the
+// words of the headers ("connected", "reconnecting since ...").
+func (m *Model) SetConnection(c escape.Text) { m.conn = c }
+
+// Rows returns the rows, as the app last set them.
+func (m Model) Rows() []Row { return m.rows }
 
 // Select selects row i.
-func (m *SetView) Select(i int) {
+func (m *Model) Select(i int) {
 	if i >= 0 && i < len(m.rows) {
 		m.selected = i
 		m.scroll()
@@ -102,10 +117,10 @@ func (m *SetView) Select(i int) {
 }
 
 // Selected returns the selected row's index.
-func (m SetView) Selected() int { return m.selected }
+func (m Model) Selected() int { return m.selected }
 
 // Marked returns the marked rows, in order.
-func (m SetView) Marked() []int {
+func (m Model) Marked() []int {
 	var out []int
 	for i := range m.rows {
 		if m.isMarked(i) {
@@ -116,10 +131,10 @@ func (m SetView) Marked() []int {
 }
 
 // isMarked reports whether row i is marked.
-func (m SetView) isMarked(i int) bool { return i < len(m.marked) && m.marked[i] }
+func (m Model) isMarked(i int) bool { return i < len(m.marked) && m.marked[i] }
 
 // toggle marks row i, or unmarks it, in a new slice of marks.
-func (m *SetView) toggle(i int) {
+func (m *Model) toggle(i int) {
 	marked := make([]bool, max(len(m.marked), len(m.rows)))
 	copy(marked, m.marked)
 	marked[i] = !marked[i]
@@ -128,7 +143,7 @@ func (m *SetView) toggle(i int) {
 
 // Update handles the view's keys; what it cannot do alone it returns as
 // an intent.
-func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
@@ -152,27 +167,34 @@ func (m SetView) Update(msg tea.Msg) (SetView, tea.Cmd) {
 		case key.Matches(msg, k.Open):
 			return m, common.EmitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
 		case key.Matches(msg, k.Edit):
-			return m, common.Emit(EditSetMsg{Members: m.Marked()})
+			return m, common.Emit(EditMsg{Members: m.Marked()})
+		case key.Matches(msg, k.Save):
+			return m, common.Emit(SaveMsg{})
+		case key.Matches(msg, k.NextConflict):
+			return m, common.Emit(NextConflictMsg{})
+		case key.Matches(msg, k.ForceQuit):
+			return m, common.Emit(common.ForceQuitMsg{})
+		case key.Matches(msg, k.Help):
+			return m, common.Emit(common.HelpMsg{})
+		case key.Matches(msg, k.Quit):
+			return m, common.Emit(common.QuitRequestedMsg{})
 		}
-		in := firstIntent(msg, []keyIntent{{k.Save, SaveSetMsg{}}, {k.NextConflict, NextConflictMsg{}},
-			{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}}})
-		return m, common.EmitIf(in != nil, in)
 	}
 	return m, nil
 }
 
 // move moves the selection by d rows, within the rows.
-func (m *SetView) move(d int) {
+func (m *Model) move(d int) {
 	m.selected = max(0, min(m.selected+d, len(m.rows)-1))
 	m.scroll()
 }
 
 // tableHeight is how many rows fit: the view less its header, the column
 // titles and the note line.
-func (m SetView) tableHeight() int { return max(m.height-3, 1) }
+func (m Model) tableHeight() int { return max(m.height-3, 1) }
 
 // scroll keeps the selected row on the screen.
-func (m *SetView) scroll() {
+func (m *Model) scroll() {
 	h := m.tableHeight()
 	switch {
 	case m.selected < m.offset:
@@ -184,7 +206,7 @@ func (m *SetView) scroll() {
 }
 
 // View draws the header, the table and the selected row's note.
-func (m SetView) View() string {
+func (m Model) View() string {
 	lines := append([]string{m.header()}, m.table()...)
 	h := max(m.height-1, 1)
 	for len(lines) < h {
@@ -198,7 +220,7 @@ func (m SetView) View() string {
 }
 
 // header says what the set is, how its objects stand, and the link.
-func (m SetView) header() string {
+func (m Model) header() string {
 	counts := map[model.MemberState]int{}
 	for _, r := range m.rows {
 		counts[r.Status.State]++
@@ -217,7 +239,7 @@ func (m SetView) header() string {
 	if n := len(m.Marked()); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d marked", n))
 	}
-	conn := string(connectionText(m.conn))
+	conn := string(m.conn)
 	right := strings.Join(parts, " · ") + "  " + conn
 	avail := max(m.width-ansi.StringWidth(right)-2, 1)
 	left := ansi.Truncate(escape.String("set: "+m.title), avail, "…")
@@ -225,7 +247,7 @@ func (m SetView) header() string {
 }
 
 // table is the column titles and the rows on the screen.
-func (m SetView) table() []string {
+func (m Model) table() []string {
 	cols := m.columns()
 	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
@@ -241,7 +263,7 @@ func (m SetView) table() []string {
 
 // columns are the table's columns, sized for the rows and the width;
 // NAMESPACE only when the rows are of several namespaces.
-func (m SetView) columns() []column {
+func (m Model) columns() []column {
 	nameW, nsW, stateW := 4, 0, 5
 	namespaces := map[escape.Text]bool{}
 	for _, r := range m.rows {
@@ -273,13 +295,13 @@ func (m SetView) columns() []column {
 }
 
 // rowLine is row i in cols, with its mark, and highlighted when selected.
-func (m SetView) rowLine(i int, cols []column) string {
+func (m Model) rowLine(i int, cols []column) string {
 	r := m.rows[i]
 	texts := []escape.Text{r.Name}
 	if cols[1].title == "NAMESPACE" {
 		texts = append(texts, r.Namespace)
 	}
-	texts = append(texts, r.State, escape.Safe(r.Place.String()), r.Note)
+	texts = append(texts, r.State, r.Draft, r.Note)
 	line := cells(cols, texts)
 	mark := "  "
 	if m.isMarked(i) {
@@ -294,17 +316,41 @@ func (m SetView) rowLine(i int, cols []column) string {
 }
 
 // ShortHelp is the set's keys for the footer, the most used first.
-func (m SetView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.Open, k.Edit, k.Mark, k.Save, k.NextConflict, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the set view, in groups.
-func (m SetView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Open, k.Edit, k.Mark, k.Save, k.NextConflict},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Help, k.Quit, k.ForceQuit},
 	}
+}
+
+// column is one column of the table.
+type column struct {
+	title escape.Text
+	width int
+}
+
+// cells lays out one row of the table, each text cut to its column and
+// the last with no trailing blanks.
+func cells(cols []column, texts []escape.Text) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		t := ansi.Truncate(string(texts[i]), c.width, "…")
+		if i == len(cols)-1 {
+			b.WriteString(t)
+		} else {
+			b.WriteString(t + strings.Repeat(" ", max(0, c.width-ansi.StringWidth(t))))
+		}
+	}
+	return b.String()
 }
