@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 )
 
 // answerOf is what a view's answer to a key reports: its intent, or nil.
@@ -108,9 +109,9 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	}...))
 
 	ed := drive(t, m, keys("i")...)
-	editor := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
-	checkAnswers(t, "in-app editor", editor, []viewKey{
-		{keyMsg("esc"), LeaveEditorMsg{}}, {keyMsg("ctrl+s"), LeaveEditorMsg{Save: true}},
+	inApp := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
+	checkAnswers(t, "in-app editor", inApp, []viewKey{
+		{keyMsg("esc"), editor.LeaveMsg{}}, {keyMsg("ctrl+s"), editor.LeaveMsg{Save: true}},
 		{tea.KeyMsg{Type: tea.KeyF1}, common.HelpMsg{}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 	finding, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyCtrlF})

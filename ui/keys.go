@@ -5,6 +5,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -18,7 +19,7 @@ import (
 type KeyMap struct {
 	Object   ObjectKeyMap
 	Conflict ConflictKeyMap
-	Editor   EditorKeyMap
+	Editor   editor.KeyMap
 	Timeline TimelineKeyMap
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
@@ -33,7 +34,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Object:   DefaultObjectKeyMap(),
 		Conflict: DefaultConflictKeyMap(),
-		Editor:   DefaultEditorKeyMap(),
+		Editor:   editor.DefaultKeyMap(),
 		Timeline: DefaultTimelineKeyMap(),
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
@@ -158,29 +159,6 @@ func DefaultConflictKeyMap() ConflictKeyMap {
 		Reveal: common.RevealKey(),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// EditorKeyMap is the in-app editor's keys besides its text's own
-// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
-// typed into the text, q and ? included.
-type EditorKeyMap struct {
-	// Leave goes back, keeping what was typed as the draft; inside the
-	// find or go-to-line prompt it closes the prompt instead. Save keeps
-	// it and saves, from the prompt too.
-	Leave, Save key.Binding
-
-	// Help shows every key, as ? does elsewhere (? is typed).
-	Help, ForceQuit key.Binding
-}
-
-// DefaultEditorKeyMap returns the in-app editor's keys.
-func DefaultEditorKeyMap() EditorKeyMap {
-	return EditorKeyMap{
-		Leave:     common.Binding("leave, keep the draft", "esc"),
-		Save:      common.Binding("save", "ctrl+s"),
-		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
 	}
 }
 

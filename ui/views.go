@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 )
 
 // views are the app's views, one of each. Each is a component after
@@ -15,7 +16,7 @@ import (
 type views struct {
 	object   ObjectView
 	conflict ConflictView
-	editor   EditorView
+	editor   editor.Model
 	timeline TimelineView
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    LostView
@@ -39,7 +40,7 @@ func newViews(keys KeyMap, styles *common.Styles) views {
 // renew makes the object's views afresh; backToList says whether esc goes
 // from the object view back to a list.
 func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
-	v.object, v.conflict, v.editor = NewObjectView(keys.Object, styles), NewConflictView(keys.Conflict, styles), NewEditorView(keys.Editor, styles)
+	v.object, v.conflict, v.editor = NewObjectView(keys.Object, styles), NewConflictView(keys.Conflict, styles), editor.New(keys.Editor, styles)
 	v.timeline, v.preview = NewTimelineView(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
 	v.lost = NewLostView(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
