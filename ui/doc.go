@@ -8,6 +8,8 @@
 //
 // The in-app editor's view is ui/editor; the app opens it and takes its
 // text (inapp.go).
+// The object view is ui/object; the app gives it an object.Content
+// (objectContent) and acts on its intents (objectintents.go).
 //
 // # The app and its views
 //
