@@ -59,9 +59,13 @@ func (v *views) refresh(sess *model.Session) {
 func objectContent(sess *model.Session) object.Content {
 	live, deleted := sess.Live()
 	change, changed := sess.ServerChange()
-	return object.Content{Ref: sess.Ref(), TextForm: common.TextFormOf(sess), Live: live, Deleted: deleted,
+	c := object.Content{Ref: sess.Ref(), TextForm: common.TextFormOf(sess), Live: live, Deleted: deleted,
 		Base: sess.Base(), Draft: sess.Draft(), Change: change, Changed: changed, Rebasing: sess.Rebase() != nil,
-		Failure: sess.Failure(), Fights: sess.Fights()}
+		Fights: sess.Fights()}
+	if f := sess.Failure(); f != nil {
+		c.Causes, c.CanUpdate = f.Causes, f.Kind == model.ErrorApplyCannotRemove
+	}
+	return c
 }
 
 // update hands msg to the view of screen s.

@@ -170,15 +170,15 @@ func (m Model) CursorLine() (string, bool) { return m.blame.cursorLine() }
 // marked. The rows are rendered once per live version; a cursor move only
 // marks another row.
 func (m *Model) blameContent() string {
-	if m.live == nil {
+	if m.shown.live == nil {
 		return m.styles.Muted.Render("waiting for the object ...")
 	}
-	of := string(m.liveRV) + fmt.Sprint(m.full)
+	of := string(m.shown.liveRV) + fmt.Sprint(m.full)
 	mw := blameManagerWidth(m.width)
 	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
 	if m.blame.of != of {
-		text := common.RenderObject(m.live, m.full, m.renders.TF)
-		lines, err := model.Blame(m.live, text)
+		text := common.RenderObject(m.shown.live, m.full, m.renders.TF)
+		lines, err := model.Blame(m.shown.live, text)
 		m.blame = blame{on: m.blame.on, cursor: m.blame.cursor, of: of, lines: lines, err: err}
 		// A Secret's values masked line for line, as the object view
 		// shows them, until R.

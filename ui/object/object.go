@@ -32,14 +32,37 @@ type Model struct {
 	body   viewport.Model
 	// side scrolls the body sideways (←, →).
 	side common.Sideways
+	// bodyText is what the body was last given; renders the objects
+	// last rendered.
+	bodyText string
+	renders  *common.Renders
+	// hunkAt are the body lines where the diff's hunks start, for n and N.
+	hunkAt []int
+
+	// shown is what the session says, copied by SetContent.
+	shown shown
+	// conn is the connection's state (SetConnection).
+	conn escape.Text
 
 	// full shows managedFields and status (f).
 	full bool
 	// showDiff shows the draft's diff against base instead of the draft (d).
 	showDiff bool
+	// revealed shows a Secret's values, masked until R.
+	revealed bool
+	// blame is the live object with the blame gutter (b), while it shows.
+	blame blame
 
-	// What the session says, copied by SetContent, its server text
-	// escaped there (escape.Text).
+	// backToList: esc goes back to the browser.
+	backToList bool
+	// demo: kedit demo's writer is there for w and W, which the help
+	// names only then.
+	demo bool
+}
+
+// shown is what the object view draws of the session, its server text
+// escaped (escape.Text).
+type shown struct {
 	ref     model.ObjectRef
 	liveRV  escape.Text
 	deleted bool
@@ -48,38 +71,23 @@ type Model struct {
 	baseRV  escape.Text
 	draft   *model.Draft
 	banner  escape.Text
-	// bodyText is what the body was last given; renders the objects
-	// last rendered.
-	bodyText string
-	renders  *common.Renders
+	// rebasing: a rebase is under way.
 	rebasing bool
-	conn     escape.Text
 	// causes are the field causes of the last refused save (a 422), shown
 	// next to their lines in the draft.
 	causes []model.FieldCause
 	// canUpdate is set when apply could not remove a field and u sends
 	// the save as an update.
 	canUpdate bool
-	// hunkAt are the body lines where the diff's hunks start, for n and N.
-	hunkAt []int
-
-	// blame is the live object with the blame gutter (b), while it shows.
-	blame blame
 	// gitOps names the tool that reconciles the object, when one does:
 	// a save may be reverted.
 	gitOps escape.Text
 	// fight names a fight among the versions kedit observed (the latest
 	// one's): two writers taking a field from each other.
 	fight escape.Text
-
 	// secret is set for a Secret, whose values are masked until R
-	// reveals them (revealed).
-	secret, revealed bool
-	// backToList: esc goes back to the browser.
-	backToList bool
-	// demo: kedit demo's writer is there for w and W, which the help
-	// names only then.
-	demo bool
+	// reveals them.
+	secret bool
 }
 
 // New returns an object view with nothing to show until SetContent.
@@ -127,8 +135,11 @@ type Content struct {
 	Changed bool
 	// Rebasing is set while a rebase is under way.
 	Rebasing bool
-	// Failure is the last save's failure, nil for none.
-	Failure *model.Failure
+	// Causes are the field causes of the last refused save (a 422);
+	// CanUpdate is set when server-side apply could not remove a field
+	// and u may send the save as an update.
+	Causes    []model.FieldCause
+	CanUpdate bool
 	// Fights are the fights among the versions kedit observed.
 	Fights []model.Fight
 }
@@ -137,30 +148,20 @@ type Content struct {
 // event the session handled, so the view never draws a session that moved
 // on.
 func (m *Model) SetContent(c Content) {
-	m.ref = c.Ref
-	m.secret = m.ref.IsSecret()
+	m.shown = shown{ref: c.Ref, secret: c.Ref.IsSecret(),
+		liveRV: escape.Safe(c.Live.ResourceVersion), live: c.Live.Object, deleted: c.Deleted,
+		base: c.Base.Object, baseRV: escape.Safe(c.Base.ResourceVersion), draft: c.Draft,
+		rebasing: c.Rebasing, causes: c.Causes, canUpdate: c.CanUpdate, fight: fightText(c.Fights)}
 	m.renders.TF = c.TextForm
-	m.liveRV, m.live, m.deleted = escape.Safe(c.Live.ResourceVersion), c.Live.Object, c.Deleted
-	m.base, m.baseRV = c.Base.Object, escape.Safe(c.Base.ResourceVersion)
-	m.draft = c.Draft
-	m.banner = ""
 	if c.Changed {
-		m.banner = common.BannerText(c.Change)
+		m.shown.banner = common.BannerText(c.Change)
 	}
-	m.rebasing = c.Rebasing
-	m.causes, m.canUpdate = nil, false
-	if f := c.Failure; f != nil {
-		m.causes = f.Causes
-		m.canUpdate = f.Kind == model.ErrorApplyCannotRemove
+	if o, ok := model.GitOpsOwnerOf(c.Live.Object); ok {
+		m.shown.gitOps = escape.Safe(o.Description())
 	}
-	if m.draft == nil {
+	if c.Draft == nil {
 		m.showDiff = false
 	}
-	m.gitOps = ""
-	if o, ok := model.GitOpsOwnerOf(m.live); ok {
-		m.gitOps = escape.Safe(o.Description())
-	}
-	m.fight = fightText(c.Fights)
 	m.layout()
 }
 
@@ -194,17 +195,17 @@ func (m Model) HunkStarts() []int { return m.hunkAt }
 func (m Model) header() []string {
 	st := m.styles
 	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
-	if m.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.gitOps)), "\n")...)
+	if m.shown.gitOps != "" {
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
 	}
-	if m.fight != "" {
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.fight)), "\n")...)
+	if m.shown.fight != "" {
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.shown.fight)), "\n")...)
 	}
-	if m.banner != "" {
+	if m.shown.banner != "" {
 		// A deleted object has nothing to rebase onto: its banner says
 		// what s does instead.
-		text := m.banner
-		if !m.deleted {
+		text := m.shown.banner
+		if !m.shown.deleted {
 			text += "  (r: rebase now)"
 		}
 		// Width wraps a long list of paths instead of cutting it off.
@@ -217,15 +218,15 @@ func (m Model) header() []string {
 // connection's state.
 func (m Model) titleLine() string {
 	st := m.styles
-	parts := []escape.Text{common.ObjectTitle(m.ref)}
-	if m.ref.Namespace != "" {
-		parts = append(parts, "namespace "+escape.Safe(m.ref.Namespace))
+	parts := []escape.Text{common.ObjectTitle(m.shown.ref)}
+	if m.shown.ref.Namespace != "" {
+		parts = append(parts, "namespace "+escape.Safe(m.shown.ref.Namespace))
 	}
-	if m.ref.Context != "" {
-		parts = append(parts, "context "+escape.Safe(m.ref.Context))
+	if m.shown.ref.Context != "" {
+		parts = append(parts, "context "+escape.Safe(m.shown.ref.Context))
 	}
-	rv := "rv " + m.liveRV
-	if m.deleted {
+	rv := "rv " + m.shown.liveRV
+	if m.shown.deleted {
 		rv += " (deleted)"
 	}
 	// The live resourceVersion and the connection state matter most while
@@ -248,24 +249,24 @@ func (m Model) stateLine() string {
 	var line string
 	switch {
 	case m.blame.on:
-		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.liveRV+": who owns each line's field, and when (b hides)"))
-	case m.draft == nil:
+		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)"))
+	case m.shown.draft == nil:
 		line = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)"))
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)"))
 	default:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.baseRV+" (d: diff against base)"))
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.shown.baseRV+" (d: diff against base)"))
 	}
 	switch {
-	case m.secret && m.revealed:
+	case m.shown.secret && m.revealed:
 		line += "  " + st.Muted.Render("values shown (R hides)")
-	case m.secret:
+	case m.shown.secret:
 		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
-	if m.draft != nil && m.draft.Err != nil {
-		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.draft.Err)))
+	if m.shown.draft != nil && m.shown.draft.Err != nil {
+		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err)))
 	}
-	if m.rebasing {
+	if m.shown.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
 	return line + m.renders.TF.Notes(st, m.full)
@@ -274,20 +275,20 @@ func (m Model) stateLine() string {
 // content renders the body's text: the live object, the draft or its
 // diff, and the lines where the diff's hunks start.
 func (m Model) content() (string, []int) {
-	if m.draft == nil {
-		if m.live == nil {
+	if m.shown.draft == nil {
+		if m.shown.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(m.masked(m.renders.Render(m.live, m.full))), nil
+		return m.styles.EscapedYAML(m.masked(m.renders.Render(m.shown.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
+		return m.annotated(m.styles.EscapedYAML(m.masked(m.shown.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object, against base as the draft's text was
 	// made from it.
-	baseText := m.renders.RenderAs(m.base, common.RenderAsDraft)
-	hunks := common.DiffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
+	baseText := m.renders.RenderAs(m.shown.base, common.RenderAsDraft)
+	hunks := common.DiffHunks(baseText, m.shown.draft.Text, m.shown.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
@@ -297,7 +298,7 @@ func (m Model) content() (string, []int) {
 // masked is text, a Secret's YAML, with its values masked unless R
 // revealed them; any other object's text as it is.
 func (m Model) masked(text string) string {
-	if !m.secret || m.revealed {
+	if !m.shown.secret || m.revealed {
 		return text
 	}
 	return strings.Join(common.MaskSecretLines(text), "\n")
@@ -307,7 +308,7 @@ func (m Model) masked(text string) string {
 // field, so the user sees where the server's complaint is without reading
 // paths; a cause whose field is not found goes on top.
 func (m Model) annotated(text string) string {
-	return common.AnnotateCauses(m.styles, text, m.causes)
+	return common.AnnotateCauses(m.styles, text, m.shown.causes)
 }
 
 // layout sizes the body to what the header leaves and refills it.
@@ -348,14 +349,14 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.backToList {
 		bindings = append(bindings, k.BackToList)
 	}
-	if m.canUpdate {
+	if m.shown.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
-	if (m.banner != "" || m.draft != nil) && !m.deleted {
+	if (m.shown.banner != "" || m.shown.draft != nil) && !m.shown.deleted {
 		// A deleted object has nothing to rebase onto (r says so).
 		bindings = append(bindings, k.Rebase)
 	}
-	if m.draft != nil {
+	if m.shown.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
 	bindings = append(m.secretKeys(bindings...), k.Timeline, k.Blame, common.StateHelp(k.Preview, "preview"), k.Fields)
@@ -368,7 +369,7 @@ func (m Model) ShortHelp() []key.Binding {
 // secretKeys is bindings with R after them for a Secret, said for what it
 // does now: reveal, or hide once the values show.
 func (m Model) secretKeys(bindings ...key.Binding) []key.Binding {
-	if m.secret {
+	if m.shown.secret {
 		bindings = append(bindings, common.RevealHelp(m.keys.Reveal, m.revealed))
 	}
 	return bindings

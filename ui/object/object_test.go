@@ -55,9 +55,13 @@ func configMap(rv string, data map[string]any, manager string, sec int, owned ..
 func contentOf(sess *model.Session) Content {
 	live, deleted := sess.Live()
 	change, changed := sess.ServerChange()
-	return Content{Ref: sess.Ref(), TextForm: common.TextFormOf(sess), Live: live, Deleted: deleted,
+	c := Content{Ref: sess.Ref(), TextForm: common.TextFormOf(sess), Live: live, Deleted: deleted,
 		Base: sess.Base(), Draft: sess.Draft(), Change: change, Changed: changed, Rebasing: sess.Rebase() != nil,
-		Failure: sess.Failure(), Fights: sess.Fights()}
+		Fights: sess.Fights()}
+	if f := sess.Failure(); f != nil {
+		c.Causes, c.CanUpdate = f.Causes, f.Kind == model.ErrorApplyCannotRemove
+	}
+	return c
 }
 
 // keyMsg is the key named k.

@@ -86,7 +86,7 @@ func (m Model) blameUpdate(k tea.KeyMsg) (Model, tea.Cmd) {
 		m.ToggleBlame()
 		return m, common.Emit(in)
 	}
-	if m.draft != nil && key.Matches(k, m.keys.Diff) {
+	if m.shown.draft != nil && key.Matches(k, m.keys.Diff) {
 		m.blame.on, m.showDiff = false, true
 		m.layout()
 		return m, common.Emit(common.SayMsg{})
@@ -127,11 +127,11 @@ func (m Model) ownKey(msg tea.KeyMsg) Model {
 	case key.Matches(msg, m.keys.Fields):
 		m.full = !m.full
 		m.layout()
-	case m.secret && key.Matches(msg, m.keys.Reveal):
+	case m.shown.secret && key.Matches(msg, m.keys.Reveal):
 		m.revealed = !m.revealed
 		m.layout()
 	case key.Matches(msg, m.keys.Diff):
-		if m.draft != nil {
+		if m.shown.draft != nil {
 			m.showDiff = !m.showDiff
 			m.layout()
 		}
