@@ -14,6 +14,7 @@ import (
 
 	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/internal/benchkeys"
 	"github.com/kedit/kedit/ui/pasteinput"
 	"github.com/kedit/kedit/ui/textedit"
@@ -39,7 +40,7 @@ func benchApp(b *testing.B, size int) App {
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(keyMsg("i"))
 	app := m.(App)
-	app.editor.area.SetCursor(textedit.Pos{Line: app.editor.area.Lines() / 2, Col: 4})
+	app.editor.SetCursor(textedit.Pos{Line: app.editor.Lines() / 2, Col: 4})
 	return app
 }
 
@@ -87,7 +88,7 @@ func BenchmarkAppKeep(b *testing.B) {
 		b.Run("check/"+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				_ = checkCmd(m.editor.opening, model.FormatYAML, m.editor.Version(), text, nil)()
+				_ = editor.Check(m.editor.Opening(), model.FormatYAML, m.editor.Version(), text, nil)
 			}
 		})
 		b.Run("update/"+s.Name, func(b *testing.B) {
@@ -96,8 +97,8 @@ func BenchmarkAppKeep(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
 				app := m
-				app.editor.kept = 0
-				msg := editorCheckedMsg{opening: app.editor.opening, version: app.editor.Version(), text: text, parsed: model.ParseDraft(text)}
+				app.editor.SetKept(0)
+				msg := editor.CheckedMsg{Opening: app.editor.Opening(), Version: app.editor.Version(), Text: text, Parsed: model.ParseDraft(text)}
 				b.StartTimer()
 				t0 := time.Now()
 				next, _ := app.Update(msg)
@@ -131,7 +132,7 @@ func BenchmarkAppPaste1MiB(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				want := m.editor.area.Len() + len(paste)
+				want := m.editor.Len() + len(paste)
 				p := tea.NewProgram(untilLen{m, want}, tea.WithInput(bc.wrap(pr)), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 				b.StartTimer()
 				cpu0 := cpuTime()
@@ -146,7 +147,7 @@ func BenchmarkAppPaste1MiB(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if got := final.(untilLen).App.editor.area.Len(); got != want {
+				if got := final.(untilLen).App.editor.Len(); got != want {
 					b.Fatalf("%d bytes in the editor, want %d", got, want)
 				}
 			}
@@ -175,7 +176,7 @@ type untilLen struct {
 func (u untilLen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := u.App.Update(msg)
 	u.App = next.(App)
-	if u.App.editor.area.Len() >= u.n {
+	if u.App.editor.Len() >= u.n {
 		return u, tea.Quit
 	}
 	return u, cmd

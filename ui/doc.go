@@ -6,6 +6,11 @@
 // status bar under them. It renders model.Session and turns keys into
 // intents; all I/O runs in tea.Cmd closures.
 //
+// The in-app editor's view is ui/editor; the app opens it and takes its
+// text (inapp.go).
+// The object view is ui/object; the app gives it an object.Content
+// (objectContent) and acts on its intents (objectintents.go).
+//
 // # The app and its views
 //
 // App owns the session, the objects left for the browser, the set's

@@ -196,11 +196,11 @@ func (m *App) takeEditorText() tea.Cmd {
 		return nil
 	}
 	m.closeEditor(screenObject)
-	if m.editingMerged && !m.editor.Changed() || !m.editingMerged && !m.editor.unkept() {
+	if m.editingMerged && !m.editor.Changed() || !m.editingMerged && !m.editor.Unkept() {
 		// The session has it already (the draft), or there is nothing
 		// typed to keep (the merged result).
 		return nil
 	}
-	m.editor.setKept()
+	m.editor.SetKept(m.editor.Version())
 	return m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom})
 }

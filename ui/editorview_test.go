@@ -4,21 +4,19 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
-	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/textedit"
 )
 
@@ -51,8 +49,8 @@ func TestEditorKeepsTyping(t *testing.T) {
 	m := newApp(t, 80, 24, r, withDrafts(drafts))
 	m = drive(t, m, keys("i")...)
 	m = typeIn(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter}, runes("  baz: typed"))
-	if m.screen != screenEditor || m.editor.area.Cursor() != (textedit.Pos{Line: 2, Col: 12}) {
-		t.Fatalf("the kept draft moved the editor: screen %v, cursor %+v", m.screen, m.editor.area.Cursor())
+	if m.screen != screenEditor || m.editor.Cursor() != (textedit.Pos{Line: 2, Col: 12}) {
+		t.Fatalf("the kept draft moved the editor: screen %v, cursor %+v", m.screen, m.editor.Cursor())
 	}
 	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "  baz: typed\n") {
 		t.Fatalf("the typing is not the session's draft: %+v", d)
@@ -87,10 +85,10 @@ func TestEditorKeepsWhileTypingGoesOn(t *testing.T) {
 	m := drive(t, newApp(t, 80, 24, r), keys("i")...)
 	d := newDriver(t, m)
 	start := time.Now()
-	for time.Since(start) < 3*keepMax && len(r.writes()) == 0 {
+	for time.Since(start) < 3*editor.KeepMax && len(r.writes()) == 0 {
 		d.send(runes("x"))
 		// Keystrokes come faster than the pause that would keep them.
-		d.runFor(keepQuiet / 3)
+		d.runFor(editor.KeepQuiet / 3)
 	}
 	if len(r.writes()) == 0 {
 		t.Fatalf("nothing kept after %s of typing", time.Since(start))
@@ -143,7 +141,7 @@ func TestEditorCheckResults(t *testing.T) {
 	m := drive(t, newApp(t, 80, 24, &fakeRunner{}), keys("i")...)
 	text := m.editor.Text()
 	bad := text + "x: ["
-	m = drive(t, m, editorCheckedMsg{opening: m.editor.opening - 1, version: m.editor.Version() + 1, text: bad, parsed: model.ParseDraft(bad)})
+	m = drive(t, m, editor.CheckedMsg{Opening: m.editor.Opening() - 1, Version: m.editor.Version() + 1, Text: bad, Parsed: model.ParseDraft(bad)})
 	if m.Session().Draft() != nil {
 		t.Fatal("a check of another opening reached the session")
 	}
@@ -151,11 +149,11 @@ func TestEditorCheckResults(t *testing.T) {
 	d := newDriver(t, m)
 	d.send(tea.KeyMsg{Type: tea.KeyCtrlEnd})
 	d.send(runes("x: ["))
-	var held editorCheckedMsg
-	for held.text == "" {
+	var held editor.CheckedMsg
+	for held.Text == "" {
 		select {
 		case msg := <-d.msgs:
-			if c, ok := msg.(editorCheckedMsg); ok {
+			if c, ok := msg.(editor.CheckedMsg); ok {
 				held = c
 				continue
 			}
@@ -370,7 +368,7 @@ func TestEditorMergedResult(t *testing.T) {
 func TestEditorMouse(t *testing.T) {
 	m := drive(t, newApp(t, 80, 24, &fakeRunner{}), keys("i")...)
 	m = drive(t, m, tea.MouseMsg{X: 8, Y: 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if c := m.editor.area.Cursor(); c != (textedit.Pos{Line: 2, Col: 4}) {
+	if c := m.editor.Cursor(); c != (textedit.Pos{Line: 2, Col: 4}) {
 		t.Fatalf("a click on row 3, column 8 put the cursor at %+v", c)
 	}
 }
@@ -385,66 +383,6 @@ func TestEditorDraftErrorsStillSaid(t *testing.T) {
 	var de *model.DraftError
 	if r.saves != 0 || m.screen != screenObject || !errors.As(m.Session().Draft().Err, &de) {
 		t.Fatalf("saves %d, screen %v", r.saves, m.screen)
-	}
-}
-
-// TestREADMEEditorKeyTable checks the README's table of the in-app
-// editor's keys against the keys it answers to: textedit's KeyMap, and the
-// app's own in it (esc, ctrl+s, f1, ctrl+c).
-func TestREADMEEditorKeyTable(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(b), "**In-app editor**")
-	start := strings.Index(rest, "| key | action |")
-	if !ok || start < 0 {
-		t.Fatal("the README has no key table for the in-app editor")
-	}
-	table := rest[start:]
-	if end := strings.Index(table, "\n\n"); end >= 0 {
-		table = table[:end]
-	}
-	for _, b := range editorBindings() {
-		for _, k := range b.Keys() {
-			if s, ok := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn"}[k]; ok {
-				k = s
-			}
-			if !strings.Contains(table, "`"+k+"`") {
-				t.Errorf("the README's in-app editor table does not list `%s` (%s)", k, b.Help().Desc)
-			}
-		}
-	}
-}
-
-// editorBindings are every binding the in-app editor answers to.
-func editorBindings() []key.Binding {
-	var out []key.Binding
-	te := reflect.ValueOf(textedit.DefaultKeyMap())
-	for i := range te.NumField() {
-		out = append(out, te.Field(i).Interface().(key.Binding))
-	}
-	k := DefaultEditorKeyMap()
-	return append(out, k.Leave, k.Save, k.Help, k.ForceQuit)
-}
-
-// TestEditorHelpListsEveryKey: the in-app help (f1 in the editor) lists
-// every key the editor answers to.
-func TestEditorHelpListsEveryKey(t *testing.T) {
-	listed := map[string]bool{}
-	for _, group := range NewEditorView(DefaultEditorKeyMap(), common.NewStyles()).FullHelp() {
-		for _, b := range group {
-			for _, k := range b.Keys() {
-				listed[k] = true
-			}
-		}
-	}
-	for _, b := range editorBindings() {
-		for _, k := range b.Keys() {
-			if !listed[k] {
-				t.Errorf("the editor's help does not list %s (%s)", k, b.Help().Desc)
-			}
-		}
 	}
 }
 

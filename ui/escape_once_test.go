@@ -191,7 +191,7 @@ func headerDrawnOnce(t *testing.T, r *rand.Rand) {
 		t.Fatal(err)
 	}
 	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 300, Height: 30})
-	header := strings.Join(m.views.object.header(), "\n")
+	header := m.views.object.Header()
 	all := []string{name, ns, ctx, rv}
 	for i, what := range []string{"name", "namespace", "context", "resourceVersion"} {
 		drawnOnce(t, header, "object view header, "+what, all[i], all...)
@@ -224,7 +224,7 @@ func bannerDrawnOnce(t *testing.T, manager string) {
 	r := &fakeRunner{}
 	m := edit(t, newApp(t, 220, 30, r), `foo: "1"`, `foo: "2"`)
 	m = theirsWriteBy(t, m, r, "bar", "2", manager)
-	drawnOnce(t, strings.Join(m.views.object.header(), "\n"), "object view banner", manager)
+	drawnOnce(t, m.views.object.Header(), "object view banner", manager)
 }
 
 // browserDrawnOnce lists an object of namespace ns and name, last

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/object"
 )
 
 // objectModes builds the app on the object view in each of its modes:
@@ -105,7 +106,7 @@ func TestEveryFooterKeyActsInEveryObjectMode(t *testing.T) {
 					if !acted {
 						t.Errorf("%s (%s) does nothing:\n%s", k, b.Help().Desc, before)
 					}
-					if blame && after.object.Blaming() && firstIntent(keyMsg(k), m.object.draftIntents()) != nil {
+					if blame && after.object.Blaming() && m.object.ActsOnDraft(keyMsg(k)) {
 						t.Errorf("%s (%s) acts on the draft and blame still shows", k, b.Help().Desc)
 					}
 				}
@@ -185,7 +186,7 @@ func TestMergedEditSaysTheRebasedDraftWaits(t *testing.T) {
 // TestHelpNamesTheDemoKeysOnlyInTheDemo: w and W drive kedit demo's
 // writer; the object view's help names them there and nowhere else.
 func TestHelpNamesTheDemoKeysOnlyInTheDemo(t *testing.T) {
-	k := DefaultObjectKeyMap()
+	k := object.DefaultKeyMap()
 	named := func(m App) (w, W bool) {
 		for _, g := range m.helpSource().full {
 			for _, b := range g {

@@ -37,7 +37,7 @@ func (m App) helpSource() helpSource {
 		return src("conflict view", m.conflict, k.Conflict.Help)
 	case screenEditor:
 		s := src("in-app editor", m.editor, k.Editor.Help)
-		s.page = m.editor.HelpPageKeys(s.page)
+		s.page = editorHelpPage(m.editor, s.page)
 		return s
 	case screenTimeline:
 		return src("timeline", m.timeline, k.Timeline.Help)

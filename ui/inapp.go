@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/helppage"
 )
 
 // The in-app editor as the app drives it: opening it on the draft or the
@@ -14,7 +16,7 @@ import (
 // editorIntent acts on what the in-app editor asked for; false for any
 // other message.
 func (m App) editorIntent(msg tea.Msg) (App, tea.Cmd, bool) {
-	leave, ok := msg.(LeaveEditorMsg)
+	leave, ok := msg.(editor.LeaveMsg)
 	if !ok {
 		return m, nil, false
 	}
@@ -30,9 +32,9 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 	}
 	m.closeEditor(screenObject)
 	var cmds []tea.Cmd
-	if m.editor.unkept() {
+	if m.editor.Unkept() {
 		cmds = append(cmds, m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom}))
-		m.editor.setKept()
+		m.editor.SetKept(m.editor.Version())
 		if d := m.sess.Draft(); d != nil && d.Err != nil {
 			// handle has said why; a draft that does not parse is not sent.
 			return m, tea.Batch(cmds...)
@@ -73,7 +75,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return renderBaseCmd(m.editor.opening, m.sess.Format(), base)
+	return m.editor.RenderBase(m.sess.Format(), base)
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views
@@ -89,15 +91,15 @@ func (m *App) closeEditor(s screen) {
 // beside the refused save's causes. A result for a text that has changed
 // since still goes to the session (it is newer than what the session
 // has), but its notes would be on the wrong lines: they wait for the next.
-func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
-	fresh, cmd := m.editor.checkDone(msg)
+func (m App) editorChecked(msg editor.CheckedMsg) (App, tea.Cmd) {
+	fresh, cmd := m.editor.CheckDone(msg)
 	if !fresh || m.screen != screenEditor {
 		return m, cmd
 	}
-	err := msg.parsed.Err(m.sess.Ref())
-	if !m.editingMerged && msg.version > m.editor.kept {
-		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.text, Parsed: msg.parsed, From: m.editorFrom}))
-		m.editor.kept = msg.version
+	err := msg.Parsed.Err(m.sess.Ref())
+	if !m.editingMerged && msg.Version > m.editor.Kept() {
+		cmd = tea.Batch(cmd, m.handle(model.DraftEdited{Text: msg.Text, Parsed: msg.Parsed, From: m.editorFrom}))
+		m.editor.SetKept(msg.Version)
 		err = nil
 		if d := m.sess.Draft(); d != nil {
 			// handle said it in the status bar too, which drops it once
@@ -105,8 +107,8 @@ func (m App) editorChecked(msg editorCheckedMsg) (App, tea.Cmd) {
 			err = d.Err
 		}
 	}
-	if msg.version == m.editor.Version() {
-		m.editor.setNotes(msg.causes, err)
+	if msg.Version == m.editor.Version() {
+		m.editor.SetNotes(msg.Causes, err)
 	}
 	return m, cmd
 }
@@ -146,4 +148,13 @@ func (m *App) mergedEdited(text string) (tea.Cmd, error) {
 		m.status.Info("rebased draft: s resubmits")
 	}
 	return cmd, err
+}
+
+// editorHelpPage is the help page's keys k over the in-app editor, whose
+// letters are typed: it scrolls with the editor's arrows and page keys
+// only.
+func editorHelpPage(e editor.Model, k helppage.KeyMap) helppage.KeyMap {
+	t := e.TextKeys()
+	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
+	return k
 }

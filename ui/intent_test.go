@@ -8,7 +8,9 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -46,19 +48,19 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	everywhere := []viewKey{{keyMsg("ctrl+c"), common.ForceQuitMsg{}}, {keyMsg("?"), common.HelpMsg{}}, {keyMsg("q"), common.QuitRequestedMsg{}}}
 
 	m := edit(t, newApp(t, 120, 40, &fakeRunner{}), `foo: "1"`, `foo: mine`)
-	object := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.object.Update(k); return cmd }
-	checkAnswers(t, "object view", object, append(everywhere, []viewKey{
-		{keyMsg("e"), common.EditMsg{}}, {keyMsg("i"), common.EditMsg{InApp: true}}, {keyMsg("s"), SaveMsg{}},
-		{keyMsg("u"), SaveMsg{AsUpdate: true}}, {keyMsg("r"), RebaseMsg{}}, {keyMsg("x"), DiscardMsg{}},
-		{keyMsg("c"), ShowConflictsMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}, {keyMsg("p"), PreviewMsg{}},
-		{keyMsg("w"), DemoWriteMsg{}}, {keyMsg("f"), nil}, {keyMsg("d"), nil}, {keyMsg("j"), nil},
+	objectView := func(k tea.KeyMsg) tea.Cmd { _, cmd := m.object.Update(k); return cmd }
+	checkAnswers(t, "object view", objectView, append(everywhere, []viewKey{
+		{keyMsg("e"), common.EditMsg{}}, {keyMsg("i"), common.EditMsg{InApp: true}}, {keyMsg("s"), object.SaveMsg{}},
+		{keyMsg("u"), object.SaveMsg{AsUpdate: true}}, {keyMsg("r"), object.RebaseMsg{}}, {keyMsg("x"), object.DiscardMsg{}},
+		{keyMsg("c"), object.ShowConflictsMsg{}}, {keyMsg("t"), object.ShowTimelineMsg{}}, {keyMsg("p"), object.PreviewMsg{}},
+		{keyMsg("w"), object.DemoWriteMsg{}}, {keyMsg("f"), nil}, {keyMsg("d"), nil}, {keyMsg("j"), nil},
 		{keyMsg("esc"), nil}, // no list to go back to
 	}...))
 	m.object.SetBackToList(true)
-	checkAnswers(t, "object view with a list", object, []viewKey{{keyMsg("esc"), BackToListMsg{}}})
+	checkAnswers(t, "object view with a list", objectView, []viewKey{{keyMsg("esc"), object.BackToListMsg{}}})
 	blaming, _ := m.object.Update(keyMsg("b"))
 	checkAnswers(t, "object view with blame", func(k tea.KeyMsg) tea.Cmd { _, cmd := blaming.Update(k); return cmd },
-		[]viewKey{{keyMsg("e"), common.EditMsg{}}, {keyMsg("s"), SaveMsg{}}, {keyMsg("x"), DiscardMsg{}}, {keyMsg("t"), ShowTimelineMsg{}}})
+		[]viewKey{{keyMsg("e"), common.EditMsg{}}, {keyMsg("s"), object.SaveMsg{}}, {keyMsg("x"), object.DiscardMsg{}}, {keyMsg("t"), object.ShowTimelineMsg{}}})
 
 	r := &fakeRunner{}
 	mine := edit(t, edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`), `bar: "1"`, `bar: mine`)
@@ -110,9 +112,9 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	}...))
 
 	ed := drive(t, m, keys("i")...)
-	editor := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
-	checkAnswers(t, "in-app editor", editor, []viewKey{
-		{keyMsg("esc"), LeaveEditorMsg{}}, {keyMsg("ctrl+s"), LeaveEditorMsg{Save: true}},
+	inApp := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
+	checkAnswers(t, "in-app editor", inApp, []viewKey{
+		{keyMsg("esc"), editor.LeaveMsg{}}, {keyMsg("ctrl+s"), editor.LeaveMsg{Save: true}},
 		{tea.KeyMsg{Type: tea.KeyF1}, common.HelpMsg{}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
 	})
 	finding, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyCtrlF})

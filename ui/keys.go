@@ -5,7 +5,9 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -18,9 +20,9 @@ import (
 // own keys, ctrl+c and ? included (f1 in the in-app editor, where ? is
 // typed), and its help is drawn from the same bindings.
 type KeyMap struct {
-	Object   ObjectKeyMap
+	Object   object.KeyMap
 	Conflict ConflictKeyMap
-	Editor   EditorKeyMap
+	Editor   editor.KeyMap
 	Timeline TimelineKeyMap
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
@@ -33,9 +35,9 @@ type KeyMap struct {
 // DefaultKeyMap returns kedit's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Object:   DefaultObjectKeyMap(),
+		Object:   object.DefaultKeyMap(),
 		Conflict: DefaultConflictKeyMap(),
-		Editor:   DefaultEditorKeyMap(),
+		Editor:   editor.DefaultKeyMap(),
 		Timeline: DefaultTimelineKeyMap(),
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
@@ -44,75 +46,6 @@ func DefaultKeyMap() KeyMap {
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
 	}
-}
-
-// ObjectKeyMap is the object view's keys.
-type ObjectKeyMap struct {
-	// Scrolling the body.
-	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
-
-	// The draft: edit it in $EDITOR or in the app, save it, rebase it,
-	// discard it, and show the rebase under way. SaveAsUpdate sends the
-	// save as an update after server-side apply could not remove a field
-	// another manager owns.
-	Edit, EditInApp, Save, SaveAsUpdate, Rebase, Discard, Conflicts key.Binding
-
-	// What the body shows: every field (managedFields and status), the
-	// draft's diff against base and its hunks (p is kept free for the
-	// preview), and a Secret's values, masked until Reveal.
-	Fields, Diff, NextHunk, PrevHunk, Reveal key.Binding
-
-	// On-call and teaching: the timeline of versions, the blame gutter,
-	// the server's dry run of the draft, the demo writer's write at once,
-	// and the demo's kubectl edit that loses a value saved meanwhile (both
-	// kedit demo only).
-	Timeline, Blame, Preview, DemoWrite, DemoKubectlEdit key.Binding
-
-	// BackToList goes back to the browser, on the object's type and
-	// namespace, when kedit has a list to go back to.
-	BackToList key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultObjectKeyMap returns the object view's keys.
-func DefaultObjectKeyMap() ObjectKeyMap {
-	return ObjectKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(),
-		PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(),
-		Home: common.HomeKey(), End: common.EndKey(),
-
-		Edit:         common.Binding("edit", "e"),
-		EditInApp:    common.Binding("edit here", "i"),
-		Save:         common.SaveKey(),
-		SaveAsUpdate: common.Binding("save as update", "u"),
-		Rebase:       common.Binding("rebase", "r"),
-		Discard:      common.Binding("discard", "x"),
-		Conflicts:    common.Binding("conflicts", "c"),
-
-		Fields:   common.Binding("all fields", "f"),
-		Diff:     common.Binding("draft/diff", "d"),
-		NextHunk: common.Binding("next hunk", "n"),
-		PrevHunk: common.Binding("previous hunk", "N"),
-		Reveal:   common.RevealKey(),
-
-		Timeline:  common.Binding("timeline", "t"),
-		Blame:     common.Binding("blame", "b"),
-		Preview:   common.Binding("preview (dry run)", "p"),
-		DemoWrite: common.Binding("demo writer writes", "w"),
-
-		DemoKubectlEdit: common.Binding("demo kubectl edit", "W"),
-
-		BackToList: common.Binding("list", "esc"),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// viewport gives the body's viewport the view's scrolling keys only: its
-// defaults take f, d, b and u, which are the view's own keys.
-func (k ObjectKeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // ConflictKeyMap is the conflict view's keys.
@@ -160,29 +93,6 @@ func DefaultConflictKeyMap() ConflictKeyMap {
 		Reveal: common.RevealKey(),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// EditorKeyMap is the in-app editor's keys besides its text's own
-// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
-// typed into the text, q and ? included.
-type EditorKeyMap struct {
-	// Leave goes back, keeping what was typed as the draft; inside the
-	// find or go-to-line prompt it closes the prompt instead. Save keeps
-	// it and saves, from the prompt too.
-	Leave, Save key.Binding
-
-	// Help shows every key, as ? does elsewhere (? is typed).
-	Help, ForceQuit key.Binding
-}
-
-// DefaultEditorKeyMap returns the in-app editor's keys.
-func DefaultEditorKeyMap() EditorKeyMap {
-	return EditorKeyMap{
-		Leave:     common.Binding("leave, keep the draft", "esc"),
-		Save:      common.Binding("save", "ctrl+s"),
-		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/object"
 )
 
 // What the app does for the object view and the conflict view: the
@@ -17,42 +18,42 @@ import (
 func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case BackToListMsg:
+	case object.BackToListMsg:
 		m, cmd = m.leave()
-	case SaveMsg:
+	case object.SaveMsg:
 		m, cmd = m.save(msg)
-	case RebaseMsg:
+	case object.RebaseMsg:
 		cmd = m.handle(model.RebaseRequested{})
 		if m.sess.Rebase() != nil {
 			// Also when a rebase was already under way: r shows it again.
 			m.screen = screenConflict
 		}
-	case DiscardMsg:
+	case object.DiscardMsg:
 		if m.sess.Draft() == nil {
 			m.status.Info("there is no draft to discard")
 		} else {
 			m.ask(confirmDiscard)
 		}
-	case ShowConflictsMsg:
+	case object.ShowConflictsMsg:
 		if m.sess.Rebase() != nil {
 			m.screen = screenConflict
 		}
-	case ShowTimelineMsg:
+	case object.ShowTimelineMsg:
 		m.timeline.Open(m.sess)
 		m.screen = screenTimeline
 		// The audit log is read again each time: a write logged since is
 		// in it.
 		cmd = m.timeline.ReadHistory(m.ctx, m.history)
-	case PreviewMsg:
+	case object.PreviewMsg:
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
 			m.screen = screenPreview
 			m.preview.SetSession(m.sess)
 		}
-	case DemoWriteMsg:
+	case object.DemoWriteMsg:
 		m.demoAct(DemoWriter.WriteNow, demo.WriterManager+" is writing ...",
 			"w makes the demo writer write at once: only in kedit demo")
-	case DemoKubectlEditMsg:
+	case object.DemoKubectlEditMsg:
 		m.demoAct(DemoWriter.KubectlEdit, demo.EditorUser+"'s kubectl edit is reading the object ...",
 			"W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
 	default:
@@ -87,7 +88,7 @@ func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 // save saves the draft: over a deleted object it can only create it
 // again; as an update only after server-side apply could not remove a
 // field another manager owns.
-func (m App) save(msg SaveMsg) (App, tea.Cmd) {
+func (m App) save(msg object.SaveMsg) (App, tea.Cmd) {
 	f := m.sess.Failure()
 	switch {
 	case msg.AsUpdate && (f == nil || f.Kind != model.ErrorApplyCannotRemove):

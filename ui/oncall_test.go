@@ -360,7 +360,7 @@ func blameApp(t *testing.T, w, h int) App {
 func cursorTo(t *testing.T, m App, s string) App {
 	t.Helper()
 	for range 200 {
-		if l, ok := m.object.cursorLine(); ok && strings.Contains(l, s) {
+		if l, ok := m.object.CursorLine(); ok && strings.Contains(l, s) {
 			return m
 		}
 		m = drive(t, m, keyMsg("j"))

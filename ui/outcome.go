@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 )
 
 // The outcomes of the shown object's commands: its watch, its session's
@@ -89,7 +90,7 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m, cmd = m.retryDue(msg)
 	case editorFinishedMsg:
 		m, cmd = m.editorDone(msg)
-	case editorCheckedMsg:
+	case editor.CheckedMsg:
 		m, cmd = m.editorChecked(msg)
 	case accessCheckedMsg:
 		m.accessChecked(msg)

@@ -160,22 +160,22 @@ func TestDiffViewHunks(t *testing.T) {
 	m = edit(t, m, "option5 = 5\n", "option5 = mine\n")
 	m = edit(t, m, "option30 = 30\n", "option30 = mine\n")
 	m = drive(t, m, keys("d")...)
-	body := m.object.body.View()
+	body := m.object.Body()
 	if !strings.Contains(body, "@@ ") || !strings.Contains(body, "+     option5 = mine") {
 		t.Fatalf("the diff has no hunk:\n%s", body)
 	}
-	if len(m.object.hunkAt) != 2 {
-		t.Fatalf("hunks start at %v, want two", m.object.hunkAt)
+	if len(m.object.HunkStarts()) != 2 {
+		t.Fatalf("hunks start at %v, want two", m.object.HunkStarts())
 	}
-	if all, _ := m.object.content(); strings.Contains(all, "option20 = 20") || !strings.Contains(all, "option27 = 27") || strings.Contains(all, "option26 = 26") {
+	if all := m.object.Text(); strings.Contains(all, "option20 = 20") || !strings.Contains(all, "option27 = 27") || strings.Contains(all, "option26 = 26") {
 		t.Errorf("the diff does not have three lines of context:\n%s", all)
 	}
 	m = drive(t, m, keys("n")...)
-	if !strings.Contains(m.object.body.View(), "option30 = mine") {
-		t.Errorf("n does not jump to the second hunk:\n%s", m.object.body.View())
+	if !strings.Contains(m.object.Body(), "option30 = mine") {
+		t.Errorf("n does not jump to the second hunk:\n%s", m.object.Body())
 	}
 	m = drive(t, m, keys("N")...)
-	if m.object.body.YOffset != 0 {
-		t.Errorf("N does not jump back to the first hunk: offset %d", m.object.body.YOffset)
+	if m.object.YOffset() != 0 {
+		t.Errorf("N does not jump back to the first hunk: offset %d", m.object.YOffset())
 	}
 }

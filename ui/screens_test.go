@@ -134,10 +134,10 @@ func TestObjectViewScrollsSideways(t *testing.T) {
 			if !strings.HasSuffix(row, "END") || !strings.HasPrefix(row, "…") {
 				t.Fatalf("→ to the end: %q\n%s", row, plain(m))
 			}
-			at := m.object.side.x
+			at := m.object.SidewaysOffset()
 			m = drive(t, m, keys("l")...)
-			if m.object.side.x != at {
-				t.Errorf("l went past the end: %d, then %d", at, m.object.side.x)
+			if m.object.SidewaysOffset() != at {
+				t.Errorf("l went past the end: %d, then %d", at, m.object.SidewaysOffset())
 			}
 			for range 200 {
 				m = drive(t, m, keys("h")...)

@@ -341,7 +341,7 @@ var keyNames = func() map[string]tea.KeyType {
 func replaceText(t *testing.T, m App, text string) App {
 	t.Helper()
 	msgs := []tea.Msg{tea.KeyMsg{Type: tea.KeyCtrlHome}}
-	for range m.editor.area.Lines() {
+	for range m.editor.Lines() {
 		msgs = append(msgs, tea.KeyMsg{Type: tea.KeyCtrlK})
 	}
 	msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})

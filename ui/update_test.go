@@ -32,76 +32,6 @@ func isQuit(cmd tea.Cmd) bool {
 	return ok
 }
 
-func TestObjectViewToggles(t *testing.T) {
-	sess := model.NewSession(ref)
-	obj := configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo")
-	obj.Object["status"] = map[string]any{"phase": "x"}
-	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
-		t.Fatal(err)
-	}
-	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
-	v.SetSize(80, 40)
-	v.SetSession(sess)
-	if out := v.View(); strings.Contains(out, "managedFields:") || strings.Contains(out, "phase") {
-		t.Errorf("managedFields or status shown by default:\n%s", out)
-	}
-	v, _ = v.Update(keyMsg("f"))
-	if out := v.View(); !v.ShowingAllFields() || !strings.Contains(out, "managedFields:") || !strings.Contains(out, "phase: x") {
-		t.Errorf("f does not show managedFields and status:\n%s", out)
-	}
-	v, _ = v.Update(keyMsg("d"))
-	if v.ShowingDiff() {
-		t.Error("d shows a diff without a draft")
-	}
-	text, _ := sess.DraftText()
-	if _, _, err := sess.Handle(model.DraftEdited{Text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)}); err != nil {
-		t.Fatal(err)
-	}
-	v.SetSession(sess)
-	if !strings.Contains(v.View(), "unsaved draft") {
-		t.Error("no unsaved draft mark")
-	}
-	v, _ = v.Update(keyMsg("d"))
-	if out := v.View(); !v.ShowingDiff() || !strings.Contains(out, "+   foo: mine") || !strings.Contains(out, `-   foo: "1"`) {
-		t.Errorf("d does not show the diff against base:\n%s", out)
-	}
-	v, _ = v.Update(keyMsg("d"))
-	if v.ShowingDiff() {
-		t.Error("d again does not go back to the draft")
-	}
-}
-
-func TestObjectViewScrolls(t *testing.T) {
-	data := map[string]any{}
-	for i := 0; i < 100; i++ {
-		data["k"+strings.Repeat("0", 3-len(string(rune('0'+i%10))))+string(rune('a'+i%26))+string(rune('a'+i/26))] = "v"
-	}
-	sess := model.NewSession(ref)
-	if _, _, err := sess.Handle(model.Opened{Object: configMap("1", data, "m", 0), At: t0}); err != nil {
-		t.Fatal(err)
-	}
-	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
-	v.SetSize(80, 10)
-	v.SetSession(sess)
-	top := v.View()
-	v, _ = v.Update(keyMsg("end"))
-	if v.View() == top || !v.body.AtBottom() {
-		t.Error("end does not scroll to the bottom")
-	}
-	v, _ = v.Update(keyMsg("home"))
-	if v.View() != top {
-		t.Error("home does not scroll back to the top")
-	}
-	v, _ = v.Update(keyMsg("down"))
-	if v.body.YOffset != 1 {
-		t.Errorf("down: offset %d, want 1", v.body.YOffset)
-	}
-	v, _ = v.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	if v.body.YOffset <= 1 {
-		t.Error("the mouse wheel does not scroll")
-	}
-}
-
 // conflicted returns an app in the conflict view: foo is mine in the
 // draft and theirs on the server.
 func conflicted(t *testing.T, w int) (App, *fakeRunner) {
@@ -519,27 +449,6 @@ func TestResolveSelectedConflict(t *testing.T) {
 	}
 }
 
-func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
-	v := NewObjectView(DefaultObjectKeyMap(), common.NewStyles())
-	v.SetSize(80, 24)
-	sess := model.NewSession(model.ObjectRef{Context: "arn:aws:eks:eu-west-1:123456789012:cluster/production",
-		Resource: ref.Resource, Kind: "ConfigMap", Namespace: "a-rather-long-namespace-name-for-a-team", Name: "testmap"})
-	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo"), At: t0}); err != nil {
-		t.Fatal(err)
-	}
-	v.SetSession(sess)
-	v.SetConnection("reconnecting since 12:01:03")
-	first := strings.Split(ansi.Strip(v.View()), "\n")[0]
-	for _, want := range []string{"ConfigMap/testmap", "rv 812", "reconnecting since 12:01:03"} {
-		if !strings.Contains(first, want) {
-			t.Errorf("80-column header %q lost %q", first, want)
-		}
-	}
-	if w := ansi.StringWidth(first); w > 80 {
-		t.Errorf("header is %d columns wide", w)
-	}
-}
-
 // TestConflictColumnsShowTheCollidingLines: a conflict deep inside a long
 // config file is shown where it is, not cut off below the first lines.
 func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
@@ -610,8 +519,8 @@ func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 // the rest is typed into the draft.
 func TestKeysThatArriveTogether(t *testing.T) {
 	m := drive(t, newApp(t, 120, 40, &fakeRunner{}), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f?")})
-	if !m.object.full || !m.help.Shown() {
-		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.full, m.help.Shown())
+	if !m.object.ShowingAllFields() || !m.help.Shown() {
+		t.Fatalf("f? as one message: all fields %v, full help %v", m.object.ShowingAllFields(), m.help.Shown())
 	}
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?ixy")})
 	if m.screen != screenEditor || !strings.Contains(m.editor.Text(), "xy") {

@@ -5,7 +5,9 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -15,9 +17,9 @@ import (
 // each object shown (renew); the browser, the set view, the help page and
 // the prompt live as long as the app.
 type views struct {
-	object   ObjectView
+	object   object.Model
 	conflict ConflictView
-	editor   EditorView
+	editor   editor.Model
 	timeline TimelineView
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    LostView
@@ -41,7 +43,7 @@ func newViews(keys KeyMap, styles *common.Styles) views {
 // renew makes the object's views afresh; backToList says whether esc goes
 // from the object view back to a list.
 func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
-	v.object, v.conflict, v.editor = NewObjectView(keys.Object, styles), NewConflictView(keys.Conflict, styles), NewEditorView(keys.Editor, styles)
+	v.object, v.conflict, v.editor = object.New(keys.Object, styles), NewConflictView(keys.Conflict, styles), editor.New(keys.Editor, styles)
 	v.timeline, v.preview = NewTimelineView(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
 	v.lost = NewLostView(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
@@ -49,10 +51,23 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 
 // refresh copies the session into the object's views.
 func (v *views) refresh(sess *model.Session) {
-	v.object.SetSession(sess)
+	v.object.SetContent(objectContent(sess))
 	v.conflict.SetSession(sess)
 	v.timeline.SetSession(sess)
 	v.preview.SetSession(sess)
+}
+
+// objectContent is what the object view draws of sess.
+func objectContent(sess *model.Session) object.Content {
+	live, deleted := sess.Live()
+	change, changed := sess.ServerChange()
+	c := object.Content{Ref: sess.Ref(), TextForm: common.TextFormOf(sess), Live: live, Deleted: deleted,
+		Base: sess.Base(), Draft: sess.Draft(), Change: change, Changed: changed, Rebasing: sess.Rebase() != nil,
+		Fights: sess.Fights()}
+	if f := sess.Failure(); f != nil {
+		c.Causes, c.CanUpdate = f.Causes, f.Kind == model.ErrorApplyCannotRemove
+	}
+	return c
 }
 
 // update hands msg to the view of screen s.

@@ -235,3 +235,11 @@ func HelpWindow(st *Styles, lines []string, off, height int) ([]string, int) {
 func StateHelp(b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 }
+
+// RevealHelp is R as it acts now: reveal, or hide once the values show.
+func RevealHelp(b key.Binding, revealed bool) key.Binding {
+	if revealed {
+		return StateHelp(b, "hide")
+	}
+	return b
+}

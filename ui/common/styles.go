@@ -88,3 +88,8 @@ func NewStyles() *Styles {
 	s.Changed = s.Changed.Foreground(lipgloss.AdaptiveColor{Light: "#B8860B", Dark: "#F1C40F"})
 	return s
 }
+
+// WideWidth is the narrowest terminal a view draws wide on: the conflict
+// view's versions side by side, blame's manager names in 22 columns, not
+// 11.
+const WideWidth = 120

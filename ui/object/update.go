@@ -1,4 +1,4 @@
-package ui
+package object
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -10,7 +10,7 @@ import (
 // The object view's keys: what the body shows is the view's own; the
 // draft, the other views and leaving are asked of the app.
 
-// The object view's intents (intent.go has those views share: help,
+// The object view's intents (ui/common has those views share: help,
 // quitting, editing and what the status bar says).
 type (
 	// SaveMsg asks to save the draft (s), or with AsUpdate to send the
@@ -40,10 +40,10 @@ type (
 
 // SetBackToList says whether esc goes back to a list: kedit was started
 // on one, or on an object whose type it can list.
-func (m *ObjectView) SetBackToList(ok bool) { m.backToList = ok }
+func (m *Model) SetBackToList(ok bool) { m.backToList = ok }
 
 // SetDemo says whether kedit demo's writer is there for w and W.
-func (m *ObjectView) SetDemo(ok bool) { m.demo = ok }
+func (m *Model) SetDemo(ok bool) { m.demo = ok }
 
 // Update handles a key or a mouse event. Scrolling, the blame gutter and
 // what the body shows (f, d, R) are the view's own; what needs the session
@@ -52,12 +52,12 @@ func (m *ObjectView) SetDemo(ok bool) { m.demo = ok }
 // a key that acts on the draft (e, i, s, u, r, x, c, d, and esc back to
 // the list) leaves blame and acts, as it does without it: every key the
 // footer names works in every mode.
-func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		m.body, cmd = m.body.Update(msg)
-		if m.blame {
+		if m.blame.on {
 			m.keepCursorInView()
 		}
 		return m, cmd
@@ -69,7 +69,7 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 		m.ToggleBlame()
 		return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
 	}
-	if m.blame {
+	if m.blame.on {
 		return m.blameUpdate(k)
 	}
 	if in := firstIntent(k, m.draftIntents()); in != nil {
@@ -81,18 +81,102 @@ func (m ObjectView) Update(msg tea.Msg) (ObjectView, tea.Cmd) {
 // blameUpdate handles a key while blame shows. Blame shows the live
 // object, not the draft: a key that acts on the draft leaves blame first,
 // so that the user sees what it did (d shows the draft's diff).
-func (m ObjectView) blameUpdate(k tea.KeyMsg) (ObjectView, tea.Cmd) {
+func (m Model) blameUpdate(k tea.KeyMsg) (Model, tea.Cmd) {
 	if in := firstIntent(k, m.draftIntents()); in != nil {
 		m.ToggleBlame()
 		return m, common.Emit(in)
 	}
-	if m.draft != nil && key.Matches(k, m.keys.Diff) {
-		m.blame, m.showDiff = false, true
+	if m.shown.draft != nil && key.Matches(k, m.keys.Diff) {
+		m.blame.on, m.showDiff = false, true
 		m.layout()
 		return m, common.Emit(common.SayMsg{})
 	}
 	m = m.ownKey(k)
 	return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
+}
+
+// anywhereIntents are the keys that ask the app for something whatever
+// the body shows, blame included.
+func (m Model) anywhereIntents() []keyIntent {
+	k := m.keys
+	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
+		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
+		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
+}
+
+// draftIntents are the keys that act on the draft, and esc back to the
+// list.
+func (m Model) draftIntents() []keyIntent {
+	k := m.keys
+	intents := []keyIntent{{k.Edit, common.EditMsg{}}, {k.EditInApp, common.EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
+		{k.SaveAsUpdate, SaveMsg{AsUpdate: true}}, {k.Rebase, RebaseMsg{}}, {k.Discard, DiscardMsg{}},
+		{k.Conflicts, ShowConflictsMsg{}}}
+	if m.backToList {
+		intents = append([]keyIntent{{k.BackToList, BackToListMsg{}}}, intents...)
+	}
+	return intents
+}
+
+// ownKey handles the view's own keys (f, R, d, n, N, home, end, sideways
+// and the blame cursor), and scrolls with the others.
+func (m Model) ownKey(msg tea.KeyMsg) Model {
+	if m.sidewaysKey(msg) || m.blame.on && m.blameKey(msg) {
+		return m
+	}
+	switch {
+	case key.Matches(msg, m.keys.Fields):
+		m.full = !m.full
+		m.layout()
+	case m.shown.secret && key.Matches(msg, m.keys.Reveal):
+		m.revealed = !m.revealed
+		m.layout()
+	case key.Matches(msg, m.keys.Diff):
+		if m.shown.draft != nil {
+			m.showDiff = !m.showDiff
+			m.layout()
+		}
+	case m.showDiff && key.Matches(msg, m.keys.NextHunk):
+		m.nextHunk()
+	case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
+		m.prevHunk()
+	case key.Matches(msg, m.keys.Home):
+		m.body.GotoTop()
+	case key.Matches(msg, m.keys.End):
+		m.body.GotoBottom()
+	default:
+		// The viewport answers a key with no command.
+		m.body, _ = m.body.Update(msg)
+		if m.blame.on {
+			m.keepCursorInView()
+		}
+	}
+	return m
+}
+
+// nextHunk scrolls the diff to the next hunk's first line.
+func (m *Model) nextHunk() {
+	for _, at := range m.hunkAt {
+		if at > m.body.YOffset {
+			m.body.SetYOffset(at)
+			return
+		}
+	}
+}
+
+// prevHunk scrolls the diff to the previous hunk's first line.
+func (m *Model) prevHunk() {
+	for i := len(m.hunkAt) - 1; i >= 0; i-- {
+		if m.hunkAt[i] < m.body.YOffset {
+			m.body.SetYOffset(m.hunkAt[i])
+			return
+		}
+	}
+}
+
+// ActsOnDraft reports whether k is a key that acts on the draft (or esc
+// back to the list): one that leaves blame as it acts.
+func (m Model) ActsOnDraft(k tea.KeyMsg) bool {
+	return firstIntent(k, m.draftIntents()) != nil
 }
 
 // keyIntent is a binding and the intent its key asks for.
@@ -110,82 +194,4 @@ func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
 		}
 	}
 	return nil
-}
-
-// anywhereIntents are the keys that ask the app for something whatever
-// the body shows, blame included.
-func (m ObjectView) anywhereIntents() []keyIntent {
-	k := m.keys
-	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
-		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
-		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
-}
-
-// draftIntents are the keys that act on the draft, and esc back to the
-// list.
-func (m ObjectView) draftIntents() []keyIntent {
-	k := m.keys
-	intents := []keyIntent{{k.Edit, common.EditMsg{}}, {k.EditInApp, common.EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
-		{k.SaveAsUpdate, SaveMsg{AsUpdate: true}}, {k.Rebase, RebaseMsg{}}, {k.Discard, DiscardMsg{}},
-		{k.Conflicts, ShowConflictsMsg{}}}
-	if m.backToList {
-		intents = append([]keyIntent{{k.BackToList, BackToListMsg{}}}, intents...)
-	}
-	return intents
-}
-
-// ownKey handles the view's own keys (f, R, d, n, N, home, end, sideways
-// and the blame cursor), and scrolls with the others.
-func (m ObjectView) ownKey(msg tea.KeyMsg) ObjectView {
-	if m.sidewaysKey(msg) || m.blame && m.blameKey(msg) {
-		return m
-	}
-	switch {
-	case key.Matches(msg, m.keys.Fields):
-		m.full = !m.full
-		m.layout()
-	case m.secret && key.Matches(msg, m.keys.Reveal):
-		m.revealed = !m.revealed
-		m.layout()
-	case key.Matches(msg, m.keys.Diff):
-		if m.draft != nil {
-			m.showDiff = !m.showDiff
-			m.layout()
-		}
-	case m.showDiff && key.Matches(msg, m.keys.NextHunk):
-		m.nextHunk()
-	case m.showDiff && key.Matches(msg, m.keys.PrevHunk):
-		m.prevHunk()
-	case key.Matches(msg, m.keys.Home):
-		m.body.GotoTop()
-	case key.Matches(msg, m.keys.End):
-		m.body.GotoBottom()
-	default:
-		// The viewport answers a key with no command.
-		m.body, _ = m.body.Update(msg)
-		if m.blame {
-			m.keepCursorInView()
-		}
-	}
-	return m
-}
-
-// nextHunk scrolls the diff to the next hunk's first line.
-func (m *ObjectView) nextHunk() {
-	for _, at := range m.hunkAt {
-		if at > m.body.YOffset {
-			m.body.SetYOffset(at)
-			return
-		}
-	}
-}
-
-// prevHunk scrolls the diff to the previous hunk's first line.
-func (m *ObjectView) prevHunk() {
-	for i := len(m.hunkAt) - 1; i >= 0; i-- {
-		if m.hunkAt[i] < m.body.YOffset {
-			m.body.SetYOffset(m.hunkAt[i])
-			return
-		}
-	}
 }

@@ -1,4 +1,9 @@
-package ui
+// Package editor is the in-app editor's view: kedit's own editor
+// (ui/textedit) on the draft or the rebase's merged result, with a title
+// line, the keys that leave it and save, and the background check of what
+// is typed. The app opens it, takes its text as it is checked, and acts on
+// its LeaveMsg.
+package editor
 
 import (
 	"fmt"
@@ -13,41 +18,44 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
-	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/textedit"
 )
 
 // How soon what is typed in the in-app editor is checked and kept: once
-// typing has paused for keepQuiet, and while it goes on without a pause,
-// keepMax after the first keystroke not yet kept. The draft store then has
+// typing has paused for KeepQuiet, and while it goes on without a pause,
+// KeepMax after the first keystroke not yet kept. The draft store then has
 // it within a second of the last keystroke (the parse runs in the
 // background; a mebibyte takes tens of milliseconds).
 const (
-	keepQuiet = 300 * time.Millisecond
-	keepMax   = time.Second
+	KeepQuiet = 300 * time.Millisecond
+	KeepMax   = time.Second
 )
 
-// Messages of the in-app editor.
+// CheckedMsg is the editor's text at Version, parsed in the background
+// once typing paused, with the server's field causes placed on its lines.
+// The app hands it to the editor (CheckDone) and, for the draft, the text
+// to the session.
+type CheckedMsg struct {
+	// Opening is the Open the text belongs to; Version the text's.
+	Opening, Version uint64
+	Text             string
+	Parsed           *model.ParsedDraft
+	Causes           []textedit.Note
+}
+
+// Messages of the in-app editor to itself.
 type (
-	// editorDueMsg says that the pause after typing may be over.
-	editorDueMsg struct{ opening uint64 }
-	// editorCheckedMsg is the editor's text at version, parsed in the
-	// background, with the server's field causes placed on its lines.
-	editorCheckedMsg struct {
-		opening, version uint64
-		text             string
-		parsed           *model.ParsedDraft
-		causes           []textedit.Note
-	}
-	// editorBaseMsg is the text the gutter compares with, rendered in the
+	// dueMsg says that the pause after typing may be over.
+	dueMsg struct{ opening uint64 }
+	// baseMsg is the text the gutter compares with, rendered in the
 	// background.
-	editorBaseMsg struct {
+	baseMsg struct {
 		opening uint64
 		text    string
 	}
 )
 
-// EditorView edits the draft, or the rebase's merged result, in the app,
+// Model edits the draft, or the rebase's merged result, in the app,
 // with kedit's own editor (ui/textedit): a title line, then the text with
 // a gutter of line numbers and marks against base, and notes under the
 // lines a parse error or a refused save's field causes are on.
@@ -55,8 +63,8 @@ type (
 // What is typed is checked in the background once typing pauses (at most
 // a second after the first keystroke not yet checked), and for the draft
 // the app then hands it to the session, which writes it to the draft store.
-type EditorView struct {
-	keys   EditorKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	area   textedit.Model
 	width  int
@@ -77,7 +85,7 @@ type EditorView struct {
 	// typedAt is when the text last changed; dirtySince when it first
 	// changed after it was last checked.
 	typedAt, dirtySince time.Time
-	// ticking: an editorDueMsg is on its way; checking: a check runs.
+	// ticking: an dueMsg is on its way; checking: a check runs.
 	ticking, checking bool
 	// causes are the field causes of the refused save the editor was
 	// opened after, drawn on their fields' lines until it is left.
@@ -88,15 +96,15 @@ type EditorView struct {
 	changedAt uint64
 }
 
-// NewEditorView returns an editor with nothing in it until Open.
-func NewEditorView(keys EditorKeyMap, styles *common.Styles) EditorView {
-	return EditorView{keys: keys, styles: styles, area: textedit.New()}
+// New returns an editor with nothing in it until Open.
+func New(keys KeyMap, styles *common.Styles) Model {
+	return Model{keys: keys, styles: styles, area: textedit.New()}
 }
 
 // Open puts text in the editor, cursor at the top, with the causes of a
 // refused save drawn under their fields' lines. The gutter shows no marks
 // until SetBase gives what to compare with.
-func (m *EditorView) Open(text string, merged bool, causes []model.FieldCause) {
+func (m *Model) Open(text string, merged bool, causes []model.FieldCause) {
 	m.area.Open(text)
 	m.merged = merged
 	m.opening++
@@ -111,44 +119,65 @@ func (m *EditorView) Open(text string, merged bool, causes []model.FieldCause) {
 
 // SetFormat says what the texts opened next are written in: they are
 // checked, and base rendered for the gutter, in it.
-func (m *EditorView) SetFormat(f model.Format) { m.format = f }
+func (m *Model) SetFormat(f model.Format) { m.format = f }
 
 // Text returns the text as edited. It joins the lines: it costs the
 // text's size.
-func (m EditorView) Text() string { return m.area.Text() }
+func (m Model) Text() string { return m.area.Text() }
 
 // Changed reports whether the text differs from what Open put in.
-func (m EditorView) Changed() bool { return m.area.Changed() }
+func (m Model) Changed() bool { return m.area.Changed() }
 
 // Version counts the changes of the text (textedit.Model.Version).
-func (m EditorView) Version() uint64 { return m.area.Version() }
+func (m Model) Version() uint64 { return m.area.Version() }
 
 // Prompting reports whether the find or go-to-line prompt is open, where
 // esc closes the prompt instead of leaving the editor.
-func (m EditorView) Prompting() bool { return m.area.Prompting() }
+func (m Model) Prompting() bool { return m.area.Prompting() }
 
-// unkept reports whether the text changed since the session last had it.
-func (m EditorView) unkept() bool { return m.area.Version() != m.kept }
+// Unkept reports whether the text changed since the session last had it.
+func (m Model) Unkept() bool { return m.area.Version() != m.kept }
 
-// setKept records that the session has the text as it is now.
-func (m *EditorView) setKept() { m.kept = m.area.Version() }
+// Kept is the version of the text the session has.
+func (m Model) Kept() uint64 { return m.kept }
+
+// SetKept records that the session has the text at version.
+func (m *Model) SetKept(version uint64) { m.kept = version }
+
+// Opening numbers the texts opened: a CheckedMsg of another is dropped.
+func (m Model) Opening() uint64 { return m.opening }
+
+// Cursor is where the cursor is in the text.
+func (m Model) Cursor() textedit.Pos { return m.area.Cursor() }
+
+// SetCursor moves the cursor to p.
+func (m *Model) SetCursor(p textedit.Pos) { m.area.SetCursor(p) }
+
+// Lines is the number of lines of the text.
+func (m Model) Lines() int { return m.area.Lines() }
+
+// Len is the text's length in bytes.
+func (m Model) Len() int { return m.area.Len() }
+
+// TextKeys are the keys of the text itself (textedit.KeyMap).
+func (m Model) TextKeys() textedit.KeyMap { return m.area.KeyMap }
 
 // SetSize gives the editor the body's size, less its title line.
-func (m *EditorView) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	m.width = width
 	m.area.SetSize(width, max(1, height-1))
 }
 
-// LeaveEditorMsg asks to leave the in-app editor (esc), keeping what was
+// LeaveMsg asks to leave the in-app editor (esc), keeping what was
 // typed, and with Save to save it too (ctrl+s).
-type LeaveEditorMsg struct{ Save bool }
+type LeaveMsg struct{ Save bool }
 
 // Update types into the text, scrolls and clicks (the mouse's row counted
 // from the title line), takes the editor's background results, and checks
 // the text once typing pauses. Leaving (esc, unless a prompt is open,
 // which esc closes), saving (ctrl+s, from a prompt too), f1 and ctrl+c
 // come back as intents; every other key is typed, q and ? included.
-func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		if in := m.intent(k); in != nil {
 			return m, common.Emit(in)
@@ -160,7 +189,7 @@ func (m EditorView) Update(msg tea.Msg) (EditorView, tea.Cmd) {
 }
 
 // intent is what k asks of the app; nil for a key that is typed.
-func (m EditorView) intent(k tea.KeyMsg) tea.Msg {
+func (m Model) intent(k tea.KeyMsg) tea.Msg {
 	if k.Paste {
 		// Text, never a key: matching bindings would render a long paste
 		// as a string once per binding.
@@ -172,24 +201,24 @@ func (m EditorView) intent(k tea.KeyMsg) tea.Msg {
 	case key.Matches(k, m.keys.Help):
 		return common.HelpMsg{}
 	case key.Matches(k, m.keys.Save):
-		return LeaveEditorMsg{Save: true}
+		return LeaveMsg{Save: true}
 	case key.Matches(k, m.keys.Leave) && !m.area.Prompting():
-		return LeaveEditorMsg{}
+		return LeaveMsg{}
 	}
 	return nil
 }
 
 // edit hands msg to the text, and checks the text once typing pauses.
-func (m EditorView) edit(msg tea.Msg) (EditorView, tea.Cmd) {
+func (m Model) edit(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case editorDueMsg:
+	case dueMsg:
 		if msg.opening != m.opening {
 			return m, nil
 		}
 		m.ticking = false
 		cmd := m.due()
 		return m, cmd
-	case editorBaseMsg:
+	case baseMsg:
 		if msg.opening != m.opening {
 			return m, nil
 		}
@@ -214,31 +243,31 @@ func (m EditorView) edit(msg tea.Msg) (EditorView, tea.Cmd) {
 	if m.dirtySince.IsZero() {
 		m.dirtySince = now
 	}
-	tick := m.schedule(keepQuiet)
+	tick := m.schedule(KeepQuiet)
 	return m, tea.Batch(cmd, tick)
 }
 
-// schedule asks for an editorDueMsg after d, unless one is on its way.
-func (m *EditorView) schedule(d time.Duration) tea.Cmd {
+// schedule asks for an dueMsg after d, unless one is on its way.
+func (m *Model) schedule(d time.Duration) tea.Cmd {
 	if m.ticking {
 		return nil
 	}
 	m.ticking = true
 	opening := m.opening
-	return tea.Tick(d, func(time.Time) tea.Msg { return editorDueMsg{opening} })
+	return tea.Tick(d, func(time.Time) tea.Msg { return dueMsg{opening} })
 }
 
-// due starts the check of the text once typing has paused for keepQuiet,
-// or has gone on for keepMax since the text was last checked; before
+// due starts the check of the text once typing has paused for KeepQuiet,
+// or has gone on for KeepMax since the text was last checked; before
 // that it waits again.
-func (m *EditorView) due() tea.Cmd {
+func (m *Model) due() tea.Cmd {
 	if m.checking || m.area.Version() == m.checked {
 		// A running check asks again when it is done.
 		return nil
 	}
 	now := time.Now()
-	at := m.typedAt.Add(keepQuiet)
-	if limit := m.dirtySince.Add(keepMax); limit.Before(at) {
+	at := m.typedAt.Add(KeepQuiet)
+	if limit := m.dirtySince.Add(KeepMax); limit.Before(at) {
 		at = limit
 	}
 	if wait := at.Sub(now); wait > 0 {
@@ -251,32 +280,36 @@ func (m *EditorView) due() tea.Cmd {
 // checkCmd parses text and places the causes on its lines, off the UI's
 // goroutine.
 func checkCmd(opening uint64, f model.Format, version uint64, text string, causes []model.FieldCause) tea.Cmd {
-	return func() tea.Msg {
-		return editorCheckedMsg{opening: opening, version: version, text: text,
-			parsed: f.ParseDraft(text), causes: causeNotes(text, causes)}
-	}
+	return func() tea.Msg { return Check(opening, f, version, text, causes) }
 }
 
-// checkDone takes a check's result: false for another opening's. A text
+// Check parses text, version of the text of opening, in f and places the
+// causes on its lines: what runs in the background once typing pauses.
+func Check(opening uint64, f model.Format, version uint64, text string, causes []model.FieldCause) CheckedMsg {
+	return CheckedMsg{Opening: opening, Version: version, Text: text,
+		Parsed: f.ParseDraft(text), Causes: causeNotes(text, causes)}
+}
+
+// CheckDone takes a check's result: false for another opening's. A text
 // that changed meanwhile is checked again after a pause.
-func (m *EditorView) checkDone(msg editorCheckedMsg) (bool, tea.Cmd) {
-	if msg.opening != m.opening {
+func (m *Model) CheckDone(msg CheckedMsg) (bool, tea.Cmd) {
+	if msg.Opening != m.opening {
 		return false, nil
 	}
 	m.checking = false
-	m.checked = max(m.checked, msg.version)
-	if m.area.Version() != msg.version {
+	m.checked = max(m.checked, msg.Version)
+	if m.area.Version() != msg.Version {
 		if m.dirtySince.IsZero() {
 			m.dirtySince = time.Now()
 		}
-		return true, m.schedule(keepQuiet)
+		return true, m.schedule(KeepQuiet)
 	}
 	return true, nil
 }
 
-// setNotes draws the causes and the parse error err (a *model.DraftError
+// SetNotes draws the causes and the parse error err (a *model.DraftError
 // names its line) under their lines.
-func (m *EditorView) setNotes(causes []textedit.Note, err error) {
+func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	notes := causes
 	if n, ok := parseNote(err); ok {
 		notes = append(append([]textedit.Note(nil), causes...), n)
@@ -320,20 +353,21 @@ func causeNotes(text string, causes []model.FieldCause) []textedit.Note {
 	return notes
 }
 
-// renderBaseCmd renders obj as the session renders a draft, for the
-// gutter to compare with, off the UI's goroutine (a mebibyte's YAML takes
-// tens of milliseconds). The session never changes a version's object in
-// place, so reading it here is safe.
-func renderBaseCmd(opening uint64, f model.Format, obj *unstructured.Unstructured) tea.Cmd {
+// RenderBase renders obj as the session renders a draft, for the gutter of
+// the text open to compare with, off the UI's goroutine (a mebibyte's YAML
+// takes tens of milliseconds). The session never changes a version's
+// object in place, so reading it there is safe.
+func (m Model) RenderBase(f model.Format, obj *unstructured.Unstructured) tea.Cmd {
 	if obj == nil {
 		return nil
 	}
+	opening := m.opening
 	return func() tea.Msg {
 		text, err := f.Render(obj)
 		if err != nil {
 			return nil
 		}
-		return editorBaseMsg{opening: opening, text: text}
+		return baseMsg{opening: opening, text: text}
 	}
 }
 
@@ -341,7 +375,7 @@ func renderBaseCmd(opening uint64, f model.Format, obj *unstructured.Unstructure
 // the title and the help are drawn from them, so that both say the same.
 // On the merged result, an edit becomes the draft, rebased onto theirs,
 // and ctrl+s resubmits it.
-func (m EditorView) leaveSave() (leave, save key.Binding) {
+func (m Model) leaveSave() (leave, save key.Binding) {
 	if m.merged {
 		return common.StateHelp(m.keys.Leave, "leave, edits become the rebased draft"), common.StateHelp(m.keys.Save, "resubmit")
 	}
@@ -349,7 +383,7 @@ func (m EditorView) leaveSave() (leave, save key.Binding) {
 }
 
 // View draws a title line and the text.
-func (m EditorView) View() string {
+func (m Model) View() string {
 	leave, save := m.leaveSave()
 	title := "editing the draft: "
 	if m.merged {
@@ -366,23 +400,15 @@ func (m EditorView) View() string {
 
 // refreshChanged brings the title's "(changed)" up to the text, once per
 // version: comparing with what was opened may read the whole text.
-func (m *EditorView) refreshChanged() {
+func (m *Model) refreshChanged() {
 	if v := m.area.Version(); v != m.changedAt {
 		m.changed, m.changedAt = m.area.Changed(), v
 	}
 }
 
-// HelpPageKeys are the help page's keys k over the editor, whose letters
-// are typed: it scrolls with the editor's arrows and page keys only.
-func (m EditorView) HelpPageKeys(k helppage.KeyMap) helppage.KeyMap {
-	t := m.area.KeyMap
-	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
-	return k
-}
-
 // ShortHelp is the editor's keys for the help line: leaving and saving,
 // then the editor's own; inside a prompt, the prompt's.
-func (m EditorView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	leave, save := m.leaveSave()
 	if m.area.Prompting() {
 		return append(m.area.ShortHelp(), save)
@@ -393,7 +419,7 @@ func (m EditorView) ShortHelp() []key.Binding {
 // FullHelp is every key of the editor: textedit's groups, the last with
 // leaving, saving, help and quitting under it (a column more would not fit
 // 120 columns).
-func (m EditorView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	groups := m.area.FullHelp()
 	last := len(groups) - 1
 	leave, save := m.leaveSave()

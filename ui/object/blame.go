@@ -1,4 +1,4 @@
-package ui
+package object
 
 import (
 	"fmt"
@@ -34,14 +34,19 @@ const (
 
 // blameManagerWidth is the manager's width in a view width columns wide.
 func blameManagerWidth(width int) int {
-	if width >= wideWidth {
+	if width >= common.WideWidth {
 		return blameManagerWide
 	}
 	return blameManagerNarrow
 }
 
-// blameState is what the object view keeps while blame shows.
-type blameState struct {
+// blame is the object view's blame mode: whether it shows, its cursor
+// line, and the rows drawn for the live version.
+type blame struct {
+	// on: the body shows the live object with the gutter (b).
+	on bool
+	// cursor is the line under the cursor.
+	cursor int
 	// of says which rendering lines and gutter were made for: the live
 	// resourceVersion and whether all fields showed.
 	of string
@@ -52,6 +57,33 @@ type blameState struct {
 	// err is why blame could not be worked out.
 	err error
 }
+
+// status names the field of the line under the cursor and its owners in
+// full; empty while blame does not show.
+func (b blame) status() escape.Text {
+	if !b.on {
+		return ""
+	}
+	if b.err != nil {
+		return "blame: " + common.ErrorText(b.err)
+	}
+	if b.cursor >= len(b.lines) {
+		return ""
+	}
+	return blameOwners(b.cursor, b.lines[b.cursor])
+}
+
+// cursorLine returns the YAML of the line under the cursor.
+func (b blame) cursorLine() (string, bool) {
+	if !b.on || b.cursor >= len(b.rows) {
+		return "", false
+	}
+	_, text, _ := strings.Cut(ansi.Strip(b.rows[b.cursor]), " │ ")
+	return text, true
+}
+
+// move moves the cursor to line n, kept within the rows.
+func (b *blame) move(n int) { b.cursor = max(0, min(n, len(b.rows)-1)) }
 
 // blameGutter is the gutter of one line: its first owner shortened to
 // managerWidth (with +N for the other owners of a field several managers
@@ -113,57 +145,41 @@ func blameOwners(n int, l model.BlameLine) escape.Text {
 }
 
 // Blaming reports whether the blame gutter shows.
-func (m ObjectView) Blaming() bool { return m.blame }
+func (m Model) Blaming() bool { return m.blame.on }
 
 // ToggleBlame shows or hides the blame gutter (b).
-func (m *ObjectView) ToggleBlame() {
-	m.blame = !m.blame
+func (m *Model) ToggleBlame() {
+	m.blame.on = !m.blame.on
 	m.layout()
-	if m.blame {
+	if m.blame.on {
 		// The cursor starts at the top of what was in view.
-		m.cursor = m.body.YOffset
+		m.blame.cursor = m.body.YOffset
 		m.layout()
 	}
 }
 
 // BlameStatus names the field of the line under the cursor and its
 // owners in full, for the status bar; empty without blame.
-func (m ObjectView) BlameStatus() escape.Text {
-	if !m.blame {
-		return ""
-	}
-	if m.blames.err != nil {
-		return "blame: " + common.ErrorText(m.blames.err)
-	}
-	if m.cursor >= len(m.blames.lines) {
-		return ""
-	}
-	return blameOwners(m.cursor, m.blames.lines[m.cursor])
-}
+func (m Model) BlameStatus() escape.Text { return m.blame.status() }
 
-// cursorLine returns the YAML of the line under the blame cursor.
-func (m ObjectView) cursorLine() (string, bool) {
-	if !m.blame || m.cursor >= len(m.blames.rows) {
-		return "", false
-	}
-	_, text, _ := strings.Cut(ansi.Strip(m.blames.rows[m.cursor]), " │ ")
-	return text, true
-}
+// CursorLine returns the YAML of the line under the blame cursor; false
+// while blame does not show.
+func (m Model) CursorLine() (string, bool) { return m.blame.cursorLine() }
 
 // blameContent renders the live object with the gutter, the cursor's line
 // marked. The rows are rendered once per live version; a cursor move only
 // marks another row.
-func (m *ObjectView) blameContent() string {
-	if m.live == nil {
+func (m *Model) blameContent() string {
+	if m.shown.live == nil {
 		return m.styles.Muted.Render("waiting for the object ...")
 	}
-	of := string(m.liveRV) + fmt.Sprint(m.full)
+	of := string(m.shown.liveRV) + fmt.Sprint(m.full)
 	mw := blameManagerWidth(m.width)
 	of += fmt.Sprint(mw) + fmt.Sprint(m.revealed)
-	if m.blames.of != of {
-		text := common.RenderObject(m.live, m.full, m.renders.TF)
-		lines, err := model.Blame(m.live, text)
-		m.blames = blameState{of: of, lines: lines, err: err}
+	if m.blame.of != of {
+		text := common.RenderObject(m.shown.live, m.full, m.renders.TF)
+		lines, err := model.Blame(m.shown.live, text)
+		m.blame = blame{on: m.blame.on, cursor: m.blame.cursor, of: of, lines: lines, err: err}
 		// A Secret's values masked line for line, as the object view
 		// shows them, until R.
 		for i, l := range strings.Split(strings.TrimSuffix(m.styles.EscapedYAML(m.masked(text)), "\n"), "\n") {
@@ -171,55 +187,56 @@ func (m *ObjectView) blameContent() string {
 			if i < len(lines) {
 				b = lines[i]
 			}
-			m.blames.rows = append(m.blames.rows, m.styles.Muted.Render(blameGutter(b, mw)+" │ ")+l)
+			m.blame.rows = append(m.blame.rows, m.styles.Muted.Render(blameGutter(b, mw)+" │ ")+l)
 		}
 	}
-	rows := m.blames.rows
-	m.cursor = max(0, min(m.cursor, len(rows)-1))
+	rows := m.blame.rows
+	m.blame.move(m.blame.cursor)
 	if len(rows) == 0 {
 		return ""
 	}
 	marked := make([]string, len(rows))
 	copy(marked, rows)
-	c := m.cursor
+	c := m.blame.cursor
 	var b model.BlameLine
-	if c < len(m.blames.lines) {
-		b = m.blames.lines[c]
+	if c < len(m.blame.lines) {
+		b = m.blame.lines[c]
 	}
-	text, _ := m.cursorLine()
+	text, _ := m.blame.cursorLine()
 	marked[c] = m.styles.Selected.Render(blameGutter(b, mw) + " > " + text)
 	return strings.Join(marked, "\n")
 }
 
 // blameKey moves the cursor line with the movement keys, scrolling to
 // keep it in view; false for any other key.
-func (m *ObjectView) blameKey(msg tea.KeyMsg) bool {
+func (m *Model) blameKey(msg tea.KeyMsg) bool {
 	page := max(1, m.body.Height)
+	c := m.blame.cursor
 	switch {
 	case key.Matches(msg, m.keys.Up):
-		m.cursor--
+		c--
 	case key.Matches(msg, m.keys.Down):
-		m.cursor++
+		c++
 	case key.Matches(msg, m.keys.PageUp):
-		m.cursor -= page
+		c -= page
 	case key.Matches(msg, m.keys.PageDown):
-		m.cursor += page
+		c += page
 	case key.Matches(msg, m.keys.HalfPageUp):
-		m.cursor -= page / 2
+		c -= page / 2
 	case key.Matches(msg, m.keys.HalfPageDown):
-		m.cursor += page / 2
+		c += page / 2
 	case key.Matches(msg, m.keys.Home):
-		m.cursor = 0
+		c = 0
 	case key.Matches(msg, m.keys.End):
-		m.cursor = len(m.blames.rows) - 1
+		c = len(m.blame.rows) - 1
 	default:
 		return false
 	}
-	m.cursor = max(0, min(m.cursor, len(m.blames.rows)-1))
-	if m.cursor < m.body.YOffset {
-		m.body.SetYOffset(m.cursor)
-	} else if m.cursor >= m.body.YOffset+page {
-		m.body.SetYOffset(m.cursor - page + 1)
+	m.blame.move(c)
+	if m.blame.cursor < m.body.YOffset {
+		m.body.SetYOffset(m.blame.cursor)
+	} else if m.blame.cursor >= m.body.YOffset+page {
+		m.body.SetYOffset(m.blame.cursor - page + 1)
 	}
 	m.setBlameContent()
 	return true
@@ -227,11 +244,11 @@ func (m *ObjectView) blameKey(msg tea.KeyMsg) bool {
 
 // keepCursorInView follows a scroll of the body (the mouse wheel) with
 // the cursor, so the status bar never names a line out of sight.
-func (m *ObjectView) keepCursorInView() {
+func (m *Model) keepCursorInView() {
 	page := max(1, m.body.Height)
-	c := max(m.body.YOffset, min(m.cursor, m.body.YOffset+page-1))
-	if c != m.cursor {
-		m.cursor = c
+	c := max(m.body.YOffset, min(m.blame.cursor, m.body.YOffset+page-1))
+	if c != m.blame.cursor {
+		m.blame.cursor = c
 		m.setBlameContent()
 	}
 }

@@ -1,4 +1,11 @@
-package ui
+// Package object is the object view, kedit's first screen: the object
+// named with its live resourceVersion and the connection's state, the
+// banners of what changed on the server and who reconciles it, and a body
+// with the live object, the draft, the draft's diff against base, or the
+// live object with the blame gutter (blame.go). It draws a Content the app
+// builds from the session, and answers the keys that need the session or
+// another view with intents (SaveMsg, RebaseMsg ...).
+package object
 
 import (
 	"strings"
@@ -13,26 +20,49 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// ObjectView is the first screen: a header naming the object and its live
+// Model is the object view: a header naming the object and its live
 // resourceVersion, the banner when the object changed on the server under a
 // draft, and a scrollable body with the live object, the draft, or the
 // draft's diff against base.
-type ObjectView struct {
-	keys   ObjectKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
 	body   viewport.Model
 	// side scrolls the body sideways (←, →).
-	side sideways
+	side common.Sideways
+	// bodyText is what the body was last given; renders the objects
+	// last rendered.
+	bodyText string
+	renders  *common.Renders
+	// hunkAt are the body lines where the diff's hunks start, for n and N.
+	hunkAt []int
+
+	// shown is what the session says, copied by SetContent.
+	shown shown
+	// conn is the connection's state (SetConnection).
+	conn escape.Text
 
 	// full shows managedFields and status (f).
 	full bool
 	// showDiff shows the draft's diff against base instead of the draft (d).
 	showDiff bool
+	// revealed shows a Secret's values, masked until R.
+	revealed bool
+	// blame is the live object with the blame gutter (b), while it shows.
+	blame blame
 
-	// What the session says, copied by SetSession, its server text
-	// escaped there (escape.Text).
+	// backToList: esc goes back to the browser.
+	backToList bool
+	// demo: kedit demo's writer is there for w and W, which the help
+	// names only then.
+	demo bool
+}
+
+// shown is what the object view draws of the session, its server text
+// escaped (escape.Text).
+type shown struct {
 	ref     model.ObjectRef
 	liveRV  escape.Text
 	deleted bool
@@ -41,53 +71,35 @@ type ObjectView struct {
 	baseRV  escape.Text
 	draft   *model.Draft
 	banner  escape.Text
-	// bodyText is what the body was last given; renders the objects
-	// last rendered.
-	bodyText string
-	renders  *common.Renders
+	// rebasing: a rebase is under way.
 	rebasing bool
-	conn     escape.Text
 	// causes are the field causes of the last refused save (a 422), shown
 	// next to their lines in the draft.
 	causes []model.FieldCause
 	// canUpdate is set when apply could not remove a field and u sends
 	// the save as an update.
 	canUpdate bool
-	// hunkAt are the body lines where the diff's hunks start, for n and N.
-	hunkAt []int
-
-	// blame shows the live object with the blame gutter (b), cursor its
-	// cursor line (see blame.go).
-	blame  bool
-	blames blameState
-	cursor int
 	// gitOps names the tool that reconciles the object, when one does:
 	// a save may be reverted.
 	gitOps escape.Text
 	// fight names a fight among the versions kedit observed (the latest
 	// one's): two writers taking a field from each other.
 	fight escape.Text
-
 	// secret is set for a Secret, whose values are masked until R
-	// reveals them (revealed).
-	secret, revealed bool
-	// backToList: esc goes back to the browser.
-	backToList bool
-	// demo: kedit demo's writer is there for w and W, which the help
-	// names only then.
-	demo bool
+	// reveals them.
+	secret bool
 }
 
-// NewObjectView returns an object view with nothing to show until SetSession.
-func NewObjectView(keys ObjectKeyMap, styles *common.Styles) ObjectView {
+// New returns an object view with nothing to show until SetContent.
+func New(keys KeyMap, styles *common.Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
-	return ObjectView{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &common.Renders{}}
+	return Model{keys: keys, styles: styles, body: vp, conn: "connecting", renders: &common.Renders{}}
 }
 
 // SetSize gives the view the terminal's size less what the app draws around it.
-func (m *ObjectView) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	if width == m.width && height == m.height {
 		// The app sets the size after every message; rendering the YAML
 		// again on each key would make scrolling a large object slow.
@@ -99,65 +111,101 @@ func (m *ObjectView) SetSize(width, height int) {
 
 // SetConnection sets the connection state the header shows, e.g.
 // "reconnecting since 12:01:03".
-func (m *ObjectView) SetConnection(state escape.Text) {
+func (m *Model) SetConnection(state escape.Text) {
 	// The header keeps its height, so the body needs no new layout.
 	m.conn = state
 }
 
-// SetSession copies what the view shows from the session. The app calls it
-// after every event the session handled, so the view never reads a session
-// that moved on.
-func (m *ObjectView) SetSession(s *model.Session) {
-	m.ref = s.Ref()
-	m.secret = m.ref.IsSecret()
-	m.renders.TF = common.TextFormOf(s)
-	live, deleted := s.Live()
-	m.liveRV, m.live, m.deleted = escape.Safe(live.ResourceVersion), live.Object, deleted
-	base := s.Base()
-	m.base, m.baseRV = base.Object, escape.Safe(base.ResourceVersion)
-	m.draft = s.Draft()
-	m.banner = ""
-	if ch, ok := s.ServerChange(); ok {
-		m.banner = common.BannerText(ch)
+// Content is what the object view draws, read from the session by the
+// app: values the view only reads.
+type Content struct {
+	Ref model.ObjectRef
+	// TextForm is how the objects are rendered as text.
+	TextForm common.TextForm
+	// Live is the object as the server has it, Deleted once it is gone.
+	Live    model.Version
+	Deleted bool
+	// Base is the version the draft was made from; Draft the draft, nil
+	// for none.
+	Base  model.Version
+	Draft *model.Draft
+	// Change is how the object changed on the server under the draft,
+	// when Changed.
+	Change  model.ServerChange
+	Changed bool
+	// Rebasing is set while a rebase is under way.
+	Rebasing bool
+	// Causes are the field causes of the last refused save (a 422);
+	// CanUpdate is set when server-side apply could not remove a field
+	// and u may send the save as an update.
+	Causes    []model.FieldCause
+	CanUpdate bool
+	// Fights are the fights among the versions kedit observed.
+	Fights []model.Fight
+}
+
+// SetContent copies what the view shows. The app calls it after every
+// event the session handled, so the view never draws a session that moved
+// on.
+func (m *Model) SetContent(c Content) {
+	m.shown = shown{ref: c.Ref, secret: c.Ref.IsSecret(),
+		liveRV: escape.Safe(c.Live.ResourceVersion), live: c.Live.Object, deleted: c.Deleted,
+		base: c.Base.Object, baseRV: escape.Safe(c.Base.ResourceVersion), draft: c.Draft,
+		rebasing: c.Rebasing, causes: c.Causes, canUpdate: c.CanUpdate, fight: fightText(c.Fights)}
+	m.renders.TF = c.TextForm
+	if c.Changed {
+		m.shown.banner = common.BannerText(c.Change)
 	}
-	m.rebasing = s.Rebase() != nil
-	m.causes, m.canUpdate = nil, false
-	if f := s.Failure(); f != nil {
-		m.causes = f.Causes
-		m.canUpdate = f.Kind == model.ErrorApplyCannotRemove
+	if o, ok := model.GitOpsOwnerOf(c.Live.Object); ok {
+		m.shown.gitOps = escape.Safe(o.Description())
 	}
-	if m.draft == nil {
+	if c.Draft == nil {
 		m.showDiff = false
 	}
-	m.gitOps = ""
-	if o, ok := model.GitOpsOwnerOf(m.live); ok {
-		m.gitOps = escape.Safe(o.Description())
-	}
-	m.fight = fightText(s.Fights())
 	m.layout()
 }
 
 // ShowingDiff reports whether the body shows the draft's diff against base.
-func (m ObjectView) ShowingDiff() bool { return m.showDiff }
+func (m Model) ShowingDiff() bool { return m.showDiff }
 
 // ShowingAllFields reports whether managedFields and status are shown.
-func (m ObjectView) ShowingAllFields() bool { return m.full }
+func (m Model) ShowingAllFields() bool { return m.full }
+
+// Header is the lines above the body: the title, what the body shows, and
+// the banners.
+func (m Model) Header() string { return strings.Join(m.header(), "\n") }
+
+// Body is the body as drawn.
+func (m Model) Body() string { return m.body.View() }
+
+// Text is the body's whole text, of which Body draws the lines in view.
+func (m Model) Text() string { return m.bodyText }
+
+// YOffset is the body's first line in view.
+func (m Model) YOffset() int { return m.body.YOffset }
+
+// SidewaysOffset is how many columns of the body are scrolled off to the
+// left.
+func (m Model) SidewaysOffset() int { return m.side.X }
+
+// HunkStarts are the body's lines where the diff's hunks start (n, N).
+func (m Model) HunkStarts() []int { return m.hunkAt }
 
 // header returns the lines above the body.
-func (m ObjectView) header() []string {
+func (m Model) header() []string {
 	st := m.styles
 	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
-	if m.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.gitOps)), "\n")...)
+	if m.shown.gitOps != "" {
+		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
 	}
-	if m.fight != "" {
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.fight)), "\n")...)
+	if m.shown.fight != "" {
+		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.shown.fight)), "\n")...)
 	}
-	if m.banner != "" {
+	if m.shown.banner != "" {
 		// A deleted object has nothing to rebase onto: its banner says
 		// what s does instead.
-		text := m.banner
-		if !m.deleted {
+		text := m.shown.banner
+		if !m.shown.deleted {
 			text += "  (r: rebase now)"
 		}
 		// Width wraps a long list of paths instead of cutting it off.
@@ -168,17 +216,17 @@ func (m ObjectView) header() []string {
 
 // titleLine names the object, its live resourceVersion and the
 // connection's state.
-func (m ObjectView) titleLine() string {
+func (m Model) titleLine() string {
 	st := m.styles
-	parts := []escape.Text{common.ObjectTitle(m.ref)}
-	if m.ref.Namespace != "" {
-		parts = append(parts, "namespace "+escape.Safe(m.ref.Namespace))
+	parts := []escape.Text{common.ObjectTitle(m.shown.ref)}
+	if m.shown.ref.Namespace != "" {
+		parts = append(parts, "namespace "+escape.Safe(m.shown.ref.Namespace))
 	}
-	if m.ref.Context != "" {
-		parts = append(parts, "context "+escape.Safe(m.ref.Context))
+	if m.shown.ref.Context != "" {
+		parts = append(parts, "context "+escape.Safe(m.shown.ref.Context))
 	}
-	rv := "rv " + m.liveRV
-	if m.deleted {
+	rv := "rv " + m.shown.liveRV
+	if m.shown.deleted {
 		rv += " (deleted)"
 	}
 	// The live resourceVersion and the connection state matter most while
@@ -196,29 +244,29 @@ func (m ObjectView) titleLine() string {
 // stateLine says what the body shows (the live object, the draft, its
 // diff or blame) and what else holds: a Secret's mask, a draft that does
 // not parse, a rebase under way, the fields hidden.
-func (m ObjectView) stateLine() string {
+func (m Model) stateLine() string {
 	st := m.styles
 	var line string
 	switch {
-	case m.blame:
-		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.liveRV+": who owns each line's field, and when (b hides)"))
-	case m.draft == nil:
+	case m.blame.on:
+		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)"))
+	case m.shown.draft == nil:
 		line = st.Muted.Render("live object; e edits a draft")
 	case m.showDiff:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.baseRV+" (d: the draft, n/N: next/previous hunk)"))
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)"))
 	default:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.baseRV+" (d: diff against base)"))
+		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.shown.baseRV+" (d: diff against base)"))
 	}
 	switch {
-	case m.secret && m.revealed:
+	case m.shown.secret && m.revealed:
 		line += "  " + st.Muted.Render("values shown (R hides)")
-	case m.secret:
+	case m.shown.secret:
 		line += "  " + st.Muted.Render("values hidden (R reveals)")
 	}
-	if m.draft != nil && m.draft.Err != nil {
-		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.draft.Err)))
+	if m.shown.draft != nil && m.shown.draft.Err != nil {
+		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err)))
 	}
-	if m.rebasing {
+	if m.shown.rebasing {
 		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
 	}
 	return line + m.renders.TF.Notes(st, m.full)
@@ -226,21 +274,21 @@ func (m ObjectView) stateLine() string {
 
 // content renders the body's text: the live object, the draft or its
 // diff, and the lines where the diff's hunks start.
-func (m ObjectView) content() (string, []int) {
-	if m.draft == nil {
-		if m.live == nil {
+func (m Model) content() (string, []int) {
+	if m.shown.draft == nil {
+		if m.shown.live == nil {
 			return m.styles.Muted.Render("waiting for the object ..."), nil
 		}
-		return m.styles.EscapedYAML(m.masked(m.renders.Render(m.live, m.full))), nil
+		return m.styles.EscapedYAML(m.masked(m.renders.Render(m.shown.live, m.full))), nil
 	}
 	if !m.showDiff {
-		return m.annotated(m.styles.EscapedYAML(m.masked(m.draft.Text))), nil
+		return m.annotated(m.styles.EscapedYAML(m.masked(m.shown.draft.Text))), nil
 	}
 	// Hunks with three lines of context, as git diff shows them: the
 	// changes, not the whole object, against base as the draft's text was
 	// made from it.
-	baseText := m.renders.RenderAs(m.base, common.RenderAsDraft)
-	hunks := diffHunks(baseText, m.draft.Text, m.secret && !m.revealed)
+	baseText := m.renders.RenderAs(m.shown.base, common.RenderAsDraft)
+	hunks := common.DiffHunks(baseText, m.shown.draft.Text, m.shown.secret && !m.revealed)
 	if len(hunks) == 0 {
 		return m.styles.Muted.Render("no difference from base"), nil
 	}
@@ -249,27 +297,27 @@ func (m ObjectView) content() (string, []int) {
 
 // masked is text, a Secret's YAML, with its values masked unless R
 // revealed them; any other object's text as it is.
-func (m ObjectView) masked(text string) string {
-	if !m.secret || m.revealed {
+func (m Model) masked(text string) string {
+	if !m.shown.secret || m.revealed {
 		return text
 	}
-	return strings.Join(maskSecretLines(text), "\n")
+	return strings.Join(common.MaskSecretLines(text), "\n")
 }
 
 // annotated puts each field cause of a refused save under the line of its
 // field, so the user sees where the server's complaint is without reading
 // paths; a cause whose field is not found goes on top.
-func (m ObjectView) annotated(text string) string {
-	return common.AnnotateCauses(m.styles, text, m.causes)
+func (m Model) annotated(text string) string {
+	return common.AnnotateCauses(m.styles, text, m.shown.causes)
 }
 
 // layout sizes the body to what the header leaves and refills it.
-func (m *ObjectView) layout() {
+func (m *Model) layout() {
 	h := max(1, m.height-len(m.header()))
 	m.body.Width, m.body.Height = m.width, h
 	var text string
 	var at []int
-	if m.blame {
+	if m.blame.on {
 		// The live object with its gutter, whatever else the body shows.
 		text = m.blameContent()
 	} else {
@@ -282,33 +330,33 @@ func (m *ObjectView) layout() {
 	if text = strings.TrimSuffix(text, "\n"); text != m.bodyText || m.body.TotalLineCount() == 0 {
 		m.bodyText = text
 		m.body.SetContent(text)
-		m.side.measure(text)
+		m.side.Measure(text)
 	}
-	m.side.x = min(m.side.x, m.maxX())
+	m.side.X = min(m.side.X, m.maxX())
 }
 
 // View draws the header, the banner and the body.
-func (m ObjectView) View() string {
+func (m Model) View() string {
 	return strings.Join(m.header(), "\n") + "\n" + m.bodyView()
 }
 
 // ShortHelp is the object view's keys for the footer, the most used
 // first: the footer cuts from the end (keeping ? help) when they do not
 // fit. Esc back to the list comes after s: leaving matters more than most.
-func (m ObjectView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := []key.Binding{k.Edit, k.EditInApp, k.Save}
 	if m.backToList {
 		bindings = append(bindings, k.BackToList)
 	}
-	if m.canUpdate {
+	if m.shown.canUpdate {
 		bindings = append(bindings, k.SaveAsUpdate)
 	}
-	if (m.banner != "" || m.draft != nil) && !m.deleted {
+	if (m.shown.banner != "" || m.shown.draft != nil) && !m.shown.deleted {
 		// A deleted object has nothing to rebase onto (r says so).
 		bindings = append(bindings, k.Rebase)
 	}
-	if m.draft != nil {
+	if m.shown.draft != nil {
 		bindings = append(bindings, k.Diff, k.Discard)
 	}
 	bindings = append(m.secretKeys(bindings...), k.Timeline, k.Blame, common.StateHelp(k.Preview, "preview"), k.Fields)
@@ -320,25 +368,17 @@ func (m ObjectView) ShortHelp() []key.Binding {
 
 // secretKeys is bindings with R after them for a Secret, said for what it
 // does now: reveal, or hide once the values show.
-func (m ObjectView) secretKeys(bindings ...key.Binding) []key.Binding {
-	if m.secret {
-		bindings = append(bindings, revealHelp(m.keys.Reveal, m.revealed))
+func (m Model) secretKeys(bindings ...key.Binding) []key.Binding {
+	if m.shown.secret {
+		bindings = append(bindings, common.RevealHelp(m.keys.Reveal, m.revealed))
 	}
 	return bindings
-}
-
-// revealHelp is R as it acts now.
-func revealHelp(b key.Binding, revealed bool) key.Binding {
-	if revealed {
-		return common.StateHelp(b, "hide")
-	}
-	return b
 }
 
 // FullHelp is every key of the object view, in groups; w and W only in
 // kedit demo, whose writer they drive (elsewhere they say so and do
 // nothing).
-func (m ObjectView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	draft := []key.Binding{k.Edit, k.EditInApp, k.Save, k.SaveAsUpdate, k.Rebase, k.Discard, k.Conflicts}
 	if m.backToList {

@@ -1,0 +1,30 @@
+package editor
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/kedit/kedit/ui/common"
+)
+
+// KeyMap is the in-app editor's keys besides its text's own
+// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
+// typed into the text, q and ? included.
+type KeyMap struct {
+	// Leave goes back, keeping what was typed as the draft; inside the
+	// find or go-to-line prompt it closes the prompt instead. Save keeps
+	// it and saves, from the prompt too.
+	Leave, Save key.Binding
+
+	// Help shows every key, as ? does elsewhere (? is typed).
+	Help, ForceQuit key.Binding
+}
+
+// DefaultKeyMap returns the in-app editor's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Leave:     common.Binding("leave, keep the draft", "esc"),
+		Save:      common.Binding("save", "ctrl+s"),
+		Help:      common.Binding("help", "f1"),
+		ForceQuit: common.ForceQuitKey(),
+	}
+}
