@@ -5,6 +5,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -19,7 +20,7 @@ type KeyMap struct {
 	Object   ObjectKeyMap
 	Conflict ConflictKeyMap
 	Editor   EditorKeyMap
-	Timeline TimelineKeyMap
+	Timeline timeline.KeyMap
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
@@ -34,7 +35,7 @@ func DefaultKeyMap() KeyMap {
 		Object:   DefaultObjectKeyMap(),
 		Conflict: DefaultConflictKeyMap(),
 		Editor:   DefaultEditorKeyMap(),
-		Timeline: DefaultTimelineKeyMap(),
+		Timeline: timeline.DefaultKeyMap(),
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
@@ -182,43 +183,6 @@ func DefaultEditorKeyMap() EditorKeyMap {
 		Help:      common.Binding("help", "f1"),
 		ForceQuit: common.ForceQuitKey(),
 	}
-}
-
-// TimelineKeyMap is the timeline's keys.
-type TimelineKeyMap struct {
-	// Moving through the list, or scrolling the selected version's diff;
-	// Left and Right scroll either sideways, as in the object view.
-	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
-
-	// Diff shows the selected version's diff against the one before it
-	// (Back or Diff goes back to the list), or a LOST row's lost updates;
-	// Take makes that version the draft (after a confirmation); Undo, on a
-	// LOST row, makes the draft that puts the lost values back; Close goes
-	// back to the object view.
-	Diff, Take, Undo, Close, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultTimelineKeyMap returns the timeline's keys.
-func DefaultTimelineKeyMap() TimelineKeyMap {
-	return TimelineKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
-		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
-
-		Diff:  common.Binding("diff", "enter"),
-		Take:  common.Binding("make it the draft", "y"),
-		Undo:  common.UndoKey(),
-		Close: common.Bind("close", "t/esc", "t", "esc"),
-		Back:  common.BackKey(),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// viewport gives the diff's viewport the view's scrolling keys.
-func (k TimelineKeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // LostKeyMap is the lost updates' view's keys.

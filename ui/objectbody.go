@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/ui/common"
 )
@@ -31,17 +30,6 @@ func (s *sideways) measure(text string) {
 	for _, l := range s.lines {
 		s.longest = max(s.longest, lineWidth(l))
 	}
-}
-
-// lineWidth is ansi.StringWidth, without its cost for a line of printable
-// ASCII only (nearly every line of YAML), whose width is its length.
-func lineWidth(l string) int {
-	for i := 0; i < len(l); i++ {
-		if l[i] < 0x20 || l[i] >= 0x7f {
-			return ansi.StringWidth(l)
-		}
-	}
-	return len(l)
 }
 
 // fixed is how many columns on the left stay when the body scrolls
@@ -98,50 +86,6 @@ func (m ObjectView) bodyView() string {
 	return strings.Join(rows, "\n")
 }
 
-// cutSideways shows the columns of line l from fixed+x on, within width
-// columns, the first fixed columns kept in place. A "…" in the first
-// column after the fixed ones says that the line goes on to the left, one
-// in the last column that it goes on to the right. The row is padded to
-// width.
-func cutSideways(st *common.Styles, l string, fixed, x, width int) string {
-	w := ansi.StringWidth(l)
-	avail := width - fixed
-	var b strings.Builder
-	if fixed > 0 {
-		b.WriteString(cutCells(l, 0, fixed))
-	}
-	from, to := fixed+x, fixed+x+avail
-	left := x > 0 && w > fixed
-	right := w > to
-	if left {
-		b.WriteString(st.Muted.Render("…"))
-		from++
-	}
-	if right {
-		to--
-	}
-	if from < to {
-		b.WriteString(cutCells(l, from, to))
-	}
-	if right {
-		b.WriteString(st.Muted.Render("…"))
-	}
-	row := b.String()
-	// A wide character cut by an edge is left out: blanks take its place.
-	return row + strings.Repeat(" ", max(0, width-ansi.StringWidth(row)))
-}
-
-// cutCells is the columns [from, to) of s, ANSI styles kept: a wide
-// character that only partly falls inside is left out, a blank in its
-// place on the left (ansi.Cut keeps one that starts a column before from).
-func cutCells(s string, from, to int) string {
-	seg := ansi.Cut(s, from, to)
-	if ansi.StringWidth(seg) > to-from && from+1 < to {
-		seg = " " + ansi.Cut(s, from+1, to)
-	}
-	return seg
-}
-
 // setBlameContent gives the body blame's rows again with the cursor moved:
 // the rows keep their widths, so they are not measured again.
 func (m *ObjectView) setBlameContent() {
@@ -150,4 +94,12 @@ func (m *ObjectView) setBlameContent() {
 	m.body.SetContent(text)
 	m.body.SetYOffset(y)
 	m.side.lines = strings.Split(text, "\n")
+}
+
+// lineWidth is common.LineWidth.
+func lineWidth(l string) int { return common.LineWidth(l) }
+
+// cutSideways is common.CutSideways.
+func cutSideways(st *common.Styles, l string, fixed, x, width int) string {
+	return common.CutSideways(st, l, fixed, x, width)
 }

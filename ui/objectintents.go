@@ -38,7 +38,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.screen = screenConflict
 		}
 	case ShowTimelineMsg:
-		m.timeline.Open(m.sess)
+		m.timeline.Open(timelineContent(m.sess))
 		m.screen = screenTimeline
 		// The audit log is read again each time: a write logged since is
 		// in it.

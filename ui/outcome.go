@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // The outcomes of the shown object's commands: its watch, its session's
@@ -95,7 +96,7 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.accessChecked(msg)
 	case baseRenderedMsg:
 		m, cmd = m.baseRendered(msg)
-	case historyReadMsg, historyDueMsg:
+	case timeline.HistoryReadMsg, timeline.HistoryDueMsg:
 		// Whatever shows: the rows are ready when the timeline is.
 		m.timeline, cmd = m.timeline.Update(msg)
 	default:
