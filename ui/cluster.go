@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // What the app needs of the cluster beyond the object shown, and the
@@ -80,7 +81,7 @@ type Object struct {
 	MaySave func(ctx context.Context) error
 	// History reads the object's history from the audit logs kedit was
 	// given (--audit-log), each time the timeline opens; nil for none.
-	History HistoryReader
+	History timeline.HistoryReader
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.

@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // What the app is started with and what it calls, and the commands that
@@ -64,7 +65,7 @@ type Config struct {
 	// History reads the Session's object's history from the audit logs
 	// kedit was given, for the timeline; nil for none. (Object.History
 	// for an Object.)
-	History HistoryReader
+	History timeline.HistoryReader
 	// Keys and common.Styles default to DefaultKeyMap and common.NewStyles.
 	Keys   *KeyMap
 	Styles *common.Styles

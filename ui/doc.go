@@ -36,7 +36,7 @@
 // smallest whole example (and the set view that of a list):
 //
 //  1. Keys as data: a key map of its own in keys.go, a struct of
-//     key.Binding with a DefaultXKeyMap() (TimelineKeyMap), and a field
+//     key.Binding with a DefaultXKeyMap() (timeline.KeyMap, ui/timeline), and a field
 //     for it in KeyMap. Use the shared bindings (common.HelpKey, common.QuitKey,
 //     common.ForceQuitKey, the scrolling keys) so that ?, q and ctrl+c mean the
 //     same everywhere; every view answers those three.
@@ -72,7 +72,7 @@
 //
 // and the app, in App.oncallIntent, asks for a confirmation first:
 //
-//	case TakeVersionMsg:
+//	case timeline.TakeVersionMsg:
 //		m.oncall.takeID, m.oncall.takeRV = msg.ID, msg.RV
 //		m.ask(confirmTimelineTake)
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // answerOf is what a view's answer to a key reports: its intent, or nil.
@@ -79,23 +80,30 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 
 	tl := drive(t, m, keys("t")...)
 	id, rv, _ := tl.timeline.Selected()
-	timeline := func(k tea.KeyMsg) tea.Cmd { _, cmd := tl.timeline.Update(k); return cmd }
-	checkAnswers(t, "timeline", timeline, append(everywhere, []viewKey{
-		{keyMsg("y"), TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), ShowVersionMsg{ID: id}},
-		{keyMsg("t"), CloseTimelineMsg{}}, {keyMsg("esc"), CloseTimelineMsg{}}, {keyMsg("j"), nil},
+	timelineAnswer := func(k tea.KeyMsg) tea.Cmd { _, cmd := tl.timeline.Update(k); return cmd }
+	checkAnswers(t, "timeline", timelineAnswer, append(everywhere, []viewKey{
+		{keyMsg("y"), timeline.TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), timeline.ShowVersionMsg{ID: id}},
+		{keyMsg("t"), timeline.CloseTimelineMsg{}}, {keyMsg("esc"), timeline.CloseTimelineMsg{}}, {keyMsg("j"), nil},
 		{keyMsg("u"), common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"}},
 	}...))
 
 	audit, _ := auditApp(t, 120, 40, &fakeRunner{})
 	at := drive(t, audit, keys("t")...)
-	lost := at.timeline.rows[at.timeline.selected].version
+	// The LOST row is selected: enter asks for its lost updates, u for
+	// their undoing, of the same write of the same history.
+	_, enter := at.timeline.Update(keyMsg("enter"))
+	shown, ok := enter().(timeline.ShowLostMsg)
+	if !ok || shown.History == nil || shown.Write < 0 {
+		t.Fatalf("enter on the LOST row asks for %#v", shown)
+	}
+	h, lost := shown.History, shown.Write
 	checkAnswers(t, "timeline on a LOST row", func(k tea.KeyMsg) tea.Cmd { _, cmd := at.timeline.Update(k); return cmd }, []viewKey{
-		{keyMsg("enter"), ShowLostMsg{History: at.timeline.h, Write: lost}},
-		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}},
+		{keyMsg("enter"), timeline.ShowLostMsg{History: h, Write: lost}},
+		{keyMsg("u"), common.UndoOverwriteMsg{History: h, Write: lost}},
 	})
 	lv := drive(t, at, keys("enter")...)
 	checkAnswers(t, "lost updates", func(k tea.KeyMsg) tea.Cmd { _, cmd := lv.lost.Update(k); return cmd }, append(everywhere, []viewKey{
-		{keyMsg("u"), UndoOverwriteMsg{History: at.timeline.h, Write: lost}}, {keyMsg("esc"), CloseLostMsg{}},
+		{keyMsg("u"), common.UndoOverwriteMsg{History: h, Write: lost}}, {keyMsg("esc"), CloseLostMsg{}},
 		{keyMsg("j"), nil}, {keyMsg("v"), nil},
 	}...))
 

@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -23,7 +24,7 @@ type KeyMap struct {
 	Object   object.KeyMap
 	Conflict ConflictKeyMap
 	Editor   editor.KeyMap
-	Timeline TimelineKeyMap
+	Timeline timeline.KeyMap
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
@@ -38,7 +39,7 @@ func DefaultKeyMap() KeyMap {
 		Object:   object.DefaultKeyMap(),
 		Conflict: DefaultConflictKeyMap(),
 		Editor:   editor.DefaultKeyMap(),
-		Timeline: DefaultTimelineKeyMap(),
+		Timeline: timeline.DefaultKeyMap(),
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
@@ -96,41 +97,27 @@ func DefaultConflictKeyMap() ConflictKeyMap {
 	}
 }
 
-// TimelineKeyMap is the timeline's keys.
-type TimelineKeyMap struct {
-	// Moving through the list, or scrolling the selected version's diff;
-	// Left and Right scroll either sideways, as in the object view.
-	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+// EditorKeyMap is the in-app editor's keys besides its text's own
+// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
+// typed into the text, q and ? included.
+type EditorKeyMap struct {
+	// Leave goes back, keeping what was typed as the draft; inside the
+	// find or go-to-line prompt it closes the prompt instead. Save keeps
+	// it and saves, from the prompt too.
+	Leave, Save key.Binding
 
-	// Diff shows the selected version's diff against the one before it
-	// (Back or Diff goes back to the list), or a LOST row's lost updates;
-	// Take makes that version the draft (after a confirmation); Undo, on a
-	// LOST row, makes the draft that puts the lost values back; Close goes
-	// back to the object view.
-	Diff, Take, Undo, Close, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
+	// Help shows every key, as ? does elsewhere (? is typed).
+	Help, ForceQuit key.Binding
 }
 
-// DefaultTimelineKeyMap returns the timeline's keys.
-func DefaultTimelineKeyMap() TimelineKeyMap {
-	return TimelineKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
-		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
-
-		Diff:  common.Binding("diff", "enter"),
-		Take:  common.Binding("make it the draft", "y"),
-		Undo:  common.UndoKey(),
-		Close: common.Bind("close", "t/esc", "t", "esc"),
-		Back:  common.BackKey(),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
+// DefaultEditorKeyMap returns the in-app editor's keys.
+func DefaultEditorKeyMap() EditorKeyMap {
+	return EditorKeyMap{
+		Leave:     common.Binding("leave, keep the draft", "esc"),
+		Save:      common.Binding("save", "ctrl+s"),
+		Help:      common.Binding("help", "f1"),
+		ForceQuit: common.ForceQuitKey(),
 	}
-}
-
-// viewport gives the diff's viewport the view's scrolling keys.
-func (k TimelineKeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // LostKeyMap is the lost updates' view's keys.

@@ -16,22 +16,9 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// The intents of the audit log's rows in the timeline and of the lost
-// updates' view (intent.go has those views share).
+// The intents of the lost updates' view (common.UndoOverwriteMsg it
+// shares with the timeline).
 type (
-	// ShowLostMsg asks to show the lost updates of version Write of
-	// History (enter on a LOST row of the timeline).
-	ShowLostMsg struct {
-		History *history.History
-		Write   int
-	}
-	// UndoOverwriteMsg asks for the draft that undoes the overwrite made
-	// by version Write of History: the lost values put back onto the
-	// object as it is now (u).
-	UndoOverwriteMsg struct {
-		History *history.History
-		Write   int
-	}
 	// CloseLostMsg asks to go back from the lost updates to the timeline
 	// (esc).
 	CloseLostMsg struct{}
@@ -217,7 +204,7 @@ func (m *LostView) SetSize(width, height int) {
 func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}}, {m.keys.Quit, common.QuitRequestedMsg{}},
-			{m.keys.Undo, UndoOverwriteMsg{History: m.h, Write: m.write}}, {m.keys.Back, CloseLostMsg{}}})
+			{m.keys.Undo, common.UndoOverwriteMsg{History: m.h, Write: m.write}}, {m.keys.Back, CloseLostMsg{}}})
 		if in != nil {
 			return m, common.Emit(in)
 		}

@@ -39,7 +39,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.screen = screenConflict
 		}
 	case object.ShowTimelineMsg:
-		m.timeline.Open(m.sess)
+		m.timeline.Open(timelineContent(m.sess))
 		m.screen = screenTimeline
 		// The audit log is read again each time: a write logged since is
 		// in it.

@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/statusbar"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // objectState is what the app holds for one object: its session, what
@@ -61,7 +62,7 @@ type objectState struct {
 	demo DemoWriter
 	// history reads the object's history from the audit logs, for the
 	// timeline; nil without one.
-	history HistoryReader
+	history timeline.HistoryReader
 	// oncall is what the on-call keys keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState

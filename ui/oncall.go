@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // The on-call and teaching keys, wired into the app: the
@@ -59,7 +60,7 @@ type oncallState struct {
 	takeRV  escape.Text
 	takeObj *unstructured.Unstructured
 	// undo is the overwrite u asks to undo over the draft there is.
-	undo *UndoOverwriteMsg
+	undo *common.UndoOverwriteMsg
 	// gitOpsSave is the save that waits for the confirmation, and
 	// gitOpsOwner the owner's description the question names.
 	gitOpsSave  model.Event
@@ -111,17 +112,17 @@ func (m *App) sayDemoWrite() {
 // false for any other message.
 func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case TakeVersionMsg:
+	case timeline.TakeVersionMsg:
 		m.oncall.takeID, m.oncall.takeRV, m.oncall.takeObj = msg.ID, msg.RV, msg.Object
 		m.ask(confirmTimelineTake)
-	case ShowVersionMsg:
+	case timeline.ShowVersionMsg:
 		c, err := m.sess.TimelineDiff(msg.ID)
 		if err != nil {
 			m.status.Error(common.ErrorText(err))
 			break
 		}
 		m.timeline.ShowChange(c)
-	case CloseTimelineMsg, ClosePreviewMsg:
+	case timeline.CloseTimelineMsg, ClosePreviewMsg:
 		m.screen = screenObject
 	default:
 		return m, nil, false

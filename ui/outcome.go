@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // The outcomes of the shown object's commands: its watch, its session's
@@ -96,7 +97,7 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.accessChecked(msg)
 	case baseRenderedMsg:
 		m, cmd = m.baseRendered(msg)
-	case historyReadMsg, historyDueMsg:
+	case timeline.HistoryReadMsg, timeline.HistoryDueMsg:
 		// Whatever shows: the rows are ready when the timeline is.
 		m.timeline, cmd = m.timeline.Update(msg)
 	default:

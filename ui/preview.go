@@ -168,22 +168,6 @@ func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
 	return m, cmd
 }
 
-// scrollBody scrolls body with msg: home and end (which the viewport
-// does not know) to its top and bottom, the rest as the viewport does.
-func scrollBody(body viewport.Model, msg tea.Msg, home, end key.Binding) (viewport.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, home):
-			body.GotoTop()
-			return body, nil
-		case key.Matches(k, end):
-			body.GotoBottom()
-			return body, nil
-		}
-	}
-	return body.Update(msg)
-}
-
 // View draws the header and the body.
 func (m PreviewView) View() string {
 	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
@@ -199,4 +183,9 @@ func (m PreviewView) ShortHelp() []key.Binding {
 func (m PreviewView) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{{k.Close, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End}}
+}
+
+// scrollBody is common.ScrollBody.
+func scrollBody(body viewport.Model, msg tea.Msg, home, end key.Binding) (viewport.Model, tea.Cmd) {
+	return common.ScrollBody(body, msg, home, end)
 }

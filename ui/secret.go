@@ -71,3 +71,9 @@ func secretValueText(v diff.FieldValue, st *common.Styles) string {
 	// A Secret is YAML whatever the format asked (model.SecretStaysYAML).
 	return common.DisplayValue(v, st, model.FormatYAML)
 }
+
+// maskSecretLines is common.MaskSecretLines.
+func maskSecretLines(text string) []string { return common.MaskSecretLines(text) }
+
+// diffHunks is common.DiffHunks.
+func diffHunks(a, b string, masked bool) []diff.DiffHunk { return common.DiffHunks(a, b, masked) }

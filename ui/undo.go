@@ -3,8 +3,11 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // The app's side of the audit log's lost updates: the intents of the
@@ -15,14 +18,14 @@ import (
 // updates' view asked for; false for any other message.
 func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case ShowLostMsg:
+	case timeline.ShowLostMsg:
 		m.lost.SetFormat(m.sess.Format())
 		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
 			m.screen = screenLost
 		}
 	case CloseLostMsg:
 		m.screen = screenTimeline
-	case UndoOverwriteMsg:
+	case common.UndoOverwriteMsg:
 		if m.sess.Draft() != nil {
 			// The undo is a draft of its own: the one there is goes only
 			// when the user says so.
@@ -43,7 +46,7 @@ func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 // again since keeping its newer value. The object view shows it as any
 // draft, and s saves it as any draft: with the live resourceVersion, a
 // change made meanwhile still a conflict.
-func (m App) undoOverwrite(u UndoOverwriteMsg) (App, tea.Cmd) {
+func (m App) undoOverwrite(u common.UndoOverwriteMsg) (App, tea.Cmd) {
 	live, deleted := m.sess.Live()
 	if deleted || live.Object == nil {
 		m.status.Error("the object is deleted: there is nothing to put the lost values back onto")
@@ -85,4 +88,38 @@ func (m App) takeText() (string, error) {
 		return m.sess.DraftTextOf(obj)
 	}
 	return m.sess.TimelineDraftText(m.oncall.takeID)
+}
+
+// undoText says what the draft that undoes an overwrite put back, and
+// what it kept: `the draft puts back .data.foo = "bob", lost by alice's
+// patch; s saves it`.
+func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) escape.Text {
+	e := escape.Safe
+	w := &h.Versions[o.Write]
+	var back, kept, failed []escape.Text
+	for i, n := range notes {
+		switch {
+		case n.Restored:
+			back = append(back, e(n.Path)+" = "+undoValue(o.Losses[i].Value, secret))
+		case n.Kept:
+			kept = append(kept, e(n.Path))
+		default:
+			failed = append(failed, e(n.Path))
+		}
+	}
+	var parts []escape.Text
+	if len(back) > 0 {
+		parts = append(parts, escape.Textf("the draft puts back %s, lost by %s's %s; s saves it", escape.Join(back, ", "),
+			w.Client.User, w.Verb))
+	}
+	switch {
+	case len(kept) > 0 && len(back) == 0:
+		parts = append(parts, "nothing to put back: "+escape.Join(kept, ", ")+" changed again since the overwrite, and keeps the newer value")
+	case len(kept) > 0:
+		parts = append(parts, escape.Join(kept, ", ")+" changed again since: the draft keeps the newer value")
+	}
+	if len(failed) > 0 {
+		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
+	}
+	return escape.Join(parts, "; ")
 }

@@ -3,12 +3,14 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/timeline"
 )
 
 // views are the app's views, one of each. Each is a component after
@@ -20,7 +22,7 @@ type views struct {
 	object   object.Model
 	conflict ConflictView
 	editor   editor.Model
-	timeline TimelineView
+	timeline timeline.Model
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    LostView
 	preview PreviewView
@@ -44,7 +46,7 @@ func newViews(keys KeyMap, styles *common.Styles) views {
 // from the object view back to a list.
 func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.object, v.conflict, v.editor = object.New(keys.Object, styles), NewConflictView(keys.Conflict, styles), editor.New(keys.Editor, styles)
-	v.timeline, v.preview = NewTimelineView(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
+	v.timeline, v.preview = timeline.New(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
 	v.lost = NewLostView(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
 }
@@ -53,7 +55,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 func (v *views) refresh(sess *model.Session) {
 	v.object.SetContent(objectContent(sess))
 	v.conflict.SetSession(sess)
-	v.timeline.SetSession(sess)
+	v.timeline.SetContent(timelineContent(sess))
 	v.preview.SetSession(sess)
 }
 
@@ -105,4 +107,11 @@ func (v *views) setSize(width, height int) {
 	v.browser.SetSize(width, height)
 	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)
+}
+
+// timelineContent is what the timeline draws of sess.
+func timelineContent(sess *model.Session) timeline.Content {
+	ref := sess.Ref()
+	return timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
+		Format: sess.Format(), Live: sess.Timeline(), Dropped: sess.TimelineDropped()}
 }

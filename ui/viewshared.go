@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -32,9 +31,6 @@ func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
 
 // revealHelp is common.RevealHelp.
 func revealHelp(b key.Binding, revealed bool) key.Binding { return common.RevealHelp(b, revealed) }
-
-// diffHunks is common.DiffHunks.
-func diffHunks(a, b string, masked bool) []diff.DiffHunk { return common.DiffHunks(a, b, masked) }
 
 // lineWidth is common.LineWidth.
 func lineWidth(l string) int { return common.LineWidth(l) }

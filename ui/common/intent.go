@@ -1,6 +1,7 @@
 package common
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -49,3 +50,20 @@ type (
 	// draft.
 	EditMsg struct{ InApp, Merged bool }
 )
+
+// KeyIntent is a binding and the intent its key asks for.
+type KeyIntent struct {
+	Keys   key.Binding
+	Intent tea.Msg
+}
+
+// FirstIntent is the intent of the first of intents whose keys k is; nil
+// for none.
+func FirstIntent(k tea.KeyMsg, intents []KeyIntent) tea.Msg {
+	for _, in := range intents {
+		if key.Matches(k, in.Keys) {
+			return in.Intent
+		}
+	}
+	return nil
+}

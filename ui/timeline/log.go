@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"context"
@@ -32,23 +32,23 @@ type historySource struct {
 }
 
 type (
-	// historyReadMsg is the outcome of a read of src.
-	historyReadMsg struct {
+	// HistoryReadMsg is the outcome of a read of src.
+	HistoryReadMsg struct {
 		src *historySource
 		h   *history.History
 		err error
 	}
-	// historyDueMsg says it is time to read src again: the log was behind
+	// HistoryDueMsg says it is time to read src again: the log was behind
 	// the versions kedit saw (the server writes a request's audit event
 	// as the request ends, after the watch has told of it).
-	historyDueMsg struct{ src *historySource }
+	HistoryDueMsg struct{ src *historySource }
 )
 
 // readHistoryCmd reads the history from src.
 func readHistoryCmd(src *historySource) tea.Cmd {
 	return func() tea.Msg {
 		h, err := src.read(src.ctx)
-		return historyReadMsg{src: src, h: h, err: err}
+		return HistoryReadMsg{src: src, h: h, err: err}
 	}
 }
 
@@ -72,7 +72,7 @@ type auditLog struct {
 // ReadHistory reads the object's history from the audit log through read
 // (nil: kedit was given no log), as the timeline opens: a write logged
 // since the last read is in it.
-func (m *TimelineView) ReadHistory(ctx context.Context, read HistoryReader) tea.Cmd {
+func (m *Model) ReadHistory(ctx context.Context, read HistoryReader) tea.Cmd {
 	if read == nil {
 		return nil
 	}
@@ -89,9 +89,9 @@ func (m *TimelineView) ReadHistory(ctx context.Context, read HistoryReader) tea.
 }
 
 // logUpdate takes the reads' outcomes; false for any other message.
-func (m *TimelineView) logUpdate(msg tea.Msg) (tea.Cmd, bool) {
+func (m *Model) logUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case historyReadMsg:
+	case HistoryReadMsg:
 		if msg.src != m.src {
 			return nil, true
 		}
@@ -107,10 +107,10 @@ func (m *TimelineView) logUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		case msg.err == nil && m.logBehind() && m.tries < logBehindTries:
 			m.tries++
 			src := m.src
-			return tea.Tick(time.Second, func(time.Time) tea.Msg { return historyDueMsg{src} }), true
+			return tea.Tick(time.Second, func(time.Time) tea.Msg { return HistoryDueMsg{src} }), true
 		}
 		return nil, true
-	case historyDueMsg:
+	case HistoryDueMsg:
 		if msg.src != m.src || m.reading {
 			return nil, true
 		}
@@ -122,7 +122,7 @@ func (m *TimelineView) logUpdate(msg tea.Msg) (tea.Cmd, bool) {
 
 // logBehind reports whether kedit saw a version newer than every version
 // the log holds.
-func (m TimelineView) logBehind() bool {
+func (m Model) logBehind() bool {
 	if m.h == nil || len(m.live) == 0 {
 		return false
 	}
@@ -138,7 +138,7 @@ func (m TimelineView) logBehind() bool {
 // logLine says what the audit log holds, under the title: its lost
 // updates and fights, what of it could not be judged (never "0 lost
 // updates" then), that it is being read, or why it cannot be.
-func (m TimelineView) logLine() string {
+func (m Model) logLine() string {
 	st := m.styles
 	var text string
 	switch {
@@ -183,7 +183,7 @@ func (m TimelineView) logLine() string {
 // (ShowLostMsg), a version only the log holds against the log's version
 // before it, a live version against the live one before it
 // (ShowVersionMsg).
-func (m *TimelineView) enter() tea.Cmd {
+func (m *Model) enter() tea.Cmd {
 	if len(m.rows) == 0 {
 		return nil
 	}
@@ -212,55 +212,21 @@ func (m *TimelineView) enter() tea.Cmd {
 }
 
 // undo asks to undo a LOST row's overwrite.
-func (m TimelineView) undo() tea.Cmd {
+func (m Model) undo() tea.Cmd {
 	if len(m.rows) == 0 || !m.rows[m.selected].lost {
 		return common.Emit(common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"})
 	}
-	return common.Emit(UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
+	return common.Emit(common.UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
 }
 
 // SelectedLogObject returns the object of the selected version when only
 // the audit log holds it (y makes it the draft); false for any other.
-func (m TimelineView) SelectedLogObject() (*unstructured.Unstructured, bool) {
+func (m Model) SelectedLogObject() (*unstructured.Unstructured, bool) {
 	if len(m.rows) == 0 || m.rows[m.selected].id >= 0 || m.h == nil {
 		return nil, false
 	}
 	obj := m.h.Versions[m.rows[m.selected].version].Object
 	return obj, obj != nil
-}
-
-// undoText says what the draft that undoes an overwrite put back, and
-// what it kept: `the draft puts back .data.foo = "bob", lost by alice's
-// patch; s saves it`.
-func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote, secret bool) escape.Text {
-	e := escape.Safe
-	w := &h.Versions[o.Write]
-	var back, kept, failed []escape.Text
-	for i, n := range notes {
-		switch {
-		case n.Restored:
-			back = append(back, e(n.Path)+" = "+undoValue(o.Losses[i].Value, secret))
-		case n.Kept:
-			kept = append(kept, e(n.Path))
-		default:
-			failed = append(failed, e(n.Path))
-		}
-	}
-	var parts []escape.Text
-	if len(back) > 0 {
-		parts = append(parts, escape.Textf("the draft puts back %s, lost by %s's %s; s saves it", escape.Join(back, ", "),
-			w.Client.User, w.Verb))
-	}
-	switch {
-	case len(kept) > 0 && len(back) == 0:
-		parts = append(parts, "nothing to put back: "+escape.Join(kept, ", ")+" changed again since the overwrite, and keeps the newer value")
-	case len(kept) > 0:
-		parts = append(parts, escape.Join(kept, ", ")+" changed again since: the draft keeps the newer value")
-	}
-	if len(failed) > 0 {
-		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
-	}
-	return escape.Join(parts, "; ")
 }
 
 // revertNote says what write i of h set back, in the words of the

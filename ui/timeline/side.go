@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ import (
 
 // listFixed is how many columns on the left of the list stay when it
 // scrolls sideways: the selection's marker and the RV column.
-func (m TimelineView) listFixed() int {
+func (m Model) listFixed() int {
 	rvW, _, _, _, _ := m.columns()
 	return 2 + rvW + 2
 }
@@ -28,10 +28,10 @@ func (m TimelineView) listFixed() int {
 // listLongest measures the list's widest line, its column titles among
 // them, for listWidest: the rows' columns depend on every row, so it is
 // measured once as the rows change.
-func (m TimelineView) listLongest() int {
-	w := lineWidth(m.headerRow())
+func (m Model) listLongest() int {
+	w := common.LineWidth(m.headerRow())
 	for _, r := range m.rows {
-		w = max(w, lineWidth(m.rowText(r, r.mark())))
+		w = max(w, common.LineWidth(m.rowText(r, r.mark())))
 	}
 	return w
 }
@@ -39,10 +39,10 @@ func (m TimelineView) listLongest() int {
 // sidewaysKey scrolls the list, or the diff while it shows, half a screen
 // left or right, until the end of the widest line is in view; false for
 // any other key.
-func (m *TimelineView) sidewaysKey(msg tea.KeyMsg) bool {
+func (m *Model) sidewaysKey(msg tea.KeyMsg) bool {
 	x, fixed, longest := &m.listX, m.listFixed(), m.listWidest
 	if m.showing {
-		x, fixed, longest = &m.side.x, 0, m.side.longest
+		x, fixed, longest = &m.side.X, 0, m.side.Longest
 	}
 	step := max(1, (m.width-fixed)/2)
 	switch {
@@ -58,26 +58,26 @@ func (m *TimelineView) sidewaysKey(msg tea.KeyMsg) bool {
 
 // wider reports whether a line of what shows, the list or the diff, is
 // wider than the screen, so that ← and → have something to show.
-func (m TimelineView) wider() bool {
+func (m Model) wider() bool {
 	if m.showing {
-		return m.side.longest > m.width
+		return m.side.Longest > m.width
 	}
 	return m.listWidest > m.width
 }
 
 // listLine is line l of the list scrolled sideways, cut at the screen's
 // edges; unstyled, for the caller to style as a whole.
-func (m TimelineView) listLine(l string) string {
-	if m.listX == 0 && lineWidth(l) <= m.width {
+func (m Model) listLine(l string) string {
+	if m.listX == 0 && common.LineWidth(l) <= m.width {
 		return l
 	}
 	x := min(m.listX, max(0, m.listWidest-m.width))
-	return strings.TrimRight(ansi.Strip(cutSideways(m.styles, l, m.listFixed(), x, m.width)), " ")
+	return strings.TrimRight(ansi.Strip(common.CutSideways(m.styles, l, m.listFixed(), x, m.width)), " ")
 }
 
 // wrapped is text in style, wrapped at the screen's width (a word wider
 // than the screen cut there).
-func (m TimelineView) wrapped(style lipgloss.Style, text string) []string {
+func (m Model) wrapped(style lipgloss.Style, text string) []string {
 	var lines []string
 	for _, l := range strings.Split(ansi.Wordwrap(text, m.width, ""), "\n") {
 		lines = append(lines, style.Render(ansi.Truncate(l, m.width, "…")))
@@ -88,12 +88,12 @@ func (m TimelineView) wrapped(style lipgloss.Style, text string) []string {
 // diffView draws the diff: the viewport's own drawing when no line is
 // wider than the screen, else its lines in view cut at the scrolled
 // window.
-func (m TimelineView) diffView() string {
-	if m.side.longest <= m.width && m.side.x == 0 {
+func (m Model) diffView() string {
+	if m.side.Longest <= m.width && m.side.X == 0 {
 		return m.body.View()
 	}
-	x := min(m.side.x, max(0, m.side.longest-m.width))
-	return sidewaysWindow(m.styles, m.side.lines, m.body.YOffset, m.body.Height, 0, x, m.width)
+	x := min(m.side.X, max(0, m.side.Longest-m.width))
+	return sidewaysWindow(m.styles, m.side.Lines, m.body.YOffset, m.body.Height, 0, x, m.width)
 }
 
 // sidewaysWindow draws height lines of lines from top on, each cut by
@@ -104,7 +104,7 @@ func sidewaysWindow(st *common.Styles, lines []string, top, height, fixed, x, wi
 	end := min(len(lines), top+height)
 	rows := make([]string, 0, height)
 	for _, l := range lines[top:end] {
-		rows = append(rows, cutSideways(st, l, fixed, x, width))
+		rows = append(rows, common.CutSideways(st, l, fixed, x, width))
 	}
 	for len(rows) < height {
 		rows = append(rows, strings.Repeat(" ", width))

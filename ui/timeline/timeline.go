@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// TimelineView lists every version of the object kedit observed since it
+// Model lists every version of the object kedit observed since it
 // opened it, newest first, the user's own saves among them: each with its
 // resourceVersion, the local time kedit saw it, the field manager and
 // operation that wrote it and the fields it changed. Given an audit log
@@ -30,8 +30,8 @@ import (
 // the selection and scrolls the diff; what needs the session (a live
 // version's diff, the lost updates, making a version the draft, the undo)
 // and closing come back as intents.
-type TimelineView struct {
-	keys   TimelineKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
@@ -54,45 +54,54 @@ type TimelineView struct {
 	change  []string
 	body    viewport.Model
 	// side scrolls the diff sideways.
-	side sideways
+	side common.Sideways
 
-	// live is the session's timeline as SetSession last copied it, and
-	// the audit log's history what timelinelog.go read.
+	// live is the session's timeline as SetContent last gave it, and
+	// the audit log's history what log.go read.
 	live []model.Entry
 	auditLog
 }
 
-// NewTimelineView returns a timeline view with nothing to list until
-// SetSession.
-func NewTimelineView(keys TimelineKeyMap, styles *common.Styles) TimelineView {
+// New returns a timeline view with nothing to list until SetContent.
+func New(keys KeyMap, styles *common.Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
-	return TimelineView{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: vp}
 }
 
 // SetSize sets the view's size.
-func (m *TimelineView) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.body.Width, m.body.Height = width, max(1, height-len(m.change))
 	m.scroll()
 }
 
-// SetSession copies the timeline from the session, newest first, keeping
-// the selected version selected as new versions arrive.
-func (m *TimelineView) SetSession(s *model.Session) {
-	ref := s.Ref()
-	m.object = escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name)
-	m.secret = ref.IsSecret()
-	m.format = s.Format()
-	m.dropped = s.TimelineDropped()
-	m.live = s.Timeline()
+// Content is what the timeline draws of the session: the object, its
+// format and its live versions.
+type Content struct {
+	// Object names the object: Kind/name.
+	Object escape.Text
+	// Secret is set for a Secret: its values are masked in the diffs.
+	Secret bool
+	// Format is the session's: versions are diffed in it.
+	Format model.Format
+	// Live is the session's timeline, oldest first (Session.Timeline), and
+	// Dropped how many older versions it let go.
+	Live    []model.Entry
+	Dropped int
+}
+
+// SetContent lists c's versions, newest first, keeping the selected
+// version selected as new versions arrive.
+func (m *Model) SetContent(c Content) {
+	m.object, m.secret, m.format, m.dropped, m.live = c.Object, c.Secret, c.Format, c.Dropped, c.Live
 	m.fillRows()
 }
 
 // fillRows lists the live versions with the audit log's history, newest
 // first, keeping the selected version selected.
-func (m *TimelineView) fillRows() {
+func (m *Model) fillRows() {
 	var key string
 	keep := len(m.rows) > 0
 	if keep {
@@ -126,17 +135,17 @@ func (m *TimelineView) fillRows() {
 	m.scroll()
 }
 
-// Open lists the session's timeline afresh, the newest version selected.
-func (m *TimelineView) Open(s *model.Session) {
+// Open lists c's versions afresh, the newest version selected.
+func (m *Model) Open(c Content) {
 	m.rows, m.selected, m.offset, m.listX = nil, 0, 0, 0
 	m.HideChange()
-	m.SetSession(s)
+	m.SetContent(c)
 }
 
 // Selected returns the selected version's timeline entry ID and its
 // resourceVersion (escaped); false when there is none. The ID is -1 for a
 // version only the audit log holds: SelectedLogObject is its object.
-func (m TimelineView) Selected() (id int, rv escape.Text, ok bool) {
+func (m Model) Selected() (id int, rv escape.Text, ok bool) {
 	if len(m.rows) == 0 {
 		return 0, "", false
 	}
@@ -145,17 +154,17 @@ func (m TimelineView) Selected() (id int, rv escape.Text, ok bool) {
 }
 
 // ShowingDiff reports whether the selected version's diff shows.
-func (m TimelineView) ShowingDiff() bool { return m.showing }
+func (m Model) ShowingDiff() bool { return m.showing }
 
 // ShowChange shows c, the selected version against the one before it
 // (Session.TimelineDiff). A Secret's values are masked.
-func (m *TimelineView) ShowChange(c model.TimelineChange) {
+func (m *Model) ShowChange(c model.TimelineChange) {
 	m.showChange(c, newTimelineRow(c.Entry, false), "")
 }
 
 // showChange shows c, listed as row; note, when set, takes the diff's
 // place (a version whose object is unknown).
-func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note string) {
+func (m *Model) showChange(c model.TimelineChange, row timelineRow, note string) {
 	before, after := m.versionText(c.Before), m.versionText(c.After)
 	e := c.Entry
 	by := row.manager
@@ -178,7 +187,7 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, m.width, "…")))
 	}
 	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
-	if hunks := diffHunks(before, after, m.secret); len(hunks) > 0 {
+	if hunks := common.DiffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = common.HunkText(m.styles, hunks)
 	}
 	if note != "" {
@@ -189,14 +198,14 @@ func (m *TimelineView) showChange(c model.TimelineChange, row timelineRow, note 
 	text = strings.TrimSuffix(text, "\n")
 	m.body.SetContent(text)
 	m.body.GotoTop()
-	m.side = sideways{}
-	m.side.measure(text)
+	m.side = common.Sideways{}
+	m.side.Measure(text)
 }
 
 // versionText renders a version for the diff: as the draft is rendered,
 // without its resourceVersion, which differs in every diff and which the
 // title names. A Secret's values are masked in the diff (diffHunks).
-func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
+func (m Model) versionText(obj *unstructured.Unstructured) string {
 	if obj == nil {
 		return ""
 	}
@@ -210,13 +219,13 @@ func (m TimelineView) versionText(obj *unstructured.Unstructured) string {
 }
 
 // HideChange goes back from the diff to the list.
-func (m *TimelineView) HideChange() { m.showing, m.change, m.side = false, nil, sideways{} }
+func (m *Model) HideChange() { m.showing, m.change, m.side = false, nil, common.Sideways{} }
 
 // listHeight is how many rows fit under the title lines.
-func (m TimelineView) listHeight() int { return max(1, m.height-len(m.titleLines())) }
+func (m Model) listHeight() int { return max(1, m.height-len(m.titleLines())) }
 
 // scroll keeps the selection in view.
-func (m *TimelineView) scroll() {
+func (m *Model) scroll() {
 	h := m.listHeight()
 	if m.selected < m.offset {
 		m.offset = m.selected
@@ -229,7 +238,7 @@ func (m *TimelineView) scroll() {
 
 // titleLines are the lines above the list: what it is, how many old
 // versions were let go, and what the audit log says.
-func (m TimelineView) titleLines() []string {
+func (m Model) titleLines() []string {
 	live := 0
 	for _, r := range m.rows {
 		if r.id >= 0 {
@@ -256,7 +265,7 @@ func (m TimelineView) titleLines() []string {
 }
 
 // headerRow is the list's column titles, laid out as its rows.
-func (m TimelineView) headerRow() string {
+func (m Model) headerRow() string {
 	return m.rowText(timelineRow{rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}, "MARK")
 }
 
@@ -264,7 +273,7 @@ func (m TimelineView) headerRow() string {
 // columns: what the widest row needs, the manager at most 24 (a long
 // manager gives way to the changed fields); no mark column when no row
 // has a mark.
-func (m TimelineView) columns() (rv, at, manager, op, mark int) {
+func (m Model) columns() (rv, at, manager, op, mark int) {
 	rv, at, manager, op = len("RV"), len("TIME"), len("MANAGER"), len("OPERATION")
 	for _, r := range m.rows {
 		rv = max(rv, ansi.StringWidth(string(r.rv)))
@@ -281,7 +290,7 @@ func (m TimelineView) columns() (rv, at, manager, op, mark int) {
 
 // rowText lays a row out in the columns, after the selection's marker;
 // mark is its LOST or FIGHT.
-func (m TimelineView) rowText(r timelineRow, mark string) string {
+func (m Model) rowText(r timelineRow, mark string) string {
 	rvW, atW, managerW, opW, markW := m.columns()
 	pad := func(t escape.Text, w int) string {
 		s := ansi.Truncate(string(t), w, "…")
@@ -295,7 +304,7 @@ func (m TimelineView) rowText(r timelineRow, mark string) string {
 }
 
 // View draws the list, or the selected version's diff.
-func (m TimelineView) View() string {
+func (m Model) View() string {
 	if m.showing {
 		return strings.Join(m.change, "\n") + "\n" + m.diffView()
 	}
@@ -314,7 +323,7 @@ func (m TimelineView) View() string {
 
 // ShortHelp is the timeline's keys for the help line: on a LOST row,
 // enter shows its lost updates and u undoes them.
-func (m TimelineView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	var side []key.Binding
 	if m.wider() {
@@ -331,7 +340,7 @@ func (m TimelineView) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every key of the timeline, in groups.
-func (m TimelineView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Diff, k.Take, k.Undo, k.Close, k.Back},

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -13,8 +14,8 @@ import (
 // diffs, the lost updates, making a version the draft, the undo and
 // closing are asked of the app.
 
-// The timeline's intents (intent.go has those views share; timelinelog.go
-// those of the audit log's rows).
+// The timeline's intents (common has those views share, the lost
+// updates' common.UndoOverwriteMsg among them).
 type (
 	// ShowVersionMsg asks for the diff of the live timeline's entry ID
 	// against the entry before it (enter on a version kedit observed): the
@@ -30,13 +31,19 @@ type (
 	}
 	// CloseTimelineMsg asks to go back to the object view (t, esc).
 	CloseTimelineMsg struct{}
+	// ShowLostMsg asks to show the lost updates of version Write of
+	// History (enter on a LOST row).
+	ShowLostMsg struct {
+		History *history.History
+		Write   int
+	}
 )
 
 // Update moves the selection, or scrolls the diff while it shows; the
 // audit log's reads come back here. enter shows the selected version
 // (enter or esc goes back to the list), y asks to make it the draft, u
 // to undo a LOST row's overwrite, and t or esc closes the timeline.
-func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if cmd, ok := m.logUpdate(msg); ok {
 		return m, cmd
 	}
@@ -44,7 +51,7 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 	if !ok {
 		return m.ownMsg(msg)
 	}
-	if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}}, {m.keys.Quit, common.QuitRequestedMsg{}}}); in != nil {
+	if in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}}, {Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}}}); in != nil {
 		return m, common.Emit(in)
 	}
 	switch {
@@ -70,7 +77,7 @@ func (m TimelineView) Update(msg tea.Msg) (TimelineView, tea.Cmd) {
 
 // take asks to make the selected version the draft: a version only the
 // audit log holds, with the log's object of it.
-func (m TimelineView) take() tea.Cmd {
+func (m Model) take() tea.Cmd {
 	id, rv, ok := m.Selected()
 	switch {
 	case !ok:
@@ -86,10 +93,10 @@ func (m TimelineView) take() tea.Cmd {
 }
 
 // ownMsg moves the selection, or scrolls the diff while it shows.
-func (m TimelineView) ownMsg(msg tea.Msg) (TimelineView, tea.Cmd) {
+func (m Model) ownMsg(msg tea.Msg) (Model, tea.Cmd) {
 	if m.showing {
 		var cmd tea.Cmd
-		m.body, cmd = scrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
 		return m, cmd
 	}
 	k, ok := msg.(tea.KeyMsg)

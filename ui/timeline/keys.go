@@ -1,0 +1,45 @@
+package timeline
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+
+	"github.com/kedit/kedit/ui/common"
+)
+
+// KeyMap is the timeline's keys.
+type KeyMap struct {
+	// Moving through the list, or scrolling the selected version's diff;
+	// Left and Right scroll either sideways, as in the object view.
+	Up, Down, Left, Right, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+
+	// Diff shows the selected version's diff against the one before it
+	// (Back or Diff goes back to the list), or a LOST row's lost updates;
+	// Take makes that version the draft (after a confirmation); Undo, on a
+	// LOST row, makes the draft that puts the lost values back; Close goes
+	// back to the object view.
+	Diff, Take, Undo, Close, Back key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultKeyMap returns the timeline's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up: common.UpKey(), Down: common.DownKey(), Left: common.LeftKey(), Right: common.RightKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
+		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
+
+		Diff:  common.Binding("diff", "enter"),
+		Take:  common.Binding("make it the draft", "y"),
+		Undo:  common.UndoKey(),
+		Close: common.Bind("close", "t/esc", "t", "esc"),
+		Back:  common.BackKey(),
+
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
+	}
+}
+
+// viewport gives the diff's viewport the view's scrolling keys.
+func (k KeyMap) viewport() viewport.KeyMap {
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+}
