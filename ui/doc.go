@@ -1,15 +1,24 @@
-// Package ui is kedit's Bubble Tea application: the root model, App, and
-// one view each for the browser, the set (several objects, each with its
-// own session), the object, the in-app editor, the three-way conflict
-// view, the timeline (with an audit log's history), the lost updates'
-// view, the dry run's preview, the help page and the questions, with the
-// status bar under them. It renders model.Session and turns keys into
-// intents; all I/O runs in tea.Cmd closures.
+// Package ui is kedit's Bubble Tea application: the root model, App, which
+// routes messages, owns the sessions and the effects, and draws the frame.
+// The views are packages of their own under ui/, each a component after
+// charmbracelet/bubbles:
 //
-// The in-app editor's view is ui/editor; the app opens it and takes its
-// text (inapp.go).
-// The object view is ui/object; the app gives it an object.Content
-// (objectContent) and acts on its intents (objectintents.go).
+//	ui/browser     the live, filterable list of objects
+//	ui/objectset   the set of objects kedit was started on
+//	ui/object      one object: live, draft, diff, blame
+//	ui/editor      the in-app editor (on ui/textedit)
+//	ui/conflict    the three-way conflict view, and a LOST row's lost updates
+//	ui/timeline    the versions kedit saw, with an audit log's history
+//	ui/preview     the server's dry run of the draft
+//	ui/helppage    every key of the active view (? or f1)
+//	ui/statusbar   the line under the body
+//	ui/common      what the views share: styles, bindings, shared intents,
+//	               the question on the bottom line, drawing server text
+//
+// A view package imports ui/common, model, diff and the escape rule, never
+// ui, kube or another view (TestImportsPointOneWay): it draws values the
+// app hands it, and answers with intents. All I/O runs in tea.Cmd closures
+// the app builds.
 //
 // # The app and its views
 //
@@ -21,37 +30,44 @@
 // to the app itself (outcome.go; an outcome of an object of the set not
 // shown to that object, setOutcome). It draws the frame:
 // the active view, the status bar or the question, and the footer of the
-// active view's keys (view.go).
+// active view's keys (view.go). After every event it builds each view's
+// Content from the session (views.go: objectContent, timelineContent ...)
+// and hands it over; no view holds a *model.Session.
 //
 // A view owns its keys. It decides what each of them means on its screen
 // (t is the timeline in the object view, take theirs in the conflict
 // view), does what it can alone, and asks the app for the rest with an
-// intent: a message naming what the user asked for, such as ResolveMsg,
-// SaveMsg or OpenObjectMsg. The app acts on intents (intent.go and the
-// views' own App.xIntent methods); it never matches a view's keys.
+// intent: a message naming what the user asked for, such as
+// conflict.ResolveMsg, object.SaveMsg or browser.OpenObjectMsg. The app
+// acts on intents (intent.go and its App.xIntent methods); it never
+// matches a view's keys.
 //
-// # A view, after charmbracelet/bubbles
+// # Adding a view
 //
-// A new view follows the pattern of the others, the timeline being the
-// smallest whole example (and the set view that of a list):
+// A new view is a package ui/NAME, the timeline (ui/timeline) being the
+// smallest whole example, and the set view (ui/objectset) that of a list:
 //
-//  1. Keys as data: a key map of its own in keys.go, a struct of
-//     key.Binding with a DefaultXKeyMap() (timeline.KeyMap, ui/timeline), and a field
-//     for it in KeyMap. Use the shared bindings (common.HelpKey, common.QuitKey,
-//     common.ForceQuitKey, the scrolling keys) so that ?, q and ctrl+c mean the
-//     same everywhere; every view answers those three.
+//  1. Keys as data: KeyMap, a struct of key.Binding, and DefaultKeyMap()
+//     in its keys.go; a field for it in ui.KeyMap (ui/keys.go). Use the
+//     shared bindings (common.HelpKey, common.QuitKey, common.ForceQuitKey,
+//     the scrolling keys) so that ?, q and ctrl+c mean the same everywhere;
+//     every view answers those three.
 //
-//  2. A value type made by NewX(keys, styles), with SetSize(width, height)
-//     and View() string. Copy from the session what it shows in a
-//     SetSession (the app calls it after every event); it never holds on
-//     to the session, nor reaches into App.
+//  2. Model, made by New(keys, styles), with SetSize(width, height) and
+//     View() string, and a Content: the plain value of what it draws
+//     (model values, escape.Text, rendered text), which the app builds from
+//     the session in a function of ui/views.go and hands over with
+//     SetContent after every event. It never holds the session, nor
+//     reaches into App; text that needs kube's typed errors (a failure's
+//     words, ui/failuretext.go) comes in the Content.
 //
-//  3. Update(msg tea.Msg) (X, tea.Cmd), returning its own type. A key it
-//     can act on alone changes the view. A key that needs the session,
-//     another view or I/O comes back as an intent through common.Emit (below).
-//     Declare its intents beside Update, exported, each with a doc comment
-//     that names its key, and reuse the shared ones (common.HelpMsg,
-//     common.QuitRequestedMsg, common.ForceQuitMsg, common.SayMsg, common.EditMsg).
+//  3. Update(msg tea.Msg) (Model, tea.Cmd). A key it can act on alone
+//     changes the view. A key that needs the session, another view or I/O
+//     comes back as an intent through common.Emit (below). Declare its
+//     intents beside Update, exported, each with a doc comment that names
+//     its key, and reuse the shared ones (common.HelpMsg,
+//     common.QuitRequestedMsg, common.ForceQuitMsg, common.SayMsg,
+//     common.EditMsg).
 //
 //  4. ShortHelp() and FullHelp() from its own bindings: the footer and ?
 //     are drawn from them, and TestEveryKeyIsInItsViewsHelp checks that
@@ -60,9 +76,12 @@
 //     (TestREADMEListsEveryKey).
 //
 //  5. In the app: a screen, a field in views (views.go, with a case in
-//     views.update and in setSize), a case in App.body and
-//     App.helpSource, and an App.xIntent method that acts on its intents,
-//     added to App.intent's list.
+//     views.update and in setSize, and its Content built in refresh), a
+//     case in App.body and App.helpSource, and an App.xIntent method that
+//     acts on its intents, added to App.intent's list.
+//
+//  6. Tests that drive only the view live in its package; tests of the
+//     app with it stay in ui, through the view's exported API.
 //
 // The timeline's y, for one, makes the selected version the draft, which
 // is the session's to do:
@@ -80,7 +99,7 @@
 // (App.answer): keys typed faster than the terminal is read come in one
 // message, and each must meet what the one before it did. So a view
 // answers a key with an intent or nothing; work that takes time, such as
-// a timer, goes to Bubble Tea wrapped in background (the in-app editor's
+// a timer, goes to Bubble Tea wrapped in common.Background (the in-app editor's
 // pause before it checks what was typed). Messages other than keys (its
 // own timers' and readers') a view answers with any command.
 //
