@@ -6,6 +6,10 @@
 // status bar under them. It renders model.Session and turns keys into
 // intents; all I/O runs in tea.Cmd closures.
 //
+// Views in packages of their own: ui/browser, the browser (a live list of
+// a type's objects and its : prompt), which the app hands values made from
+// what kube lists (browsing.go).
+//
 // # The app and its views
 //
 // App owns the session, the objects left for the browser, the set's

@@ -229,9 +229,9 @@ func (m SetView) table() []string {
 	cols := m.columns()
 	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
-		titles[i] = c.title
+		titles[i] = c.Title
 	}
-	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(common.Cells(cols, titles), " "))}
 	end := min(m.offset+m.tableHeight(), len(m.rows))
 	for i := m.offset; i < end; i++ {
 		lines = append(lines, m.rowLine(i, cols))
@@ -241,7 +241,7 @@ func (m SetView) table() []string {
 
 // columns are the table's columns, sized for the rows and the width;
 // NAMESPACE only when the rows are of several namespaces.
-func (m SetView) columns() []column {
+func (m SetView) columns() []common.Column {
 	nameW, nsW, stateW := 4, 0, 5
 	namespaces := map[escape.Text]bool{}
 	for _, r := range m.rows {
@@ -264,23 +264,23 @@ func (m SetView) columns() []column {
 		fixed += nsW + 2
 	}
 	nameW = max(min(nameW, m.width-fixed-8), min(nameW, 16))
-	cols := []column{{title: "NAME", width: nameW}}
+	cols := []common.Column{{Title: "NAME", Width: nameW}}
 	if nsW > 0 {
-		cols = append(cols, column{title: "NAMESPACE", width: nsW})
+		cols = append(cols, common.Column{Title: "NAMESPACE", Width: nsW})
 	}
-	return append(cols, column{title: "STATE", width: stateW}, column{title: "DRAFT", width: 6},
-		column{title: "NOTE", width: max(m.width-fixed-nameW, 4)})
+	return append(cols, common.Column{Title: "STATE", Width: stateW}, common.Column{Title: "DRAFT", Width: 6},
+		common.Column{Title: "NOTE", Width: max(m.width-fixed-nameW, 4)})
 }
 
 // rowLine is row i in cols, with its mark, and highlighted when selected.
-func (m SetView) rowLine(i int, cols []column) string {
+func (m SetView) rowLine(i int, cols []common.Column) string {
 	r := m.rows[i]
 	texts := []escape.Text{r.Name}
-	if cols[1].title == "NAMESPACE" {
+	if cols[1].Title == "NAMESPACE" {
 		texts = append(texts, r.Namespace)
 	}
 	texts = append(texts, r.State, escape.Safe(r.Place.String()), r.Note)
-	line := cells(cols, texts)
+	line := common.Cells(cols, texts)
 	mark := "  "
 	if m.isMarked(i) {
 		mark = "* "

@@ -75,13 +75,13 @@ type statusState struct {
 	// resolution and every merge again.
 	merge  *diff.ObjectMerge
 	behind bool
-	// list counts the browser's lists (Browser.SetList).
+	// list counts the browser's lists (browser.Model.List).
 	list int
 }
 
 // statusState sums up the app's state for the status bar.
 func (m App) statusState() statusState {
-	st := statusState{sess: m.sess, browsing: m.screen == screenBrowser, list: m.browser.list}
+	st := statusState{sess: m.sess, browsing: m.screen == screenBrowser, list: m.browser.List()}
 	if m.sess != nil {
 		st.phase, st.draft = m.sess.State(), m.sess.DraftRevision()
 		if r := m.sess.Rebase(); r != nil {

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -20,7 +21,7 @@ type views struct {
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    LostView
 	preview PreviewView
-	browser Browser
+	browser browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView SetView
 	// help is the help page (? or f1), when it shows; prompt the
@@ -30,7 +31,7 @@ type views struct {
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
-	v := views{browser: NewBrowser(keys.Browser, styles), setView: NewSetView(keys.Set, styles, ""),
+	v := views{browser: browser.New(keys.Browser, styles), setView: NewSetView(keys.Set, styles, ""),
 		help: NewHelpPage(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v
