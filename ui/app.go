@@ -112,9 +112,9 @@ func New(cfg Config) App {
 	case cfg.List != nil:
 		m.screen = screenBrowser
 		m.browsing.list = cfg.List
-		m.life.initCmd = m.browser.SetList(cfg.List.Collection(), cfg.List.Snapshots())
+		m.life.initCmd = m.setList(cfg.List.Collection(), cfg.List.Snapshots())
 		if cfg.First != nil {
-			m.browser.ShowSnapshot(*cfg.First)
+			m.browser.ShowSnapshot(browserSnapshot(*cfg.First))
 		}
 	}
 	m.status.Settle(m.statusState())

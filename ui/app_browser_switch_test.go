@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/browser"
 )
 
 // The app's browser: switching type and namespace, :drafts, failures, the\n// first frame and the golden screens.
@@ -31,7 +32,7 @@ func TestAppSwitchesTypeAndNamespace(t *testing.T) {
 		return drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
 	}
 	m = command(m, "ns team-a")
-	if coll := m.browser.Collection(); coll.Namespace != "team-a" || coll.Resource() != "configmaps" {
+	if coll := m.browsing.listed; coll.Namespace != "team-a" || coll.Resource() != "configmaps" {
 		t.Errorf(":ns team-a lists %s %s", coll.Resource(), coll.Where())
 	}
 	if !first.stopped() {
@@ -39,7 +40,7 @@ func TestAppSwitchesTypeAndNamespace(t *testing.T) {
 	}
 	m = command(m, "deploy")
 	m = listed(t, c, m)
-	if coll := m.browser.Collection(); coll.Namespace != "team-a" || coll.Resource() != "deployments.apps" {
+	if coll := m.browsing.listed; coll.Namespace != "team-a" || coll.Resource() != "deployments.apps" {
 		t.Errorf(":deploy lists %s %s", coll.Resource(), coll.Where())
 	}
 	if got := m.browser.Rows(); len(got) != 1 || got[0] != "team-a/web" {
@@ -54,18 +55,18 @@ func TestAppSwitchesTypeAndNamespace(t *testing.T) {
 	if !strings.Contains(m.status.Text(), "componentstatuses cannot be edited: the server allows only get, list on it") {
 		t.Errorf(":cs: status %q", m.status.Text())
 	}
-	if m.browser.Collection().Resource() != "deployments.apps" {
+	if m.browsing.listed.Resource() != "deployments.apps" {
 		t.Error("a refused :TYPE changed the list")
 	}
 	// The namespace picker, with every namespace.
 	m = command(m, "ns")
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter}) // the first item: all namespaces
-	if coll := m.browser.Collection(); !coll.AllNamespaces || coll.Resource() != "deployments.apps" {
+	if coll := m.browsing.listed; !coll.AllNamespaces || coll.Resource() != "deployments.apps" {
 		t.Errorf("all namespaces: %s %s", coll.Resource(), coll.Where())
 	}
 	// -A stays with :TYPE.
 	m = command(m, "cm")
-	if coll := m.browser.Collection(); !coll.AllNamespaces || coll.Resource() != "configmaps" {
+	if coll := m.browsing.listed; !coll.AllNamespaces || coll.Resource() != "configmaps" {
 		t.Errorf(":cm after all namespaces: %s %s", coll.Resource(), coll.Where())
 	}
 }
@@ -137,7 +138,7 @@ func TestAppDraftsListNamesSubresources(t *testing.T) {
 	o.Close()
 
 	m := browserApp(t, c, c.collection("deployments", "default", false), 140, 30)
-	if p := m.browser.drafts[web]; p != 0 {
+	if p := m.browser.DraftMark(web.Namespace, web.Name); p != 0 {
 		t.Errorf("web's row is marked %s: its only draft is its Scale's", p)
 	}
 	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter})
@@ -154,7 +155,7 @@ func TestAppDraftsListNamesSubresources(t *testing.T) {
 	m = browserApp(t, c, c.collection("deployments", "default", false), 120, 30)
 	m.cfg.Subresource = kube.SubresourceScale
 	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter})
-	if p := m.browser.drafts[web]; p != DraftStored {
+	if p := m.browser.DraftMark(web.Namespace, web.Name); p != DraftStored {
 		t.Errorf("web's row in a kedit --subresource scale: %q, want stored", p)
 	}
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
@@ -184,8 +185,8 @@ func TestAppForbiddenList(t *testing.T) {
 	m := browserApp(t, c, coll, 120, 40)
 	err := fmt.Errorf("not allowed to list configmaps in namespace %q (context %q): %w", "team-a", "kind-dev",
 		errors.New(`configmaps is forbidden: User "kedit-viewer" cannot list resource "configmaps"`))
-	m = drive(t, m, snapshotMsg{list: m.browser.list, snap: kube.BrowseSnapshot{Generation: 1,
-		Connection: kube.Connection{State: kube.Refused, Err: err}}})
+	m = drive(t, m, browser.SnapshotMsg{List: m.browser.List(), Snapshot: browserSnapshot(kube.BrowseSnapshot{Generation: 1,
+		Connection: kube.Connection{State: kube.Refused, Err: err}})})
 	if v := plain(m); !strings.Contains(v, `not allowed to list configmaps in namespace "team-a"`) || !strings.Contains(v, "refused") {
 		t.Errorf("a refused list:\n%s", v)
 	}
@@ -205,7 +206,7 @@ func TestAppExitAfterFirstFrame(t *testing.T) {
 	if d.quit {
 		t.Fatal("quit before the list arrived")
 	}
-	d.send(snapshotMsg{list: d.m.browser.list, snap: c.listSnapshot(coll)})
+	d.send(browser.SnapshotMsg{List: d.m.browser.List(), Snapshot: browserSnapshot(c.listSnapshot(coll))})
 	d.settle()
 	if !d.quit || !strings.Contains(plain(d.m), "testmap") {
 		t.Errorf("quit %v with:\n%s", d.quit, plain(d.m))

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/ui/browser"
 )
 
 // The app's browser: going from the list to an object and back, the
@@ -99,7 +101,7 @@ func TestAppStartedOnAnObjectGoesBackToItsList(t *testing.T) {
 	if m.screen != screenBrowser {
 		t.Fatalf("esc shows screen %d", m.screen)
 	}
-	coll := m.browser.Collection()
+	coll := m.browsing.listed
 	if coll.Resource() != "configmaps" || coll.Namespace != "team-a" || coll.AllNamespaces || coll.Server != fakeServer {
 		t.Errorf("back to %+v", coll)
 	}
@@ -234,7 +236,7 @@ func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
 	// A second enter while an object opens opens it once.
 	m = drive(t, m, keyMsg("esc"))
 	c.add("configmaps", "default", "zz")
-	m = drive(t, m, snapshotMsg{list: m.browser.list, snap: c.listSnapshot(m.browser.Collection())}, keyMsg("end"))
+	m = drive(t, m, browser.SnapshotMsg{List: m.browser.List(), Snapshot: browserSnapshot(c.listSnapshot(m.browsing.listed))}, keyMsg("end"))
 	d = newDriver(t, m)
 	d.send(tea.KeyMsg{Type: tea.KeyEnter})
 	d.send(tea.KeyMsg{Type: tea.KeyEnter})

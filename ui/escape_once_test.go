@@ -19,6 +19,7 @@ import (
 	"github.com/kedit/kedit/internal/testseed"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 )
 
 // Server text is escaped once: where it enters the views (escape.Text),
@@ -234,9 +235,9 @@ func browserDrawnOnce(t *testing.T, ns, name, manager string) {
 	c := newFakeCluster(t)
 	m := browserApp(t, c, c.collection("configmaps", "", true), 220, 20)
 	row := kube.ObjectRow{Namespace: ns, Name: name, ChangedBy: manager, Created: browserNow.Add(-time.Hour), Changed: browserNow.Add(-time.Minute)}
-	m = drive(t, m, snapshotMsg{list: m.browser.list, snap: kube.BrowseSnapshot{Rows: []kube.ObjectRow{row}, Generation: 7, Synced: true,
-		Connection: kube.Connection{State: kube.Connected, Since: browserNow}}})
-	rows := strings.Join(m.browser.table(), "\n")
+	m = drive(t, m, browser.SnapshotMsg{List: m.browser.List(), Snapshot: browserSnapshot(kube.BrowseSnapshot{Rows: []kube.ObjectRow{row}, Generation: 7, Synced: true,
+		Connection: kube.Connection{State: kube.Connected, Since: browserNow}})})
+	rows := m.browser.View()
 	all := []string{ns, name, manager}
 	for i, what := range []string{"namespace", "name", "manager"} {
 		drawnOnce(t, rows, "browser row, "+what, all[i], all...)

@@ -18,6 +18,7 @@ import (
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 )
 
 // fakeTypes are the types the fake cluster serves, by every name :TYPE
@@ -106,7 +107,20 @@ func (c *fakeCluster) Target(r schema.GroupResource, ns, name string) (*kube.Tar
 	return c.collection(r.Resource, ns, false).Target(ns, name), nil
 }
 
-func (c *fakeCluster) Types() ([]kube.ResourceType, error) { return browserTypes, nil }
+func (c *fakeCluster) Types() ([]kube.ResourceType, error) { return serverTypes, nil }
+
+// serverTypes is a server's types, as kube.Cluster.Types returns them.
+var serverTypes = []kube.ResourceType{
+	{Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"}, Namespaced: true},
+	{Group: "apps", Resource: "daemonsets", Singular: "daemonset", Kind: "DaemonSet", ShortNames: []string{"ds"}, Namespaced: true},
+	{Group: "apps", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ShortNames: []string{"deploy"}, Namespaced: true},
+	{Resource: "events", Singular: "event", Kind: "Event", ShortNames: []string{"ev"}, Namespaced: true},
+	{Group: "events.k8s.io", Resource: "events", Singular: "event", Kind: "Event", ShortNames: []string{"ev"}, Namespaced: true},
+	{Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ShortNames: []string{"ns"}},
+	{Resource: "secrets", Singular: "secret", Kind: "Secret", Namespaced: true},
+	{Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ShortNames: []string{"sa"}, Namespaced: true},
+	{Resource: "services", Singular: "service", Kind: "Service", ShortNames: []string{"svc"}, Namespaced: true},
+}
 
 func (c *fakeCluster) Namespaces(context.Context) ([]string, error) {
 	if c.forbidNamespaces {
@@ -226,6 +240,10 @@ func (w *fakeWatch) Events() <-chan kube.WatchEvent { return nil }
 func (w *fakeWatch) Stop()                          { w.mu.Lock(); w.stop = true; w.mu.Unlock() }
 func (w *fakeWatch) stopped() bool                  { w.mu.Lock(); defer w.mu.Unlock(); return w.stop }
 
+// browserNow is the browser's clock in the app's tests: AGE and CHANGED
+// count from it.
+var browserNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
 // listSnapshot is a complete list of the server's objects of the
 // collection.
 func (c *fakeCluster) listSnapshot(coll *kube.Collection) kube.BrowseSnapshot {
@@ -250,10 +268,10 @@ func (c *fakeCluster) listSnapshot(coll *kube.Collection) kube.BrowseSnapshot {
 func listed(t *testing.T, c *fakeCluster, m App) App {
 	t.Helper()
 	l := c.lastList()
-	if m.browser.Collection() != l.coll {
-		t.Fatalf("the browser lists %v, not the last list started", m.browser.Collection())
+	if m.browsing.listed != l.coll {
+		t.Fatalf("the browser lists %v, not the last list started", m.browsing.listed)
 	}
-	return drive(t, m, snapshotMsg{list: m.browser.list, snap: c.listSnapshot(l.coll)})
+	return drive(t, m, browser.SnapshotMsg{List: m.browser.List(), Snapshot: browserSnapshot(c.listSnapshot(l.coll))})
 }
 
 // browserApp starts the app in the browser on coll, as kedit TYPE does.
@@ -262,7 +280,7 @@ func browserApp(t *testing.T, c *fakeCluster, coll *kube.Collection, w, h int) A
 	l, _ := c.Browse(context.Background(), coll)
 	first := c.listSnapshot(coll)
 	m := New(Config{Cluster: c, List: l, First: &first})
-	m.browser.now = func() time.Time { return browserNow }
+	m.browser.SetNow(func() time.Time { return browserNow })
 	entries, err := c.Drafts()
 	return drive(t, m, tea.WindowSizeMsg{Width: w, Height: h}, draftsListedMsg{entries: entries, err: err})
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 
+	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
@@ -27,7 +28,7 @@ type KeyMap struct {
 	Timeline timeline.KeyMap
 	Lost     LostKeyMap
 	Preview  PreviewKeyMap
-	Browser  BrowserKeyMap
+	Browser  browser.KeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
 	Prompt   common.PromptKeyMap
@@ -42,7 +43,7 @@ func DefaultKeyMap() KeyMap {
 		Timeline: timeline.DefaultKeyMap(),
 		Lost:     DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
-		Browser:  DefaultBrowserKeyMap(),
+		Browser:  browser.DefaultKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
@@ -169,39 +170,4 @@ func DefaultPreviewKeyMap() PreviewKeyMap {
 // viewport gives the body's viewport the view's scrolling keys.
 func (k PreviewKeyMap) viewport() viewport.KeyMap {
 	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
-}
-
-// BrowserKeyMap is the browser's keys: the list of a type's objects. While
-// a filter or a command is typed, or a picker is open, only the arrow and
-// page keys move; the other keys are text.
-type BrowserKeyMap struct {
-	Up, Down, PageUp, PageDown, Home, End key.Binding
-
-	// The list: open the selected object, filter by name, clear the
-	// filter, change the order, and type a command after :.
-	Open, Filter, ClearFilter, Order, Command key.Binding
-
-	// The : prompt and the pickers: complete, accept, and go back.
-	Complete, Accept, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultBrowserKeyMap returns the browser's keys.
-func DefaultBrowserKeyMap() BrowserKeyMap {
-	return BrowserKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
-
-		Open:        common.Binding("open", "enter"),
-		Filter:      common.Binding("filter", "/"),
-		ClearFilter: common.Binding("clear filter", "esc"),
-		Order:       common.Binding("order", "o"),
-		Command:     common.Binding("command", ":"),
-
-		Complete: common.Binding("complete", "tab"),
-		Accept:   common.Binding("ok", "enter"),
-		Back:     common.BackKey(),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
 }

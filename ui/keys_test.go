@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/objectset"
 )
@@ -64,9 +65,9 @@ func TestREADMEKeyTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := DefaultKeyMap()
-	var browser []key.Binding
-	for _, g := range NewBrowser(k.Browser, common.NewStyles()).FullHelp() {
-		browser = append(browser, g...)
+	var browserKeys []key.Binding
+	for _, g := range browser.New(k.Browser, common.NewStyles()).FullHelp() {
+		browserKeys = append(browserKeys, g...)
 	}
 	var set []key.Binding
 	for _, g := range objectset.New(k.Set, common.NewStyles()).FullHelp() {
@@ -76,7 +77,7 @@ func TestREADMEKeyTables(t *testing.T) {
 		table string // text just before the table
 		keys  []key.Binding
 	}{
-		{"**Browser**", append(browser, k.Browser.ForceQuit, k.Browser.Back)},
+		{"**Browser**", append(browserKeys, k.Browser.ForceQuit, k.Browser.Back)},
 		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit,
 			k.Object.Help, k.Object.DemoKubectlEdit}},
 		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},

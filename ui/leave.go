@@ -78,7 +78,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	m.screen = screenBrowser
 	m.help.Close()
 	coll := st.target.Collection()
-	if cur := m.browser.Collection(); cur == nil || cur.Mapping.Resource != coll.Mapping.Resource ||
+	if cur := m.browsing.listed; cur == nil || cur.Mapping.Resource != coll.Mapping.Resource ||
 		(!cur.AllNamespaces && cur.Namespace != coll.Namespace) {
 		cmds = append(cmds, m.listOn(coll))
 	}
@@ -101,7 +101,7 @@ func (m *App) listOn(c *kube.Collection) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	m.browsing.list = l
-	return tea.Batch(append(cmds, m.browser.SetList(c, l.Snapshots()))...)
+	return tea.Batch(append(cmds, m.setList(c, l.Snapshots()))...)
 }
 
 // showsContent reports whether the screen shows what kedit was started

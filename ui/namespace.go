@@ -33,7 +33,7 @@ func checkNamespaceCmd(ctx context.Context, c Cluster, name string) tea.Cmd {
 // list switches and the status line says that kedit could not tell, so
 // that an empty list is not taken for an empty namespace.
 func (m *App) namespaceChecked(msg namespaceCheckedMsg) tea.Cmd {
-	cur := m.browser.Collection()
+	cur := m.browsing.listed
 	if msg.name != m.browsing.checkingNamespace || cur == nil {
 		return nil // another :ns since
 	}

@@ -26,14 +26,14 @@ func TestNamespaceThatDoesNotExist(t *testing.T) {
 	if got := m.status.Text(); !strings.Contains(got, `namespace "nosuchns" does not exist`) {
 		t.Errorf(":ns nosuchns says %q", got)
 	}
-	if coll := m.browser.Collection(); coll.Namespace != "default" || len(c.lists) != lists {
+	if coll := m.browsing.listed; coll.Namespace != "default" || len(c.lists) != lists {
 		t.Errorf(":ns nosuchns lists %s, %d lists started", coll.Where(), len(c.lists)-lists)
 	}
 	if out := plain(m); strings.Contains(out, "nosuchns\"\n") || strings.Contains(out, `in namespace "nosuchns"`) {
 		t.Errorf("the screen lists the namespace that does not exist:\n%s", out)
 	}
 	m = command(t, m, "ns team-a")
-	if coll := m.browser.Collection(); coll.Namespace != "team-a" {
+	if coll := m.browsing.listed; coll.Namespace != "team-a" {
 		t.Errorf(":ns team-a lists %s", coll.Where())
 	}
 	if got := m.status.Text(); strings.Contains(got, "nosuchns") {
@@ -49,7 +49,7 @@ func TestNamespaceOfAUserWhoMayNotReadNamespaces(t *testing.T) {
 	c.forbidNamespaces = true
 	m := browserApp(t, c, c.collection("configmaps", "default", false), 120, 30)
 	m = command(t, m, "ns team-b")
-	if coll := m.browser.Collection(); coll.Namespace != "team-b" {
+	if coll := m.browsing.listed; coll.Namespace != "team-b" {
 		t.Errorf(":ns team-b lists %s", coll.Where())
 	}
 	if got := m.status.Text(); got != `cannot tell whether namespace "team-b" exists: not allowed to get namespaces; listing in it` {

@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -22,6 +23,9 @@ import (
 // object being opened from it, and the namespace :ns NAME asks about.
 type browsing struct {
 	list List
+	// listed is what the browser lists (the last setList), also when
+	// the list that followed it could not be started.
+	listed *kube.Collection
 	// opening is the object being opened from the browser, if any.
 	opening *DraftKey
 	// checkingNamespace is the namespace :ns NAME typed, while the server
@@ -35,26 +39,30 @@ func (m App) browserIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	c := m.cfg.Cluster
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case OpenObjectMsg:
-		cmd = m.pick(keyOf(msg.Target), func() (*kube.Target, error) { return msg.Target, nil })
-	case OpenDraftMsg:
+	case browser.OpenObjectMsg:
+		if m.browsing.listed == nil {
+			break
+		}
+		tgt := m.browsing.listed.Target(msg.Namespace, msg.Name)
+		cmd = m.pick(keyOf(tgt), func() (*kube.Target, error) { return tgt, nil })
+	case browser.OpenDraftMsg:
 		k := msg.Draft.Key
-		if msg.Draft.Subresource != m.cfg.Subresource {
+		if kube.Subresource(msg.Draft.Subresource) != m.cfg.Subresource {
 			m.status.Info(m.otherSubresource(msg.Draft))
 			break
 		}
 		cmd = m.pick(k, func() (*kube.Target, error) { return c.Target(k.Resource, k.Namespace, k.Name) })
-	case SwitchTypeMsg:
+	case browser.SwitchTypeMsg:
 		all := false
-		if cur := m.browser.Collection(); cur != nil {
+		if cur := m.browsing.listed; cur != nil {
 			all = cur.AllNamespaces
 		}
 		cmd = collectionCmd(c, msg.Type, all)
-	case SwitchNamespaceMsg:
+	case browser.SwitchNamespaceMsg:
 		cmd = m.switchNamespace(msg)
-	case NamespacesWantedMsg:
+	case browser.NamespacesWantedMsg:
 		cmd = namespacesCmd(m.ctx, c)
-	case DraftsWantedMsg:
+	case browser.DraftsWantedMsg:
 		cmd = draftsCmd(c, true)
 	default:
 		return m, nil, false
@@ -74,8 +82,8 @@ func (m *App) pick(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // switchNamespace lists the type in the namespace :ns NAME typed or :ns
 // picked, or in every namespace.
-func (m *App) switchNamespace(msg SwitchNamespaceMsg) tea.Cmd {
-	cur := m.browser.Collection()
+func (m *App) switchNamespace(msg browser.SwitchNamespaceMsg) tea.Cmd {
+	cur := m.browsing.listed
 	if cur == nil {
 		return nil
 	}
@@ -113,7 +121,7 @@ func (m App) browserOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.browser.SetNamespaces(msg.names, msg.err)
 	case typesListedMsg:
 		if msg.err == nil {
-			m.browser.SetTypes(msg.types)
+			m.browser.SetTypes(browserTypesOf(msg.types))
 		}
 	case draftsListedMsg:
 		m.draftsListed(msg)
@@ -149,7 +157,7 @@ func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
 		return nil
 	}
 	coll := msg.coll
-	if cur := m.browser.Collection(); cur != nil && cur.Namespace != "" {
+	if cur := m.browsing.listed; cur != nil && cur.Namespace != "" {
 		// :TYPE keeps the namespace chosen with :ns.
 		coll = coll.InNamespace(cur.Namespace)
 		coll.AllNamespaces = cur.AllNamespaces
@@ -185,17 +193,18 @@ func entryKey(e drafts.Entry) DraftKey {
 // draftItems are the drafts :drafts lists: those only in memory first
 // (quitting loses them), then the store's, newest first, each object (and
 // each subresource of it) once.
-func (m App) draftItems(entries []drafts.Entry) []DraftItem {
-	var items []DraftItem
-	seen := map[DraftItem]bool{}
+func (m App) draftItems(entries []drafts.Entry) []browser.DraftItem {
+	var items []browser.DraftItem
+	seen := map[browser.DraftItem]bool{}
 	for _, k := range m.othersInMemory() {
-		it := DraftItem{Key: k, Subresource: m.cfg.Subresource}
+		it := browser.DraftItem{Key: k, Resource: kube.ResourceName(k.Resource), Subresource: string(m.cfg.Subresource)}
 		seen[it] = true
 		it.Place = DraftInMemory
 		items = append(items, it)
 	}
 	for _, e := range entries {
-		it := DraftItem{Key: entryKey(e), Subresource: kube.Subresource(e.Subresource)}
+		k := entryKey(e)
+		it := browser.DraftItem{Key: k, Resource: kube.ResourceName(k.Resource), Subresource: e.Subresource}
 		if !seen[it] {
 			seen[it] = true
 			it.Place, it.Saved = DraftStored, e.SavedAt
@@ -207,7 +216,7 @@ func (m App) draftItems(entries []drafts.Entry) []DraftItem {
 
 // otherSubresource says how to open a draft picked in :drafts that edits
 // another part of its object than this kedit does: the command that does.
-func (m App) otherSubresource(d DraftItem) escape.Text {
+func (m App) otherSubresource(d browser.DraftItem) escape.Text {
 	name := escape.Safe(kube.ResourceName(d.Key.Resource)) + "/" + escape.Safe(d.Key.Name)
 	what, cmd := name+" itself", "kedit "+name
 	if d.Key.Namespace != "" {

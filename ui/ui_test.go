@@ -23,6 +23,7 @@ import (
 	"github.com/kedit/kedit/internal/fixture"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 )
 
 func init() {
@@ -221,7 +222,7 @@ func (d *driver) send(msg tea.Msg) {
 		if !d.ticks {
 			return
 		}
-	case ageTickMsg:
+	case browser.TickMsg:
 		return // the browser's ages are redrawn every second, for ever
 	}
 	if t := reflect.TypeOf(msg); strings.HasSuffix(t.PkgPath(), "bubbles/cursor") {

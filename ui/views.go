@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
@@ -26,7 +27,7 @@ type views struct {
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    LostView
 	preview PreviewView
-	browser Browser
+	browser browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
 	// help is the help page (? or f1), when it shows; prompt the
@@ -36,7 +37,7 @@ type views struct {
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
-	v := views{browser: NewBrowser(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
+	v := views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
 		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
 	v.renew(keys, styles, false)
 	return v

@@ -251,9 +251,9 @@ func (m Model) table() []string {
 	cols := m.columns()
 	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
-		titles[i] = c.title
+		titles[i] = c.Title
 	}
-	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(common.Cells(cols, titles), " "))}
 	end := min(m.offset+m.tableHeight(), len(m.rows))
 	for i := m.offset; i < end; i++ {
 		lines = append(lines, m.rowLine(i, cols))
@@ -263,7 +263,7 @@ func (m Model) table() []string {
 
 // columns are the table's columns, sized for the rows and the width;
 // NAMESPACE only when the rows are of several namespaces.
-func (m Model) columns() []column {
+func (m Model) columns() []common.Column {
 	nameW, nsW, stateW := 4, 0, 5
 	namespaces := map[escape.Text]bool{}
 	for _, r := range m.rows {
@@ -286,23 +286,23 @@ func (m Model) columns() []column {
 		fixed += nsW + 2
 	}
 	nameW = max(min(nameW, m.width-fixed-8), min(nameW, 16))
-	cols := []column{{title: "NAME", width: nameW}}
+	cols := []common.Column{{Title: "NAME", Width: nameW}}
 	if nsW > 0 {
-		cols = append(cols, column{title: "NAMESPACE", width: nsW})
+		cols = append(cols, common.Column{Title: "NAMESPACE", Width: nsW})
 	}
-	return append(cols, column{title: "STATE", width: stateW}, column{title: "DRAFT", width: 6},
-		column{title: "NOTE", width: max(m.width-fixed-nameW, 4)})
+	return append(cols, common.Column{Title: "STATE", Width: stateW}, common.Column{Title: "DRAFT", Width: 6},
+		common.Column{Title: "NOTE", Width: max(m.width-fixed-nameW, 4)})
 }
 
 // rowLine is row i in cols, with its mark, and highlighted when selected.
-func (m Model) rowLine(i int, cols []column) string {
+func (m Model) rowLine(i int, cols []common.Column) string {
 	r := m.rows[i]
 	texts := []escape.Text{r.Name}
-	if cols[1].title == "NAMESPACE" {
+	if cols[1].Title == "NAMESPACE" {
 		texts = append(texts, r.Namespace)
 	}
 	texts = append(texts, r.State, r.Draft, r.Note)
-	line := cells(cols, texts)
+	line := common.Cells(cols, texts)
 	mark := "  "
 	if m.isMarked(i) {
 		mark = "* "
@@ -329,28 +329,4 @@ func (m Model) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Help, k.Quit, k.ForceQuit},
 	}
-}
-
-// column is one column of the table.
-type column struct {
-	title escape.Text
-	width int
-}
-
-// cells lays out one row of the table, each text cut to its column and
-// the last with no trailing blanks.
-func cells(cols []column, texts []escape.Text) string {
-	var b strings.Builder
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteString("  ")
-		}
-		t := ansi.Truncate(string(texts[i]), c.width, "…")
-		if i == len(cols)-1 {
-			b.WriteString(t)
-		} else {
-			b.WriteString(t + strings.Repeat(" ", max(0, c.width-ansi.StringWidth(t))))
-		}
-	}
-	return b.String()
 }

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"slices"
@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -37,21 +36,24 @@ func (o Order) String() string {
 	return "name"
 }
 
-// The browser's own messages; list says which SetList they belong to, so
-// those of a list replaced meanwhile are dropped.
+// The browser's own messages; List says which SetList they belong to
+// (Model.List), so that those of a list replaced meanwhile are dropped.
 type (
-	snapshotMsg struct {
-		list int
-		snap kube.BrowseSnapshot
+	// SnapshotMsg brings a snapshot of the list, as the command SetList
+	// returns reads it; a test stands in for the list with it.
+	SnapshotMsg struct {
+		List     int
+		Snapshot Snapshot
 	}
 	listClosedMsg struct{ list int }
-	ageTickMsg    struct{ list int }
+	// TickMsg redraws the ages, every second while the list is shown.
+	TickMsg struct{ List int }
 )
 
 // browserMsg marks the browser's own messages for Handles.
-func (snapshotMsg) browserMsg()   {}
+func (SnapshotMsg) browserMsg()   {}
 func (listClosedMsg) browserMsg() {}
-func (ageTickMsg) browserMsg()    {}
+func (TickMsg) browserMsg()       {}
 
 // browserMode is what keys go to.
 type browserMode int
@@ -63,10 +65,10 @@ const (
 	modePicker             // picking a namespace or a draft
 )
 
-// browserRow is a kube.ObjectRow prepared for drawing and filtering once,
-// when its snapshot arrives, rather than at every key.
+// browserRow is a Row prepared for drawing and filtering once, when its
+// snapshot arrives, rather than at every key.
 type browserRow struct {
-	kube.ObjectRow
+	Row
 	ns, name, by escape.Text
 	// lower is the raw name in lower case, for the filter.
 	lower string
@@ -79,31 +81,31 @@ type browserRow struct {
 // seconds for their first two minutes.
 const ageTick = time.Second
 
-// Browser lists the objects of one type, live: a header with the context,
-// the namespace, the type, the number of objects and the connection state;
-// a table of NAME (and NAMESPACE with -A), AGE, CHANGED, BY and DRAFT; and
-// a bottom line for the order, the filter or a command. It reads the
-// snapshots of a kube.Browse itself; everything else it needs (types and
-// namespaces for completion, the drafts) the app gives it, and what it
-// cannot do alone it asks for with a message.
-type Browser struct {
-	keys   BrowserKeyMap
+// Model is the browser: it lists the objects of one type, live: a header
+// with the context, the namespace, the type, the number of objects and the
+// connection state; a table of NAME (and NAMESPACE with -A), AGE, CHANGED,
+// BY and DRAFT; and a bottom line for the order, the filter or a command.
+// It reads the snapshots of its list itself; everything else it needs
+// (types and namespaces for completion, the drafts) the app gives it as
+// values, and what it cannot do alone it asks for with a message.
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
 	now    func() time.Time
 
-	// The list: which collection, the channel of its snapshots, and which
+	// The list: what is listed, how its snapshots are read, and which
 	// SetList call this is.
-	coll   *kube.Collection
-	snaps  <-chan kube.BrowseSnapshot
+	coll   *Listing
+	read   func() (Snapshot, bool)
 	list   int
 	gen    uint64
 	synced bool
-	conn   kube.Connection
+	conn   Connection
 	closed bool
 
-	// all is every row as kube delivers them (by namespace and name);
+	// all is every row as the list delivers them (by namespace and name);
 	// sorted indexes all in the current order, and shown the rows of
 	// sorted that match the filter. selected indexes shown, and offset is
 	// the first shown row on the screen. Sorting indexes rather than rows
@@ -119,116 +121,126 @@ type Browser struct {
 	// The widest namespace, name and manager of all rows.
 	nsWidth, nameWidth, byWidth int
 
-	drafts map[DraftKey]DraftPlace
+	drafts map[common.DraftKey]common.DraftPlace
 	// want is a row to select once a snapshot brings it (Select).
 	want *[2]string
 
-	prompt     string
-	completion completion
-	types      []completionCandidate
-	namespaces []string
-	nsErr      error
-	// nsReading: the namespaces were asked for and are not in yet.
-	nsReading bool
-	picker    picker
+	// prompt is the : prompt and its pickers.
+	prompt prompt
 }
 
-// NewBrowser returns a browser with nothing to list until SetList.
-func NewBrowser(keys BrowserKeyMap, styles *common.Styles) Browser {
-	return Browser{keys: keys, styles: styles, now: time.Now}
+// New returns a browser with nothing to list until SetList.
+func New(keys KeyMap, styles *common.Styles) Model {
+	return Model{keys: keys, styles: styles, now: time.Now}
 }
+
+// SetNow sets the clock AGE and CHANGED count from (time.Now unless set),
+// so that tests draw the same screen at any time.
+func (m *Model) SetNow(now func() time.Time) { m.now = now }
 
 // SetSize gives the browser the terminal's size less what the app draws
 // around it.
-func (m *Browser) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.scroll()
 }
 
-// SetList shows collection c, whose snapshots arrive on snaps (a
-// kube.Browse's Snapshots), in place of what was listed: the rows, the
-// filter and the selection start afresh, the order stays. The returned
-// command reads the snapshots and redraws the ages; the app runs it and
-// passes every message for which Handles is true to Update, also while
-// another screen is shown, so that the list stays live.
-func (m *Browser) SetList(c *kube.Collection, snaps <-chan kube.BrowseSnapshot) tea.Cmd {
+// SetList shows l, whose snapshots read returns one after the other
+// (false once the list has ended), in place of what was listed: the rows,
+// the filter and the selection start afresh, the order stays. read blocks
+// until the next snapshot; the returned command calls it off the UI
+// goroutine and redraws the ages. The app runs it and passes every
+// message for which Handles is true to Update, also while another screen
+// is shown, so that the list stays live.
+func (m *Model) SetList(l Listing, read func() (Snapshot, bool)) tea.Cmd {
 	m.list++
-	m.coll, m.snaps = c, snaps
+	m.coll, m.read = &l, read
 	m.gen, m.synced, m.closed = 0, false, false
-	m.conn = kube.Connection{State: kube.Connecting, Since: m.now()}
+	m.conn = Connection{Text: "connecting"}
 	m.all, m.sorted, m.shown, m.selected, m.offset = nil, nil, nil, 0, 0
 	m.filter, m.mode, m.want = "", modeList, nil
-	return tea.Batch(readSnapshotCmd(m.list, snaps), ageTickCmd(m.list))
+	return tea.Batch(readSnapshotCmd(m.list, read), ageTickCmd(m.list))
 }
 
-// ShowSnapshot takes a snapshot of the list that the caller read from its
-// channel: kedit reads the first one before the UI starts, to say a
-// refused list on the terminal.
-func (m *Browser) ShowSnapshot(s kube.BrowseSnapshot) { m.apply(s) }
+// ShowSnapshot takes a snapshot of the list that the caller read itself:
+// kedit reads the first one before the UI starts, to say a refused list
+// on the terminal.
+func (m *Model) ShowSnapshot(s Snapshot) { m.apply(s) }
 
 // Listed reports whether the first complete list has arrived.
-func (m Browser) Listed() bool { return m.synced }
+func (m Model) Listed() bool { return m.synced }
+
+// List counts the lists shown (SetList's calls), so that what the app
+// says of one list is not taken for the next one's.
+func (m Model) List() int { return m.list }
 
 // Select selects the row of namespace/name: at once when it is shown,
 // else when a snapshot brings it (the app comes back from an object to a
 // list still being read).
-func (m *Browser) Select(namespace, name string) {
+func (m *Model) Select(namespace, name string) {
 	m.want = nil
 	if !m.selectObject(namespace, name) {
 		m.want = &[2]string{namespace, name}
 	}
 }
 
-// Collection returns what is listed; nil before SetList.
-func (m Browser) Collection() *kube.Collection { return m.coll }
-
 // SetDrafts sets the objects that have a draft, stored or in memory, for
 // the DRAFT column. The app sets it whenever a draft is written or
 // removed; drafts of other types may be in it.
-func (m *Browser) SetDrafts(drafts map[DraftKey]DraftPlace) { m.drafts = drafts }
+func (m *Model) SetDrafts(drafts map[common.DraftKey]common.DraftPlace) { m.drafts = drafts }
+
+// DraftMark is the DRAFT column's mark of the listed type's object
+// namespace/name: where its draft is kept, or 0 for none.
+func (m Model) DraftMark(namespace, name string) common.DraftPlace {
+	if m.coll == nil {
+		return 0
+	}
+	return m.drafts[common.DraftKey{Resource: m.coll.GroupResource, Namespace: namespace, Name: name}]
+}
 
 // HasDraftInMemory reports whether any draft exists only in memory, which
 // quitting would lose.
-func (m Browser) HasDraftInMemory() bool {
+func (m Model) HasDraftInMemory() bool {
 	for _, p := range m.drafts {
-		if p == DraftInMemory {
+		if p == common.DraftInMemory {
 			return true
 		}
 	}
 	return false
 }
 
-// SetTypes sets the types the : prompt completes (kube.Cluster.Types).
-func (m *Browser) SetTypes(types []kube.ResourceType) {
-	m.types = typeCandidates(types)
+// SetTypes sets the types the : prompt completes (the server's).
+func (m *Model) SetTypes(types []Type) {
+	m.prompt.types = typeCandidates(types)
 }
 
 // SetNamespaces sets the namespaces that :ns completes and offers to pick
 // from, or why they cannot be listed; the app calls it in answer to
 // NamespacesWantedMsg.
-func (m *Browser) SetNamespaces(names []string, err error) {
-	m.namespaces, m.nsErr, m.nsReading = names, err, false
-	if m.mode == modePicker && m.picker.kind == pickNamespace {
-		m.openNamespacePicker()
+func (m *Model) SetNamespaces(names []string, err error) {
+	p := &m.prompt
+	p.namespaces, p.nsErr, p.nsReading = names, err, false
+	if m.mode == modePicker && p.picker.kind == pickNamespace {
+		p.openNamespacePicker(m.namespaced())
 	}
-	if m.mode == modePrompt && m.completion.waiting {
+	if m.mode == modePrompt && p.completion.waiting {
 		// The tab that asked for them.
-		m.completion = completion{}
-		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
+		p.completion = completion{}
+		p.complete()
 	}
 }
 
 // KnowsNamespace reports whether name is among the namespaces last read
 // for :ns, which exist (or did a moment ago).
-func (m Browser) KnowsNamespace(name string) bool { return slices.Contains(m.namespaces, name) }
+func (m Model) KnowsNamespace(name string) bool { return slices.Contains(m.prompt.namespaces, name) }
 
 // ShowDrafts shows the stored drafts of the current context to pick one
 // from, or why they cannot be read; the app calls it in answer to
 // DraftsWantedMsg.
-func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
+func (m *Model) ShowDrafts(drafts []DraftItem, err error) {
 	items := make([]pickItem, len(drafts))
 	for i, d := range drafts {
-		text := escape.Safe(kube.ResourceName(d.Key.Resource)) + "  "
+		text := escape.Safe(d.Resource) + "  "
 		if d.Key.Namespace != "" {
 			text += escape.Safe(d.Key.Namespace) + "/"
 		}
@@ -243,34 +255,34 @@ func (m *Browser) ShowDrafts(drafts []DraftItem, err error) {
 		items[i] = pickItem{text: text, draft: d}
 	}
 	m.mode = modePicker
-	m.picker = newPicker(pickDraft, "stored drafts", items)
-	m.picker.err = err
+	m.prompt.picker = newPicker(pickDraft, "stored drafts", items)
+	m.prompt.picker.err = err
 	if err == nil && len(items) == 0 {
-		m.picker.empty = "no stored drafts in this context"
+		m.prompt.picker.empty = "no stored drafts in this context"
 	}
 }
 
 // Order returns the current order.
-func (m Browser) Order() Order { return m.order }
+func (m Model) Order() Order { return m.order }
 
 // Filter returns the filter: the text the names must contain.
-func (m Browser) Filter() string { return m.filter }
+func (m Model) Filter() string { return m.filter }
 
 // InputActive reports whether keys are text: a filter or a command being
 // typed, or a picker open, where q and ? are typed too.
-func (m Browser) InputActive() bool { return m.mode != modeList }
+func (m Model) InputActive() bool { return m.mode != modeList }
 
 // Selected returns the selected row; false when nothing is shown.
-func (m Browser) Selected() (kube.ObjectRow, bool) {
+func (m Model) Selected() (Row, bool) {
 	if m.selected < 0 || m.selected >= len(m.shown) {
-		return kube.ObjectRow{}, false
+		return Row{}, false
 	}
-	return m.all[m.shown[m.selected]].ObjectRow, true
+	return m.all[m.shown[m.selected]].Row, true
 }
 
 // Rows returns the names of the shown rows in their order, for tests and
 // the app.
-func (m Browser) Rows() []string {
+func (m Model) Rows() []string {
 	out := make([]string, len(m.shown))
 	for i, j := range m.shown {
 		r := m.all[j]
@@ -284,46 +296,50 @@ func (m Browser) Rows() []string {
 
 // Handles reports whether msg is one of the browser's own messages, which
 // the app passes to Update whatever screen is shown.
-func (m Browser) Handles(msg tea.Msg) bool {
+func (m Model) Handles(msg tea.Msg) bool {
 	_, ok := msg.(interface{ browserMsg() })
 	return ok
 }
 
+// namespaced reports whether the type listed lives in a namespace; true
+// before SetList, when nothing says it does not.
+func (m Model) namespaced() bool { return m.coll == nil || m.coll.Namespaced }
+
 // readSnapshotCmd reads the next snapshot; Update returns it again after
-// each one, so the Browse never waits on the UI.
-func readSnapshotCmd(list int, ch <-chan kube.BrowseSnapshot) tea.Cmd {
-	if ch == nil {
+// each one, so the list never waits on the UI.
+func readSnapshotCmd(list int, read func() (Snapshot, bool)) tea.Cmd {
+	if read == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		snap, ok := <-ch
+		snap, ok := read()
 		if !ok {
 			return listClosedMsg{list}
 		}
-		return snapshotMsg{list, snap}
+		return SnapshotMsg{List: list, Snapshot: snap}
 	}
 }
 
 func ageTickCmd(list int) tea.Cmd {
-	return tea.Tick(ageTick, func(time.Time) tea.Msg { return ageTickMsg{list} })
+	return tea.Tick(ageTick, func(time.Time) tea.Msg { return TickMsg{List: list} })
 }
 
 // Update handles the list's snapshots and the browser's keys.
-func (m Browser) Update(msg tea.Msg) (Browser, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case snapshotMsg:
-		if msg.list != m.list {
+	case SnapshotMsg:
+		if msg.List != m.list {
 			return m, nil // a list replaced meanwhile; its reader ends here
 		}
-		m.apply(msg.snap)
-		return m, readSnapshotCmd(m.list, m.snaps)
+		m.apply(msg.Snapshot)
+		return m, readSnapshotCmd(m.list, m.read)
 	case listClosedMsg:
 		if msg.list == m.list {
 			m.closed = true
 		}
 		return m, nil
-	case ageTickMsg:
-		if msg.list != m.list {
+	case TickMsg:
+		if msg.List != m.list {
 			return m, nil
 		}
 		// Nothing to change: the message itself makes Bubble Tea draw

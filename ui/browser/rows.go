@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/kube"
 )
 
 // The browser's rows: a snapshot taken in, sorted, filtered, and the
@@ -17,7 +16,7 @@ import (
 
 // apply takes a snapshot: new rows are prepared, sorted and filtered, and
 // the selection stays on the same object when it is still there.
-func (m *Browser) apply(s kube.BrowseSnapshot) {
+func (m *Model) apply(s Snapshot) {
 	m.synced, m.conn = s.Synced, s.Connection
 	if s.Generation == m.gen {
 		return // only the connection changed
@@ -28,7 +27,7 @@ func (m *Browser) apply(s kube.BrowseSnapshot) {
 	m.sorted = make([]int, len(s.Rows))
 	m.nsWidth, m.nameWidth, m.byWidth = 0, 0, 0
 	for i, r := range s.Rows {
-		br := browserRow{ObjectRow: r, ns: escape.Safe(r.Namespace), name: escape.Safe(r.Name),
+		br := browserRow{Row: r, ns: escape.Safe(r.Namespace), name: escape.Safe(r.Name),
 			by: escape.Safe(r.ChangedBy), lower: strings.ToLower(r.Name), created: unixNano(r.Created), changed: unixNano(r.Changed)}
 		m.nsWidth = max(m.nsWidth, textWidth(br.ns))
 		m.nameWidth = max(m.nameWidth, textWidth(br.name))
@@ -69,8 +68,8 @@ func textWidth(t escape.Text) int {
 
 // sort orders sorted by the current order; equal times fall back to
 // namespace and name, so that the order never depends on the one before.
-func (m *Browser) sort() {
-	m.sorted = slices.Clone(m.sorted) // copies of a Browser value share it
+func (m *Model) sort() {
+	m.sorted = slices.Clone(m.sorted) // copies of a Model value share it
 	slices.Sort(m.sorted)             // all's own order: by namespace and name
 	if m.order == OrderName {
 		return
@@ -89,9 +88,9 @@ func (m *Browser) sort() {
 }
 
 // refilter finds the rows whose name contains the filter, ignoring case.
-func (m *Browser) refilter() {
+func (m *Model) refilter() {
 	q := strings.ToLower(m.filter)
-	// A new slice, not m.shown[:0]: copies of a Browser value share the
+	// A new slice, not m.shown[:0]: copies of a Model value share the
 	// old one.
 	m.shown = make([]int, 0, len(m.sorted))
 	for _, i := range m.sorted {
@@ -106,7 +105,7 @@ func (m *Browser) refilter() {
 
 // selectObject selects the shown row of namespace/name, if any, and
 // reports whether there was one.
-func (m *Browser) selectObject(ns, name string) bool {
+func (m *Model) selectObject(ns, name string) bool {
 	for i, j := range m.shown {
 		if m.all[j].Namespace == ns && m.all[j].Name == name {
 			m.selected = i
@@ -118,20 +117,20 @@ func (m *Browser) selectObject(ns, name string) bool {
 }
 
 // move moves the selection by n rows, within the shown ones.
-func (m *Browser) move(n int) {
+func (m *Model) move(n int) {
 	m.want = nil // the user chose another row
 	m.selected = max(0, min(m.selected+n, len(m.shown)-1))
 	m.scroll()
 }
 
 // tableHeight is the number of rows the table shows.
-func (m Browser) tableHeight() int {
+func (m Model) tableHeight() int {
 	// The header, the column titles and the bottom line take three lines.
 	return max(1, m.height-3)
 }
 
 // scroll keeps the selected row on the screen.
-func (m *Browser) scroll() {
+func (m *Model) scroll() {
 	h := m.tableHeight()
 	if m.selected < m.offset {
 		m.offset = m.selected

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 )
@@ -17,10 +16,10 @@ import (
 // Drawing the browser: header, table, bottom line and help.
 
 // View draws the header, the table (or the picker) and the bottom line.
-func (m Browser) View() string {
+func (m Model) View() string {
 	lines := []string{m.header()}
 	if m.mode == modePicker {
-		lines = append(lines, m.picker.view(m.styles, m.width, m.height-2)...)
+		lines = append(lines, m.prompt.picker.view(m.styles, m.width, m.height-2)...)
 	} else {
 		lines = append(lines, m.table()...)
 	}
@@ -33,16 +32,16 @@ func (m Browser) View() string {
 }
 
 // header is the first line: what is listed, and how the link stands.
-func (m Browser) header() string {
+func (m Model) header() string {
 	st := m.styles
 	if m.coll == nil {
 		return ""
 	}
-	parts := []escape.Text{escape.Safe(m.coll.Resource())}
+	parts := []escape.Text{escape.Safe(m.coll.Resource)}
 	switch {
-	case m.coll.Namespaced() && m.coll.AllNamespaces:
+	case m.coll.Namespaced && m.coll.AllNamespaces:
 		parts = append(parts, "all namespaces")
-	case m.coll.Namespaced():
+	case m.coll.Namespaced:
 		parts = append(parts, "namespace "+escape.Safe(m.coll.Namespace))
 	}
 	if m.coll.Context != "" {
@@ -65,19 +64,11 @@ func (m Browser) header() string {
 }
 
 // connText says how the link to the API server stands.
-func (m Browser) connText() escape.Text {
+func (m Model) connText() escape.Text {
 	if m.closed {
 		return "stopped"
 	}
-	return connectionText(m.conn)
-}
-
-// column is one column of the table.
-type column struct {
-	title escape.Text
-	width int
-	// right aligns the column's text to the right (the durations).
-	right bool
+	return m.conn.Text
 }
 
 // columns lays the table out for the width. NAME, NAMESPACE and BY want
@@ -86,18 +77,18 @@ type column struct {
 // all stay readable: BY first (a manager's first 12 characters say who),
 // then NAME down to 24, NAMESPACE down to 10, NAME down to 16, and then
 // whatever is left.
-func (m Browser) columns() []column {
+func (m Model) columns() []common.Column {
 	const gap = 2
-	age := column{title: "AGE", width: 6, right: true}
-	changed := column{title: "CHANGED", width: 7, right: true}
-	draft := column{title: "DRAFT", width: 6}
-	name := column{title: "NAME", width: max(m.nameWidth, 4)}
-	by := column{title: "BY", width: min(max(m.byWidth, 2), 26)}
-	ns := column{title: "NAMESPACE", width: min(max(m.nsWidth, 9), 24)}
-	withNS := m.coll != nil && m.coll.Namespaced() && m.coll.AllNamespaces
+	age := common.Column{Title: "AGE", Width: 6, Right: true}
+	changed := common.Column{Title: "CHANGED", Width: 7, Right: true}
+	draft := common.Column{Title: "DRAFT", Width: 6}
+	name := common.Column{Title: "NAME", Width: max(m.nameWidth, 4)}
+	by := common.Column{Title: "BY", Width: min(max(m.byWidth, 2), 26)}
+	ns := common.Column{Title: "NAMESPACE", Width: min(max(m.nsWidth, 9), 24)}
+	withNS := m.coll != nil && m.coll.Namespaced && m.coll.AllNamespaces
 	// Two columns go to the selection marker.
-	fixed := 2 + age.width + changed.width + draft.width + 4*gap
-	flex := []*column{&name, &by}
+	fixed := 2 + age.Width + changed.Width + draft.Width + 4*gap
+	flex := []*common.Column{&name, &by}
 	if withNS {
 		fixed += gap
 		flex = append(flex, &ns)
@@ -105,60 +96,40 @@ func (m Browser) columns() []column {
 	total := func() int {
 		t := fixed
 		for _, c := range flex {
-			t += c.width
+			t += c.Width
 		}
 		return t
 	}
 	for _, step := range []struct {
-		c     *column
+		c     *common.Column
 		floor int
 	}{{&by, 13}, {&name, 24}, {&ns, 10}, {&name, 16}, {&by, 8}, {&ns, 6}, {&name, 4}} {
 		if !withNS && step.c == &ns {
 			continue
 		}
 		if over := total() - m.width; over > 0 {
-			step.c.width -= min(over, max(0, step.c.width-step.floor))
+			step.c.Width -= min(over, max(0, step.c.Width-step.floor))
 		}
 	}
 	// Room to spare goes to NAME, so the table spans the screen.
-	name.width += max(0, m.width-total())
-	cols := []column{name, age, changed, by, draft}
+	name.Width += max(0, m.width-total())
+	cols := []common.Column{name, age, changed, by, draft}
 	if withNS {
-		cols = append([]column{ns}, cols...)
+		cols = append([]common.Column{ns}, cols...)
 	}
 	return cols
 }
 
-// cells lays out one row of the table.
-func cells(cols []column, texts []escape.Text) string {
-	var b strings.Builder
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteString("  ")
-		}
-		t := ansi.Truncate(string(texts[i]), c.width, "…")
-		pad := strings.Repeat(" ", max(0, c.width-ansi.StringWidth(t)))
-		if c.right {
-			b.WriteString(pad + t)
-		} else if i == len(cols)-1 {
-			b.WriteString(t) // no trailing blanks
-		} else {
-			b.WriteString(t + pad)
-		}
-	}
-	return b.String()
-}
-
 // table is the column titles and the rows on the screen, or why there are
 // none.
-func (m Browser) table() []string {
+func (m Model) table() []string {
 	st := m.styles
 	cols := m.columns()
 	titles := make([]escape.Text, len(cols))
 	for i, c := range cols {
-		titles[i] = c.title
+		titles[i] = c.Title
 	}
-	lines := []string{"  " + st.ColumnTitle.Render(strings.TrimRight(cells(cols, titles), " "))}
+	lines := []string{"  " + st.ColumnTitle.Render(strings.TrimRight(common.Cells(cols, titles), " "))}
 	if len(m.shown) == 0 {
 		return append(lines, m.emptyText()...)
 	}
@@ -171,15 +142,12 @@ func (m Browser) table() []string {
 		if !r.Changed.IsZero() {
 			changed = duration.HumanDuration(now.Sub(r.Changed))
 		}
-		var mark string
-		if m.coll != nil {
-			mark = m.drafts[DraftKey{Resource: m.coll.Mapping.Resource.GroupResource(), Namespace: r.Namespace, Name: r.Name}].String()
-		}
+		mark := m.DraftMark(r.Namespace, r.Name).String()
 		texts := []escape.Text{r.name, escape.Safe(duration.HumanDuration(now.Sub(r.Created))), escape.Safe(changed), r.by, escape.Safe(mark)}
 		if withNS {
 			texts = append([]escape.Text{r.ns}, texts...)
 		}
-		line := cells(cols, texts)
+		line := common.Cells(cols, texts)
 		if i == m.selected {
 			// The marker shows the selection without colour too (NO_COLOR,
 			// a screen reader), as the conflict view's list does.
@@ -193,21 +161,21 @@ func (m Browser) table() []string {
 }
 
 // emptyText says why no row is shown.
-func (m Browser) emptyText() []string {
+func (m Model) emptyText() []string {
 	st := m.styles
 	if m.coll == nil {
 		return nil
 	}
-	what := m.coll.Resource()
-	if where := m.coll.Where(); where != "" {
+	what := m.coll.Resource
+	if where := m.coll.Where; where != "" {
 		what += " " + where
 	}
 	var text escape.Text
 	switch {
-	case m.conn.State == kube.Refused && m.conn.Err != nil:
-		return strings.Split(st.Error.Render(ansi.Wrap(string(common.ErrorText(m.conn.Err)), m.width, "")), "\n")
-	case !m.synced && m.conn.State == kube.Reconnecting && m.conn.Err != nil:
-		text = escape.Textf("listing %s: %s", what, m.conn.Err)
+	case m.conn.Refused != nil:
+		return strings.Split(st.Error.Render(ansi.Wrap(string(common.ErrorText(m.conn.Refused)), m.width, "")), "\n")
+	case !m.synced && m.conn.Lost != nil:
+		text = escape.Textf("listing %s: %s", what, m.conn.Lost)
 	case !m.synced:
 		text = escape.Textf("listing %s ...", what)
 	case len(m.all) == 0:
@@ -220,7 +188,7 @@ func (m Browser) emptyText() []string {
 
 // bottomLine is the filter or the command being typed, or the order and
 // the filter in force.
-func (m Browser) bottomLine() string {
+func (m Model) bottomLine() string {
 	st := m.styles
 	cursor := st.Selected.Render(" ")
 	var s string
@@ -228,8 +196,8 @@ func (m Browser) bottomLine() string {
 	case modeFilter:
 		s = "/" + escape.String(m.filter) + cursor
 	case modePrompt:
-		s = ":" + escape.String(m.prompt) + cursor
-		if hint := m.completion.hint(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt)); hint != "" {
+		s = ":" + escape.String(m.prompt.line) + cursor
+		if hint := m.prompt.hint(); hint != "" {
 			s += "  " + st.Muted.Render(string(hint))
 		}
 	default:
@@ -242,7 +210,7 @@ func (m Browser) bottomLine() string {
 }
 
 // ShortHelp is the browser's keys for the help line, by what keys do now.
-func (m Browser) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeFilter:
@@ -256,7 +224,7 @@ func (m Browser) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every key of the browser, in groups.
-func (m Browser) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Open, k.Filter, k.ClearFilter, k.Order},

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/ui/common"
 )
 
 // The browser's : prompt: completion and commands.
@@ -39,8 +41,8 @@ func TestBrowserPromptCompletes(t *testing.T) {
 		b, _ := press(t, m, append([]string{":"}, typed(c.typed)...)...)
 		for i, want := range c.tabs {
 			b, _ = press(t, b, "tab")
-			if b.prompt != want {
-				t.Errorf("%q, tab %d: %q, want %q", c.typed, i+1, b.prompt, want)
+			if b.prompt.line != want {
+				t.Errorf("%q, tab %d: %q, want %q", c.typed, i+1, b.prompt.line, want)
 				break
 			}
 		}
@@ -57,7 +59,7 @@ func TestBrowserPromptCompletes(t *testing.T) {
 
 func TestBrowserPromptCommands(t *testing.T) {
 	m := newBrowser(t, 120, 40, false, fixtureRows(false))
-	run := func(m Browser, line string) (Browser, []tea.Msg) {
+	run := func(m Model, line string) (Model, []tea.Msg) {
 		t.Helper()
 		return press(t, m, append(append([]string{":"}, typed(line)...), "enter")...)
 	}
@@ -110,8 +112,8 @@ func TestBrowserPromptCommands(t *testing.T) {
 		t.Fatalf(":drafts emits %v", msgs)
 	}
 	drafts := []DraftItem{
-		{Key: DraftKey{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}, Place: DraftStored, Saved: browserNow.Add(-5 * time.Minute)},
-		{Key: DraftKey{Resource: schema.GroupResource{Group: "apps", Resource: "deployments"}, Namespace: "web", Name: "frontend"}, Place: DraftStored},
+		{Key: common.DraftKey{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}, Resource: "configmaps", Place: common.DraftStored, Saved: browserNow.Add(-5 * time.Minute)},
+		{Key: common.DraftKey{Resource: schema.GroupResource{Group: "apps", Resource: "deployments"}, Namespace: "web", Name: "frontend"}, Resource: "deployments.apps", Place: common.DraftStored},
 	}
 	b.ShowDrafts(drafts, nil)
 	if v := b.View(); !strings.Contains(v, "configmaps  default/payments-flags  stored  5m ago") || !strings.Contains(v, "deployments.apps  web/frontend  stored") {

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"slices"
@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -26,7 +25,7 @@ type completionCandidate struct {
 // completes to its plural, which kubectl accepts, unless another group
 // serves the same plural (events, events.events.k8s.io): then to its
 // unambiguous name.
-func typeCandidates(types []kube.ResourceType) []completionCandidate {
+func typeCandidates(types []Type) []completionCandidate {
 	plurals := map[string]int{}
 	for _, t := range types {
 		plurals[t.Resource]++
@@ -35,11 +34,11 @@ func typeCandidates(types []kube.ResourceType) []completionCandidate {
 	for i, t := range types {
 		text := t.Resource
 		if plurals[t.Resource] > 1 {
-			text = t.Name()
+			text = t.Name
 		}
 		// The prompt's own words win: :ns is the namespace picker, not
 		// namespaces' short name (:namespaces lists them as a type).
-		aliases := slices.DeleteFunc(t.Names(), func(n string) bool { return promptWords[n] })
+		aliases := slices.DeleteFunc(slices.Clone(t.Names), func(n string) bool { return promptWords[n] })
 		out[i] = completionCandidate{text: text, aliases: aliases}
 	}
 	return out
@@ -184,7 +183,7 @@ func newPicker(kind pickerKind, title escape.Text, items []pickItem) picker {
 
 func (p *picker) refilter() {
 	q := strings.ToLower(p.query)
-	p.shown = nil // not p.shown[:0]: copies of a Browser value share it
+	p.shown = nil // not p.shown[:0]: copies of a Model value share it
 	for i, it := range p.items {
 		if strings.Contains(strings.ToLower(string(it.text)), q) {
 			p.shown = append(p.shown, i)
@@ -221,31 +220,105 @@ func (p picker) view(st *common.Styles, width, height int) []string {
 	return lines
 }
 
+// prompt is the : prompt: the command being typed and its completion,
+// what it completes (the types and the namespaces), and the picker it
+// opens (:ns, :drafts). The Model says whether it has the keys.
+type prompt struct {
+	line       string
+	completion completion
+	types      []completionCandidate
+	namespaces []string
+	nsErr      error
+	// nsReading: the namespaces were asked for and are not in yet.
+	nsReading bool
+	picker    picker
+}
+
+// complete applies one tab to the line.
+func (p *prompt) complete() {
+	p.line = p.completion.next(p.line, p.candidates(p.line), p.noMatch(p.line))
+}
+
+// hint is what the prompt shows after the line.
+func (p prompt) hint() escape.Text {
+	return p.completion.hint(p.line, p.candidates(p.line), p.noMatch(p.line))
+}
+
 // openNamespacePicker shows the namespaces to pick from, keeping what was
-// typed when the list is refreshed.
-func (m *Browser) openNamespacePicker() {
+// typed when the list is refreshed; all namespaces is offered for a type
+// that lives in one (namespaced).
+func (p *prompt) openNamespacePicker(namespaced bool) {
 	var items []pickItem
-	if m.coll == nil || m.coll.Namespaced() {
+	if namespaced {
 		items = append(items, pickItem{text: "all namespaces", all: true})
 	}
-	for _, n := range m.namespaces {
+	for _, n := range p.namespaces {
 		items = append(items, pickItem{text: escape.Safe(n), namespace: n})
 	}
-	old := m.picker
-	m.picker = picker{kind: pickNamespace, title: "namespaces", items: items, err: m.nsErr}
+	old := p.picker
+	p.picker = picker{kind: pickNamespace, title: "namespaces", items: items, err: p.nsErr}
 	if old.kind == pickNamespace {
-		m.picker.query, m.picker.selected = old.query, old.selected
+		p.picker.query, p.picker.selected = old.query, old.selected
 	}
-	if m.namespaces == nil && m.nsErr == nil {
-		m.picker.items = nil
-		m.picker.empty = "reading the namespaces ..."
+	if p.namespaces == nil && p.nsErr == nil {
+		p.picker.items = nil
+		p.picker.empty = "reading the namespaces ..."
 	}
-	m.picker.refilter()
+	p.picker.refilter()
+}
+
+// namespaceWord reports whether line is :ns followed by the namespace being
+// typed.
+func namespaceWord(line string) bool {
+	rest, ok := strings.CutPrefix(line, "ns ")
+	return ok && !strings.Contains(rest, " ")
+}
+
+// readNamespaces asks for the namespaces, unless they are being read.
+func (p *prompt) readNamespaces() tea.Cmd {
+	if p.nsReading {
+		return nil
+	}
+	p.nsReading = true
+	return common.Emit(NamespacesWantedMsg{})
+}
+
+// noMatch says that nothing completes line: for a namespace, which one,
+// or why the namespaces are not known.
+func (p prompt) noMatch(line string) escape.Text {
+	if !namespaceWord(line) {
+		return "no match"
+	}
+	switch {
+	case p.nsErr != nil:
+		return "cannot complete namespaces: " + common.ErrorText(p.nsErr)
+	case p.namespaces == nil && p.nsReading:
+		return "reading the namespaces ..."
+	case p.namespaces == nil:
+		return "tab completes namespaces"
+	}
+	return escape.Textf("no namespace starts with %q", strings.TrimPrefix(line, "ns "))
+}
+
+// candidates are the completions for the word being typed in line.
+func (p prompt) candidates(line string) []completionCandidate {
+	if rest, ok := strings.CutPrefix(line, "ns "); ok && !strings.Contains(rest, " ") {
+		out := make([]completionCandidate, len(p.namespaces))
+		for i, n := range p.namespaces {
+			out[i] = completionCandidate{text: "ns " + n}
+		}
+		return out
+	}
+	if strings.Contains(line, " ") {
+		return nil
+	}
+	out := []completionCandidate{{text: "ns"}, {text: "drafts"}}
+	return append(out, p.types...)
 }
 
 // pickerKey handles a key while a picker is open.
-func (m Browser) pickerKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
-	p := &m.picker
+func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	p := &m.prompt.picker
 	switch {
 	case msg.Type == tea.KeyUp:
 		p.selected = max(0, p.selected-1)

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"fmt"
@@ -8,11 +8,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -21,21 +19,19 @@ var browserNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 var configMapsGR = schema.GroupResource{Resource: "configmaps"}
 
-func browserCollection(all bool) *kube.Collection {
-	return &kube.Collection{
-		Context: "kind-dev", Namespace: "default", AllNamespaces: all,
-		Mapping: &meta.RESTMapping{
-			Resource:         schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
-			GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Scope:            meta.RESTScopeNamespace,
-		},
+func browserCollection(all bool) Listing {
+	where := `in namespace "default"`
+	if all {
+		where = "in all namespaces"
 	}
+	return Listing{Resource: "configmaps", GroupResource: configMapsGR, Context: "kind-dev", Namespace: "default",
+		Namespaced: true, AllNamespaces: all, Where: where}
 }
 
 // row builds an object row created and changed the given time before
 // browserNow; a zero changed means no managedFields.
-func row(ns, name string, created, changed time.Duration, by string) kube.ObjectRow {
-	r := kube.ObjectRow{Namespace: ns, Name: name, UID: types.UID("uid-" + ns + "-" + name), ResourceVersion: "1",
+func row(ns, name string, created, changed time.Duration, by string) Row {
+	r := Row{Namespace: ns, Name: name, UID: types.UID("uid-" + ns + "-" + name), ResourceVersion: "1",
 		Created: browserNow.Add(-created)}
 	if changed > 0 {
 		r.Changed, r.ChangedBy = browserNow.Add(-changed), by
@@ -46,9 +42,9 @@ func row(ns, name string, created, changed time.Duration, by string) kube.Object
 const day = 24 * time.Hour
 
 // fixtureRows is a namespace as an operator meets it, ordered by name as
-// kube delivers rows; with all, three namespaces.
-func fixtureRows(all bool) []kube.ObjectRow {
-	rows := []kube.ObjectRow{
+// the list delivers rows; with all, three namespaces.
+func fixtureRows(all bool) []Row {
+	rows := []Row{
 		row("default", "kube-root-ca.crt", 30*day, 30*day, "kube-controller-manager"),
 		row("default", "no-managed-fields", 10*time.Minute, 0, ""),
 		row("default", "orders-settings-with-a-rather-long-name-that-does-not-fit", time.Hour, time.Hour, "kubectl-client-side-apply"),
@@ -68,15 +64,15 @@ func fixtureRows(all bool) []kube.ObjectRow {
 
 // newBrowser returns a browser of w x h listing rows, as SetList and one
 // snapshot leave it.
-func newBrowser(t testing.TB, w, h int, all bool, rows []kube.ObjectRow) Browser {
+func newBrowser(t testing.TB, w, h int, all bool, rows []Row) Model {
 	t.Helper()
-	m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
+	m := New(DefaultKeyMap(), common.NewStyles())
 	m.now = func() time.Time { return browserNow }
 	m.SetList(browserCollection(all), nil)
 	m.SetSize(w, h)
-	m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{
+	m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{
 		Rows: rows, Generation: 1, Synced: true,
-		Connection: kube.Connection{State: kube.Connected, Since: browserNow},
+		Connection: Connection{Text: "connected"},
 	}})
 	return m
 }
@@ -99,7 +95,7 @@ func bkey(k string) tea.KeyMsg {
 
 // press sends each key to the browser and returns the messages its
 // commands emit (the app's to act on), in order.
-func press(t testing.TB, m Browser, ks ...string) (Browser, []tea.Msg) {
+func press(t testing.TB, m Model, ks ...string) (Model, []tea.Msg) {
 	t.Helper()
 	var out []tea.Msg
 	for _, k := range ks {
@@ -121,7 +117,7 @@ func typed(s string) []string {
 	return ks
 }
 
-func selectedName(m Browser) string {
+func selectedName(m Model) string {
 	r, ok := m.Selected()
 	if !ok {
 		return ""
@@ -179,7 +175,7 @@ func TestBrowserFilter(t *testing.T) {
 	}
 }
 
-// TestBrowserIsAValue: Update returns a new Browser and leaves the one it
+// TestBrowserIsAValue: Update returns a new Model and leaves the one it
 // was given as it was, as a Bubble Tea model must (a test, or an app that
 // keeps the previous model, would otherwise see rows change under it).
 func TestBrowserIsAValue(t *testing.T) {
@@ -198,7 +194,7 @@ func TestBrowserOrder(t *testing.T) {
 	byName := []string{"kube-root-ca.crt", "no-managed-fields", "orders-settings-with-a-rather-long-name-that-does-not-fit", "payments-config", "payments-flags", "web-frontend"}
 	byChange := []string{"payments-flags", "payments-config", "orders-settings-with-a-rather-long-name-that-does-not-fit", "web-frontend", "kube-root-ca.crt", "no-managed-fields"}
 	byAge := []string{"no-managed-fields", "orders-settings-with-a-rather-long-name-that-does-not-fit", "payments-flags", "kube-root-ca.crt", "payments-config", "web-frontend"}
-	names := func(m Browser) []string {
+	names := func(m Model) []string {
 		var out []string
 		for _, r := range m.Rows() {
 			out = append(out, strings.TrimPrefix(r, "default/"))
@@ -223,14 +219,14 @@ func TestBrowserOrder(t *testing.T) {
 	// The order holds for the rows of later snapshots.
 	m, _ = press(t, m, "o")
 	rows := append(fixtureRows(false), row("default", "zz-just-changed", time.Minute, time.Second, "kubectl-patch"))
-	m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Rows: rows, Generation: 2, Synced: true}})
+	m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Rows: rows, Generation: 2, Synced: true}})
 	if got := names(m); got[0] != "zz-just-changed" {
 		t.Errorf("a new snapshot in order %s: %v", m.Order(), got)
 	}
 }
 
 func TestBrowserMoves(t *testing.T) {
-	var rows []kube.ObjectRow
+	var rows []Row
 	for i := range 100 {
 		rows = append(rows, row("default", fmt.Sprintf("cm-%03d", i), time.Hour, time.Minute, "kubectl"))
 	}
@@ -289,9 +285,8 @@ func TestBrowserOpenAndQuit(t *testing.T) {
 	if !ok {
 		t.Fatalf("enter emits %T", msgs[0])
 	}
-	tgt := open.Target
-	if tgt.Namespace != "kube-system" || tgt.Name != "coredns" || tgt.Context != "kind-dev" || tgt.String() != "configmaps/coredns" || open.UID != "uid-kube-system-coredns" {
-		t.Errorf("open %+v uid %s", tgt, open.UID)
+	if open != (OpenObjectMsg{Namespace: "kube-system", Name: "coredns", UID: "uid-kube-system-coredns"}) {
+		t.Errorf("open %+v", open)
 	}
 
 	// q is the app's to answer; while typing it is text.
@@ -311,15 +306,16 @@ func TestBrowserOpenAndQuit(t *testing.T) {
 	}
 }
 
-// browserTypes is a server's types, as kube.Cluster.Types returns them.
-var browserTypes = []kube.ResourceType{
-	{Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"}, Namespaced: true},
-	{Group: "apps", Resource: "daemonsets", Singular: "daemonset", Kind: "DaemonSet", ShortNames: []string{"ds"}, Namespaced: true},
-	{Group: "apps", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ShortNames: []string{"deploy"}, Namespaced: true},
-	{Resource: "events", Singular: "event", Kind: "Event", ShortNames: []string{"ev"}, Namespaced: true},
-	{Group: "events.k8s.io", Resource: "events", Singular: "event", Kind: "Event", ShortNames: []string{"ev"}, Namespaced: true},
-	{Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ShortNames: []string{"ns"}},
-	{Resource: "secrets", Singular: "secret", Kind: "Secret", Namespaced: true},
-	{Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ShortNames: []string{"sa"}, Namespaced: true},
-	{Resource: "services", Singular: "service", Kind: "Service", ShortNames: []string{"svc"}, Namespaced: true},
+// browserTypes is a server's types, as the app hands them over from
+// kube.Cluster.Types.
+var browserTypes = []Type{
+	{Resource: "configmaps", Name: "configmaps", Names: []string{"configmaps", "configmap", "cm"}},
+	{Resource: "daemonsets", Name: "daemonsets.apps", Names: []string{"daemonsets", "daemonset", "ds", "daemonsets.apps"}},
+	{Resource: "deployments", Name: "deployments.apps", Names: []string{"deployments", "deployment", "deploy", "deployments.apps"}},
+	{Resource: "events", Name: "events", Names: []string{"events", "event", "ev"}},
+	{Resource: "events", Name: "events.events.k8s.io", Names: []string{"events", "event", "ev", "events.events.k8s.io"}},
+	{Resource: "namespaces", Name: "namespaces", Names: []string{"namespaces", "namespace", "ns"}},
+	{Resource: "secrets", Name: "secrets", Names: []string{"secrets", "secret"}},
+	{Resource: "serviceaccounts", Name: "serviceaccounts", Names: []string{"serviceaccounts", "serviceaccount", "sa"}},
+	{Resource: "services", Name: "services", Names: []string{"services", "service", "svc"}},
 }

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -14,7 +13,7 @@ import (
 
 // key handles a key: ctrl+c whatever is being typed, then the keys of the
 // list, the filter, the prompt or the picker, whichever has them.
-func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
+func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return m, common.Emit(common.ForceQuitMsg{})
 	}
@@ -42,7 +41,7 @@ func (m Browser) key(msg tea.KeyMsg) (Browser, tea.Cmd) {
 }
 
 // listKey handles a key while the list has the keys.
-func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+func (m Model) listKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	if d, ok := (common.ListKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.shown)); ok {
 		m.move(d)
@@ -62,13 +61,13 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 			m.selectObject(sel.Namespace, sel.Name)
 		}
 	case key.Matches(msg, k.Command):
-		m.mode, m.prompt, m.completion = modePrompt, "", completion{}
+		m.mode, m.prompt.line, m.prompt.completion = modePrompt, "", completion{}
 	case key.Matches(msg, k.Open):
 		row, ok := m.Selected()
 		if !ok || m.coll == nil {
 			return m, nil
 		}
-		return m, common.Emit(OpenObjectMsg{Target: m.coll.Target(row.Namespace, row.Name), UID: row.UID})
+		return m, common.Emit(OpenObjectMsg{Namespace: row.Namespace, Name: row.Name, UID: row.UID})
 	case key.Matches(msg, k.Quit):
 		return m, common.Emit(common.QuitRequestedMsg{})
 	case key.Matches(msg, k.Help):
@@ -77,7 +76,7 @@ func (m Browser) listKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Browser) setFilter(f string) {
+func (m *Model) setFilter(f string) {
 	sel, ok := m.Selected()
 	m.filter = f
 	m.refilter()
@@ -88,7 +87,7 @@ func (m *Browser) setFilter(f string) {
 
 // filterKey handles a key while the filter is typed: it applies at every
 // key, esc clears it, enter keeps it and gives the keys back to the list.
-func (m Browser) filterKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+func (m Model) filterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if moved := m.arrowKey(msg); moved {
 		return m, nil
 	}
@@ -107,7 +106,7 @@ func (m Browser) filterKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
 }
 
 // arrowKey moves the selection with the keys that are never text.
-func (m *Browser) arrowKey(msg tea.KeyMsg) bool {
+func (m *Model) arrowKey(msg tea.KeyMsg) bool {
 	switch msg.Type {
 	case tea.KeyUp:
 		m.move(-1)
@@ -145,105 +144,92 @@ func editLine(s string, msg tea.KeyMsg) (string, bool) {
 }
 
 // promptKey handles a key while a command is typed after :.
-func (m Browser) promptKey(msg tea.KeyMsg) (Browser, tea.Cmd) {
+func (m Model) promptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	p := &m.prompt
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.mode = modeList
 	case key.Matches(msg, m.keys.Complete):
-		if m.namespaceWord(m.prompt) && m.namespaces == nil && m.nsErr == nil {
+		if namespaceWord(p.line) && p.namespaces == nil && p.nsErr == nil {
 			// The namespaces are read when first completed; the tab
 			// takes effect once they are in (SetNamespaces).
-			m.completion = completion{note: "reading the namespaces ...", waiting: true}
-			cmd := m.readNamespaces()
+			p.completion = completion{note: "reading the namespaces ...", waiting: true}
+			cmd := p.readNamespaces()
 			return m, cmd
 		}
-		m.prompt = m.completion.next(m.prompt, m.candidates(m.prompt), m.noMatch(m.prompt))
+		p.complete()
 	case key.Matches(msg, m.keys.Accept):
 		m.mode = modeList
-		return m.run(m.prompt)
-	case msg.Type == tea.KeyBackspace && m.prompt == "":
+		return m.run(p.line)
+	case msg.Type == tea.KeyBackspace && p.line == "":
 		m.mode = modeList // as in vi and k9s: backspace past : leaves
 	default:
-		if p, ok := editLine(m.prompt, msg); ok {
-			m.prompt, m.completion = p, completion{}
+		if l, ok := editLine(p.line, msg); ok {
+			p.line, p.completion = l, completion{}
 		}
 	}
 	return m, nil
 }
 
 // run carries out a command typed after :.
-func (m Browser) run(line string) (Browser, tea.Cmd) {
+func (m Model) run(line string) (Model, tea.Cmd) {
 	words := strings.Fields(line)
 	switch {
 	case len(words) == 0:
 		return m, nil
 	case words[0] == "ns" && len(words) == 1:
 		m.mode = modePicker
-		m.openNamespacePicker()
+		m.prompt.openNamespacePicker(m.namespaced())
 		// Namespaces come and go: ask again each time.
-		m.nsReading = true
+		m.prompt.nsReading = true
 		return m, common.Emit(NamespacesWantedMsg{})
 	case words[0] == "ns" && len(words) == 2:
 		return m, common.Emit(SwitchNamespaceMsg{Namespace: words[1]})
 	case words[0] == "drafts" && len(words) == 1:
 		m.mode = modePicker
-		m.picker = newPicker(pickDraft, "stored drafts", nil)
-		m.picker.empty = "reading the stored drafts ..."
+		m.prompt.picker = newPicker(pickDraft, "stored drafts", nil)
+		m.prompt.picker.empty = "reading the stored drafts ..."
 		return m, common.Emit(DraftsWantedMsg{})
 	case len(words) == 1:
 		return m, common.Emit(SwitchTypeMsg{Type: words[0]})
 	}
 	// Nothing else takes arguments: say what is understood.
-	m.mode, m.prompt = modePrompt, line
-	m.completion = completion{note: "commands: TYPE, ns, ns NAME, drafts"}
+	m.mode, m.prompt.line = modePrompt, line
+	m.prompt.completion = completion{note: "commands: TYPE, ns, ns NAME, drafts"}
 	return m, nil
 }
 
-// namespaceWord reports whether line is :ns followed by the namespace being
-// typed.
-func (m Browser) namespaceWord(line string) bool {
-	rest, ok := strings.CutPrefix(line, "ns ")
-	return ok && !strings.Contains(rest, " ")
+// KeyMap is the browser's keys: the list of a type's objects. While a
+// filter or a command is typed, or a picker is open, only the arrow and
+// page keys move; the other keys are text.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+
+	// The list: open the selected object, filter by name, clear the
+	// filter, change the order, and type a command after :.
+	Open, Filter, ClearFilter, Order, Command key.Binding
+
+	// The : prompt and the pickers: complete, accept, and go back.
+	Complete, Accept, Back key.Binding
+
+	Help, Quit, ForceQuit key.Binding
 }
 
-// readNamespaces asks for the namespaces, unless they are being read.
-func (m *Browser) readNamespaces() tea.Cmd {
-	if m.nsReading {
-		return nil
-	}
-	m.nsReading = true
-	return common.Emit(NamespacesWantedMsg{})
-}
+// DefaultKeyMap returns the browser's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
 
-// noMatch says that nothing completes line: for a namespace, which one,
-// or why the namespaces are not known.
-func (m Browser) noMatch(line string) escape.Text {
-	if !m.namespaceWord(line) {
-		return "no match"
-	}
-	switch {
-	case m.nsErr != nil:
-		return "cannot complete namespaces: " + common.ErrorText(m.nsErr)
-	case m.namespaces == nil && m.nsReading:
-		return "reading the namespaces ..."
-	case m.namespaces == nil:
-		return "tab completes namespaces"
-	}
-	return escape.Textf("no namespace starts with %q", strings.TrimPrefix(line, "ns "))
-}
+		Open:        common.Binding("open", "enter"),
+		Filter:      common.Binding("filter", "/"),
+		ClearFilter: common.Binding("clear filter", "esc"),
+		Order:       common.Binding("order", "o"),
+		Command:     common.Binding("command", ":"),
 
-// candidates are the completions for the word being typed in line.
-func (m Browser) candidates(line string) []completionCandidate {
-	if rest, ok := strings.CutPrefix(line, "ns "); ok && !strings.Contains(rest, " ") {
-		out := make([]completionCandidate, len(m.namespaces))
-		for i, n := range m.namespaces {
-			out[i] = completionCandidate{text: "ns " + n}
-		}
-		return out
+		Complete: common.Binding("complete", "tab"),
+		Accept:   common.Binding("ok", "enter"),
+		Back:     common.BackKey(),
+
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
-	if strings.Contains(line, " ") {
-		return nil
-	}
-	out := []completionCandidate{{text: "ns"}, {text: "drafts"}}
-	return append(out, m.types...)
 }

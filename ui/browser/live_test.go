@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -25,8 +25,8 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 	m, _ = press(t, m, "j", "j", "j") // payments-config
 	// A new object sorts before the selected one: the selection stays on
 	// its object.
-	rows := append([]kube.ObjectRow{row("default", "aaa-new", time.Second, time.Second, "kubectl-create")}, fixtureRows(false)...)
-	m, cmd := m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Rows: rows, Generation: 2, Synced: true}})
+	rows := append([]Row{row("default", "aaa-new", time.Second, time.Second, "kubectl-create")}, fixtureRows(false)...)
+	m, cmd := m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Rows: rows, Generation: 2, Synced: true}})
 	if selectedName(m) != "payments-config" || len(m.Rows()) != 7 {
 		t.Errorf("after a creation: selected %q, %d rows", selectedName(m), len(m.Rows()))
 	}
@@ -34,19 +34,19 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 		t.Error("a snapshot of a list without a channel reads on")
 	}
 	// The selected object is deleted: the selection stays in place.
-	var without []kube.ObjectRow
+	var without []Row
 	for _, r := range rows {
 		if r.Name != "payments-config" {
 			without = append(without, r)
 		}
 	}
-	m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Rows: without, Generation: 3, Synced: true}})
+	m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Rows: without, Generation: 3, Synced: true}})
 	if selectedName(m) != "payments-flags" {
 		t.Errorf("after the selected object's deletion: selected %q", selectedName(m))
 	}
 	// Only the connection changed: the rows are not redone.
-	m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Rows: nil, Generation: 3, Synced: true,
-		Connection: kube.Connection{State: kube.Reconnecting, Since: browserNow}}})
+	m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Rows: nil, Generation: 3, Synced: true,
+		Connection: Connection{Text: escape.Textf("reconnecting since %s", browserNow.Local().Format("15:04:05"))}}})
 	if len(m.Rows()) != 6 || !strings.Contains(m.header(), "reconnecting since") {
 		t.Errorf("a connection change: %d rows, header %q", len(m.Rows()), m.header())
 	}
@@ -54,7 +54,7 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 	// ends.
 	old := m.list
 	m.SetList(browserCollection(true), nil)
-	m, cmd = m.Update(snapshotMsg{list: old, snap: kube.BrowseSnapshot{Rows: rows, Generation: 4, Synced: true}})
+	m, cmd = m.Update(SnapshotMsg{List: old, Snapshot: Snapshot{Rows: rows, Generation: 4, Synced: true}})
 	if len(m.Rows()) != 0 || cmd != nil {
 		t.Errorf("a stale snapshot shows %d rows, reads on: %v", len(m.Rows()), cmd != nil)
 	}
@@ -72,11 +72,11 @@ func TestBrowserFollowsSnapshots(t *testing.T) {
 // program does: a snapshot on the channel arrives through Update, and the
 // next read follows it.
 func TestBrowserReadsItsChannel(t *testing.T) {
-	m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
+	m := New(DefaultKeyMap(), common.NewStyles())
 	m.SetSize(80, 24)
-	ch := make(chan kube.BrowseSnapshot, 1)
-	cmd := m.SetList(browserCollection(false), ch)
-	ch <- kube.BrowseSnapshot{Rows: fixtureRows(false), Generation: 1, Synced: true}
+	ch := make(chan Snapshot, 1)
+	cmd := m.SetList(browserCollection(false), func() (Snapshot, bool) { s, ok := <-ch; return s, ok })
+	ch <- Snapshot{Rows: fixtureRows(false), Generation: 1, Synced: true}
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) != 2 {
 		t.Fatalf("SetList's command gives %T", cmd())
@@ -95,22 +95,22 @@ func TestBrowserReadsItsChannel(t *testing.T) {
 		t.Errorf("a closed channel: header %q, reads on %v", m.header(), next != nil)
 	}
 	// The age tick goes on while its list is current.
-	if _, next := m.Update(ageTickMsg{list: m.list}); next == nil {
+	if _, next := m.Update(TickMsg{List: m.list}); next == nil {
 		t.Error("the age tick stopped")
 	}
-	if _, next := m.Update(ageTickMsg{list: m.list - 1}); next != nil {
+	if _, next := m.Update(TickMsg{List: m.list - 1}); next != nil {
 		t.Error("an old list's age tick goes on")
 	}
 }
 
 func TestBrowserDraftMarks(t *testing.T) {
 	m := newBrowser(t, 120, 40, false, fixtureRows(false))
-	m.SetDrafts(map[DraftKey]DraftPlace{
-		{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}: DraftStored,
-		{Resource: configMapsGR, Namespace: "default", Name: "web-frontend"}:   DraftInMemory,
+	m.SetDrafts(map[common.DraftKey]common.DraftPlace{
+		{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}: common.DraftStored,
+		{Resource: configMapsGR, Namespace: "default", Name: "web-frontend"}:   common.DraftInMemory,
 		// The same names of another type or namespace are not these objects.
-		{Resource: schema.GroupResource{Resource: "secrets"}, Namespace: "default", Name: "payments-config"}: DraftStored,
-		{Resource: configMapsGR, Namespace: "other", Name: "kube-root-ca.crt"}:                               DraftStored,
+		{Resource: schema.GroupResource{Resource: "secrets"}, Namespace: "default", Name: "payments-config"}: common.DraftStored,
+		{Resource: configMapsGR, Namespace: "other", Name: "kube-root-ca.crt"}:                               common.DraftStored,
 	})
 	marks := map[string]string{}
 	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
@@ -140,7 +140,7 @@ func TestBrowserDraftMarks(t *testing.T) {
 // TestBrowserEscapesServerText: names and managers come from the server;
 // none of their control characters reaches the terminal.
 func TestBrowserEscapesServerText(t *testing.T) {
-	rows := []kube.ObjectRow{row("default", "evil\x1b[2J", time.Hour, time.Minute, "m\x1b]0;x\x07\u202e")}
+	rows := []Row{row("default", "evil\x1b[2J", time.Hour, time.Minute, "m\x1b]0;x\x07\u202e")}
 	m := newBrowser(t, 120, 40, true, rows)
 	m.SetDrafts(nil)
 	v := m.View()
@@ -158,9 +158,9 @@ func TestBrowserEscapesServerText(t *testing.T) {
 
 func TestBrowserRefused(t *testing.T) {
 	m := newBrowser(t, 80, 24, false, nil)
-	m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Generation: 1, Connection: kube.Connection{
-		State: kube.Refused, Since: browserNow,
-		Err: fmt.Errorf(`not allowed to list configmaps in namespace "default" (context "kind-dev"): configmaps is forbidden: User "kedit-viewer" cannot list resource "configmaps" in API group "" in the namespace "default"`),
+	m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Generation: 1, Connection: Connection{
+		Text:    "refused",
+		Refused: fmt.Errorf(`not allowed to list configmaps in namespace "default" (context "kind-dev"): configmaps is forbidden: User "kedit-viewer" cannot list resource "configmaps" in API group "" in the namespace "default"`),
 	}}})
 	v := m.View()
 	if !strings.Contains(v, "refused") || !strings.Contains(v, `not allowed to list configmaps in namespace "default"`) {
@@ -169,45 +169,45 @@ func TestBrowserRefused(t *testing.T) {
 }
 
 func TestBrowserGolden(t *testing.T) {
-	drafts := map[DraftKey]DraftPlace{
-		{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}: DraftStored,
-		{Resource: configMapsGR, Namespace: "default", Name: "web-frontend"}:   DraftInMemory,
+	drafts := map[common.DraftKey]common.DraftPlace{
+		{Resource: configMapsGR, Namespace: "default", Name: "payments-flags"}: common.DraftStored,
+		{Resource: configMapsGR, Namespace: "default", Name: "web-frontend"}:   common.DraftInMemory,
 	}
 	cases := []struct {
 		name  string
-		build func(t *testing.T, w, h int) Browser
+		build func(t *testing.T, w, h int) Model
 	}{
-		{"list", func(t *testing.T, w, h int) Browser {
+		{"list", func(t *testing.T, w, h int) Model {
 			m := newBrowser(t, w, h, false, fixtureRows(false))
 			m.SetDrafts(drafts)
 			m, _ = press(t, m, "j", "j", "j")
 			return m
 		}},
-		{"all_namespaces", func(t *testing.T, w, h int) Browser {
+		{"all_namespaces", func(t *testing.T, w, h int) Model {
 			m := newBrowser(t, w, h, true, fixtureRows(true))
 			m.SetDrafts(drafts)
 			return m
 		}},
-		{"filter", func(t *testing.T, w, h int) Browser {
+		{"filter", func(t *testing.T, w, h int) Model {
 			m := newBrowser(t, w, h, true, fixtureRows(true))
 			m, _ = press(t, m, append([]string{"o", "/"}, typed("pay")...)...)
 			return m
 		}},
-		{"prompt", func(t *testing.T, w, h int) Browser {
+		{"prompt", func(t *testing.T, w, h int) Model {
 			m := newBrowser(t, w, h, false, fixtureRows(false))
 			m.SetTypes(browserTypes)
 			m, _ = press(t, m, ":", "s", "e", "r", "v", "tab")
 			return m
 		}},
-		{"namespaces", func(t *testing.T, w, h int) Browser {
+		{"namespaces", func(t *testing.T, w, h int) Model {
 			m := newBrowser(t, w, h, false, fixtureRows(false))
 			m, _ = press(t, m, append(append([]string{":"}, typed("ns")...), "enter")...)
 			m.SetNamespaces([]string{"default", "kube-public", "kube-system", "payments-prod"}, nil)
 			m, _ = press(t, m, "down", "down")
 			return m
 		}},
-		{"listing", func(t *testing.T, w, h int) Browser {
-			m := NewBrowser(DefaultBrowserKeyMap(), common.NewStyles())
+		{"listing", func(t *testing.T, w, h int) Model {
+			m := New(DefaultKeyMap(), common.NewStyles())
 			m.now = func() time.Time { return browserNow }
 			m.SetList(browserCollection(false), nil)
 			m.SetSize(w, h)
@@ -236,11 +236,11 @@ func TestBrowserGolden(t *testing.T) {
 }
 
 // benchRows is n rows with names as a busy namespace has them.
-func benchRows(n int) []kube.ObjectRow {
+func benchRows(n int) []Row {
 	rng := rand.New(rand.NewPCG(1, 2))
 	teams := []string{"payments", "orders", "web", "search", "billing", "auth", "inventory", "shipping"}
 	kinds := []string{"config", "flags", "settings", "env", "routes", "limits", "secrets-index", "cache"}
-	rows := make([]kube.ObjectRow, n)
+	rows := make([]Row, n)
 	for i := range rows {
 		name := fmt.Sprintf("%s-%s-%05d", teams[rng.IntN(len(teams))], kinds[rng.IntN(len(kinds))], i)
 		rows[i] = row("default", name, time.Duration(rng.IntN(1000))*time.Hour, time.Duration(rng.IntN(100000))*time.Second, "kubectl-edit")
@@ -250,7 +250,7 @@ func benchRows(n int) []kube.ObjectRow {
 	return rows
 }
 
-func sortRows(rows []kube.ObjectRow) {
+func sortRows(rows []Row) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
 }
 
@@ -278,7 +278,7 @@ func BenchmarkBrowserSnapshot(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		m, _ = m.Update(snapshotMsg{list: m.list, snap: kube.BrowseSnapshot{Rows: rows, Generation: uint64(i + 2), Synced: true}})
+		m, _ = m.Update(SnapshotMsg{List: m.list, Snapshot: Snapshot{Rows: rows, Generation: uint64(i + 2), Synced: true}})
 		_ = m.View()
 	}
 }
@@ -289,8 +289,8 @@ func BenchmarkBrowserSnapshot(b *testing.B) {
 func TestBrowserKeysTypedTogether(t *testing.T) {
 	m := newBrowser(t, 120, 40, false, fixtureRows(false))
 	m, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":deploy")})
-	if cmd != nil || m.mode != modePrompt || m.prompt != "deploy" {
-		t.Errorf(":deploy at once: mode %d, prompt %q", m.mode, m.prompt)
+	if cmd != nil || m.mode != modePrompt || m.prompt.line != "deploy" {
+		t.Errorf(":deploy at once: mode %d, prompt %q", m.mode, m.prompt.line)
 	}
 	m = newBrowser(t, 120, 40, false, fixtureRows(false))
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/pay")})

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/browser"
+)
+
+// What the browser draws, made from what kube lists: the browser gets
+// values and knows no kube.
+
+// setList shows collection c in the browser, its snapshots read from
+// snaps (a kube.Browse's Snapshots), in place of what it listed.
+func (m *App) setList(c *kube.Collection, snaps <-chan kube.BrowseSnapshot) tea.Cmd {
+	m.browsing.listed = c
+	return m.browser.SetList(browserListing(c), readSnapshots(snaps))
+}
+
+// browserListing is what c lists, as the browser's header and messages
+// name it.
+func browserListing(c *kube.Collection) browser.Listing {
+	return browser.Listing{Resource: c.Resource(), GroupResource: c.Mapping.Resource.GroupResource(), Context: c.Context,
+		Namespace: c.Namespace, Namespaced: c.Namespaced(), AllNamespaces: c.AllNamespaces, Where: c.Where()}
+}
+
+// readSnapshots reads the snapshots of snaps for the browser, one a call;
+// nil for no channel. A snapshot whose rows are those of the one before
+// (only the connection changed) shares its rows.
+func readSnapshots(snaps <-chan kube.BrowseSnapshot) func() (browser.Snapshot, bool) {
+	if snaps == nil {
+		return nil
+	}
+	var last browser.Snapshot
+	seen := false
+	return func() (browser.Snapshot, bool) {
+		s, ok := <-snaps
+		if !ok {
+			return browser.Snapshot{}, false
+		}
+		if seen && s.Generation == last.Generation {
+			last.Synced, last.Connection = s.Synced, browserConnection(s.Connection)
+			return last, true
+		}
+		last, seen = browserSnapshot(s), true
+		return last, true
+	}
+}
+
+// browserSnapshot is s as the browser draws it.
+func browserSnapshot(s kube.BrowseSnapshot) browser.Snapshot {
+	rows := make([]browser.Row, len(s.Rows))
+	for i, r := range s.Rows {
+		rows[i] = browser.Row(r)
+	}
+	return browser.Snapshot{Rows: rows, Generation: s.Generation, Synced: s.Synced, Connection: browserConnection(s.Connection)}
+}
+
+// browserConnection is c in the words of the headers (connectionText).
+func browserConnection(c kube.Connection) browser.Connection {
+	out := browser.Connection{Text: connectionText(c)}
+	switch c.State {
+	case kube.Refused:
+		out.Refused = c.Err
+	case kube.Reconnecting:
+		out.Lost = c.Err
+	}
+	return out
+}
+
+// browserTypesOf are the types the browser's : prompt completes.
+func browserTypesOf(types []kube.ResourceType) []browser.Type {
+	out := make([]browser.Type, len(types))
+	for i, t := range types {
+		out[i] = browser.Type{Resource: t.Resource, Name: t.Name(), Names: t.Names()}
+	}
+	return out
+}
