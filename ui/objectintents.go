@@ -67,13 +67,13 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case conflict.ResolveMsg:
+	case ResolveMsg:
 		cmd = m.handle(model.Resolve{Index: msg.Index, Resolution: diff.Resolution{Choice: msg.Choice}})
-	case conflict.ResolveAllMsg:
+	case ResolveAllMsg:
 		cmd = m.handle(model.ResolveAll{Choice: msg.Choice})
-	case conflict.ResubmitMsg:
+	case ResubmitMsg:
 		cmd = m.handle(model.Resubmit{})
-	case conflict.AbandonRebaseMsg:
+	case AbandonRebaseMsg:
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.
 		cmd = m.handle(model.AbandonRebase{})

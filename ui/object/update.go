@@ -62,7 +62,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, cmd
 	}
-	if in := firstIntent(k, m.anywhereIntents()); in != nil {
+	if in := common.FirstIntent(k, m.anywhereIntents()); in != nil {
 		return m, common.Emit(in)
 	}
 	if key.Matches(k, m.keys.Blame) {
@@ -72,7 +72,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if m.blame.on {
 		return m.blameUpdate(k)
 	}
-	if in := firstIntent(k, m.draftIntents()); in != nil {
+	if in := common.FirstIntent(k, m.draftIntents()); in != nil {
 		return m, common.Emit(in)
 	}
 	return m.ownKey(k), nil
@@ -82,7 +82,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // object, not the draft: a key that acts on the draft leaves blame first,
 // so that the user sees what it did (d shows the draft's diff).
 func (m Model) blameUpdate(k tea.KeyMsg) (Model, tea.Cmd) {
-	if in := firstIntent(k, m.draftIntents()); in != nil {
+	if in := common.FirstIntent(k, m.draftIntents()); in != nil {
 		m.ToggleBlame()
 		return m, common.Emit(in)
 	}
@@ -97,22 +97,22 @@ func (m Model) blameUpdate(k tea.KeyMsg) (Model, tea.Cmd) {
 
 // anywhereIntents are the keys that ask the app for something whatever
 // the body shows, blame included.
-func (m Model) anywhereIntents() []keyIntent {
+func (m Model) anywhereIntents() []common.KeyIntent {
 	k := m.keys
-	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
-		{k.Timeline, ShowTimelineMsg{}}, {k.Preview, PreviewMsg{}}, {k.DemoWrite, DemoWriteMsg{}},
-		{k.DemoKubectlEdit, DemoKubectlEditMsg{}}}
+	return []common.KeyIntent{{Keys: k.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: k.Help, Intent: common.HelpMsg{}}, {Keys: k.Quit, Intent: common.QuitRequestedMsg{}},
+		{Keys: k.Timeline, Intent: ShowTimelineMsg{}}, {Keys: k.Preview, Intent: PreviewMsg{}}, {Keys: k.DemoWrite, Intent: DemoWriteMsg{}},
+		{Keys: k.DemoKubectlEdit, Intent: DemoKubectlEditMsg{}}}
 }
 
 // draftIntents are the keys that act on the draft, and esc back to the
 // list.
-func (m Model) draftIntents() []keyIntent {
+func (m Model) draftIntents() []common.KeyIntent {
 	k := m.keys
-	intents := []keyIntent{{k.Edit, common.EditMsg{}}, {k.EditInApp, common.EditMsg{InApp: true}}, {k.Save, SaveMsg{}},
-		{k.SaveAsUpdate, SaveMsg{AsUpdate: true}}, {k.Rebase, RebaseMsg{}}, {k.Discard, DiscardMsg{}},
-		{k.Conflicts, ShowConflictsMsg{}}}
+	intents := []common.KeyIntent{{Keys: k.Edit, Intent: common.EditMsg{}}, {Keys: k.EditInApp, Intent: common.EditMsg{InApp: true}}, {Keys: k.Save, Intent: SaveMsg{}},
+		{Keys: k.SaveAsUpdate, Intent: SaveMsg{AsUpdate: true}}, {Keys: k.Rebase, Intent: RebaseMsg{}}, {Keys: k.Discard, Intent: DiscardMsg{}},
+		{Keys: k.Conflicts, Intent: ShowConflictsMsg{}}}
 	if m.backToList {
-		intents = append([]keyIntent{{k.BackToList, BackToListMsg{}}}, intents...)
+		intents = append([]common.KeyIntent{{Keys: k.BackToList, Intent: BackToListMsg{}}}, intents...)
 	}
 	return intents
 }
@@ -176,22 +176,5 @@ func (m *Model) prevHunk() {
 // ActsOnDraft reports whether k is a key that acts on the draft (or esc
 // back to the list): one that leaves blame as it acts.
 func (m Model) ActsOnDraft(k tea.KeyMsg) bool {
-	return firstIntent(k, m.draftIntents()) != nil
-}
-
-// keyIntent is a binding and the intent its key asks for.
-type keyIntent struct {
-	keys   key.Binding
-	intent tea.Msg
-}
-
-// firstIntent is the intent of the first of intents whose keys k is; nil
-// for none.
-func firstIntent(k tea.KeyMsg, intents []keyIntent) tea.Msg {
-	for _, in := range intents {
-		if key.Matches(k, in.keys) {
-			return in.intent
-		}
-	}
-	return nil
+	return common.FirstIntent(k, m.draftIntents()) != nil
 }
