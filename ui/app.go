@@ -43,9 +43,11 @@ type App struct {
 	keys   KeyMap
 	styles *common.Styles
 
-	// objectState is the object shown, if any: its session and where its
-	// draft is (m.sess, m.draftPath ...).
-	objectState
+	// objectState is the object shown, empty when none: its session and
+	// where its draft is (m.sess, m.draftPath ...). It is the object's one
+	// state, shared with the set or the shelf that holds the object when
+	// it is not shown, never a copy of it.
+	*objectState
 	// shelf keeps the objects left for the browser with a draft, and
 	// where the store has drafts; browsing is the app's side of the
 	// browser's list.
@@ -96,7 +98,7 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, shelf: shelf{parked: map[DraftKey]objectState{}},
+	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, shelf: shelf{parked: map[DraftKey]*objectState{}}, objectState: &objectState{},
 		views: newViews(keys, styles), status: statusbar.New(styles), frame: newFrameState()}
 	switch {
 	case cfg.Set != nil:
@@ -104,7 +106,7 @@ func New(cfg Config) App {
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
+		m.take(&objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
 		m.life.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(escape.Safe(cfg.Notice))

@@ -74,7 +74,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		}
 		m.status.Info("")
 	}
-	m.objectState = objectState{}
+	m.objectState = &objectState{}
 	m.screen = screenBrowser
 	m.help.Close()
 	coll := st.target.Collection()

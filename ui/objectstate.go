@@ -15,9 +15,10 @@ import (
 )
 
 // objectState is what the app holds for one object: its session, what
-// performs its effects, and where its draft is. The app keeps it for an
-// object left with a draft and takes it up again when the object is
-// opened again.
+// performs its effects, and where its draft is. Each open object has one,
+// held by pointer wherever the object is (shown, in a set, or left for the
+// browser with a draft and taken up again when opened again), so that no
+// copy of it can fall behind the other.
 type objectState struct {
 	sess   *model.Session
 	runner Performer
@@ -74,7 +75,7 @@ type objectState struct {
 // opened (fresh), it says where its draft goes; drafts earlier runs left
 // are offered whenever they wait for an answer (an object of the set is
 // taken up again with them).
-func (m *App) take(st objectState, fresh bool) {
+func (m *App) take(st *objectState, fresh bool) {
 	if fresh {
 		for _, n := range st.init(m.cfg) {
 			n.say(&m.status)

@@ -245,7 +245,7 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // show shows an object just opened, and starts its watch.
 func (m *App) show(obj *Object) tea.Cmd {
-	m.take(objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
+	m.take(&objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
 		history: obj.History}, true)
 	if obj.Notice != "" {
 		m.status.Info(escape.Safe(obj.Notice))
@@ -257,7 +257,7 @@ func (m *App) show(obj *Object) tea.Cmd {
 
 // resume shows again an object left with a draft: its session is as it
 // was left, and the object is read again, as nothing watched it meanwhile.
-func (m *App) resume(st objectState) tea.Cmd {
+func (m *App) resume(st *objectState) tea.Cmd {
 	m.take(st, false)
 	m.status.Info("back to the draft of " + objectName(keyOf(st.target)))
 	cmds := []tea.Cmd{m.startWatch()}

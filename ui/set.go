@@ -18,16 +18,16 @@ import (
 // single object, esc comes back; e edits them in one $EDITOR file, s saves
 // every draft, n shows the conflicts one after the other. Every object's
 // session, share of the draft store and commands are its own, as for one
-// object: the app holds the object shown in objectState and the others in
-// the set's states, and routes each command's outcome to the object it is
-// of, shown or not.
+// object: each object's state has one home, the set's states, and the
+// object shown is the app's objectState by pointer, never a copy; the app
+// routes each command's outcome to the object it is of, shown or not.
 
 // setState is the set the app was started on.
 type setState struct {
 	model *model.Set
-	// states are the objects' states; the one shown (shown, -1 for none)
-	// is the app's objectState meanwhile.
-	states []objectState
+	// states are the objects' states, each its object's one home; the
+	// one shown (shown, -1 for none) is the app's objectState as well.
+	states []*objectState
 	shown  int
 	// notes are what an outcome said of each object, shown on its row
 	// until its state changes (noteOf is the state it was said in).
@@ -90,7 +90,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	var sessions []*model.Session
 	waiting := 0
 	for _, o := range s.Objects {
-		ost := objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
+		ost := &objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
 		var first notice
 		if ns := ost.init(m.cfg); len(ns) > 0 {
 			first = ns[0]
@@ -126,12 +126,9 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	return setWatchCmd(st.events)
 }
 
-// member returns object i's state: the app's while it is shown.
+// member returns object i's state, shown or not.
 func (m *App) member(i int) *objectState {
-	if i == m.set.shown {
-		return &m.objectState
-	}
-	return &m.set.states[i]
+	return m.set.states[i]
 }
 
 // memberOf finds the object of the set whose session sess is.
@@ -252,7 +249,7 @@ func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 func (m *App) enterMember(i int) {
 	s := m.set
 	st := s.states[i]
-	s.states[i], s.shown, s.viaNext = objectState{}, i, false
+	s.shown, s.viaNext = i, false
 	m.take(st, false)
 	m.status.Info("")
 	if r := st.sess.Rebase(); r != nil {
@@ -266,10 +263,9 @@ func (m *App) enterMember(i int) {
 func (m App) backToSet() (App, tea.Cmd) {
 	s := m.set
 	i := s.shown
-	st := m.objectState
-	st.watch, st.events = nil, nil
-	s.states[i], s.shown, s.viaNext = st, -1, false
-	m.objectState = objectState{}
+	m.watch, m.events = nil, nil
+	s.shown, s.viaNext = -1, false
+	m.objectState = &objectState{}
 	m.screen, m.leaving = screenSet, false
 	m.help.Close()
 	m.setView.Select(i)

@@ -12,15 +12,15 @@ import (
 // recovery question; and which objects the store has drafts of on this
 // cluster. Together they are the browser's DRAFT column.
 type shelf struct {
-	parked map[DraftKey]objectState
+	parked map[DraftKey]*objectState
 	stored map[DraftKey]DraftPlace
 }
 
 // park keeps st, the object key left with a draft.
-func (s *shelf) park(key DraftKey, st objectState) { s.parked[key] = st }
+func (s *shelf) park(key DraftKey, st *objectState) { s.parked[key] = st }
 
 // take takes the object key off the shelf, if it is there.
-func (s *shelf) take(key DraftKey) (objectState, bool) {
+func (s *shelf) take(key DraftKey) (*objectState, bool) {
 	st, ok := s.parked[key]
 	delete(s.parked, key)
 	return st, ok
