@@ -10,6 +10,9 @@
 // text (inapp.go).
 // The object view is ui/object; the app gives it an object.Content
 // (objectContent) and acts on its intents (objectintents.go).
+// The conflict view and the lost updates' view are ui/conflict; the app
+// gives the first a conflict.Content (conflictContent) and acts on their
+// intents (objectintents.go, undo.go).
 //
 // # The app and its views
 //
@@ -26,7 +29,7 @@
 // A view owns its keys. It decides what each of them means on its screen
 // (t is the timeline in the object view, take theirs in the conflict
 // view), does what it can alone, and asks the app for the rest with an
-// intent: a message naming what the user asked for, such as ResolveMsg,
+// intent: a message naming what the user asked for, such as conflict.ResolveMsg,
 // SaveMsg or OpenObjectMsg. The app acts on intents (intent.go and the
 // views' own App.xIntent methods); it never matches a view's keys.
 //

@@ -5,6 +5,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
@@ -22,10 +23,10 @@ import (
 // typed), and its help is drawn from the same bindings.
 type KeyMap struct {
 	Object   object.KeyMap
-	Conflict ConflictKeyMap
+	Conflict conflict.KeyMap
 	Editor   editor.KeyMap
 	Timeline timeline.KeyMap
-	Lost     LostKeyMap
+	Lost     conflict.LostKeyMap
 	Preview  PreviewKeyMap
 	Browser  BrowserKeyMap
 	Set      objectset.KeyMap
@@ -37,63 +38,15 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Object:   object.DefaultKeyMap(),
-		Conflict: DefaultConflictKeyMap(),
+		Conflict: conflict.DefaultKeyMap(),
 		Editor:   editor.DefaultKeyMap(),
 		Timeline: timeline.DefaultKeyMap(),
-		Lost:     DefaultLostKeyMap(),
+		Lost:     conflict.DefaultLostKeyMap(),
 		Preview:  DefaultPreviewKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
-	}
-}
-
-// ConflictKeyMap is the conflict view's keys.
-type ConflictKeyMap struct {
-	// Moving through the list, scrolling the selected entry's versions,
-	// and switching between side by side and stacked (Layout).
-	Next, Prev, Home, End, PageUp, PageDown, Layout key.Binding
-
-	// Resolving: the selected conflict, or every open one.
-	TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs key.Binding
-
-	// Editing the merged result, resubmitting it (Save), and going back
-	// to the draft, unchanged (Back).
-	Edit, EditInApp, Save, Back key.Binding
-
-	// Reveal shows a Secret's values, which the view masks until then.
-	Reveal key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultConflictKeyMap returns the conflict view's keys.
-func DefaultConflictKeyMap() ConflictKeyMap {
-	return ConflictKeyMap{
-		Next:   common.Bind("next", "n/j/↓", "n", "j", "down"),
-		Prev:   common.Bind("previous", "p/k/↑", "p", "k", "up"),
-		Home:   common.HomeKey(),
-		End:    common.EndKey(),
-		Layout: common.Binding("layout", "v"),
-		// They scroll the selected entry's versions, not the list.
-		PageUp:   common.Bind("versions up", "pgup", "pgup"),
-		PageDown: common.Bind("versions down", "pgdn/space", "pgdown", " "),
-
-		TakeMine:   common.Binding("take mine", "m"),
-		TakeTheirs: common.Binding("take theirs", "t"),
-		TakeBase:   common.Binding("take base", "b"),
-		AllMine:    common.Binding("all mine", "M"),
-		AllTheirs:  common.Binding("all theirs", "T"),
-
-		Edit:      common.Binding("edit", "e"),
-		EditInApp: common.Binding("edit here", "i"),
-		Save:      common.Bind("resubmit", "s", "s", "ctrl+s"),
-		Back:      common.BackKey(),
-
-		Reveal: common.RevealKey(),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -118,29 +71,6 @@ func DefaultEditorKeyMap() EditorKeyMap {
 		Help:      common.Binding("help", "f1"),
 		ForceQuit: common.ForceQuitKey(),
 	}
-}
-
-// LostKeyMap is the lost updates' view's keys.
-type LostKeyMap struct {
-	// Moving through the lost fields, scrolling their versions, switching
-	// between side by side and stacked, and a Secret's values, as in the
-	// conflict view.
-	Next, Prev, Home, End, PageDown, PageUp, Layout, Reveal key.Binding
-
-	// Undo makes the draft that puts the lost values back; Back goes back
-	// to the timeline.
-	Undo, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultLostKeyMap returns the lost updates' view's keys: the conflict
-// view's that move, and the timeline's u.
-func DefaultLostKeyMap() LostKeyMap {
-	c := DefaultConflictKeyMap()
-	return LostKeyMap{Next: c.Next, Prev: c.Prev, Home: c.Home, End: c.End, PageDown: c.PageDown, PageUp: c.PageUp,
-		Layout: c.Layout, Reveal: c.Reveal, Undo: common.UndoKey(), Back: common.BackKey(),
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey()}
 }
 
 // PreviewKeyMap is the dry run's preview's keys.

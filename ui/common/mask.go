@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -180,4 +181,22 @@ func maskSecretHunks(hunks []diff.DiffHunk, a, b string) []diff.DiffHunk {
 		}
 	}
 	return out
+}
+
+// IsSecretValue says whether p is a field that holds a Secret's value: a
+// key of data or stringData, or kubectl's last-applied annotation.
+func IsSecretValue(p fieldpath.Path) bool {
+	name := func(i int) string {
+		if i < len(p) && p[i].FieldName != nil {
+			return *p[i].FieldName
+		}
+		return ""
+	}
+	switch name(0) {
+	case "data", "stringData":
+		return len(p) >= 2
+	case "metadata":
+		return name(1) == "annotations" && name(2) == LastApplied
+	}
+	return false
 }
