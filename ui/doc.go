@@ -13,6 +13,9 @@
 // The conflict view and the lost updates' view are ui/conflict; the app
 // gives the first a conflict.Content (conflictContent) and acts on their
 // intents (objectintents.go, undo.go).
+// The dry run's preview is ui/preview; the app gives it a preview.Content
+// (previewContent), with why the server would refuse the save in words
+// (refusalText).
 //
 // # The app and its views
 //

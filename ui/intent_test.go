@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -109,8 +110,8 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	}...))
 
 	pv := drive(t, m, keys("p")...)
-	preview := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
-	checkAnswers(t, "preview", preview, append(everywhere, viewKey{keyMsg("esc"), ClosePreviewMsg{}}, viewKey{keyMsg("j"), nil}))
+	previewView := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
+	checkAnswers(t, "preview", previewView, append(everywhere, viewKey{keyMsg("esc"), preview.CloseMsg{}}, viewKey{keyMsg("j"), nil}))
 
 	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
 	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }

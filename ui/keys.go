@@ -2,7 +2,6 @@ package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
@@ -10,6 +9,7 @@ import (
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -27,7 +27,7 @@ type KeyMap struct {
 	Editor   editor.KeyMap
 	Timeline timeline.KeyMap
 	Lost     conflict.LostKeyMap
-	Preview  PreviewKeyMap
+	Preview  preview.KeyMap
 	Browser  BrowserKeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
@@ -42,7 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Editor:   editor.DefaultKeyMap(),
 		Timeline: timeline.DefaultKeyMap(),
 		Lost:     conflict.DefaultLostKeyMap(),
-		Preview:  DefaultPreviewKeyMap(),
+		Preview:  preview.DefaultKeyMap(),
 		Browser:  DefaultBrowserKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),
@@ -71,34 +71,6 @@ func DefaultEditorKeyMap() EditorKeyMap {
 		Help:      common.Binding("help", "f1"),
 		ForceQuit: common.ForceQuitKey(),
 	}
-}
-
-// PreviewKeyMap is the dry run's preview's keys.
-type PreviewKeyMap struct {
-	// Scrolling the body.
-	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
-
-	// Close goes back to the object view.
-	Close key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultPreviewKeyMap returns the preview's keys.
-func DefaultPreviewKeyMap() PreviewKeyMap {
-	return PreviewKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
-		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
-
-		Close: common.Binding("close", "esc"),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// viewport gives the body's viewport the view's scrolling keys.
-func (k PreviewKeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
 // BrowserKeyMap is the browser's keys: the list of a type's objects. While

@@ -49,7 +49,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
 			m.screen = screenPreview
-			m.preview.SetSession(m.sess)
+			m.preview.SetContent(previewContent(m.sess))
 		}
 	case object.DemoWriteMsg:
 		m.demoAct(DemoWriter.WriteNow, demo.WriterManager+" is writing ...",

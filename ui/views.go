@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -26,7 +27,7 @@ type views struct {
 	timeline timeline.Model
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    conflict.Lost
-	preview PreviewView
+	preview preview.Model
 	browser Browser
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
@@ -47,7 +48,7 @@ func newViews(keys KeyMap, styles *common.Styles) views {
 // from the object view back to a list.
 func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.object, v.conflict, v.editor = object.New(keys.Object, styles), conflict.New(keys.Conflict, styles), editor.New(keys.Editor, styles)
-	v.timeline, v.preview = timeline.New(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
+	v.timeline, v.preview = timeline.New(keys.Timeline, styles), preview.New(keys.Preview, styles)
 	v.lost = conflict.NewLost(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
 }
@@ -57,7 +58,7 @@ func (v *views) refresh(sess *model.Session) {
 	v.object.SetContent(objectContent(sess))
 	v.conflict.SetContent(conflictContent(sess))
 	v.timeline.SetContent(timelineContent(sess))
-	v.preview.SetSession(sess)
+	v.preview.SetContent(previewContent(sess))
 }
 
 // objectContent is what the object view draws of sess.
@@ -141,6 +142,21 @@ func conflictContent(sess *model.Session) conflict.Content {
 	}
 	if r.Merge != nil {
 		c.Merged = r.Merge.Changes
+	}
+	return c
+}
+
+// previewContent is what the preview draws of sess: the dry run's answer
+// once it came, with the words for why the server would refuse the save.
+func previewContent(sess *model.Session) preview.Content {
+	c := preview.Content{Secret: sess.Ref().IsSecret(), TextForm: common.TextFormOf(sess), BaseRV: sess.Base().ResourceVersion}
+	p, ok := sess.Preview()
+	if !ok {
+		return c
+	}
+	c.Answered, c.Answer, c.Draft = true, p, sess.Draft()
+	if p.Err != nil {
+		c.Refusal = refusalText(model.KindOf(p.Err), p.Err)
 	}
 	return c
 }

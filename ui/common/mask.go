@@ -9,6 +9,12 @@ import (
 	"github.com/kedit/kedit/diff"
 )
 
+// A Secret's values show only on purpose: the object view and
+// the conflict view mask them until R reveals them; the editors always
+// show them decoded, since editing needs them. Masking works on the text
+// the views draw, line for line, so that a diff, a refused save's causes
+// and a conflict's lines still find their place.
+
 // SecretMask stands for a Secret's value (diff.SecretMask): R reveals
 // the values where the user asks.
 const SecretMask = diff.SecretMask
