@@ -20,10 +20,6 @@
 // app hands it, and answers with intents. All I/O runs in tea.Cmd closures
 // the app builds.
 //
-// Views in packages of their own: ui/browser, the browser (a live list of
-// a type's objects and its : prompt), which the app hands values made from
-// what kube lists (browsing.go).
-//
 // # The app and its views
 //
 // App owns the session, the objects left for the browser, the set's

@@ -147,3 +147,19 @@ func refusedText(f *model.Failure) escape.Text {
 	}
 	return s
 }
+
+// refusalText says why the server would refuse the save, in the status
+// bar's words for a save that failed.
+func refusalText(kind model.ErrorKind, err error) escape.Text {
+	switch kind {
+	case model.ErrorConflict:
+		return "the object changed on the server since the draft's base (a save would conflict; r rebases)"
+	case model.ErrorInvalid:
+		return "invalid (422): each cause is under its line"
+	}
+	f := &model.Failure{Kind: kind, Err: err}
+	if retrying(f) {
+		return retryText(f, 0)
+	}
+	return failureWhy(f)
+}

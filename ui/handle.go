@@ -307,7 +307,7 @@ func notStoredText(notStored []diff.Mismatch, secret bool) []escape.Text {
 			buts = append(buts, p+" is still on the server")
 		case !ms.Stored.Present:
 			buts = append(buts, p+" is not on the server")
-		case secret && isSecretValue(ms.Path):
+		case secret && common.IsSecretValue(ms.Path):
 			buts = append(buts, p+" is otherwise on the server")
 		default:
 			buts = append(buts, p+" is "+common.ShortValue(ms.Stored)+" on the server")

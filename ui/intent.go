@@ -13,7 +13,7 @@ import (
 // A view answers its own keys in its Update. What it can do alone it does:
 // move a selection, scroll, show the draft's diff. What needs the session,
 // the other views or I/O (resolve a conflict, save, open an object) it
-// asks for with an intent: a message, such as ResolveMsg or SaveMsg, that
+// asks for with an intent: a message, such as conflict.ResolveMsg or SaveMsg, that
 // its Update returns through the command emit makes. The app acts on it.
 //
 // The app takes a view's answer to a key at once (App.answer), in the same

@@ -8,10 +8,12 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -66,13 +68,13 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	r := &fakeRunner{}
 	mine := edit(t, edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`), `bar: "1"`, `bar: mine`)
 	c := drive(t, theirsWrite(t, mine, r, "foo", "theirs"), keys("s")...)
-	conflict := func(k tea.KeyMsg) tea.Cmd { _, cmd := c.conflict.Update(k); return cmd }
-	checkAnswers(t, "conflict view", conflict, append(everywhere, []viewKey{
-		{keyMsg("m"), ResolveMsg{Index: 0, Choice: diff.TakeMine}}, {keyMsg("t"), ResolveMsg{Index: 0, Choice: diff.TakeTheirs}},
-		{keyMsg("b"), ResolveMsg{Index: 0, Choice: diff.TakeBase}}, {keyMsg("M"), ResolveAllMsg{diff.TakeMine}},
-		{keyMsg("T"), ResolveAllMsg{diff.TakeTheirs}}, {keyMsg("s"), ResubmitMsg{}},
+	conflictView := func(k tea.KeyMsg) tea.Cmd { _, cmd := c.conflict.Update(k); return cmd }
+	checkAnswers(t, "conflict view", conflictView, append(everywhere, []viewKey{
+		{keyMsg("m"), conflict.ResolveMsg{Index: 0, Choice: diff.TakeMine}}, {keyMsg("t"), conflict.ResolveMsg{Index: 0, Choice: diff.TakeTheirs}},
+		{keyMsg("b"), conflict.ResolveMsg{Index: 0, Choice: diff.TakeBase}}, {keyMsg("M"), conflict.ResolveAllMsg{Choice: diff.TakeMine}},
+		{keyMsg("T"), conflict.ResolveAllMsg{Choice: diff.TakeTheirs}}, {keyMsg("s"), conflict.ResubmitMsg{}},
 		{keyMsg("e"), common.EditMsg{Merged: true}}, {keyMsg("i"), common.EditMsg{InApp: true, Merged: true}},
-		{keyMsg("esc"), AbandonRebaseMsg{}}, {keyMsg("v"), nil}, {keyMsg("j"), nil},
+		{keyMsg("esc"), conflict.AbandonRebaseMsg{}}, {keyMsg("v"), nil}, {keyMsg("j"), nil},
 	}...))
 	merged, _ := c.conflict.Update(keyMsg("end")) // a change merged without conflict
 	checkAnswers(t, "conflict view on a merged change", func(k tea.KeyMsg) tea.Cmd { _, cmd := merged.Update(k); return cmd },
@@ -103,13 +105,13 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	})
 	lv := drive(t, at, keys("enter")...)
 	checkAnswers(t, "lost updates", func(k tea.KeyMsg) tea.Cmd { _, cmd := lv.lost.Update(k); return cmd }, append(everywhere, []viewKey{
-		{keyMsg("u"), common.UndoOverwriteMsg{History: h, Write: lost}}, {keyMsg("esc"), CloseLostMsg{}},
+		{keyMsg("u"), common.UndoOverwriteMsg{History: h, Write: lost}}, {keyMsg("esc"), conflict.CloseLostMsg{}},
 		{keyMsg("j"), nil}, {keyMsg("v"), nil},
 	}...))
 
 	pv := drive(t, m, keys("p")...)
-	preview := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
-	checkAnswers(t, "preview", preview, append(everywhere, viewKey{keyMsg("esc"), ClosePreviewMsg{}}, viewKey{keyMsg("j"), nil}))
+	previewView := func(k tea.KeyMsg) tea.Cmd { _, cmd := pv.preview.Update(k); return cmd }
+	checkAnswers(t, "preview", previewView, append(everywhere, viewKey{keyMsg("esc"), preview.CloseMsg{}}, viewKey{keyMsg("j"), nil}))
 
 	sv := drive(t, setApp(t, newFakeCluster(t), 120, 40, "a", "b", "c"), keys(" ", "j", " ")...) // a and c marked
 	set := func(k tea.KeyMsg) tea.Cmd { _, cmd := sv.setView.Update(k); return cmd }

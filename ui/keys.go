@@ -2,14 +2,15 @@ package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -23,11 +24,11 @@ import (
 // typed), and its help is drawn from the same bindings.
 type KeyMap struct {
 	Object   object.KeyMap
-	Conflict ConflictKeyMap
+	Conflict conflict.KeyMap
 	Editor   editor.KeyMap
 	Timeline timeline.KeyMap
-	Lost     LostKeyMap
-	Preview  PreviewKeyMap
+	Lost     conflict.LostKeyMap
+	Preview  preview.KeyMap
 	Browser  browser.KeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
@@ -38,63 +39,15 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Object:   object.DefaultKeyMap(),
-		Conflict: DefaultConflictKeyMap(),
+		Conflict: conflict.DefaultKeyMap(),
 		Editor:   editor.DefaultKeyMap(),
 		Timeline: timeline.DefaultKeyMap(),
-		Lost:     DefaultLostKeyMap(),
-		Preview:  DefaultPreviewKeyMap(),
+		Lost:     conflict.DefaultLostKeyMap(),
+		Preview:  preview.DefaultKeyMap(),
 		Browser:  browser.DefaultKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
-	}
-}
-
-// ConflictKeyMap is the conflict view's keys.
-type ConflictKeyMap struct {
-	// Moving through the list, scrolling the selected entry's versions,
-	// and switching between side by side and stacked (Layout).
-	Next, Prev, Home, End, PageUp, PageDown, Layout key.Binding
-
-	// Resolving: the selected conflict, or every open one.
-	TakeMine, TakeTheirs, TakeBase, AllMine, AllTheirs key.Binding
-
-	// Editing the merged result, resubmitting it (Save), and going back
-	// to the draft, unchanged (Back).
-	Edit, EditInApp, Save, Back key.Binding
-
-	// Reveal shows a Secret's values, which the view masks until then.
-	Reveal key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultConflictKeyMap returns the conflict view's keys.
-func DefaultConflictKeyMap() ConflictKeyMap {
-	return ConflictKeyMap{
-		Next:   common.Bind("next", "n/j/↓", "n", "j", "down"),
-		Prev:   common.Bind("previous", "p/k/↑", "p", "k", "up"),
-		Home:   common.HomeKey(),
-		End:    common.EndKey(),
-		Layout: common.Binding("layout", "v"),
-		// They scroll the selected entry's versions, not the list.
-		PageUp:   common.Bind("versions up", "pgup", "pgup"),
-		PageDown: common.Bind("versions down", "pgdn/space", "pgdown", " "),
-
-		TakeMine:   common.Binding("take mine", "m"),
-		TakeTheirs: common.Binding("take theirs", "t"),
-		TakeBase:   common.Binding("take base", "b"),
-		AllMine:    common.Binding("all mine", "M"),
-		AllTheirs:  common.Binding("all theirs", "T"),
-
-		Edit:      common.Binding("edit", "e"),
-		EditInApp: common.Binding("edit here", "i"),
-		Save:      common.Bind("resubmit", "s", "s", "ctrl+s"),
-		Back:      common.BackKey(),
-
-		Reveal: common.RevealKey(),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
 }
 
@@ -119,55 +72,4 @@ func DefaultEditorKeyMap() EditorKeyMap {
 		Help:      common.Binding("help", "f1"),
 		ForceQuit: common.ForceQuitKey(),
 	}
-}
-
-// LostKeyMap is the lost updates' view's keys.
-type LostKeyMap struct {
-	// Moving through the lost fields, scrolling their versions, switching
-	// between side by side and stacked, and a Secret's values, as in the
-	// conflict view.
-	Next, Prev, Home, End, PageDown, PageUp, Layout, Reveal key.Binding
-
-	// Undo makes the draft that puts the lost values back; Back goes back
-	// to the timeline.
-	Undo, Back key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultLostKeyMap returns the lost updates' view's keys: the conflict
-// view's that move, and the timeline's u.
-func DefaultLostKeyMap() LostKeyMap {
-	c := DefaultConflictKeyMap()
-	return LostKeyMap{Next: c.Next, Prev: c.Prev, Home: c.Home, End: c.End, PageDown: c.PageDown, PageUp: c.PageUp,
-		Layout: c.Layout, Reveal: c.Reveal, Undo: common.UndoKey(), Back: common.BackKey(),
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey()}
-}
-
-// PreviewKeyMap is the dry run's preview's keys.
-type PreviewKeyMap struct {
-	// Scrolling the body.
-	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
-
-	// Close goes back to the object view.
-	Close key.Binding
-
-	Help, Quit, ForceQuit key.Binding
-}
-
-// DefaultPreviewKeyMap returns the preview's keys.
-func DefaultPreviewKeyMap() PreviewKeyMap {
-	return PreviewKeyMap{
-		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
-		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
-
-		Close: common.Binding("close", "esc"),
-
-		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
-	}
-}
-
-// viewport gives the body's viewport the view's scrolling keys.
-func (k PreviewKeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }

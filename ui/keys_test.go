@@ -10,6 +10,7 @@ import (
 
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -123,6 +124,6 @@ func readmeTable(t *testing.T, readme, at string) string {
 // lostBindings are the lost updates' view's keys but those every view
 // has (?, q, ctrl+c).
 func lostBindings() []key.Binding {
-	k := DefaultLostKeyMap()
+	k := conflict.DefaultLostKeyMap()
 	return []key.Binding{k.Next, k.Prev, k.Home, k.End, k.PageDown, k.PageUp, k.Layout, k.Reveal, k.Undo, k.Back}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/object"
 )
 
@@ -48,7 +49,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
 			m.screen = screenPreview
-			m.preview.SetSession(m.sess)
+			m.preview.SetContent(previewContent(m.sess))
 		}
 	case object.DemoWriteMsg:
 		m.demoAct(DemoWriter.WriteNow, demo.WriterManager+" is writing ...",
@@ -67,13 +68,13 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case ResolveMsg:
+	case conflict.ResolveMsg:
 		cmd = m.handle(model.Resolve{Index: msg.Index, Resolution: diff.Resolution{Choice: msg.Choice}})
-	case ResolveAllMsg:
+	case conflict.ResolveAllMsg:
 		cmd = m.handle(model.ResolveAll{Choice: msg.Choice})
-	case ResubmitMsg:
+	case conflict.ResubmitMsg:
 		cmd = m.handle(model.Resubmit{})
-	case AbandonRebaseMsg:
+	case conflict.AbandonRebaseMsg:
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.
 		cmd = m.handle(model.AbandonRebase{})

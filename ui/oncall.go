@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -122,7 +123,7 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			break
 		}
 		m.timeline.ShowChange(c)
-	case timeline.CloseTimelineMsg, ClosePreviewMsg:
+	case timeline.CloseTimelineMsg, preview.CloseMsg:
 		m.screen = screenObject
 	default:
 		return m, nil, false

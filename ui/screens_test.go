@@ -198,7 +198,7 @@ func TestConflictVersionsAtSmallSizes(t *testing.T) {
 					}
 				}
 				down := drive(t, m, keys("pgdown")...)
-				if plain(down) == screen || down.conflict.detailOff <= 0 {
+				if plain(down) == screen || down.conflict.DetailOffset() <= 0 {
 					t.Errorf("%s: pgdn does nothing:\n%s", name, plain(down))
 				}
 				if up := drive(t, down, keys("pgup")...); plain(up) != screen {

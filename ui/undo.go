@@ -3,10 +3,12 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -23,7 +25,7 @@ func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
 			m.screen = screenLost
 		}
-	case CloseLostMsg:
+	case conflict.CloseLostMsg:
 		m.screen = screenTimeline
 	case common.UndoOverwriteMsg:
 		if m.sess.Draft() != nil {
@@ -122,4 +124,15 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 		parts = append(parts, escape.Join(failed, ", ")+" cannot be put back: its place in the object is gone")
 	}
 	return escape.Join(parts, "; ")
+}
+
+// undoValue says a field's value in a status line; a Secret's never.
+func undoValue(v diff.FieldValue, secret bool) escape.Text {
+	if secret {
+		return common.SecretMask
+	}
+	if !v.Present {
+		return "(absent)"
+	}
+	return common.ShortValue(v)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/statusbar"
 )
 
@@ -107,24 +108,6 @@ func TestConflictViewKeys(t *testing.T) {
 	narrow, _ := conflicted(t, 80)
 	if narrow.conflict.Wide() {
 		t.Error("80 columns are not stacked")
-	}
-}
-
-func TestConflictViewSelection(t *testing.T) {
-	v := NewConflictView(DefaultConflictKeyMap(), common.NewStyles())
-	v.rows = make([]conflictRow, 3)
-	for _, step := range []struct {
-		key  string
-		want int
-	}{{"n", 1}, {"j", 2}, {"down", 2}, {"p", 1}, {"k", 0}, {"up", 0}} {
-		km := keyMsg(step.key)
-		if step.key == "up" {
-			km = tea.KeyMsg{Type: tea.KeyUp}
-		}
-		v, _ = v.Update(km)
-		if v.Selected() != step.want {
-			t.Errorf("after %s: selected %d, want %d", step.key, v.Selected(), step.want)
-		}
 	}
 }
 
@@ -481,9 +464,9 @@ func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
 		t.Fatalf("%d conflicts, want 1", len(sess.Conflicts()))
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		v := NewConflictView(DefaultConflictKeyMap(), common.NewStyles())
+		v := conflict.New(conflict.DefaultKeyMap(), common.NewStyles())
 		v.SetSize(size[0], size[1])
-		v.SetSession(sess)
+		v.SetContent(conflictContent(sess))
 		screen := ansi.Strip(v.View())
 		for _, want := range []string{"lines above", "setting50 = 50", "setting50 = theirs", "setting50 = mine"} {
 			if !strings.Contains(screen, want) {

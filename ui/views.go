@@ -7,10 +7,12 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
+	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -21,12 +23,12 @@ import (
 // the prompt live as long as the app.
 type views struct {
 	object   object.Model
-	conflict ConflictView
+	conflict conflict.Model
 	editor   editor.Model
 	timeline timeline.Model
 	// lost is a LOST row's lost updates, from the timeline.
-	lost    LostView
-	preview PreviewView
+	lost    conflict.Lost
+	preview preview.Model
 	browser browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
@@ -46,18 +48,18 @@ func newViews(keys KeyMap, styles *common.Styles) views {
 // renew makes the object's views afresh; backToList says whether esc goes
 // from the object view back to a list.
 func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
-	v.object, v.conflict, v.editor = object.New(keys.Object, styles), NewConflictView(keys.Conflict, styles), editor.New(keys.Editor, styles)
-	v.timeline, v.preview = timeline.New(keys.Timeline, styles), NewPreviewView(keys.Preview, styles)
-	v.lost = NewLostView(keys.Lost, styles)
+	v.object, v.conflict, v.editor = object.New(keys.Object, styles), conflict.New(keys.Conflict, styles), editor.New(keys.Editor, styles)
+	v.timeline, v.preview = timeline.New(keys.Timeline, styles), preview.New(keys.Preview, styles)
+	v.lost = conflict.NewLost(keys.Lost, styles)
 	v.object.SetBackToList(backToList)
 }
 
 // refresh copies the session into the object's views.
 func (v *views) refresh(sess *model.Session) {
 	v.object.SetContent(objectContent(sess))
-	v.conflict.SetSession(sess)
+	v.conflict.SetContent(conflictContent(sess))
 	v.timeline.SetContent(timelineContent(sess))
-	v.preview.SetSession(sess)
+	v.preview.SetContent(previewContent(sess))
 }
 
 // objectContent is what the object view draws of sess.
@@ -115,4 +117,47 @@ func timelineContent(sess *model.Session) timeline.Content {
 	ref := sess.Ref()
 	return timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
 		Format: sess.Format(), Live: sess.Timeline(), Dropped: sess.TimelineDropped()}
+}
+
+// conflictContent is what the conflict view draws of sess's rebase: each
+// conflict with its resolution and the field manager behind theirs (the
+// owner of an apply's field, else the writer since base).
+func conflictContent(sess *model.Session) conflict.Content {
+	c := conflict.Content{Secret: sess.Ref().IsSecret(), Format: sess.Format(), Open: sess.OpenConflicts()}
+	r := sess.Rebase()
+	if r == nil {
+		return c
+	}
+	c.Rebasing, c.Waiting, c.Ownership = true, sess.State() == model.StateWaitingTheirs, r.Ownership
+	c.BaseRV, c.TheirsRV, c.CreatedAgain = r.Base.GetResourceVersion(), r.Theirs.ResourceVersion, r.CreatedAgain
+	resolutions := sess.Resolutions()
+	for i, d := range sess.Conflicts() {
+		k := conflict.Conflict{Conflict: d, Manager: d.Owner}
+		if k.Manager == "" && r.Theirs.Object != nil {
+			k.Manager = model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: d.Path.String()}}).Manager
+		}
+		if i < len(resolutions) {
+			k.Resolution = resolutions[i].Choice
+		}
+		c.Conflicts = append(c.Conflicts, k)
+	}
+	if r.Merge != nil {
+		c.Merged = r.Merge.Changes
+	}
+	return c
+}
+
+// previewContent is what the preview draws of sess: the dry run's answer
+// once it came, with the words for why the server would refuse the save.
+func previewContent(sess *model.Session) preview.Content {
+	c := preview.Content{Secret: sess.Ref().IsSecret(), TextForm: common.TextFormOf(sess), BaseRV: sess.Base().ResourceVersion}
+	p, ok := sess.Preview()
+	if !ok {
+		return c
+	}
+	c.Answered, c.Answer, c.Draft = true, p, sess.Draft()
+	if p.Err != nil {
+		c.Refusal = refusalText(model.KindOf(p.Err), p.Err)
+	}
+	return c
 }

@@ -4,9 +4,16 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kedit/kedit/diff"
 )
+
+// A Secret's values show only on purpose: the object view and
+// the conflict view mask them until R reveals them; the editors always
+// show them decoded, since editing needs them. Masking works on the text
+// the views draw, line for line, so that a diff, a refused save's causes
+// and a conflict's lines still find their place.
 
 // SecretMask stands for a Secret's value (diff.SecretMask): R reveals
 // the values where the user asks.
@@ -180,4 +187,22 @@ func maskSecretHunks(hunks []diff.DiffHunk, a, b string) []diff.DiffHunk {
 		}
 	}
 	return out
+}
+
+// IsSecretValue says whether p is a field that holds a Secret's value: a
+// key of data or stringData, or kubectl's last-applied annotation.
+func IsSecretValue(p fieldpath.Path) bool {
+	name := func(i int) string {
+		if i < len(p) && p[i].FieldName != nil {
+			return *p[i].FieldName
+		}
+		return ""
+	}
+	switch name(0) {
+	case "data", "stringData":
+		return len(p) >= 2
+	case "metadata":
+		return name(1) == "annotations" && name(2) == LastApplied
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package ui
+package conflict
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func choiceText(c diff.Choice) string {
 
 // title is the view's first line: the object's name when the view was
 // given one, then what the conflict is.
-func (m ConflictView) title() escape.Text {
+func (m Model) title() escape.Text {
 	if m.lost != nil {
 		return m.lost.title
 	}
@@ -44,7 +44,7 @@ func (m ConflictView) title() escape.Text {
 }
 
 // what says what the conflict is: its versions and its counts.
-func (m ConflictView) what() escape.Text {
+func (m Model) what() escape.Text {
 	if m.waiting {
 		return "conflict: base rv " + m.baseRV + ": reading theirs from the server ..."
 	}
@@ -71,7 +71,7 @@ func (m ConflictView) what() escape.Text {
 }
 
 // hint says what the keys do in an apply's conflict, and what s will do.
-func (m ConflictView) hint() escape.Text {
+func (m Model) hint() escape.Text {
 	if m.lost != nil {
 		return m.lost.hint
 	}
@@ -105,7 +105,7 @@ func (m ConflictView) hint() escape.Text {
 
 // listLines are the list's lines, each with the entry it shows (-1 for a
 // heading).
-func (m ConflictView) listLines() ([]escape.Text, []int) {
+func (m Model) listLines() ([]escape.Text, []int) {
 	var lines []escape.Text
 	var at []int
 	for i, r := range m.rows {
@@ -140,13 +140,13 @@ func (m ConflictView) listLines() ([]escape.Text, []int) {
 
 // listHeight is how many lines the list may take: all it needs, up to a
 // third of the view, so that the versions keep room.
-func (m ConflictView) listHeight(n int) int {
+func (m Model) listHeight(n int) int {
 	return min(n, max(4, (m.height-2)/3))
 }
 
 // View draws the title, the list of conflicts and merged changes, and the
 // selected entry's versions.
-func (m ConflictView) View() string {
+func (m Model) View() string {
 	lines := m.topLines()
 	if d := m.detail(m.height - len(lines)); d != "" {
 		lines = append(lines, d)
@@ -157,7 +157,7 @@ func (m ConflictView) View() string {
 // topLines are the lines above the versions: the title, the list with its
 // window kept on the selection (listWindow), and for a clean rebase what
 // s does.
-func (m ConflictView) topLines() []string {
+func (m Model) topLines() []string {
 	st := m.styles
 	lines := []string{st.Title.Render(ansi.Truncate(string(m.title()), m.width, "…"))}
 	switch {
@@ -186,7 +186,7 @@ func (m ConflictView) topLines() []string {
 // listWindow draws the list in a window that keeps the selection in view;
 // what is above or below it is counted, and reached by moving the
 // selection.
-func (m ConflictView) listWindow() []string {
+func (m Model) listWindow() []string {
 	st := m.styles
 	all, at := m.listLines()
 	a, b := m.window(at)
@@ -215,7 +215,7 @@ func (m ConflictView) listWindow() []string {
 // the entries at: all of them when they fit, else h-2 lines around the
 // selection and a line above and below that counts what is out of view
 // (at either end that line shows one more of the list instead).
-func (m ConflictView) window(at []int) (a, b int) {
+func (m Model) window(at []int) (a, b int) {
 	n := len(at)
 	h := m.listHeight(n)
 	if n <= h {
@@ -240,6 +240,6 @@ func (m ConflictView) window(at []int) (a, b int) {
 }
 
 // sideTitle heads the version a merged change took.
-func (m ConflictView) sideTitle(r mergedRow) escape.Text {
+func (m Model) sideTitle(r mergedRow) escape.Text {
 	return map[diff.Side]escape.Text{diff.SideMine: "mine", diff.SideTheirs: "theirs (rv " + m.theirsRV + ")", diff.SideBoth: "mine and theirs"}[r.side]
 }

@@ -1,4 +1,4 @@
-package ui
+package conflict
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ type section struct {
 // selectedColumns returns the versions of the selected entry, and base's
 // text (lines that differ from it are highlighted); none while theirs is
 // read or with nothing selected.
-func (m ConflictView) selectedColumns() (string, []detailColumn) {
+func (m Model) selectedColumns() (string, []detailColumn) {
 	switch {
 	case m.waiting:
 		return "", nil
@@ -83,7 +83,7 @@ func (m ConflictView) selectedColumns() (string, []detailColumn) {
 // all; stacked, each gets a title row and a share of the rest, a version
 // with few lines no more than it shows, the others what it leaves, and a
 // blank row between two when there is room (gap).
-func (m ConflictView) sections(height int, cols []detailColumn) (secs []section, gap bool) {
+func (m Model) sections(height int, cols []detailColumn) (secs []section, gap bool) {
 	secs = make([]section, len(cols))
 	for i, c := range cols {
 		secs[i] = section{col: c, lines: strings.Split(c.text, "\n")}
@@ -165,7 +165,7 @@ type detailLayout struct {
 }
 
 // layoutDetail lays the selected entry's versions out in height rows.
-func (m ConflictView) layoutDetail(height int) detailLayout {
+func (m Model) layoutDetail(height int) detailLayout {
 	base, cols := m.selectedColumns()
 	d := detailLayout{base: base}
 	if len(cols) == 0 || height < 1 {
@@ -177,11 +177,11 @@ func (m ConflictView) layoutDetail(height int) detailLayout {
 }
 
 // detailHeight is how many rows the detail has below the list.
-func (m ConflictView) detailHeight() int { return m.height - len(m.topLines()) }
+func (m Model) detailHeight() int { return m.height - len(m.topLines()) }
 
 // detailCut reports whether the selected entry's versions do not fit the
 // screen, so that pgdn and pgup scroll them.
-func (m ConflictView) detailCut() bool {
+func (m Model) detailCut() bool {
 	d := m.layoutDetail(m.detailHeight())
 	return d.lo < 0 || d.hi > 0
 }
@@ -189,7 +189,7 @@ func (m ConflictView) detailCut() bool {
 // scrollDetail moves the versions by a page, down when down is set, else
 // up: a page is the rows of the shortest version but one, which stays in
 // view (in columns, less the two rows that count what is cut).
-func (m *ConflictView) scrollDetail(down bool) {
+func (m *Model) scrollDetail(down bool) {
 	d := m.layoutDetail(m.detailHeight())
 	page := 0
 	for _, s := range d.secs {
@@ -209,7 +209,7 @@ func (m *ConflictView) scrollDetail(down bool) {
 }
 
 // detail draws the selected entry's versions in height rows.
-func (m ConflictView) detail(height int) string {
+func (m Model) detail(height int) string {
 	d := m.layoutDetail(height)
 	secs := d.secs
 	if len(secs) == 0 {
@@ -243,7 +243,7 @@ func (m ConflictView) detail(height int) string {
 // drawSection draws version i of secs scrolled by off within width
 // columns: its title, then its rows. In columns the lines above and below
 // are counted on rows of their own, stacked on the title's row.
-func (m ConflictView) drawSection(secs []section, i, off, width int, baseLines map[string]bool, inColumns bool) []string {
+func (m Model) drawSection(secs []section, i, off, width int, baseLines map[string]bool, inColumns bool) []string {
 	st := m.styles
 	s := secs[i]
 	start := max(0, min(s.start+off, len(s.lines)-s.rows))
@@ -354,7 +354,7 @@ func windowAround(st *common.Styles, l string, d, width int) string {
 	if d >= width-1 {
 		x = max(0, min(d-width/2, w-width))
 	}
-	return strings.TrimRight(cutSideways(st, l, 0, x, width), " ")
+	return strings.TrimRight(common.CutSideways(st, l, 0, x, width), " ")
 }
 
 // lineText is n lines, in words.

@@ -1,4 +1,4 @@
-package ui
+package conflict
 
 import (
 	"strings"
@@ -59,13 +59,13 @@ type mergedRow struct {
 // when there is room.
 const contextLines = 2
 
-// ConflictView is the heart of kedit: a rebase's conflicts and the changes
+// Model is the heart of kedit: a rebase's conflicts and the changes
 // merged without conflict, in one list, and the selected entry's versions:
 // base, theirs and mine of a conflict, before and after of a merged
 // change. It shows a clean rebase too (titled so, with nothing to
 // resolve), so the user sees what is merged before resubmitting.
-type ConflictView struct {
-	keys   ConflictKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
@@ -101,7 +101,7 @@ type ConflictView struct {
 	detailOff int
 
 	// lost is set when the view shows an audit log's lost updates
-	// (LostView) rather than a rebase: its title, hint and versions'
+	// (Lost) rather than a rebase: its title, hint and versions'
 	// titles, and no merged changes.
 	lost *lostHeading
 }
@@ -117,79 +117,109 @@ type lostHeading struct {
 // showLost fills the view with an audit log's lost updates: rows are the
 // lost fields, the open items, under h's words. A Secret's values are
 // masked until R.
-func (m *ConflictView) showLost(h lostHeading, rows []conflictRow, secret bool) {
+func (m *Model) showLost(h lostHeading, rows []conflictRow, secret bool) {
 	m.lost, m.rows, m.merged, m.secret = &h, rows, nil, secret
 	m.open = len(rows)
 	m.selected, m.detailOff = min(m.selected, max(0, len(rows)-1)), 0
 }
 
-// NewConflictView returns a conflict view with nothing to show until SetSession.
-func NewConflictView(keys ConflictKeyMap, styles *common.Styles) ConflictView {
-	return ConflictView{keys: keys, styles: styles}
+// New returns a conflict view with nothing to show until SetContent.
+func New(keys KeyMap, styles *common.Styles) Model {
+	return Model{keys: keys, styles: styles}
 }
 
 // SetObject names the object whose conflicts the view shows in its title;
 // empty leaves it out, as for kedit's one object.
-func (m *ConflictView) SetObject(name escape.Text) { m.object = name }
+func (m *Model) SetObject(name escape.Text) { m.object = name }
 
 // SetSize sets the view's size; the layout follows the width unless v flipped it.
-func (m *ConflictView) SetSize(width, height int) { m.width, m.height = width, height }
+func (m *Model) SetSize(width, height int) { m.width, m.height = width, height }
 
-// SetSession copies the rebase from the session, keeping the selection.
-func (m *ConflictView) SetSession(s *model.Session) {
-	r := s.Rebase()
-	m.rows, m.merged, m.open = nil, nil, s.OpenConflicts()
-	m.secret = s.Ref().IsSecret()
-	m.format = s.Format()
-	if r == nil {
+// Content is what the conflict view draws of the session's rebase, as
+// the app builds it: its versions' resourceVersions, its conflicts with
+// their resolutions, and the changes merged without conflict.
+type Content struct {
+	// Secret is set for a Secret, whose values are masked until R.
+	Secret bool
+	// Format is the session's: values that are not strings are shown in
+	// it.
+	Format model.Format
+	// Open is how many conflicts are open.
+	Open int
+	// Rebasing is set while the session has a rebase; without one the
+	// view lists nothing, and the rest of Content is not read.
+	Rebasing bool
+	// Waiting is set while theirs is read from the server.
+	Waiting bool
+	// BaseRV and TheirsRV are base's and theirs' resourceVersions;
+	// CreatedAgain is the rebase's CreatedAgain: theirs is a new object
+	// of this name, first seen at this resourceVersion.
+	BaseRV, TheirsRV, CreatedAgain string
+	// Ownership is set for an apply's conflict: the conflicts are fields
+	// other field managers own.
+	Ownership bool
+	// Conflicts are the rebase's conflicts, in Session.Conflicts' order.
+	Conflicts []Conflict
+	// Merged are the changes merged without conflict.
+	Merged []diff.Change
+}
+
+// Conflict is one of the rebase's conflicts, its resolution and the
+// field manager behind theirs.
+type Conflict struct {
+	diff.Conflict
+	// Resolution is the conflict's resolution so far; the zero Choice
+	// while it is open.
+	Resolution diff.Choice
+	// Manager is the field manager that wrote theirs' value, or for an
+	// apply's conflict the one that owns the field; empty when unknown.
+	Manager string
+}
+
+// SetContent shows c's rebase, keeping the selection.
+func (m *Model) SetContent(c Content) {
+	m.rows, m.merged, m.open = nil, nil, c.Open
+	m.secret = c.Secret
+	m.format = c.Format
+	if !c.Rebasing {
 		return
 	}
-	m.baseRV = escape.Safe(r.Base.GetResourceVersion())
-	m.theirsRV = escape.Safe(r.Theirs.ResourceVersion)
-	m.createdAgain = escape.Safe(r.CreatedAgain)
-	m.waiting = s.State() == model.StateWaitingTheirs
-	m.ownership = r.Ownership
-	resolutions := s.Resolutions()
-	for i, c := range s.Conflicts() {
-		row := m.newConflictRow(c, r)
-		if i < len(resolutions) {
-			row.resolution = resolutions[i].Choice
-		}
-		m.rows = append(m.rows, row)
+	m.baseRV = escape.Safe(c.BaseRV)
+	m.theirsRV = escape.Safe(c.TheirsRV)
+	m.createdAgain = escape.Safe(c.CreatedAgain)
+	m.waiting = c.Waiting
+	m.ownership = c.Ownership
+	for _, k := range c.Conflicts {
+		m.rows = append(m.rows, m.newConflictRow(k))
 	}
-	if r.Merge != nil {
-		for _, c := range r.Merge.Changes {
-			row := newMergedRow(c, m.styles, m.format)
-			if m.secret && isSecretValue(c.Path) {
-				row.secret = true
-				row.before, row.after = secretValueText(c.Base, m.styles), secretValueText(c.Value, m.styles)
-			}
-			m.merged = append(m.merged, row)
+	for _, ch := range c.Merged {
+		row := newMergedRow(ch, m.styles, m.format)
+		if m.secret && common.IsSecretValue(ch.Path) {
+			row.secret = true
+			row.before, row.after = secretValueText(ch.Base, m.styles), secretValueText(ch.Value, m.styles)
 		}
+		m.merged = append(m.merged, row)
 	}
 	m.selected = min(m.selected, max(0, m.entries()-1))
 }
 
-// newConflictRow describes conflict c of rebase r: its versions, drawn
-// (a Secret's values masked until R), and the manager that wrote theirs.
-func (m ConflictView) newConflictRow(c diff.Conflict, r *model.Rebase) conflictRow {
+// newConflictRow describes conflict k: its versions, drawn (a Secret's
+// values masked until R), its resolution and the manager behind theirs.
+func (m Model) newConflictRow(k Conflict) conflictRow {
+	c := k.Conflict
 	row := conflictRow{
-		where:  escape.Safe(c.Where()),
-		base:   common.DisplayValue(c.Base, m.styles, m.format),
-		theirs: common.DisplayValue(c.Theirs, m.styles, m.format),
-		mine:   common.DisplayValue(c.Mine, m.styles, m.format),
-	}
-	switch {
-	case c.Owner != "":
-		row.manager = escape.Safe(c.Owner)
-	case r.Theirs.Object != nil:
-		row.manager = escape.Safe(model.WriterSince(r.Base, r.Theirs.Object, []model.FieldChange{{Path: c.Path.String()}}).Manager)
+		where:      escape.Safe(c.Where()),
+		manager:    escape.Safe(k.Manager),
+		resolution: k.Resolution,
+		base:       common.DisplayValue(c.Base, m.styles, m.format),
+		theirs:     common.DisplayValue(c.Theirs, m.styles, m.format),
+		mine:       common.DisplayValue(c.Mine, m.styles, m.format),
 	}
 	if h := c.Hunk; h != nil {
 		row.from = [3]int{h.Base.Start, h.Theirs.Start, h.Mine.Start}
 		row.span = [3]int{h.Base.Len, h.Theirs.Len, h.Mine.Len}
 	}
-	if m.secret && isSecretValue(c.Path) {
+	if m.secret && common.IsSecretValue(c.Path) {
 		row.secret = true
 		row.base, row.theirs, row.mine = secretValueText(c.Base, m.styles), secretValueText(c.Theirs, m.styles), secretValueText(c.Mine, m.styles)
 	}
@@ -225,22 +255,22 @@ func summaryValue(v diff.FieldValue) escape.Text {
 }
 
 // entries is how many entries the list has: conflicts, then merged changes.
-func (m ConflictView) entries() int { return len(m.rows) + len(m.merged) }
+func (m Model) entries() int { return len(m.rows) + len(m.merged) }
 
 // Selected returns the index of the selected entry: a conflict's index in
 // Session.Conflicts when it is below the number of conflicts.
-func (m ConflictView) Selected() int { return m.selected }
+func (m Model) Selected() int { return m.selected }
 
 // SelectedConflict returns the selected conflict's index in
 // Session.Conflicts, false when a merged change is selected.
-func (m ConflictView) SelectedConflict() (int, bool) {
+func (m Model) SelectedConflict() (int, bool) {
 	return m.selected, m.selected < len(m.rows)
 }
 
 // Wide reports whether the versions are drawn side by side.
-func (m ConflictView) Wide() bool { return (m.width >= wideWidth) != m.flipped }
+func (m Model) Wide() bool { return (m.width >= wideWidth) != m.flipped }
 
-// The conflict view's intents (intent.go has those views share: help,
+// The conflict view's intents (ui/common has those the views share: help,
 // quitting, editing the merged result and what the status bar says).
 type (
 	// ResolveMsg asks to resolve the conflict Index (of
@@ -261,12 +291,12 @@ type (
 // Update moves the selection, scrolls the versions and switches the
 // layout; the resolutions are the session's, so m, t, b, M, T, s, e, i and
 // esc come back as intents.
-func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
-	if in := firstIntent(km, m.intents()); in != nil {
+	if in := common.FirstIntent(km, m.intents()); in != nil {
 		return m, common.Emit(in)
 	}
 	for _, take := range []struct {
@@ -281,16 +311,16 @@ func (m ConflictView) Update(msg tea.Msg) (ConflictView, tea.Cmd) {
 }
 
 // intents are the keys that ask the app for something but m, t and b.
-func (m ConflictView) intents() []keyIntent {
+func (m Model) intents() []common.KeyIntent {
 	k := m.keys
-	return []keyIntent{{k.ForceQuit, common.ForceQuitMsg{}}, {k.Help, common.HelpMsg{}}, {k.Quit, common.QuitRequestedMsg{}},
-		{k.AllMine, ResolveAllMsg{diff.TakeMine}}, {k.AllTheirs, ResolveAllMsg{diff.TakeTheirs}}, {k.Save, ResubmitMsg{}},
-		{k.Edit, common.EditMsg{Merged: true}}, {k.EditInApp, common.EditMsg{InApp: true, Merged: true}}, {k.Back, AbandonRebaseMsg{}}}
+	return []common.KeyIntent{{Keys: k.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: k.Help, Intent: common.HelpMsg{}}, {Keys: k.Quit, Intent: common.QuitRequestedMsg{}},
+		{Keys: k.AllMine, Intent: ResolveAllMsg{diff.TakeMine}}, {Keys: k.AllTheirs, Intent: ResolveAllMsg{diff.TakeTheirs}}, {Keys: k.Save, Intent: ResubmitMsg{}},
+		{Keys: k.Edit, Intent: common.EditMsg{Merged: true}}, {Keys: k.EditInApp, Intent: common.EditMsg{InApp: true, Merged: true}}, {Keys: k.Back, Intent: AbandonRebaseMsg{}}}
 }
 
 // resolve asks to resolve the selected conflict with c; with none
 // selected, it says why nothing is resolved.
-func (m ConflictView) resolve(c diff.Choice) tea.Msg {
+func (m Model) resolve(c diff.Choice) tea.Msg {
 	i, ok := m.SelectedConflict()
 	switch {
 	case len(m.rows) == 0:
@@ -303,7 +333,7 @@ func (m ConflictView) resolve(c diff.Choice) tea.Msg {
 
 // ownKey moves the selection, scrolls the versions, and switches the
 // layout and a Secret's mask.
-func (m ConflictView) ownKey(km tea.KeyMsg) ConflictView {
+func (m Model) ownKey(km tea.KeyMsg) Model {
 	was := m.selected
 	switch {
 	case key.Matches(km, m.keys.PageDown):
@@ -333,12 +363,16 @@ func (m ConflictView) ownKey(km tea.KeyMsg) ConflictView {
 	return m
 }
 
+// DetailOffset is how far pgdn and pgup moved the selected entry's
+// versions from where they start (negative: up).
+func (m Model) DetailOffset() int { return m.detailOff }
+
 // Revealed reports whether a Secret's values show (R).
-func (m ConflictView) Revealed() bool { return m.revealed }
+func (m Model) Revealed() bool { return m.revealed }
 
 // shown is a value as the view draws it: a Secret's masked, line for line,
 // until R reveals it.
-func (m ConflictView) shown(secret bool, s string) string {
+func (m Model) shown(secret bool, s string) string {
 	if secret && !m.revealed {
 		return maskedText(s)
 	}
@@ -349,7 +383,7 @@ func (m ConflictView) shown(secret bool, s string) string {
 // Secret, said for what it does now (reveal, or hide once the values
 // show), m, t and b while there are conflicts, and pgdn when the versions
 // do not fit the screen.
-func (m ConflictView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	// The footer says mine, theirs and base: the columns are headed so.
 	// A clean rebase has nothing to resolve: the footer leaves them out.
@@ -365,15 +399,15 @@ func (m ConflictView) ShortHelp() []key.Binding {
 }
 
 // secretKeys is bindings with R after them for a Secret.
-func (m ConflictView) secretKeys(bindings ...key.Binding) []key.Binding {
+func (m Model) secretKeys(bindings ...key.Binding) []key.Binding {
 	if m.secret {
-		bindings = append(bindings, revealHelp(m.keys.Reveal, m.revealed))
+		bindings = append(bindings, common.RevealHelp(m.keys.Reveal, m.revealed))
 	}
 	return bindings
 }
 
 // FullHelp is every key of the conflict view, in groups.
-func (m ConflictView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout),

@@ -1,4 +1,4 @@
-package ui
+package preview
 
 import (
 	"strings"
@@ -15,13 +15,13 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// PreviewView shows the server's dry run of the draft (p): the draft's save
+// Model shows the server's dry run of the draft (p): the draft's save
 // sent with dryRun=All, and the diff between the draft and what the server
 // would store (its defaults, mutating admission), or, when the server would
 // refuse the save, why, each field cause under its line of the draft.
 // Nothing is written; the header says so until esc.
-type PreviewView struct {
-	keys   PreviewKeyMap
+type Model struct {
+	keys   KeyMap
 	styles *common.Styles
 	width  int
 	height int
@@ -40,18 +40,20 @@ type PreviewView struct {
 	// the draft it answers.
 	answered *model.DryRunResult
 	draft    *model.Draft
+	// refusal is the app's words for why the server would refuse it.
+	refusal escape.Text
 }
 
-// NewPreviewView returns a preview with nothing to show until SetSession.
-func NewPreviewView(keys PreviewKeyMap, styles *common.Styles) PreviewView {
+// New returns a preview with nothing to show until SetContent.
+func New(keys KeyMap, styles *common.Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
-	return PreviewView{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: vp}
 }
 
 // SetSize sets the view's size.
-func (m *PreviewView) SetSize(width, height int) {
+func (m *Model) SetSize(width, height int) {
 	if width == m.width && height == m.height {
 		return
 	}
@@ -62,12 +64,32 @@ func (m *PreviewView) SetSize(width, height int) {
 	m.body.Width, m.body.Height = width, max(1, height-len(m.header()))
 }
 
-// SetSession copies the dry run's answer from the session, once it came.
-func (m *PreviewView) SetSession(s *model.Session) {
-	m.secret = s.Ref().IsSecret()
-	m.tf = common.TextFormOf(s)
-	m.baseRV = escape.Safe(s.Base().ResourceVersion)
-	p, ok := s.Preview()
+// Content is what the preview draws of the session: the draft's base,
+// and the server's answer to its dry run once it came.
+type Content struct {
+	// Secret is set for a Secret: its values are shown masked.
+	Secret bool
+	// TextForm is the session's text form.
+	TextForm common.TextForm
+	// BaseRV is the draft's base's resourceVersion.
+	BaseRV string
+	// Answered is set once the server answered (Session.Preview): Answer
+	// is its answer, and Draft the draft it answers.
+	Answered bool
+	Answer   model.DryRunResult
+	Draft    *model.Draft
+	// Refusal says why the server would refuse the save when Answer.Err
+	// is set, in the status bar's words for a save that failed.
+	Refusal escape.Text
+}
+
+// SetContent shows c's answer, once it came; the same answer again is not
+// drawn anew.
+func (m *Model) SetContent(c Content) {
+	m.secret = c.Secret
+	m.tf = c.TextForm
+	m.baseRV = escape.Safe(c.BaseRV)
+	p, ok := c.Answer, c.Answered
 	if !ok {
 		m.waiting, m.answered = true, nil
 		m.summary = []string{m.styles.Muted.Render("waiting for the server's dry run ...")}
@@ -79,17 +101,17 @@ func (m *PreviewView) SetSession(s *model.Session) {
 	}
 	m.waiting = false
 	m.answered = &p
-	m.draft = s.Draft()
+	m.draft = c.Draft
+	m.refusal = c.Refusal
 	m.render(p)
 }
 
 // render fills the summary and the body from the answer p.
-func (m *PreviewView) render(p model.DryRunResult) {
+func (m *Model) render(p model.DryRunResult) {
 	st := m.styles
 	var text string
 	if p.Err != nil {
-		kind := model.KindOf(p.Err)
-		m.summary = wrapLines(st.Error, "the server would refuse the save: "+refusalText(kind, p.Err), m.width)
+		m.summary = wrapLines(st.Error, "the server would refuse the save: "+m.refusal, m.width)
 		draft := ""
 		if m.draft != nil {
 			draft = m.draft.Text
@@ -103,7 +125,7 @@ func (m *PreviewView) render(p model.DryRunResult) {
 		if m.draft != nil {
 			mine = m.draft.Object
 		}
-		hunks := diffHunks(common.RenderObject(mine, false, m.tf), common.RenderObject(p.Object, false, m.tf), m.secret)
+		hunks := common.DiffHunks(common.RenderObject(mine, false, m.tf), common.RenderObject(p.Object, false, m.tf), m.secret)
 		if len(hunks) == 0 {
 			m.summary = wrapLines(st.OK, "the server would store the draft as it is", m.width)
 			text = ""
@@ -120,22 +142,6 @@ func (m *PreviewView) render(p model.DryRunResult) {
 	m.body.GotoTop()
 }
 
-// refusalText says why the server would refuse the save, in the status
-// bar's words for a save that failed.
-func refusalText(kind model.ErrorKind, err error) escape.Text {
-	switch kind {
-	case model.ErrorConflict:
-		return "the object changed on the server since the draft's base (a save would conflict; r rebases)"
-	case model.ErrorInvalid:
-		return "invalid (422): each cause is under its line"
-	}
-	f := &model.Failure{Kind: kind, Err: err}
-	if retrying(f) {
-		return retryText(f, 0)
-	}
-	return failureWhy(f)
-}
-
 // wrapLines wraps text to width and styles each line.
 func wrapLines(st lipgloss.Style, text escape.Text, width int) []string {
 	var out []string
@@ -146,46 +152,41 @@ func wrapLines(st lipgloss.Style, text escape.Text, width int) []string {
 }
 
 // header is the title and the summary above the body.
-func (m PreviewView) header() []string {
+func (m Model) header() []string {
 	title := "preview (nothing saved): the server's dry run of the draft's save, base rv " + m.baseRV
 	return append([]string{m.styles.Title.Render(ansi.Truncate(string(title), m.width, "…"))}, m.summary...)
 }
 
-// ClosePreviewMsg asks to go back to the object view (esc).
-type ClosePreviewMsg struct{}
+// CloseMsg asks to go back to the object view (esc).
+type CloseMsg struct{}
 
 // Update scrolls the body; closing and the keys of every view come back
 // as intents.
-func (m PreviewView) Update(msg tea.Msg) (PreviewView, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		if in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}},
-			{m.keys.Quit, common.QuitRequestedMsg{}}, {m.keys.Close, ClosePreviewMsg{}}}); in != nil {
+		if in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}},
+			{Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}}, {Keys: m.keys.Close, Intent: CloseMsg{}}}); in != nil {
 			return m, common.Emit(in)
 		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = scrollBody(m.body, msg, m.keys.Home, m.keys.End)
+	m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
 	return m, cmd
 }
 
 // View draws the header and the body.
-func (m PreviewView) View() string {
+func (m Model) View() string {
 	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
 }
 
 // ShortHelp is the preview's keys for the help line.
-func (m PreviewView) ShortHelp() []key.Binding {
+func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.Close, k.Up, k.Down, k.PageDown, k.Help, k.Quit}
 }
 
 // FullHelp is every key of the preview.
-func (m PreviewView) FullHelp() [][]key.Binding {
+func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{{k.Close, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End}}
-}
-
-// scrollBody is common.ScrollBody.
-func scrollBody(body viewport.Model, msg tea.Msg, home, end key.Binding) (viewport.Model, tea.Cmd) {
-	return common.ScrollBody(body, msg, home, end)
 }

@@ -1,4 +1,4 @@
-package ui
+package conflict
 
 import (
 	"slices"
@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
@@ -24,14 +23,17 @@ type (
 	CloseLostMsg struct{}
 )
 
-// LostView shows the lost updates of one write from an audit log as the
+// Lost is the lost updates' view: the conflict view's drawing (a Model
+// it holds, whose list and versions it fills) over a lost update's
+// versions, in this package because it draws with the conflict view's
+// insides. It shows the lost updates of one write from an audit log as the
 // conflict view shows a conflict: base, the version its writer last read;
 // theirs, the version holding the changes it lost; mine, what it stored.
 // The lost fields are the open items. u asks to undo the overwrite, esc
 // goes back to the timeline.
-type LostView struct {
+type Lost struct {
 	keys  LostKeyMap
-	view  ConflictView
+	view  Model
 	h     *history.History
 	write int
 	// words are what the view says of the overwrite, fitted to the
@@ -39,22 +41,22 @@ type LostView struct {
 	words lostWords
 }
 
-// NewLostView returns a lost updates' view with nothing to show until
+// NewLost returns a lost updates' view with nothing to show until
 // Show.
-func NewLostView(keys LostKeyMap, styles *common.Styles) LostView {
+func NewLost(keys LostKeyMap, styles *common.Styles) Lost {
 	// The conflict view draws and moves; the keys that act are the view's.
-	ck := ConflictKeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
+	ck := KeyMap{Next: keys.Next, Prev: keys.Prev, Home: keys.Home, End: keys.End, PageDown: keys.PageDown,
 		PageUp: keys.PageUp, Layout: keys.Layout, Reveal: keys.Reveal}
-	return LostView{keys: keys, view: NewConflictView(ck, styles)}
+	return Lost{keys: keys, view: New(ck, styles)}
 }
 
 // SetFormat shows the values that are not strings in f, the session's
 // format, from the next Show on.
-func (m *LostView) SetFormat(f model.Format) { m.view.format = f }
+func (m *Lost) SetFormat(f model.Format) { m.view.format = f }
 
 // Show shows the lost updates of version write of h; false when it lost
 // none. secret masks the values until R.
-func (m *LostView) Show(h *history.History, write int, secret bool) bool {
+func (m *Lost) Show(h *history.History, write int, secret bool) bool {
 	o, ok := h.Overwrite(write)
 	if !ok {
 		return false
@@ -66,7 +68,7 @@ func (m *LostView) Show(h *history.History, write int, secret bool) bool {
 		setter := &h.Versions[o.Losses[i].LostAt]
 		row := conflictRow{where: escape.Safe(c.Where()), base: common.DisplayValue(c.Base, st, f), theirs: common.DisplayValue(c.Theirs, st, f),
 			mine: common.DisplayValue(c.Mine, st, f), note: escape.Textf("set by %s at %s, lost", setter.Who(), setter.Time.Local().Format("15:04:05"))}
-		if secret && isSecretValue(c.Path) {
+		if secret && common.IsSecretValue(c.Path) {
 			row.secret = true
 			row.base, row.theirs, row.mine = secretValueText(c.Base, st), secretValueText(c.Theirs, st), secretValueText(c.Mine, st)
 		}
@@ -114,7 +116,7 @@ func (w lostWords) fit(width, columnWidth int) lostHeading {
 
 // refit fits the heading to the view's width and layout: side by side,
 // each version's title has a third of the width.
-func (m *LostView) refit() {
+func (m *Lost) refit() {
 	if m.view.lost == nil {
 		return
 	}
@@ -194,17 +196,17 @@ func firstLineDiffering(a, b string) int {
 }
 
 // SetSize sets the view's size.
-func (m *LostView) SetSize(width, height int) {
+func (m *Lost) SetSize(width, height int) {
 	m.view.SetSize(width, height)
 	m.refit()
 }
 
 // Update answers the view's keys: u and esc are intents for the app (and
 // ?, q and ctrl+c, as in every view), the others move and scroll.
-func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
+func (m Lost) Update(msg tea.Msg) (Lost, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		in := firstIntent(k, []keyIntent{{m.keys.ForceQuit, common.ForceQuitMsg{}}, {m.keys.Help, common.HelpMsg{}}, {m.keys.Quit, common.QuitRequestedMsg{}},
-			{m.keys.Undo, common.UndoOverwriteMsg{History: m.h, Write: m.write}}, {m.keys.Back, CloseLostMsg{}}})
+		in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}}, {Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}},
+			{Keys: m.keys.Undo, Intent: common.UndoOverwriteMsg{History: m.h, Write: m.write}}, {Keys: m.keys.Back, Intent: CloseLostMsg{}}})
 		if in != nil {
 			return m, common.Emit(in)
 		}
@@ -216,11 +218,11 @@ func (m LostView) Update(msg tea.Msg) (LostView, tea.Cmd) {
 }
 
 // View draws the lost fields and the selected one's versions.
-func (m LostView) View() string { return m.view.View() }
+func (m Lost) View() string { return m.view.View() }
 
 // ShortHelp is the view's keys for the footer; R first for a Secret, and
 // pgdn when the versions do not fit the screen.
-func (m LostView) ShortHelp() []key.Binding {
+func (m Lost) ShortHelp() []key.Binding {
 	k := m.keys
 	bindings := m.secretKeys(k.Undo, k.Next, k.Back)
 	if m.view.detailCut() {
@@ -229,30 +231,19 @@ func (m LostView) ShortHelp() []key.Binding {
 	return append(bindings, k.Help)
 }
 
-func (m LostView) secretKeys(bindings ...key.Binding) []key.Binding {
+func (m Lost) secretKeys(bindings ...key.Binding) []key.Binding {
 	if m.view.secret {
-		bindings = append(bindings, revealHelp(m.keys.Reveal, m.view.revealed))
+		bindings = append(bindings, common.RevealHelp(m.keys.Reveal, m.view.revealed))
 	}
 	return bindings
 }
 
 // FullHelp is every key of the view, in groups.
-func (m LostView) FullHelp() [][]key.Binding {
+func (m Lost) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Undo, k.Back},
 		m.secretKeys(k.Next, k.Prev, k.Home, k.End, k.Layout, k.PageDown, k.PageUp),
 		{k.Help, k.Quit, k.ForceQuit},
 	}
-}
-
-// undoValue says a field's value in a status line; a Secret's never.
-func undoValue(v diff.FieldValue, secret bool) escape.Text {
-	if secret {
-		return common.SecretMask
-	}
-	if !v.Present {
-		return "(absent)"
-	}
-	return common.ShortValue(v)
 }

@@ -1,0 +1,36 @@
+package preview
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+
+	"github.com/kedit/kedit/ui/common"
+)
+
+// KeyMap is the dry run's preview's keys.
+type KeyMap struct {
+	// Scrolling the body.
+	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+
+	// Close goes back to the object view.
+	Close key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultKeyMap returns the preview's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
+		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
+
+		Close: common.Binding("close", "esc"),
+
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
+	}
+}
+
+// viewport gives the body's viewport the view's scrolling keys.
+func (k KeyMap) viewport() viewport.KeyMap {
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+}
