@@ -85,7 +85,7 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	timelineAnswer := func(k tea.KeyMsg) tea.Cmd { _, cmd := tl.timeline.Update(k); return cmd }
 	checkAnswers(t, "timeline", timelineAnswer, append(everywhere, []viewKey{
 		{keyMsg("y"), timeline.TakeVersionMsg{ID: id, RV: rv}}, {keyMsg("enter"), timeline.ShowVersionMsg{ID: id}},
-		{keyMsg("t"), timeline.CloseTimelineMsg{}}, {keyMsg("esc"), timeline.CloseTimelineMsg{}}, {keyMsg("j"), nil},
+		{keyMsg("t"), timeline.CloseMsg{}}, {keyMsg("esc"), timeline.CloseMsg{}}, {keyMsg("j"), nil},
 		{keyMsg("u"), common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"}},
 	}...))
 

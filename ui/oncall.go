@@ -123,7 +123,7 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			break
 		}
 		m.timeline.ShowChange(c)
-	case timeline.CloseTimelineMsg, preview.CloseMsg:
+	case timeline.CloseMsg, preview.CloseMsg:
 		m.screen = screenObject
 	default:
 		return m, nil, false

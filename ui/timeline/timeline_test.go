@@ -44,7 +44,7 @@ func TestContentListsTheVersionsNewestFirst(t *testing.T) {
 	if got := answer(t, m, "y"); got != (TakeVersionMsg{ID: 1, RV: "812"}) {
 		t.Errorf("y asks %#v", got)
 	}
-	if got := answer(t, m, "t"); got != (CloseTimelineMsg{}) {
+	if got := answer(t, m, "t"); got != (CloseMsg{}) {
 		t.Errorf("t asks %#v", got)
 	}
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})

@@ -29,8 +29,8 @@ type (
 		RV     escape.Text
 		Object *unstructured.Unstructured
 	}
-	// CloseTimelineMsg asks to go back to the object view (t, esc).
-	CloseTimelineMsg struct{}
+	// CloseMsg asks to go back to the object view (t, esc).
+	CloseMsg struct{}
 	// ShowLostMsg asks to show the lost updates of version Write of
 	// History (enter on a LOST row).
 	ShowLostMsg struct {
@@ -70,7 +70,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, m.keys.Close):
 		m.HideChange()
-		return m, common.Emit(CloseTimelineMsg{})
+		return m, common.Emit(CloseMsg{})
 	}
 	return m.ownMsg(msg)
 }
