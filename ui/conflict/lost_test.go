@@ -5,39 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kedit/kedit/model/history"
+	"github.com/kedit/kedit/ui/internal/uitest"
 )
 
 var (
-	t0    = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	admin = history.Client{User: "admin", UserAgent: "kubectl/v1.33.1"}
-	alice = history.Client{User: "alice", UserAgent: "kubectl/v1.33.1"}
-	bob   = history.Client{User: "bob", UserAgent: "kubectl/v1.33.1"}
+	t0        = uitest.T0
+	configMap = uitest.ConfigMap
+	admin     = history.Client{User: "admin", UserAgent: "kubectl/v1.33.1"}
+	alice     = history.Client{User: "alice", UserAgent: "kubectl/v1.33.1"}
+	bob       = history.Client{User: "bob", UserAgent: "kubectl/v1.33.1"}
 )
-
-// configMap builds testmap at rv with data, last written by manager at
-// second sec (managedFields' resolution), owning the data keys in owned.
-func configMap(rv string, data map[string]any, manager string, sec int, owned ...string) *unstructured.Unstructured {
-	fields := map[string]any{}
-	for _, k := range owned {
-		fields["f:"+k] = map[string]any{}
-	}
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1",
-		"kind":       "ConfigMap",
-		"metadata": map[string]any{
-			"name": "testmap", "namespace": "default", "resourceVersion": rv, "uid": "u-1",
-			"managedFields": []any{map[string]any{
-				"manager": manager, "operation": "Update", "apiVersion": "v1",
-				"time":       t0.Add(time.Duration(sec) * time.Second).Format(time.RFC3339),
-				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": fields},
-			}},
-		},
-		"data": data,
-	}}
-}
 
 // TestLostViewNamesAReadOfADeletedObject: alice read testmap, it was
 // deleted and created again (uid u-1), and her patch landed on the new

@@ -3,52 +3,27 @@ package object
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/uitest"
+)
+
+// The object the tests start from (uitest).
+var (
+	ref       = uitest.Ref
+	t0        = uitest.T0
+	configMap = uitest.ConfigMap
 )
 
 func init() {
 	// Plain text: no colour, whatever the terminal.
 	lipgloss.SetColorProfile(termenv.Ascii)
-}
-
-var ref = model.ObjectRef{
-	Context:  "kind-dev",
-	Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
-	Kind:     "ConfigMap", Namespace: "default", Name: "testmap",
-}
-
-var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-
-// configMap builds testmap at rv with data, last written by manager at
-// second sec (managedFields' resolution), owning the data keys in owned.
-func configMap(rv string, data map[string]any, manager string, sec int, owned ...string) *unstructured.Unstructured {
-	fields := map[string]any{}
-	for _, k := range owned {
-		fields["f:"+k] = map[string]any{}
-	}
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1",
-		"kind":       "ConfigMap",
-		"metadata": map[string]any{
-			"name": "testmap", "namespace": "default", "resourceVersion": rv, "uid": "u-1",
-			"managedFields": []any{map[string]any{
-				"manager": manager, "operation": "Update", "apiVersion": "v1",
-				"time":       t0.Add(time.Duration(sec) * time.Second).Format(time.RFC3339),
-				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": fields},
-			}},
-		},
-		"data": data,
-	}}
 }
 
 // contentOf is what the view draws of sess, as the app builds it.
