@@ -9,6 +9,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
+
+	"github.com/kedit/kedit/kube/schemacheck"
 )
 
 // ServerSchemas builds a type converter from the OpenAPI v3 document the
@@ -16,6 +18,26 @@ import (
 // by their own schema (list keys, atomic fields). It passes straight to
 // diff.WithSchemas.
 func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (managedfields.TypeConverter, error) {
+	raw, err := openAPIDocument(dc, gv)
+	if err != nil {
+		return nil, err
+	}
+	var doc spec3.OpenAPI
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("parsing the OpenAPI v3 document of %s: %w", gv, err)
+	}
+	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
+		return nil, fmt.Errorf("the OpenAPI v3 document of %s has no schemas", gv)
+	}
+	tc, err := managedfields.NewTypeConverter(doc.Components.Schemas, false)
+	if err != nil {
+		return nil, fmt.Errorf("building schemas for %s: %w", gv, err)
+	}
+	return tc, nil
+}
+
+// openAPIDocument is the server's OpenAPI v3 document of gv, JSON.
+func openAPIDocument(dc discovery.DiscoveryInterface, gv schema.GroupVersion) ([]byte, error) {
 	paths, err := dc.OpenAPIV3().Paths()
 	if err != nil {
 		return nil, fmt.Errorf("listing the server's OpenAPI v3 documents: %w", err)
@@ -32,18 +54,29 @@ func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (man
 	if err != nil {
 		return nil, fmt.Errorf("reading the OpenAPI v3 document of %s: %w", gv, err)
 	}
-	var doc spec3.OpenAPI
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("parsing the OpenAPI v3 document of %s: %w", gv, err)
-	}
-	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
-		return nil, fmt.Errorf("the OpenAPI v3 document of %s has no schemas", gv)
-	}
-	tc, err := managedfields.NewTypeConverter(doc.Components.Schemas, false)
+	return raw, nil
+}
+
+// ServerCheckSchema is the server's schema of gvk, for checking drafts of
+// it as the server would (schemacheck), from the same OpenAPI v3 document
+// ServerSchemas reads.
+func ServerCheckSchema(dc discovery.DiscoveryInterface, gvk schema.GroupVersionKind) (*schemacheck.Schema, error) {
+	raw, err := openAPIDocument(dc, gvk.GroupVersion())
 	if err != nil {
-		return nil, fmt.Errorf("building schemas for %s: %w", gv, err)
+		return nil, err
 	}
-	return tc, nil
+	return schemacheck.New(raw, gvk)
+}
+
+// LoadCheckSchema returns the server's schema of the target's kind for
+// schemacheck, through the flags' discovery client, which keeps the
+// documents on disk as LoadSchemas says.
+func LoadCheckSchema(flags *ConnFlags, t *Target) (*schemacheck.Schema, error) {
+	dc, err := flags.ToDiscoveryClient()
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	return ServerCheckSchema(dc, t.Mapping.GroupVersionKind)
 }
 
 // LoadSchemas returns the server's schemas for the target's group and

@@ -1,0 +1,280 @@
+package schemacheck
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/client-go/kubernetes/scheme"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// Diagnostic is one reason the server would refuse the object: the line
+// it is on (counted from 1; the object's first line when the field is
+// not in the text, as a missing one is not), the field's path as the
+// server names it (spec.template.spec.containers[0].image), and why.
+// Path and Message quote the text, which may hold anything: draw them
+// escaped.
+type Diagnostic struct {
+	Line    int
+	Path    string
+	Message string
+}
+
+// strictDecoder decodes a built-in kind as the API server does with
+// fieldValidation=Strict: into its Go type, reporting unknown and
+// duplicate fields.
+var strictDecoder = kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme.Scheme, scheme.Scheme,
+	kjson.SerializerOptions{Strict: true})
+
+// Check returns why the server would refuse text, the YAML or JSON of
+// one object of the schema's kind, for a reason its schema states, each
+// on its line, sorted by line. A text that does not parse, or is of
+// another kind, has none: what parses it says why.
+func (s *Schema) Check(text string) []Diagnostic {
+	raw, err := sigsyaml.YAMLToJSON([]byte(text))
+	if err != nil {
+		return nil
+	}
+	var obj map[string]any
+	if err := utiljson.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil
+	}
+	if av, _ := obj["apiVersion"].(string); av != s.gvk.GroupVersion().String() {
+		return nil
+	}
+	if k, _ := obj["kind"].(string); k != s.gvk.Kind {
+		return nil
+	}
+	lines := indexLines(text)
+	var out []Diagnostic
+	add := func(path, msg string) {
+		out = append(out, Diagnostic{Line: lines.line(path), Path: path, Message: msg})
+	}
+	var errs field.ErrorList
+	if s.builtin {
+		errs = append(errs, validation.ValidateCustomResource(nil, obj, s.validator)...)
+		errs = append(errs, builtinDuplicates(listtype.ValidateListSetsAndMaps(nil, s.structural, obj))...)
+		for _, e := range s.decode(raw) {
+			switch e.kind {
+			case unknownField:
+				add(e.path, s.unknownText(e.path))
+			case duplicateField:
+				add(e.path, lastName(e.path)+": the field is given twice")
+			case wrongType:
+				if !typeErrorUnder(errs, e.path) {
+					v, _ := valueAt(obj, e.path)
+					add(e.path, fmt.Sprintf("%s: %s is %s, %s is expected", lastName(e.path), valueWords(v), kindWords(v), e.text))
+				}
+			}
+		}
+	} else {
+		errs = s.checkCustom(obj, add)
+	}
+	for _, e := range errs {
+		path := e.Field
+		if path == "<nil>" {
+			path = ""
+		}
+		if m := anyOfPath.FindStringSubmatch(e.Detail); path == "" && m != nil {
+			// An int-or-string's refusal names its field in the text.
+			path = m[1]
+			e = field.TypeInvalid(field.NewPath(path), "", "must be of type int-or-string")
+		}
+		v, found := valueAt(obj, path)
+		add(path, errorText(e, v, found, s.schemaAt(path)))
+	}
+	return tidy(out)
+}
+
+var anyOfPath = regexp.MustCompile(`^"([^"]+)" must validate at least one schema`)
+
+// tidy sorts ds by line and keeps the first of each field's: a field
+// refused twice (by the strict decode and by the schema, or by each
+// schema of an int-or-string) is said once.
+func tidy(ds []Diagnostic) []Diagnostic {
+	var out []Diagnostic
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if seen[d.Path] {
+			continue
+		}
+		seen[d.Path] = true
+		out = append(out, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// checkCustom runs what the server runs on a custom resource: its
+// metadata read strictly, unknown fields pruned (and reported), the
+// schema's validation on what is left, its embedded resources, its keyed
+// lists, and, when nothing blocks them, its rules.
+func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) field.ErrorList {
+	_, _, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		// The server refuses metadata it cannot read, as the schema's
+		// validation of metadata says below.
+		metaUnknown = nil
+	}
+	for _, p := range metaUnknown {
+		add(p, s.unknownText(p))
+	}
+	pruned := runtime.DeepCopyJSON(obj)
+	if !s.structural.XPreserveUnknownFields {
+		for _, p := range pruning.PruneWithOptions(pruned, s.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}) {
+			add(p, s.unknownText(p))
+		}
+	}
+	_, unknown := schemaobjectmeta.CoerceWithOptions(nil, pruned, s.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	for _, p := range unknown {
+		add(p, s.unknownText(p))
+	}
+	var errs field.ErrorList
+	errs = append(errs, validation.ValidateCustomResource(nil, pruned, s.validator)...)
+	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, pruned, s.structural, false)...)
+	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, s.structural, pruned)...)
+	if s.cel != nil && !blocking(errs) {
+		ruleErrs, _ := s.cel.Validate(context.Background(), nil, s.structural, pruned, nil, celconfig.RuntimeCELCostBudget)
+		errs = append(errs, ruleErrs...)
+	}
+	return errs
+}
+
+// blocking reports whether errs keep the server from running the
+// schema's rules (it runs none on an object of the wrong shape).
+func blocking(errs field.ErrorList) bool {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return true
+		}
+	}
+	return false
+}
+
+// builtinUnique are the keyed lists of built-in kinds whose duplicate
+// keys the server refuses. It checks them in code, not by the schema's
+// x-kubernetes-list-type, and takes duplicates in the others (two env
+// entries of one name are kept, the last one winning), so only these
+// are flagged.
+var builtinUnique = []string{".containers", ".initContainers", ".ephemeralContainers", ".volumes"}
+
+// builtinDuplicates keeps the duplicate keys of errs that the server
+// refuses in a built-in kind.
+func builtinDuplicates(errs field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		if e.Type != field.ErrorTypeDuplicate {
+			continue
+		}
+		list, _, _ := strings.Cut(e.Field, "[")
+		i := strings.LastIndex(e.Field, "[")
+		if i > 0 {
+			list = e.Field[:i]
+		}
+		for _, u := range builtinUnique {
+			if strings.HasSuffix(list, u) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// decoded is one failure of the strict decode.
+type decoded struct {
+	kind decodedKind
+	path string
+	text string
+}
+
+type decodedKind int
+
+const (
+	unknownField decodedKind = iota
+	duplicateField
+	wrongType
+)
+
+// decode decodes raw strictly into the kind's Go type and returns what
+// the server would refuse in it.
+func (s *Schema) decode(raw []byte) []decoded {
+	gvk := s.gvk
+	_, _, err := strictDecoder.Decode(raw, &gvk, nil)
+	if err == nil {
+		return nil
+	}
+	var out []decoded
+	if strict, ok := runtime.AsStrictDecodingError(err); ok {
+		for _, e := range strict.Errors() {
+			msg := e.Error()
+			switch {
+			case strings.HasPrefix(msg, "unknown field "):
+				out = append(out, decoded{kind: unknownField, path: unquote(strings.TrimPrefix(msg, "unknown field "))})
+			case strings.HasPrefix(msg, "duplicate field "):
+				out = append(out, decoded{kind: duplicateField, path: unquote(strings.TrimPrefix(msg, "duplicate field "))})
+			}
+		}
+		return out
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		out = append(out, decoded{kind: wrongType, path: te.Field, text: typeWords(te.Type.String())})
+	}
+	return out
+}
+
+// typeErrorUnder reports whether errs has a wrong type at path or inside
+// it: the schema's word on it, more precise than the decode's.
+func typeErrorUnder(errs field.ErrorList, path string) bool {
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeTypeInvalid && (e.Field == path || strings.HasPrefix(e.Field, path+".") || strings.HasPrefix(e.Field, path+"[")) {
+			return true
+		}
+	}
+	return false
+}
+
+// unquote takes the quotes off a strict decoding error's field.
+func unquote(s string) string {
+	var out string
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return strings.Trim(s, `"`)
+	}
+	return out
+}
+
+// typeWords says a Go type as the schema would.
+func typeWords(t string) string {
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["):
+		return "a map"
+	}
+	return "an object"
+}

@@ -1,0 +1,129 @@
+package schemacheck_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/kube/schemacheck"
+)
+
+// deployment is a valid Deployment with two containers.
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        imagePullPolicy: Always
+        ports:
+        - containerPort: 80
+      - name: side
+        image: busybox
+        env:
+        - name: A
+          value: "1"
+`
+
+var crdOnce sync.Once
+
+func installThing(t *testing.T) {
+	crdOnce.Do(func() { kubetest.CreateCustom(t, kubetest.Namespace(t), thingCRD, "") })
+}
+
+var (
+	deploymentGVK = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	thingGVK      = schema.GroupVersionKind{Group: "check.kedit.example.com", Version: "v1", Kind: "Thing"}
+	configMapGVK  = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	secretGVK     = schema.GroupVersionKind{Version: "v1", Kind: "Secret"}
+)
+
+// TestCheckSaysWhereAndWhy: each kind of refusal the schema states is
+// found on its line, in the schema's words, and a valid object has none.
+func TestCheckSaysWhereAndWhy(t *testing.T) {
+	t.Parallel()
+	installThing(t)
+	schemas := map[schema.GroupVersionKind]*schemacheck.Schema{}
+	for _, gvk := range []schema.GroupVersionKind{deploymentGVK, thingGVK, configMapGVK, secretGVK} {
+		schemas[gvk] = schemaOf(t, gvk)
+	}
+	for _, tc := range []struct {
+		name     string
+		gvk      schema.GroupVersionKind
+		text     string
+		from, to string // text's edit: from replaced by to
+		at       string // the line the diagnostic is on holds it
+		path     string
+		message  string
+	}{
+		{"valid deployment", deploymentGVK, deployment, "", "", "", "", ""},
+		{"valid thing", thingGVK, thing, "", "", "", "", ""},
+		{"unknown field", deploymentGVK, deployment, "imagePullPolicy: Always", "imagePullPolicyy: Always",
+			"imagePullPolicyy", "spec.template.spec.containers[0].imagePullPolicyy", "imagePullPolicyy: unknown field, did you mean imagePullPolicy?"},
+		{"wrong type", deploymentGVK, deployment, "replicas: 2", `replicas: "3"`,
+			"replicas", "spec.replicas", `replicas: "3" is a string, an integer is expected`},
+		{"enum", deploymentGVK, deployment, "imagePullPolicy: Always", "imagePullPolicy: Sometimes",
+			"Sometimes", "spec.template.spec.containers[0].imagePullPolicy", `imagePullPolicy: "Sometimes" is not one of Always, IfNotPresent, Never`},
+		{"required", deploymentGVK, deployment, "      - name: side\n        image: busybox", "      - image: busybox",
+			"- image: busybox", "spec.template.spec.containers[1].name", "a required field is missing: name"},
+		{"duplicate key", deploymentGVK, deployment, "name: side", "name: web",
+			"- name: web\n        image: busybox", "spec.template.spec.containers[1]", `containers: {"name":"web"} is given twice`},
+		{"configmap data", configMapGVK, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: 1\n", "", "",
+			"a: 1", "data.a", "a: 1 is an integer, a string is expected"},
+		{"secret stringData", secretGVK, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  a: {b: c}\n", "", "",
+			"a: {b: c}", "stringData.a", `a: {"b":"c"} is an object, a string is expected`},
+		{"crd unknown", thingGVK, thing, "  mode: fast", "  mdoe: fast", "mdoe", "spec.mdoe", "mdoe: unknown field, did you mean mode?"},
+		{"crd enum", thingGVK, thing, "mode: fast", "mode: quick", "quick", "spec.mode", `mode: "quick" is not one of fast, slow`},
+		{"crd pattern", thingGVK, thing, "code: abc", "code: ABCD", "ABCD", "spec.code", `code: "ABCD" should match '^[a-z]{3}$'`},
+		{"crd max", thingGVK, thing, "size: 3", "size: 11", "size: 11", "spec.size", "size: 11 should be less than or equal to 10"},
+		{"crd min", thingGVK, thing, "weight: 1", "weight: -1", "weight: -1", "spec.entries[0].weight", "should be greater than or equal to 0"},
+		{"crd maxLength", thingGVK, thing, "short: ab", "short: abcdef", "abcdef", "spec.short", "may not be more than 5"},
+		{"crd format", thingGVK, thing, "uid: 0b8c3a7e", "uid: x0b8c3a7e", "x0b8", "spec.uid", `uid: "x0b8c3a7e-5f0e-4a53-9d1c-2f7a0c1f3b11" is not a valid uuid`},
+		{"crd int-or-string", thingGVK, thing, "port: http", "port: [1]", "port: [1]", "spec.port", "port: [1] is a list, an integer or a string is expected"},
+		{"crd required", thingGVK, thing, "  size: 3\n", "", "spec:", "spec.size", "a required field is missing: size"},
+		{"crd keyed list", thingGVK, thing, "name: b", "name: a", "- name: a\n    weight: 2", "spec.entries[1]", "given twice"},
+		{"crd set", thingGVK, thing, "tags: [p, q]", "tags: [p, p]", "tags: [p, p]", "spec.tags[1]", "given twice"},
+		{"crd rule", thingGVK, thing, "minReplicas: 1", "minReplicas: 5", "spec:", "spec", "minReplicas must not exceed maxReplicas"},
+		{"crd metadata", thingGVK, thing, "    app: one", "    app: 1", "app: 1", "metadata.labels.app", "app: 1 is an integer, a string is expected"},
+		{"crd metadata unknown", thingGVK, thing, "  name: one\n", "  name: one\n  nmae: x\n", "nmae", "metadata.nmae", "nmae: unknown field, did you mean name?"},
+		{"crd embedded", thingGVK, thing, "    kind: ConfigMap\n", "", "template:", "spec.template.kind", "a required field is missing: kind"},
+		{"crd keeps anything", thingGVK, thing, "anything: [1, 2]", "whatever: {a: [true]}", "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
+			if tc.from != "" {
+				if !strings.Contains(text, tc.from) {
+					t.Fatalf("the fixture has no %q", tc.from)
+				}
+				text = strings.Replace(text, tc.from, tc.to, 1)
+			}
+			got := schemas[tc.gvk].Check(text)
+			if tc.path == "" {
+				if len(got) > 0 {
+					t.Fatalf("diagnostics of a valid object: %+v", got)
+				}
+				return
+			}
+			line := strings.Count(text[:strings.Index(text, tc.at)], "\n") + 1
+			for _, d := range got {
+				if d.Path == tc.path && d.Line == line && strings.Contains(d.Message, tc.message) {
+					return
+				}
+			}
+			t.Fatalf("want line %d %s %q; got %+v\n%s", line, tc.path, tc.message, got, text)
+		})
+	}
+}

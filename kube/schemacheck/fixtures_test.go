@@ -1,0 +1,127 @@
+package schemacheck_test
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+
+	"github.com/kedit/kedit/internal/testwait"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/kube/kubetest"
+	"github.com/kedit/kedit/kube/schemacheck"
+)
+
+func TestMain(m *testing.M) { kubetest.Main(m) }
+
+// thingCRD is a custom resource with each rule a schema can state: a
+// keyed list, a set, an enum, a pattern, a format, bounds, an
+// int-or-string, fields that keep anything, an embedded resource and CEL
+// rules.
+const thingCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.check.kedit.example.com
+spec:
+  group: check.kedit.example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            x-kubernetes-validations:
+            - rule: "!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas"
+              message: minReplicas must not exceed maxReplicas
+            properties:
+              size: {type: integer, minimum: 1, maximum: 10}
+              mode: {type: string, enum: [fast, slow]}
+              code: {type: string, pattern: '^[a-z]{3}$'}
+              short: {type: string, maxLength: 5}
+              uid: {type: string, format: uuid}
+              port: {x-kubernetes-int-or-string: true}
+              enabled: {type: boolean}
+              minReplicas: {type: integer}
+              maxReplicas: {type: integer}
+              entries:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    weight: {type: integer, minimum: 0}
+              tags:
+                type: array
+                x-kubernetes-list-type: set
+                items: {type: string}
+              extra:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-preserve-unknown-fields: true
+`
+
+// thing is a valid Thing.
+const thing = `apiVersion: check.kedit.example.com/v1
+kind: Thing
+metadata:
+  name: one
+  labels:
+    app: one
+spec:
+  size: 3
+  mode: fast
+  code: abc
+  short: ab
+  uid: 0b8c3a7e-5f0e-4a53-9d1c-2f7a0c1f3b11
+  port: http
+  enabled: true
+  minReplicas: 1
+  maxReplicas: 2
+  entries:
+  - name: a
+    weight: 1
+  - name: b
+    weight: 2
+  tags: [p, q]
+  extra:
+    anything: [1, 2]
+  template:
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: inner
+`
+
+// schemaOf reads the test server's schema of gvk as kedit does.
+func schemaOf(t testing.TB, gvk schema.GroupVersionKind) *schemacheck.Schema {
+	t.Helper()
+	var s *schemacheck.Schema
+	var err error
+	// The server publishes a new custom resource's document a moment
+	// after the definition is established.
+	if !testwait.Until(30*time.Second, func() bool {
+		var dc *discovery.DiscoveryClient
+		if dc, err = discovery.NewDiscoveryClientForConfig(kubetest.RESTConfig(t)); err != nil {
+			return false
+		}
+		s, err = kube.ServerCheckSchema(dc, gvk)
+		return err == nil
+	}) {
+		t.Fatal(err)
+	}
+	return s
+}
