@@ -92,6 +92,11 @@ type Model struct {
 	// version changedAt: Changed compares texts of equal length.
 	changed   bool
 	changedAt uint64
+
+	// schema is the object's, for completion (SetSchema); completing is
+	// the list ctrl+space opened, nil when none is.
+	schema     Schema
+	completing *completion
 }
 
 // New returns an editor with nothing in it until Open.
@@ -110,6 +115,7 @@ func (m *Model) Open(text string, merged bool, causes []model.FieldCause) {
 	m.changed, m.ticking, m.checking = false, false, false
 	m.dirtySince = time.Time{}
 	m.causes = causes
+	m.completing = nil
 	if len(causes) > 0 {
 		m.area.SetNotes(causeNotes(text, causes))
 	}
@@ -177,8 +183,24 @@ type LeaveMsg struct{ Save bool }
 // come back as intents; every other key is typed, q and ? included.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		if in := m.intent(k); in != nil {
-			return m, common.Emit(in)
+		if m.completing == nil {
+			if in := m.intent(k); in != nil {
+				return m, common.Emit(in)
+			}
+		}
+		if !k.Paste {
+			// Completion's keys, before the text's (the list open takes
+			// esc, enter and the arrows).
+			v := m.area.Version()
+			if cmd, ok := m.completeKey(k); ok {
+				if m.area.Version() != v {
+					return m.typed(cmd)
+				}
+				return m, cmd
+			}
+			if in := m.intent(k); in != nil {
+				return m, common.Emit(in)
+			}
 		}
 		next, cmd := m.edit(msg)
 		return next, common.Background(cmd)
@@ -235,6 +257,11 @@ func (m Model) edit(msg tea.Msg) (Model, tea.Cmd) {
 	if m.area.Version() == v {
 		return m, cmd
 	}
+	return m.typed(cmd)
+}
+
+// typed notes that the text changed, and checks it once typing pauses.
+func (m Model) typed(cmd tea.Cmd) (Model, tea.Cmd) {
 	m.refreshChanged()
 	now := time.Now()
 	m.typedAt = now
@@ -287,7 +314,7 @@ func (m Model) View() string {
 	}
 	c := m.area.Cursor()
 	title += fmt.Sprintf("  line %d/%d col %d", c.Line+1, m.area.Lines(), m.area.CursorColumn()+1)
-	return m.styles.Draft.Render(ansi.Truncate(title, m.width, "…")) + "\n" + m.area.View()
+	return m.styles.Draft.Render(ansi.Truncate(title, m.width, "…")) + "\n" + m.completionView(m.area.View())
 }
 
 // refreshChanged brings the title's "(changed)" up to the text, once per
@@ -315,6 +342,6 @@ func (m Model) FullHelp() [][]key.Binding {
 	groups := m.area.FullHelp()
 	last := len(groups) - 1
 	leave, save := m.leaveSave()
-	groups[last] = append(groups[last], leave, save, m.keys.Help, m.keys.ForceQuit)
+	groups[last] = append(groups[last], leave, save, m.keys.Complete, m.keys.Docs, m.keys.Help, m.keys.ForceQuit)
 	return groups
 }

@@ -15,6 +15,11 @@ type KeyMap struct {
 	// it and saves, from the prompt too.
 	Leave, Save key.Binding
 
+	// Complete lists the field names (or after `key: ` the values) the
+	// schema allows at the cursor; Docs shows the docs of the field at
+	// the cursor.
+	Complete, Docs key.Binding
+
 	// Help shows every key, as ? does elsewhere (? is typed).
 	Help, ForceQuit key.Binding
 }
@@ -24,6 +29,8 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Leave:     common.Binding("leave, keep the draft", "esc"),
 		Save:      common.Binding("save", "ctrl+s"),
+		Complete:  common.Bind("complete the field or value", "ctrl+space", "ctrl+@"),
+		Docs:      common.Binding("docs of the field", "alt+k"),
 		Help:      common.Binding("help", "f1"),
 		ForceQuit: common.ForceQuitKey(),
 	}
