@@ -28,20 +28,21 @@ func (c FieldContext) Path() []string {
 	return append(append([]string(nil), c.Parent...), c.Key)
 }
 
-// FieldAt reads lines, an object's text in block YAML or indented JSON
-// (as kedit renders both), at line row and byte col. It goes by the
-// lines' indentation, not by a parser, so that a line being typed (a key
-// without its colon yet) is read too.
-func FieldAt(lines []string, row, col int) FieldContext {
-	if row < 0 || row >= len(lines) {
+// FieldAt reads an object's text in block YAML or indented JSON (as kedit
+// renders both), of n lines that line returns, at line row and byte col.
+// It goes by the lines' indentation, not by a parser, so that a line being
+// typed (a key without its colon yet) is read too.
+func FieldAt(n int, line func(i int) string, row, col int) FieldContext {
+	if row < 0 || row >= n {
 		return FieldContext{}
 	}
 	var c FieldContext
-	cur := readLine(lines[row])
+	text := line(row)
+	cur := readLine(text)
 	target := cur.keyCol
 	if cur.blank {
 		// An empty line: the cursor's column says which mapping it is in.
-		target = min(col, len(lines[row]))
+		target = min(col, len(text))
 	}
 	switch {
 	case cur.blank:
@@ -54,7 +55,7 @@ func FieldAt(lines []string, row, col int) FieldContext {
 	case !cur.structural:
 		// A key being typed, before its colon (a JSON key after its
 		// quote).
-		typed := lines[row][cur.keyCol:]
+		typed := text[cur.keyCol:]
 		quote := 0
 		if typed[0] == '"' {
 			quote = 1
@@ -64,7 +65,7 @@ func FieldAt(lines []string, row, col int) FieldContext {
 	itemStart := cur.dash >= 0 && !cur.blank
 	var parents []string
 	for r := row - 1; r >= 0; r-- {
-		ln := readLine(lines[r])
+		ln := readLine(line(r))
 		if ln.separator {
 			break
 		}
@@ -105,19 +106,19 @@ func FieldAt(lines []string, row, col int) FieldContext {
 		c.Present = nil
 	}
 	// The lines below the position in the same mapping are present too.
-	c.Present = append(c.Present, below(lines, row)...)
+	c.Present = append(c.Present, below(n, line, row)...)
 	return c
 }
 
 // below are the keys of the lines after row in row's mapping.
-func below(lines []string, row int) []string {
-	first := readLine(lines[row])
+func below(n int, line func(int) string, row int) []string {
+	first := readLine(line(row))
 	if first.blank {
 		return nil
 	}
 	var out []string
-	for r := row + 1; r < len(lines); r++ {
-		ln := readLine(lines[r])
+	for r := row + 1; r < n; r++ {
+		ln := readLine(line(r))
 		switch {
 		case ln.separator:
 			return out

@@ -67,7 +67,7 @@ spec:
 		{"under a dash's key", items, 2, 6, "items metadata", "name", "na", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := FieldAt(strings.Split(tc.text, "\n"), tc.row, tc.col)
+			c := fieldAt(strings.Split(tc.text, "\n"), tc.row, tc.col)
 			if strings.Join(c.Parent, " ") != tc.parent || c.Key != tc.key || c.Typed != tc.typed || c.Value != tc.value {
 				t.Errorf("got parent %q key %q typed %q value %v", c.Parent, c.Key, c.Typed, c.Value)
 			}
@@ -93,9 +93,13 @@ func FuzzFieldAt(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, row, col int) {
 		lines := strings.Split(text, "\n")
-		c := FieldAt(lines, row, col)
+		c := fieldAt(lines, row, col)
 		if row >= 0 && row < len(lines) && !strings.Contains(lines[row], c.Typed) {
 			t.Errorf("typed %q is not on line %q", c.Typed, lines[row])
 		}
 	})
+}
+
+func fieldAt(lines []string, row, col int) FieldContext {
+	return FieldAt(len(lines), func(i int) string { return lines[i] }, row, col)
 }

@@ -12,7 +12,7 @@ type KeyMap struct {
 	// Scrolling the body.
 	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 	// Close goes back to where the docs were opened from.
-	Close key.Binding
+	Close           key.Binding
 	Help, ForceQuit key.Binding
 }
 
