@@ -61,7 +61,6 @@ func schemaOf(t testing.TB, gvk schema.GroupVersionKind) *schemacheck.Schema {
 	return s
 }
 
-
 var (
 	deploymentGVK = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 	thingGVK      = schema.GroupVersionKind{Group: "check.kedit.example.com", Version: "v1", Kind: "Thing"}
