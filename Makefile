@@ -60,11 +60,15 @@ test-localcluster: localcluster
 STRESS_SESSIONS ?= 16
 STRESS_EDITS ?= 50
 STRESS_REPORT ?= $(CURDIR)/bin/stress.json
+# STRESS_SCHEMA_MUTATIONS: the schema check against the server's dry run (`make test` tries 400).
+STRESS_SCHEMA_MUTATIONS ?= 20000
 stress: stress-merge
 	@mkdir -p bin
 	KEDIT_STRESS_SESSIONS=$(STRESS_SESSIONS) KEDIT_STRESS_EDITS=$(STRESS_EDITS) KEDIT_STRESS_REPORT=$(STRESS_REPORT) \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestStress' -v ./kube
 	@cat $(STRESS_REPORT)
+	KEDIT_SCHEMA_MUTATIONS=$(STRESS_SCHEMA_MUTATIONS) \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestCheckAgreesWithTheServer$$' -v ./kube/schemacheck
 
 ## stress-merge: kedit's line merge against the git on the machine under every git merge-file flag
 ## (styles, favors, marker sizes, labels), STRESS_MERGE_CASES random cases (`make test` runs 2,000)

@@ -82,6 +82,15 @@ type ParsedDraft struct {
 // ParseDraft is FormatYAML.ParseDraft.
 func ParseDraft(text string) *ParsedDraft { return FormatYAML.ParseDraft(text) }
 
+// Object is the object the text holds, as the server would get it (a
+// Secret's values encoded); nil when it does not parse.
+func (p *ParsedDraft) Object() *unstructured.Unstructured {
+	if p == nil || p.err != nil {
+		return nil
+	}
+	return p.obj
+}
+
 // Err returns why the text cannot be saved as it stands, a *DraftError
 // naming the line when it can, or nil when it parses. For the text of
 // ref's object: a Secret's refusal never quotes the text, which may hold

@@ -82,6 +82,9 @@ type Object struct {
 	// History reads the object's history from the audit logs kedit was
 	// given (--audit-log), each time the timeline opens; nil for none.
 	History timeline.HistoryReader
+	// Check checks a draft against the server's schema of the object's
+	// kind (diagnostics.go); nil checks nothing.
+	Check SchemaCheck
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.

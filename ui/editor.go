@@ -216,5 +216,8 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		return m, cmd
 	}
 	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
+	if d := m.sess.Draft(); d != nil && d.Err == nil && d.Text == msg.text {
+		cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
+	}
 	return m, cmd
 }

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
@@ -47,7 +48,7 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 		m.screen = screenConflict
 		return m, tea.Batch(cmds...)
 	}
-	if save {
+	if save && !m.schemaHold(escape.Safe(m.keys.Editor.Save.Help().Key)) {
 		cmds = append(cmds, m.handle(model.SaveRequested{}))
 	}
 	return m, tea.Batch(cmds...)
@@ -68,6 +69,10 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	}
 	m.editor.SetFormat(m.sess.Format())
 	m.editor.Open(text, merged, causes)
+	var diagnose tea.Cmd
+	if d := m.sess.Draft(); d != nil && !merged && d.Text == text && d.Err == nil {
+		diagnose = m.diagnose(true, text, d.Object)
+	}
 	var base *unstructured.Unstructured
 	switch {
 	case merged:
@@ -75,7 +80,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return m.editor.RenderBase(m.sess.Format(), base)
+	return tea.Batch(m.editor.RenderBase(m.sess.Format(), base), diagnose)
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views
@@ -109,6 +114,9 @@ func (m App) editorChecked(msg editor.CheckedMsg) (App, tea.Cmd) {
 	}
 	if msg.Version == m.editor.Version() {
 		m.editor.SetNotes(msg.Causes, err)
+		if err == nil {
+			cmd = tea.Batch(cmd, m.diagnose(true, msg.Text, msg.Parsed.Object()))
+		}
 	}
 	return m, cmd
 }

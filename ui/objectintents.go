@@ -101,6 +101,8 @@ func (m App) save(msg object.SaveMsg) (App, tea.Cmd) {
 	case f != nil && f.Kind == model.ErrorNotFound:
 		cmd := m.handle(model.Recreate{})
 		return m, cmd
+	case m.schemaHold(escape.Safe(m.keys.Object.Save.Help().Key)):
+		return m, nil
 	}
 	cmd := m.handle(model.SaveRequested{})
 	return m, cmd

@@ -69,6 +69,8 @@ type objectState struct {
 	oncall oncallState
 	// access is whether the user may save this object (access.go).
 	access accessState
+	// diag is the schema's word on the draft (diagnostics.go).
+	diag diagState
 }
 
 // take makes st the object shown, on fresh views. For an object just

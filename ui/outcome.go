@@ -93,6 +93,8 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m, cmd = m.editorDone(msg)
 	case editor.CheckedMsg:
 		m, cmd = m.editorChecked(msg)
+	case diagnosedMsg:
+		m = m.diagnosed(msg)
 	case accessCheckedMsg:
 		m.accessChecked(msg)
 	case baseRenderedMsg:

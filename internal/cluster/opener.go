@@ -30,6 +30,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui"
 )
@@ -104,6 +105,10 @@ type Opener struct {
 	// gvSchemas are the server's schemas read so far, by group-version.
 	schemasMu sync.Mutex
 	gvSchemas map[schema.GroupVersion]schemaResult
+	// kindChecks are the schemas of the kinds checked so far
+	// (schemacheck), read when a draft of the kind is first checked.
+	checksMu   sync.Mutex
+	kindChecks map[schema.GroupVersionKind]checkResult
 }
 
 // openObject is what the Opener keeps of one object it opened.
@@ -249,6 +254,16 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
 		Close:   func() { o.release(ob) },
 	}
+	if t.Subresource == "" {
+		// A subresource's text (a Scale, a status) is not of the kind.
+		opened.Check = func(ctx context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error) {
+			s, err := o.checkSchema(t)
+			if err != nil {
+				return nil, err
+			}
+			return s.CheckObject(text, obj.Object), nil
+		}
+	}
 	if len(o.auditLogs) > 0 {
 		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
 	}
@@ -270,6 +285,35 @@ func (o *Opener) schemas(t *kube.Target) (managedfields.TypeConverter, error) {
 	}
 	o.gvSchemas[gv] = schemaResult{conv, err}
 	return conv, err
+}
+
+// checkSchema is the server's schema of t's kind for schemacheck, read
+// once per kind (from the documents on disk when the server's hash is
+// unchanged): the first draft checked waits for it, off the UI's
+// goroutine.
+func (o *Opener) checkSchema(t *kube.Target) (*schemacheck.Schema, error) {
+	gvk := t.Mapping.GroupVersionKind
+	o.checksMu.Lock()
+	defer o.checksMu.Unlock()
+	if c, ok := o.kindChecks[gvk]; ok {
+		return c.schema, c.err
+	}
+	s, err := kube.LoadCheckSchema(o.flags, t)
+	if err != nil {
+		o.logger.Info("no schema check", "kind", gvk.String(), "err", err.Error())
+	}
+	if o.kindChecks == nil {
+		o.kindChecks = map[schema.GroupVersionKind]checkResult{}
+	}
+	o.kindChecks[gvk] = checkResult{s, err}
+	return s, err
+}
+
+// checkResult is one kind's schema for schemacheck, or why it cannot be
+// read.
+type checkResult struct {
+	schema *schemacheck.Schema
+	err    error
 }
 
 // schemaResult is one group-version's schemas, or why they cannot be read.

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
@@ -54,6 +56,20 @@ func (s *Schema) Check(text string) []Diagnostic {
 	if err := utiljson.Unmarshal(raw, &obj); err != nil || obj == nil {
 		return nil
 	}
+	return s.CheckObject(text, obj)
+}
+
+// CheckObject is Check of obj, read from text (a Secret's draft, whose
+// text shows its values decoded, is read into the object the server
+// gets): the diagnostics are about obj, on text's lines.
+func (s *Schema) CheckObject(text string, obj map[string]any) []Diagnostic {
+	if obj == nil {
+		return nil
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil
+	}
 	if av, _ := obj["apiVersion"].(string); av != s.gvk.GroupVersion().String() {
 		return nil
 	}
@@ -67,9 +83,28 @@ func (s *Schema) Check(text string) []Diagnostic {
 	}
 	var errs field.ErrorList
 	if s.builtin {
-		errs = append(errs, validation.ValidateCustomResource(nil, obj, s.validator)...)
-		errs = append(errs, builtinDuplicates(listtype.ValidateListSetsAndMaps(nil, s.structural, obj))...)
-		for _, e := range s.decode(raw) {
+		typed, failures := s.decode(raw)
+		// The server's code checks what the Go type holds: every field
+		// of a struct that is not a pointer there (a Deployment's spec,
+		// even when the text has none), and a zero value (null, "", 0)
+		// where the field was written or not at all. The schema's
+		// rules are checked on that, a zero value as a field left out:
+		// the server defaults it, or refuses it where the schema
+		// requires it.
+		held := runtime.DeepCopyJSON(obj)
+		if typed != nil {
+			if u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err == nil {
+				held = u
+			}
+		}
+		dropZero(held)
+		// The server defaults before it validates (a Service port's
+		// protocol is TCP when left out, and two ports of 443 then
+		// collide): the defaults the schema publishes are its.
+		structuraldefaulting.Default(held, s.structural)
+		errs = append(errs, validation.ValidateCustomResource(nil, held, s.validator)...)
+		errs = append(errs, builtinDuplicates(s.gvk.Kind, listtype.ValidateListSetsAndMaps(nil, s.structural, held))...)
+		for _, e := range failures {
 			switch e.kind {
 			case unknownField:
 				add(e.path, s.unknownText(e.path))
@@ -125,12 +160,7 @@ func tidy(ds []Diagnostic) []Diagnostic {
 // schema's validation on what is left, its embedded resources, its keyed
 // lists, and, when nothing blocks them, its rules.
 func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) field.ErrorList {
-	_, _, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
-	if err != nil {
-		// The server refuses metadata it cannot read, as the schema's
-		// validation of metadata says below.
-		metaUnknown = nil
-	}
+	meta, hasMeta, metaUnknown, metaErr := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
 	for _, p := range metaUnknown {
 		add(p, s.unknownText(p))
 	}
@@ -139,12 +169,27 @@ func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) fie
 		for _, p := range pruning.PruneWithOptions(pruned, s.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}) {
 			add(p, s.unknownText(p))
 		}
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(pruned, s.structural)
 	}
-	_, unknown := schemaobjectmeta.CoerceWithOptions(nil, pruned, s.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	// The server defaults what is left out before it validates.
+	structuraldefaulting.Default(pruned, s.structural)
+	var errs field.ErrorList
+	coerceErr, unknown := schemaobjectmeta.CoerceWithOptions(nil, pruned, s.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	for _, p := range unknown {
 		add(p, s.unknownText(p))
 	}
-	var errs field.ErrorList
+	if coerceErr != nil {
+		errs = append(errs, coerceErr)
+	}
+	if hasMeta && metaErr == nil {
+		// The server validates the metadata it read, as ObjectMeta
+		// holds it (a null label is "").
+		if err := schemaobjectmeta.SetObjectMeta(pruned, meta); err == nil {
+			if m, ok := pruned["metadata"].(map[string]any); ok {
+				dropZero(m)
+			}
+		}
+	}
 	errs = append(errs, validation.ValidateCustomResource(nil, pruned, s.validator)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, pruned, s.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, s.structural, pruned)...)
@@ -174,24 +219,24 @@ func blocking(errs field.ErrorList) bool {
 // are flagged.
 var builtinUnique = []string{".containers", ".initContainers", ".ephemeralContainers", ".volumes"}
 
+// builtinUniqueOf are such lists of one kind, by their path.
+var builtinUniqueOf = map[string][]string{"Service": {"spec.ports"}}
+
 // builtinDuplicates keeps the duplicate keys of errs that the server
 // refuses in a built-in kind.
-func builtinDuplicates(errs field.ErrorList) field.ErrorList {
+func builtinDuplicates(kind string, errs field.ErrorList) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range errs {
 		if e.Type != field.ErrorTypeDuplicate {
 			continue
 		}
-		list, _, _ := strings.Cut(e.Field, "[")
-		i := strings.LastIndex(e.Field, "[")
-		if i > 0 {
-			list = e.Field[:i]
+		list := e.Field
+		if i := strings.LastIndex(list, "["); i > 0 {
+			list = list[:i]
 		}
-		for _, u := range builtinUnique {
-			if strings.HasSuffix(list, u) {
-				out = append(out, e)
-				break
-			}
+		if slices.ContainsFunc(builtinUnique, func(u string) bool { return strings.HasSuffix(list, u) }) ||
+			slices.Contains(builtinUniqueOf[kind], list) {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -212,13 +257,13 @@ const (
 	wrongType
 )
 
-// decode decodes raw strictly into the kind's Go type and returns what
-// the server would refuse in it.
-func (s *Schema) decode(raw []byte) []decoded {
+// decode decodes raw strictly into the kind's Go type and returns it
+// (nil when it does not decode) and what the server would refuse in it.
+func (s *Schema) decode(raw []byte) (runtime.Object, []decoded) {
 	gvk := s.gvk
-	_, _, err := strictDecoder.Decode(raw, &gvk, nil)
+	typed, _, err := strictDecoder.Decode(raw, &gvk, nil)
 	if err == nil {
-		return nil
+		return typed, nil
 	}
 	var out []decoded
 	if strict, ok := runtime.AsStrictDecodingError(err); ok {
@@ -231,13 +276,32 @@ func (s *Schema) decode(raw []byte) []decoded {
 				out = append(out, decoded{kind: duplicateField, path: unquote(strings.TrimPrefix(msg, "duplicate field "))})
 			}
 		}
-		return out
+		return typed, out
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		out = append(out, decoded{kind: wrongType, path: te.Field, text: typeWords(te.Type.String())})
 	}
-	return out
+	return nil, out
+}
+
+// dropZero removes the fields of x that are null, "" or 0, as a Go type
+// cannot tell them from a field left out.
+func dropZero(x any) {
+	switch x := x.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if v == nil || v == "" || v == int64(0) {
+				delete(x, k)
+				continue
+			}
+			dropZero(v)
+		}
+	case []any:
+		for _, v := range x {
+			dropZero(v)
+		}
+	}
 }
 
 // typeErrorUnder reports whether errs has a wrong type at path or inside

@@ -2,11 +2,14 @@ package schemacheck_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 
+	"github.com/kedit/kedit/internal/testwait"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/kube/schemacheck"
 )
@@ -38,10 +41,24 @@ spec:
           value: "1"
 `
 
-var crdOnce sync.Once
-
-func installThing(t *testing.T) {
-	crdOnce.Do(func() { kubetest.CreateCustom(t, kubetest.Namespace(t), thingCRD, "") })
+// schemaOf reads the test server's schema of gvk as kedit does.
+func schemaOf(t testing.TB, gvk schema.GroupVersionKind) *schemacheck.Schema {
+	t.Helper()
+	var s *schemacheck.Schema
+	var err error
+	// The server publishes a new custom resource's document a moment
+	// after the definition is established.
+	if !testwait.Until(30*time.Second, func() bool {
+		var dc *discovery.DiscoveryClient
+		if dc, err = discovery.NewDiscoveryClientForConfig(kubetest.RESTConfig(t)); err != nil {
+			return false
+		}
+		s, err = kube.ServerCheckSchema(dc, gvk)
+		return err == nil
+	}) {
+		t.Fatal(err)
+	}
+	return s
 }
 
 var (
@@ -55,7 +72,7 @@ var (
 // found on its line, in the schema's words, and a valid object has none.
 func TestCheckSaysWhereAndWhy(t *testing.T) {
 	t.Parallel()
-	installThing(t)
+	schemacheck.InstallThing(t)
 	schemas := map[schema.GroupVersionKind]*schemacheck.Schema{}
 	for _, gvk := range []schema.GroupVersionKind{deploymentGVK, thingGVK, configMapGVK, secretGVK} {
 		schemas[gvk] = schemaOf(t, gvk)
@@ -70,7 +87,7 @@ func TestCheckSaysWhereAndWhy(t *testing.T) {
 		message  string
 	}{
 		{"valid deployment", deploymentGVK, deployment, "", "", "", "", ""},
-		{"valid thing", thingGVK, thing, "", "", "", "", ""},
+		{"valid thing", thingGVK, schemacheck.ThingYAML, "", "", "", "", ""},
 		{"unknown field", deploymentGVK, deployment, "imagePullPolicy: Always", "imagePullPolicyy: Always",
 			"imagePullPolicyy", "spec.template.spec.containers[0].imagePullPolicyy", "imagePullPolicyy: unknown field, did you mean imagePullPolicy?"},
 		{"wrong type", deploymentGVK, deployment, "replicas: 2", `replicas: "3"`,
@@ -85,22 +102,22 @@ func TestCheckSaysWhereAndWhy(t *testing.T) {
 			"a: 1", "data.a", "a: 1 is an integer, a string is expected"},
 		{"secret stringData", secretGVK, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  a: {b: c}\n", "", "",
 			"a: {b: c}", "stringData.a", `a: {"b":"c"} is an object, a string is expected`},
-		{"crd unknown", thingGVK, thing, "  mode: fast", "  mdoe: fast", "mdoe", "spec.mdoe", "mdoe: unknown field, did you mean mode?"},
-		{"crd enum", thingGVK, thing, "mode: fast", "mode: quick", "quick", "spec.mode", `mode: "quick" is not one of fast, slow`},
-		{"crd pattern", thingGVK, thing, "code: abc", "code: ABCD", "ABCD", "spec.code", `code: "ABCD" should match '^[a-z]{3}$'`},
-		{"crd max", thingGVK, thing, "size: 3", "size: 11", "size: 11", "spec.size", "size: 11 should be less than or equal to 10"},
-		{"crd min", thingGVK, thing, "weight: 1", "weight: -1", "weight: -1", "spec.entries[0].weight", "should be greater than or equal to 0"},
-		{"crd maxLength", thingGVK, thing, "short: ab", "short: abcdef", "abcdef", "spec.short", "may not be more than 5"},
-		{"crd format", thingGVK, thing, "uid: 0b8c3a7e", "uid: x0b8c3a7e", "x0b8", "spec.uid", `uid: "x0b8c3a7e-5f0e-4a53-9d1c-2f7a0c1f3b11" is not a valid uuid`},
-		{"crd int-or-string", thingGVK, thing, "port: http", "port: [1]", "port: [1]", "spec.port", "port: [1] is a list, an integer or a string is expected"},
-		{"crd required", thingGVK, thing, "  size: 3\n", "", "spec:", "spec.size", "a required field is missing: size"},
-		{"crd keyed list", thingGVK, thing, "name: b", "name: a", "- name: a\n    weight: 2", "spec.entries[1]", "given twice"},
-		{"crd set", thingGVK, thing, "tags: [p, q]", "tags: [p, p]", "tags: [p, p]", "spec.tags[1]", "given twice"},
-		{"crd rule", thingGVK, thing, "minReplicas: 1", "minReplicas: 5", "spec:", "spec", "minReplicas must not exceed maxReplicas"},
-		{"crd metadata", thingGVK, thing, "    app: one", "    app: 1", "app: 1", "metadata.labels.app", "app: 1 is an integer, a string is expected"},
-		{"crd metadata unknown", thingGVK, thing, "  name: one\n", "  name: one\n  nmae: x\n", "nmae", "metadata.nmae", "nmae: unknown field, did you mean name?"},
-		{"crd embedded", thingGVK, thing, "    kind: ConfigMap\n", "", "template:", "spec.template.kind", "a required field is missing: kind"},
-		{"crd keeps anything", thingGVK, thing, "anything: [1, 2]", "whatever: {a: [true]}", "", "", ""},
+		{"crd unknown", thingGVK, schemacheck.ThingYAML, "  mode: fast", "  mdoe: fast", "mdoe", "spec.mdoe", "mdoe: unknown field, did you mean mode?"},
+		{"crd enum", thingGVK, schemacheck.ThingYAML, "mode: fast", "mode: quick", "quick", "spec.mode", `mode: "quick" is not one of fast, slow`},
+		{"crd pattern", thingGVK, schemacheck.ThingYAML, "code: abc", "code: ABCD", "ABCD", "spec.code", `code: "ABCD" should match '^[a-z]{3}$'`},
+		{"crd max", thingGVK, schemacheck.ThingYAML, "size: 3", "size: 11", "size: 11", "spec.size", "size: 11 should be less than or equal to 10"},
+		{"crd min", thingGVK, schemacheck.ThingYAML, "weight: 1", "weight: -1", "weight: -1", "spec.entries[0].weight", "should be greater than or equal to 0"},
+		{"crd maxLength", thingGVK, schemacheck.ThingYAML, "short: ab", "short: abcdef", "abcdef", "spec.short", "may not be more than 5"},
+		{"crd format", thingGVK, schemacheck.ThingYAML, "uid: 0b8c3a7e", "uid: x0b8c3a7e", "x0b8", "spec.uid", `uid: "x0b8c3a7e-5f0e-4a53-9d1c-2f7a0c1f3b11" is not a valid uuid`},
+		{"crd int-or-string", thingGVK, schemacheck.ThingYAML, "port: http", "port: [1]", "port: [1]", "spec.port", "port: [1] is a list, an integer or a string is expected"},
+		{"crd required", thingGVK, schemacheck.ThingYAML, "  size: 3\n", "", "spec:", "spec.size", "a required field is missing: size"},
+		{"crd keyed list", thingGVK, schemacheck.ThingYAML, "name: b", "name: a", "- name: a\n    weight: 2", "spec.entries[1]", "given twice"},
+		{"crd set", thingGVK, schemacheck.ThingYAML, "tags: [p, q]", "tags: [p, p]", "tags: [p, p]", "spec.tags[1]", "given twice"},
+		{"crd rule", thingGVK, schemacheck.ThingYAML, "minReplicas: 1", "minReplicas: 5", "spec:", "spec", "minReplicas must not exceed maxReplicas"},
+		{"crd metadata", thingGVK, schemacheck.ThingYAML, "    app: one", "    app: 1", "app: 1", "metadata.labels.app", "app: 1 is an integer, a string is expected"},
+		{"crd metadata unknown", thingGVK, schemacheck.ThingYAML, "  name: one\n", "  name: one\n  nmae: x\n", "nmae", "metadata.nmae", "nmae: unknown field, did you mean name?"},
+		{"crd embedded", thingGVK, schemacheck.ThingYAML, "    kind: ConfigMap\n", "", "template:", "spec.template.kind", "a required field is missing: kind"},
+		{"crd keeps anything", thingGVK, schemacheck.ThingYAML, "anything: [1, 2]", "whatever: {a: [true]}", "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := tc.text

@@ -1,6 +1,8 @@
-package schemacheck_test
+package schemacheck
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -8,18 +10,16 @@ import (
 	"k8s.io/client-go/discovery"
 
 	"github.com/kedit/kedit/internal/testwait"
-	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/kubetest"
-	"github.com/kedit/kedit/kube/schemacheck"
 )
 
 func TestMain(m *testing.M) { kubetest.Main(m) }
 
-// thingCRD is a custom resource with each rule a schema can state: a
+// ThingCRD is a custom resource with each rule a schema can state: a
 // keyed list, a set, an enum, a pattern, a format, bounds, an
 // int-or-string, fields that keep anything, an embedded resource and CEL
 // rules.
-const thingCRD = `apiVersion: apiextensions.k8s.io/v1
+const ThingCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: things.check.kedit.example.com
@@ -74,8 +74,8 @@ spec:
                 x-kubernetes-preserve-unknown-fields: true
 `
 
-// thing is a valid Thing.
-const thing = `apiVersion: check.kedit.example.com/v1
+// ThingYAML is a valid Thing.
+const ThingYAML = `apiVersion: check.kedit.example.com/v1
 kind: Thing
 metadata:
   name: one
@@ -106,10 +106,24 @@ spec:
       name: inner
 `
 
-// schemaOf reads the test server's schema of gvk as kedit does.
-func schemaOf(t testing.TB, gvk schema.GroupVersionKind) *schemacheck.Schema {
+var thingOnce sync.Once
+
+// InstallThing installs ThingCRD once for the tests of the package, run
+// in parallel.
+func InstallThing(t testing.TB) {
+	thingOnce.Do(func() { kubetest.CreateCustom(t, kubetest.Namespace(t), ThingCRD, "") })
+}
+
+// serverSchema reads the test server's schema of gvk (the document read
+// here as kube.ServerCheckSchema reads it: this package's tests cannot
+// import kube, which imports it).
+func serverSchema(t testing.TB, gvk schema.GroupVersionKind) *Schema {
 	t.Helper()
-	var s *schemacheck.Schema
+	key := "apis/" + gvk.Group + "/" + gvk.Version
+	if gvk.Group == "" {
+		key = "api/" + gvk.Version
+	}
+	var s *Schema
 	var err error
 	// The server publishes a new custom resource's document a moment
 	// after the definition is established.
@@ -118,7 +132,20 @@ func schemaOf(t testing.TB, gvk schema.GroupVersionKind) *schemacheck.Schema {
 		if dc, err = discovery.NewDiscoveryClientForConfig(kubetest.RESTConfig(t)); err != nil {
 			return false
 		}
-		s, err = kube.ServerCheckSchema(dc, gvk)
+		paths, perr := dc.OpenAPIV3().Paths()
+		if err = perr; err != nil {
+			return false
+		}
+		doc, ok := paths[key]
+		if !ok {
+			err = fmt.Errorf("no document for %s", key)
+			return false
+		}
+		raw, rerr := doc.Schema("application/json")
+		if err = rerr; err != nil {
+			return false
+		}
+		s, err = New(raw, gvk)
 		return err == nil
 	}) {
 		t.Fatal(err)

@@ -91,10 +91,57 @@ func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
 		return nil, fmt.Errorf("the schema of %s: %w", gvk, err)
 	}
 	s := &Schema{gvk: gvk, structural: structural, validator: validator, builtin: scheme.Scheme.Recognizes(gvk)}
+	if s.builtin {
+		dropZeroDefaults(structural)
+	}
 	if !s.builtin && hasRules(structural) {
 		s.cel = cel.NewValidator(structural, true, celconfig.PerCallLimit)
 	}
 	return s, nil
+}
+
+// dropZeroDefaults takes out of s the defaults that are zero values ("",
+// 0, false, empty): a built-in kind's schema publishes them for fields
+// its Go type always holds, but the server's code takes such a value as
+// the field left out (a container's name "" is refused as missing).
+func dropZeroDefaults(s *structuralschema.Structural) {
+	if s == nil {
+		return
+	}
+	switch d := s.Default.Object.(type) {
+	case string:
+		if d == "" {
+			s.Default.Object = nil
+		}
+	case int64:
+		if d == 0 {
+			s.Default.Object = nil
+		}
+	case float64:
+		if d == 0 {
+			s.Default.Object = nil
+		}
+	case bool:
+		if !d {
+			s.Default.Object = nil
+		}
+	case map[string]any:
+		if len(d) == 0 {
+			s.Default.Object = nil
+		}
+	case []any:
+		if len(d) == 0 {
+			s.Default.Object = nil
+		}
+	}
+	for k, p := range s.Properties {
+		dropZeroDefaults(&p)
+		s.Properties[k] = p
+	}
+	dropZeroDefaults(s.Items)
+	if s.AdditionalProperties != nil {
+		dropZeroDefaults(s.AdditionalProperties.Structural)
+	}
 }
 
 // kindSchemaName is the name of the schema of gvk among schemas: the one

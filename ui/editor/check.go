@@ -77,11 +77,46 @@ func (m *Model) CheckDone(msg CheckedMsg) (bool, tea.Cmd) {
 }
 
 // SetNotes draws the causes and the parse error err (a *model.DraftError
-// names its line) under their lines.
+// names its line) under their lines. A text that does not parse has no
+// diagnostics; one that does keeps those it has until SetDiagnostics
+// gives its own.
 func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	notes := causes
 	if n, ok := parseNote(err); ok {
 		notes = append(append([]textedit.Note(nil), causes...), n)
+	} else {
+		for _, n := range m.area.Notes() {
+			if n.AtCursor {
+				notes = append(notes, n)
+			}
+		}
+	}
+	m.area.SetNotes(notes)
+}
+
+// Diagnostic is why the server's schema refuses a line of the text: the
+// line (counted from 1) and the words, escaped where they were made.
+type Diagnostic struct {
+	Line int
+	Text escape.Text
+}
+
+// SetDiagnostics marks the lines of ds, diagnostics of the text at
+// version, in the gutter, and says each under its line while the cursor
+// is on it. A text changed since keeps the marks it has: its own come
+// after the next pause.
+func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) {
+	if version != m.area.Version() {
+		return
+	}
+	var notes []textedit.Note
+	for _, n := range m.area.Notes() {
+		if !n.AtCursor {
+			notes = append(notes, n)
+		}
+	}
+	for _, d := range ds {
+		notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: "the schema refuses: " + d.Text, AtCursor: true})
 	}
 	m.area.SetNotes(notes)
 }

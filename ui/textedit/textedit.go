@@ -22,6 +22,10 @@ type Pos struct{ Line, Col int }
 type Note struct {
 	Line int // counted from 0
 	Text escape.Text
+	// AtCursor: the note is drawn only while the cursor is on its line
+	// (a diagnostic of many, which would crowd the text); its line's
+	// number is marked all the same.
+	AtCursor bool
 }
 
 // lastID numbers editors, so that one editor's background results never
@@ -205,6 +209,10 @@ func (m *Model) SetNotes(notes []Note) {
 	}
 	sort.SliceStable(m.notes, func(i, j int) bool { return m.notes[i].Line < m.notes[j].Line })
 }
+
+// Notes are the notes drawn under lines, each on its line as it is now
+// (they follow the lines as the text is edited).
+func (m Model) Notes() []Note { return slices.Clone(m.notes) }
 
 // Update handles keys, the mouse and the editor's own background results
 // (the gutter's diff): the parent passes it every message it does not

@@ -209,6 +209,9 @@ func (m *Model) noteTexts(l int) []string {
 	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
 	var rows []string
 	for ; i < len(m.notes) && m.notes[i].Line == l; i++ {
+		if m.notes[i].AtCursor && l != m.cur.Line {
+			continue
+		}
 		t := strings.ReplaceAll(string(m.notes[i].Text), "\t", " ")
 		for j, r := range strings.Split(t, "\n") {
 			if j == 0 {

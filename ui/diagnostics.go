@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/editor"
+)
+
+// The draft checked against the server's schema of its kind (the
+// Object's Check, kube/schemacheck) off the UI's goroutine: in the in-app
+// editor once typing pauses, each refused line marked and its reason said
+// at the cursor; for a draft back from $EDITOR, in the status bar; and
+// before a save, which asks first when the schema refuses the draft. The
+// server's dry run (p) stays the final word: a schema read earlier may be
+// older than the server's.
+
+// SchemaCheck says why the server's schema of the object's kind refuses
+// obj, read from text, each reason on its line of text; an error when
+// the schema cannot be read (then nothing is said: the server judges).
+type SchemaCheck func(ctx context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
+
+// diagnosedMsg is the schema's word on a text of sess's object: of the
+// in-app editor's text at version of opening, or (inEditor false) of a
+// draft back from $EDITOR.
+type diagnosedMsg struct {
+	sess             *model.Session
+	inEditor         bool
+	opening, version uint64
+	text             string
+	found            []schemacheck.Diagnostic
+	err              error
+}
+
+// diagState is the schema's word on the draft, for the save.
+type diagState struct {
+	// text is the text found is about.
+	text  string
+	found []schemacheck.Diagnostic
+	// armed is the draft text whose save was asked for once in spite of
+	// found: the next one sends it.
+	armed string
+}
+
+// diagnose checks text, obj parsed, against the schema in the
+// background; inEditor: it is the in-app editor's text as it is now.
+// Nothing without a schema check (an app started on a session alone).
+func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructured) tea.Cmd {
+	if m.opened == nil || m.opened.Check == nil || obj == nil {
+		return nil
+	}
+	check, ctx, sess := m.opened.Check, m.ctx, m.sess
+	msg := diagnosedMsg{sess: sess, inEditor: inEditor, text: text}
+	if inEditor {
+		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
+	}
+	return func() tea.Msg {
+		msg.found, msg.err = check(ctx, text, obj)
+		return msg
+	}
+}
+
+// diagnosed takes the schema's word: marks in the in-app editor, or for
+// a draft back from $EDITOR, the status bar.
+func (m App) diagnosed(msg diagnosedMsg) App {
+	if msg.sess != m.sess || msg.err != nil {
+		return m
+	}
+	m.diag.text, m.diag.found = msg.text, msg.found
+	if msg.inEditor {
+		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
+			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(msg.found))
+		}
+		return m
+	}
+	if d := m.sess.Draft(); len(msg.found) > 0 && d != nil && d.Text == msg.text {
+		m.status.Error(m.diagnosticsText(msg.found) + "; p asks the server")
+	}
+	return m
+}
+
+// editorDiagnostics are found as the editor draws them.
+func (m App) editorDiagnostics(found []schemacheck.Diagnostic) []editor.Diagnostic {
+	out := make([]editor.Diagnostic, len(found))
+	for i, d := range found {
+		out[i] = editor.Diagnostic{Line: d.Line, Text: m.diagnosticText(d)}
+	}
+	return out
+}
+
+// diagnosticText is one diagnostic's words. A Secret's quote its values:
+// only the field is named.
+func (m App) diagnosticText(d schemacheck.Diagnostic) escape.Text {
+	if m.sess.Ref().IsSecret() {
+		return escape.Safe(d.Path) + ": not as the schema says"
+	}
+	return escape.Safe(d.Message)
+}
+
+// diagnosticsText sums found up for the status bar: how many, and the
+// first with its line.
+func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
+	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	if len(found) > 1 {
+		t += escape.Text(fmt.Sprintf(" (and %d more)", len(found)-1))
+	}
+	return t
+}
+
+// schemaHold reports whether a save of the draft waits for a second
+// asking: the schema refuses the draft as it is, and the save was not
+// asked for since. It says why, and what sends it.
+func (m *App) schemaHold(again escape.Text) bool {
+	d := m.sess.Draft()
+	if d == nil || d.Err != nil || len(m.diag.found) == 0 || m.diag.text != d.Text || m.diag.armed == d.Text {
+		return false
+	}
+	m.diag.armed = d.Text
+	// The server may take what its schema, as kedit read it, refuses:
+	// the second asking sends it.
+	m.status.Error(m.diagnosticsText(m.diag.found) + "; " + again + " again sends it, p asks the server")
+	return true
+}

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/benchkeys"
+	"github.com/kedit/kedit/ui/textedit"
+)
+
+// BenchmarkAppKeystrokeDiagnostics is one keystroke in the in-app editor
+// on a Deployment of 20 containers whose 20 images the schema refuses
+// (one diagnostic on each container's line), the cursor on one of them:
+// App.Update and App.View, as BenchmarkAppKeystroke. The check itself
+// runs off the UI's goroutine once typing pauses
+// (kube/schemacheck's BenchmarkCheckDeployment20); "take" is the app
+// taking its result, on the UI's goroutine.
+func BenchmarkAppKeystrokeDiagnostics(b *testing.B) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	var c rebaseCase
+	for _, rc := range rebaseCases {
+		if rc.name == "Deployment20" {
+			c = rc
+		}
+	}
+	r0 := ref
+	r0.Kind, r0.Resource = "Deployment", schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	sess := model.NewSession(r0)
+	if _, _, err := sess.Handle(model.Opened{Object: c.base(), At: t0}); err != nil {
+		b.Fatal(err)
+	}
+	var tm tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	tm, _ = tm.Update(keyMsg("i"))
+	m := tm.(App)
+	text := m.editor.Text()
+	var found []schemacheck.Diagnostic
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "image: ") {
+			found = append(found, schemacheck.Diagnostic{Line: i + 1, Path: fmt.Sprintf("spec.template.spec.containers[%d].image", len(found)),
+				Message: "image: 1 is an integer, a string is expected"})
+		}
+	}
+	if len(found) != 20 {
+		b.Fatalf("%d images in the text, want 20", len(found))
+	}
+	msg := diagnosedMsg{sess: sess, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
+	b.Run("take", func(b *testing.B) {
+		b.ReportAllocs()
+		d := make([]time.Duration, 0, b.N)
+		for range b.N {
+			t0 := time.Now()
+			next, _ := m.Update(msg)
+			_ = next.(App).View()
+			d = append(d, time.Since(t0))
+		}
+		benchkeys.ReportLatency(b, d)
+	})
+	next, _ := m.Update(msg)
+	m = next.(App)
+	m.editor.SetCursor(textedit.Pos{Line: found[10].Line - 1, Col: 4})
+	if !strings.Contains(m.View(), "the schema refuses: image") {
+		b.Fatalf("the diagnostic at the cursor is not drawn:\n%s", m.View())
+	}
+	b.Run("keystroke", func(b *testing.B) {
+		b.ReportAllocs()
+		d := make([]time.Duration, 0, b.N)
+		for i := range b.N {
+			t0 := time.Now()
+			next, _ := m.Update(benchkeys.Typing(i))
+			m = next.(App)
+			_ = m.View()
+			d = append(d, time.Since(t0))
+		}
+		benchkeys.ReportLatency(b, d)
+	})
+}

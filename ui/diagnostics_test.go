@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/kube/schemacheck"
+)
+
+// refuseBaz is a schema check that refuses a field baz on its line.
+func refuseBaz(_ context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error) {
+	if obj == nil {
+		return nil, nil
+	}
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "baz:") {
+			return []schemacheck.Diagnostic{{Line: i + 1, Path: "data.baz", Message: "baz: unknown field, did you mean bar?"}}, nil
+		}
+	}
+	return nil, nil
+}
+
+// TestSchemaDiagnosticsInTheApp: a field the schema refuses, typed in the
+// in-app editor, is said under its line once typing pauses; back in the
+// object view, s says why and sends nothing, s again sends the draft.
+func TestSchemaDiagnosticsInTheApp(t *testing.T) {
+	r := &fakeRunner{}
+	m := newApp(t, 100, 24, r)
+	m.opened = &Object{Check: refuseBaz}
+	m = drive(t, m, keys("i")...)
+	m = typeIn(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter}, runes("  baz: typed"))
+	if v := m.View(); !strings.Contains(v, "the schema refuses: baz: unknown field, did you mean bar?") {
+		t.Fatalf("the diagnostic is not said at the cursor:\n%s", v)
+	}
+	m = drive(t, m, keyMsg("esc"), keyMsg("s"))
+	if v := m.View(); !strings.Contains(v, "the schema refuses 1 field: line 3: baz: unknown field") || !strings.Contains(v, "s again sends it") {
+		t.Fatalf("s does not say why it waits:\n%s", v)
+	}
+	if r.saves != 0 {
+		t.Fatalf("the first s sent the draft (%d saves)", r.saves)
+	}
+	m = drive(t, m, keyMsg("s"))
+	if r.saves != 1 {
+		t.Fatalf("s again did not send the draft (%d saves)\n%s", r.saves, m.View())
+	}
+}
