@@ -73,6 +73,16 @@ func (b blame) status() escape.Text {
 	return blameOwners(b.cursor, b.lines[b.cursor])
 }
 
+// fieldPath names the field of the line under the cursor from the
+// object's root, as the field docs take it.
+func (b blame) fieldPath() []string {
+	lines := make([]string, len(b.rows))
+	for i, r := range b.rows {
+		_, lines[i], _ = strings.Cut(ansi.Strip(r), " │ ")
+	}
+	return common.FieldAt(len(lines), func(i int) string { return lines[i] }, b.cursor, len(lines[min(b.cursor, len(lines)-1)])).Path()
+}
+
 // cursorLine returns the YAML of the line under the cursor.
 func (b blame) cursorLine() (string, bool) {
 	if !b.on || b.cursor >= len(b.rows) {

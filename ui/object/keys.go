@@ -26,8 +26,9 @@ type KeyMap struct {
 	// On-call and teaching: the timeline of versions, the blame gutter,
 	// the server's dry run of the draft, the demo writer's write at once,
 	// and the demo's kubectl edit that loses a value saved meanwhile (both
-	// kedit demo only).
-	Timeline, Blame, Preview, DemoWrite, DemoKubectlEdit key.Binding
+	// kedit demo only). Docs shows the docs of the field on blame's
+	// cursor line.
+	Timeline, Blame, Docs, Preview, DemoWrite, DemoKubectlEdit key.Binding
 
 	// BackToList goes back to the browser, on the object's type and
 	// namespace, when kedit has a list to go back to.
@@ -59,6 +60,7 @@ func DefaultKeyMap() KeyMap {
 
 		Timeline:  common.Binding("timeline", "t"),
 		Blame:     common.Binding("blame", "b"),
+		Docs:      common.Binding("docs of the field (blame)", "K"),
 		Preview:   common.Binding("preview (dry run)", "p"),
 		DemoWrite: common.Binding("demo writer writes", "w"),
 

@@ -335,7 +335,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	if m.backToList {
 		draft = append(draft, k.BackToList)
 	}
-	oncall := []key.Binding{k.Timeline, k.Blame, k.Preview}
+	oncall := []key.Binding{k.Timeline, k.Blame, k.Docs, k.Preview}
 	if m.demo {
 		oncall = append(oncall, k.DemoWrite, k.DemoKubectlEdit)
 	}

@@ -36,6 +36,9 @@ type (
 	// BackToListMsg asks to go back to the browser (esc), when the view
 	// has a list to go back to (SetBackToList).
 	BackToListMsg struct{}
+	// DocsMsg asks for the docs of the field on blame's cursor line (K);
+	// Path names it from the object's root.
+	DocsMsg struct{ Path []string }
 )
 
 // SetBackToList says whether esc goes back to a list: kedit was started
@@ -90,6 +93,9 @@ func (m Model) blameUpdate(k tea.KeyMsg) (Model, tea.Cmd) {
 		m.blame.on, m.showDiff = false, true
 		m.layout()
 		return m, common.Emit(common.SayMsg{})
+	}
+	if key.Matches(k, m.keys.Docs) {
+		return m, common.Emit(DocsMsg{Path: m.blame.fieldPath()})
 	}
 	m = m.ownKey(k)
 	return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
