@@ -218,7 +218,7 @@ func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
 	if m.screen != screenBrowser || mark(m, "testmap") != "stored" {
 		t.Fatalf("after the write: screen %d\n%s", m.screen, plain(m))
 	}
-	st := m.shelf.parked[k]
+	st := m.left()[k]
 	if st.inflight != 0 || st.storeSeq == 0 {
 		t.Errorf("the kept object: %d outcomes outstanding, store seq %d", st.inflight, st.storeSeq)
 	}
@@ -267,8 +267,8 @@ func TestAppEscDuringSaveStays(t *testing.T) {
 	}
 	// Saved: nothing to keep, so going back lets go of the object.
 	m = drive(t, m, keyMsg("esc"))
-	if m.screen != screenBrowser || len(m.shelf.parked) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
-		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.shelf.parked), c.closed, mark(m, "testmap"))
+	if m.screen != screenBrowser || len(m.left()) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
+		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.left()), c.closed, mark(m, "testmap"))
 	}
 }
 

@@ -96,12 +96,12 @@ type (
 		obj *Object
 		err error
 	}
-	// objectReadMsg is the object of sess as read when the app took it
-	// up again.
+	// objectReadMsg is the object of as read when the app took it up
+	// again.
 	objectReadMsg struct {
-		sess *model.Session
-		obj  *unstructured.Unstructured
-		err  error
+		of  objectID
+		obj *unstructured.Unstructured
+		err error
 	}
 	// collectionResolvedMsg is the outcome of :TYPE.
 	collectionResolvedMsg struct {
@@ -146,10 +146,10 @@ func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.
 	}
 }
 
-func readCmd(ctx context.Context, sess *model.Session, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
+func readCmd(ctx context.Context, id objectID, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
 	return func() tea.Msg {
 		obj, err := read(ctx)
-		return objectReadMsg{sess: sess, obj: obj, err: err}
+		return objectReadMsg{of: id, obj: obj, err: err}
 	}
 }
 

@@ -25,27 +25,24 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 
 // handleErr is handle, and also returns why the session refused ev.
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
-	before := m.sess.State()
-	state, effects, err := m.sess.Handle(ev)
-	for _, eff := range effects {
-		if r, ok := eff.(model.RetrySave); ok {
-			m.status.Error(retryText(m.sess.Failure(), r.Delay))
-		}
+	h := m.objectState.handle(m.ctx, ev)
+	if h.retry != "" {
+		m.status.Error(h.retry)
 	}
-	cmds := m.objectState.run(m.ctx, effects...)
+	cmds := h.cmds
 	m.refresh()
 	// Even a refused event can move the session: merged text edited by
 	// hand with a block left in ends the rebase as a draft that cannot be
 	// saved yet.
-	cmds = append(cmds, m.moved(before, state, ev))
-	if err != nil {
-		m.refused(ev, err)
+	cmds = append(cmds, m.moved(h.before, h.after, ev))
+	if h.err != nil {
+		m.refused(ev, h.err)
 	}
 	// At once, as the effects are independent: a draft's write that
 	// finishes after a newer write or the deletion after a save is dropped
 	// by the store (their Seq), and the spinner's tick must not wait for
 	// a save to come back.
-	return tea.Batch(cmds...), err
+	return tea.Batch(cmds...), h.err
 }
 
 // refused reports an intent the session did not take.

@@ -61,13 +61,14 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	}
 	st.watch, st.events = nil, nil
 	if d := st.sess.Draft(); d != nil {
-		m.shelf.park(key, st)
+		// It stays open, in the registry, until opened again.
 		if st.inMemory() {
 			m.status.Info("the draft of " + objectName(key) + " is kept in memory only: it is lost when kedit ends")
 		} else {
 			m.status.Info("the draft of " + objectName(key) + " stays on disk in " + escape.Safe(st.draftPath))
 		}
 	} else {
+		m.objects.release(st)
 		m.shelf.forget(key)
 		if st.opened != nil && st.opened.Close != nil {
 			cmds = append(cmds, stopCmd(st.opened.Close))
@@ -83,7 +84,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		cmds = append(cmds, m.listOn(coll))
 	}
 	m.browser.Select(st.target.Namespace, st.target.Name)
-	m.browser.SetDrafts(m.shelf.marks())
+	m.browser.SetDrafts(m.shelf.marks(m.left()))
 	cmds = append(cmds, draftsCmd(m.cfg.Cluster, false))
 	return m, tea.Batch(cmds...)
 }
@@ -123,7 +124,7 @@ func (m App) showsContent() bool {
 // memory, which quitting loses, sorted: those left for the browser, and
 // the set's.
 func (m App) othersInMemory() []DraftKey {
-	out := append(m.shelf.inMemory(), m.setInMemory()...)
+	out := append(inMemory(m.left()), m.setInMemory()...)
 	sortKeys(out)
 	return out
 }

@@ -20,6 +20,8 @@ import (
 // browser with a draft and taken up again when opened again), so that no
 // copy of it can fall behind the other.
 type objectState struct {
+	// id names it for the outcomes of its commands (registry.go).
+	id     objectID
 	sess   *model.Session
 	runner Performer
 	drafts Drafts
@@ -94,6 +96,39 @@ func (m *App) take(st *objectState, fresh bool) {
 	m.refresh()
 }
 
+// handled is what an event did to an object: its session's state before
+// and after, the commands performing the effects, why the session refused
+// the event, and what there is to say of it.
+type handled struct {
+	before, after model.State
+	cmds          []tea.Cmd
+	err           error
+	// retry says when a failed save is tried again, if it is.
+	retry escape.Text
+	// autoRebased is what --auto-rebase resubmitted at once, if it did
+	// so now.
+	autoRebased *model.AutoRebase
+}
+
+// handle hands ev to o's session and runs its effects: the one way an
+// event reaches an object, shown or not.
+func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
+	h := handled{before: o.sess.State()}
+	prev, _ := o.sess.AutoRebased()
+	var effects []model.Effect
+	h.after, effects, h.err = o.sess.Handle(ev)
+	for _, eff := range effects {
+		if r, ok := eff.(model.RetrySave); ok {
+			h.retry = retryText(o.sess.Failure(), r.Delay)
+		}
+	}
+	if a, ok := o.sess.AutoRebased(); ok && a != prev {
+		h.autoRebased = &a
+	}
+	h.cmds = o.run(ctx, effects...)
+	return h
+}
+
 // run turns effects of o's session into commands, for an object shown or
 // not alike: each effect performed by o's runner and counted in flight
 // (leaving the object waits for it), a retry's delay as a timer.
@@ -101,15 +136,23 @@ func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cm
 	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			cmds = append(cmds, retryCmd(o.sess, r))
+			cmds = append(cmds, retryCmd(o.id, r))
 			continue
 		}
 		if o.runner != nil {
 			o.inflight++
-			cmds = append(cmds, performCmd(ctx, o.sess, o.runner, eff))
+			cmds = append(cmds, performCmd(ctx, o.id, o.runner, eff))
 		}
 	}
 	return cmds
+}
+
+// key names the object: the zero key for an app started on a session.
+func (o *objectState) key() DraftKey {
+	if o.target == nil {
+		return DraftKey{}
+	}
+	return keyOf(o.target)
 }
 
 // notice is something to say of an object, in the status bar or on its

@@ -90,7 +90,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	var sessions []*model.Session
 	waiting := 0
 	for _, o := range s.Objects {
-		ost := &objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
+		ost := m.objects.add(&objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o})
 		var first notice
 		if ns := ost.init(m.cfg); len(ns) > 0 {
 			first = ns[0]
@@ -131,17 +131,17 @@ func (m *App) member(i int) *objectState {
 	return m.set.states[i]
 }
 
-// memberOf finds the object of the set whose session sess is.
-func (m *App) memberOf(sess *model.Session) (int, bool) {
-	if m.set == nil || sess == nil {
+// memberOf finds st in the set.
+func (m *App) memberOf(st *objectState) (int, bool) {
+	if m.set == nil || st == nil || st.sess == nil {
 		return -1, false
 	}
-	return m.set.model.Index(sess)
+	return m.set.model.Index(st.sess)
 }
 
-// setOutcome takes an outcome of the set's commands: its watch, the
-// outcomes of an object not shown, and the edit of several objects in
-// $EDITOR; false for any other message.
+// setOutcome takes an outcome of the set's commands: its watch and the
+// edit of several objects in $EDITOR; false for any other message. (The
+// outcomes of each object's commands find it by their objectID.)
 func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	if m.set == nil {
 		return m, nil, false
@@ -156,22 +156,6 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
 		m.setView.SetConnection(connectionText(m.set.conn))
-	// The outcomes of an object of the set not shown are its own.
-	case performedMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberPerformed(msg)
-	case storedDraftsMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberStoredDrafts(msg)
-	case retryDueMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberRetry(msg)
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's

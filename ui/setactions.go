@@ -214,20 +214,20 @@ func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			continue
 		}
 		st.stored = nil
-		effects, err := m.set.model.Handle(i, model.RecoverDraft{Draft: kube.StoredDraft(d)})
-		cmd := m.runSetEffects(effects)
+		h := st.handle(m.ctx, model.RecoverDraft{Draft: kube.StoredDraft(d)})
+		cmd, err := tea.Batch(tea.Batch(h.cmds...), m.pumpSet()), h.err
 		var stale *model.StaleDraftError
 		switch {
 		case errors.As(err, &stale):
 			st.inflight++
-			cmds = append(cmds, cmd, keepAsideCmd(st.sess, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
+			cmds = append(cmds, cmd, keepAsideCmd(st.id, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 		case err != nil:
 			m.noteMember(i, notice{common.ErrorText(err), true})
 			cmds = append(cmds, cmd)
 		default:
 			recovered++
 			st.inflight++
-			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
+			cmds = append(cmds, tea.Sequence(adoptCmd(st.id, st.drafts, d.Path), cmd))
 		}
 	}
 	m.status.Info(escape.Textf("%s recovered; other stored drafts stay on disk (kedit drafts lists them)", words.Count(recovered, "draft")))
