@@ -71,6 +71,11 @@ type objectState struct {
 	oncall oncallState
 	// access is whether the user may save this object (access.go).
 	access accessState
+	// note is what an outcome said of the object while not shown, on its
+	// row in the set until its state changes (noteOf is the state it was
+	// said in).
+	note   notice
+	noteOf model.MemberState
 }
 
 // take makes st the object shown, on fresh views. For an object just

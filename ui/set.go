@@ -29,10 +29,6 @@ type setState struct {
 	// one shown (shown, -1 for none) is the app's objectState as well.
 	states []*objectState
 	shown  int
-	// notes are what an outcome said of each object, shown on its row
-	// until its state changes (noteOf is the state it was said in).
-	notes  []notice
-	noteOf []model.MemberState
 	// events are the set's watch's (kedit stops the watch as it ends).
 	events <-chan kube.SetEvent
 	conn   kube.Connection
@@ -91,16 +87,13 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	waiting := 0
 	for _, o := range s.Objects {
 		ost := m.objects.add(&objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o})
-		var first notice
 		if ns := ost.init(m.cfg); len(ns) > 0 {
-			first = ns[0]
+			ost.note, ost.noteOf = ns[0], model.MemberLive
 		}
 		if len(ost.stored) > 0 {
 			waiting++
 		}
 		st.states = append(st.states, ost)
-		st.notes = append(st.notes, first)
-		st.noteOf = append(st.noteOf, model.MemberLive)
 		sessions = append(sessions, o.Session)
 	}
 	st.model = model.NewSet(sessions)

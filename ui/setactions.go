@@ -313,8 +313,8 @@ func (m *App) setRow(i int) objectset.Row {
 	switch {
 	case len(st.stored) > 0:
 		row.Note = escape.Textf("%s from an earlier kedit: enter to recover or discard", words.Count(len(st.stored), "stored draft"))
-	case row.Note == "" && s.notes[i].text != "" && s.noteOf[i] == status.State:
-		row.Note = s.notes[i].text
+	case row.Note == "" && st.note.text != "" && st.noteOf == status.State:
+		row.Note = st.note.text
 	}
 	return row
 }

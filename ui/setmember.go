@@ -95,5 +95,6 @@ func (m App) memberRetry(i int, msg retryDueMsg) (App, tea.Cmd) {
 
 // noteMember says n on object i's row, until its state changes.
 func (m *App) noteMember(i int, n notice) {
-	m.set.notes[i], m.set.noteOf[i] = n, m.set.model.Status(i).State
+	st := m.set.states[i]
+	st.note, st.noteOf = n, m.set.model.Status(i).State
 }
