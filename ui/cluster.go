@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -189,3 +190,19 @@ func stopCmd(stop func()) tea.Cmd {
 		return nil
 	}
 }
+
+// The app's names for the draft marks the views share (common.DraftKey,
+// common.DraftPlace): the shelf, the set and the opening of objects file
+// drafts by them.
+type (
+	// DraftKey names an object that has a draft (common.DraftKey).
+	DraftKey = common.DraftKey
+	// DraftPlace says where a draft is kept (common.DraftPlace).
+	DraftPlace = common.DraftPlace
+)
+
+// Where a draft is kept (common.DraftStored, common.DraftInMemory).
+const (
+	DraftStored   = common.DraftStored
+	DraftInMemory = common.DraftInMemory
+)

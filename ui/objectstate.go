@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/statusbar"
 	"github.com/kedit/kedit/ui/timeline"
 )
@@ -124,7 +125,7 @@ func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
 	h.after, effects, h.err = o.sess.Handle(ev)
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			h.retry = retryText(o.sess.Failure(), r.Delay)
+			h.retry = say.Retry(o.sess.Failure(), r.Delay)
 		}
 	}
 	if a, ok := o.sess.AutoRebased(); ok && a != prev {

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -213,7 +214,7 @@ func (m App) editorDone(msg editorFinishedMsg) (App, tea.Cmd) {
 // watched turns a watch event into a LiveChanged, or a connection state.
 func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
 	if ev.Type == kube.ConnectionChanged {
-		m.object.SetConnection(connectionText(ev.Connection))
+		m.object.SetConnection(say.Connection(ev.Connection))
 		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
 			// The server answers again: a save waiting out its back-off
 			// goes now, not when the back-off ends.

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -101,7 +102,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	m.set = st
 	m.setView = objectset.New(m.keys.Set, m.styles)
 	m.setView.SetTitle(s.Title)
-	m.setView.SetConnection(connectionText(st.conn))
+	m.setView.SetConnection(say.Connection(st.conn))
 	m.screen = screenSet
 	if waiting > 0 {
 		m.ask(confirmSetRecover)
@@ -148,7 +149,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
-		m.setView.SetConnection(connectionText(m.set.conn))
+		m.setView.SetConnection(say.Connection(m.set.conn))
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's
@@ -195,7 +196,7 @@ func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
 		s.conn = ev.Event.Connection
-		m.setView.SetConnection(connectionText(s.conn))
+		m.setView.SetConnection(say.Connection(s.conn))
 		var cmds []tea.Cmd
 		if s.shown >= 0 {
 			cmds = append(cmds, m.watched(ev.Event))
@@ -232,7 +233,7 @@ func (m *App) enterMember(i int) {
 	if r := st.sess.Rebase(); r != nil {
 		m.screen = screenConflict
 	}
-	m.object.SetConnection(connectionText(s.conn))
+	m.object.SetConnection(say.Connection(s.conn))
 }
 
 // backToSet goes from the object shown to the set view (esc), which needs

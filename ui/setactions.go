@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -269,7 +270,7 @@ func (m *App) setRow(i int) objectset.Row {
 	switch status.State {
 	case model.MemberSaved:
 		r := st.sess.LastSave()
-		text, whole := savedText(status.ResourceVersion, r, st.sess.Ref().IsSecret())
+		text, whole := say.Saved(status.ResourceVersion, r, st.sess.Ref().IsSecret())
 		row.State = "saved rv " + escape.Safe(status.ResourceVersion)
 		switch {
 		case r != nil && r.Unchanged:
@@ -291,7 +292,7 @@ func (m *App) setRow(i int) objectset.Row {
 		}
 	case model.MemberRefused:
 		if status.Failure != nil {
-			row.Note = failureText(status.Failure)
+			row.Note = say.Failure(status.Failure)
 		} else {
 			row.Note = common.ErrorText(status.Err)
 		}
@@ -302,8 +303,8 @@ func (m *App) setRow(i int) objectset.Row {
 			row.Note = common.BannerText(ch)
 		} else if r, kept := st.sess.KeptAfterSave(); kept {
 			// Saved, but not as written: the draft keeps the user's text.
-			text, _ := savedText(r.ResourceVersion, r, st.sess.Ref().IsSecret())
-			row.Note = text + keptSetText
+			text, _ := say.Saved(r.ResourceVersion, r, st.sess.Ref().IsSecret())
+			row.Note = text + say.KeptInSet
 		}
 	case model.MemberDeleted:
 		if status.Draft {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // Each object of the set, shown or not, as one object is: its session
@@ -26,7 +27,7 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 	if h.autoRebased != nil {
 		// --auto-rebase, as for one object: the session resubmitted a
 		// clean rebase after a conflict at once.
-		m.noteMember(i, notice{autoRebasedText(*h.autoRebased), false})
+		m.noteMember(i, notice{say.AutoRebased(*h.autoRebased), false})
 	}
 	return tea.Batch(tea.Batch(h.cmds...), m.pumpSet())
 }

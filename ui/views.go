@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
@@ -157,7 +158,7 @@ func previewContent(sess *model.Session) preview.Content {
 	}
 	c.Answered, c.Answer, c.Draft = true, p, sess.Draft()
 	if p.Err != nil {
-		c.Refusal = refusalText(model.KindOf(p.Err), p.Err)
+		c.Refusal = say.Refusal(model.KindOf(p.Err), p.Err)
 	}
 	return c
 }
