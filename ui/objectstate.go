@@ -34,11 +34,9 @@ type objectState struct {
 	events <-chan kube.WatchEvent
 	watch  Watcher
 	// inflight counts the commands whose outcome has not come back
-	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object. leaving: esc was
-	// pressed, and the app goes back to the list once they are back.
+	// (effects, moves of stored drafts): an object let go of is closing
+	// until they are (registry.go).
 	inflight int
-	leaving  bool
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
@@ -90,7 +88,7 @@ func (m *App) take(st *objectState, fresh bool) {
 		}
 	}
 	m.objectState = st
-	m.screen, m.leaving = screenObject, false
+	m.screen = screenObject
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
 	if m.set != nil {
@@ -137,7 +135,7 @@ func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
 
 // run turns effects of o's session into commands, for an object shown or
 // not alike: each effect performed by o's runner and counted in flight
-// (leaving the object waits for it), a retry's delay as a timer.
+// (an object let go of is closed once it is back), a retry's delay as a timer.
 func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, eff := range effects {

@@ -103,9 +103,8 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 }
 
 // outcomeOf hands the outcome of an object's command (performedMsg,
-// storedDraftsMsg, retryDueMsg) to its object, shown or in the set. One of
-// an object let go of meanwhile is dropped, and an object left for the
-// browser has none in flight: leaving waits for them.
+// storedDraftsMsg, retryDueMsg) to its object: shown, in the set, or left
+// for the browser. One of an object let go of is dropped.
 func (m App) outcomeOf(msg tea.Msg) (App, tea.Cmd) {
 	var id objectID
 	switch msg := msg.(type) {
@@ -125,7 +124,7 @@ func (m App) outcomeOf(msg tea.Msg) (App, tea.Cmd) {
 	}
 	i, ok := m.memberOf(st)
 	if !ok {
-		return m, nil
+		return m.leftOutcome(st, msg)
 	}
 	switch msg := msg.(type) {
 	case performedMsg:
@@ -171,7 +170,7 @@ func (m App) performed(msg performedMsg) (App, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pumpSet())
 		m, cmd = m.shownSettled(cmd)
 	}
-	return m.leaveIfDue(cmd)
+	return m, cmd
 }
 
 // storedDrafts takes the outcome of recovering, discarding or keeping
@@ -180,7 +179,7 @@ func (m App) storedDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
 	if n, ok := m.objectState.storedDrafts(msg); ok {
 		n.say(&m.status)
 	}
-	return m.leaveIfDue(nil)
+	return m, nil
 }
 
 // retryDue tries a save again once its back-off is over.

@@ -18,11 +18,18 @@ type objectID struct {
 
 // registry is the app's open objects.
 type registry struct {
-	open   map[DraftKey]*objectState
-	opened uint64
+	open map[DraftKey]*objectState
+	// closing are objects let go of whose commands' outcomes are not all
+	// back (a draft's deletion), kept until they are: each outcome finds
+	// its object, and what waits for them (the store's drafts listed
+	// again, the object's handle closed) comes after.
+	closing map[objectID]*objectState
+	opened  uint64
 }
 
-func newRegistry() registry { return registry{open: map[DraftKey]*objectState{}} }
+func newRegistry() registry {
+	return registry{open: map[DraftKey]*objectState{}, closing: map[objectID]*objectState{}}
+}
 
 // add makes st an open object, and returns it.
 func (r *registry) add(st *objectState) *objectState {
@@ -32,18 +39,37 @@ func (r *registry) add(st *objectState) *objectState {
 	return st
 }
 
-// find returns the open object id names, if it is still open.
+// find returns the object id names, if it is still open or closing.
 func (r registry) find(id objectID) (*objectState, bool) {
-	st, ok := r.open[id.key]
-	return st, ok && st.id == id
+	if st, ok := r.open[id.key]; ok && st.id == id {
+		return st, true
+	}
+	st, ok := r.closing[id]
+	return st, ok
 }
 
-// release lets go of st: an outcome of its commands finds nothing from now
-// on.
-func (r *registry) release(st *objectState) {
+// release lets go of st. It reports whether st is closed: else outcomes
+// of its commands are still to come, and st is closing until they are
+// back (closed).
+func (r *registry) release(st *objectState) bool {
 	if cur, ok := r.open[st.id.key]; ok && cur == st {
 		delete(r.open, st.id.key)
 	}
+	if st.inflight > 0 {
+		r.closing[st.id] = st
+		return false
+	}
+	return true
+}
+
+// closed reports whether st, closing, has all its outcomes back, and lets
+// go of it if so.
+func (r *registry) closed(st *objectState) bool {
+	if _, ok := r.closing[st.id]; !ok || st.inflight > 0 {
+		return false
+	}
+	delete(r.closing, st.id)
+	return true
 }
 
 // whose finds the open object an outcome of id is of, and reports whether

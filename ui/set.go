@@ -244,7 +244,7 @@ func (m App) backToSet() (App, tea.Cmd) {
 	m.watch, m.events = nil, nil
 	s.shown, s.viaNext = -1, false
 	m.objectState = &objectState{}
-	m.screen, m.leaving = screenSet, false
+	m.screen = screenSet
 	m.help.Close()
 	m.setView.Select(i)
 	m.refreshSet()
