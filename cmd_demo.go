@@ -43,6 +43,13 @@ value you saved meanwhile is lost. The cluster writes an audit log
 (audit.log in the demo's directory), which the timeline (t) reads: her write
 is marked LOST, enter shows what it lost, u puts it back as a draft.
 
+Users alice and bob may edit the demo's ConfigMaps (RBAC: a Role and its
+RoleBinding, kedit-demo-edit); anyone else gets the server's 403. The demo
+prints, and shows under the keys on ?, how a second terminal joins the same
+cluster as bob (export KUBECONFIG=DIR/cluster/kubeconfig; kedit --as bob
+configmap/testmap), or as alice with kubectl --as alice edit, so that two
+people race each other on one object.
+
 When kedit quits (also after Ctrl-C or a signal), the writer and the server
 stop and the directory is removed.`,
 		Args: cobra.MaximumNArgs(1),
@@ -85,6 +92,12 @@ stop and the directory is removed.`,
 			}
 			if len(args) == 0 {
 				args = []string{"configmap/testmap"}
+			}
+			// A class: how a second terminal joins as another user, said
+			// now (it stays on the terminal after the demo) and on ?.
+			opts.helpNote = demo.Join(d.Kubeconfig, args[0])
+			for _, l := range opts.helpNote {
+				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(l))
 			}
 			opts.strategy = string(kube.StrategyUpdate)
 			// The timeline reads the demo's own audit log: W's lost update

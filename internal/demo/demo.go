@@ -130,6 +130,9 @@ func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if err := CreateObjects(ctx, dc, Namespace); err != nil {
 		return nil, err
 	}
+	if err := GrantEdit(ctx, dc, Namespace); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 

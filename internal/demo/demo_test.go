@@ -87,6 +87,8 @@ func TestDemoStartAndClose(t *testing.T) {
 		b, _ := os.ReadFile(d.AuditLog)
 		return strings.Contains(string(b), "fieldManager="+WriterManager)
 	})
+	// A class: alice and bob may edit, anyone else gets a 403.
+	checkClass(t, d.Kubeconfig)
 
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A class on one kedit demo, through the real binaries in tmux: a second
+// terminal joins as the demo says, and RBAC is the server's.
+
+// TestE2EDemoSecondUserJoins: the demo's ? says how a second terminal
+// joins; a second kedit started with exactly that, as bob, saves foo, and
+// the first one's save of foo is a conflict. alice's kubectl edit edits,
+// carol's is refused by RBAC (403), and the join lines stay on the
+// terminal after the demo.
+func TestE2EDemoSecondUserJoins(t *testing.T) {
+	term, demoDir := startDemo(t, 200, 40)
+	kubeconfig := filepath.Join(demoDir, "cluster", "kubeconfig")
+
+	term.send("?")
+	screen := term.waitFor(screenWait, "A second terminal joins this cluster as bob", "export KUBECONFIG="+kubeconfig,
+		" --as bob configmap/testmap", "kubectl --as alice edit configmap/testmap")
+	export := regexp.MustCompile(`(?m)^\s*(export KUBECONFIG=\S+)\s*$`).FindStringSubmatch(screen)
+	join := regexp.MustCompile(`(?m)^\s*(\S+ --as bob configmap/testmap)\s*$`).FindStringSubmatch(screen)
+	if export == nil || join == nil {
+		t.Fatalf("no join lines on ?:\n%s", screen)
+	}
+	term.send("Escape")
+	term.waitGone(screenWait, "A second terminal joins")
+
+	// bob, in a second terminal, runs what the page says, word for word.
+	bobEditor := editorScript(t, `sed -i 's/^  foo: .*/  foo: bob/' "$1"`)
+	bobEnv := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: bobEditor, extra: []string{"PATH=/usr/bin:/bin"}}
+	bob := startTerminal(t, 200, 40, bobEnv.vars(t), "sh", "-c", export[1]+"; "+join[1])
+	bob.waitFor(screenWait, "ConfigMap/testmap", `foo: "1"`)
+
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	bob.send("e")
+	bob.waitFor(screenWait, "unsaved draft", "foo: bob")
+	bob.send("s")
+	bob.waitFor(screenWait, "saved rv")
+	term.send("s")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "bob")
+	if !auditHas(t, filepath.Join(demoDir, "audit.log"), "bob", "update", "testmap") {
+		t.Errorf("the demo's audit log has no update of testmap by bob (impersonated)")
+	}
+
+	// alice's kubectl edit edits; carol is not of the class: 403.
+	aliceEditor := editorScript(t, `sed -i 's/^  foo: .*/  foo: alice/' "$1"`)
+	kubectl := func(user string) (string, error) {
+		cmd := exec.Command("kubectl", "--kubeconfig", kubeconfig, "--as", user, "edit", "configmap/testmap")
+		cmd.Env = append(os.Environ(), "KUBE_EDITOR="+aliceEditor)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := kubectl("alice"); err != nil {
+		t.Errorf("kubectl --as alice edit: %v\n%s", err, out)
+	}
+	if data, err := configMapDataAt(t, kubeconfig, "default", "testmap"); err != nil || data["foo"] != "alice" {
+		t.Errorf("foo = %q after alice's kubectl edit (%v)", data["foo"], err)
+	}
+	if out, err := kubectl("carol"); err == nil || !strings.Contains(out, `User "carol" cannot get resource "configmaps"`) {
+		t.Errorf("kubectl --as carol edit: %v\n%s; want RBAC's 403", err, out)
+	}
+
+	term.send("Escape")
+	term.waitGone(screenWait, "merged without conflict")
+	term.send("q")
+	term.waitFor(screenWait, "quit with an unsaved draft?")
+	term.send("y")
+	term.waitFor(screenWait, "EXIT=0", "kedit demo:   export KUBECONFIG="+kubeconfig)
+}
+
+// auditHas reports whether the audit log at path holds a verb of
+// configmap name by user, impersonated.
+func auditHas(t *testing.T, path, user, verb, name string) bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Verb             string `json:"verb"`
+			ImpersonatedUser struct {
+				Username string `json:"username"`
+			} `json:"impersonatedUser"`
+			ObjectRef struct {
+				Name string `json:"name"`
+			} `json:"objectRef"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Verb == verb && ev.ImpersonatedUser.Username == user && ev.ObjectRef.Name == name {
+			return true
+		}
+	}
+	return false
+}
