@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A class on one kedit demo, through the real binaries in tmux: a second
@@ -104,4 +105,53 @@ func auditHas(t *testing.T, path, user, verb, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestE2EDemoKeptAndStartedAgain: kedit demo --keep DIR leaves DIR when
+// it quits, and says so; kedit history reads DIR/audit.log with kedit's
+// save in it; kedit demo --dir DIR starts on the kept object, whose
+// history the timeline shows from the log; a second demo on DIR while it
+// runs, and --dir on what is not a kept demo, are refused.
+func TestE2EDemoKeptAndStartedAgain(t *testing.T) {
+	env, tmp := demoEnv(t)
+	keep := filepath.Join(t.TempDir(), "class")
+	term := env.run(t, 200, 40, "demo", "--demo-interval", "0", "--keep", keep)
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	term.send("q")
+	term.waitFor(time.Minute, "EXIT=0", "kedit demo: stopped the API server and kept "+keep+": kedit demo --dir "+keep+" starts again on it")
+	if dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*")); len(dirs) != 0 {
+		t.Errorf("a kept demo made temporary directories too: %v", dirs)
+	}
+
+	// The class's history afterwards, with no cluster running.
+	out, stderr, code := runBinary(t, "", "history", "configmap/testmap", "--kubeconfig", filepath.Join(keep, "cluster", "kubeconfig"),
+		"--audit-log", filepath.Join(keep, "audit.log"))
+	if code != 0 || !strings.Contains(out, "kedit") || !strings.Contains(out, ".data.foo") || !strings.Contains(out, "kedit-demo") {
+		t.Errorf("kedit history on the kept log: exit %d\n%s%s", code, out, stderr)
+	}
+
+	again := env.run(t, 200, 40, "demo", "--demo-interval", "0", "--dir", keep)
+	again.waitFor(2*time.Minute, "ConfigMap/testmap", "foo: mine")
+	again.send("t")
+	again.waitFor(screenWait, "more from the audit log", "kedit-demo")
+
+	demoRun := func(args ...string) (string, error) {
+		cmd := exec.Command(env.binary, append([]string{"demo"}, args...)...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		b, err := cmd.CombinedOutput()
+		return string(b), err
+	}
+	if out, err := demoRun("--dir", keep); err == nil || !strings.Contains(out, keep+" is in use by another kedit demo (pid ") {
+		t.Errorf("a second demo on the kept directory: %v\n%s", err, out)
+	}
+	other := t.TempDir()
+	if out, err := demoRun("--dir", other); err == nil || !strings.Contains(out, other+" is not a kept demo directory") {
+		t.Errorf("--dir on an empty directory: %v\n%s", err, out)
+	}
+	again.send("q")
+	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
 }
