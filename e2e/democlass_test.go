@@ -155,3 +155,50 @@ func TestE2EDemoKeptAndStartedAgain(t *testing.T) {
 	again.send("q")
 	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
 }
+
+// TestE2ETimelineFollowsAPath: in the demo, after a save of foo and the
+// demo writer's two writes, the timeline's / .data.foo enter shows foo's
+// value in each version ("1", "mine", the writer's), esc stops, and a
+// field that came later says absent in the versions before it.
+func TestE2ETimelineFollowsAPath(t *testing.T) {
+	term, _ := startDemo(t, 160, 40)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	term.send("w")
+	screen := term.waitFor(screenWait, `demo-writer set .data.foo = "`)
+	m := regexp.MustCompile(`demo-writer set \.data\.foo = "(\w+)"`).FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("the writer's value is not said:\n%s", screen)
+	}
+	term.send("w")
+	term.waitFor(screenWait, `demo-writer set .data.bar = "`)
+	term.send("t")
+	term.waitFor(screenWait, "timeline of ConfigMap/testmap")
+	term.send("/")
+	term.waitFor(screenWait, "follow the value of:")
+	term.typeKeys(".data.foo")
+	term.send("Enter")
+	row := func(manager, value string) func(string) bool {
+		re := regexp.MustCompile(`(?m)^[ >] \d+\s+\S+\s+` + regexp.QuoteMeta(manager) + `\s+\S+\s+` + regexp.QuoteMeta(value) + `\s`)
+		return func(s string) bool { return re.MatchString(s) }
+	}
+	term.waitUntil(screenWait, "foo's value in each version", func(s string) bool {
+		return regexp.MustCompile(`OPERATION\s+\.data\.foo\s+CHANGED`).MatchString(s) && row("kedit-demo", `"1"`)(s) &&
+			row("kedit", `"mine"`)(s) && row("demo-writer", `"`+m[1]+`"`)(s)
+	})
+	term.send("Escape")
+	term.waitGone(screenWait, `"mine"`)
+	term.send("/")
+	term.typeKeys(".data.bar")
+	term.send("Enter")
+	term.waitUntil(screenWait, "bar absent before the writer set it", func(s string) bool {
+		return row("kedit-demo", "absent")(s) && row("kedit", "absent")(s) && row("demo-writer", `"1"`)(s)
+	})
+	term.send("Escape")
+	term.send("Escape")
+	term.waitGone(screenWait, "timeline of ConfigMap/testmap")
+	term.send("q")
+	term.waitFor(time.Minute, "EXIT=0")
+}

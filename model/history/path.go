@@ -143,8 +143,9 @@ func (v PathValue) Text() escape.Text {
 	return escape.Safe(string(b))
 }
 
-// ValueIn is p's value in obj, an object's content; a Secret's (secret)
-// values masked.
+// ValueIn is p's value in obj, an object's content (JSON values, as
+// decoded from the server), a copy; with secret, a Secret's values
+// masked.
 func (p Path) ValueIn(obj map[string]any, secret bool) PathValue {
 	if secret {
 		obj = runtime.DeepCopyJSON(obj)
@@ -167,6 +168,12 @@ func (p Path) ValueIn(obj map[string]any, secret bool) PathValue {
 		default:
 			return PathValue{State: PathAbsent}
 		}
+	}
+	switch cur.(type) {
+	case map[string]any, []any:
+		// The value is the caller's own: obj may change after (a timeline
+		// rebuilds its versions in one object).
+		cur = runtime.DeepCopyJSONValue(cur)
 	}
 	return PathValue{State: PathSet, Value: cur}
 }
