@@ -134,6 +134,13 @@ func TestE2EDemoKeptAndStartedAgain(t *testing.T) {
 		t.Errorf("kedit history on the kept log: exit %d\n%s%s", code, out, stderr)
 	}
 
+	// foo's value in each version: the class's story in one line.
+	out, stderr, _ = runBinary(t, "", "history", "configmap/testmap", "--kubeconfig", filepath.Join(keep, "cluster", "kubeconfig"),
+		"--audit-log", filepath.Join(keep, "audit.log"), "--path", ".data.foo")
+	if !strings.Contains(out, `VALUES OF .data.foo: "1" → "mine"`+"\n") {
+		t.Errorf("kedit history --path .data.foo on the kept log:\n%s%s", out, stderr)
+	}
+
 	again := env.run(t, 200, 40, "demo", "--demo-interval", "0", "--dir", keep)
 	again.waitFor(2*time.Minute, "ConfigMap/testmap", "foo: mine")
 	again.send("t")
