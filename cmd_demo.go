@@ -106,9 +106,11 @@ refused.`,
 			}
 			// A class: how a second terminal joins as another user, said
 			// now (it stays on the terminal after the demo) and on ?.
+			// The commands without a prefix, to copy whole.
 			opts.helpNote = demo.Join(d.Kubeconfig, args[0])
-			for _, l := range opts.helpNote {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(l))
+			fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(opts.helpNote[0]))
+			for _, l := range opts.helpNote[1:] {
+				fmt.Fprintln(cmd.ErrOrStderr(), escape.String(l))
 			}
 			opts.strategy = string(kube.StrategyUpdate)
 			// The timeline reads the demo's own audit log: W's lost update

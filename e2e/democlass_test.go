@@ -76,7 +76,11 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 	term.send("q")
 	term.waitFor(screenWait, "quit with an unsaved draft?")
 	term.send("y")
-	term.waitFor(screenWait, "EXIT=0", "kedit demo:   export KUBECONFIG="+kubeconfig)
+	// The join lines stay on the terminal, the commands whole to copy.
+	screen = term.waitFor(screenWait, "EXIT=0", "kedit demo: A second terminal joins this cluster as bob")
+	if !strings.Contains(screen, "\n  "+export[1]+"\n  "+join[1]+"\n") {
+		t.Errorf("the printed join lines are not the ones on ?:\n%s", screen)
+	}
 }
 
 // auditHas reports whether the audit log at path holds a verb of

@@ -196,6 +196,9 @@ func (d *Demo) Close() error {
 func removeAbandonedDemos(parent string) {
 	dirs, _ := filepath.Glob(filepath.Join(parent, demoDirPrefix+"*"))
 	for _, dir := range dirs {
+		if isKept(dir) {
+			continue // kept on purpose (--keep), whatever its name
+		}
 		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
 		if err != nil {
 			continue // not ours, or not finished being made
