@@ -102,6 +102,13 @@ func New(cfg Config) App {
 	}
 	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, objects: newRegistry(), objectState: &objectState{},
 		views: newViews(keys, styles), status: statusbar.New(styles), frame: newFrameState()}
+	if len(cfg.HelpNote) > 0 {
+		note := make([]escape.Text, len(cfg.HelpNote))
+		for i, l := range cfg.HelpNote {
+			note[i] = escape.Safe(l)
+		}
+		m.help.SetNote(note)
+	}
 	switch {
 	case cfg.Set != nil:
 		m.life.initCmd = m.startSet(cfg.Set)

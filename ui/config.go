@@ -94,6 +94,9 @@ type Config struct {
 	// the drafts of what it edits; :drafts lists every draft, naming the
 	// subresource of each.
 	Subresource kube.Subresource
+	// HelpNote is said under the keys on the help page (?), one line
+	// each: kedit demo's how a second terminal joins its cluster.
+	HelpNote []string
 }
 
 // watchCmd reads the next event from the watch. The app returns it again

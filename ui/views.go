@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
@@ -59,7 +60,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 func (v *views) refresh(sess *model.Session) {
 	v.object.SetContent(objectContent(sess))
 	v.conflict.SetContent(conflictContent(sess))
-	v.timeline.SetContent(timelineContent(sess))
+	v.timeline.SetContent(timelineContent(sess, v.timeline.Path()))
 	v.preview.SetContent(previewContent(sess))
 }
 
@@ -113,11 +114,23 @@ func (v *views) setSize(width, height int) {
 	v.help.SetSize(width, height)
 }
 
-// timelineContent is what the timeline draws of sess.
-func timelineContent(sess *model.Session) timeline.Content {
+// timelineContent is what the timeline draws of sess, with the value of
+// path, the field it follows (none: the zero Path), in each version.
+func timelineContent(sess *model.Session, path history.Path) timeline.Content {
 	ref := sess.Ref()
-	return timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
+	c := timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
 		Format: sess.Format(), Live: sess.Timeline(), Dropped: sess.TimelineDropped()}
+	if !path.IsZero() {
+		c.PathValues = map[int]history.PathValue{}
+		sess.EachTimelineObject(func(e model.Entry, obj map[string]any) {
+			v := history.PathValue{State: history.PathDeleted}
+			if !e.Deleted {
+				v = path.ValueIn(obj, ref.IsSecret())
+			}
+			c.PathValues[e.ID] = v
+		})
+	}
+	return c
 }
 
 // conflictContent is what the conflict view draws of sess's rebase: each
