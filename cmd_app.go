@@ -79,6 +79,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	defer o.CloseAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
 		YesGitOps: opts.yesGitOps, Subresource: edit.subresource}
+	cfg.HelpNote = opts.helpNote
 	stopList, err := openNamed(ctx, cmd, flags, o, named, opts, &cfg)
 	if err != nil {
 		return fail(err)

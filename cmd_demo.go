@@ -24,6 +24,7 @@ import (
 func newDemoCmd(flags *kube.ConnFlags) *cobra.Command {
 	var interval time.Duration
 	var opts appOptions
+	var where demo.Options
 	cmd := &cobra.Command{
 		Use:   "demo [TYPE/NAME]",
 		Short: "Start a local API server with objects to edit and a second writer, and open kedit on one",
@@ -43,8 +44,19 @@ value you saved meanwhile is lost. The cluster writes an audit log
 (audit.log in the demo's directory), which the timeline (t) reads: her write
 is marked LOST, enter shows what it lost, u puts it back as a draft.
 
+Users alice and bob may edit the demo's ConfigMaps (RBAC: a Role and its
+RoleBinding, kedit-demo-edit); anyone else gets the server's 403. The demo
+prints, and shows under the keys on ?, how a second terminal joins the same
+cluster as bob (export KUBECONFIG=DIR/cluster/kubeconfig; kedit --as bob
+configmap/testmap), or as alice with kubectl --as alice edit, so that two
+people race each other on one object.
+
 When kedit quits (also after Ctrl-C or a signal), the writer and the server
-stop and the directory is removed.`,
+stop and the directory is removed. With --keep DIR the demo is made in DIR
+and DIR is kept: its objects, their history and its audit log
+(DIR/audit.log, for kedit history --audit-log); kedit demo --dir DIR starts
+again on it. A DIR that is not a kept demo, or that another demo runs on, is
+refused.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(err error) error {
@@ -64,7 +76,7 @@ stop and the directory is removed.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
 			fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: starting a local API server ...")
-			d, err := demo.Start(ctx, bin, "")
+			d, err := demo.Open(ctx, bin, where)
 			if err != nil {
 				return fail(err)
 			}
@@ -73,6 +85,12 @@ stop and the directory is removed.`,
 			defer func() {
 				if err := d.Close(); err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(err.Error()))
+					return
+				}
+				if d.Kept {
+					dir := escape.String(d.Dir)
+					fmt.Fprintf(cmd.ErrOrStderr(), "kedit demo: stopped the API server and kept %s: kedit demo --dir %s starts again on it; kedit history TYPE/NAME --audit-log %s replays its history\n",
+						dir, dir, escape.String(d.AuditLog))
 					return
 				}
 				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo: stopped the API server and removed", d.Dir)
@@ -85,6 +103,14 @@ stop and the directory is removed.`,
 			}
 			if len(args) == 0 {
 				args = []string{"configmap/testmap"}
+			}
+			// A class: how a second terminal joins as another user, said
+			// now (it stays on the terminal after the demo) and on ?.
+			// The commands without a prefix, to copy whole.
+			opts.helpNote = demo.Join(d.Kubeconfig, args[0])
+			fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(opts.helpNote[0]))
+			for _, l := range opts.helpNote[1:] {
+				fmt.Fprintln(cmd.ErrOrStderr(), escape.String(l))
 			}
 			opts.strategy = string(kube.StrategyUpdate)
 			// The timeline reads the demo's own audit log: W's lost update
@@ -103,6 +129,9 @@ stop and the directory is removed.`,
 			return runApp(cmd, flags, opts, args)
 		},
 	}
+	cmd.Flags().StringVar(&where.Keep, "keep", "", "make the demo in `DIR` (new or empty) and keep it when kedit quits: its objects, their history and audit.log")
+	cmd.Flags().StringVar(&where.Dir, "dir", "", "start again on a demo kept with --keep `DIR`: the same objects and history")
+	cmd.MarkFlagsMutuallyExclusive("keep", "dir")
 	cmd.Flags().DurationVar(&interval, "demo-interval", demo.DefaultInterval, "how often the demo writer changes the object; 0 turns the timer off")
 	cmd.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each")
 	return cmd

@@ -24,12 +24,14 @@ type historyOptions struct {
 	logs         []string
 	asJSON, wide bool
 	since, until string
+	// path is --path: one field's value in each version.
+	path string
 }
 
 func newHistoryCmd(flags *kube.ConnFlags) *cobra.Command {
 	var o historyOptions
 	cmd := &cobra.Command{
-		Use:   "history TYPE/NAME --audit-log FILE... [--json] [--wide] [--since T] [--until T]",
+		Use:   "history TYPE/NAME --audit-log FILE... [--json] [--wide] [--since T] [--until T] [--path PATH]",
 		Short: "An object's history from API server audit logs, and the lost updates in it",
 		Long: `history reads API server audit logs and prints what was lost in the
 object's history, one line per finding first:
@@ -78,7 +80,15 @@ the built-in types, RESOURCE.GROUP, or the plural or singular resource name
 the log records. The namespace is -n, else the kubeconfig's, else
 "default".
 
-A Secret's values never appear: a lost value is "(secret)".
+--path PATH adds the value of one field in each version, oldest first: a
+line of its values (VALUES OF .data.foo: "1" → "2" → "mine") and a table,
+a string quoted as JSON; a version without the field says absent (a
+deletion deleted, a write the log holds no object of not recorded). In
+--json it is "path": {"path", "values": [{resourceVersion, time, user,
+manager, state, value}]}.
+
+A Secret's values never appear: a lost value is "(secret)", a --path value
+••••.
 
 Exit status: 0 nothing found and every write judged; 1 something to look
 at (a lost update, a reverted value, a blind write, a fight); 2 an error (an
@@ -103,6 +113,7 @@ judged, or a log ends early, and nothing was found.`,
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
 	cmd.Flags().BoolVar(&o.wide, "wide", false, "the version table whole: the user agent, full times, nothing cut short")
 	cmd.Flags().StringVar(&o.since, "since", "", "the version table from `TIME` on: RFC 3339 (2025-03-01T10:00:00Z) or a duration before now (1h)")
+	cmd.Flags().StringVar(&o.path, "path", "", "also print the value of the field at `PATH` (.data.foo, .data[\"nginx.conf\"]) in each version; absent where a version has no such field")
 	cmd.Flags().StringVar(&o.until, "until", "", "the version table up to `TIME`: RFC 3339 or a duration before now")
 	return cmd
 }
@@ -124,6 +135,12 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	}
 	if text.Until, err = timeBound("--until", o.until, now); err != nil {
 		return fail(err)
+	}
+	var path history.Path
+	if o.path != "" {
+		if path, err = history.ParsePath(o.path); err != nil {
+			return fail(fmt.Errorf("--path: %w", err))
+		}
 	}
 	logs := append(o.logs, rest...)
 	if len(logs) == 0 {
@@ -147,6 +164,10 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 		live = liveObject(flags, target)
 	}
 	rep := h.ReportLive(history.ReportObject{Resource: res.Resource, APIGroup: res.Group, Namespace: res.Namespace, Name: name}, live)
+	if !path.IsZero() {
+		values := h.PathReport(path)
+		rep.Path = &values
+	}
 	out := []byte(rep.TextWith(text))
 	if o.asJSON {
 		if out, err = rep.JSON(); err != nil {

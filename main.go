@@ -58,6 +58,9 @@ type appOptions struct {
 	// the UI starts (kedit demo starts its writer there, which the app's w
 	// drives); the returned stop runs when the UI has ended.
 	started cluster.StartFunc
+	// helpNote is said on the help page under the keys (kedit demo: how
+	// a second terminal joins its cluster).
+	helpNote []string
 }
 
 func newRootCmd() *cobra.Command {

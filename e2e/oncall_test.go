@@ -85,6 +85,22 @@ func TestE2EDemo(t *testing.T) {
 // and returns the terminal and the demo's directory.
 func startDemo(t *testing.T, width, height int) (*terminal, string) {
 	t.Helper()
+	env, tmp := demoEnv(t)
+	// No timer: only w makes the writer write, so the test knows when.
+	term := env.run(t, width, height, "demo", "--demo-interval", "0")
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("demo directories %v, want one", dirs)
+	}
+	return term, dirs[0]
+}
+
+// demoEnv is the environment startDemo runs kedit demo in: kedit and
+// localcluster side by side, PATH without them, the editor that sets foo
+// to mine, and TMPDIR, returned too, where the demo makes its directory.
+func demoEnv(t *testing.T) (keditEnv, string) {
+	t.Helper()
 	// An integration test, left out by -short like the others, though
 	// the demo runs a cluster of its own.
 	kubetest.Kubeconfig(t)
@@ -109,14 +125,7 @@ func startDemo(t *testing.T, width, height int) (*terminal, string) {
 	// The demo's own cluster, not the test's: no kubeconfig.
 	env := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, binary: bin,
 		extra: []string{"TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}}
-	// No timer: only w makes the writer write, so the test knows when.
-	term := env.run(t, width, height, "demo", "--demo-interval", "0")
-	term.waitFor(2*time.Minute, "ConfigMap/testmap", "namespace default", `foo: "1"`)
-	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
-	if len(dirs) != 1 {
-		t.Fatalf("demo directories %v, want one", dirs)
-	}
-	return term, dirs[0]
+	return env, tmp
 }
 
 // configMapDataAt reads a ConfigMap's data with kubectl from the cluster

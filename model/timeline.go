@@ -141,6 +141,23 @@ func (t *Timeline) objectAt(i int) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: m}
 }
 
+// each calls f with each entry and its object, newest first, each object
+// rebuilt from the one after it: the whole timeline in one pass. obj is
+// changed into the next entry's after f returns: f must not keep it.
+func (t *Timeline) each(f func(e Entry, obj map[string]any)) {
+	if len(t.entries) == 0 {
+		return
+	}
+	v := runtime.DeepCopyJSONValue(t.newest)
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if i < len(t.entries)-1 {
+			v = t.entries[i].back.apply(v)
+		}
+		m, _ := v.(map[string]any)
+		f(t.entries[i], m)
+	}
+}
+
 func (t *Timeline) maxBytes() int {
 	if t.limit > 0 {
 		return t.limit

@@ -36,6 +36,12 @@ func (s *Session) TimelineObject(id int) (*unstructured.Unstructured, error) {
 	return obj, nil
 }
 
+// EachTimelineObject calls f with each timeline entry and its object as
+// it was observed, newest first, in one pass over the timeline (a
+// field's value in every version). f must neither keep nor change obj:
+// it becomes the next entry's object.
+func (s *Session) EachTimelineObject(f func(e Entry, obj map[string]any)) { s.timeline.each(f) }
+
 // TimelineChange is a timeline entry set against the entry before it, for
 // the view that `enter` opens.
 type TimelineChange struct {

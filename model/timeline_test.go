@@ -235,3 +235,24 @@ func TestTimelineIsBounded(t *testing.T) {
 		t.Errorf("first kept entry lost its changes: %v", es[0].Changes)
 	}
 }
+
+// TestTimelineEachIsObject: the one pass over the timeline gives each
+// entry, newest first, the object Object rebuilds for it alone.
+func TestTimelineEachIsObject(t *testing.T) {
+	var tl Timeline
+	tl.Observe(cm("1", "foo", "1"), at(0), false)
+	tl.Observe(cm("2", "foo", "2", "bar", "1"), at(1), false)
+	tl.Observe(cm("3", "bar", "2"), at(2), false)
+	tl.Observe(cm("4", "foo", "mine", "bar", "2"), at(3), false)
+	var ids []int
+	tl.each(func(e Entry, obj map[string]any) {
+		ids = append(ids, e.ID)
+		want, _ := tl.Object(e.ID)
+		if !reflect.DeepEqual(obj, want.Object) {
+			t.Errorf("entry %d (rv %s): each gives %v, Object %v", e.ID, e.ResourceVersion, obj, want.Object)
+		}
+	})
+	if !reflect.DeepEqual(ids, []int{3, 2, 1, 0}) {
+		t.Errorf("each went through %v, want newest first", ids)
+	}
+}

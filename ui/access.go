@@ -7,7 +7,6 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
-	"github.com/kedit/kedit/model"
 )
 
 // A user who may read an object but not save it learns so when starting a
@@ -20,8 +19,8 @@ import (
 // accessCheckedMsg is the server's answer to whether the user may save
 // the object of session sess.
 type accessCheckedMsg struct {
-	sess *model.Session
-	err  error
+	of  objectID
+	err error
 }
 
 // accessState is what the app learnt of the user's right to save one
@@ -42,8 +41,8 @@ func (m *App) askAccess() tea.Cmd {
 		return nil
 	}
 	m.access.asked = true
-	ctx, sess, may := m.ctx, m.sess, m.opened.MaySave
-	return func() tea.Msg { return accessCheckedMsg{sess: sess, err: may(ctx)} }
+	ctx, id, may := m.ctx, m.id, m.opened.MaySave
+	return func() tea.Msg { return accessCheckedMsg{of: id, err: may(ctx)} }
 }
 
 // accessChecked takes the server's answer. A question that could not be
@@ -53,18 +52,15 @@ func (m *App) accessChecked(msg accessCheckedMsg) {
 	if !errors.As(msg.err, &denied) {
 		return
 	}
-	if msg.sess != m.sess {
-		// The object was left for the browser meanwhile.
-		for k, st := range m.shelf.parked {
-			if st.sess == msg.sess {
-				st.access.denied = denied
-				m.shelf.park(k, st)
-			}
-		}
-		return
+	st, shown := m.whose(msg.of)
+	if st == nil {
+		return // let go of meanwhile
 	}
-	m.access.denied = denied
-	m.sayDenied()
+	// An object left for the browser meanwhile learns it too.
+	st.access.denied = denied
+	if shown {
+		m.sayDenied()
+	}
 }
 
 // sayDenied says that the draft can be made but not saved.

@@ -48,9 +48,11 @@ type App struct {
 	// state, shared with the set or the shelf that holds the object when
 	// it is not shown, never a copy of it.
 	*objectState
-	// shelf keeps the objects left for the browser with a draft, and
-	// where the store has drafts; browsing is the app's side of the
-	// browser's list.
+	// objects are the open objects, each's one home (registry.go): the
+	// one shown, the set's, those left for the browser with a draft.
+	objects registry
+	// shelf is where the store has drafts; browsing is the app's side of
+	// the browser's list.
 	shelf    shelf
 	browsing browsing
 	// set is the set kedit was started on (Config.Set), nil for none: its
@@ -98,15 +100,22 @@ func New(cfg Config) App {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, shelf: shelf{parked: map[DraftKey]*objectState{}}, objectState: &objectState{},
+	m := App{cfg: cfg, ctx: ctx, keys: keys, styles: styles, objects: newRegistry(), objectState: &objectState{},
 		views: newViews(keys, styles), status: statusbar.New(styles), frame: newFrameState()}
+	if len(cfg.HelpNote) > 0 {
+		note := make([]escape.Text, len(cfg.HelpNote))
+		for i, l := range cfg.HelpNote {
+			note[i] = escape.Safe(l)
+		}
+		m.help.SetNote(note)
+	}
 	switch {
 	case cfg.Set != nil:
 		m.life.initCmd = m.startSet(cfg.Set)
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
 	case cfg.Session != nil:
-		m.take(&objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}, true)
+		m.take(m.objects.add(&objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}), true)
 		m.life.initCmd = demoCmd(cfg.Demo)
 		if cfg.Notice != "" {
 			m.status.Info(escape.Safe(cfg.Notice))

@@ -112,7 +112,7 @@ func TestAppDraftsList(t *testing.T) {
 	}
 	// Back, web is kept; the memory-only db comes back from :drafts too.
 	m = drive(t, m, keyMsg("esc"))
-	if _, ok := m.shelf.parked[web]; !ok {
+	if _, ok := m.left()[web]; !ok {
 		t.Error("web's recovered draft was not kept")
 	}
 	m = drive(t, m, keyMsg(":"), keyMsg("drafts"), tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyEnter})

@@ -199,9 +199,11 @@ func TestAppQuitAsksForDraftsInMemory(t *testing.T) {
 	}
 }
 
-// TestAppLeaveWaitsForTheDraftWrite: esc right after an edit goes back
-// once the draft's write is back, so its outcome reaches its own object.
-func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
+// TestAppLeaveFindsTheOutcomesAfterIt: esc right after an edit goes back
+// at once, and the draft's write, back later, reaches its own object, left
+// with the draft. A draft discarded right before esc: the object is let go
+// of once its deletion is back, and the list's mark goes with it.
+func TestAppLeaveFindsTheOutcomesAfterIt(t *testing.T) {
 	c := newFakeCluster(t)
 	k := c.add("configmaps", "default", "testmap")
 	m := browserApp(t, c, c.collection("configmaps", "default", false), 120, 40)
@@ -211,36 +213,41 @@ func TestAppLeaveWaitsForTheDraftWrite(t *testing.T) {
 	d := newDriver(t, m)
 	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
 	d.send(keyMsg("esc"))
-	if d.m.screen != screenObject || !d.m.leaving {
-		t.Fatalf("esc with a write on its way: screen %d, leaving %v", d.m.screen, d.m.leaving)
+	if d.m.screen != screenBrowser {
+		t.Fatalf("esc with a write on its way: screen %d", d.m.screen)
 	}
 	m = d.settle()
 	if m.screen != screenBrowser || mark(m, "testmap") != "stored" {
 		t.Fatalf("after the write: screen %d\n%s", m.screen, plain(m))
 	}
-	st := m.shelf.parked[k]
+	st := m.left()[k]
 	if st.inflight != 0 || st.storeSeq == 0 {
 		t.Errorf("the kept object: %d outcomes outstanding, store seq %d", st.inflight, st.storeSeq)
 	}
 
-	// Another key after esc, before the write is back: the user stays.
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
-	text, _ = m.Session().DraftText()
-	d = newDriver(t, m)
-	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "foo: mine", "foo: again", 1)})
-	d.send(keyMsg("esc"))
-	d.send(keyMsg("d"))
-	if m = d.settle(); m.screen != screenObject || m.leaving || !m.object.ShowingDiff() {
-		t.Errorf("esc then d: screen %d, leaving %v, diff %v", m.screen, m.leaving, m.object.ShowingDiff())
+	if m.screen != screenObject || m.Session().Draft() == nil {
+		t.Fatalf("enter on the kept object: screen %d, draft %v", m.screen, m.Session().Draft() != nil)
 	}
+	d = newDriver(t, m)
+	d.send(keyMsg("x"))
+	d.send(keyMsg("y"))
+	d.send(keyMsg("esc"))
+	if d.m.screen != screenBrowser || len(d.m.objects.closing) != 1 || c.closedCount() != 0 {
+		t.Fatalf("esc with a deletion on its way: screen %d, %d closing, %d let go of", d.m.screen, len(d.m.objects.closing), c.closedCount())
+	}
+	m = d.settle()
+	if len(m.objects.closing) != 0 || len(m.left()) != 0 || c.closedCount() != 1 || mark(m, "testmap") != "" {
+		t.Errorf("after the deletion: %d closing, %d left, %d let go of, mark %q", len(m.objects.closing), len(m.left()), c.closedCount(), mark(m, "testmap"))
+	}
+
 	// A second enter while an object opens opens it once.
-	m = drive(t, m, keyMsg("esc"))
 	c.add("configmaps", "default", "zz")
 	m = drive(t, m, browser.SnapshotMsg{List: m.browser.List(), Snapshot: browserSnapshot(c.listSnapshot(m.browsing.listed))}, keyMsg("end"))
 	d = newDriver(t, m)
 	d.send(tea.KeyMsg{Type: tea.KeyEnter})
 	d.send(tea.KeyMsg{Type: tea.KeyEnter})
-	if m = d.settle(); m.screen != screenObject || m.Session().Ref().Name != "zz" || c.opened != 2 || c.closed != 0 {
+	if m = d.settle(); m.screen != screenObject || m.Session().Ref().Name != "zz" || c.opened != 2 || c.closedCount() != 1 {
 		t.Errorf("enter twice: screen %d, %d opened, %d let go of", m.screen, c.opened, c.closed)
 	}
 }
@@ -267,8 +274,8 @@ func TestAppEscDuringSaveStays(t *testing.T) {
 	}
 	// Saved: nothing to keep, so going back lets go of the object.
 	m = drive(t, m, keyMsg("esc"))
-	if m.screen != screenBrowser || len(m.shelf.parked) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
-		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.shelf.parked), c.closed, mark(m, "testmap"))
+	if m.screen != screenBrowser || len(m.left()) != 0 || c.closed != 1 || mark(m, "testmap") != "" {
+		t.Errorf("back after the save: screen %d, kept %d, closed %d, mark %q", m.screen, len(m.left()), c.closed, mark(m, "testmap"))
 	}
 }
 

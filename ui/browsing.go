@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/ui/browser"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // What the browser draws, made from what kube lists: the browser gets
@@ -56,9 +57,9 @@ func browserSnapshot(s kube.BrowseSnapshot) browser.Snapshot {
 	return browser.Snapshot{Rows: rows, Generation: s.Generation, Synced: s.Synced, Connection: browserConnection(s.Connection)}
 }
 
-// browserConnection is c in the words of the headers (connectionText).
+// browserConnection is c in the words of the headers (say.Connection).
 func browserConnection(c kube.Connection) browser.Connection {
-	out := browser.Connection{Text: connectionText(c)}
+	out := browser.Connection{Text: say.Connection(c)}
 	switch c.State {
 	case kube.Refused:
 		out.Refused = c.Err

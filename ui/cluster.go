@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -99,12 +100,12 @@ type (
 		obj *Object
 		err error
 	}
-	// objectReadMsg is the object of sess as read when the app took it
-	// up again.
+	// objectReadMsg is the object of as read when the app took it up
+	// again.
 	objectReadMsg struct {
-		sess *model.Session
-		obj  *unstructured.Unstructured
-		err  error
+		of  objectID
+		obj *unstructured.Unstructured
+		err error
 	}
 	// collectionResolvedMsg is the outcome of :TYPE.
 	collectionResolvedMsg struct {
@@ -149,10 +150,10 @@ func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.
 	}
 }
 
-func readCmd(ctx context.Context, sess *model.Session, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
+func readCmd(ctx context.Context, id objectID, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
 	return func() tea.Msg {
 		obj, err := read(ctx)
-		return objectReadMsg{sess: sess, obj: obj, err: err}
+		return objectReadMsg{of: id, obj: obj, err: err}
 	}
 }
 
@@ -192,3 +193,19 @@ func stopCmd(stop func()) tea.Cmd {
 		return nil
 	}
 }
+
+// The app's names for the draft marks the views share (common.DraftKey,
+// common.DraftPlace): the shelf, the set and the opening of objects file
+// drafts by them.
+type (
+	// DraftKey names an object that has a draft (common.DraftKey).
+	DraftKey = common.DraftKey
+	// DraftPlace says where a draft is kept (common.DraftPlace).
+	DraftPlace = common.DraftPlace
+)
+
+// Where a draft is kept (common.DraftStored, common.DraftInMemory).
+const (
+	DraftStored   = common.DraftStored
+	DraftInMemory = common.DraftInMemory
+)

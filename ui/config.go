@@ -94,6 +94,9 @@ type Config struct {
 	// the drafts of what it edits; :drafts lists every draft, naming the
 	// subresource of each.
 	Subresource kube.Subresource
+	// HelpNote is said under the keys on the help page (?), one line
+	// each: kedit demo's how a second terminal joins its cluster.
+	HelpNote []string
 }
 
 // watchCmd reads the next event from the watch. The app returns it again
@@ -112,40 +115,40 @@ func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
 	}
 }
 
-// performCmd performs one effect of sess and reports its outcome.
-func performCmd(ctx context.Context, sess *model.Session, r Performer, effect model.Effect) tea.Cmd {
+// performCmd performs one effect of the object id and reports its outcome.
+func performCmd(ctx context.Context, id objectID, r Performer, effect model.Effect) tea.Cmd {
 	return func() tea.Msg {
 		ev, err := r.Perform(ctx, effect)
-		return performedMsg{effect: effect, event: ev, err: err, sess: sess}
+		return performedMsg{effect: effect, event: ev, err: err, of: id}
 	}
 }
 
 // retryCmd waits out a RetrySave's delay.
-func retryCmd(sess *model.Session, r model.RetrySave) tea.Cmd {
-	return tea.Tick(r.Delay, func(time.Time) tea.Msg { return retryDueMsg{sess, r.Attempt} })
+func retryCmd(id objectID, r model.RetrySave) tea.Cmd {
+	return tea.Tick(r.Delay, func(time.Time) tea.Msg { return retryDueMsg{id, r.Attempt} })
 }
 
 // adoptCmd makes a recovered stored draft's file this kedit's own.
-func adoptCmd(sess *model.Session, d Drafts, path string) tea.Cmd {
+func adoptCmd(id objectID, d Drafts, path string) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Adopt(path)
-		return storedDraftsMsg{path: p, err: err, sess: sess}
+		return storedDraftsMsg{path: p, err: err, of: id}
 	}
 }
 
 // discardCmd removes stored drafts the user declined to recover.
-func discardCmd(sess *model.Session, d Drafts, paths []string) tea.Cmd {
+func discardCmd(id objectID, d Drafts, paths []string) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Discard(paths...)
-		return storedDraftsMsg{path: p, err: err, sess: sess}
+		return storedDraftsMsg{path: p, err: err, of: id}
 	}
 }
 
 // keepAsideCmd moves a stored draft that cannot be recovered (why says
 // so) out of the way, where nothing writes it again.
-func keepAsideCmd(sess *model.Session, d Drafts, path string, why escape.Text) tea.Cmd {
+func keepAsideCmd(id objectID, d Drafts, path string, why escape.Text) tea.Cmd {
 	return func() tea.Msg {
 		kept, err := d.KeepAside(path)
-		return storedDraftsMsg{kept: kept, why: why, err: err, sess: sess}
+		return storedDraftsMsg{kept: kept, why: why, err: err, of: id}
 	}
 }

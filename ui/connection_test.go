@@ -10,7 +10,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
@@ -145,21 +144,6 @@ func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
 	m = drive(t, m, connEvent(kube.Reconnecting, errors.New("x")), connEvent(kube.Connected, nil), retryDueMsg{attempt: 0})
 	if r.saves != 1 || m.Session().Draft() == nil {
 		t.Errorf("%d saves, draft %v: a refusal was sent again", r.saves, m.Session().Draft() != nil)
-	}
-}
-
-// TestNoAnswerWordsSayWhetherItMayHaveLanded: a save that got no answer
-// says it is read back before it goes again; one the server refused for
-// now (429) says only that it was not taken.
-func TestNoAnswerWordsSayWhetherItMayHaveLanded(t *testing.T) {
-	lost := &model.Failure{Kind: model.ErrorUnavailable, Attempt: 2, Err: &kube.UnavailableError{Err: errors.New("connection reset by peer")}}
-	if got := string(failureText(lost)); !strings.Contains(got, "did not get an answer") || !strings.Contains(got, "reading the object back") {
-		t.Errorf("a lost answer reads %q", got)
-	}
-	busy := &model.Failure{Kind: model.ErrorUnavailable, Attempt: 1,
-		Err: &kube.UnavailableError{Code: 429, Busy: true, Err: apierrors.NewTooManyRequests("slow down", 3)}}
-	if got := string(failureText(busy)); !strings.Contains(got, "the save was not taken; retrying (attempt 1) (the draft is kept): the API server is busy (429 Too Many Requests)") || strings.Contains(got, "reading the object back") {
-		t.Errorf("a 429 reads %q", got)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube/schemacheck"
-	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/editor"
 )
 
@@ -27,11 +26,11 @@ import (
 // the schema cannot be read (then nothing is said: the server judges).
 type SchemaCheck func(ctx context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
 
-// diagnosedMsg is the schema's word on a text of sess's object: of the
+// diagnosedMsg is the schema's word on a text of the object of: of the
 // in-app editor's text at version of opening, or (inEditor false) of a
 // draft back from $EDITOR.
 type diagnosedMsg struct {
-	sess             *model.Session
+	of               objectID
 	inEditor         bool
 	opening, version uint64
 	text             string
@@ -56,8 +55,8 @@ func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructure
 	if m.opened == nil || m.opened.Check == nil || obj == nil {
 		return nil
 	}
-	check, ctx, sess := m.opened.Check, m.ctx, m.sess
-	msg := diagnosedMsg{sess: sess, inEditor: inEditor, text: text}
+	check, ctx := m.opened.Check, m.ctx
+	msg := diagnosedMsg{of: m.id, inEditor: inEditor, text: text}
 	if inEditor {
 		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
 	}
@@ -70,7 +69,7 @@ func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructure
 // diagnosed takes the schema's word: marks in the in-app editor, or for
 // a draft back from $EDITOR, the status bar.
 func (m App) diagnosed(msg diagnosedMsg) App {
-	if msg.sess != m.sess || msg.err != nil {
+	if _, shown := m.whose(msg.of); !shown || msg.err != nil {
 		return m
 	}
 	m.diag.text, m.diag.found = msg.text, msg.found

@@ -54,7 +54,7 @@ func BenchmarkAppKeystrokeDiagnostics(b *testing.B) {
 	if len(found) != 20 {
 		b.Fatalf("%d images in the text, want 20", len(found))
 	}
-	msg := diagnosedMsg{sess: sess, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
+	msg := diagnosedMsg{of: m.id, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
 	b.Run("take", func(b *testing.B) {
 		b.ReportAllocs()
 		d := make([]time.Duration, 0, b.N)

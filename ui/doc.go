@@ -59,7 +59,7 @@
 //     the session in a function of ui/views.go and hands over with
 //     SetContent after every event. It never holds the session, nor
 //     reaches into App; text that needs kube's typed errors (a failure's
-//     words, ui/failuretext.go) comes in the Content.
+//     words, ui/internal/say) comes in the Content.
 //
 //  3. Update(msg tea.Msg) (Model, tea.Cmd). A key it can act on alone
 //     changes the view. A key that needs the session, another view or I/O

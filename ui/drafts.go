@@ -74,7 +74,7 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 // storedDrafts takes the outcome of recovering, discarding or keeping
 // aside stored drafts, and returns what there is to say of it.
 func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
-	if msg.sess != nil {
+	if msg.of != (objectID{}) {
 		o.inflight--
 	}
 	switch {
@@ -159,7 +159,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			m.status.Info(escape.Textf("%s discarded", words.Count(len(paths), "stored draft")))
 		}
 		m.inflight++
-		return m, discardCmd(m.sess, m.drafts, paths)
+		return m, discardCmd(m.id, m.drafts, paths)
 	}
 	i := a.Pick
 	if i < 0 || i >= len(m.stored) {
@@ -174,7 +174,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 		// It cannot be taken up, and must not be written over by the
 		// edits to come: it goes aside, and the status bar says where.
 		m.inflight++
-		return m, tea.Batch(cmd, keepAsideCmd(m.sess, m.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
+		return m, tea.Batch(cmd, keepAsideCmd(m.id, m.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 	case m.sess.Draft() == nil:
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd
@@ -186,7 +186,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 	m.status.Info(text)
 	// The file becomes this kedit's before the recovered draft is written.
 	m.inflight++
-	return m, tea.Sequence(adoptCmd(m.sess, m.drafts, d.Path), cmd)
+	return m, tea.Sequence(adoptCmd(m.id, m.drafts, d.Path), cmd)
 }
 
 // takeEditorText makes what the in-app editor holds the draft, when kedit

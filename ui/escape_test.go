@@ -5,10 +5,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-
-	"github.com/kedit/kedit/diff"
-	"github.com/kedit/kedit/model"
 )
 
 // TestC1ControlRendersAndEdits: one U+009B in
@@ -62,22 +58,5 @@ func TestEscapesAreToldFromLookAlikes(t *testing.T) {
 	m = drive(t, m, keys("?")...)
 	if screen := plain(m); !strings.Contains(screen, `escapes (reversed): \x1b \u009b \u202e`) || !strings.Contains(screen, `backslash of the object is drawn \\`) {
 		t.Errorf("? has no legend of the escapes:\n%s", screen)
-	}
-}
-
-// TestSavedTextNeverSaysASecretsValue: the saved message names a field the
-// server stored otherwise, but for a Secret never its value.
-func TestSavedTextNeverSaysASecretsValue(t *testing.T) {
-	r := &model.SaveReport{ResourceVersion: "9", NotStored: []diff.Mismatch{{
-		Path:   fieldpath.MakePathOrDie("data", "token"),
-		Sent:   diff.FieldValue{Present: true, Value: "mine-s3cr3t"},
-		Stored: diff.FieldValue{Present: true, Value: "server-s3cr3t"},
-	}}}
-	text, whole := savedText("9", r, true)
-	if whole || strings.Contains(string(text), "s3cr3t") || !strings.Contains(string(text), ".data.token") {
-		t.Errorf("saved text for a Secret: %q", text)
-	}
-	if text, _ := savedText("9", r, false); !strings.Contains(string(text), "server-s3cr3t") {
-		t.Errorf("saved text for a ConfigMap does not say the value: %q", text)
 	}
 }

@@ -201,6 +201,13 @@ func (c *fakeCluster) Open(_ context.Context, t *kube.Target) (*Object, error) {
 	}, nil
 }
 
+// closedCount is how many objects were let go of.
+func (c *fakeCluster) closedCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
 func (c *fakeCluster) lastList() *fakeList {
 	c.mu.Lock()
 	defer c.mu.Unlock()

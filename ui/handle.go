@@ -5,10 +5,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/diff"
-	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // handle hands ev to the session, turns its effects into commands and
@@ -25,27 +24,24 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 
 // handleErr is handle, and also returns why the session refused ev.
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
-	before := m.sess.State()
-	state, effects, err := m.sess.Handle(ev)
-	for _, eff := range effects {
-		if r, ok := eff.(model.RetrySave); ok {
-			m.status.Error(retryText(m.sess.Failure(), r.Delay))
-		}
+	h := m.objectState.handle(m.ctx, ev)
+	if h.retry != "" {
+		m.status.Error(h.retry)
 	}
-	cmds := m.objectState.run(m.ctx, effects...)
+	cmds := h.cmds
 	m.refresh()
 	// Even a refused event can move the session: merged text edited by
 	// hand with a block left in ends the rebase as a draft that cannot be
 	// saved yet.
-	cmds = append(cmds, m.moved(before, state, ev))
-	if err != nil {
-		m.refused(ev, err)
+	cmds = append(cmds, m.moved(h.before, h.after, ev))
+	if h.err != nil {
+		m.refused(ev, h.err)
 	}
 	// At once, as the effects are independent: a draft's write that
 	// finishes after a newer write or the deletion after a save is dropped
 	// by the store (their Seq), and the spinner's tick must not wait for
 	// a save to come back.
-	return tea.Batch(cmds...), err
+	return tea.Batch(cmds...), h.err
 }
 
 // refused reports an intent the session did not take.
@@ -137,11 +133,11 @@ func (m *App) busy(state model.State) tea.Cmd {
 	if a, ok := m.sess.RebasedAgain(); ok && a.Rounds > 0 {
 		// The save in flight is a rebase resubmitted at once: say what it
 		// merged.
-		m.status.Info(againText(a))
+		m.status.Info(say.Again(a))
 	} else if a, ok := m.sess.AutoRebased(); ok {
 		// --auto-rebase resubmitted a clean rebase, never shown: the
 		// status bar still says what was merged.
-		m.status.Info(autoRebasedText(a))
+		m.status.Info(say.AutoRebased(a))
 	}
 	return cmd
 }
@@ -154,15 +150,15 @@ func (m *App) saidSaved(ev model.Event) {
 	if !saved && !verified {
 		return
 	}
-	text, whole := savedText(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
+	text, whole := say.Saved(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
 	if r := m.sess.LastSave(); r != nil && r.AutoRebased != nil {
-		text += " (" + autoRebasedText(*r.AutoRebased) + ")"
+		text += " (" + say.AutoRebased(*r.AutoRebased) + ")"
 	}
 	if _, kept := m.sess.KeptAfterSave(); kept {
 		if m.screen == screenSet {
-			text += keptSetText
+			text += say.KeptInSet
 		} else {
-			text += keptText
+			text += say.Kept
 		}
 	}
 	if whole {
@@ -171,14 +167,6 @@ func (m *App) saidSaved(ev model.Event) {
 		m.status.Error(text)
 	}
 }
-
-// keptText ends what a save says when the server stored otherwise than
-// the draft at some path: the draft was kept with the user's text.
-const keptText escape.Text = ": the draft keeps what you wrote (x discards it, e edits it)"
-
-// keptSetText says the same in a set's view, whose keys are not the
-// object's: the object's own view discards or edits it.
-const keptSetText escape.Text = ": the draft keeps what you wrote (enter opens it: x discards it, e edits it)"
 
 // saidFailed says why a save failed, and asks before saving onto an
 // object created again.
@@ -189,9 +177,9 @@ func (m *App) saidFailed(before model.State) {
 	}
 	if !f.Kind.Retryable() {
 		// A retryable failure already said when the next try is.
-		text := failureText(f)
+		text := say.Failure(f)
 		if d := m.sess.Draft(); d != nil {
-			text += causeLinesText(d.Text, f.Causes)
+			text += say.CauseLines(d.Text, f.Causes)
 		}
 		m.status.Error(text)
 	}
@@ -220,100 +208,8 @@ func (m *App) rebased(before model.State, ev model.Event, editing bool) {
 		m.screen = screenConflict
 	}
 	if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
-		m.status.Info(againStoppedText(a))
+		m.status.Info(say.AgainStopped(a))
 	}
-}
-
-// autoRebasedText says what --auto-rebase resubmitted: `auto-rebased onto
-// rv 815, merged: .data.bar (theirs), .data.foo (mine)`.
-func autoRebasedText(a model.AutoRebase) escape.Text {
-	return "auto-rebased onto rv " + escape.Safe(a.OntoRV) + ", merged: " + changeList(a.Merge)
-}
-
-// changeList names a merge's changes for the status bar.
-func changeList(mg *diff.ObjectMerge) escape.Text {
-	if len(mg.Changes) == 0 {
-		return "nothing"
-	}
-	var paths []escape.Text
-	for _, c := range mg.Changes {
-		paths = append(paths, escape.Safe(c.Where())+" ("+escape.Safe(c.Side.String())+")")
-	}
-	return escape.Join(paths, ", ")
-}
-
-// savedText says that a save went through at rv, and, from the session's
-// report, what it forced and what the server stored otherwise than the
-// draft said: `saved rv 812, but .data.baz is still on the server`. It
-// reports false when the server did not store the draft whole. A Secret's
-// value is never said (secret): only that it differs.
-func savedText(rv string, r *model.SaveReport, secret bool) (escape.Text, bool) {
-	esc := escape.Safe
-	text := "saved rv " + esc(rv)
-	if r == nil {
-		return text, true
-	}
-	if r.Unchanged {
-		// Nothing was written: rv is the version the server had.
-		text = "nothing to write: rv " + esc(rv) + " already holds it"
-	}
-	if r.AsUpdate {
-		text += " as an update"
-	}
-	if r.NewObject != "" {
-		text += " onto the new object (uid " + esc(common.ShortUID(r.NewObject)) + ")"
-	}
-	if r.ServerRebases > 0 {
-		// A hot object: the conflict view never opened, so say why the
-		// save went with another resourceVersion than base's.
-		text += " (rebased at once onto rv " + esc(r.RebasedOnto) + ": only its status had changed on the server)"
-	}
-	if r.RebasedAgain.Rounds > 0 {
-		text += " (" + againText(r.RebasedAgain) + ")"
-	}
-	if r.Verified {
-		text += " (the server's answer was lost; read back, the object holds the draft, so nothing was sent again)"
-	}
-	if len(r.Forced) > 0 {
-		var taken []escape.Text
-		for _, f := range r.Forced {
-			taken = append(taken, esc(f.Field)+" from "+esc(f.Manager))
-		}
-		text += ", applied with force: took " + escape.Join(taken, ", ")
-	}
-	buts := notStoredText(r.NotStored, secret)
-	if len(buts) > 0 {
-		text += ", but " + escape.Join(buts, ", ")
-	}
-	if len(r.Warnings) > 0 {
-		// The server's own words, one per field it dropped (--validate=warn).
-		warned := make([]escape.Text, len(r.Warnings))
-		for i, w := range r.Warnings {
-			warned[i] = escape.Safe(w)
-		}
-		text += "; the server warned: " + escape.Join(warned, "; ")
-	}
-	return text, len(buts) == 0 && len(r.Warnings) == 0
-}
-
-// notStoredText says, field by field, what the server stored otherwise
-// than the draft said, escaped; a Secret's value only that it differs.
-func notStoredText(notStored []diff.Mismatch, secret bool) []escape.Text {
-	var buts []escape.Text
-	for _, ms := range notStored {
-		p := escape.Safe(ms.Path.String())
-		switch {
-		case !ms.Sent.Present:
-			buts = append(buts, p+" is still on the server")
-		case !ms.Stored.Present:
-			buts = append(buts, p+" is not on the server")
-		case secret && common.IsSecretValue(ms.Path):
-			buts = append(buts, p+" is otherwise on the server")
-		default:
-			buts = append(buts, p+" is "+common.ShortValue(ms.Stored)+" on the server")
-		}
-	}
-	return buts
 }
 
 // refresh copies the session into the views. While the in-app editor is

@@ -17,36 +17,19 @@ import (
 // From an object of the set, esc goes back to the set.
 func (m App) canLeave() bool { return m.set != nil || m.cfg.Cluster != nil && m.target != nil }
 
-// leave goes back to the browser from the object view (esc). A save in
-// flight must come back first; so must the outcomes of the object's other
-// commands, which takes a moment (leaveIfDue).
+// leave goes back to the browser from the object view (esc). A save on
+// its way (or its conflict's reading) must come back first. The outcomes
+// of the object's other commands (its draft's write) find it wherever it
+// is.
 func (m App) leave() (App, tea.Cmd) {
 	if m.set != nil {
 		return m.backToSet()
 	}
-	if m.sess.State() == model.StateSaving {
+	if st := m.sess.State(); st == model.StateSaving || st == model.StateWaitingTheirs {
 		m.status.Info("a save is on its way: esc goes back to the list once the save is back")
 		return m, nil
 	}
-	if m.inflight > 0 {
-		m.leaving = true
-		return m, nil
-	}
 	return m.leaveNow()
-}
-
-// leaveIfDue leaves once the last outcome esc waited for is back, if the
-// object view still shows.
-func (m App) leaveIfDue(cmd tea.Cmd) (App, tea.Cmd) {
-	if !m.leaving || m.inflight > 0 {
-		return m, cmd
-	}
-	m.leaving = false
-	if m.screen != screenObject || m.confirm.kind != confirmNone || m.life.editorOpen || m.sess.State() == model.StateSaving {
-		return m, cmd // the outcome asked something of the user
-	}
-	m, leave := m.leaveNow()
-	return m, tea.Batch(cmd, leave)
 }
 
 // leaveNow stops the object's watch, keeps it when it has a draft (and
@@ -61,7 +44,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	}
 	st.watch, st.events = nil, nil
 	if d := st.sess.Draft(); d != nil {
-		m.shelf.park(key, st)
+		// It stays open, in the registry, until opened again.
 		if st.inMemory() {
 			m.status.Info("the draft of " + objectName(key) + " is kept in memory only: it is lost when kedit ends")
 		} else {
@@ -69,8 +52,8 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		}
 	} else {
 		m.shelf.forget(key)
-		if st.opened != nil && st.opened.Close != nil {
-			cmds = append(cmds, stopCmd(st.opened.Close))
+		if m.objects.release(st) {
+			cmds = append(cmds, closeCmd(st))
 		}
 		m.status.Info("")
 	}
@@ -83,8 +66,54 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		cmds = append(cmds, m.listOn(coll))
 	}
 	m.browser.Select(st.target.Namespace, st.target.Name)
-	m.browser.SetDrafts(m.shelf.marks())
+	m.browser.SetDrafts(m.shelf.marks(m.left()))
 	cmds = append(cmds, draftsCmd(m.cfg.Cluster, false))
+	return m, tea.Batch(cmds...)
+}
+
+// closeCmd closes the handle on an object let go of, which stops what
+// reads it for the app.
+func closeCmd(st *objectState) tea.Cmd {
+	if st.opened == nil || st.opened.Close == nil {
+		return nil
+	}
+	return stopCmd(st.opened.Close)
+}
+
+// leftOutcome takes an outcome of the commands of st, an object left for
+// the browser with a draft, or closing: the draft's write or deletion, a
+// failure said with the object's name. A closing object whose last outcome is
+// back is closed, and the store's drafts are listed again, as its
+// deletion may have come after the last listing.
+func (m App) leftOutcome(st *objectState, msg tea.Msg) (App, tea.Cmd) {
+	var cmds []tea.Cmd
+	var n notice
+	said := false
+	switch msg := msg.(type) {
+	case performedMsg:
+		st.inflight--
+		if seq := storeSeq(msg.effect); seq > 0 {
+			n, said = st.draftStored(msg.effect, seq, msg.err)
+		} else if msg.err != nil {
+			n, said = notice{common.ErrorText(msg.err), true}, true
+		}
+		if msg.event != nil {
+			cmds = append(cmds, st.handle(m.ctx, msg.event).cmds...)
+		}
+	case storedDraftsMsg:
+		n, said = st.storedDrafts(msg)
+	}
+	// A retry's back-off ends unheard: a failed save of an object not
+	// shown waits for the user, who sees it failed when it is opened. Only
+	// a failure is said: where the draft is was said on leaving.
+	if said && n.err {
+		n.text = objectName(st.key()) + ": " + n.text
+		n.say(&m.status)
+	}
+	if m.objects.closed(st) {
+		cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
+	}
+	m.browser.SetDrafts(m.shelf.marks(m.left()))
 	return m, tea.Batch(cmds...)
 }
 
@@ -123,7 +152,7 @@ func (m App) showsContent() bool {
 // memory, which quitting loses, sorted: those left for the browser, and
 // the set's.
 func (m App) othersInMemory() []DraftKey {
-	out := append(m.shelf.inMemory(), m.setInMemory()...)
+	out := append(inMemory(m.left()), m.setInMemory()...)
 	sortKeys(out)
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/object"
 )
@@ -40,7 +41,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.screen = screenConflict
 		}
 	case object.ShowTimelineMsg:
-		m.timeline.Open(timelineContent(m.sess))
+		m.timeline.Open(timelineContent(m.sess, history.Path{}))
 		m.screen = screenTimeline
 		// The audit log is read again each time: a write logged since is
 		// in it.

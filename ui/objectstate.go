@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/statusbar"
 	"github.com/kedit/kedit/ui/timeline"
 )
@@ -20,6 +21,8 @@ import (
 // browser with a draft and taken up again when opened again), so that no
 // copy of it can fall behind the other.
 type objectState struct {
+	// id names it for the outcomes of its commands (registry.go).
+	id     objectID
 	sess   *model.Session
 	runner Performer
 	drafts Drafts
@@ -31,11 +34,9 @@ type objectState struct {
 	events <-chan kube.WatchEvent
 	watch  Watcher
 	// inflight counts the commands whose outcome has not come back
-	// (effects, moves of stored drafts): leaving the object waits for
-	// them, so that no outcome reaches another object. leaving: esc was
-	// pressed, and the app goes back to the list once they are back.
+	// (effects, moves of stored drafts): an object let go of is closing
+	// until they are (registry.go).
 	inflight int
-	leaving  bool
 
 	// stored are the drafts earlier runs left, offered until answered.
 	stored []*drafts.Draft
@@ -71,6 +72,11 @@ type objectState struct {
 	access accessState
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState
+	// note is what an outcome said of the object while not shown, on its
+	// row in the set until its state changes (noteOf is the state it was
+	// said in).
+	note   notice
+	noteOf model.MemberState
 }
 
 // take makes st the object shown, on fresh views. For an object just
@@ -84,7 +90,7 @@ func (m *App) take(st *objectState, fresh bool) {
 		}
 	}
 	m.objectState = st
-	m.screen, m.leaving = screenObject, false
+	m.screen = screenObject
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
 	if m.set != nil {
@@ -96,22 +102,63 @@ func (m *App) take(st *objectState, fresh bool) {
 	m.refresh()
 }
 
+// handled is what an event did to an object: its session's state before
+// and after, the commands performing the effects, why the session refused
+// the event, and what there is to say of it.
+type handled struct {
+	before, after model.State
+	cmds          []tea.Cmd
+	err           error
+	// retry says when a failed save is tried again, if it is.
+	retry escape.Text
+	// autoRebased is what --auto-rebase resubmitted at once, if it did
+	// so now.
+	autoRebased *model.AutoRebase
+}
+
+// handle hands ev to o's session and runs its effects: the one way an
+// event reaches an object, shown or not.
+func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
+	h := handled{before: o.sess.State()}
+	prev, _ := o.sess.AutoRebased()
+	var effects []model.Effect
+	h.after, effects, h.err = o.sess.Handle(ev)
+	for _, eff := range effects {
+		if r, ok := eff.(model.RetrySave); ok {
+			h.retry = say.Retry(o.sess.Failure(), r.Delay)
+		}
+	}
+	if a, ok := o.sess.AutoRebased(); ok && a != prev {
+		h.autoRebased = &a
+	}
+	h.cmds = o.run(ctx, effects...)
+	return h
+}
+
 // run turns effects of o's session into commands, for an object shown or
 // not alike: each effect performed by o's runner and counted in flight
-// (leaving the object waits for it), a retry's delay as a timer.
+// (an object let go of is closed once it is back), a retry's delay as a timer.
 func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cmd {
 	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			cmds = append(cmds, retryCmd(o.sess, r))
+			cmds = append(cmds, retryCmd(o.id, r))
 			continue
 		}
 		if o.runner != nil {
 			o.inflight++
-			cmds = append(cmds, performCmd(ctx, o.sess, o.runner, eff))
+			cmds = append(cmds, performCmd(ctx, o.id, o.runner, eff))
 		}
 	}
 	return cmds
+}
+
+// key names the object: the zero key for an app started on a session.
+func (o *objectState) key() DraftKey {
+	if o.target == nil {
+		return DraftKey{}
+	}
+	return keyOf(o.target)
 }
 
 // notice is something to say of an object, in the status bar or on its

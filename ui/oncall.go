@@ -123,6 +123,9 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			break
 		}
 		m.timeline.ShowChange(c)
+	case timeline.FollowPathMsg:
+		// The followed field's value in each version kedit saw.
+		m.timeline.SetContent(timelineContent(m.sess, m.timeline.Path()))
 	case timeline.CloseMsg, preview.CloseMsg:
 		m.screen = screenObject
 	default:

@@ -110,7 +110,7 @@ func (m App) browserOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	case objectOpenedMsg:
 		cmd = m.showOpened(msg)
 	case objectReadMsg:
-		if msg.sess == m.sess && m.sess != nil { // else left again meanwhile
+		if _, shown := m.whose(msg.of); shown && m.sess != nil { // else left again meanwhile
 			cmd = m.reread(msg.obj, msg.err)
 		}
 	case collectionResolvedMsg:
@@ -178,7 +178,7 @@ func (m *App) draftsListed(msg draftsListedMsg) {
 			}
 		}
 		m.shelf.setStored(mine)
-		m.browser.SetDrafts(m.shelf.marks())
+		m.browser.SetDrafts(m.shelf.marks(m.left()))
 	}
 	if msg.show {
 		m.browser.ShowDrafts(m.draftItems(msg.entries), msg.err)
@@ -232,7 +232,7 @@ func (m App) otherSubresource(d browser.DraftItem) escape.Text {
 // draft is taken up again as it was; any other is opened afresh, in a
 // command (target names it).
 func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
-	if st, ok := m.shelf.take(key); ok {
+	if st, ok := m.leftWith(key); ok {
 		return m.resume(st)
 	}
 	if m.cfg.Cluster == nil || (m.browsing.opening != nil && *m.browsing.opening == key) {
@@ -245,8 +245,8 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 
 // show shows an object just opened, and starts its watch.
 func (m *App) show(obj *Object) tea.Cmd {
-	m.take(&objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
-		history: obj.History}, true)
+	m.take(m.objects.add(&objectState{sess: obj.Session, runner: obj.Runner, drafts: obj.Drafts, target: obj.Target, opened: obj, demo: obj.Demo,
+		history: obj.History}), true)
 	if obj.Notice != "" {
 		m.status.Info(escape.Safe(obj.Notice))
 	}
@@ -262,7 +262,7 @@ func (m *App) resume(st *objectState) tea.Cmd {
 	m.status.Info("back to the draft of " + objectName(keyOf(st.target)))
 	cmds := []tea.Cmd{m.startWatch()}
 	if st.opened != nil && st.opened.Read != nil {
-		cmds = append(cmds, readCmd(m.ctx, m.sess, st.opened.Read))
+		cmds = append(cmds, readCmd(m.ctx, m.id, st.opened.Read))
 	}
 	return tea.Batch(cmds...)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -29,18 +30,17 @@ type (
 		ch  <-chan kube.WatchEvent
 		msg tea.Msg
 	}
-	// performedMsg is the outcome of one effect of session sess (nil:
-	// the session shown).
+	// performedMsg is the outcome of one effect of the object of.
 	performedMsg struct {
 		effect model.Effect
 		event  model.Event
 		err    error
-		sess   *model.Session
+		of     objectID
 	}
-	// retryDueMsg says the delay of RetrySave attempt is over, for session
-	// sess (nil: the session shown).
+	// retryDueMsg says the delay of RetrySave attempt is over, for the
+	// object of.
 	retryDueMsg struct {
-		sess    *model.Session
+		of      objectID
 		attempt int
 	}
 	// editorFinishedMsg is $EDITOR's result.
@@ -57,8 +57,8 @@ type (
 		// why a draft was kept aside, said with where it is kept.
 		why escape.Text
 		err error
-		// sess is the session whose drafts they are (nil: the one shown).
-		sess *model.Session
+		// of is the object whose drafts they are.
+		of objectID
 	}
 )
 
@@ -83,12 +83,8 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.object.SetConnection("watch stopped")
 	case demoWroteMsg, demoStoppedMsg:
 		m, cmd = m.demoWrote(msg)
-	case performedMsg:
-		m, cmd = m.performed(msg)
-	case storedDraftsMsg:
-		m, cmd = m.storedDrafts(msg)
-	case retryDueMsg:
-		m, cmd = m.retryDue(msg)
+	case performedMsg, storedDraftsMsg, retryDueMsg:
+		m, cmd = m.outcomeOf(msg)
 	case editorFinishedMsg:
 		m, cmd = m.editorDone(msg)
 	case editor.CheckedMsg:
@@ -108,14 +104,57 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	return m, cmd, true
 }
 
-// performed hands the outcome of an effect to the session.
-func (m App) performed(msg performedMsg) (App, tea.Cmd) {
-	if msg.sess != nil && msg.sess != m.sess {
-		// Leaving an object waits for its outcomes: this cannot happen,
-		// and must not reach another object's session.
+// outcomeOf hands the outcome of an object's command (performedMsg,
+// storedDraftsMsg, retryDueMsg) to its object: shown, in the set, or left
+// for the browser. One of an object let go of is dropped.
+func (m App) outcomeOf(msg tea.Msg) (App, tea.Cmd) {
+	var id objectID
+	switch msg := msg.(type) {
+	case performedMsg:
+		id = msg.of
+	case storedDraftsMsg:
+		id = msg.of
+	case retryDueMsg:
+		id = msg.of
+	}
+	st, shown := m.whose(id)
+	switch {
+	case shown:
+		return m.shownOutcome(msg)
+	case st == nil:
 		return m, nil
 	}
-	if msg.sess != nil {
+	i, ok := m.memberOf(st)
+	if !ok {
+		return m.leftOutcome(st, msg)
+	}
+	switch msg := msg.(type) {
+	case performedMsg:
+		return m.memberPerformed(i, msg)
+	case storedDraftsMsg:
+		return m.memberStoredDrafts(i, msg)
+	case retryDueMsg:
+		return m.memberRetry(i, msg)
+	}
+	return m, nil
+}
+
+// shownOutcome takes an outcome of the shown object's commands.
+func (m App) shownOutcome(msg tea.Msg) (App, tea.Cmd) {
+	switch msg := msg.(type) {
+	case performedMsg:
+		return m.performed(msg)
+	case storedDraftsMsg:
+		return m.storedDrafts(msg)
+	case retryDueMsg:
+		return m.retryDue(msg)
+	}
+	return m, nil
+}
+
+// performed hands the outcome of an effect to the shown object's session.
+func (m App) performed(msg performedMsg) (App, tea.Cmd) {
+	if msg.of != (objectID{}) {
 		m.inflight--
 	}
 	var cmd tea.Cmd
@@ -133,25 +172,22 @@ func (m App) performed(msg performedMsg) (App, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pumpSet())
 		m, cmd = m.shownSettled(cmd)
 	}
-	return m.leaveIfDue(cmd)
+	return m, cmd
 }
 
 // storedDrafts takes the outcome of recovering, discarding or keeping
 // aside stored drafts.
 func (m App) storedDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
-	if msg.sess != nil && msg.sess != m.sess {
-		return m, nil // as for performedMsg
-	}
 	if n, ok := m.objectState.storedDrafts(msg); ok {
 		n.say(&m.status)
 	}
-	return m.leaveIfDue(nil)
+	return m, nil
 }
 
 // retryDue tries a save again once its back-off is over.
 func (m App) retryDue(msg retryDueMsg) (App, tea.Cmd) {
-	if m.sess == nil || (msg.sess != nil && msg.sess != m.sess) {
-		return m, nil // the object was left meanwhile
+	if m.sess == nil {
+		return m, nil
 	}
 	if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
 		// The user did something else meanwhile (discarded, edited and
@@ -179,7 +215,7 @@ func (m App) editorDone(msg editorFinishedMsg) (App, tea.Cmd) {
 // watched turns a watch event into a LiveChanged, or a connection state.
 func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
 	if ev.Type == kube.ConnectionChanged {
-		m.object.SetConnection(connectionText(ev.Connection))
+		m.object.SetConnection(say.Connection(ev.Connection))
 		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
 			// The server answers again: a save waiting out its back-off
 			// goes now, not when the back-off ends.

@@ -5,10 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
-	"github.com/kedit/kedit/ui/common"
 )
 
 // The question before saving a draft made on an earlier object of this
@@ -53,23 +50,4 @@ func (m App) answerNewObject(yes bool) (App, tea.Cmd) {
 	}
 	cmd := m.handle(ev)
 	return m, cmd
-}
-
-// againText says what the last rebase resubmitted at once merged:
-// `rebased again onto rv 3311: .data.heartbeat by heartbeater`.
-func againText(a model.RebaseAgain) escape.Text {
-	text := escape.Textf("rebased again onto rv %s: %s", a.OntoRV, common.SafeList(a.Changes, ", "))
-	if a.Manager != "" {
-		text += " by " + escape.Safe(a.Manager)
-	}
-	if a.Rounds > 1 {
-		text += escape.Textf(" (%d in a row)", a.Rounds)
-	}
-	return text
-}
-
-// againStoppedText says why a clean rebase waits for the user although the
-// object's data was being rebased at once.
-func againStoppedText(a model.RebaseAgain) escape.Text {
-	return escape.Textf("rebased again %s in a row and the object changed again each time: this rebase waits for you; s resubmits it", words.Count(a.Rounds, "time"))
 }

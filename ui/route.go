@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -38,11 +37,6 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		var cmd tea.Cmd
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
-	}
-	if m.leaving && !key.Matches(msg, m.keys.Object.BackToList, m.keys.Object.ForceQuit) {
-		// Another key after esc: the user stays. (Esc and ctrl+c are
-		// the object view's, but leaving is the app's.)
-		m.leaving = false
 	}
 	if m.confirm.kind != confirmNone {
 		var cmd tea.Cmd

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -29,10 +30,6 @@ type setState struct {
 	// one shown (shown, -1 for none) is the app's objectState as well.
 	states []*objectState
 	shown  int
-	// notes are what an outcome said of each object, shown on its row
-	// until its state changes (noteOf is the state it was said in).
-	notes  []notice
-	noteOf []model.MemberState
 	// events are the set's watch's (kedit stops the watch as it ends).
 	events <-chan kube.SetEvent
 	conn   kube.Connection
@@ -90,17 +87,14 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	var sessions []*model.Session
 	waiting := 0
 	for _, o := range s.Objects {
-		ost := &objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o}
-		var first notice
+		ost := m.objects.add(&objectState{sess: o.Session, runner: o.Runner, drafts: o.Drafts, target: o.Target, opened: o})
 		if ns := ost.init(m.cfg); len(ns) > 0 {
-			first = ns[0]
+			ost.note, ost.noteOf = ns[0], model.MemberLive
 		}
 		if len(ost.stored) > 0 {
 			waiting++
 		}
 		st.states = append(st.states, ost)
-		st.notes = append(st.notes, first)
-		st.noteOf = append(st.noteOf, model.MemberLive)
 		sessions = append(sessions, o.Session)
 	}
 	st.model = model.NewSet(sessions)
@@ -108,7 +102,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	m.set = st
 	m.setView = objectset.New(m.keys.Set, m.styles)
 	m.setView.SetTitle(s.Title)
-	m.setView.SetConnection(connectionText(st.conn))
+	m.setView.SetConnection(say.Connection(st.conn))
 	m.screen = screenSet
 	if waiting > 0 {
 		m.ask(confirmSetRecover)
@@ -131,17 +125,17 @@ func (m *App) member(i int) *objectState {
 	return m.set.states[i]
 }
 
-// memberOf finds the object of the set whose session sess is.
-func (m *App) memberOf(sess *model.Session) (int, bool) {
-	if m.set == nil || sess == nil {
+// memberOf finds st in the set.
+func (m *App) memberOf(st *objectState) (int, bool) {
+	if m.set == nil || st == nil || st.sess == nil {
 		return -1, false
 	}
-	return m.set.model.Index(sess)
+	return m.set.model.Index(st.sess)
 }
 
-// setOutcome takes an outcome of the set's commands: its watch, the
-// outcomes of an object not shown, and the edit of several objects in
-// $EDITOR; false for any other message.
+// setOutcome takes an outcome of the set's commands: its watch and the
+// edit of several objects in $EDITOR; false for any other message. (The
+// outcomes of each object's commands find it by their objectID.)
 func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	if m.set == nil {
 		return m, nil, false
@@ -155,23 +149,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
-		m.setView.SetConnection(connectionText(m.set.conn))
-	// The outcomes of an object of the set not shown are its own.
-	case performedMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberPerformed(msg)
-	case storedDraftsMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberStoredDrafts(msg)
-	case retryDueMsg:
-		if msg.sess == nil || msg.sess == m.sess {
-			return m, nil, false
-		}
-		m, cmd = m.memberRetry(msg)
+		m.setView.SetConnection(say.Connection(m.set.conn))
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's
@@ -218,7 +196,7 @@ func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
 		s.conn = ev.Event.Connection
-		m.setView.SetConnection(connectionText(s.conn))
+		m.setView.SetConnection(say.Connection(s.conn))
 		var cmds []tea.Cmd
 		if s.shown >= 0 {
 			cmds = append(cmds, m.watched(ev.Event))
@@ -255,7 +233,7 @@ func (m *App) enterMember(i int) {
 	if r := st.sess.Rebase(); r != nil {
 		m.screen = screenConflict
 	}
-	m.object.SetConnection(connectionText(s.conn))
+	m.object.SetConnection(say.Connection(s.conn))
 }
 
 // backToSet goes from the object shown to the set view (esc), which needs
@@ -266,7 +244,7 @@ func (m App) backToSet() (App, tea.Cmd) {
 	m.watch, m.events = nil, nil
 	s.shown, s.viaNext = -1, false
 	m.objectState = &objectState{}
-	m.screen, m.leaving = screenSet, false
+	m.screen = screenSet
 	m.help.Close()
 	m.setView.Select(i)
 	m.refreshSet()

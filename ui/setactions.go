@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
@@ -214,20 +215,20 @@ func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			continue
 		}
 		st.stored = nil
-		effects, err := m.set.model.Handle(i, model.RecoverDraft{Draft: kube.StoredDraft(d)})
-		cmd := m.runSetEffects(effects)
+		h := st.handle(m.ctx, model.RecoverDraft{Draft: kube.StoredDraft(d)})
+		cmd, err := tea.Batch(tea.Batch(h.cmds...), m.pumpSet()), h.err
 		var stale *model.StaleDraftError
 		switch {
 		case errors.As(err, &stale):
 			st.inflight++
-			cmds = append(cmds, cmd, keepAsideCmd(st.sess, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
+			cmds = append(cmds, cmd, keepAsideCmd(st.id, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 		case err != nil:
 			m.noteMember(i, notice{common.ErrorText(err), true})
 			cmds = append(cmds, cmd)
 		default:
 			recovered++
 			st.inflight++
-			cmds = append(cmds, tea.Sequence(adoptCmd(st.sess, st.drafts, d.Path), cmd))
+			cmds = append(cmds, tea.Sequence(adoptCmd(st.id, st.drafts, d.Path), cmd))
 		}
 	}
 	m.status.Info(escape.Textf("%s recovered; other stored drafts stay on disk (kedit drafts lists them)", words.Count(recovered, "draft")))
@@ -269,7 +270,7 @@ func (m *App) setRow(i int) objectset.Row {
 	switch status.State {
 	case model.MemberSaved:
 		r := st.sess.LastSave()
-		text, whole := savedText(status.ResourceVersion, r, st.sess.Ref().IsSecret())
+		text, whole := say.Saved(status.ResourceVersion, r, st.sess.Ref().IsSecret())
 		row.State = "saved rv " + escape.Safe(status.ResourceVersion)
 		switch {
 		case r != nil && r.Unchanged:
@@ -291,7 +292,7 @@ func (m *App) setRow(i int) objectset.Row {
 		}
 	case model.MemberRefused:
 		if status.Failure != nil {
-			row.Note = failureText(status.Failure)
+			row.Note = say.Failure(status.Failure)
 		} else {
 			row.Note = common.ErrorText(status.Err)
 		}
@@ -302,8 +303,8 @@ func (m *App) setRow(i int) objectset.Row {
 			row.Note = common.BannerText(ch)
 		} else if r, kept := st.sess.KeptAfterSave(); kept {
 			// Saved, but not as written: the draft keeps the user's text.
-			text, _ := savedText(r.ResourceVersion, r, st.sess.Ref().IsSecret())
-			row.Note = text + keptSetText
+			text, _ := say.Saved(r.ResourceVersion, r, st.sess.Ref().IsSecret())
+			row.Note = text + say.KeptInSet
 		}
 	case model.MemberDeleted:
 		if status.Draft {
@@ -313,8 +314,8 @@ func (m *App) setRow(i int) objectset.Row {
 	switch {
 	case len(st.stored) > 0:
 		row.Note = escape.Textf("%s from an earlier kedit: enter to recover or discard", words.Count(len(st.stored), "stored draft"))
-	case row.Note == "" && s.notes[i].text != "" && s.noteOf[i] == status.State:
-		row.Note = s.notes[i].text
+	case row.Note == "" && st.note.text != "" && st.noteOf == status.State:
+		row.Note = st.note.text
 	}
 	return row
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // Each object of the set, shown or not, as one object is: its session
@@ -19,20 +20,16 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 		cmd := m.handle(ev)
 		return tea.Batch(cmd, m.pumpSet())
 	}
-	sess := s.model.Session(i)
-	prev, _ := sess.AutoRebased()
-	effects, err := s.model.Handle(i, ev)
-	cmds := []tea.Cmd{m.runSetEffects(effects)}
-	if err != nil {
-		m.noteMember(i, notice{common.ErrorText(err), true})
+	h := s.states[i].handle(m.ctx, ev)
+	if h.err != nil {
+		m.noteMember(i, notice{common.ErrorText(h.err), true})
 	}
-	if a, ok := sess.AutoRebased(); ok && a != prev {
+	if h.autoRebased != nil {
 		// --auto-rebase, as for one object: the session resubmitted a
 		// clean rebase after a conflict at once.
-		m.noteMember(i, notice{autoRebasedText(a), false})
+		m.noteMember(i, notice{say.AutoRebased(*h.autoRebased), false})
 	}
-	m.refreshSet()
-	return tea.Batch(cmds...)
+	return tea.Batch(tea.Batch(h.cmds...), m.pumpSet())
 }
 
 // pumpSet sends what the save round may send now.
@@ -58,11 +55,7 @@ func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
 }
 
 // memberPerformed takes the outcome of an effect of an object not shown.
-func (m App) memberPerformed(msg performedMsg) (App, tea.Cmd) {
-	i, ok := m.memberOf(msg.sess)
-	if !ok {
-		return m, nil
-	}
+func (m App) memberPerformed(i int, msg performedMsg) (App, tea.Cmd) {
 	st := m.member(i)
 	st.inflight--
 	if seq := storeSeq(msg.effect); seq > 0 {
@@ -82,11 +75,7 @@ func (m App) memberPerformed(msg performedMsg) (App, tea.Cmd) {
 
 // memberStoredDrafts takes the outcome of recovering or discarding an
 // object's stored drafts, for an object not shown.
-func (m App) memberStoredDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
-	i, ok := m.memberOf(msg.sess)
-	if !ok {
-		return m, nil
-	}
+func (m App) memberStoredDrafts(i int, msg storedDraftsMsg) (App, tea.Cmd) {
 	if n, ok := m.member(i).storedDrafts(msg); ok {
 		m.noteMember(i, n)
 	}
@@ -96,11 +85,7 @@ func (m App) memberStoredDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
 
 // memberRetry sends again a save of an object not shown whose back-off is
 // over.
-func (m App) memberRetry(msg retryDueMsg) (App, tea.Cmd) {
-	i, ok := m.memberOf(msg.sess)
-	if !ok {
-		return m, nil
-	}
+func (m App) memberRetry(i int, msg retryDueMsg) (App, tea.Cmd) {
 	sess := m.set.model.Session(i)
 	if !sess.RetryWaiting() || sess.Failure().Attempt != msg.attempt {
 		return m, nil
@@ -111,5 +96,6 @@ func (m App) memberRetry(msg retryDueMsg) (App, tea.Cmd) {
 
 // noteMember says n on object i's row, until its state changes.
 func (m *App) noteMember(i int, n notice) {
-	m.set.notes[i], m.set.noteOf[i] = n, m.set.model.Status(i).State
+	st := m.set.states[i]
+	st.note, st.noteOf = n, m.set.model.Status(i).State
 }

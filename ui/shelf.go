@@ -7,22 +7,32 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 )
 
-// shelf keeps the objects left for the browser with a draft, taken up
-// again when opened again, so that the draft comes back without the
-// recovery question; and which objects the store has drafts of on this
-// cluster. Together they are the browser's DRAFT column.
+// shelf is which objects the store has drafts of on this cluster. With
+// the objects left for the browser with a draft (left), which stay open
+// and are taken up again when opened again, so that the draft comes back
+// without the recovery question, they are the browser's DRAFT column.
 type shelf struct {
-	parked map[DraftKey]*objectState
 	stored map[DraftKey]DraftPlace
 }
 
-// park keeps st, the object key left with a draft.
-func (s *shelf) park(key DraftKey, st *objectState) { s.parked[key] = st }
+// left are the objects left for the browser with a draft: the open objects
+// but the one shown, as the browser and a set never go together.
+func (m App) left() map[DraftKey]*objectState {
+	out := map[DraftKey]*objectState{}
+	if m.set != nil {
+		return out
+	}
+	for k, st := range m.objects.open {
+		if st != m.objectState {
+			out[k] = st
+		}
+	}
+	return out
+}
 
-// take takes the object key off the shelf, if it is there.
-func (s *shelf) take(key DraftKey) (*objectState, bool) {
-	st, ok := s.parked[key]
-	delete(s.parked, key)
+// leftWith returns the object key if it was left with a draft.
+func (m App) leftWith(key DraftKey) (*objectState, bool) {
+	st, ok := m.left()[key]
 	return st, ok
 }
 
@@ -39,13 +49,14 @@ func (s *shelf) setStored(entries []drafts.Entry) {
 func (s *shelf) forget(key DraftKey) { delete(s.stored, key) }
 
 // marks are the objects with a draft, for the browser: the store's, and
-// those left with a draft in this run, which may exist only in memory.
-func (s shelf) marks() map[DraftKey]DraftPlace {
-	marks := make(map[DraftKey]DraftPlace, len(s.stored)+len(s.parked))
+// those left with a draft in this run (left), which may exist only in
+// memory.
+func (s shelf) marks(left map[DraftKey]*objectState) map[DraftKey]DraftPlace {
+	marks := make(map[DraftKey]DraftPlace, len(s.stored)+len(left))
 	for k, p := range s.stored {
 		marks[k] = p
 	}
-	for k, st := range s.parked {
+	for k, st := range left {
 		if st.inMemory() {
 			marks[k] = DraftInMemory
 		} else {
@@ -55,11 +66,11 @@ func (s shelf) marks() map[DraftKey]DraftPlace {
 	return marks
 }
 
-// inMemory names the objects left with a draft that exists only in
-// memory, which quitting loses, sorted.
-func (s shelf) inMemory() []DraftKey {
+// inMemory names the objects of left whose draft exists only in memory,
+// which quitting loses, sorted.
+func inMemory(left map[DraftKey]*objectState) []DraftKey {
 	var out []DraftKey
-	for k, st := range s.parked {
+	for k, st := range left {
 		if st.inMemory() {
 			out = append(out, k)
 		}

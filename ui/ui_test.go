@@ -114,6 +114,7 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 		if f.drafts == nil {
 			return nil, nil
 		}
+		time.Sleep(f.slow)
 		return nil, f.drafts.Delete(e.Seq)
 	}
 	return nil, nil

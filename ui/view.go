@@ -6,6 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kedit/kedit/ui/statusbar"
 )
 
 // Drawing the frame: the active view (or the help page) in the body, the
@@ -138,4 +140,20 @@ func (m App) body() string {
 		return m.setView.View()
 	}
 	return m.object.View()
+}
+
+// statusState sums up the app's state for the status bar.
+func (m App) statusState() statusbar.State {
+	st := statusbar.State{Browsing: m.screen == screenBrowser, List: m.browser.List()}
+	if m.sess != nil {
+		// No session is a nil Object, never a nil *model.Session in one:
+		// states compare with ==.
+		st.Object = m.sess
+		st.Phase, st.Draft = m.sess.State(), m.sess.DraftRevision()
+		if r := m.sess.Rebase(); r != nil {
+			st.Merge = r.Merge
+		}
+		_, st.Behind = m.sess.ServerChange()
+	}
+	return st
 }

@@ -5,11 +5,13 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
@@ -58,7 +60,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 func (v *views) refresh(sess *model.Session) {
 	v.object.SetContent(objectContent(sess))
 	v.conflict.SetContent(conflictContent(sess))
-	v.timeline.SetContent(timelineContent(sess))
+	v.timeline.SetContent(timelineContent(sess, v.timeline.Path()))
 	v.preview.SetContent(previewContent(sess))
 }
 
@@ -112,11 +114,23 @@ func (v *views) setSize(width, height int) {
 	v.help.SetSize(width, height)
 }
 
-// timelineContent is what the timeline draws of sess.
-func timelineContent(sess *model.Session) timeline.Content {
+// timelineContent is what the timeline draws of sess, with the value of
+// path, the field it follows (none: the zero Path), in each version.
+func timelineContent(sess *model.Session, path history.Path) timeline.Content {
 	ref := sess.Ref()
-	return timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
+	c := timeline.Content{Object: escape.Safe(ref.Kind) + "/" + escape.Safe(ref.Name), Secret: ref.IsSecret(),
 		Format: sess.Format(), Live: sess.Timeline(), Dropped: sess.TimelineDropped()}
+	if !path.IsZero() {
+		c.PathValues = map[int]history.PathValue{}
+		sess.EachTimelineObject(func(e model.Entry, obj map[string]any) {
+			v := history.PathValue{State: history.PathDeleted}
+			if !e.Deleted {
+				v = path.ValueIn(obj, ref.IsSecret())
+			}
+			c.PathValues[e.ID] = v
+		})
+	}
+	return c
 }
 
 // conflictContent is what the conflict view draws of sess's rebase: each
@@ -157,7 +171,7 @@ func previewContent(sess *model.Session) preview.Content {
 	}
 	c.Answered, c.Answer, c.Draft = true, p, sess.Draft()
 	if p.Err != nil {
-		c.Refusal = refusalText(model.KindOf(p.Err), p.Err)
+		c.Refusal = say.Refusal(model.KindOf(p.Err), p.Err)
 	}
 	return c
 }

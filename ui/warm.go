@@ -8,9 +8,9 @@ import (
 )
 
 // baseRenderedMsg is base's text, rendered in the background for the
-// session sess in its format.
+// object of in its session's format.
 type baseRenderedMsg struct {
-	sess   *model.Session
+	of     objectID
 	obj    *unstructured.Unstructured
 	format model.Format
 	text   string
@@ -28,20 +28,20 @@ func (m *App) warmDraftText() tea.Cmd {
 		return nil
 	}
 	m.life.warming = true
-	sess, format := m.sess, m.sess.Format()
+	id, format := m.id, m.sess.Format()
 	return func() tea.Msg {
 		text, err := format.Render(obj)
 		if err != nil {
-			return baseRenderedMsg{sess: sess} // DraftText says why, when asked
+			return baseRenderedMsg{of: id} // DraftText says why, when asked
 		}
-		return baseRenderedMsg{sess: sess, obj: obj, format: format, text: text}
+		return baseRenderedMsg{of: id, obj: obj, format: format, text: text}
 	}
 }
 
 // baseRendered hands a background render to its session.
 func (m App) baseRendered(msg baseRenderedMsg) (App, tea.Cmd) {
 	m.life.warming = false
-	if msg.sess == m.sess && msg.obj != nil {
+	if _, shown := m.whose(msg.of); shown && m.sess != nil && msg.obj != nil {
 		m.sess.SetBaseText(msg.obj, msg.format, msg.text)
 	}
 	return m, nil

@@ -77,16 +77,20 @@ func isExecutable(p string) bool {
 
 // Demo is a running demo cluster with its objects.
 type Demo struct {
-	// Dir is the demo's temporary directory: the cluster's data, its
-	// kubeconfig, and anything else of the demo's; Close removes it.
+	// Dir is the demo's directory: the cluster's data, its kubeconfig,
+	// and anything else of the demo's; Close removes it unless Kept.
 	Dir string
 	// Kubeconfig is the cluster's admin kubeconfig.
 	Kubeconfig string
 	// AuditLog is the cluster's audit log (localcluster's default policy),
 	// for kedit history and the timeline's history from the log.
 	AuditLog string
+	// Kept: Close keeps Dir (Options.Keep, Options.Dir).
+	Kept bool
 
 	cluster *localproc.Process
+	// lock is Dir's lock while a kept demo runs on it.
+	lock *os.File
 }
 
 // Start makes a fresh directory under parent (os.TempDir() when
@@ -94,16 +98,38 @@ type Demo struct {
 // objects. On failure everything started is stopped and removed again.
 // Directories of earlier demos whose kedit is gone (killed before it could
 // clean up) are removed first.
-func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
-	if parent == "" {
-		parent = os.TempDir()
-	}
-	removeAbandonedDemos(parent)
-	dir, err := os.MkdirTemp(parent, demoDirPrefix)
+func Start(ctx context.Context, bin, parent string) (*Demo, error) {
+	return Open(ctx, bin, Options{Parent: parent})
+}
+
+// Open starts the demo where o says: in a fresh temporary directory as
+// Start does, or in a directory to keep (o.Keep), or again on a kept
+// one (o.Dir), whose objects and audit log are as the last demo left
+// them. A directory that is not a kept demo, or that another demo runs
+// on, is an error (NotKeptError, NotEmptyError, InUseError) before
+// anything starts. On failure everything started is stopped, and a
+// temporary directory removed.
+func Open(ctx context.Context, bin string, o Options) (_ *Demo, err error) {
+	dir, err := keptDir(o)
 	if err != nil {
-		return nil, fmt.Errorf("making the demo's directory: %w", err)
+		return nil, err
 	}
-	d := &Demo{Dir: dir, AuditLog: filepath.Join(dir, "audit.log")}
+	d := &Demo{Dir: dir, Kept: dir != ""}
+	if d.Kept {
+		if d.lock, err = lock(dir); err != nil {
+			return nil, err
+		}
+	} else {
+		parent := o.Parent
+		if parent == "" {
+			parent = os.TempDir()
+		}
+		removeAbandonedDemos(parent)
+		if d.Dir, err = os.MkdirTemp(parent, demoDirPrefix); err != nil {
+			return nil, fmt.Errorf("making the demo's directory: %w", err)
+		}
+	}
+	dir, d.AuditLog = d.Dir, filepath.Join(d.Dir, "audit.log")
 	defer func() {
 		if err != nil {
 			_ = d.Close()
@@ -130,6 +156,9 @@ func Start(ctx context.Context, bin, parent string) (_ *Demo, err error) {
 	if err := CreateObjects(ctx, dc, Namespace); err != nil {
 		return nil, err
 	}
+	if err := GrantEdit(ctx, dc, Namespace); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -142,11 +171,18 @@ func (d *Demo) ClusterPID() int {
 	return d.cluster.Pid()
 }
 
-// Close stops the cluster and removes the directory. It is safe to call
-// more than once.
+// Close stops the cluster and removes the directory, unless it is kept.
+// It is safe to call more than once.
 func (d *Demo) Close() error {
 	if d.cluster != nil {
 		d.cluster.Stop()
+	}
+	if d.Kept {
+		if d.lock != nil {
+			d.lock.Close() // the lock goes with it
+			d.lock = nil
+		}
+		return nil
 	}
 	if err := os.RemoveAll(d.Dir); err != nil {
 		return fmt.Errorf("removing the demo's directory: %w", err)
@@ -160,6 +196,9 @@ func (d *Demo) Close() error {
 func removeAbandonedDemos(parent string) {
 	dirs, _ := filepath.Glob(filepath.Join(parent, demoDirPrefix+"*"))
 	for _, dir := range dirs {
+		if isKept(dir) {
+			continue // kept on purpose (--keep), whatever its name
+		}
 		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
 		if err != nil {
 			continue // not ours, or not finished being made

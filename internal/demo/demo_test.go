@@ -87,6 +87,8 @@ func TestDemoStartAndClose(t *testing.T) {
 		b, _ := os.ReadFile(d.AuditLog)
 		return strings.Contains(string(b), "fieldManager="+WriterManager)
 	})
+	// A class: alice and bob may edit, anyone else gets a 403.
+	checkClass(t, d.Kubeconfig)
 
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
@@ -125,8 +127,12 @@ func TestAbandonedDemoDirectoriesAreRemoved(t *testing.T) {
 	running := mk("kedit-demo-2", strconv.Itoa(os.Getpid()))
 	unmarked := mk("kedit-demo-3", "")
 	other := mk("not-a-demo", strconv.Itoa(exited.Process.Pid))
+	kept := mk("kedit-demo-4", strconv.Itoa(exited.Process.Pid))
+	if err := os.WriteFile(filepath.Join(kept, keptFile), []byte(keptNote), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	removeAbandonedDemos(parent)
-	for dir, want := range map[string]bool{abandoned: false, running: true, unmarked: true, other: true} {
+	for dir, want := range map[string]bool{abandoned: false, running: true, unmarked: true, other: true, kept: true} {
 		_, err := os.Stat(dir)
 		if exists := err == nil; exists != want {
 			t.Errorf("%s exists = %v, want %v", filepath.Base(dir), exists, want)

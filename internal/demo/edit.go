@@ -52,15 +52,16 @@ const (
 )
 
 // EditorClient is the demo's kubectl edit's client on the cluster of
-// kubeconfig: EditorUser with the admin's rights, and a user agent of its
-// own.
+// kubeconfig: EditorUser impersonated, with the rights RBAC gives her
+// (GrantEdit: she is one of Users, as a student joining the demo as alice
+// is), and a user agent of its own.
 func EditorClient(kubeconfig string) (dynamic.Interface, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Impersonate.UserName = EditorUser
-	cfg.Impersonate.Groups = []string{"system:masters", "system:authenticated"}
+	cfg.Impersonate.Groups = []string{"system:authenticated"}
 	cfg.UserAgent = EditorUserAgent
 	return dynamic.NewForConfig(cfg)
 }

@@ -206,6 +206,10 @@ func TestKubectlEditLosesWhatWasSavedMeanwhile(t *testing.T) {
 	if err := CreateObjects(ctx, dc, ns); err != nil {
 		t.Fatal(err)
 	}
+	// alice edits by RBAC's leave, as in the demo.
+	if err := GrantEdit(ctx, dc, ns); err != nil {
+		t.Fatal(err)
+	}
 	editor, err := EditorClient(kubetest.Kubeconfig(t))
 	if err != nil {
 		t.Fatal(err)

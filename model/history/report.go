@@ -25,6 +25,9 @@ type Report struct {
 	// ToolChanges are the writes whose field manager differs from the one
 	// of their client's write before (History.ToolChanges).
 	ToolChanges []ReportToolChange `json:"toolChanges"`
+	// Path is one field's value in each version (kedit history --path);
+	// nil when none was asked for.
+	Path *ReportPath `json:"path,omitempty"`
 }
 
 // ReportToolChange is a client's write under another field manager than

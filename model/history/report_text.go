@@ -79,6 +79,9 @@ func (r Report) TextWith(o TextOptions) string {
 	}
 	fmt.Fprintln(&b)
 	r.table(&b, shown, o.Wide, c)
+	if r.Path != nil {
+		r.Path.text(&b, c)
+	}
 	section := func(title string, n int) bool {
 		switch {
 		case n > 0:

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -34,6 +35,8 @@ type Model struct {
 	// bindings (SetView).
 	name   string
 	groups [][]key.Binding
+	// note is said under the keys on every page (SetNote).
+	note []escape.Text
 	// off is the first line in view; rows are the lines drawn.
 	off  int
 	rows []string
@@ -65,6 +68,10 @@ func (m *Model) SetView(name string, groups [][]key.Binding, keys KeyMap) {
 	m.name, m.groups, m.keys = name, groups, keys
 }
 
+// SetNote gives the page lines to say under the keys of every view, such
+// as how a second terminal joins kedit demo's cluster.
+func (m *Model) SetNote(lines []escape.Text) { m.note = lines }
+
 // SetSize lays the page out for the body's size, keeping its offset
 // within the page.
 func (m *Model) SetSize(width, height int) {
@@ -84,6 +91,13 @@ func (m Model) lines() []string {
 	lines = append(lines, "")
 	for _, l := range strings.Split(ansi.Wrap(common.EscapeLegend(st), m.width, " "), "\n") {
 		lines = append(lines, st.Muted.Render(l))
+	}
+	if len(m.note) > 0 {
+		lines = append(lines, "")
+	}
+	for _, l := range m.note {
+		// Wrapped, never cut: a note is a command to copy.
+		lines = append(lines, strings.Split(ansi.Hardwrap(string(l), m.width, false), "\n")...)
 	}
 	return lines
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -54,5 +55,30 @@ func TestScrollsClosesAndHandsOn(t *testing.T) {
 	m.Open()
 	if _, cmd = m.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); !reflect.DeepEqual(answer(cmd), common.ForceQuitMsg{}) {
 		t.Errorf("ctrl+c answers %#v, want common.ForceQuitMsg", answer(cmd))
+	}
+}
+
+// TestNoteUnderTheKeys: a note the app gives (kedit demo's how to join)
+// is said under the keys, escaped as it came, wrapped at the width and
+// never cut.
+func TestNoteUnderTheKeys(t *testing.T) {
+	keys := DefaultKeyMap()
+	m := New(keys, common.NewStyles())
+	m.SetView("object view", [][]key.Binding{{common.Binding("saves", "s")}}, keys)
+	long := "  export KUBECONFIG=/tmp/" + strings.Repeat("d", 60) + "/cluster/kubeconfig"
+	m.SetNote([]escape.Text{escape.Safe("A second terminal joins\x1b[31m:"), escape.Safe(long)})
+	m.Open()
+	m.SetSize(50, 40)
+	page := ansi.Strip(m.View())
+	if !strings.Contains(page, `A second terminal joins\x1b[31m:`) {
+		t.Errorf("the note is not on the page, escaped:\n%s", page)
+	}
+	if got := strings.ReplaceAll(page[strings.Index(page, "  export"):], "\n", ""); !strings.HasPrefix(got, strings.TrimRight(long, " ")) {
+		t.Errorf("the long line is not whole, wrapped:\n%s", page)
+	}
+	for _, l := range strings.Split(page, "\n") {
+		if ansi.StringWidth(l) > 50 {
+			t.Errorf("a line wider than the page: %q", l)
+		}
 	}
 }

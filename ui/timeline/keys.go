@@ -19,6 +19,9 @@ type KeyMap struct {
 	// LOST row, makes the draft that puts the lost values back; Close goes
 	// back to the object view.
 	Diff, Take, Undo, Close, Back key.Binding
+	// Path starts typing a field's path (/): enter follows it, its value
+	// shown in each version, and esc (Back) stops.
+	Path key.Binding
 
 	Help, Quit, ForceQuit key.Binding
 }
@@ -34,6 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Undo:  common.UndoKey(),
 		Close: common.Bind("close", "t/esc", "t", "esc"),
 		Back:  common.BackKey(),
+		Path:  common.Binding("follow a field's value", "/"),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}

@@ -33,6 +33,9 @@ type timelineRow struct {
 	// client's change (REVERTED), fight one that took a field from the
 	// other side of a fight (FIGHT).
 	lost, reverted, fight bool
+	// value is the followed path's value in this version (escaped), when
+	// the view follows one.
+	value escape.Text
 }
 
 // mark is the row's LOST, REVERTED and FIGHT.

@@ -60,6 +60,8 @@ type Model struct {
 	// the audit log's history what log.go read.
 	live []model.Entry
 	auditLog
+	// pathInput is the field followed (/), and its typing.
+	pathInput pathInput
 }
 
 // New returns a timeline view with nothing to list until SetContent.
@@ -90,12 +92,17 @@ type Content struct {
 	// Dropped how many older versions it let go.
 	Live    []model.Entry
 	Dropped int
+	// PathValues are the value of the path the view follows (Model.Path)
+	// in each of Live, by Entry.ID: the version's object is the
+	// session's. nil when it follows none.
+	PathValues map[int]history.PathValue
 }
 
 // SetContent lists c's versions, newest first, keeping the selected
 // version selected as new versions arrive.
 func (m *Model) SetContent(c Content) {
 	m.object, m.secret, m.format, m.dropped, m.live = c.Object, c.Secret, c.Format, c.Dropped, c.Live
+	m.pathInput.live = c.PathValues
 	m.fillRows()
 }
 
@@ -119,6 +126,9 @@ func (m *Model) fillRows() {
 			row = newLogRow(m.h, r.Version, latest)
 		}
 		row.version, row.lost, row.reverted, row.fight = r.Version, r.Lost, r.Reverted, len(r.Fights) > 0
+		if !m.pathInput.path.IsZero() {
+			row.value = m.pathValue(r)
+		}
 		if r.Entry != nil && r.Version >= 0 && m.h.Versions[r.Version].Recreated {
 			// The log knows the new object's uid; the watch may not have said it.
 			row.changed = escape.Replace(row.changed, "created again (new uid)", escape.Textf("created again (uid %s)", m.h.Versions[r.Version].UID), 1)
@@ -138,6 +148,7 @@ func (m *Model) fillRows() {
 // Open lists c's versions afresh, the newest version selected.
 func (m *Model) Open(c Content) {
 	m.rows, m.selected, m.offset, m.listX = nil, 0, 0, 0
+	m.pathInput = pathInput{}
 	m.HideChange()
 	m.SetContent(c)
 }
@@ -261,12 +272,15 @@ func (m Model) titleLines() []string {
 	if l := m.logLine(); l != "" {
 		lines = append(lines, strings.Split(l, "\n")...)
 	}
+	if m.pathInput.typing {
+		lines = append(lines, m.pathLine())
+	}
 	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.listLine(m.headerRow()), m.width, "")))
 }
 
 // headerRow is the list's column titles, laid out as its rows.
 func (m Model) headerRow() string {
-	return m.rowText(timelineRow{rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED"}, "MARK")
+	return m.rowText(timelineRow{rv: "RV", at: "TIME", manager: "MANAGER", operation: "OPERATION", changed: "CHANGED", value: m.pathHeader()}, "MARK")
 }
 
 // columns are the widths of the rv, time, manager, operation and mark
@@ -300,6 +314,10 @@ func (m Model) rowText(r timelineRow, mark string) string {
 	if markW > 0 {
 		text += pad(escape.Safe(mark), markW) + "  "
 	}
+	if valueW := m.valueWidth(); valueW > 0 {
+		// The followed field's value, before what each version changed.
+		text += pad(r.value, valueW) + "  "
+	}
 	return text + string(r.changed)
 }
 
@@ -329,12 +347,18 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.wider() {
 		side = []key.Binding{k.Left, k.Right}
 	}
+	if m.pathInput.typing {
+		return []key.Binding{common.StateHelp(k.Diff, "follow"), common.StateHelp(k.Back, "cancel"), k.ForceQuit}
+	}
 	if m.showing {
 		// esc goes back to the list (t closes the timeline).
 		return append(append([]key.Binding{k.Take, k.Back, k.Up, k.Down}, side...), k.Help, k.Quit)
 	}
 	if len(m.rows) > 0 && m.rows[m.selected].lost {
 		return append(append([]key.Binding{common.StateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down}, side...), k.Take, k.Help, k.Quit)
+	}
+	if !m.pathInput.path.IsZero() {
+		return append(append([]key.Binding{k.Diff, k.Take, common.StateHelp(k.Back, "stop following"), k.Path, k.Up, k.Down}, side...), k.Help, k.Quit)
 	}
 	return append(append([]key.Binding{k.Diff, k.Take, k.Close, k.Up, k.Down}, side...), k.Help, k.Quit)
 }
@@ -343,7 +367,7 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Diff, k.Take, k.Undo, k.Close, k.Back},
+		{k.Diff, k.Take, k.Undo, k.Close, k.Back, k.Path},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Help, k.Quit, k.ForceQuit},
 	}

@@ -51,6 +51,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m.ownMsg(msg)
 	}
+	if m.pathInput.typing && !key.Matches(k, m.keys.ForceQuit) {
+		return m.pathKey(k)
+	}
 	if in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}}, {Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}}}); in != nil {
 		return m, common.Emit(in)
 	}
@@ -66,6 +69,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	case !m.showing && key.Matches(k, m.keys.Undo):
 		return m, m.undo()
+	case !m.showing && key.Matches(k, m.keys.Path):
+		m.pathInput.typing, m.pathInput.text = true, m.pathInput.path.String()
+		m.scroll()
+		return m, nil
+	case !m.showing && !m.pathInput.path.IsZero() && key.Matches(k, m.keys.Back):
+		// esc stops following the field before it closes the timeline.
+		return m.stopFollowing()
 	case m.sidewaysKey(k):
 		return m, nil
 	case key.Matches(k, m.keys.Close):

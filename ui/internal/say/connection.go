@@ -1,4 +1,4 @@
-package ui
+package say
 
 import (
 	"errors"
@@ -8,9 +8,9 @@ import (
 	"github.com/kedit/kedit/kube"
 )
 
-// connectionText says how the link to the API server stands, for a
+// Connection says how the link to the API server stands, for a
 // header: the object view's and the browser's, in the same words.
-func connectionText(c kube.Connection) escape.Text {
+func Connection(c kube.Connection) escape.Text {
 	var forbidden *kube.ForbiddenError
 	switch c.State {
 	case kube.Connected:

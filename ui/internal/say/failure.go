@@ -1,6 +1,6 @@
-package ui
+package say
 
-// How a failed save is said in words: failureText and its parts. They
+// How a failed save is said in words: Failure and its parts. They
 // read kube's typed errors, so they live beside App, which hands the
 // words to the views.
 
@@ -17,22 +17,22 @@ import (
 	"github.com/kedit/kedit/ui/common"
 )
 
-// failureText says in plain words why a save did not go through, and what
+// Failure says in plain words why a save did not go through, and what
 // the user can do; the draft is always kept.
-func failureText(f *model.Failure) escape.Text {
+func Failure(f *model.Failure) escape.Text {
 	if f == nil {
 		return ""
 	}
 	if retrying(f) {
-		return retryText(f, 0)
+		return Retry(f, 0)
 	}
 	return failureWhy(f) + " (the draft is kept)"
 }
 
-// causeLinesText says on which lines of the draft's text the fields of a
+// CauseLines says on which lines of the draft's text the fields of a
 // refused save are, `; on line 31 of the draft`, so that a field the
 // server does not know is found; "" when none is found.
-func causeLinesText(text string, causes []model.FieldCause) escape.Text {
+func CauseLines(text string, causes []model.FieldCause) escape.Text {
 	lines := strings.Split(text, "\n")
 	var at []int
 	for _, c := range causes {
@@ -58,7 +58,7 @@ func retrying(f *model.Failure) bool {
 	return f.Kind == model.ErrorUnavailable || f.Kind == model.ErrorTimeout
 }
 
-// failureWhy is failureText of a failure not tried again, without what
+// failureWhy is Failure of a failure not tried again, without what
 // becomes of the draft: what failed, and the causes.
 func failureWhy(f *model.Failure) escape.Text {
 	s := failureKindText(f)
@@ -72,13 +72,13 @@ func failureWhy(f *model.Failure) escape.Text {
 	return s
 }
 
-// retryText says that a save which got no answer is tried again: whether
+// Retry says that a save which got no answer is tried again: whether
 // it may have been stored (then the object is read back first) or surely
 // was not (a 429, the API server's own 503, no connection at all), the
 // attempt and, with next, when it goes again. The server's own words (a
 // timeout, a reset, a 502) come last, so that what the user acts on is not
 // what a narrow status line cuts.
-func retryText(f *model.Failure, next time.Duration) escape.Text {
+func Retry(f *model.Failure, next time.Duration) escape.Text {
 	landed := model.MayHaveLanded(f.Err)
 	s := escape.Textf("the save was not taken; retrying (attempt %d)", f.Attempt)
 	if landed {
@@ -98,7 +98,7 @@ func retryText(f *model.Failure, next time.Duration) escape.Text {
 }
 
 // failureKindText says what kind of failure f is, before its causes
-// (retryText says the kinds that are tried again).
+// (Retry says the kinds that are tried again).
 func failureKindText(f *model.Failure) escape.Text {
 	switch f.Kind {
 	case model.ErrorInvalid:
@@ -148,9 +148,9 @@ func refusedText(f *model.Failure) escape.Text {
 	return s
 }
 
-// refusalText says why the server would refuse the save, in the status
+// Refusal says why the server would refuse the save, in the status
 // bar's words for a save that failed.
-func refusalText(kind model.ErrorKind, err error) escape.Text {
+func Refusal(kind model.ErrorKind, err error) escape.Text {
 	switch kind {
 	case model.ErrorConflict:
 		return "the object changed on the server since the draft's base (a save would conflict; r rebases)"
@@ -159,7 +159,7 @@ func refusalText(kind model.ErrorKind, err error) escape.Text {
 	}
 	f := &model.Failure{Kind: kind, Err: err}
 	if retrying(f) {
-		return retryText(f, 0)
+		return Retry(f, 0)
 	}
 	return failureWhy(f)
 }
