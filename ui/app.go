@@ -24,6 +24,7 @@ const (
 	screenBrowser
 	screenLost
 	screenSet
+	screenDocs
 )
 
 // SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
@@ -66,6 +67,8 @@ type App struct {
 	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState
+	// docsFrom is the screen the field docs were opened over.
+	docsFrom screen
 
 	life  lifecycle
 	frame frameState

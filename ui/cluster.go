@@ -86,6 +86,9 @@ type Object struct {
 	// Check checks a draft against the server's schema of the object's
 	// kind (diagnostics.go); nil checks nothing.
 	Check SchemaCheck
+	// Schema returns the server's schema of the object's kind, for the
+	// field docs and completion (docs.go); nil has none.
+	Schema FieldSchema
 	// Close lets go of the object (its draft locks and what else Open
 	// took) when the app leaves it without a draft. Objects left with a
 	// draft stay open until kedit ends, which stores their drafts.

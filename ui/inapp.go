@@ -69,6 +69,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	}
 	m.editor.SetFormat(m.sess.Format())
 	m.editor.Open(text, merged, causes)
+	m.editor.SetSchema(m.fieldSchema)
 	var diagnose tea.Cmd
 	if d := m.sess.Draft(); d != nil && !merged && d.Text == text && d.Err == nil {
 		diagnose = m.diagnose(true, text, d.Object)
@@ -80,7 +81,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return tea.Batch(m.editor.RenderBase(m.sess.Format(), base), diagnose)
+	return tea.Batch(m.editor.RenderBase(m.sess.Format(), base), diagnose, m.readSchema())
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views

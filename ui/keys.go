@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/fielddoc"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
@@ -29,6 +30,7 @@ type KeyMap struct {
 	Timeline timeline.KeyMap
 	Lost     conflict.LostKeyMap
 	Preview  preview.KeyMap
+	Docs     fielddoc.KeyMap
 	Browser  browser.KeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
@@ -44,6 +46,7 @@ func DefaultKeyMap() KeyMap {
 		Timeline: timeline.DefaultKeyMap(),
 		Lost:     conflict.DefaultLostKeyMap(),
 		Preview:  preview.DefaultKeyMap(),
+		Docs:     fielddoc.DefaultKeyMap(),
 		Browser:  browser.DefaultKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),

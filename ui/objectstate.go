@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/statusbar"
 	"github.com/kedit/kedit/ui/timeline"
@@ -72,6 +73,9 @@ type objectState struct {
 	access accessState
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState
+	// fieldSchema is the schema the in-app editor completes from, once
+	// read (docs.go).
+	fieldSchema editor.Schema
 	// note is what an outcome said of the object while not shown, on its
 	// row in the set until its state changes (noteOf is the state it was
 	// said in).

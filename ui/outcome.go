@@ -87,6 +87,10 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		m, cmd = m.outcomeOf(msg)
 	case editorFinishedMsg:
 		m, cmd = m.editorDone(msg)
+	case docsReadMsg:
+		m = m.docsRead(msg)
+	case schemaReadMsg:
+		m = m.schemaRead(msg)
 	case editor.CheckedMsg:
 		m, cmd = m.editorChecked(msg)
 	case diagnosedMsg:

@@ -134,6 +134,8 @@ func (m App) body() string {
 		return m.lost.View()
 	case screenPreview:
 		return m.preview.View()
+	case screenDocs:
+		return m.docs.View()
 	case screenBrowser:
 		return m.browser.View()
 	case screenSet:

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/fielddoc"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/object"
@@ -31,6 +32,8 @@ type views struct {
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    conflict.Lost
 	preview preview.Model
+	// docs are a field's docs from the schema.
+	docs    fielddoc.Model
 	browser browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
@@ -53,6 +56,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.object, v.conflict, v.editor = object.New(keys.Object, styles), conflict.New(keys.Conflict, styles), editor.New(keys.Editor, styles)
 	v.timeline, v.preview = timeline.New(keys.Timeline, styles), preview.New(keys.Preview, styles)
 	v.lost = conflict.NewLost(keys.Lost, styles)
+	v.docs = fielddoc.New(keys.Docs, styles)
 	v.object.SetBackToList(backToList)
 }
 
@@ -91,6 +95,8 @@ func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
 		v.lost, cmd = v.lost.Update(msg)
 	case screenPreview:
 		v.preview, cmd = v.preview.Update(msg)
+	case screenDocs:
+		v.docs, cmd = v.docs.Update(msg)
 	case screenEditor:
 		v.editor, cmd = v.editor.Update(msg)
 	case screenBrowser:
@@ -109,6 +115,7 @@ func (v *views) setSize(width, height int) {
 	v.timeline.SetSize(width, height)
 	v.lost.SetSize(width, height)
 	v.preview.SetSize(width, height)
+	v.docs.SetSize(width, height)
 	v.browser.SetSize(width, height)
 	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)

@@ -263,6 +263,7 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 			}
 			return s.CheckObject(text, obj.Object), nil
 		}
+		opened.Schema = func() (*schemacheck.Schema, error) { return o.checkSchema(t) }
 	}
 	if len(o.auditLogs) > 0 {
 		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
