@@ -94,6 +94,9 @@ type Config struct {
 	// the drafts of what it edits; :drafts lists every draft, naming the
 	// subresource of each.
 	Subresource kube.Subresource
+	// Requests is the log of every request kedit sent and every watch
+	// event it read, which the request pane (L) shows; nil for none.
+	Requests *kube.RequestLog
 }
 
 // watchCmd reads the next event from the watch. The app returns it again
