@@ -125,14 +125,14 @@ func (r RequestRow) Said() string {
 	case r.Status == 0:
 		return "no answer: " + r.Err
 	case r.Status == http.StatusConflict:
-		based := "no resourceVersion"
+		based := "this write carried no resourceVersion"
 		if r.SentRV != "" {
-			based = "rv " + r.SentRV
+			based = "this write was based on " + r.SentRV
 		}
 		if r.ServerRV != "" {
-			return "the server holds rv " + r.ServerRV + "; this write was based on " + based
+			return "the server holds rv " + r.ServerRV + "; " + based
 		}
-		return "this write was based on " + based + "; the server holds a newer version"
+		return based + "; the server holds a newer version"
 	}
 	return ""
 }

@@ -99,7 +99,7 @@ func TestRequestLogConflictAndWatch(t *testing.T) {
 	if conflict.Seq < event.Seq {
 		t.Errorf("the PUT (row %d) is before the event (row %d)", conflict.Seq, event.Seq)
 	}
-	want := "the server holds rv " + theirsRV + "; this write was based on rv " + base.GetResourceVersion()
+	want := "the server holds rv " + theirsRV + "; this write was based on " + base.GetResourceVersion()
 	if conflict.Status != http.StatusConflict || conflict.StatusText() != "409 Conflict" || conflict.SentRV != base.GetResourceVersion() || conflict.Said() != want {
 		t.Errorf("the PUT's row: %s %q, sent rv %s; want 409 Conflict %q", conflict.StatusText(), conflict.Said(), conflict.SentRV, want)
 	}
