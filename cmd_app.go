@@ -68,7 +68,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 		return fail(err)
 	}
 	defer closeLog()
-	o, err := newOpener(flags, opts, edit, strategy, logger, requests)
+	o, err := newOpener(flags, opts, edit, strategy, logger)
 	if err != nil {
 		return fail(err)
 	}
@@ -202,7 +202,7 @@ func setUpLogs(flags *kube.ConnFlags, debug string, edit editSettings) (logger l
 
 // newOpener connects to the cluster and builds the app's ui.Cluster from
 // the command line's settings.
-func newOpener(flags *kube.ConnFlags, opts appOptions, edit editSettings, strategy kube.Strategy, logger logr.Logger, requests *kube.RequestLog) (*cluster.Opener, error) {
+func newOpener(flags *kube.ConnFlags, opts appOptions, edit editSettings, strategy kube.Strategy, logger logr.Logger) (*cluster.Opener, error) {
 	c, err := kube.Connect(flags)
 	if err != nil {
 		return nil, err
@@ -213,7 +213,7 @@ func newOpener(flags *kube.ConnFlags, opts appOptions, edit editSettings, strate
 	}
 	return cluster.New(c, cluster.Options{Flags: flags, Store: store, Strategy: strategy, Logger: logger, Started: opts.started,
 		Format: edit.format, Subresource: edit.subresource, FieldManager: edit.manager, Validation: edit.validation,
-		AuditLogs: opts.auditLogs, TimelineOut: opts.timelineOut, Requests: requests})
+		AuditLogs: opts.auditLogs, TimelineOut: opts.timelineOut})
 }
 
 // openNamed opens what the arguments name into cfg: the set, the

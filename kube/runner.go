@@ -43,9 +43,6 @@ type Runner struct {
 	// Validation is what the server does with an unknown or duplicate
 	// field in every write and dry run (--validate); strict when empty.
 	Validation Validation
-	// Requests is the request log, told the version of theirs read after
-	// a conflict (RequestLog.TheirsRead); nil for none.
-	Requests *RequestLog
 }
 
 func (r *Runner) now() time.Time {
@@ -112,7 +109,6 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 		if err != nil {
 			return model.SaveFailed{Err: err}, nil
 		}
-		r.Requests.TheirsRead(r.Target.APIPath(), theirs.GetResourceVersion())
 		return model.Conflicted{Theirs: theirs, At: r.now()}, nil
 
 	case model.VerifySave:

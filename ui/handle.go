@@ -27,6 +27,7 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	before := m.sess.State()
 	state, effects, err := m.sess.Handle(ev)
+	theirs := m.theirsReadCmd(m.target, m.sess, ev)
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
 			m.status.Error(retryText(m.sess.Failure(), r.Delay))
@@ -37,7 +38,7 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	// Even a refused event can move the session: merged text edited by
 	// hand with a block left in ends the rebase as a draft that cannot be
 	// saved yet.
-	cmds = append(cmds, m.moved(before, state, ev))
+	cmds = append(cmds, m.moved(before, state, ev), theirs)
 	if err != nil {
 		m.refused(ev, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/requests"
 )
 
@@ -79,6 +80,33 @@ func (m App) requestsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		return m, nil, true
 	}
 	return m, nil, false
+}
+
+// theirsReadCmd tells the request log, when ev was a save's conflict (or
+// theirs read after one) and sess now rebases, the version of theirs it
+// rebases onto: the version the server held, which the 409's row then
+// says. Nothing is said of a version kedit did not take as theirs.
+func (m App) theirsReadCmd(target *kube.Target, sess *model.Session, ev model.Event) tea.Cmd {
+	log := m.cfg.Requests
+	switch ev := ev.(type) {
+	case model.SaveFailed:
+		if model.KindOf(ev.Err) != model.ErrorConflict {
+			return nil
+		}
+	case model.Conflicted:
+	default:
+		return nil
+	}
+	r := sess.Rebase()
+	if log == nil || target == nil || r == nil || r.Theirs.ResourceVersion == "" {
+		return nil
+	}
+	path, rv := target.APIPath(), r.Theirs.ResourceVersion
+	// --debug's log may get a line: a file's write, so in a command.
+	return func() tea.Msg {
+		log.TheirsRead(path, rv)
+		return nil
+	}
 }
 
 // requestRows are log's rows as the pane lists them, every server text

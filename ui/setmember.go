@@ -22,7 +22,7 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 	sess := s.model.Session(i)
 	prev, _ := sess.AutoRebased()
 	effects, err := s.model.Handle(i, ev)
-	cmds := []tea.Cmd{m.runSetEffects(effects)}
+	cmds := []tea.Cmd{m.runSetEffects(effects), m.theirsReadCmd(m.member(i).target, sess, ev)}
 	if err != nil {
 		m.noteMember(i, notice{common.ErrorText(err), true})
 	}

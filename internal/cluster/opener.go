@@ -69,9 +69,6 @@ type Options struct {
 	// TimelineOut is --timeline-out's file, where each version observed
 	// is appended; empty for none.
 	TimelineOut string
-	// Requests is the request log every object's runner tells the
-	// version of theirs it read after a conflict; nil for none.
-	Requests *kube.RequestLog
 }
 
 // Opener is the app's ui.Cluster: it lists for the browser through
@@ -95,7 +92,6 @@ type Opener struct {
 	subresource  kube.Subresource
 	fieldManager string
 	validation   kube.Validation
-	requests     *kube.RequestLog
 	auditLogs    []string
 
 	mu      sync.Mutex
@@ -127,8 +123,7 @@ type openObject struct {
 // file, the one error it may return.
 func New(c *kube.Cluster, opts Options) (*Opener, error) {
 	o := &Opener{Cluster: c, flags: opts.Flags, store: opts.Store, strategy: opts.Strategy, logger: opts.Logger, started: opts.Started,
-		format: opts.Format, subresource: opts.Subresource, fieldManager: opts.FieldManager, validation: opts.Validation, auditLogs: opts.AuditLogs,
-		requests: opts.Requests}
+		format: opts.Format, subresource: opts.Subresource, fieldManager: opts.FieldManager, validation: opts.Validation, auditLogs: opts.AuditLogs}
 	if opts.TimelineOut != "" {
 		tl, err := kube.OpenTimelineLog(opts.TimelineOut)
 		if err != nil {
@@ -226,7 +221,7 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 
 	ob := &openObject{target: t, drafts: drafts}
 	ob.runner = &kube.Runner{Client: o.Dynamic, Target: t, Strategy: o.strategy, Drafts: drafts, MergeOptions: mergeOpts,
-		Cached: ob.cached, FieldManager: o.fieldManager, Validation: o.validation, Requests: o.requests}
+		Cached: ob.cached, FieldManager: o.fieldManager, Validation: o.validation}
 	ob.sess = model.NewSession(t.Ref(), mergeOpts...)
 	ob.sess.SetFormat(o.format)
 	ob.sess.SetFieldManager(o.fieldManager)
