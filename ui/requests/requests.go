@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -69,6 +70,15 @@ type Model struct {
 	showing bool
 	title   []string
 	body    viewport.Model
+
+	// heading is the columns' heading as last drawn, for its widths:
+	// underlined, it is costly to draw, and the same frame after frame.
+	heading *heading
+}
+
+type heading struct {
+	width, pathW int
+	text         string
 }
 
 // New returns an empty pane, the newest row selected once rows come.
@@ -76,7 +86,7 @@ func New(keys KeyMap, styles *common.Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = keys.viewport()
 	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp, follow: true}
+	return Model{keys: keys, styles: styles, body: vp, follow: true, heading: &heading{}}
 }
 
 // SetSize sets the pane's size.
@@ -185,7 +195,14 @@ func (m Model) View() string {
 		return strings.Join(append(lines, m.styles.Muted.Render("nothing sent yet")), "\n")
 	}
 	pathW := m.pathWidth()
-	lines = append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.line("TIME", "METHOD", "PATH", "RV SENT", "STATUS", "RV BACK", "TOOK", "", pathW), m.width, "…")))
+	if h := m.heading; h.text == "" || h.width != m.width || h.pathW != pathW {
+		*h = heading{width: m.width, pathW: pathW,
+			text: m.styles.ColumnTitle.Render(cut(m.line("TIME", "METHOD", "PATH", "RV SENT", "STATUS", "RV BACK", "TOOK", "", pathW), m.width))}
+	}
+	lines = append(lines, m.heading.text)
+	// A style's codes around a line, taken once a frame: a line of a
+	// keystroke's frame costs no rendering of its own.
+	failedOn, failedOff := around(m.styles.Error)
 	end := min(len(m.rows), m.offset+m.listHeight())
 	for i := m.offset; i < end; i++ {
 		r := m.rows[i]
@@ -194,11 +211,36 @@ func (m Model) View() string {
 		case i == m.selected:
 			line = m.styles.Selected.Render(line)
 		case r.Failed:
-			line = m.styles.Error.Render(line)
+			line = failedOn + line + failedOff
 		}
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// around is what style puts before and after a one-line text.
+func around(style lipgloss.Style) (before, after string) {
+	before, after, _ = strings.Cut(style.Render("\x00"), "\x00")
+	return before, after
+}
+
+// width is s's width in cells: its length when it is ASCII, as a path
+// and a resourceVersion are.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// cut cuts s to w cells with a … where it goes on.
+func cut(s string, w int) string {
+	if len(s) <= w {
+		return s // at most len(s) cells
+	}
+	return ansi.Truncate(s, w, "…")
 }
 
 // The columns' widths besides the path's.
@@ -212,7 +254,7 @@ func (m Model) pathWidth() int {
 	w := 4
 	end := min(len(m.rows), m.offset+m.listHeight())
 	for i := m.offset; i < end; i++ {
-		w = max(w, ansi.StringWidth(string(m.rows[i].Path)))
+		w = max(w, width(string(m.rows[i].Path)))
 	}
 	return min(w, max(16, m.width/3))
 }
@@ -228,29 +270,28 @@ func (m Model) rowLine(r Row, pathW int) string {
 	if r.Status == "no answer" {
 		back, took = "", "after "+took
 	}
-	return ansi.Truncate(m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, string(r.Said), pathW), m.width, "…")
+	return cut(m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, string(r.Said), pathW), m.width)
 }
 
 // line lays out one line's columns; a path too long keeps its end, where
 // the object's name is.
 func (m Model) line(at, method, path, sent, status, back, took, said string, pathW int) string {
-	if w := ansi.StringWidth(path); w > pathW {
-		path = "…" + keepEnd(path, pathW-1)
+	if w := width(path); w > pathW {
+		path = ansi.TruncateLeft(path, w-pathW+1, "…")
 	}
-	s := fmt.Sprintf("%-*s %-*s %-*s %-*s %-*s %-*s %-*s", timeW, at, methodW, method, pathW, path, rvW, sent, statusW, status, rvW, back, tookW, took)
-	if said != "" {
-		s += " " + said
+	var b strings.Builder
+	b.Grow(timeW + methodW + pathW + 2*rvW + statusW + tookW + 8 + len(said))
+	for _, c := range [...]struct {
+		text string
+		w    int
+	}{{at, timeW}, {method, methodW}, {path, pathW}, {sent, rvW}, {status, statusW}, {back, rvW}, {took, tookW}} {
+		b.WriteString(c.text)
+		for n := width(c.text); n <= c.w; n++ {
+			b.WriteByte(' ')
+		}
 	}
-	return strings.TrimRight(s, " ")
-}
-
-// keepEnd is the end of s, w cells wide at most.
-func keepEnd(s string, w int) string {
-	r := []rune(s)
-	for len(r) > 0 && ansi.StringWidth(string(r)) > w {
-		r = r[1:]
-	}
-	return string(r)
+	b.WriteString(said)
+	return strings.TrimRight(b.String(), " ")
 }
 
 // ShortHelp is the footer's keys.
