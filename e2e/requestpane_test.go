@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/base64"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -57,4 +59,51 @@ func TestE2ERequestPaneShowsTheConflict(t *testing.T) {
 	}
 	term.send("Escape")
 	term.waitGone(screenWait, "requests kedit sent")
+}
+
+// TestE2ERequestPaneMasksSecrets: a Secret saved, then the pane's rows
+// and the bodies of the last three (the PUT, its answer, the watch's
+// event), shown one after another: the values show as ••••, and nothing
+// kedit wrote to the terminal holds them, as the object holds them
+// (base64) or decoded.
+func TestE2ERequestPaneMasksSecrets(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	old, mine := "old-s3cr3t-"+randomSuffix(), "new-s3cr3t-"+randomSuffix()
+	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "vault", "--from-literal=token="+old)
+	env := newKeditEnv(t, editorScript(t, `sed -i 's/`+old+`/`+mine+`/' "$1"`))
+	term, raw := env.runRaw(t, 200, 50, "-n", ns, "secret/vault")
+	term.waitFor(screenWait, "Secret/vault")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	if got := secretValue(t, ns); got != mine {
+		t.Fatalf("the Secret holds %q after the save", got)
+	}
+	term.send("L")
+	term.waitFor(screenWait, "requests kedit sent", "PUT")
+	masked := false
+	for range 3 {
+		term.send("Enter")
+		screen := term.waitFor(screenWait, "request body", "answer's body")
+		masked = masked || strings.Contains(screen, `"token": "••••"`)
+		term.send("Escape")
+		term.waitGone(screenWait, "answer's body")
+		term.send("k")
+	}
+	if !masked {
+		t.Error("no body showed the Secret's value masked")
+	}
+	term.send("q")
+	term.waitFor(screenWait, "EXIT=0")
+	b, err := os.ReadFile(raw)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("nothing was captured from the terminal (%v)", err)
+	}
+	for _, s := range []string{old, mine, base64.StdEncoding.EncodeToString([]byte(old)), base64.StdEncoding.EncodeToString([]byte(mine))} {
+		if strings.Contains(string(b), s) {
+			t.Errorf("%q reached the terminal", s)
+		}
+	}
 }
