@@ -190,6 +190,10 @@ func (m Model) View() string {
 		return strings.Join(m.title, "\n") + "\n" + m.body.View()
 	}
 	title := fmt.Sprintf("requests kedit sent and watch events it read: %s, newest last", words.Count(len(m.rows), "row"))
+	if len(m.rows) > 0 && m.rows[0].Seq > 1 {
+		// The log is bounded: the oldest rows go first.
+		title += fmt.Sprintf(" (%s let go)", words.Count(int(m.rows[0].Seq-1), "older row"))
+	}
 	lines := []string{m.styles.Title.Render(ansi.Truncate(title, m.width, "…"))}
 	if len(m.rows) == 0 {
 		return strings.Join(append(lines, m.styles.Muted.Render("nothing sent yet")), "\n")

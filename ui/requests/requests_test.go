@@ -87,7 +87,8 @@ func TestRowsNewestLastAndTheBodies(t *testing.T) {
 	}
 }
 
-// TestNothingYetAndNarrow: an empty pane says so; on a narrow screen no
+// TestNothingYetAndNarrow: an empty pane says so; the title counts the
+// rows the log let go; on a narrow screen no
 // line is wider than it, a long path keeping its end.
 func TestNothingYetAndNarrow(t *testing.T) {
 	m := New(DefaultKeyMap(), common.NewStyles())
@@ -95,7 +96,12 @@ func TestNothingYetAndNarrow(t *testing.T) {
 	if out := ansi.Strip(m.View()); !strings.Contains(out, "nothing sent yet") {
 		t.Errorf("the empty pane:\n%s", out)
 	}
-	m.SetRows(conversation())
+	m.SetSize(160, 8)
+	m.SetRows(conversation()[1:])
+	if out := ansi.Strip(m.View()); !strings.Contains(out, "3 rows, newest last (1 older row let go)") {
+		t.Errorf("the title does not count the rows let go:\n%s", out)
+	}
+	m.SetSize(60, 8)
 	for _, l := range strings.Split(m.View(), "\n") {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Errorf("a line %d wide: %s", w, ansi.Strip(l))
