@@ -107,3 +107,25 @@ func TestE2ERequestPaneMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ERequestPaneAutoRebase: with --auto-rebase a save that meets
+// kubectl's change of another key goes back at once; the pane's 409 still
+// names the version the server held, which the resubmit was based on.
+func TestE2ERequestPaneAutoRebase(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
+	_, base := configMapData(t, ns, "testmap")
+	term := openKeditOn(t, ns, "configmap/testmap", "ConfigMap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 200, 50, "--auto-rebase")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	_, theirs := configMapData(t, ns, "testmap")
+	term.waitFor(screenWait, "changed on server")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	_, saved := configMapData(t, ns, "testmap")
+	term.send("L")
+	term.waitFor(screenWait, "409 Conflict", "the server holds rv "+theirs+"; this write was based on "+base)
+	term.waitUntil(screenWait, "the resubmit's 200", regexp.MustCompile(`PUT +\S+ +`+theirs+` +200 +`+saved+` `).MatchString)
+}

@@ -97,11 +97,22 @@ func (m App) theirsReadCmd(target *kube.Target, sess *model.Session, ev model.Ev
 	default:
 		return nil
 	}
-	r := sess.Rebase()
-	if log == nil || target == nil || r == nil || r.Theirs.ResourceVersion == "" {
+	if log == nil || target == nil {
 		return nil
 	}
-	path, rv := target.APIPath(), r.Theirs.ResourceVersion
+	var rv string
+	switch r := sess.Rebase(); {
+	case r != nil:
+		rv = r.Theirs.ResourceVersion
+	case sess.State() == model.StateSaving:
+		// A rebase resubmitted at once (a hot object's status,
+		// --auto-rebase): base is theirs now.
+		rv = sess.Base().ResourceVersion
+	}
+	if rv == "" {
+		return nil
+	}
+	path := target.APIPath()
 	// --debug's log may get a line: a file's write, so in a command.
 	return func() tea.Msg {
 		log.TheirsRead(path, rv)
