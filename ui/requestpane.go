@@ -23,8 +23,8 @@ import (
 // waited on.
 
 // requestsChangedMsg says that the request log kept a row, or changed
-// one, since the pane read it.
-type requestsChangedMsg struct{}
+// one, since the pane's opening gen read it.
+type requestsChangedMsg struct{ gen int }
 
 // opensRequests says whether k opens the request pane over the active
 // view: L, unless the view takes it as text (the browser's filter or
@@ -42,20 +42,22 @@ func (m App) opensRequests(k tea.KeyMsg) bool {
 // openRequests shows the pane on the log's rows, the newest selected.
 func (m App) openRequests() (App, tea.Cmd) {
 	m.requestsOpen = true
+	m.requestsGen++
 	m.requests.SetRows(requestRows(m.cfg.Requests))
 	m.requests.Reset()
-	return m, waitRequestsCmd(m.cfg.Requests)
+	return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen)
 }
 
-// waitRequestsCmd waits until the log changes; nil without a log.
-func waitRequestsCmd(log *kube.RequestLog) tea.Cmd {
+// waitRequestsCmd waits until the log changes, for the pane's opening
+// gen; nil without a log.
+func waitRequestsCmd(log *kube.RequestLog, gen int) tea.Cmd {
 	if log == nil {
 		return nil
 	}
 	changed := log.Changed()
 	return func() tea.Msg {
 		<-changed
-		return requestsChangedMsg{}
+		return requestsChangedMsg{gen: gen}
 	}
 }
 
@@ -64,12 +66,13 @@ func waitRequestsCmd(log *kube.RequestLog) tea.Cmd {
 func (m App) requestsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case requestsChangedMsg:
-		if !m.requestsOpen {
-			// Closed: the next opening reads the log afresh.
+		if !m.requestsOpen || msg.gen != m.requestsGen {
+			// Closed, or the wait of an earlier opening: the opening
+			// that shows reads the log, and waits, itself.
 			return m, nil, true
 		}
 		m.requests.SetRows(requestRows(m.cfg.Requests))
-		return m, waitRequestsCmd(m.cfg.Requests), true
+		return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen), true
 	case requests.ShowRequestMsg:
 		if d, ok := requestDetail(m.cfg.Requests, msg.Seq); ok {
 			m.requests.ShowDetail(d)

@@ -87,7 +87,7 @@ func BenchmarkRequestPaneKeystroke(b *testing.B) {
 			}
 			b.StartTimer()
 			t0 := time.Now()
-			next, _ := m.Update(requestsChangedMsg{})
+			next, _ := m.Update(requestsChangedMsg{gen: m.requestsGen})
 			m = next.(App)
 			_ = m.View()
 			d = append(d, time.Since(t0))

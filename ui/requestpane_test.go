@@ -128,6 +128,18 @@ func TestRequestPaneShowsTheLog(t *testing.T) {
 	if d.m.requestsOpen {
 		t.Fatal("esc, esc did not close the pane")
 	}
+	// Opened and closed again, and opened: the waits of the earlier
+	// openings end with the next row and start no other; the one that
+	// shows waits on.
+	d.send(keyMsg("L"))
+	d.send(keyMsg("esc"))
+	d.send(keyMsg("L"))
+	send(t, rt, http.MethodGet, path, "")
+	d.until(func(m App) bool { return strings.Contains(plain(m), "4 rows") })
+	for d.running > 1 {
+		d.step()
+	}
+	d.send(keyMsg("esc"))
 	// The wait still running ends with the next row, and starts no other.
 	send(t, rt, http.MethodGet, path, "")
 	d.settle()

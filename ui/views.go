@@ -38,9 +38,10 @@ type views struct {
 	help   helppage.Model
 	prompt common.Prompt
 	// requests is the request pane, over the active view while
-	// requestsOpen (requestpane.go).
+	// requestsOpen (requestpane.go); requestsGen counts its openings.
 	requests     requests.Model
 	requestsOpen bool
+	requestsGen  int
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
