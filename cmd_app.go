@@ -63,7 +63,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	}
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
-	logger, closeLog, err := setUpLogs(flags, opts.debug, edit)
+	logger, requests, closeLog, err := setUpLogs(flags, opts.debug, edit)
 	if err != nil {
 		return fail(err)
 	}
@@ -78,7 +78,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// However the app ends, every object's latest draft goes to the store.
 	defer o.CloseAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
-		YesGitOps: opts.yesGitOps, Subresource: edit.subresource}
+		YesGitOps: opts.yesGitOps, Subresource: edit.subresource, Requests: requests}
 	cfg.HelpNote = opts.helpNote
 	stopList, err := openNamed(ctx, cmd, flags, o, named, opts, &cfg)
 	if err != nil {
@@ -167,24 +167,29 @@ func readArgs(cmd *cobra.Command, flags *kube.ConnFlags, opts *appOptions, args 
 // setUpLogs points what kedit logs at --debug's file (debug), or nowhere:
 // klog, every request (discovery's included) with its status and time,
 // --output-patch's record, and the server's warnings, which otherwise go
-// only to the save that got them. closeLog closes the file.
-func setUpLogs(flags *kube.ConnFlags, debug string, edit editSettings) (logger logr.Logger, closeLog func(), err error) {
+// only to the save that got them. Every request goes to the request log
+// (requests), the request pane's, with or without --debug, whose log
+// gets its lines. closeLog closes the file.
+func setUpLogs(flags *kube.ConnFlags, debug string, edit editSettings) (logger logr.Logger, requests *kube.RequestLog, closeLog func(), err error) {
 	logger, closeLog = logr.Discard(), func() {}
+	var requestLine func(string, ...any)
 	// The server's warnings never go to stderr, which belongs to the
 	// renderer.
 	var warnLog func(string)
 	if debug != "" {
 		f, err := tea.LogToFile(debug, "kedit")
 		if err != nil {
-			return logger, nil, err
+			return logger, nil, nil, err
 		}
 		closeLog = func() { _ = f.Close() }
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
 		klog.SetLogger(logger)
-		flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, log.Printf) }
+		requestLine = log.Printf
 		edit.logToDebug()
 		warnLog = func(w string) { log.Print("server warning: " + w) }
 	}
+	requests = kube.NewRequestLog(requestLine)
+	flags.WrapConfigFn = func(c *rest.Config) *rest.Config { return kube.LogRequests(c, requests) }
 	wrapped := flags.WrapConfigFn
 	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
 		if wrapped != nil {
@@ -193,7 +198,7 @@ func setUpLogs(flags *kube.ConnFlags, debug string, edit editSettings) (logger l
 		return kube.CollectWarnings(c, warnLog)
 	}
 	edit.wrapConfig(flags)
-	return logger, closeLog, nil
+	return logger, requests, closeLog, nil
 }
 
 // newOpener connects to the cluster and builds the app's ui.Cluster from

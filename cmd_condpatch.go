@@ -4,9 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
@@ -22,8 +27,8 @@ const (
 // persistent flags.
 func newConditionalPatchCmd(flags *kube.ConnFlags) *cobra.Command {
 	var ifs, ifAbsent []string
-	var dryRun bool
-	var fieldManager, validate string
+	var dryRun, outputPatch bool
+	var fieldManager, validate, debug string
 	cmd := &cobra.Command{
 		Use:   "set TYPE/NAME PATH=VALUE... [--if PATH=VALUE]... [--if-absent PATH]...",
 		Short: "Set fields atomically, only if conditions hold (one JSON Patch request)",
@@ -49,6 +54,12 @@ field silently.
 --dry-run sends the same patch with dryRun=All: the server checks the
 conditions, validates and admits the result, and stores nothing. kedit prints
 the value the server would store at each PATH, one per line, in order.
+
+--output-patch prints the request sent on stderr: its method and path, the
+JSON Patch as sent (a Secret's values masked) and the answer's status.
+--debug[=FILE] writes every request (discovery's too) to FILE, as kedit's
+own --debug does: method, path, the resourceVersion sent and returned, the
+status and the time taken.
 
 Exit status: 0 applied (prints the new resourceVersion; with --dry-run, the
 values); 3 a condition does not hold (prints the current value; the object is
@@ -97,6 +108,14 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			if err != nil {
 				return fail(condPatchExitError, fmt.Errorf("--validate: %w", err))
 			}
+			requests, closeLog, err := setRequestLog(flags, debug)
+			if err != nil {
+				return fail(condPatchExitError, fmt.Errorf("--debug: %w", err))
+			}
+			defer closeLog()
+			if outputPatch {
+				defer printPatchRequests(cmd.ErrOrStderr(), requests)
+			}
 			target, err := kube.Resolve(flags, typ, name)
 			if err != nil {
 				return fail(condPatchExitError, err)
@@ -143,7 +162,56 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kube.FieldManager, "the field manager of the patch, as kedit's own --field-manager")
 	cmd.Flags().StringVar(&validate, "validate", string(kube.ValidationStrict), "what the server does with an unknown or duplicate field: strict refuses the patch, warn takes it and warns, ignore takes it silently")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "send the patch with dryRun=All and print the value the server would store at each PATH; nothing is changed")
+	cmd.Flags().BoolVar(&outputPatch, "output-patch", false, "print the request sent (method, path, the JSON Patch, a Secret's values masked, and the answer's status) on stderr")
+	cmd.Flags().StringVar(&debug, "debug", "", "write every request to `FILE` (kedit-debug.log when given without a value), as kedit's --debug does")
+	cmd.Flags().Lookup("debug").NoOptDefVal = "kedit-debug.log"
 	return cmd
+}
+
+// setRequestLog keeps every request kedit set sends (the flags' REST
+// configs logged), and with debug writes each to that file as kedit's
+// --debug does. closeLog closes the file.
+func setRequestLog(flags *kube.ConnFlags, debug string) (requests *kube.RequestLog, closeLog func(), err error) {
+	closeLog = func() {}
+	var logf func(string, ...any)
+	if debug != "" {
+		f, err := os.OpenFile(debug, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		closeLog = func() { _ = f.Close() }
+		// The prefix and flags of kedit's own (tea.LogToFile).
+		logf = log.New(f, "kedit ", log.LstdFlags).Printf
+	}
+	requests = kube.NewRequestLog(logf)
+	wrap := flags.WrapConfigFn
+	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
+		if wrap != nil {
+			c = wrap(c)
+		}
+		return kube.LogRequests(c, requests)
+	}
+	return requests, closeLog, nil
+}
+
+// printPatchRequests prints the patches requests holds (--output-patch),
+// as kedit's --output-patch prints a save's: what was sent, and the
+// answer.
+func printPatchRequests(w io.Writer, requests *kube.RequestLog) {
+	n := 0
+	for _, r := range requests.Rows() {
+		if r.Method != http.MethodPatch {
+			continue
+		}
+		if n > 0 {
+			fmt.Fprintln(w)
+		}
+		n++
+		fmt.Fprint(w, kube.WriteRequest{Method: r.Method, Path: r.Path, ContentType: r.ContentType, Body: r.RequestBody, Status: r.Status, Err: r.Err}.String())
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "kedit set: --output-patch: no patch was sent")
+	}
 }
 
 // shownValue is how kedit set prints a value from the server: <absent>

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -310,5 +313,51 @@ func TestSetFieldManager(t *testing.T) {
 	}
 	if data, after := getData(t, ns, "testmap"); data["foo"] != "2" || after != before {
 		t.Errorf("a refused manager changed the object: foo=%q rv %s -> %s", data["foo"], before, after)
+	}
+}
+
+// TestSetOutputPatchAndDebug: --output-patch prints the JSON Patch sent
+// and its answer on stderr, the winner's 200 and the loser's 422, a
+// Secret's values masked; --debug writes each request with the
+// resourceVersion it returned, as kedit's --debug does.
+func TestSetOutputPatchAndDebug(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	debug := filepath.Join(t.TempDir(), "debug.log")
+	stdout, stderr, code := runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=2", "--if", "/data/foo=1", "--output-patch", "--debug=" + debug}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	rv := strings.TrimSpace(stdout)
+	path := "/api/v1/namespaces/" + ns + "/configmaps/testmap"
+	for _, want := range []string{"PATCH " + path + "?fieldManager=kedit", "Content-Type: application/json-patch+json",
+		`[{"op":"test","path":"/data/foo","value":"1"},{"op":"add","path":"/data/foo","value":"2"}]`, "-> 200 OK"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--output-patch's stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	b, err := os.ReadFile(debug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`kedit .* request PATCH ` + regexp.QuoteMeta(path) + `\?\S+ 200 in \S+ \(rv sent none, returned ` + rv + `\)`).Match(b) {
+		t.Errorf("--debug's log lacks the PATCH returning rv %s:\n%s", rv, b)
+	}
+
+	_, stderr, code = runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=3", "--if", "/data/foo=1", "--output-patch"}, flags...)...)
+	if code != 3 || !strings.Contains(stderr, "-> 422 Unprocessable Entity") {
+		t.Errorf("the loser: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	const secret = "hunter2-top-secret"
+	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "creds", "--from-literal=password=old")
+	encoded := base64.StdEncoding.EncodeToString([]byte(secret))
+	_, stderr, code = runKedit(t, append([]string{"set", "secret/creds", "/data/password=" + encoded, "--output-patch", "--debug=" + debug}, flags...)...)
+	if code != 0 {
+		t.Fatalf("the Secret: exit %d, stderr %q", code, stderr)
+	}
+	b, _ = os.ReadFile(debug)
+	if strings.Contains(stderr+string(b), encoded) || !strings.Contains(stderr, `"value":"••••"`) {
+		t.Errorf("the Secret's patch: its value printed, or not masked:\n%s", stderr)
 	}
 }

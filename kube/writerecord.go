@@ -139,6 +139,19 @@ func maskBody(path string, body []byte) string {
 	switch doc := v.(type) {
 	case map[string]any:
 		diff.MaskSecretValues(doc)
+		// A list's items, each a Secret.
+		items, _ := doc["items"].([]any)
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok {
+				diff.MaskSecretValues(m)
+			}
+		}
+		if doc["kind"] == "Status" {
+			// An error's message may quote what was sent: its reason
+			// and code say enough.
+			delete(doc, "message")
+			delete(doc, "details")
+		}
 	case []any:
 		// A JSON patch: each operation's value where a value goes.
 		for _, op := range doc {

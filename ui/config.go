@@ -97,6 +97,9 @@ type Config struct {
 	// HelpNote is said under the keys on the help page (?), one line
 	// each: kedit demo's how a second terminal joins its cluster.
 	HelpNote []string
+	// Requests is the log of every request kedit sent and every watch
+	// event it read, which the request pane (L) shows; nil for none.
+	Requests *kube.RequestLog
 }
 
 // watchCmd reads the next event from the watch. The app returns it again

@@ -11,6 +11,7 @@
 //	ui/timeline    the versions kedit saw, with an audit log's history
 //	ui/preview     the server's dry run of the draft
 //	ui/helppage    every key of the active view (? or f1)
+//	ui/requests    the request pane: every request and watch event (L)
 //	ui/statusbar   the line under the body
 //	ui/common      what the views share: styles, bindings, shared intents,
 //	               the question on the bottom line, drawing server text

@@ -25,6 +25,7 @@ func (m *App) handle(ev model.Event) tea.Cmd {
 // handleErr is handle, and also returns why the session refused ev.
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	h := m.objectState.handle(m.ctx, ev)
+	theirs := m.theirsReadCmd(m.target, m.sess, ev)
 	if h.retry != "" {
 		m.status.Error(h.retry)
 	}
@@ -33,7 +34,7 @@ func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
 	// Even a refused event can move the session: merged text edited by
 	// hand with a block left in ends the rebase as a draft that cannot be
 	// saved yet.
-	cmds = append(cmds, m.moved(h.before, h.after, ev))
+	cmds = append(cmds, m.moved(h.before, h.after, ev), theirs)
 	if h.err != nil {
 		m.refused(ev, h.err)
 	}

@@ -32,6 +32,23 @@ func (m App) helpSource() helpSource {
 		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: help, page: page}
 	}
 	k := m.keys
+	if m.requestsOpen {
+		return src("request pane", m.requests, k.Requests.Help)
+	}
+	s := m.viewHelpSource(src)
+	// The request pane opens over every view: its key is in each one's
+	// help (alt+l in the in-app editor's, where L is typed).
+	open := k.Requests.Open
+	if m.screen == screenEditor {
+		open = k.Requests.OpenInEditor
+	}
+	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open})
+	return s
+}
+
+// viewHelpSource returns the active view's own keys.
+func (m App) viewHelpSource(src func(string, keyHelp, key.Binding) helpSource) helpSource {
+	k := m.keys
 	switch m.screen {
 	case screenConflict:
 		return src("conflict view", m.conflict, k.Conflict.Help)

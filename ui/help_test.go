@@ -69,6 +69,7 @@ var everyView = []struct {
 	{"object_from_set", func(t *testing.T, w, h int) App {
 		return drive(t, setApp(t, newFakeCluster(t), w, h, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
 	}},
+	{"requests", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("L")...) }},
 }
 
 // helpPages opens the help page of the view m shows and returns every
@@ -197,7 +198,8 @@ func TestEveryKeyIsInItsViewsHelp(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	for view, keys := range map[string]any{"object view": k.Object, "conflict view": k.Conflict, "in-app editor": k.Editor,
-		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser, "set view": k.Set} {
+		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser, "set view": k.Set,
+		"request pane": k.Requests} {
 		for name, b := range bindingsOf(keys) {
 			if !listed[view][b.Help().Key+" "+b.Help().Desc] {
 				t.Errorf("the %s's %s (%s %s) is not in its help", view, name, b.Help().Key, b.Help().Desc)

@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
+	"github.com/kedit/kedit/ui/requests"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -35,6 +36,7 @@ type KeyMap struct {
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
 	Prompt   common.PromptKeyMap
+	Requests requests.KeyMap
 }
 
 // DefaultKeyMap returns kedit's keys.
@@ -51,6 +53,7 @@ func DefaultKeyMap() KeyMap {
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
+		Requests: requests.DefaultKeyMap(),
 	}
 }
 

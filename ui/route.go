@@ -48,6 +48,14 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.help, cmd = m.help.Update(msg)
 		return m.answer(cmd)
 	}
+	if m.requestsOpen {
+		var cmd tea.Cmd
+		m.requests, cmd = m.requests.Update(msg)
+		return m.answer(cmd)
+	}
+	if m.opensRequests(msg) {
+		return m.openRequests()
+	}
 	return m.toView(msg)
 }
 
@@ -65,6 +73,11 @@ func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // mouse hands a mouse event to the view that scrolls or clicks with it.
 func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
+	if m.requestsOpen {
+		var cmd tea.Cmd
+		m.requests, cmd = m.requests.Update(msg)
+		return m, cmd
+	}
 	switch m.screen {
 	case screenObject, screenBrowser, screenSet, screenEditor:
 		cmd := m.views.update(m.screen, msg)

@@ -20,7 +20,9 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 		cmd := m.handle(ev)
 		return tea.Batch(cmd, m.pumpSet())
 	}
-	h := s.states[i].handle(m.ctx, ev)
+	st := s.states[i]
+	h := st.handle(m.ctx, ev)
+	theirs := m.theirsReadCmd(st.target, st.sess, ev)
 	if h.err != nil {
 		m.noteMember(i, notice{common.ErrorText(h.err), true})
 	}
@@ -29,7 +31,7 @@ func (m *App) memberHandle(i int, ev model.Event) tea.Cmd {
 		// clean rebase after a conflict at once.
 		m.noteMember(i, notice{say.AutoRebased(*h.autoRebased), false})
 	}
-	return tea.Batch(tea.Batch(h.cmds...), m.pumpSet())
+	return tea.Batch(tea.Batch(h.cmds...), theirs, m.pumpSet())
 }
 
 // pumpSet sends what the save round may send now.

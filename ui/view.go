@@ -123,6 +123,9 @@ func (m App) body() string {
 	if m.help.Shown() {
 		return m.help.View()
 	}
+	if m.requestsOpen {
+		return m.requests.View()
+	}
 	switch m.screen {
 	case screenConflict:
 		return m.conflict.View()

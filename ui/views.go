@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
+	"github.com/kedit/kedit/ui/requests"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -41,11 +42,17 @@ type views struct {
 	// question on the bottom line.
 	help   helppage.Model
 	prompt common.Prompt
+	// requests is the request pane, over the active view while
+	// requestsOpen (requestpane.go); requestsGen counts its openings.
+	requests     requests.Model
+	requestsOpen bool
+	requestsGen  int
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
 	v := views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
-		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles)}
+		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles),
+		requests: requests.New(keys.Requests, styles)}
 	v.renew(keys, styles, false)
 	return v
 }
@@ -119,6 +126,7 @@ func (v *views) setSize(width, height int) {
 	v.browser.SetSize(width, height)
 	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)
+	v.requests.SetSize(width, height)
 }
 
 // timelineContent is what the timeline draws of sess, with the value of

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kedit/kedit/kube/schemacheck"
 )
 
 // TestExplainSaysWhatKubectlExplainSays: a field's path, type, whether it
@@ -11,7 +13,7 @@ import (
 // server's own schema, for a built-in kind and a custom resource alike; a
 // path the schema does not name is not explained.
 func TestExplainSaysWhatKubectlExplainSays(t *testing.T) {
-	installThing(t)
+	schemacheck.InstallThing(t)
 	dep := schemaOf(t, deploymentGVK)
 	f, ok := dep.Explain([]string{"spec", "template", "spec", "containers", "imagePullPolicy"})
 	if !ok || f.Path != ".spec.template.spec.containers.imagePullPolicy" || f.Type != "string" || f.Required ||

@@ -1,0 +1,68 @@
+package requests
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/ui/common"
+)
+
+// The pane's intents: the bodies of a request and closing the pane are
+// asked of the app, which holds the log.
+type (
+	// ShowRequestMsg asks for the bodies of the request of row Seq
+	// (enter); the app hands them to ShowDetail.
+	ShowRequestMsg struct{ Seq uint64 }
+	// CloseMsg asks to close the pane (L, esc).
+	CloseMsg struct{}
+)
+
+// Update moves the selection, or scrolls the bodies while they show.
+// enter asks for the selected request's bodies (enter or esc goes back
+// to the rows), L or esc closes the pane.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		if m.showing {
+			var cmd tea.Cmd
+			m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+			return m, cmd
+		}
+		return m, nil
+	}
+	if in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}}, {Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}}}); in != nil {
+		return m, common.Emit(in)
+	}
+	switch {
+	case m.showing && (key.Matches(k, m.keys.Show) || key.Matches(k, m.keys.Back)):
+		m.hideDetail()
+		return m, nil
+	case m.showing:
+		var cmd tea.Cmd
+		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		return m, cmd
+	case key.Matches(k, m.keys.Show):
+		r, ok := m.Selected()
+		return m, common.EmitIf(ok, ShowRequestMsg{Seq: r.Seq})
+	case key.Matches(k, m.keys.Close):
+		return m, common.Emit(CloseMsg{})
+	}
+	page := m.listHeight()
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.selected--
+	case key.Matches(k, m.keys.Down):
+		m.selected++
+	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.HalfPageUp):
+		m.selected -= page
+	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.HalfPageDown):
+		m.selected += page
+	case key.Matches(k, m.keys.Home):
+		m.selected = 0
+	case key.Matches(k, m.keys.End):
+		m.selected = len(m.rows) - 1
+	}
+	m.scroll()
+	m.follow = m.selected == len(m.rows)-1
+	return m, nil
+}
