@@ -75,6 +75,20 @@ type Model struct {
 	input   string
 	origin  Pos // the cursor when the find prompt opened
 	noMatch bool
+	// query is what the replace prompt's second step (typing the
+	// replacement) replaces: the text typed in its first.
+	query string
+
+	// The selection runs from anchor to the cursor while selecting.
+	anchor    Pos
+	selecting bool
+	// register is kedit's own: what was last copied or cut. copies counts
+	// them.
+	register string
+	copies   uint64
+	// said is what a key last did, in words; saidSeq counts them.
+	said    escape.Text
+	saidSeq uint64
 }
 
 // New returns an editor holding the empty text, with the default keys and
@@ -118,6 +132,7 @@ func (m *Model) Open(text string) {
 	m.diffing = false
 	m.notes = nil
 	m.prompt, m.input = noPrompt, ""
+	m.selecting = false
 }
 
 // Text returns the text as edited: what Open put in, byte for byte, while
@@ -173,6 +188,7 @@ func (m Model) CursorColumn() int { return xOf(m.content(m.cur.Line), m.cur.Col)
 // SetCursor moves the cursor to p, kept inside the text and on a character
 // boundary, and scrolls to it.
 func (m *Model) SetCursor(p Pos) {
+	m.clearSelection()
 	m.moveTo(p)
 	m.scrollToCursor(true)
 }
