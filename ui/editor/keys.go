@@ -15,7 +15,9 @@ type KeyMap struct {
 	// it and saves, from the prompt too.
 	Leave, Save key.Binding
 
-	// Help shows every key, as ? does elsewhere (? is typed).
+	// Help shows every key, as ? does elsewhere (? is typed). ForceQuit
+	// (ctrl+c) keeps the text as the draft and says so, and a second one
+	// quits; on a selection it copies instead (textedit's Copy).
 	Help, ForceQuit key.Binding
 }
 
@@ -25,6 +27,6 @@ func DefaultKeyMap() KeyMap {
 		Leave:     common.Binding("leave, keep the draft", "esc"),
 		Save:      common.Binding("save", "ctrl+s"),
 		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
+		ForceQuit: common.Binding("keep draft", "ctrl+c"),
 	}
 }
