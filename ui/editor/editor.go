@@ -243,12 +243,14 @@ func (m Model) intent(k tea.KeyMsg) tea.Msg {
 		return nil
 	}
 	switch {
-	case key.Matches(k, m.keys.ForceQuit) && m.area.Selected():
-		// ctrl+c copies the selection.
-		return nil
-	case key.Matches(k, m.keys.ForceQuit) && m.keptOnce:
-		return common.ForceQuitMsg{}
 	case key.Matches(k, m.keys.ForceQuit):
+		switch {
+		case m.area.Selected():
+			// ctrl+c copies the selection.
+			return nil
+		case m.keptOnce:
+			return common.ForceQuitMsg{}
+		}
 		return KeepMsg{}
 	case key.Matches(k, m.keys.Help):
 		return common.HelpMsg{}

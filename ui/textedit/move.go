@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,26 +17,30 @@ const wheelLines, wheelCols = 3, 8
 // editor's.
 func (m *Model) key(msg tea.KeyMsg) bool {
 	k := m.KeyMap
+	// The key's name, made once: key.Matches makes it again for each
+	// binding, and a keystroke's allocations are what makes the collector
+	// run during one.
+	ks := msg.String()
 	switch {
 	case msg.Paste:
 		m.paste(string(msg.Runes))
 	case m.Selected() && key.Matches(msg, k.Cancel):
 		m.clearSelection()
 		return true
-	case key.Matches(msg, k.Find):
+	case bound(ks, k.Find):
 		m.clearSelection()
 		m.openPrompt(findPrompt)
 		return true
-	case key.Matches(msg, k.Replace):
+	case bound(ks, k.Replace):
 		m.clearSelection()
 		m.openPrompt(replacePrompt)
 		return true
-	case key.Matches(msg, k.GotoLine):
+	case bound(ks, k.GotoLine):
 		m.clearSelection()
 		m.openPrompt(gotoPrompt)
 		return true
-	case m.selectionKey(msg):
-	case !m.keepsSelection(msg) && m.clearsSelection():
+	case m.selectionKey(msg, ks):
+	case !m.keepsSelection(msg, ks) && m.clearsSelection():
 	case !m.editKey(msg) && !m.moveKey(msg) && !m.typeKey(msg):
 		// esc and ctrl+s are the parent's; anything else is nobody's.
 		return false
@@ -46,10 +51,15 @@ func (m *Model) key(msg tea.KeyMsg) bool {
 
 // keepsSelection reports whether msg acts on the selection (typing,
 // backspace, delete), where a key that is not a select key clears it.
-func (m *Model) keepsSelection(msg tea.KeyMsg) bool {
+func (m *Model) keepsSelection(msg tea.KeyMsg, ks string) bool {
 	k := m.KeyMap
-	return key.Matches(msg, k.Backspace) || key.Matches(msg, k.Delete) ||
-		(msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace) && !msg.Alt
+	return (msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace) && !msg.Alt ||
+		bound(ks, k.Backspace) || bound(ks, k.Delete)
+}
+
+// bound is key.Matches for the key named ks.
+func bound(ks string, b key.Binding) bool {
+	return b.Enabled() && slices.Contains(b.Keys(), ks)
 }
 
 // clearsSelection clears the selection and returns false, so that the

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -33,21 +32,37 @@ func (m Model) Selection() string {
 // Register returns kedit's own register: the text last copied or cut,
 // which Paste inserts. It outlives Open, so that what was cut from one
 // text can be pasted in the next.
-func (m Model) Register() string { return m.register }
+func (m Model) Register() string {
+	if m.out == nil {
+		return ""
+	}
+	return m.out.register
+}
 
 // Copied counts the copies and cuts into the register: the parent hands the
 // register to the terminal's clipboard when it grows.
-func (m Model) Copied() uint64 { return m.copies }
+func (m Model) Copied() uint64 {
+	if m.out == nil {
+		return 0
+	}
+	return m.out.copies
+}
 
 // Said returns what the editor last said of what a key did ("copied 3
 // lines", "replaced 2 occurrences") and a count that grows each time it
 // says something, for the parent's status line.
-func (m Model) Said() (uint64, escape.Text) { return m.saidSeq, m.said }
+func (m Model) Said() (uint64, escape.Text) {
+	if m.out == nil {
+		return 0, ""
+	}
+	return m.out.saidSeq, m.out.said
+}
 
 // say records what a key did, for Said.
 func (m *Model) say(t escape.Text) {
-	m.saidSeq++
-	m.said = t
+	o := m.output()
+	o.saidSeq++
+	o.said = t
 }
 
 // selBounds returns the selection's start and end, in the text's order.
@@ -89,14 +104,14 @@ func (m *Model) selectKey(msg tea.KeyMsg) {
 // register, and readline's deletes; false for any other key. A key that
 // is neither a select key nor one of these clears the selection before it
 // acts (key does it).
-func (m *Model) selectionKey(msg tea.KeyMsg) bool {
+func (m *Model) selectionKey(msg tea.KeyMsg, ks string) bool {
 	k := m.KeyMap
 	switch {
-	case key.Matches(msg, k.Select):
+	case bound(ks, k.Select):
 		m.selectKey(msg)
-	case key.Matches(msg, k.Copy):
+	case bound(ks, k.Copy):
 		if !m.Selected() {
-			if msg.String() == "ctrl+c" {
+			if ks == "ctrl+c" {
 				// Without a selection ctrl+c is the parent's.
 				return false
 			}
@@ -104,15 +119,15 @@ func (m *Model) selectionKey(msg tea.KeyMsg) bool {
 			return true
 		}
 		m.copyText(m.Selection(), "copied")
-	case key.Matches(msg, k.Cut):
+	case bound(ks, k.Cut):
 		m.cut()
-	case key.Matches(msg, k.Paste):
+	case bound(ks, k.Paste):
 		m.pasteRegister()
-	case key.Matches(msg, k.DeleteWordLeft):
+	case bound(ks, k.DeleteWordLeft):
 		if !m.deleteSelection() {
 			m.deleteTo(m.wordLeft())
 		}
-	case key.Matches(msg, k.DeleteToLineStart):
+	case bound(ks, k.DeleteToLineStart):
 		if !m.deleteSelection() {
 			m.deleteTo(Pos{m.cur.Line, 0})
 		}
@@ -124,8 +139,9 @@ func (m *Model) selectionKey(msg tea.KeyMsg) bool {
 
 // copyText puts s in the register and says so.
 func (m *Model) copyText(s, verb string) {
-	m.register = s
-	m.copies++
+	o := m.output()
+	o.register = s
+	o.copies++
 	m.say(escape.Textf("%s %s", verb, measure(s)))
 }
 
@@ -215,11 +231,12 @@ func (m *Model) pasteRegister() {
 		from, to = m.selBounds()
 	}
 	m.clearSelection()
-	if m.register == "" && from == to {
+	reg := m.output().register
+	if reg == "" && from == to {
 		m.closeStep()
 		return
 	}
-	m.land(m.change(kindOther, from, to, m.register), true)
+	m.land(m.change(kindOther, from, to, reg), true)
 }
 
 // replaceSelection removes the selected text before typing or a paste

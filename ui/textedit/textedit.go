@@ -82,19 +82,34 @@ type Model struct {
 	// The selection runs from anchor to the cursor while selecting.
 	anchor    Pos
 	selecting bool
-	// register is kedit's own: what was last copied or cut. copies counts
-	// them.
+	// out is what the editor hands its parent besides the text: the
+	// register and what a key did, in words. It is shared by the copies
+	// Update makes, as the text is (a Model is large, and copied often).
+	out *output
+}
+
+// output is the register, what was last copied or cut (copies counts
+// them), and what a key last did, in words (saidSeq counts them).
+type output struct {
 	register string
 	copies   uint64
-	// said is what a key last did, in words; saidSeq counts them.
-	said    escape.Text
-	saidSeq uint64
+	said     escape.Text
+	saidSeq  uint64
+}
+
+// output returns the editor's output, made on first use (a Model not made
+// by New has none).
+func (m *Model) output() *output {
+	if m.out == nil {
+		m.out = &output{}
+	}
+	return m.out
 }
 
 // New returns an editor holding the empty text, with the default keys and
 // styles. It draws nothing until SetSize.
 func New() Model {
-	m := Model{KeyMap: DefaultKeyMap(), id: lastID.Add(1)}
+	m := Model{KeyMap: DefaultKeyMap(), id: lastID.Add(1), out: &output{}}
 	m.SetStyles(DefaultStyles())
 	m.Open("")
 	return m
