@@ -12,7 +12,8 @@ import (
 // TestE2EEditorSelectCutPaste: in the in-app editor of the real binary,
 // shift+down selects a line, ctrl+x cuts it (into kedit's register, and
 // through OSC 52 into tmux's buffer with set-clipboard on), ctrl+v pastes
-// it two lines down, ctrl+s saves, and kubectl get shows the line moved.
+// it two lines down, ctrl+s saves, and kubectl get shows the line moved;
+// then a mouse drag selects a word, which typing replaces.
 func TestE2EEditorSelectCutPaste(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -42,6 +43,25 @@ func TestE2EEditorSelectCutPaste(t *testing.T) {
 	out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "moves", "-o", "jsonpath={.data.conf}")
 	if out != "second\nthird\nfirst\n" {
 		t.Fatalf("kubectl get shows conf %q, want the first line moved last", out)
+	}
+
+	// A drag of the mouse selects too: the button down at the start of
+	// "second" (row 5 of the screen: the title, then the text from its
+	// line 1; column 9 after the gutter and the indentation), moved to
+	// the end of the word, up; then typing replaces what it selected.
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft", "    second")
+	term.sendBytes("[<0;9;5M")
+	term.sendBytes("[<32;15;5M")
+	term.sendBytes("[<0;15;5m")
+	term.waitFor(screenWait, "ctrl+x cut")
+	term.send("2nd")
+	term.waitFor(screenWait, "    2nd\n")
+	term.send("C-s")
+	term.waitFor(screenWait, "saved rv")
+	out = kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "moves", "-o", "jsonpath={.data.conf}")
+	if out != "2nd\nthird\nfirst\n" {
+		t.Fatalf("after the drag, kubectl get shows conf %q", out)
 	}
 }
 
