@@ -38,6 +38,9 @@ func (m App) keepEditorText() (App, tea.Cmd) {
 	switch d := m.sess.Draft(); {
 	case d == nil:
 		m.status.Info(escape.Textf("nothing typed to keep: %s again quits, %s leaves", again, leave))
+	case d.Err != nil:
+		// The note under its line says why.
+		m.status.Info(escape.Textf("draft kept, not yet one that can be saved: %s again quits, %s leaves", again, leave))
 	case m.inMemory():
 		m.status.Info(escape.Textf("draft kept, in memory only: %s again asks before it is lost, %s leaves", again, leave))
 	default:

@@ -57,3 +57,22 @@ func TestEditorCopyReachesTheTerminalsClipboard(t *testing.T) {
 		t.Errorf("replace all does not say how many:\n%s", plain(m))
 	}
 }
+
+// TestEditorCtrlCSaysWhatItKept: ctrl+c in the in-app editor says what it
+// kept: nothing typed, a draft that cannot be saved yet, and on the merged
+// result that the second one keeps it as the draft.
+func TestEditorCtrlCSaysWhatItKept(t *testing.T) {
+	m := drive(t, newApp(t, 80, 24, &fakeRunner{}), keys("i")...)
+	if m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlC}); m.screen != screenEditor || !strings.Contains(plain(m), "nothing typed to keep: ctrl+c again quits") {
+		t.Errorf("ctrl+c, nothing typed:\n%s", plain(m))
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlHome}, runes(":"), tea.KeyMsg{Type: tea.KeyCtrlC})
+	if m.Session().Draft() == nil || !strings.Contains(plain(m), "draft kept, not yet one that can be saved") {
+		t.Errorf("ctrl+c on text that does not parse:\n%s", plain(m))
+	}
+	c, _ := conflicted(t, 120)
+	c = drive(t, c, keys("i")...)
+	if c = drive(t, c, tea.KeyMsg{Type: tea.KeyCtrlC}); c.screen != screenEditor || !strings.Contains(plain(c), "ctrl+c again quits and keeps it as the draft") {
+		t.Errorf("ctrl+c on the merged result:\n%s", plain(c))
+	}
+}
