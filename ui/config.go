@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -66,6 +67,10 @@ type Config struct {
 	// kedit was given, for the timeline; nil for none. (Object.History
 	// for an Object.)
 	History timeline.HistoryReader
+	// Clipboard is the terminal, where a copy or a cut in the in-app
+	// editor is written as an OSC 52 sequence (the terminal's clipboard,
+	// where it allows); nil for none.
+	Clipboard io.Writer
 	// Keys and common.Styles default to DefaultKeyMap and common.NewStyles.
 	Keys   *KeyMap
 	Styles *common.Styles

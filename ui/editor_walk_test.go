@@ -22,8 +22,9 @@ import (
 
 // The in-app editor's "nothing is lost" rules, as a random walk through
 // the app (driven as Bubble Tea drives it, commands concurrent): bursts
-// of typing, pastes, undo and redo, deleted lines, pauses of random
-// length, leaving, reopening and saving, then ctrl+c. Once everything settles,
+// of typing, pastes, undo and redo, deleted lines, selections cut, copied
+// and pasted, readline's deletes, replaces, pauses of random length,
+// leaving, reopening and saving, then ctrl+c. Once everything settles,
 // after every burst:
 //
 //   - the session's draft is the latest text (the editor's, or what it
@@ -46,6 +47,10 @@ var walkKeys = []tea.KeyMsg{
 	{Type: tea.KeyEnter}, {Type: tea.KeyBackspace}, {Type: tea.KeyDelete}, {Type: tea.KeyCtrlZ}, {Type: tea.KeyCtrlY},
 	{Type: tea.KeyCtrlK}, {Type: tea.KeyDown}, {Type: tea.KeyUp}, {Type: tea.KeyEnd}, {Type: tea.KeyHome},
 	{Type: tea.KeyTab}, {Type: tea.KeyShiftTab}, {Type: tea.KeyCtrlEnd}, {Type: tea.KeyCtrlHome},
+	// Selecting, the register, readline's keys.
+	{Type: tea.KeyShiftDown}, {Type: tea.KeyShiftRight}, {Type: tea.KeyShiftEnd}, {Type: tea.KeyShiftUp},
+	{Type: tea.KeyCtrlX}, {Type: tea.KeyCtrlV}, {Type: tea.KeyRunes, Runes: []rune("c"), Alt: true},
+	{Type: tea.KeyCtrlW}, {Type: tea.KeyBackspace, Alt: true}, {Type: tea.KeyCtrlU}, {Type: tea.KeyCtrlA}, {Type: tea.KeyCtrlE},
 }
 
 // walkStore opens a draft store for testmap in a temporary directory and
@@ -157,9 +162,24 @@ func (w *editorWalker) editorAction() {
 	case n < 55:
 		s := pick(w.r, walkPastes)
 		w.send(fmt.Sprintf("paste%q", s), paste(s))
-	case n < 88:
+	case n < 84:
 		k := pick(w.r, walkKeys)
 		w.send(k.String(), k)
+	case n < 88:
+		// Replace: one match or every one.
+		q, with := pick(w.r, []string{"foo", "1", "a", ":"}), pick(w.r, []string{"", "b", "x: y", "日"})
+		w.send(fmt.Sprintf("replace %q with %q", q, with), tea.KeyMsg{Type: tea.KeyCtrlR})
+		w.send("", runes(q))
+		w.send("", tea.KeyMsg{Type: tea.KeyEnter})
+		if with != "" {
+			w.send("", runes(with))
+		}
+		if w.r.IntN(2) == 0 {
+			w.send("enter", tea.KeyMsg{Type: tea.KeyEnter})
+		} else {
+			w.send("ctrl+a", tea.KeyMsg{Type: tea.KeyCtrlA})
+		}
+		w.send("", keyMsg("esc"))
 	case n < 92:
 		w.send("esc", keyMsg("esc"))
 	default:
@@ -246,9 +266,16 @@ func TestEditorWalkKeepsEverything(t *testing.T) {
 				w.burst()
 				w.check()
 			}
-			// ctrl+c takes the text at once, in the editor or not.
-			w.send("ctrl+c", tea.KeyMsg{Type: tea.KeyCtrlC})
-			w.check()
+			// ctrl+c takes the text at once, in the editor or not: in the
+			// editor the first one keeps it (copies, on a selection) and
+			// a second quits; with the draft only in memory one more.
+			for range 4 {
+				w.send("ctrl+c", tea.KeyMsg{Type: tea.KeyCtrlC})
+				w.check()
+				if w.d.quit {
+					break
+				}
+			}
 			if !w.d.quit {
 				t.Fatal("ctrl+c did not quit")
 			}

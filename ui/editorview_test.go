@@ -126,6 +126,16 @@ func TestEditorSignalsAndCtrlCTakeTheText(t *testing.T) {
 		d.send(tea.KeyMsg{Type: tea.KeyEnter})
 		d.send(runes("  baz: now"))
 		d.send(end)
+		if _, ctrlC := end.(tea.KeyMsg); ctrlC {
+			// The first ctrl+c keeps the text and says so, the editor
+			// open; the second quits.
+			m = d.settle()
+			if dr := m.Session().Draft(); d.quit || m.screen != screenEditor || dr == nil || !strings.Contains(dr.Text, "baz: now") ||
+				!strings.Contains(plain(m), "draft kept: ctrl+c again quits, esc leaves") {
+				t.Fatalf("the first ctrl+c: quit %v, draft %+v:\n%s", d.quit, dr, plain(m))
+			}
+			d.send(end)
+		}
 		m = d.settle()
 		if dr := m.Session().Draft(); !d.quit || dr == nil || !strings.Contains(dr.Text, "baz: now") {
 			t.Errorf("%T: quit %v, draft %+v", end, d.quit, dr)

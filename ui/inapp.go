@@ -17,6 +17,17 @@ import (
 // editorIntent acts on what the in-app editor asked for; false for any
 // other message.
 func (m App) editorIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case editor.KeepMsg:
+		next, cmd := m.keepEditorText()
+		return next, cmd, true
+	case editor.CopyMsg:
+		next, cmd := m.copied(msg)
+		return next, cmd, true
+	case editor.ReplacedMsg:
+		next, cmd := m.sayOfEditorText(msg.Said)
+		return next, cmd, true
+	}
 	leave, ok := msg.(editor.LeaveMsg)
 	if !ok {
 		return m, nil, false

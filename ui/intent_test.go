@@ -125,8 +125,26 @@ func TestViewsAnswerKeysWithIntents(t *testing.T) {
 	inApp := func(k tea.KeyMsg) tea.Cmd { _, cmd := ed.editor.Update(k); return cmd }
 	checkAnswers(t, "in-app editor", inApp, []viewKey{
 		{keyMsg("esc"), editor.LeaveMsg{}}, {keyMsg("ctrl+s"), editor.LeaveMsg{Save: true}},
-		{tea.KeyMsg{Type: tea.KeyF1}, common.HelpMsg{}}, {keyMsg("ctrl+c"), common.ForceQuitMsg{}},
+		{tea.KeyMsg{Type: tea.KeyF1}, common.HelpMsg{}}, {keyMsg("ctrl+c"), editor.KeepMsg{}},
 	})
+	// A second ctrl+c right after the first quits; any key between starts
+	// over.
+	kept, _ := ed.editor.Update(keyMsg("ctrl+c"))
+	if _, cmd := kept.Update(keyMsg("ctrl+c")); answerOf(cmd) != (common.ForceQuitMsg{}) {
+		t.Errorf("the second ctrl+c answers %#v, want common.ForceQuitMsg{}", answerOf(cmd))
+	}
+	moved, _ := kept.Update(keyMsg("down"))
+	if _, cmd := moved.Update(keyMsg("ctrl+c")); answerOf(cmd) != (editor.KeepMsg{}) {
+		t.Errorf("ctrl+c after another key answers %#v, want editor.KeepMsg{}", answerOf(cmd))
+	}
+	// On a selection, ctrl+c copies and esc clears it: neither is the app's.
+	selected, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyShiftDown})
+	if _, cmd := selected.Update(keyMsg("esc")); answerOf(cmd) != nil {
+		t.Errorf("esc on a selection answers %#v, want nothing: it clears the selection", answerOf(cmd))
+	}
+	if _, cmd := selected.Update(keyMsg("ctrl+c")); answerOf(cmd) == (common.ForceQuitMsg{}) || answerOf(cmd) == (editor.KeepMsg{}) {
+		t.Errorf("ctrl+c on a selection answers %#v, want the copy", answerOf(cmd))
+	}
 	finding, _ := ed.editor.Update(tea.KeyMsg{Type: tea.KeyCtrlF})
 	if got := answerOf(func() tea.Cmd { _, cmd := finding.Update(keyMsg("esc")); return cmd }()); got != nil {
 		t.Errorf("esc in the find prompt answers %#v, want nothing: it closes the prompt", got)

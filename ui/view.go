@@ -38,6 +38,9 @@ type footerFor struct {
 	width     int
 	all       bool
 	prompting bool
+	// editorMode is what else the editor's footer changes with: which
+	// prompt is open, whether text is selected.
+	editorMode int
 }
 
 // relayout gives each part of the screen its height, and renders the footer
@@ -52,7 +55,7 @@ func (m *App) relayout() {
 	}
 	// The editor's footer changes only with its prompt (and the size and
 	// f1): typing and pasting reuse it.
-	if key := (footerFor{m.screen, f.width, m.help.Shown(), m.editor.Prompting()}); m.screen != screenEditor || key != f.helpFor {
+	if key := (footerFor{m.screen, f.width, m.help.Shown(), m.editor.Prompting(), m.editor.HelpMode()}); m.screen != screenEditor || key != f.helpFor {
 		f.helpLine, f.helpFor = m.helpView(), key
 	}
 	f.bottom = m.bottomLine()

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/textedit"
@@ -97,6 +98,9 @@ type Model struct {
 	// the list ctrl+space opened, nil when none is.
 	schema     Schema
 	completing *completion
+	// keptOnce: the last key was a ctrl+c that kept the text (KeepMsg),
+	// so that the next quits.
+	keptOnce bool
 }
 
 // New returns an editor with nothing in it until Open.
@@ -139,6 +143,14 @@ func (m Model) Version() uint64 { return m.area.Version() }
 // esc closes the prompt instead of leaving the editor.
 func (m Model) Prompting() bool { return m.area.Prompting() }
 
+// HelpMode changes when the editor's help does (textedit.Model.HelpMode):
+// the parent draws the footer again then, and only then.
+func (m Model) HelpMode() int { return m.area.HelpMode() }
+
+// Selected reports whether text is selected, where esc clears the
+// selection instead of leaving the editor and ctrl+c copies it.
+func (m Model) Selected() bool { return m.area.Selected() }
+
 // Unkept reports whether the text changed since the session last had it.
 func (m Model) Unkept() bool { return m.area.Version() != m.kept }
 
@@ -176,6 +188,24 @@ func (m *Model) SetSize(width, height int) {
 // typed, and with Save to save it too (ctrl+s).
 type LeaveMsg struct{ Save bool }
 
+// KeepMsg asks to keep what is typed as the draft at once and to say so
+// (ctrl+c with nothing selected): the editor stays open, and a second
+// ctrl+c, with no key between, quits as ctrl+c does elsewhere
+// (common.ForceQuitMsg).
+type KeepMsg struct{}
+
+// ReplacedMsg asks to say Said, what a replace did ("replaced 3
+// occurrences"), of the text as it is now.
+type ReplacedMsg struct{ Said escape.Text }
+
+// CopyMsg asks to hand Text, just copied or cut into kedit's register
+// (alt+c, ctrl+c on a selection, ctrl+x), to the terminal's clipboard, and
+// to say Said ("copied 3 lines").
+type CopyMsg struct {
+	Text string
+	Said escape.Text
+}
+
 // Update types into the text, scrolls and clicks (the mouse's row counted
 // from the title line), takes the editor's background results, and checks
 // the text once typing pauses. Leaving (esc, unless a prompt is open,
@@ -183,29 +213,45 @@ type LeaveMsg struct{ Save bool }
 // come back as intents; every other key is typed, q and ? included.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		if m.completing == nil {
-			if in := m.intent(k); in != nil {
-				return m, common.Emit(in)
+		v := m.area.Version()
+		if !k.Paste && m.completing != nil {
+			// The list open takes esc, enter and the arrows; any other
+			// key closes it and is the editor's.
+			if cmd, ok := m.completeKey(k); ok {
+				return m.completed(v, cmd)
 			}
+		}
+		in := m.intent(k)
+		// ctrl+c twice in a row quits; any other key in between starts over.
+		_, keep := in.(KeepMsg)
+		m.keptOnce = keep
+		if in != nil {
+			return m, common.Emit(in)
 		}
 		if !k.Paste {
-			// Completion's keys, before the text's (the list open takes
-			// esc, enter and the arrows).
-			v := m.area.Version()
 			if cmd, ok := m.completeKey(k); ok {
-				if m.area.Version() != v {
-					return m.typed(cmd)
-				}
-				return m, cmd
-			}
-			if in := m.intent(k); in != nil {
-				return m, common.Emit(in)
+				return m.completed(v, cmd)
 			}
 		}
+		copies, said := m.area.Copied(), m.saidSeq()
 		next, cmd := m.edit(msg)
-		return next, common.Background(cmd)
+		cmd = common.Background(cmd)
+		seq, text := next.area.Said()
+		switch {
+		case next.area.Copied() != copies:
+			cmd = tea.Batch(cmd, common.Emit(CopyMsg{Text: next.area.Register(), Said: text}))
+		case seq != said:
+			cmd = tea.Batch(cmd, common.Emit(ReplacedMsg{Said: text}))
+		}
+		return next, cmd
 	}
 	return m.edit(msg)
+}
+
+// saidSeq counts what the text said of its keys (textedit.Model.Said).
+func (m Model) saidSeq() uint64 {
+	seq, _ := m.area.Said()
+	return seq
 }
 
 // intent is what k asks of the app; nil for a key that is typed.
@@ -217,12 +263,19 @@ func (m Model) intent(k tea.KeyMsg) tea.Msg {
 	}
 	switch {
 	case key.Matches(k, m.keys.ForceQuit):
-		return common.ForceQuitMsg{}
+		switch {
+		case m.area.Selected():
+			// ctrl+c copies the selection.
+			return nil
+		case m.keptOnce:
+			return common.ForceQuitMsg{}
+		}
+		return KeepMsg{}
 	case key.Matches(k, m.keys.Help):
 		return common.HelpMsg{}
 	case key.Matches(k, m.keys.Save):
 		return LeaveMsg{Save: true}
-	case key.Matches(k, m.keys.Leave) && !m.area.Prompting():
+	case key.Matches(k, m.keys.Leave) && !m.area.Prompting() && !m.area.Selected():
 		return LeaveMsg{}
 	}
 	return nil
@@ -258,6 +311,16 @@ func (m Model) edit(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	return m.typed(cmd)
+}
+
+// completed is the editor after a key of completion's: the text checked
+// once typing pauses if the completion changed it (v is its version
+// before).
+func (m Model) completed(v uint64, cmd tea.Cmd) (Model, tea.Cmd) {
+	if m.area.Version() != v {
+		return m.typed(cmd)
+	}
+	return m, cmd
 }
 
 // typed notes that the text changed, and checks it once typing pauses.
@@ -331,6 +394,10 @@ func (m Model) ShortHelp() []key.Binding {
 	leave, save := m.leaveSave()
 	if m.area.Prompting() {
 		return append(m.area.ShortHelp(), save)
+	}
+	if m.area.Selected() {
+		// esc clears the selection, ctrl+c copies it.
+		return append(m.area.ShortHelp(), save, m.keys.Help)
 	}
 	return append([]key.Binding{leave, save, m.keys.Help}, append(m.area.ShortHelp(), m.keys.ForceQuit)...)
 }

@@ -20,7 +20,9 @@ type KeyMap struct {
 	// the cursor.
 	Complete, Docs key.Binding
 
-	// Help shows every key, as ? does elsewhere (? is typed).
+	// Help shows every key, as ? does elsewhere (? is typed). ForceQuit
+	// (ctrl+c) keeps the text as the draft and says so, and a second one
+	// quits; on a selection it copies instead (textedit's Copy).
 	Help, ForceQuit key.Binding
 }
 
@@ -32,6 +34,6 @@ func DefaultKeyMap() KeyMap {
 		Complete:  common.Bind("complete the field or value", "ctrl+space", "ctrl+@"),
 		Docs:      common.Binding("docs of the field", "alt+k"),
 		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
+		ForceQuit: common.Binding("keep draft", "ctrl+c"),
 	}
 }

@@ -10,12 +10,13 @@ func (m Model) Line(i int) string {
 
 // ReplaceBefore replaces the n bytes before the cursor on its line with s,
 // the cursor after s, as one undo step of its own: what a completion
-// inserts in place of what was typed of it.
+// inserts in place of what was typed of it. A selection ends.
 func (m *Model) ReplaceBefore(n int, s string) {
 	from := Pos{Line: m.cur.Line, Col: max(0, m.cur.Col-n)}
 	if from == m.cur && s == "" {
 		return
 	}
+	m.selecting = false
 	m.land(m.change(kindOther, from, m.cur, s), true)
 }
 

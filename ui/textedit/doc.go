@@ -16,7 +16,15 @@
 // of kedit draws text by; a joined emoji sequence is one unit, two cells
 // wide.
 //
-// The component never handles esc (outside its own find and go-to-line
-// prompts) or ctrl+s: the parent leaves the editor and saves with them, and
-// asks Prompting before treating esc as leaving.
+// The component never handles esc (outside its own find, replace and
+// go-to-line prompts, and a selection, which esc clears) or ctrl+s: the
+// parent leaves the editor and saves with them, and asks Prompting and
+// Selected before treating esc as leaving. ctrl+c is the parent's too but
+// on a selection, which it copies.
+//
+// A selection (shift with a move, or a drag of the mouse) is replaced by
+// typing, a paste and backspace or delete; copy and cut fill kedit's own
+// register (Register), which Paste inserts, and the parent hands what is
+// copied to the terminal's clipboard (Copied). What a key did is said in
+// words for the parent's status line (Said).
 package textedit

@@ -147,6 +147,8 @@ func (d *drawer) style(c class) *lipgloss.Style {
 		return &d.st.CurrentMatch
 	case clsCursor:
 		return &d.st.Cursor
+	case clsSelection:
+		return &d.st.Selection
 	case clsLineNumber:
 		return &d.st.LineNumber
 	case clsCursorLineNumber:

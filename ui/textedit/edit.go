@@ -145,7 +145,7 @@ func (m *Model) closeStep() { m.open = kindNone }
 
 // typeText inserts what was typed at the cursor.
 func (m *Model) typeText(s string) {
-	if s == "" {
+	if s == "" || m.replaceSelection(kindType, s) {
 		return
 	}
 	m.land(m.change(kindType, m.cur, m.cur, s), true)
@@ -183,6 +183,9 @@ func (m *Model) paste(s string) {
 	if eol := m.eolAt(m.cur.Line); eol != "\n" && strings.IndexByte(s, '\n') >= 0 {
 		s = strings.ReplaceAll(s, "\n", eol)
 	}
+	if m.replaceSelection(kindPaste, s) {
+		return
+	}
 	m.land(m.change(kindPaste, m.cur, m.cur, s), true)
 }
 
@@ -218,6 +221,9 @@ func (m *Model) outdent() {
 // backspace deletes the unit before the cursor, or the line break before
 // the line.
 func (m *Model) backspace() {
+	if m.deleteSelection() {
+		return
+	}
 	c := m.cur
 	switch {
 	case c.Col > 0:
@@ -235,6 +241,9 @@ func (m *Model) backspace() {
 
 // deleteRight deletes the unit under the cursor, or the line's break.
 func (m *Model) deleteRight() {
+	if m.deleteSelection() {
+		return
+	}
 	c := m.cur
 	s := m.content(c.Line)
 	switch {

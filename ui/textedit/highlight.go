@@ -15,6 +15,7 @@ const (
 	clsMatch
 	clsCurrentMatch
 	clsCursor
+	clsSelection
 	// The gutter's and the notes' classes.
 	clsLineNumber
 	clsCursorLineNumber

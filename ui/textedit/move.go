@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -15,21 +16,57 @@ const wheelLines, wheelCols = 3, 8
 // key handles a key outside the prompts and reports whether it was the
 // editor's.
 func (m *Model) key(msg tea.KeyMsg) bool {
+	k := m.KeyMap
+	// The key's name, made once: key.Matches makes it again for each
+	// binding, and a keystroke's allocations are what makes the collector
+	// run during one.
+	ks := msg.String()
 	switch {
 	case msg.Paste:
 		m.paste(string(msg.Runes))
-	case key.Matches(msg, m.KeyMap.Find):
+	case m.Selected() && key.Matches(msg, k.Cancel):
+		m.clearSelection()
+		return true
+	case bound(ks, k.Find):
+		m.clearSelection()
 		m.openPrompt(findPrompt)
 		return true
-	case key.Matches(msg, m.KeyMap.GotoLine):
+	case bound(ks, k.Replace):
+		m.clearSelection()
+		m.openPrompt(replacePrompt)
+		return true
+	case bound(ks, k.GotoLine):
+		m.clearSelection()
 		m.openPrompt(gotoPrompt)
 		return true
+	case m.selectionKey(msg, ks):
+	case !m.keepsSelection(msg, ks) && m.clearsSelection():
 	case !m.editKey(msg) && !m.moveKey(msg) && !m.typeKey(msg):
 		// esc and ctrl+s are the parent's; anything else is nobody's.
 		return false
 	}
 	m.scrollToCursor(false)
 	return true
+}
+
+// keepsSelection reports whether msg acts on the selection (typing,
+// backspace, delete), where a key that is not a select key clears it.
+func (m *Model) keepsSelection(msg tea.KeyMsg, ks string) bool {
+	k := m.KeyMap
+	return (msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace) && !msg.Alt ||
+		bound(ks, k.Backspace) || bound(ks, k.Delete)
+}
+
+// bound is key.Matches for the key named ks.
+func bound(ks string, b key.Binding) bool {
+	return b.Enabled() && slices.Contains(b.Keys(), ks)
+}
+
+// clearsSelection clears the selection and returns false, so that the
+// key goes on to act.
+func (m *Model) clearsSelection() bool {
+	m.clearSelection()
+	return false
 }
 
 // editKey handles the keys that change the text but typing; false for
@@ -229,6 +266,13 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 	case tea.MouseButtonWheelRight:
 		m.xoff += wheelCols
 	case tea.MouseButtonLeft:
+		if msg.Action == tea.MouseActionMotion {
+			if m.prompt == noPrompt {
+				m.closeStep()
+				m.drag(msg.X, msg.Y)
+			}
+			return
+		}
 		if msg.Action != tea.MouseActionPress {
 			return
 		}
@@ -243,6 +287,9 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 		gw, _ := m.gutter()
 		col, _ := colAt(m.content(l), max(msg.X-gw, 0)+m.xoff)
 		m.moveTo(Pos{l, col})
+		// A drag from here selects (outside a prompt, which moves the
+		// cursor as it finds).
+		m.selecting, m.anchor = m.prompt == noPrompt, m.cur
 		m.scrollToCursor(false)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 )
 
 // promptKind is which prompt is open on the editor's last row.
@@ -18,6 +19,10 @@ const (
 	noPrompt promptKind = iota
 	findPrompt
 	gotoPrompt
+	// replacePrompt takes what to replace, searching as find does;
+	// replaceWithPrompt then takes what replaces it.
+	replacePrompt
+	replaceWithPrompt
 )
 
 // openPrompt opens a prompt with nothing typed in it yet.
@@ -36,12 +41,22 @@ func (m *Model) promptKey(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.Cancel):
 		m.prompt = noPrompt
 	case key.Matches(msg, k.Accept):
-		if m.prompt == gotoPrompt {
+		switch m.prompt {
+		case gotoPrompt:
 			m.gotoLine()
 			m.prompt = noPrompt
-		} else {
+		case replacePrompt:
+			if m.input != "" {
+				m.prompt, m.query, m.input = replaceWithPrompt, m.input, ""
+			}
+		case replaceWithPrompt:
+			m.replaceOne()
+		default:
 			m.findNext()
 		}
+	case m.prompt == replaceWithPrompt && key.Matches(msg, k.ReplaceAll):
+		m.replaceAll()
+		m.prompt = noPrompt
 	case m.prompt == findPrompt && key.Matches(msg, k.Find):
 		m.findNext()
 	case key.Matches(msg, k.Backspace):
@@ -84,7 +99,7 @@ func (m *Model) appendInput(s string) {
 // inputChanged searches again, from where the cursor was when find opened:
 // the search is incremental.
 func (m *Model) inputChanged() {
-	if m.prompt != findPrompt {
+	if m.prompt != findPrompt && m.prompt != replacePrompt {
 		return
 	}
 	m.noMatch = false
@@ -102,7 +117,8 @@ func (m *Model) inputChanged() {
 // findNext moves to the next match after the cursor, from the top again
 // after the last one.
 func (m *Model) findNext() {
-	if m.input == "" {
+	q := m.findQuery()
+	if q == "" {
 		return
 	}
 	from := Pos{m.cur.Line, m.cur.Col + 1}
@@ -112,12 +128,102 @@ func (m *Model) findNext() {
 			from.Line = 0
 		}
 	}
-	p, ok := m.search(from, m.input)
+	p, ok := m.search(from, q)
 	m.noMatch = !ok
 	if ok {
 		m.cur, m.goalX = p, -1
 		m.scrollToCursor(true)
 	}
+}
+
+// findQuery is what the open prompt finds: what is typed in find and in
+// replace's first step, what replace's second replaces; "" in go to line.
+func (m *Model) findQuery() string {
+	switch m.prompt {
+	case findPrompt, replacePrompt:
+		return m.input
+	case replaceWithPrompt:
+		return m.query
+	}
+	return ""
+}
+
+// replaceOne replaces the match at the cursor, if there is one, with what
+// is typed, as one undo step, and goes to the next match.
+func (m *Model) replaceOne() {
+	q := m.query
+	if matchesAt(m.lines[m.cur.Line], m.cur.Col, q) {
+		end := m.change(kindOther, m.cur, Pos{m.cur.Line, m.cur.Col + len(q)}, m.input)
+		m.land(end, true)
+		m.say(escape.Textf("replaced %s", words.Count(1, "occurrence")))
+	}
+	p, ok := m.search(m.cur, q)
+	m.noMatch = !ok
+	if ok {
+		m.cur, m.goalX = p, -1
+	}
+	m.scrollToCursor(true)
+}
+
+// replaceAll replaces every match with what is typed, as one undo step,
+// says how many it replaced, and leaves the cursor at the start of the
+// first line it changed.
+func (m *Model) replaceAll() {
+	q, with := m.query, m.input
+	fold := !hasUpper(q)
+	if fold {
+		q = lowerASCII(q)
+	}
+	first, last := -1, -1
+	for l, s := range m.lines {
+		if index(s, q, fold) >= 0 {
+			if first < 0 {
+				first = l
+			}
+			last = l
+		}
+	}
+	if first < 0 {
+		m.closeStep()
+		m.say(escape.Textf("replaced %s", words.Count(0, "occurrence")))
+		return
+	}
+	var b strings.Builder
+	n := 0
+	for l := first; l <= last; l++ {
+		if l > first {
+			b.WriteByte('\n')
+		}
+		s, i := m.lines[l], 0
+		for {
+			j := index(s[i:], q, fold)
+			if j < 0 {
+				break
+			}
+			b.WriteString(s[i : i+j])
+			b.WriteString(with)
+			i += j + len(q)
+			n++
+		}
+		b.WriteString(s[i:])
+	}
+	m.change(kindOther, Pos{first, 0}, Pos{last, len(m.lines[last])}, b.String())
+	m.land(Pos{first, 0}, false)
+	m.say(escape.Textf("replaced %s", words.Count(n, "occurrence")))
+	m.scrollToCursor(true)
+}
+
+// matchesAt reports whether q matches s at byte i, by search's rule of
+// case.
+func matchesAt(s string, i int, q string) bool {
+	if i+len(q) > len(s) {
+		return false
+	}
+	fold := !hasUpper(q)
+	if fold {
+		q = lowerASCII(q)
+	}
+	return index(s[i:i+len(q)], q, fold) == 0
 }
 
 // gotoLine moves to the start of the line typed, counted from 1 and kept

@@ -30,6 +30,11 @@ type ref struct {
 	prompt promptKind
 	input  string
 	origin int
+	query  string
+
+	anchor    int
+	selecting bool
+	register  string
 }
 
 // refStep is an undo step: the texts and cursors around it.
@@ -179,6 +184,13 @@ func (r *ref) edit(kind editKind, from, to int, s string, cur int, forward bool)
 }
 
 func (r *ref) typeText(s string) {
+	if r.selected() {
+		a, b := r.selBounds()
+		r.unselect()
+		r.edit(kindType, a, b, s, a+len(s), true)
+		return
+	}
+	r.unselect()
 	if s != "" {
 		r.edit(kindType, r.c, r.c, s, r.c+len(s), true)
 	}
@@ -223,6 +235,13 @@ func (r *ref) paste(s string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\n", r.eol())
+	if r.selected() {
+		a, b := r.selBounds()
+		r.unselect()
+		r.edit(kindPaste, a, b, s, a+len(s), true)
+		return
+	}
+	r.unselect()
 	r.edit(kindPaste, r.c, r.c, s, r.c+len(s), true)
 }
 
@@ -249,6 +268,9 @@ func (r *ref) outdent() {
 }
 
 func (r *ref) backspace() {
+	if r.deleteSelection() {
+		return
+	}
 	ls := r.lineStart(r.c)
 	switch {
 	case r.c > ls:
@@ -263,6 +285,9 @@ func (r *ref) backspace() {
 }
 
 func (r *ref) deleteRight() {
+	if r.deleteSelection() {
+		return
+	}
 	ce, le := r.contentEnd(r.c), r.lineEnd(r.c)
 	switch {
 	case r.c < ce:
@@ -436,7 +461,7 @@ func (r *ref) promptInput(s string) {
 }
 
 func (r *ref) searchInput() {
-	if r.prompt != findPrompt {
+	if r.prompt != findPrompt && r.prompt != replacePrompt {
 		return
 	}
 	r.c = r.origin
@@ -448,14 +473,18 @@ func (r *ref) searchInput() {
 }
 
 func (r *ref) findNext() {
-	if r.input == "" {
+	q := r.input
+	if r.prompt == replaceWithPrompt {
+		q = r.query
+	}
+	if q == "" {
 		return
 	}
 	from := r.c + 1
 	if from > len(r.text) {
 		from = 0
 	}
-	if p, ok := r.search(from, r.input); ok {
+	if p, ok := r.search(from, q); ok {
 		r.c = p
 	}
 }
@@ -472,4 +501,164 @@ func (r *ref) gotoLine() {
 		c = strings.IndexByte(r.text[c:], '\n') + c + 1
 	}
 	r.c = c
+}
+
+// The selection, the register and the keys that use them, readline's
+// deletes and replace, the plain way.
+
+func (r *ref) selected() bool { return r.selecting && r.anchor != r.c }
+
+func (r *ref) unselect() { r.selecting = false }
+
+// startSelect is what a select key or a drag does before moving: the
+// selection starts at the cursor unless one is being made.
+func (r *ref) startSelect() {
+	if !r.selecting {
+		r.selecting, r.anchor = true, r.c
+	}
+}
+
+func (r *ref) selBounds() (int, int) { return min(r.anchor, r.c), max(r.anchor, r.c) }
+
+// deleteSelection removes the selection as a step of its own; false
+// without one. Either way nothing is selected after it.
+func (r *ref) deleteSelection() bool {
+	if !r.selected() {
+		r.unselect()
+		return false
+	}
+	a, b := r.selBounds()
+	r.unselect()
+	r.edit(kindOther, a, b, "", a, false)
+	return true
+}
+
+// lineBounds is the line with its break that ctrl+k deletes.
+func (r *ref) lineBounds() (int, int, bool) {
+	ls, le := r.lineStart(r.c), r.lineEnd(r.c)
+	switch {
+	case le < len(r.text):
+		return ls, le + 1, true
+	case ls > 0:
+		return r.contentEnd(ls - 1), len(r.text), true
+	case r.text != "":
+		return 0, len(r.text), true
+	}
+	return 0, 0, false
+}
+
+func (r *ref) copyKey() {
+	if r.selected() {
+		a, b := r.selBounds()
+		r.register = r.text[a:b]
+		return
+	}
+	if a, b, ok := r.lineBounds(); ok {
+		r.register = r.text[a:b]
+	}
+}
+
+func (r *ref) cut() {
+	if r.selected() {
+		a, b := r.selBounds()
+		r.register = r.text[a:b]
+		r.deleteSelection()
+		return
+	}
+	r.unselect()
+	a, b, ok := r.lineBounds()
+	if !ok {
+		r.open = kindNone
+		return
+	}
+	r.register = r.text[a:b]
+	r.deleteLine()
+}
+
+func (r *ref) pasteRegister() {
+	from, to := r.c, r.c
+	if r.selected() {
+		from, to = r.selBounds()
+	}
+	r.unselect()
+	if r.register == "" && from == to {
+		r.open = kindNone
+		return
+	}
+	r.edit(kindOther, from, to, r.register, from+len(r.register), true)
+}
+
+// deleteTo deletes from `from`, before the cursor, to the cursor (the
+// selection instead, when there is one).
+func (r *ref) deleteTo(from int) {
+	if r.deleteSelection() {
+		return
+	}
+	if from == r.c {
+		r.open = kindNone
+		return
+	}
+	r.edit(kindOther, from, r.c, "", from, false)
+}
+
+// wordLeftOf is where alt+left goes from the cursor.
+func (r *ref) wordLeftOf() int {
+	c, open := r.c, r.open
+	r.wordLeft()
+	p := r.c
+	r.c, r.open = c, open
+	return p
+}
+
+// refMatchesAt reports whether q is in the text at c, by find's rule of
+// case.
+func (r *ref) matchesAt(c int, q string) bool {
+	if c+len(q) > len(r.text) {
+		return false
+	}
+	t := r.text[c : c+len(q)]
+	if !strings.ContainsFunc(q, func(c rune) bool { return c >= 'A' && c <= 'Z' }) {
+		t, q = refLowerASCII(t), refLowerASCII(q)
+	}
+	return t == q
+}
+
+func (r *ref) replaceOne() {
+	if r.matchesAt(r.c, r.query) {
+		r.edit(kindOther, r.c, r.c+len(r.query), r.input, r.c+len(r.input), true)
+	}
+	if p, ok := r.search(r.c, r.query); ok {
+		r.c = p
+	}
+}
+
+func (r *ref) replaceAll() {
+	t, q := r.text, r.query
+	if !strings.ContainsFunc(q, func(c rune) bool { return c >= 'A' && c <= 'Z' }) {
+		t, q = refLowerASCII(t), refLowerASCII(q)
+	}
+	var b strings.Builder
+	first, last, i := -1, 0, 0
+	for {
+		j := strings.Index(t[i:], q)
+		if j < 0 {
+			break
+		}
+		if first < 0 {
+			first = i + j
+		}
+		b.WriteString(r.text[i : i+j])
+		b.WriteString(r.input)
+		i += j + len(q)
+		last = i
+	}
+	b.WriteString(r.text[i:])
+	if first < 0 {
+		r.open = kindNone
+		return
+	}
+	ls := r.lineStart(first)
+	le := r.lineEnd(last)
+	after := b.String()
+	r.edit(kindOther, ls, le, after[ls:len(after)-(len(r.text)-le)], ls, false)
 }

@@ -15,8 +15,8 @@ type Styles struct {
 	LineNumber, CursorLineNumber, NoteLineNumber lipgloss.Style
 	// Added, Changed and Deleted are the gutter's marks against base.
 	Added, Changed, Deleted lipgloss.Style
-	// Cursor is the cell under the cursor.
-	Cursor lipgloss.Style
+	// Cursor is the cell under the cursor; Selection the selected text.
+	Cursor, Selection lipgloss.Style
 	// Escape is a control character, bidi control or invalid byte drawn
 	// escaped, so it can be told from the same letters typed.
 	Escape lipgloss.Style
@@ -43,6 +43,7 @@ func DefaultStyles() Styles {
 		Changed:          lipgloss.NewStyle().Bold(true),
 		Deleted:          lipgloss.NewStyle().Bold(true),
 		Cursor:           lipgloss.NewStyle().Reverse(true),
+		Selection:        lipgloss.NewStyle().Reverse(true),
 		Escape:           lipgloss.NewStyle().Underline(true),
 		Key:              lipgloss.NewStyle(),
 		String:           lipgloss.NewStyle(),
@@ -71,6 +72,9 @@ func DefaultStyles() Styles {
 	s.String = s.String.Foreground(green)
 	s.Comment = s.Comment.Foreground(muted).Italic(true)
 	s.Marker = s.Marker.Foreground(lipgloss.Color("#000000")).Background(lipgloss.AdaptiveColor{Light: "#F5B041", Dark: "#F39C12"})
+	// The selection in a background of its own, so that the cursor, reversed, shows
+	// at its edge.
+	s.Selection = lipgloss.NewStyle().Background(lipgloss.AdaptiveColor{Light: "#ADD6FF", Dark: "#264F78"})
 	s.Match = s.Match.Background(lipgloss.AdaptiveColor{Light: "#FCF3CF", Dark: "#5C4B00"})
 	s.Note = s.Note.Foreground(red)
 	s.NoMatch = s.NoMatch.Foreground(red)

@@ -79,12 +79,41 @@ type Model struct {
 	input   string
 	origin  Pos // the cursor when the find prompt opened
 	noMatch bool
+	// query is what the replace prompt's second step (typing the
+	// replacement) replaces: the text typed in its first.
+	query string
+
+	// The selection runs from anchor to the cursor while selecting.
+	anchor    Pos
+	selecting bool
+	// out is what the editor hands its parent besides the text: the
+	// register and what a key did, in words. It is shared by the copies
+	// Update makes, as the text is (a Model is large, and copied often).
+	out *output
+}
+
+// output is the register, what was last copied or cut (copies counts
+// them), and what a key last did, in words (saidSeq counts them).
+type output struct {
+	register string
+	copies   uint64
+	said     escape.Text
+	saidSeq  uint64
+}
+
+// output returns the editor's output, made on first use (a Model not made
+// by New has none).
+func (m *Model) output() *output {
+	if m.out == nil {
+		m.out = &output{}
+	}
+	return m.out
 }
 
 // New returns an editor holding the empty text, with the default keys and
 // styles. It draws nothing until SetSize.
 func New() Model {
-	m := Model{KeyMap: DefaultKeyMap(), id: lastID.Add(1)}
+	m := Model{KeyMap: DefaultKeyMap(), id: lastID.Add(1), out: &output{}}
 	m.SetStyles(DefaultStyles())
 	m.Open("")
 	return m
@@ -122,6 +151,7 @@ func (m *Model) Open(text string) {
 	m.diffing = false
 	m.notes = nil
 	m.prompt, m.input = noPrompt, ""
+	m.selecting = false
 }
 
 // Text returns the text as edited: what Open put in, byte for byte, while
@@ -177,6 +207,7 @@ func (m Model) CursorColumn() int { return xOf(m.content(m.cur.Line), m.cur.Col)
 // SetCursor moves the cursor to p, kept inside the text and on a character
 // boundary, and scrolls to it.
 func (m *Model) SetCursor(p Pos) {
+	m.clearSelection()
 	m.moveTo(p)
 	m.scrollToCursor(true)
 }

@@ -127,13 +127,14 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 	s := m.content(l)
 	d.hl = highlight(s, d.hl[:0])
 	d.matches = d.matches[:0]
-	if m.prompt == findPrompt && m.input != "" {
-		d.matches = matchesIn(s, m.input, d.matches)
+	if q := m.findQuery(); q != "" {
+		d.matches = matchesIn(s, q, d.matches)
 	}
 	cursor := -1
 	if l == m.cur.Line {
 		cursor = m.cur.Col
 	}
+	selFrom, selTo, selBreak := m.selectedOn(l)
 	left, right := m.xoff, m.xoff+tw
 	hk, mk := 0, 0
 	x, i := skipTo(s, left)
@@ -149,6 +150,9 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 				cls = clsCurrentMatch
 			}
 		}
+		if i >= selFrom && i < selTo {
+			cls = clsSelection
+		}
 		if i == cursor {
 			cls = clsCursor
 		}
@@ -156,7 +160,7 @@ func (m *Model) drawLine(d *drawer, l, tw int) {
 		x, i = x+u.w, i+u.n
 	}
 	if i == len(s) && x < right {
-		m.drawLineEnd(d, l, cursor, x, left, right)
+		m.drawLineEnd(d, l, cursor, selBreak, x, left, right)
 	}
 	d.pad(tw)
 	d.flush()
@@ -183,18 +187,42 @@ func skipTo(s string, left int) (x, i int) {
 // drawLineEnd draws what follows line l's content at column x: a CRLF
 // line's "\r", which the cursor stands on at the end of the line, or the
 // cursor on a blank.
-func (m *Model) drawLineEnd(d *drawer, l, cursor, x, left, right int) {
+func (m *Model) drawLineEnd(d *drawer, l, cursor int, selBreak bool, x, left, right int) {
 	s := m.content(l)
 	cls := clsEscape
+	if selBreak {
+		cls = clsSelection
+	}
 	if cursor == len(s) {
 		cls = clsCursor
 	}
 	switch {
 	case len(s) < len(m.lines[l]):
 		d.unit(cls, "\r", unit{n: 1, w: 2, esc: `\r`}, x, left, right)
-	case cursor == len(s):
+	case cursor == len(s) || selBreak:
+		// A selected line break shows as a selected blank.
 		d.unit(cls, " ", unit{n: 1, w: 1}, x, left, right)
 	}
+}
+
+// selectedOn returns the bytes of line l's content that are selected, and
+// whether its line break is: nothing (0, 0, false) without a selection.
+func (m *Model) selectedOn(l int) (from, to int, lineBreak bool) {
+	if !m.Selected() {
+		return 0, 0, false
+	}
+	a, b := m.selBounds()
+	if l < a.Line || l > b.Line {
+		return 0, 0, false
+	}
+	from, to = 0, len(m.lines[l])
+	if l == a.Line {
+		from = a.Col
+	}
+	if l == b.Line {
+		to = b.Col
+	}
+	return from, to, l < b.Line
 }
 
 // hasNote reports whether line l has a note.
@@ -236,8 +264,14 @@ func (m *Model) noteRows(l int) int {
 // drawPrompt draws the open prompt on the last row.
 func (m *Model) drawPrompt(b *strings.Builder) {
 	label, hint := "find: ", "  enter: next  esc: close"
-	if m.prompt == gotoPrompt {
+	switch m.prompt {
+	case gotoPrompt:
 		label, hint = "go to line: ", "  enter: go  esc: cancel"
+	case replacePrompt:
+		label, hint = "replace: ", "  enter: then type what replaces it  esc: close"
+	case replaceWithPrompt:
+		// The query was typed through appendInput: no control character.
+		label, hint = "replace "+strconv.Quote(m.query)+" with: ", "  enter: this one, next  ctrl+a: all  esc: close"
 	}
 	row := m.styles.Prompt.Render(label) + m.input + m.styles.Cursor.Render(" ")
 	if m.noMatch {

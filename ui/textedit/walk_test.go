@@ -112,12 +112,24 @@ func (w *walker) press(msg tea.Msg) {
 }
 
 // offset is the editor's cursor as a byte offset into its text.
-func (w *walker) offset() int {
+func (w *walker) offset() int { return w.offsetOf(w.m.cur) }
+
+// offsetOf is p as a byte offset into the editor's text.
+func (w *walker) offsetOf(p Pos) int {
 	off := 0
-	for i := range w.m.cur.Line {
+	for i := range p.Line {
 		off += len(w.m.lines[i]) + 1
 	}
-	return off + w.m.cur.Col
+	return off + p.Col
+}
+
+// adoptSelection takes the editor's selection after a click or a drag,
+// whose place the reference does not compute.
+func (w *walker) adoptSelection() {
+	w.ref.selecting = w.m.selecting
+	if w.m.selecting {
+		w.ref.anchor = w.offsetOf(w.m.anchor)
+	}
 }
 
 // adopt takes the editor's cursor after a move whose target the reference
@@ -144,7 +156,19 @@ func (w *walker) step() {
 		w.promptStep()
 		return
 	}
+	if r.IntN(4) == 0 {
+		w.selectStep()
+		return
+	}
 	n := r.IntN(100)
+	if n >= 36 && n < 98 && !(n >= 92 && n < 93) && !(n >= 53 && n < 55) {
+		// Every key but typing, a paste, backspace, delete, a click, the
+		// wheel and esc clears the selection; those of them that change
+		// the text replace it.
+		if !(n < 40 || n < 53 && n >= 50) {
+			ref.unselect()
+		}
+	}
 	switch {
 	case n < 30:
 		s := pick(r, typed)
@@ -305,6 +329,7 @@ func (w *walker) step() {
 			w.t.Fatalf("%s: a click changed the prompt", w.name)
 		}
 		w.adopt()
+		w.adoptSelection()
 	case n < 93:
 		w.name = "wheel"
 		b := pick(r, []tea.MouseButton{tea.MouseButtonWheelUp, tea.MouseButtonWheelDown, tea.MouseButtonWheelLeft, tea.MouseButtonWheelRight})
@@ -327,9 +352,11 @@ func (w *walker) step() {
 			w.promptStep()
 			return
 		}
-		// The parent's keys: nothing happens in the editor.
+		// The parent's keys: nothing happens in the editor, but esc and
+		// any key clear the selection.
 		w.name = "esc / ctrl+s"
 		w.press(pick(r, []tea.KeyMsg{keyMsg(tea.KeyEsc), keyMsg(tea.KeyCtrlS)}))
+		ref.unselect()
 	}
 }
 
@@ -359,10 +386,17 @@ func (w *walker) promptStep() {
 	case n < 9:
 		w.name = "prompt enter"
 		w.press(keyMsg(tea.KeyEnter))
-		if ref.prompt == gotoPrompt {
+		switch ref.prompt {
+		case gotoPrompt:
 			ref.gotoLine()
 			ref.prompt = noPrompt
-		} else {
+		case replacePrompt:
+			if ref.input != "" {
+				ref.prompt, ref.query, ref.input = replaceWithPrompt, ref.input, ""
+			}
+		case replaceWithPrompt:
+			ref.replaceOne()
+		default:
 			ref.findNext()
 		}
 	default:
@@ -428,7 +462,7 @@ func (w *walker) check(step int) {
 	if got, want := m.Changed(), text != ref.original; got != want {
 		t.Fatalf("%s: Changed() = %v, want %v", where, got, want)
 	}
-	if (m.Version() != w.version) != (text != w.text) {
+	if (m.Version() != w.version) != (text != w.text) && !(text == w.text && sameTextStep(ref)) {
 		t.Fatalf("%s: version %d -> %d while the text went %q -> %q", where, w.version, m.Version(), w.text, text)
 	}
 	w.version, w.text = m.Version(), text
@@ -440,6 +474,15 @@ func (w *walker) check(step int) {
 	}
 	if m.prompt != noPrompt && m.input != ref.input {
 		t.Fatalf("%s: prompt input %q, want %q", where, m.input, ref.input)
+	}
+	if m.prompt == replaceWithPrompt && m.query != ref.query {
+		t.Fatalf("%s: replacing %q, want %q", where, m.query, ref.query)
+	}
+	if m.Selected() != ref.selected() || ref.selected() && w.offsetOf(m.anchor) != ref.anchor {
+		t.Fatalf("%s: selection %v from %+v, want %v from %d\nafter %q", where, m.Selected(), m.anchor, ref.selected(), ref.anchor, w.log)
+	}
+	if m.Register() != ref.register {
+		t.Fatalf("%s: register %q, want %q\nafter %q", where, m.Register(), ref.register, w.log)
 	}
 	for i, n := range m.notes {
 		if n.Line < 0 || n.Line >= m.Lines() || (i > 0 && m.notes[i-1].Line > n.Line) {
@@ -567,4 +610,142 @@ func TestWalkLargeDocument(t *testing.T) {
 		w.check(-1)
 		w.walk(steps)
 	}
+}
+
+// selectStep does one of the selection's actions, the register's,
+// readline's or replace's on both models.
+func (w *walker) selectStep() {
+	r, ref := w.r, w.ref
+	switch n := r.IntN(100); {
+	case n < 40:
+		type sel struct {
+			msg  tea.KeyMsg
+			move func()
+		}
+		moves := []sel{
+			{keyMsg(tea.KeyShiftLeft), ref.left},
+			{keyMsg(tea.KeyShiftRight), ref.right},
+			{keyMsg(tea.KeyShiftHome), func() { ref.move(ref.lineStart(ref.c)) }},
+			{keyMsg(tea.KeyShiftEnd), func() { ref.move(ref.contentEnd(ref.c)) }},
+			{keyMsg(tea.KeyCtrlShiftHome), func() { ref.move(0) }},
+			{keyMsg(tea.KeyCtrlShiftEnd), func() { ref.move(ref.contentEnd(len(ref.text))) }},
+			{keyMsg(tea.KeyCtrlShiftLeft), ref.wordLeft},
+			{altKey(tea.KeyShiftRight), ref.wordRight},
+			{keyMsg(tea.KeyShiftUp), nil},
+			{keyMsg(tea.KeyShiftDown), nil},
+		}
+		s := pick(r, moves)
+		w.name = s.msg.String()
+		w.closePrompt()
+		ref.startSelect()
+		w.press(s.msg)
+		if s.move == nil {
+			d := 1
+			if s.msg.Type == tea.KeyShiftUp {
+				d = -1
+			}
+			w.checkRow(d)
+			return
+		}
+		s.move()
+	case n < 48:
+		w.name = "alt+c"
+		if r.IntN(2) == 0 && ref.selected() {
+			w.name = "ctrl+c"
+		}
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlC))
+		if w.name == "alt+c" {
+			w.m, _ = w.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c"), Alt: true})
+		}
+		ref.copyKey()
+	case n < 58:
+		w.name = "ctrl+x"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlX))
+		ref.cut()
+	case n < 68:
+		w.name = "ctrl+v"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlV))
+		ref.pasteRegister()
+	case n < 74:
+		w.name = "ctrl+w"
+		msg := keyMsg(tea.KeyCtrlW)
+		if r.IntN(2) == 0 {
+			w.name, msg = "alt+backspace", altKey(tea.KeyBackspace)
+		}
+		w.closePrompt()
+		w.press(msg)
+		ref.deleteTo(ref.wordLeftOf())
+	case n < 78:
+		w.name = "ctrl+u"
+		w.closePrompt()
+		w.press(keyMsg(tea.KeyCtrlU))
+		ref.deleteTo(ref.lineStart(ref.c))
+	case n < 82:
+		if ref.prompt == replaceWithPrompt {
+			w.name = "ctrl+a (replace all)"
+			w.press(keyMsg(tea.KeyCtrlA))
+			ref.replaceAll()
+			ref.prompt = noPrompt
+			return
+		}
+		w.name = "ctrl+a"
+		msg, to := keyMsg(tea.KeyCtrlA), ref.lineStart(ref.c)
+		if r.IntN(2) == 0 {
+			w.name, msg, to = "ctrl+e", keyMsg(tea.KeyCtrlE), ref.contentEnd(ref.c)
+		}
+		w.closePrompt()
+		ref.unselect()
+		w.press(msg)
+		ref.move(to)
+	case n < 86:
+		w.name = "esc"
+		if ref.prompt != noPrompt {
+			w.promptStep()
+			return
+		}
+		w.press(keyMsg(tea.KeyEsc))
+		ref.unselect()
+	case n < 92:
+		x, y := r.IntN(w.m.width+4), r.IntN(w.m.height+2)-1
+		w.name = fmt.Sprintf("drag %d,%d", x, y)
+		before := w.m.prompt
+		w.press(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionMotion})
+		if w.m.prompt != before {
+			w.t.Fatalf("%s: a drag changed the prompt", w.name)
+		}
+		if ref.prompt == noPrompt {
+			ref.startSelect()
+		}
+		w.adopt()
+	default:
+		w.name = "ctrl+r"
+		w.closePrompt()
+		ref.unselect()
+		w.press(keyMsg(tea.KeyCtrlR))
+		ref.openPrompt(replacePrompt)
+		if r.IntN(2) == 0 {
+			// Type a query and go on to what replaces it.
+			q := pick(r, queries)
+			w.press(runes(q))
+			ref.promptInput(q)
+			w.press(keyMsg(tea.KeyEnter))
+			ref.prompt, ref.query, ref.input = replaceWithPrompt, ref.input, ""
+			w.name += fmt.Sprintf(" %q enter", q)
+		}
+	}
+}
+
+// sameTextStep reports whether an undo or redo step leaves the text as it
+// was (a selection replaced by the same text): taking it, or back, changes
+// the version but not the text.
+func sameTextStep(r *ref) bool {
+	for _, s := range append(append([]refStep(nil), r.undo...), r.redo...) {
+		if s.textBefore == s.textAfter {
+			return true
+		}
+	}
+	return false
 }
