@@ -132,7 +132,7 @@ func Plan(src *Source, base, mine *unstructured.Unstructured) (*Edit, error) {
 	}
 	after, err := t.build(src.Kustomization, p.over)
 	if err != nil {
-		return nil, &PlaceError{Field: cs[0].Path.String(), Why: "the edited files do not build: " + err.Error()}
+		return nil, &PlaceError{Field: fieldsOf(cs), Why: "the edited files do not build: " + err.Error()}
 	}
 	if err := p.check(cs, before, after); err != nil {
 		return nil, err
@@ -167,7 +167,7 @@ func (p *planner) check(cs []diff.Change, before, after []built) error {
 		others[b.ref] = b.obj
 	}
 	if got == nil {
-		return &PlaceError{Field: cs[0].Path.String(), Why: "the edited build no longer holds the object"}
+		return &PlaceError{Field: fieldsOf(cs), Why: "the edited build no longer holds the object"}
 	}
 	for _, c := range cs {
 		g, w := diff.ValueAt(got, c.Path), diff.ValueAt(want, c.Path)
@@ -175,8 +175,8 @@ func (p *planner) check(cs []diff.Change, before, after []built) error {
 			return &PlaceError{Field: c.Path.String(), Why: "after the edit the build still gives it another value (a later patch or generator may set it)"}
 		}
 	}
-	if !reflect.DeepEqual(normal(got), normal(want)) {
-		return &PlaceError{Field: cs[0].Path.String(), Why: "the edit would change other fields of the object too"}
+	if !sameObject(want, got) {
+		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change other fields of the object too"}
 	}
 	for _, b := range before {
 		if sameRef(b, p.src.Ref) {
@@ -184,17 +184,63 @@ func (p *planner) check(cs []diff.Change, before, after []built) error {
 		}
 		o, ok := others[b.ref]
 		if !ok {
-			return &PlaceError{Field: cs[0].Path.String(), Why: "the edit would remove " + b.ref.String() + " from the build"}
+			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would remove " + b.ref.String() + " from the build"}
 		}
-		if !reflect.DeepEqual(normal(o), normal(b.obj)) {
-			return &PlaceError{Field: cs[0].Path.String(), Why: "the edit would change " + b.ref.String() + " too"}
+		if !sameObject(b.obj, o) {
+			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change " + b.ref.String() + " too"}
 		}
 		delete(others, b.ref)
 	}
 	for r := range others {
-		return &PlaceError{Field: cs[0].Path.String(), Why: "the edit would add " + r.String() + " to the build"}
+		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would add " + r.String() + " to the build"}
 	}
 	return nil
+}
+
+// fieldsOf names the changed fields, for a failure of the edit as a
+// whole: each field was placed, and together they break the contract.
+func fieldsOf(cs []diff.Change) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Path.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+// sameObject says whether two versions of an object hold the same fields,
+// a list of named items compared by name: an item a strategic-merge patch
+// adds may come first in the build where the edit put it last.
+func sameObject(a, b map[string]any) bool {
+	return reflect.DeepEqual(byName(normal(a)), byName(normal(b)))
+}
+
+// byName returns v with each list whose items are all maps with a name
+// (containers, env, ports, volumes ...) sorted by name.
+func byName(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = byName(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		named := len(x) > 0
+		for i, e := range x {
+			l[i] = byName(e)
+			if m, ok := e.(map[string]any); !ok || m["name"] == nil {
+				named = false
+			}
+		}
+		if named {
+			slices.SortStableFunc(l, func(a, b any) int {
+				return strings.Compare(fmt.Sprint(a.(map[string]any)["name"]), fmt.Sprint(b.(map[string]any)["name"]))
+			})
+		}
+		return l
+	}
+	return v
 }
 
 // buildValue is c's value as the build holds it: a Secret's data encoded.
@@ -308,7 +354,7 @@ func (p *planner) plain(cs []diff.Change) (*Edit, error) {
 			beforeDocs[i] = want
 		}
 		if i >= len(afterDocs) || !reflect.DeepEqual(normal(afterDocs[i]), normal(beforeDocs[i])) {
-			return nil, &PlaceError{Field: cs[0].Path.String(), Why: "the edited file does not hold the edited object and the others as they were"}
+			return nil, &PlaceError{Field: fieldsOf(cs), Why: "the edited file does not hold the edited object and the others as they were"}
 		}
 	}
 	return p.edit(), nil
@@ -775,7 +821,7 @@ func (p *planner) generators(k *kustomization) ([]types.GeneratorArgs, string) {
 // env file's line or a file.
 func (p *planner) placeInGeneratorArgs(k *kustomization, kindKey string, gi int, g types.GeneratorArgs, key, val string, c diff.Change) (bool, error) {
 	field := c.Path.String()
-	for li, lit := range g.LiteralSources {
+	for _, lit := range g.LiteralSources {
 		if name, _, _ := strings.Cut(lit, "="); name != key {
 			continue
 		}
@@ -783,9 +829,17 @@ func (p *planner) placeInGeneratorArgs(k *kustomization, kindKey string, gi int,
 		if err != nil {
 			return false, &PlaceError{Field: field, Why: err.Error()}
 		}
+		// The literal's node as the plan has it now: an earlier change
+		// of the plan may have removed another one before it.
 		lits := at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie(kindKey, gi, "literals"))
-		if lits == nil || li >= len(lits.Content) {
-			return false, &PlaceError{Field: field, Why: k.file + ": its literals are not where they were read"}
+		li := -1
+		for i, n := range lits.Content {
+			if name, _, _ := strings.Cut(n.Value, "="); lits != nil && name == key {
+				li = i
+			}
+		}
+		if li < 0 {
+			return false, &PlaceError{Field: field, Why: k.file + ": its literal is not where it was read"}
 		}
 		if !c.Value.Present {
 			lits.Content = slices.Delete(lits.Content, li, li+1)

@@ -19,8 +19,10 @@ import (
 type yamlFile struct {
 	path  string
 	nodes []*kyaml.RNode
-	// single: one document written as it is (a list of operations).
-	single bool
+	// single: one document written as it is (a list of operations),
+	// its sequences indented as seqIndent says.
+	single    bool
+	seqIndent string
 }
 
 // isSequenceDoc says whether text is one YAML document that is a list.
@@ -45,6 +47,7 @@ func readYAMLFile(p string, text []byte) (*yamlFile, error) {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		f.nodes, f.single = []*kyaml.RNode{rn}, true
+		f.seqIndent = kyaml.DeriveSeqIndentStyle(string(text))
 	} else {
 		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(text), PreserveSeqIndent: true}).Read()
 		if err != nil {
@@ -64,8 +67,7 @@ func readYAMLFile(p string, text []byte) (*yamlFile, error) {
 
 func (f *yamlFile) bytes() ([]byte, error) {
 	if f.single {
-		s, err := f.nodes[0].String()
-		return []byte(s), err
+		return kyaml.MarshalWithOptions(f.nodes[0].Document(), &kyaml.EncoderOptions{SeqIndent: kyaml.SequenceIndentStyle(f.seqIndent)})
 	}
 	var out bytes.Buffer
 	if err := (kio.ByteWriter{Writer: &out}).Write(f.nodes); err != nil {
