@@ -122,6 +122,7 @@ resourceVersion.
 	root.AddCommand(newDemoCmd(flags))
 	root.AddCommand(newDraftsCmd(flags))
 	root.AddCommand(newHistoryCmd(flags))
+	root.AddCommand(newSourceCmd(flags))
 	return root
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/fsutil"
 )
 
@@ -158,6 +159,36 @@ func (e *Edit) Message(r Ref) string {
 	fmt.Fprintf(&b, "%s: the live edit in its source\n\n", r)
 	for _, p := range e.Placed {
 		fmt.Fprintf(&b, "%s in %s (%s)\n", p.Field, p.File, p.How)
+	}
+	return b.String()
+}
+
+// Unified is the file's change as `git diff` shows it: ---/+++ headers
+// (/dev/null for a new file) and hunks with three lines of context.
+func (f FileEdit) Unified() string {
+	var b strings.Builder
+	from := "a/" + f.Path
+	if f.Old == nil {
+		from = "/dev/null"
+	}
+	fmt.Fprintf(&b, "--- %s\n+++ b/%s\n", from, f.Path)
+	for _, h := range diff.Hunks(diff.LineDiff(string(f.Old), string(f.New)), diff.DefaultContext) {
+		b.WriteString(h.Header() + "\n")
+		for _, e := range h.Edits {
+			mark := " "
+			switch e.Op {
+			case diff.LineInsert:
+				mark = "+"
+			case diff.LineDelete:
+				mark = "-"
+			}
+			for _, l := range e.Lines {
+				b.WriteString(mark + l)
+				if !strings.HasSuffix(l, "\n") {
+					b.WriteString("\n\\ No newline at end of file\n")
+				}
+			}
+		}
 	}
 	return b.String()
 }
