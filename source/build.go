@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -217,6 +218,7 @@ func (t *tree) build(root string, over map[string][]byte) ([]built, error) {
 		u := &unstructured.Unstructured{Object: obj}
 		o, _ := parseOrigin(u.GetAnnotations()[OriginAnnotation])
 		stripOrigin(u)
+		foldStringData(u)
 		out = append(out, built{ref: RefOf(u), obj: u.Object, origin: o})
 	}
 	return out, nil
@@ -361,4 +363,27 @@ func jsonObject(m map[string]any) (map[string]any, error) {
 	var out map[string]any
 	err = utiljson.Unmarshal(b, &out)
 	return out, err
+}
+
+// foldStringData moves a Secret's stringData into its data, encoded, as
+// the API server stores it: a key in both is stringData's.
+func foldStringData(u *unstructured.Unstructured) {
+	if u.GetKind() != "Secret" || u.GroupVersionKind().Group != "" {
+		return
+	}
+	sd, ok := u.Object["stringData"].(map[string]any)
+	if !ok {
+		return
+	}
+	data, _ := u.Object["data"].(map[string]any)
+	if data == nil {
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		if s, ok := v.(string); ok {
+			data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+		}
+	}
+	u.Object["data"] = data
+	delete(u.Object, "stringData")
 }

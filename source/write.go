@@ -331,11 +331,11 @@ func (p *planner) plain(cs []diff.Change) (*Edit, error) {
 		}
 	}
 	for _, c := range cs {
-		v := p.buildValue(c)
-		if err := setAt(doc.YNode(), c.Path, v); err != nil {
+		path, v := p.secretField(doc.YNode(), c)
+		if err := setAt(doc.YNode(), path, v); err != nil {
 			return nil, &PlaceError{Field: c.Path.String(), Why: err.Error()}
 		}
-		want, _ = diff.WithValueAt(want, c.Path, v)
+		want, _ = diff.WithValueAt(want, path, v)
 		p.placed = append(p.placed, Placement{Field: c.Path.String(), File: p.src.File, How: "resource"})
 	}
 	if err := p.flush(); err != nil {
@@ -430,11 +430,25 @@ func (p *planner) placeInResource(c diff.Change) error {
 	if doc == nil {
 		return &PlaceError{Field: c.Path.String(), Why: p.src.File + " holds no document of the object"}
 	}
-	if err := setAt(doc.YNode(), c.Path, p.buildValue(c)); err != nil {
+	path, v := p.secretField(doc.YNode(), c)
+	if err := setAt(doc.YNode(), path, v); err != nil {
 		return &PlaceError{Field: c.Path.String(), Why: err.Error()}
 	}
 	p.placed = append(p.placed, Placement{Field: c.Path.String(), File: p.src.File, How: "resource"})
 	return nil
+}
+
+// secretField is where a document sets c and its value there: a Secret's
+// data key that the document's stringData sets is changed there, plain,
+// since stringData is what the server keeps of a key in both.
+func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, diff.FieldValue) {
+	if p.secret && isDataPath(c.Path) && *c.Path[0].FieldName == "data" {
+		sd := fieldpath.MakePathOrDie("stringData", *c.Path[1].FieldName)
+		if at(doc, sd) != nil {
+			return sd, c.Value
+		}
+	}
+	return c.Path, p.buildValue(c)
 }
 
 // patchFiles are a kustomization's patches that are files, last first,
