@@ -136,8 +136,8 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			}
 		}
 		via = "origin annotation"
-		if len(roots) == 0 {
-			return nil, notFound("its origin annotation names %s, which no kustomization here reaches", firstNonEmpty(o.Path, o.ConfiguredIn))
+		if len(roots) == 0 && o.Path == "" {
+			return nil, notFound("its origin annotation names %s, which no kustomization here reaches", o.ConfiguredIn)
 		}
 	default:
 		roots = t.kustomizations()
@@ -170,12 +170,24 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			cands = append(cands, candidate{src: s, obj: b.obj})
 		}
 	}
-	if len(cands) == 0 && !hasOrigin {
+	// No kustomization builds it: a plain file (Flux builds a path
+	// without a kustomization.yaml from every manifest under it).
+	if len(cands) == 0 && o.ConfiguredIn == "" {
 		under := ""
 		if h.Path != "" {
 			under = cleanRel(h.Path)
 		}
 		cands = t.plainFiles(ref, under, via)
+		if hasOrigin {
+			want := cleanRel(o.Path)
+			var named []candidate
+			for _, c := range cands {
+				if c.src.File == want || strings.HasSuffix(c.src.File, "/"+want) {
+					named = append(named, c)
+				}
+			}
+			cands = named
+		}
 	}
 	cands = t.topmost(cands)
 	if len(cands) > 1 && h.Live != nil {
@@ -327,8 +339,11 @@ func (t *tree) resourceFile(root string, ref Ref) string {
 			if !ok {
 				continue
 			}
-			f, err := readYAMLFile(rel, b)
-			if err == nil && f.doc(ref) != nil {
+			nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+			if err != nil {
+				continue
+			}
+			if (&yamlFile{nodes: nodes}).doc(ref) != nil {
 				return rel
 			}
 		}

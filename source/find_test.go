@@ -65,3 +65,22 @@ func mustTree(t testing.TB, dir string) *tree {
 	}
 	return tr
 }
+
+// A path Flux builds without a kustomization.yaml: every manifest under
+// it, which is what the origin annotation's path is relative to.
+func TestFindTakesAPlainFileAFluxPathHolds(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, map[string]string{
+		"clusters/prod/apps/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags # the flags\n  namespace: apps\ndata:\n  on: \"yes\"\n",
+	})
+	ref := Ref{Kind: "ConfigMap", Namespace: "apps", Name: "flags"}
+	for _, h := range []Hints{{Origin: "path: apps/cm.yaml\n"}, {Path: "./clusters/prod", PathFrom: "Flux Kustomization flux-system/prod"}} {
+		src, err := Find(dir, ref, h)
+		if err != nil {
+			t.Fatalf("%+v: %v", h, err)
+		}
+		if src.File != "clusters/prod/apps/cm.yaml" || src.Kustomization != "" {
+			t.Errorf("%+v: %+v", h, src)
+		}
+	}
+}
