@@ -24,6 +24,7 @@ const (
 	screenBrowser
 	screenLost
 	screenSet
+	screenSource
 )
 
 // SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
@@ -64,6 +65,9 @@ type App struct {
 	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState
+	// writeBack is the edit of the object's source the source diff
+	// shows, nil when none (sourcewrite.go).
+	writeBack *writeBack
 
 	life  lifecycle
 	frame frameState

@@ -85,7 +85,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	if editing && state == before {
 		return nil
 	}
-	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview {
+	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview || over == screenSource {
 		// These views only look: a new version or a save's outcome
 		// meanwhile leaves them open, but a conflict still takes over.
 		defer func() {

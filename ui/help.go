@@ -45,6 +45,8 @@ func (m App) helpSource() helpSource {
 		return src("lost updates", m.lost, k.Lost.Help)
 	case screenPreview:
 		return src("preview", m.preview, k.Preview.Help)
+	case screenSource:
+		return src("source diff", m.sourceView, k.Source.Help)
 	case screenBrowser:
 		return src("browser", m.browser, k.Browser.Help)
 	case screenSet:

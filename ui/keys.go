@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
+	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -29,6 +30,7 @@ type KeyMap struct {
 	Timeline timeline.KeyMap
 	Lost     conflict.LostKeyMap
 	Preview  preview.KeyMap
+	Source   sourcediff.KeyMap
 	Browser  browser.KeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
@@ -44,6 +46,7 @@ func DefaultKeyMap() KeyMap {
 		Timeline: timeline.DefaultKeyMap(),
 		Lost:     conflict.DefaultLostKeyMap(),
 		Preview:  preview.DefaultKeyMap(),
+		Source:   sourcediff.DefaultKeyMap(),
 		Browser:  browser.DefaultKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),

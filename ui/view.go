@@ -132,6 +132,8 @@ func (m App) body() string {
 		return m.lost.View()
 	case screenPreview:
 		return m.preview.View()
+	case screenSource:
+		return m.sourceView.View()
 	case screenBrowser:
 		return m.browser.View()
 	case screenSet:

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/ui/object"
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
+	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -29,7 +30,10 @@ type views struct {
 	// lost is a LOST row's lost updates, from the timeline.
 	lost    conflict.Lost
 	preview preview.Model
-	browser browser.Model
+	// sourceView is the draft written to the object's source, before
+	// the files are.
+	sourceView sourcediff.Model
+	browser    browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
 	// help is the help page (? or f1), when it shows; prompt the
@@ -51,6 +55,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.object, v.conflict, v.editor = object.New(keys.Object, styles), conflict.New(keys.Conflict, styles), editor.New(keys.Editor, styles)
 	v.timeline, v.preview = timeline.New(keys.Timeline, styles), preview.New(keys.Preview, styles)
 	v.lost = conflict.NewLost(keys.Lost, styles)
+	v.sourceView = sourcediff.New(keys.Source, styles)
 	v.object.SetBackToList(backToList)
 }
 
@@ -89,6 +94,8 @@ func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
 		v.lost, cmd = v.lost.Update(msg)
 	case screenPreview:
 		v.preview, cmd = v.preview.Update(msg)
+	case screenSource:
+		v.sourceView, cmd = v.sourceView.Update(msg)
 	case screenEditor:
 		v.editor, cmd = v.editor.Update(msg)
 	case screenBrowser:
@@ -107,6 +114,7 @@ func (v *views) setSize(width, height int) {
 	v.timeline.SetSize(width, height)
 	v.lost.SetSize(width, height)
 	v.preview.SetSize(width, height)
+	v.sourceView.SetSize(width, height)
 	v.browser.SetSize(width, height)
 	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)
