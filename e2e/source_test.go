@@ -68,7 +68,7 @@ func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 			cm = l
 		}
 	}
-	const question = "save anyway? (y/n; g writes it to the source instead)"
+	const question = "save anyway? (y/n; g writes it to the source instead, b does both)"
 
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/color: blue/color: green/' "$1"`)).run(t, 200, 40, "-n", ns, "--source", dir, cm)
 	term.waitFor(screenWait, "managed by Flux (kustomization flux-system/apps)")
@@ -110,5 +110,29 @@ func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%s", "--name-only")
 	if !strings.Contains(log, branch) || !strings.Contains(log, "overlays/prod/image.yaml") {
 		t.Errorf("the commit:\n%s", log)
+	}
+}
+
+// TestE2ESaveAndWriteTheSourceBoth: b at the GitOps question saves the
+// draft live and shows it written to the source; y writes the files.
+func TestE2ESaveAndWriteTheSourceBoth(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := gitOpsRepo(t, ns)
+	term := newKeditEnv(t, editorScript(t, `sed -i 's/image: nginx:1.26/image: nginx:1.27/' "$1"`)).run(t, 200, 40, "-n", ns, "--source", dir, "deployment/web")
+	term.waitFor(screenWait, "managed by Flux (kustomization flux-system/apps)")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, "b does both)")
+	term.send("b")
+	term.waitFor(screenWait, "-> overlays/prod/image.yaml (patch)", "+        image: nginx:1.27 # pinned")
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment/web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); out != "nginx:1.27" {
+		t.Errorf("the live image is %q after b: not saved", out)
+	}
+	term.send("y")
+	term.waitFor(screenWait, "wrote 1 file of the source")
+	if diffOut, _, _ := testgit.Run(t, dir, "diff"); !strings.Contains(diffOut, "+        image: nginx:1.27 # pinned") {
+		t.Errorf("git diff:\n%s", diffOut)
 	}
 }

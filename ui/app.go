@@ -68,6 +68,9 @@ type App struct {
 	// writeBack is the edit of the object's source the source diff
 	// shows, nil when none (sourcewrite.go).
 	writeBack *writeBack
+	// planAfterSave plans the draft's source once its save ends (b at
+	// the GitOps question); nil when none.
+	planAfterSave tea.Cmd
 
 	life  lifecycle
 	frame frameState

@@ -98,8 +98,10 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		m.saidSaved(ev)
+		cmd = tea.Batch(cmd, m.takePlanAfterSave())
 	case model.StateFailed:
 		m.saidFailed(before)
+		cmd = tea.Batch(cmd, m.takePlanAfterSave())
 	case model.StateWaitingTheirs:
 		// theirs is read before anything is merged; a hot object's heartbeat
 		// is then rebased at once (model's rule), so the conflict view

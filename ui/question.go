@@ -94,7 +94,15 @@ func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 		}
 		m.status.Info("the draft is kept")
 	case confirmGitOps:
-		if a.Source {
+		switch {
+		case a.Source && a.Yes:
+			// The draft is read now, before the save takes it; its
+			// source is planned once the save's outcome is said, so
+			// that what the source diff or its failure says comes last.
+			next, plan := m.planSource()
+			next.planAfterSave = plan
+			return next.answerOncall(c, true)
+		case a.Source:
 			m.oncall.gitOpsSave = nil
 			return m.planSource()
 		}

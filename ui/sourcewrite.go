@@ -151,8 +151,19 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if msg.branch != "" {
 			said += " and committed them on branch " + msg.branch + " (not pushed)"
 		}
-		m.status.Info(escape.Safe(said + "; the live object is not saved, the draft is kept"))
+		if m.sess.Draft() != nil {
+			said += "; the live object is not saved, the draft is kept"
+		}
+		m.status.Info(escape.Safe(said))
 		return m, nil, true
 	}
 	return m, nil, false
+}
+
+// takePlanAfterSave returns the source's plan held for the save's end,
+// once.
+func (m *App) takePlanAfterSave() tea.Cmd {
+	cmd := m.planAfterSave
+	m.planAfterSave = nil
+	return cmd
 }

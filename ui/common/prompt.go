@@ -31,7 +31,8 @@ type Prompt struct {
 type AnswerMsg struct {
 	Yes  bool
 	Pick int
-	// Source is g's answer: write the change to the source instead.
+	// Source is g's answer: write the change to the source instead; with
+	// Yes, b's: save it and write it to the source both.
 	Source bool
 }
 
@@ -71,6 +72,8 @@ func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 		return m, Emit(AnswerMsg{})
 	case m.source && key.Matches(k, m.keys.Source):
 		return m, Emit(AnswerMsg{Source: true})
+	case m.source && key.Matches(k, m.keys.Both):
+		return m, Emit(AnswerMsg{Yes: true, Source: true})
 	case m.picks > 0 && key.Matches(k, m.keys.Pick) && len(k.Runes) == 1:
 		i := int(k.Runes[0] - '1')
 		return m, EmitIf(i < m.picks, AnswerMsg{Yes: true, Pick: i})
@@ -88,7 +91,7 @@ func (m Prompt) ShortHelp() []key.Binding {
 		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Pick, m.keys.ForceQuit}
 	}
 	if m.source {
-		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Source, m.keys.ForceQuit}
+		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Source, m.keys.Both, m.keys.ForceQuit}
 	}
 	return []key.Binding{m.keys.Yes, m.keys.No, m.keys.ForceQuit}
 }
@@ -101,8 +104,9 @@ func (m Prompt) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp(
 type PromptKeyMap struct {
 	Yes, No, Pick key.Binding
 	// Source answers a GitOps owner's question: write the change to the
-	// object's source manifests instead of saving it.
-	Source key.Binding
+	// object's source manifests instead of saving it; Both saves it and
+	// writes it there too (the live fix now, the change for review).
+	Source, Both key.Binding
 
 	ForceQuit key.Binding
 }
@@ -114,6 +118,7 @@ func DefaultPromptKeyMap() PromptKeyMap {
 		No:        Bind("no", "n", "n", "esc"),
 		Pick:      Bind("recover that draft", "1-9", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		Source:    Binding("write it to the source", "g"),
+		Both:      Binding("save it and write it to the source", "b"),
 		ForceQuit: ForceQuitKey(),
 	}
 }
