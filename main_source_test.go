@@ -281,3 +281,42 @@ func TestSourceFollowsTheFluxKustomizationsPath(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// argoCRD is the part of Argo CD's Application type kedit reads.
+const argoCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: applications.argoproj.io
+spec:
+  group: argoproj.io
+  scope: Namespaced
+  names: {plural: applications, singular: application, kind: Application}
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+`
+
+func TestSourceFollowsTheArgoApplicationsPath(t *testing.T) {
+	ns, flags := setEnv(t)
+	dir := fleet(t, ns)
+	kubetest.CreateCustom(t, ns, argoCRD, "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  source:\n    repoURL: https://git.example.com/fleet\n    path: overlays/prod\n")
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/prod")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubetest.MustKubectlStdin(t, string(out), "apply", "-f", "-")
+	// An application outside Argo CD's namespace is tracked as NS_NAME.
+	kubetest.MustKubectl(t, "-n", ns, "annotate", "deploy/web", "argocd.argoproj.io/tracking-id="+ns+"_shop:apps/Deployment:"+ns+"/web")
+	stdout, stderr, code := runKedit(t, append([]string{"source", "deploy/web", "--source", dir}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "found by Argo CD Application "+ns+"/shop's path") || !strings.Contains(stdout, "kustomization  overlays/prod") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
