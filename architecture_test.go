@@ -31,6 +31,8 @@ func TestImportsPointOneWay(t *testing.T) {
 		{"./kube/...", append([]string{mod + "/ui", opener}, terminal...)},
 		{"./ui/...", []string{opener}},
 		{"./internal/drafts", []string{"k8s.io/", mod + "/kube", mod + "/model", mod + "/ui"}},
+		// source reads and writes manifests: no cluster, no terminal.
+		{"./source/...", append(append([]string{mod + "/kube", mod + "/ui", opener}, terminal...), client...)},
 	}
 	golist := func(args ...string) []string {
 		out, err := exec.Command("go", append([]string{"list"}, args...)...).CombinedOutput()

@@ -78,7 +78,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	// However the app ends, every object's latest draft goes to the store.
 	defer o.CloseAll(cmd.ErrOrStderr())
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
-		YesGitOps: opts.yesGitOps, Subresource: edit.subresource, Requests: requests}
+		YesGitOps: opts.yesGitOps, Subresource: edit.subresource, Requests: requests, SourceDir: opts.sourceDir}
 	cfg.HelpNote = opts.helpNote
 	stopList, err := openNamed(ctx, cmd, flags, o, named, opts, &cfg)
 	if err != nil {

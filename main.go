@@ -45,6 +45,7 @@ type appOptions struct {
 	// or the object is drawn: start-up made measurable.
 	exitAfterFirstFrame bool
 	yesGitOps           bool
+	sourceDir           string
 	// selector and files are -l and -f: a set of objects.
 	selector  string
 	files     []string
@@ -117,6 +118,7 @@ resourceVersion.
 	root.Flags().StringArrayVarP(&opts.files, "filename", "f", nil, "open a set: the live objects the manifests in `FILE` name (a file, a directory's .yaml/.yml/.json files (with -R, and those below it), or - for stdin; repeatable)")
 	root.Flags().BoolVarP(&opts.recursive, "recursive", "R", false, "read the directories of -f recursively, as kubectl edit -f DIR -R does")
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
+	root.Flags().StringVar(&opts.sourceDir, "source", "", "the checkout `DIR` of the manifests that g, at a GitOps owner's question, writes the draft to (default: the git work tree of the current directory)")
 	opts.edit.addFlags(root.Flags())
 	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
 	root.AddCommand(newVersionCmd())
@@ -125,6 +127,7 @@ resourceVersion.
 	root.AddCommand(newDemoCmd(flags))
 	root.AddCommand(newDraftsCmd(flags))
 	root.AddCommand(newHistoryCmd(flags))
+	root.AddCommand(newSourceCmd(flags))
 	return root
 }
 

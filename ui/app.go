@@ -25,6 +25,7 @@ const (
 	screenLost
 	screenSet
 	screenDocs
+	screenSource
 )
 
 // SignalMsg tells the app that kedit got a signal that ends it (SIGHUP,
@@ -69,6 +70,12 @@ type App struct {
 	confirm confirmState
 	// docsFrom is the screen the field docs were opened over.
 	docsFrom screen
+	// writeBack is the edit of the object's source the source diff
+	// shows, nil when none (sourcewrite.go).
+	writeBack *writeBack
+	// planAfterSave plans the draft's source once its save ends (b at
+	// the GitOps question); nil when none.
+	planAfterSave tea.Cmd
 
 	life  lifecycle
 	frame frameState

@@ -63,6 +63,10 @@ type Config struct {
 	// YesGitOps saves an object a GitOps tool reconciles without asking
 	// first (--yes-gitops).
 	YesGitOps bool
+	// SourceDir is the checkout of the manifests g writes a GitOps
+	// object's draft to (--source); "" for the git work tree of the
+	// current directory.
+	SourceDir string
 	// History reads the Session's object's history from the audit logs
 	// kedit was given, for the timeline; nil for none. (Object.History
 	// for an Object.)

@@ -82,7 +82,7 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	if editing && state == before {
 		return nil
 	}
-	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview {
+	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview || over == screenSource {
 		// These views only look: a new version or a save's outcome
 		// meanwhile leaves them open, but a conflict still takes over.
 		defer func() {
@@ -95,8 +95,10 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	switch state {
 	case model.StateSaved:
 		m.saidSaved(ev)
+		cmd = tea.Batch(cmd, m.takePlanAfterSave())
 	case model.StateFailed:
 		m.saidFailed(before)
+		cmd = tea.Batch(cmd, m.takePlanAfterSave())
 	case model.StateWaitingTheirs:
 		// theirs is read before anything is merged; a hot object's heartbeat
 		// is then rebased at once (model's rule), so the conflict view

@@ -64,6 +64,8 @@ func (m App) viewHelpSource(src func(string, keyHelp, key.Binding) helpSource) h
 		return src("preview", m.preview, k.Preview.Help)
 	case screenDocs:
 		return src("field docs", m.docs, k.Docs.Help)
+	case screenSource:
+		return src("source diff", m.sourceView, k.Source.Help)
 	case screenBrowser:
 		return src("browser", m.browser, k.Browser.Help)
 	case screenSet:

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/requests"
+	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -32,6 +33,7 @@ type KeyMap struct {
 	Lost     conflict.LostKeyMap
 	Preview  preview.KeyMap
 	Docs     fielddoc.KeyMap
+	Source   sourcediff.KeyMap
 	Browser  browser.KeyMap
 	Set      objectset.KeyMap
 	HelpPage helppage.KeyMap
@@ -49,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Lost:     conflict.DefaultLostKeyMap(),
 		Preview:  preview.DefaultKeyMap(),
 		Docs:     fielddoc.DefaultKeyMap(),
+		Source:   sourcediff.DefaultKeyMap(),
 		Browser:  browser.DefaultKeyMap(),
 		Set:      objectset.DefaultKeyMap(),
 		HelpPage: helppage.DefaultKeyMap(),

@@ -168,7 +168,7 @@ func (m App) oncallQuestion() escape.Text {
 		}
 		return q + " s then saves it over rv " + escape.Safe(m.sess.Base().ResourceVersion) + " (y/n)"
 	case confirmGitOps:
-		return m.oncall.gitOpsOwner + ". save anyway? (y/n)"
+		return m.oncall.gitOpsOwner + ". save anyway? (y/n; g writes it to the source instead, b does both)"
 	case confirmUndo:
 		return "put the lost values back onto the object as it is now, as the draft? it replaces the draft you have (y/n)"
 	}

@@ -546,13 +546,13 @@ func TestGitOpsOwnerInTheHeaderAndTheFirstSaveAsks(t *testing.T) {
 		{"Helm", "managed by Helm (release default/shop): the next helm upgrade may revert a save"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			m, r := gitOpsApp(t, tc.tool, 100, 30)
+			m, r := gitOpsApp(t, tc.tool, 160, 30)
 			if out := plain(m); !strings.Contains(out, tc.header) {
 				t.Fatalf("the header does not say %q:\n%s", tc.header, out)
 			}
 			m = edit(t, m, `foo: "1"`, `foo: mine`)
 			m = drive(t, m, keys("s")...)
-			if q := plain(m); r.saves != 0 || !strings.Contains(q, tc.header+". save anyway? (y/n)") {
+			if q := plain(m); r.saves != 0 || !strings.Contains(q, tc.header+". save anyway? (y/n; g writes it to the source instead, b does both)") {
 				t.Fatalf("s saved (%d) or does not ask:\n%s", r.saves, q)
 			}
 			m = drive(t, m, keys("n")...)
@@ -761,5 +761,36 @@ func TestOncallViewsEscapeServerText(t *testing.T) {
 		if !strings.Contains(ansi.Strip(screens[name]), want) {
 			t.Errorf("the %s screen does not show %q escaped:\n%s", name, want, ansi.Strip(screens[name]))
 		}
+	}
+}
+
+// g at the GitOps question writes the draft to the source instead: with no
+// manifest of the object under --source, it says so, saves nothing and
+// keeps the draft.
+func TestGitOpsQuestionsGSaysWhenTheSourceIsNotFound(t *testing.T) {
+	dir := t.TempDir()
+	m, r := gitOpsApp(t, "Flux", 100, 30, func(c *Config) { c.SourceDir = dir })
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	m = drive(t, m, keys("s", "g")...)
+	if r.saves != 0 || m.Session().Draft() == nil || !strings.Contains(string(m.status.Text()), "not written to the source: no source of ConfigMap/testmap") {
+		t.Fatalf("g: %d saves, status %q", r.saves, m.status.Text())
+	}
+	if m.screen != screenObject {
+		t.Errorf("g without a source left the object view: %d", m.screen)
+	}
+}
+
+// b at the GitOps question saves the draft and writes it to the source
+// both: the save goes, and the source's absence is said.
+func TestGitOpsQuestionsBSavesAndWritesTheSource(t *testing.T) {
+	dir := t.TempDir()
+	m, r := gitOpsApp(t, "Flux", 100, 30, func(c *Config) { c.SourceDir = dir })
+	m = edit(t, m, `foo: "1"`, `foo: mine`)
+	m = drive(t, m, keys("s", "b")...)
+	if r.saves != 1 || dataOf(r.object(), "foo") != "mine" {
+		t.Fatalf("b: %d saves, foo %q", r.saves, dataOf(r.object(), "foo"))
+	}
+	if !strings.Contains(string(m.status.Text()), "not written to the source: no source of ConfigMap/testmap") {
+		t.Errorf("b: status %q", m.status.Text())
 	}
 }

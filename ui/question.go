@@ -44,6 +44,9 @@ func (m *App) ask(c confirmation) {
 		picks = len(m.stored)
 	}
 	m.prompt.Ask(picks)
+	if c == confirmGitOps {
+		m.prompt.OfferSource()
+	}
 }
 
 // question is the pending question's words.
@@ -90,7 +93,21 @@ func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 			return m, cmd
 		}
 		m.status.Info("the draft is kept")
-	case confirmTimelineTake, confirmGitOps, confirmUndo:
+	case confirmGitOps:
+		switch {
+		case a.Source && a.Yes:
+			// The draft is read now, before the save takes it; its
+			// source is planned once the save's outcome is said, so
+			// that what the source diff or its failure says comes last.
+			next, plan := m.planSource()
+			next.planAfterSave = plan
+			return next.answerOncall(c, true)
+		case a.Source:
+			m.oncall.gitOpsSave = nil
+			return m.planSource()
+		}
+		return m.answerOncall(c, a.Yes)
+	case confirmTimelineTake, confirmUndo:
 		return m.answerOncall(c, a.Yes)
 	case confirmNewObject:
 		return m.answerNewObject(a.Yes)

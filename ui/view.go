@@ -142,6 +142,8 @@ func (m App) body() string {
 		return m.preview.View()
 	case screenDocs:
 		return m.docs.View()
+	case screenSource:
+		return m.sourceView.View()
 	case screenBrowser:
 		return m.browser.View()
 	case screenSet:

@@ -17,6 +17,7 @@ import (
 	"github.com/kedit/kedit/ui/objectset"
 	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/requests"
+	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
@@ -34,8 +35,11 @@ type views struct {
 	lost    conflict.Lost
 	preview preview.Model
 	// docs are a field's docs from the schema.
-	docs    fielddoc.Model
-	browser browser.Model
+	docs fielddoc.Model
+	// sourceView is the draft written to the object's source, before
+	// the files are.
+	sourceView sourcediff.Model
+	browser    browser.Model
 	// setView lists the set kedit was started on, if any.
 	setView objectset.Model
 	// help is the help page (? or f1), when it shows; prompt the
@@ -64,6 +68,7 @@ func (v *views) renew(keys KeyMap, styles *common.Styles, backToList bool) {
 	v.timeline, v.preview = timeline.New(keys.Timeline, styles), preview.New(keys.Preview, styles)
 	v.lost = conflict.NewLost(keys.Lost, styles)
 	v.docs = fielddoc.New(keys.Docs, styles)
+	v.sourceView = sourcediff.New(keys.Source, styles)
 	v.object.SetBackToList(backToList)
 }
 
@@ -104,6 +109,8 @@ func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
 		v.preview, cmd = v.preview.Update(msg)
 	case screenDocs:
 		v.docs, cmd = v.docs.Update(msg)
+	case screenSource:
+		v.sourceView, cmd = v.sourceView.Update(msg)
 	case screenEditor:
 		v.editor, cmd = v.editor.Update(msg)
 	case screenBrowser:
@@ -123,6 +130,7 @@ func (v *views) setSize(width, height int) {
 	v.lost.SetSize(width, height)
 	v.preview.SetSize(width, height)
 	v.docs.SetSize(width, height)
+	v.sourceView.SetSize(width, height)
 	v.browser.SetSize(width, height)
 	v.setView.SetSize(width, height)
 	v.help.SetSize(width, height)

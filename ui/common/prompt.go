@@ -20,6 +20,9 @@ type Prompt struct {
 	// picks is how many answers a number picks (the stored drafts
 	// offered); 0 for a question of y or n.
 	picks int
+	// source: g answers too (write the change to the object's source
+	// manifests), offered by the question of a GitOps owner.
+	source bool
 }
 
 // AnswerMsg is the answer to the question: Yes or no, and for the offer
@@ -28,6 +31,9 @@ type Prompt struct {
 type AnswerMsg struct {
 	Yes  bool
 	Pick int
+	// Source is g's answer: write the change to the source instead; with
+	// Yes, b's: save it and write it to the source both.
+	Source bool
 }
 
 // NewPrompt returns a prompt with no question until Ask.
@@ -37,7 +43,11 @@ func NewPrompt(keys PromptKeyMap, styles *Styles) Prompt {
 
 // Ask starts a question whose answers are y and n, and with picks > 0 a
 // number up to picks. Its words come with SetQuestion.
-func (m *Prompt) Ask(picks int) { m.text, m.picks = "", picks }
+func (m *Prompt) Ask(picks int) { m.text, m.picks, m.source = "", picks, false }
+
+// OfferSource makes g an answer of the question asked: write the change
+// to the object's source manifests.
+func (m *Prompt) OfferSource() { m.source = true }
 
 // SetQuestion sets the question's words; the app words it again at every
 // layout, as they may say what changed meanwhile.
@@ -60,6 +70,10 @@ func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 		return m, Emit(AnswerMsg{Yes: true})
 	case key.Matches(k, m.keys.No):
 		return m, Emit(AnswerMsg{})
+	case m.source && key.Matches(k, m.keys.Source):
+		return m, Emit(AnswerMsg{Source: true})
+	case m.source && key.Matches(k, m.keys.Both):
+		return m, Emit(AnswerMsg{Yes: true, Source: true})
 	case m.picks > 0 && key.Matches(k, m.keys.Pick) && len(k.Runes) == 1:
 		i := int(k.Runes[0] - '1')
 		return m, EmitIf(i < m.picks, AnswerMsg{Yes: true, Pick: i})
@@ -76,6 +90,9 @@ func (m Prompt) ShortHelp() []key.Binding {
 	if m.picks > 0 {
 		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Pick, m.keys.ForceQuit}
 	}
+	if m.source {
+		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Source, m.keys.Both, m.keys.ForceQuit}
+	}
 	return []key.Binding{m.keys.Yes, m.keys.No, m.keys.ForceQuit}
 }
 
@@ -86,6 +103,10 @@ func (m Prompt) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp(
 // for the offer of several stored drafts, the number of the one to recover.
 type PromptKeyMap struct {
 	Yes, No, Pick key.Binding
+	// Source answers a GitOps owner's question: write the change to the
+	// object's source manifests instead of saving it; Both saves it and
+	// writes it there too (the live fix now, the change for review).
+	Source, Both key.Binding
 
 	ForceQuit key.Binding
 }
@@ -96,6 +117,8 @@ func DefaultPromptKeyMap() PromptKeyMap {
 		Yes:       Binding("yes", "y"),
 		No:        Bind("no", "n", "n", "esc"),
 		Pick:      Bind("recover that draft", "1-9", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Source:    Binding("write it to the source", "g"),
+		Both:      Binding("save it and write it to the source", "b"),
 		ForceQuit: ForceQuitKey(),
 	}
 }

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/source"
+)
+
+// sourceOptions are kedit source's own flags.
+type sourceOptions struct {
+	dir, draft            string
+	asJSON, write, commit bool
+}
+
+func newSourceCmd(flags *kube.ConnFlags) *cobra.Command {
+	var o sourceOptions
+	cmd := &cobra.Command{
+		Use:   "source TYPE/NAME [--source DIR] [-f DRAFT [--write] [--commit]] [--json]",
+		Short: "Where a live object comes from in its manifests, and an edit of it written there",
+		Long: `source finds the manifests a live object comes from under DIR (--source,
+else the git work tree of the current directory) and says which file and
+which kustomization:
+
+  1. the object's config.kubernetes.io/origin annotation (kustomize's
+     buildMetadata: [originAnnotations], which Flux keeps on what it
+     applies): the file, and for a generated object its generator;
+  2. the path its GitOps owner builds, read from the cluster: a Flux
+     Kustomization's spec.path (the kustomize.toolkit.fluxcd.io labels), an
+     Argo CD Application's spec.source.path (the tracking annotation);
+  3. else every plain YAML file and every kustomization under DIR, built in
+     process with the kustomize API, whose output holds the object.
+
+An object a Helm chart made is named and refused: kedit does not write
+templates.
+
+With -f DRAFT (the object as you edited it, YAML or JSON), it prints the
+change it would make to the files, as a diff: each changed field written
+into the document that produces it (the resource file; the overlay's
+strategic-merge or JSON 6902 patch that sets it; a configMapGenerator's or
+secretGenerator's literal, env file line or file; a new entry in the
+overlay's patch for the object when a shared base sets it or no file does).
+Comments, key order, quoting and document separators are kept. Before
+anything is shown, the edited files are built again: the object must have
+the edited value on every changed path and no other object may change, or
+nothing is written and the field that could not be placed is named.
+
+--write writes the files: a file changed on disk since it was read, or one
+with uncommitted changes, is refused, named. --commit (implies --write)
+makes a commit on a new branch kedit/KIND-NAMESPACE-NAME naming the object
+and the fields. kedit never pushes.
+
+Exit status: 0 found (and written); 2 an error, no source, or an edit that
+cannot be placed.`,
+		Example: `  # where does this Deployment come from?
+  kedit source deploy/web -n prod --source ~/src/fleet
+
+  # the change an edited draft would make, then write and commit it
+  kubectl get cm settings-7g2k9 -n prod -o yaml > cm.yaml; $EDITOR cm.yaml
+  kedit source cm/settings-7g2k9 -n prod -f cm.yaml
+  kedit source cm/settings-7g2k9 -n prod -f cm.yaml --commit`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSource(cmd, flags, args, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.dir, "source", "", "the checkout `DIR` of the manifests (default: the git work tree of the current directory)")
+	cmd.Flags().StringVarP(&o.draft, "filename", "f", "", "the edited object, a YAML or JSON `DRAFT`: print the change it makes to the files")
+	cmd.Flags().BoolVar(&o.write, "write", false, "write the change into the files (with -f)")
+	cmd.Flags().BoolVar(&o.commit, "commit", false, "write the change and commit it on a new branch named after the object (with -f); never pushes")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
+	return cmd
+}
+
+// sourceReport is kedit source's JSON.
+type sourceReport struct {
+	Source  *source.Source     `json:"source"`
+	Warning string             `json:"warning,omitempty"`
+	Files   []sourceFile       `json:"files,omitempty"`
+	Placed  []source.Placement `json:"placed,omitempty"`
+	Written bool               `json:"written,omitempty"`
+	Branch  string             `json:"branch,omitempty"`
+}
+
+type sourceFile struct {
+	Path string `json:"path"`
+	New  bool   `json:"new,omitempty"`
+	Diff string `json:"diff,omitempty"`
+}
+
+func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourceOptions) error {
+	stderr, stdout := cmd.ErrOrStderr(), cmd.OutOrStdout()
+	fail := func(err error) error {
+		fmt.Fprintln(stderr, "kedit source:", escape.String(err.Error()))
+		return &exitError{2}
+	}
+	typ, name, rest, err := kube.SplitObjectArgs(args)
+	if err != nil {
+		return fail(err)
+	}
+	if len(rest) > 0 {
+		return fail(fmt.Errorf("unexpected arguments after the object: %s", strings.Join(rest, " ")))
+	}
+	if (o.write || o.commit) && o.draft == "" {
+		return fail(errors.New("--write and --commit write the change of an edited object: give it with -f DRAFT"))
+	}
+	dir, err := sourceDir(o.dir)
+	if err != nil {
+		return fail(err)
+	}
+	t, err := kube.Resolve(flags, typ, name)
+	if err != nil {
+		return fail(err)
+	}
+	rc, err := flags.ToRESTConfig()
+	if err != nil {
+		return fail(err)
+	}
+	dc, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	live, err := kube.Get(ctx, dc, t)
+	if err != nil {
+		return fail(err)
+	}
+	rep := sourceReport{}
+	hints := source.HintsOf(live)
+	if owner, ok := model.GitOpsOwnerOf(live); ok && hints.Origin == "" {
+		path, from, err := kube.GitOpsPath(ctx, dc, owner)
+		var missing *kube.GitOpsPathError
+		switch {
+		case err == nil:
+			hints.Path, hints.PathFrom = path, from
+		case errors.As(err, &missing):
+			rep.Warning = err.Error() + "; the manifests under " + dir + " are searched"
+		default:
+			return fail(err)
+		}
+	}
+	if rep.Warning != "" && !o.asJSON {
+		fmt.Fprintln(stderr, "kedit source: warning:", escape.String(rep.Warning))
+	}
+	ref := source.RefOf(live)
+	src, err := source.Find(dir, ref, hints)
+	if err != nil {
+		return fail(err)
+	}
+	rep.Source = src
+	var edit *source.Edit
+	if o.draft != "" {
+		text, err := os.ReadFile(o.draft)
+		if err != nil {
+			return fail(err)
+		}
+		mine, err := diff.DecodeObject(text)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", o.draft, err))
+		}
+		if err := diff.SameObject(live, mine, "mine"); err != nil {
+			return fail(err)
+		}
+		if edit, err = source.Plan(src, live, mine); err != nil {
+			return fail(err)
+		}
+		secret := diff.IsSecret(live)
+		for _, f := range edit.Files {
+			sf := sourceFile{Path: f.Path, New: f.Old == nil}
+			if !secret {
+				sf.Diff = f.Unified()
+			}
+			rep.Files = append(rep.Files, sf)
+		}
+		rep.Placed = edit.Placed
+		if o.write || o.commit {
+			if err := edit.Write(); err != nil {
+				return fail(err)
+			}
+			rep.Written = true
+		}
+		if o.commit {
+			if rep.Branch, err = edit.Commit(ref); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if o.asJSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fail(err)
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	_, err = fmt.Fprint(stdout, escape.String(sourceText(rep, diff.IsSecret(live))))
+	return err
+}
+
+// sourceText is kedit source's text: where the object comes from, then
+// the change to the files.
+func sourceText(rep sourceReport, secret bool) string {
+	var b strings.Builder
+	s := rep.Source
+	fmt.Fprintf(&b, "%s comes from %s (found by %s)\n", s.Ref, s.Dir, s.Via)
+	if s.Kustomization != "" {
+		fmt.Fprintf(&b, "  kustomization  %s\n", dotDir(s.Kustomization))
+	}
+	if s.File != "" {
+		fmt.Fprintf(&b, "  file           %s\n", s.File)
+	}
+	if s.Generator != "" {
+		fmt.Fprintf(&b, "  generator      %s in %s\n", s.Generator, s.GeneratorIn)
+	}
+	if len(rep.Placed) > 0 {
+		b.WriteString("\n")
+		for _, p := range rep.Placed {
+			fmt.Fprintf(&b, "%s -> %s (%s)\n", p.Field, p.File, p.How)
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range rep.Files {
+		if secret {
+			fmt.Fprintf(&b, "%s: changed (a Secret's values are not shown)\n", f.Path)
+			continue
+		}
+		b.WriteString(f.Diff)
+	}
+	switch {
+	case rep.Branch != "":
+		fmt.Fprintf(&b, "\nwritten and committed on branch %s (not pushed)\n", rep.Branch)
+	case rep.Written:
+		b.WriteString("\nwritten\n")
+	case len(rep.Files) > 0:
+		b.WriteString("\nnothing written: --write writes it, --commit commits it\n")
+	}
+	return b.String()
+}
+
+func dotDir(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// sourceDir is --source, else the top of the git work tree holding the
+// current directory.
+func sourceDir(flag string) (string, error) {
+	if flag != "" {
+		st, err := os.Stat(flag)
+		if err != nil {
+			return "", fmt.Errorf("--source: %w", err)
+		}
+		if !st.IsDir() {
+			return "", fmt.Errorf("--source %s is not a directory", flag)
+		}
+		return filepath.Abs(flag)
+	}
+	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return "", errors.New("the current directory is in no git work tree: give the manifests' checkout with --source DIR")
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,88 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kedit/kedit/model"
+)
+
+// The GitOps tools' sources, and where each says the path it builds.
+var (
+	fluxKustomizations = schema.GroupVersionResource{Group: "kustomize.toolkit.fluxcd.io", Version: "v1", Resource: "kustomizations"}
+	argoApplications   = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
+)
+
+// argoNamespace is where Argo CD keeps its applications unless the
+// tracking id names another.
+const argoNamespace = "argocd"
+
+// GitOpsPathError says why the path a GitOps owner builds could not be
+// read, and what is missing.
+type GitOpsPathError struct {
+	// Owner names the source object, e.g. "Flux Kustomization flux-system/apps".
+	Owner string
+	// Missing says what is missing: a permission, the object, its path.
+	Missing string
+}
+
+func (e *GitOpsPathError) Error() string {
+	return fmt.Sprintf("the path %s builds is not known: %s", e.Owner, e.Missing)
+}
+
+// GitOpsPath reads from the cluster the directory, in its repository, that
+// the owner builds the object from: a Flux Kustomization's spec.path, an
+// Argo CD Application's spec.source.path (its first source's, for one
+// with several). It returns the owner's name for messages. An owner that
+// is not a Flux Kustomization or an Argo CD Application has no such path.
+func GitOpsPath(ctx context.Context, dc dynamic.Interface, o model.GitOpsOwner) (path, owner string, err error) {
+	var gvr schema.GroupVersionResource
+	var fields [][]string
+	ns := o.Namespace
+	switch {
+	case o.Tool == model.GitOpsFlux && o.Source == "kustomization":
+		gvr, fields = fluxKustomizations, [][]string{{"spec", "path"}}
+		owner = "Flux Kustomization " + ns + "/" + o.Name
+	case o.Tool == model.GitOpsArgoCD && o.Source == "application":
+		if ns == "" {
+			ns = argoNamespace
+		}
+		gvr, fields = argoApplications, [][]string{{"spec", "source", "path"}}
+		owner = "Argo CD Application " + ns + "/" + o.Name
+	default:
+		return "", "", &GitOpsPathError{Owner: o.Description(), Missing: "only a Flux Kustomization or an Argo CD Application builds a path of a repository"}
+	}
+	if o.Name == "" || ns == "" {
+		return "", owner, &GitOpsPathError{Owner: owner, Missing: "the object's labels do not name it whole"}
+	}
+	obj, err := dc.Resource(gvr).Namespace(ns).Get(ctx, o.Name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsForbidden(err):
+		return "", owner, &GitOpsPathError{Owner: owner, Missing: fmt.Sprintf("you may not get %s in namespace %s; give the checkout of that path with --source", gvr.GroupResource(), ns)}
+	case apierrors.IsNotFound(err):
+		return "", owner, &GitOpsPathError{Owner: owner, Missing: "the cluster has no such object (or no such type)"}
+	case err != nil:
+		return "", owner, fmt.Errorf("reading %s: %w", owner, err)
+	}
+	if o.Tool == model.GitOpsArgoCD {
+		if srcs, ok, _ := unstructured.NestedSlice(obj.Object, "spec", "sources"); ok && len(srcs) > 0 {
+			if m, ok := srcs[0].(map[string]any); ok {
+				if p, ok := m["path"].(string); ok {
+					return p, owner, nil
+				}
+			}
+		}
+	}
+	for _, f := range fields {
+		if p, ok, _ := unstructured.NestedString(obj.Object, f...); ok {
+			return p, owner, nil
+		}
+	}
+	return ".", owner, nil // no path: the repository's top
+}

@@ -1,0 +1,194 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/fsutil"
+)
+
+// ConflictError: a file changed on disk since the plan read it. kedit
+// writes nothing over it.
+type ConflictError struct{ Files []string }
+
+func (e *ConflictError) Error() string {
+	return "changed on disk since kedit read it, so nothing was written: " + strings.Join(e.Files, ", ")
+}
+
+// DirtyError: the work tree has uncommitted changes in files the edit
+// would touch.
+type DirtyError struct{ Files []string }
+
+func (e *DirtyError) Error() string {
+	return "uncommitted changes in files kedit would write, so nothing was written: " + strings.Join(e.Files, ", ")
+}
+
+// Write writes the edit's files, after checking that none changed on disk
+// since the plan read it and, in a git work tree, that none has
+// uncommitted changes. It writes nothing when a check fails.
+func (e *Edit) Write() error {
+	var changed []string
+	for _, f := range e.Files {
+		cur, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(f.Path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if f.Old != nil {
+				changed = append(changed, f.Path)
+			}
+		case err != nil:
+			return err
+		case f.Old == nil || !bytes.Equal(cur, f.Old):
+			changed = append(changed, f.Path)
+		}
+	}
+	if len(changed) > 0 {
+		return &ConflictError{Files: changed}
+	}
+	dirty, err := e.dirty()
+	if err != nil {
+		return err
+	}
+	if len(dirty) > 0 {
+		return &DirtyError{Files: dirty}
+	}
+	for _, f := range e.Files {
+		p := filepath.Join(e.Dir, filepath.FromSlash(f.Path))
+		perm := fs.FileMode(0o644)
+		if st, err := os.Stat(p); err == nil {
+			perm = st.Mode().Perm()
+		}
+		if err := fsutil.WriteFileAtomic(p, f.New, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// git runs git in the edit's directory.
+func (e *Edit) git(args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = e.Dir
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errOut.String()))
+	}
+	return out.String(), nil
+}
+
+// inWorkTree says whether the directory is in a git work tree.
+func (e *Edit) inWorkTree() bool {
+	out, err := e.git("rev-parse", "--is-inside-work-tree")
+	return err == nil && strings.TrimSpace(out) == "true"
+}
+
+// dirty returns the edit's files that git says have uncommitted changes
+// (or are untracked), in a git work tree; none outside one.
+func (e *Edit) dirty() ([]string, error) {
+	if !e.inWorkTree() {
+		return nil, nil
+	}
+	args := []string{"status", "--porcelain", "--"}
+	for _, f := range e.Files {
+		args = append(args, filepath.FromSlash(f.Path))
+	}
+	out, err := e.git(args...)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if len(l) > 3 {
+			files = append(files, l[3:])
+		}
+	}
+	return files, nil
+}
+
+// BranchName is the branch Commit makes for an object:
+// kedit/KIND-NAMESPACE-NAME, lower case, what git refuses in a name
+// replaced by "-".
+func BranchName(r Ref) string {
+	s := strings.ToLower(r.Kind)
+	if r.Namespace != "" {
+		s += "-" + r.Namespace
+	}
+	s += "-" + r.Name
+	return "kedit/" + strings.Trim(badRef.ReplaceAllString(s, "-"), "-.")
+}
+
+var badRef = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+// Commit makes a commit of the edit's files on a new branch named after
+// the object (BranchName), with a message naming the object and the
+// changed fields, and returns the branch. It never pushes. The edit must
+// have been written.
+func (e *Edit) Commit(r Ref) (string, error) {
+	if !e.inWorkTree() {
+		return "", fmt.Errorf("%s is not in a git work tree", e.Dir)
+	}
+	branch := BranchName(r)
+	if _, err := e.git("switch", "-c", branch); err != nil {
+		return "", err
+	}
+	args := []string{"add", "--"}
+	for _, f := range e.Files {
+		args = append(args, filepath.FromSlash(f.Path))
+	}
+	if _, err := e.git(args...); err != nil {
+		return "", err
+	}
+	if _, err := e.git("commit", "-q", "-m", e.Message(r), "--"); err != nil {
+		return "", err
+	}
+	return branch, nil
+}
+
+// Message is the commit message: the object, then each field and the
+// file it went into.
+func (e *Edit) Message(r Ref) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the live edit in its source\n\n", r)
+	for _, p := range e.Placed {
+		fmt.Fprintf(&b, "%s in %s (%s)\n", p.Field, p.File, p.How)
+	}
+	return b.String()
+}
+
+// Unified is the file's change as `git diff` shows it: ---/+++ headers
+// (/dev/null for a new file) and hunks with three lines of context.
+func (f FileEdit) Unified() string {
+	var b strings.Builder
+	from := "a/" + f.Path
+	if f.Old == nil {
+		from = "/dev/null"
+	}
+	fmt.Fprintf(&b, "--- %s\n+++ b/%s\n", from, f.Path)
+	for _, h := range diff.Hunks(diff.LineDiff(string(f.Old), string(f.New)), diff.DefaultContext) {
+		b.WriteString(h.Header() + "\n")
+		for _, e := range h.Edits {
+			mark := " "
+			switch e.Op {
+			case diff.LineInsert:
+				mark = "+"
+			case diff.LineDelete:
+				mark = "-"
+			}
+			for _, l := range e.Lines {
+				b.WriteString(mark + l)
+				if !strings.HasSuffix(l, "\n") {
+					b.WriteString("\n\\ No newline at end of file\n")
+				}
+			}
+		}
+	}
+	return b.String()
+}

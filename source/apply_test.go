@@ -1,0 +1,104 @@
+package source
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/testgit"
+)
+
+// devEdit plans a change of dev's Deployment, which no patch of dev sets:
+// a new patch in dev, and dev's kustomization naming it.
+func devEdit(t *testing.T, dir string) (*Edit, Ref) {
+	t.Helper()
+	ref := Ref{Group: "apps", Kind: "Deployment", Namespace: "dev", Name: "web"}
+	src, err := Find(dir, ref, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := live(t, dir, "overlays/dev", ref)
+	mine := base.DeepCopy()
+	if err := unstructured.SetNestedField(mine.Object, int64(2), "spec", "replicas"); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Plan(src, base, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, ref
+}
+
+func TestPlanAddsAPatchToTheOverlayNotTheSharedBase(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, layout)
+	e, _ := devEdit(t, dir)
+	if got := strings.Join(paths(e), " "); got != "overlays/dev/deployment-web-patch.yaml overlays/dev/kustomization.yaml" {
+		t.Fatalf("files: %s", got)
+	}
+	if !strings.Contains(string(e.Files[0].New), "spec:\n  replicas: 2\n") || e.Files[0].Old != nil {
+		t.Errorf("the new patch:\n%s", e.Files[0].New)
+	}
+	if !strings.HasSuffix(string(e.Files[1].New), "patches:\n- path: deployment-web-patch.yaml\n") {
+		t.Errorf("the kustomization:\n%s", e.Files[1].New)
+	}
+	assertCommentsKept(t, string(e.Files[1].Old), string(e.Files[1].New))
+}
+
+func TestWriteAndCommit(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, layout)
+	e, ref := devEdit(t, dir)
+	if err := e.Write(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range e.Files {
+		b, _ := os.ReadFile(filepath.Join(dir, f.Path))
+		if string(b) != string(f.New) {
+			t.Errorf("%s not written", f.Path)
+		}
+	}
+	branch, err := e.Commit(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if branch != "kedit/deployment-dev-web" {
+		t.Errorf("branch %s", branch)
+	}
+	out, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%s%n%b", "--name-only")
+	if !strings.Contains(out, "Deployment.apps/web in namespace dev") || !strings.Contains(out, ".spec.replicas in overlays/dev/deployment-web-patch.yaml") {
+		t.Errorf("the commit:\n%s", out)
+	}
+	if st, _, _ := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("left uncommitted: %s", st)
+	}
+}
+
+func TestWriteRefusesAFileChangedSinceAndUncommittedChanges(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, layout)
+	e, _ := devEdit(t, dir)
+	kf := filepath.Join(dir, "overlays/dev/kustomization.yaml")
+	orig, _ := os.ReadFile(kf)
+	if err := os.WriteFile(kf, append(orig, "# mine\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ce *ConflictError
+	if err := e.Write(); !errors.As(err, &ce) || ce.Files[0] != "overlays/dev/kustomization.yaml" {
+		t.Fatalf("a file changed since: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "overlays/dev/deployment-web-patch.yaml")); err == nil {
+		t.Error("a file was written in spite of the conflict")
+	}
+	// The change is made after the plan read the file: planned again, it
+	// is the work tree's uncommitted change that refuses.
+	e, _ = devEdit(t, dir)
+	var de *DirtyError
+	if err := e.Write(); !errors.As(err, &de) || !strings.Contains(de.Error(), "overlays/dev/kustomization.yaml") {
+		t.Fatalf("uncommitted changes: %v", err)
+	}
+}

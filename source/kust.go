@@ -1,0 +1,114 @@
+package source
+
+import (
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/yaml"
+)
+
+// kustomization is a kustomization read from the tree.
+type kustomization struct {
+	dir, file string
+	k         types.Kustomization
+}
+
+// readKustomization reads the kustomization of dir, with over's files in
+// place of the tree's.
+func (t *tree) readKustomization(dir string, over map[string][]byte) (*kustomization, error) {
+	f := t.kustomizationFile(dir)
+	if f == "" {
+		return nil, nil
+	}
+	b := t.files[f]
+	if o, ok := over[f]; ok {
+		b = o
+	}
+	k := &kustomization{dir: dir, file: f}
+	if err := yaml.Unmarshal(b, &k.k); err != nil {
+		return nil, err
+	}
+	k.k.FixKustomization()
+	return k, nil
+}
+
+// rel resolves a path a kustomization names, relative to the tree.
+func (k *kustomization) rel(p string) string { return cleanRel(path.Join(k.dir, p)) }
+
+// cleanRel cleans a slash path relative to the tree; "" for its top.
+func cleanRel(p string) string {
+	p = path.Clean(p)
+	if p == "." {
+		return ""
+	}
+	return p
+}
+
+// includes returns the directories (relative to the tree) the
+// kustomization builds on: its resources and components that are
+// directories.
+func (t *tree) includes(k *kustomization) []string {
+	var out []string
+	for _, r := range append(append([]string{}, k.k.Resources...), k.k.Components...) {
+		if strings.Contains(r, "://") || strings.HasPrefix(r, "github.com/") {
+			continue
+		}
+		d := k.rel(r)
+		if t.kustomizationFile(d) != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// chain returns the kustomizations from root down to the one in dir, each
+// building on the next; nil when root does not reach dir.
+func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization {
+	seen := map[string]bool{}
+	var walk func(d string) []*kustomization
+	walk = func(d string) []*kustomization {
+		if seen[d] {
+			return nil
+		}
+		seen[d] = true
+		k, err := t.readKustomization(d, over)
+		if err != nil || k == nil {
+			return nil
+		}
+		if d == dir {
+			return []*kustomization{k}
+		}
+		for _, inc := range t.includes(k) {
+			if c := walk(inc); c != nil {
+				return append([]*kustomization{k}, c...)
+			}
+		}
+		return nil
+	}
+	return walk(root)
+}
+
+// usedBy returns the kustomizations of the tree, other than those of
+// chain, that build on dir (directly or through others).
+func (t *tree) usedBy(dir string, chain []*kustomization) []string {
+	in := map[string]bool{}
+	for _, k := range chain {
+		in[k.dir] = true
+	}
+	var out []string
+	for _, d := range t.kustomizations() {
+		if in[d] || d == dir {
+			continue
+		}
+		// One that builds on the root builds this object as the root
+		// does: it shares nothing else.
+		if len(chain) > 0 && t.chain(d, chain[0].dir, nil) != nil {
+			continue
+		}
+		if t.chain(d, dir, nil) != nil {
+			out = append(out, displayDir(d))
+		}
+	}
+	return out
+}

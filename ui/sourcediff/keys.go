@@ -1,0 +1,39 @@
+package sourcediff
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+
+	"github.com/kedit/kedit/ui/common"
+)
+
+// KeyMap is the source diff's keys.
+type KeyMap struct {
+	// Scrolling the body.
+	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+
+	// Write writes the files; Commit writes them and commits them on a
+	// new branch; Close goes back to the object view, writing nothing.
+	Write, Commit, Close key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+}
+
+// DefaultKeyMap returns the source diff's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
+		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
+
+		Write:  common.Binding("write the files", "y"),
+		Commit: common.Binding("write and commit on a new branch", "c"),
+		Close:  common.Binding("close, writing nothing", "esc"),
+
+		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
+	}
+}
+
+// viewport gives the body's viewport the view's scrolling keys.
+func (k KeyMap) viewport() viewport.KeyMap {
+	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+}

@@ -1,0 +1,128 @@
+package sourcediff
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/ui/common"
+)
+
+// Content is what the view draws: the app builds it from the planned
+// edit.
+type Content struct {
+	// Object names the object.
+	Object escape.Text
+	// Where are the lines saying where it comes from and the file each
+	// field goes into.
+	Where []escape.Text
+	// Diff is the files' unified diff, a line each; for a Secret only
+	// the files' names (its values are never drawn).
+	Diff []escape.Text
+}
+
+// Model shows an edit of the object's source before it is written.
+type Model struct {
+	keys   KeyMap
+	styles *common.Styles
+	width  int
+	height int
+	body   viewport.Model
+	c      Content
+}
+
+// New returns the view with nothing to show until SetContent.
+func New(keys KeyMap, styles *common.Styles) Model {
+	vp := viewport.New(0, 0)
+	vp.KeyMap = keys.viewport()
+	vp.MouseWheelEnabled = true
+	return Model{keys: keys, styles: styles, body: vp}
+}
+
+// SetSize sets the view's size.
+func (m *Model) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.layout()
+}
+
+// SetContent shows c from its top.
+func (m *Model) SetContent(c Content) {
+	m.c = c
+	m.layout()
+	var b strings.Builder
+	for i, l := range c.Diff {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		st := m.styles.Muted
+		switch {
+		case strings.HasPrefix(string(l), "+++ "), strings.HasPrefix(string(l), "--- "):
+			st = m.styles.Title
+		case strings.HasPrefix(string(l), "+"):
+			st = m.styles.Added
+		case strings.HasPrefix(string(l), "-"):
+			st = m.styles.Removed
+		case strings.HasPrefix(string(l), " "):
+			st = m.styles.Muted.UnsetForeground()
+		}
+		b.WriteString(st.Render(string(l)))
+	}
+	m.body.SetContent(b.String())
+	m.body.GotoTop()
+}
+
+func (m *Model) layout() {
+	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.header()))
+}
+
+// header is the title and where the fields go.
+func (m Model) header() []string {
+	out := []string{m.styles.Title.Render(ansi.Truncate("write "+string(m.c.Object)+" to its source (nothing written yet)", m.width, "…"))}
+	for _, l := range m.c.Where {
+		out = append(out, ansi.Truncate(string(l), m.width, "…"))
+	}
+	return out
+}
+
+// WriteMsg asks the app to write the files (y), and with Commit to commit
+// them on a new branch (c).
+type WriteMsg struct{ Commit bool }
+
+// CloseMsg asks to go back to the object view, writing nothing (esc).
+type CloseMsg struct{}
+
+// Update answers the view's keys: writing and closing come back as
+// intents, the others scroll.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if in := common.FirstIntent(k, []common.KeyIntent{{Keys: m.keys.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: m.keys.Help, Intent: common.HelpMsg{}},
+			{Keys: m.keys.Quit, Intent: common.QuitRequestedMsg{}}, {Keys: m.keys.Close, Intent: CloseMsg{}},
+			{Keys: m.keys.Write, Intent: WriteMsg{}}, {Keys: m.keys.Commit, Intent: WriteMsg{Commit: true}}}); in != nil {
+			return m, common.Emit(in)
+		}
+	}
+	var cmd tea.Cmd
+	m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+	return m, cmd
+}
+
+// View draws the header and the diff.
+func (m Model) View() string {
+	return strings.Join(m.header(), "\n") + "\n" + m.body.View()
+}
+
+// ShortHelp is the view's keys for the help line.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Write, k.Commit, k.Close, k.Down, k.PageDown, k.Help}
+}
+
+// FullHelp is every key of the view.
+func (m Model) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{{k.Write, k.Commit, k.Close, k.Help, k.Quit, k.ForceQuit}, {k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End}}
+}

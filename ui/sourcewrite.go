@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"os/exec"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kedit/kedit/diff"
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/sourcediff"
+)
+
+// The draft written to the object's source manifests instead of the live
+// object: g at a GitOps owner's question finds the source and plans the
+// edit (package source: its contract checked by building again), the
+// source diff shows it, and y writes the files, c commits them too.
+
+// writeBack is the planned edit the source diff shows.
+type writeBack struct {
+	edit *source.Edit
+	ref  source.Ref
+}
+
+// sourcePlannedMsg is the planned edit of the draft's source, or why
+// there is none.
+type sourcePlannedMsg struct {
+	// of is the object whose draft it is.
+	of   objectID
+	src  *source.Source
+	edit *source.Edit
+	err  error
+}
+
+// sourceWrittenMsg says the files were written (and committed on branch).
+type sourceWrittenMsg struct {
+	files  int
+	branch string
+	err    error
+}
+
+// planSource finds the draft's source under Config.SourceDir (else the
+// git work tree of the current directory) and plans the edit, in a
+// command.
+func (m App) planSource() (App, tea.Cmd) {
+	d := m.sess.Draft()
+	if d == nil || d.Object == nil {
+		m.status.Info("no draft to write to the source")
+		return m, nil
+	}
+	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
+	m.status.Info("finding the object's source ...")
+	return m, func() tea.Msg {
+		if dir == "" {
+			out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+			if err != nil {
+				return sourcePlannedMsg{of: id, err: errNoSourceDir}
+			}
+			dir = strings.TrimSpace(string(out))
+		}
+		src, err := source.Find(dir, source.RefOf(base), source.HintsOf(base))
+		if err != nil {
+			return sourcePlannedMsg{of: id, err: err}
+		}
+		e, err := source.Plan(src, base, mine)
+		return sourcePlannedMsg{of: id, src: src, edit: e, err: err}
+	}
+}
+
+type sourceDirError struct{}
+
+func (sourceDirError) Error() string {
+	return "kedit runs in no git work tree: start it with --source DIR, the checkout of the manifests"
+}
+
+var errNoSourceDir error = sourceDirError{}
+
+// sourcePlanned shows the planned edit in the source diff.
+func (m App) sourcePlanned(msg sourcePlannedMsg) App {
+	if _, shown := m.whose(msg.of); !shown {
+		return m // the object was left meanwhile: its draft is kept
+	}
+	if msg.err != nil {
+		m.status.Error("not written to the source: " + escape.Safe(msg.err.Error()))
+		return m
+	}
+	m.writeBack = &writeBack{edit: msg.edit, ref: msg.src.Ref}
+	m.sourceView.SetContent(sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object)))
+	m.screen = screenSource
+	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
+	return m
+}
+
+// sourceContent is what the source diff draws of a planned edit.
+func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
+	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
+	where := "from " + src.File
+	if src.Kustomization != "" {
+		where = "built by " + src.Kustomization + ", " + where
+	}
+	if src.Generator != "" {
+		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
+	}
+	c.Where = append(c.Where, escape.Safe(where))
+	for _, p := range e.Placed {
+		c.Where = append(c.Where, escape.Safe(p.Field+" -> "+p.File+" ("+p.How+")"))
+	}
+	for _, f := range e.Files {
+		if secret {
+			c.Diff = append(c.Diff, escape.Safe(f.Path+": changed (a Secret's values are not shown)"))
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(f.Unified(), "\n"), "\n") {
+			c.Diff = append(c.Diff, escape.Safe(l))
+		}
+	}
+	return c
+}
+
+// sourceIntent acts on the source diff's intents; false for any other
+// message.
+func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case sourcediff.CloseMsg:
+		m.writeBack, m.screen = nil, screenObject
+		m.status.Info("nothing written; the draft is kept")
+		return m, nil, true
+	case sourcediff.WriteMsg:
+		w := m.writeBack
+		if w == nil {
+			return m, nil, true
+		}
+		m.status.Info("writing the files ...")
+		return m, func() tea.Msg {
+			if err := w.edit.Write(); err != nil {
+				return sourceWrittenMsg{err: err}
+			}
+			out := sourceWrittenMsg{files: len(w.edit.Files)}
+			if msg.Commit {
+				b, err := w.edit.Commit(w.ref)
+				out.branch, out.err = b, err
+			}
+			return out
+		}, true
+	case sourcePlannedMsg:
+		return m.sourcePlanned(msg), nil, true
+	case sourceWrittenMsg:
+		if msg.err != nil {
+			m.status.Error("not written: " + escape.Safe(msg.err.Error()))
+			return m, nil, true
+		}
+		m.writeBack, m.screen = nil, screenObject
+		said := "wrote " + words.Count(msg.files, "file") + " of the source"
+		if msg.branch != "" {
+			said += " and committed them on branch " + msg.branch + " (not pushed)"
+		}
+		if m.sess.Draft() != nil {
+			said += "; the live object is not saved, the draft is kept"
+		}
+		m.status.Info(escape.Safe(said))
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// takePlanAfterSave returns the source's plan held for the save's end,
+// once.
+func (m *App) takePlanAfterSave() tea.Cmd {
+	cmd := m.planAfterSave
+	m.planAfterSave = nil
+	return cmd
+}
