@@ -1,0 +1,264 @@
+package source
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/types"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// placeInResource sets the field in the object's document.
+func (p *planner) placeInResource(c diff.Change) error {
+	f, err := p.yaml(p.src.File)
+	if err != nil {
+		return &PlaceError{Field: c.Path.String(), Why: err.Error()}
+	}
+	doc := f.doc(p.src.Ref)
+	if doc == nil {
+		return &PlaceError{Field: c.Path.String(), Why: p.src.File + " holds no document of the object"}
+	}
+	path, v := p.secretField(doc.YNode(), c)
+	if err := setAt(doc.YNode(), path, v); err != nil {
+		return &PlaceError{Field: c.Path.String(), Why: err.Error()}
+	}
+	p.placed = append(p.placed, Placement{Field: c.Path.String(), File: p.src.File, How: "resource"})
+	return nil
+}
+
+// secretField is where a document sets c and its value there: a Secret's
+// data key that the document's stringData sets is changed there, plain,
+// since stringData is what the server keeps of a key in both.
+func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, diff.FieldValue) {
+	if p.secret && isDataPath(c.Path) && *c.Path[0].FieldName == "data" {
+		sd := fieldpath.MakePathOrDie("stringData", *c.Path[1].FieldName)
+		if at(doc, sd) != nil {
+			return sd, c.Value
+		}
+	}
+	return c.Path, p.buildValue(c)
+}
+
+// patchFiles are a kustomization's patches that are files, last first,
+// with whether each is a JSON 6902 patch.
+func patchFiles(k *kustomization) []types.Patch {
+	var out []types.Patch
+	for _, pt := range k.k.Patches {
+		if pt.Path != "" {
+			out = append(out, pt)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// targets says whether a patch document (kind and name) is for the
+// object: the same kind, and a name the build may have prefixed.
+func (p *planner) targets(doc *kyaml.RNode) bool {
+	m, err := doc.Map()
+	if err != nil {
+		return false
+	}
+	return sameGenerated(m, p.src.Ref)
+}
+
+// placeInPatch changes the patch of k that sets the field, if one does.
+func (p *planner) placeInPatch(k *kustomization, c diff.Change) (bool, error) {
+	field := c.Path.String()
+	for _, pt := range patchFiles(k) {
+		rel := k.rel(pt.Path)
+		f, err := p.yaml(rel)
+		if err != nil {
+			return false, &PlaceError{Field: field, Why: err.Error()}
+		}
+		if len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
+			done, err := p.placeInJSON6902(rel, f.nodes[0], pt, c)
+			if done || err != nil {
+				return done, err
+			}
+			continue
+		}
+		for _, doc := range slices.Backward(f.nodes) {
+			if !p.targets(doc) || at(doc.YNode(), c.Path) == nil {
+				continue
+			}
+			if err := setAt(doc.YNode(), c.Path, p.patchValue(c)); err != nil {
+				return false, &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+			}
+			p.placed = append(p.placed, Placement{Field: field, File: rel, How: "patch"})
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// patchValue is the value a strategic-merge patch writes for c: null
+// removes a field.
+func (p *planner) patchValue(c diff.Change) diff.FieldValue {
+	return p.buildValue(c)
+}
+
+// placeInJSON6902 changes the op of a JSON 6902 patch whose path is the
+// field, if one is.
+func (p *planner) placeInJSON6902(rel string, ops *kyaml.RNode, pt types.Patch, c diff.Change) (bool, error) {
+	ptr, ok := pointer(p.obj, c.Path)
+	if !ok {
+		return false, nil
+	}
+	field := c.Path.String()
+	for i, op := range slices.Backward(ops.YNode().Content) {
+		opName, path := at(op, fieldpath.MakePathOrDie("op")), at(op, fieldpath.MakePathOrDie("path"))
+		if opName == nil || path == nil || path.Value != ptr || (opName.Value != "add" && opName.Value != "replace") {
+			continue
+		}
+		if !c.Value.Present {
+			if opName.Value == "replace" {
+				return false, &PlaceError{Field: field, Why: rel + " replaces it, and removing that op would bring back the value under it"}
+			}
+			ops.YNode().Content = slices.Delete(ops.YNode().Content, i, i+1)
+		} else if err := setAt(op, fieldpath.MakePathOrDie("value"), p.buildValue(c)); err != nil {
+			return false, &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+		}
+		p.placed = append(p.placed, Placement{Field: field, File: rel, How: "json6902 patch"})
+		return true, nil
+	}
+	return false, nil
+}
+
+// pointer is the JSON pointer of p in obj (list items by index).
+func pointer(obj map[string]any, p fieldpath.Path) (string, bool) {
+	var b strings.Builder
+	var cur any = obj
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			m, _ := cur.(map[string]any)
+			b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(*pe.FieldName, "~", "~0"), "/", "~1"))
+			cur = m[*pe.FieldName]
+		default:
+			l, _ := cur.([]any)
+			idx := -1
+			for i, item := range l {
+				if matchItem(item, pe) {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				return "", false
+			}
+			fmt.Fprintf(&b, "/%d", idx)
+			cur = l[idx]
+		}
+	}
+	return b.String(), true
+}
+
+func matchItem(item any, pe fieldpath.PathElement) bool {
+	switch {
+	case pe.Index != nil:
+		return false
+	case pe.Value != nil:
+		return reflect.DeepEqual(normal(item), normal((*pe.Value).Unstructured()))
+	case pe.Key != nil:
+		m, _ := item.(map[string]any)
+		for _, f := range *pe.Key {
+			if !reflect.DeepEqual(normal(m[f.Name]), normal(f.Value.Unstructured())) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// placeInNewPatch adds the field to the root kustomization's patch for
+// the object, making that patch when there is none: the base, which
+// other kustomizations share, stays as it is.
+func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
+	field := c.Path.String()
+	v := p.patchValue(c)
+	if !v.Present {
+		if len(c.Path) > 0 && c.Path[len(c.Path)-1].FieldName == nil {
+			return &PlaceError{Field: field, Why: "removing a list item that a shared base sets needs a $patch: delete, which kedit does not write"}
+		}
+		v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
+	}
+	for _, pt := range patchFiles(root) {
+		rel := root.rel(pt.Path)
+		f, err := p.yaml(rel)
+		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
+			continue
+		}
+		for _, doc := range f.nodes {
+			if p.targets(doc) {
+				if err := setAt(doc.YNode(), c.Path, v); err != nil {
+					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+				}
+				p.placed = append(p.placed, Placement{Field: field, File: rel, How: "patch"})
+				return nil
+			}
+		}
+	}
+	name := strings.ToLower(p.src.Ref.Kind) + "-" + hashSuffix.ReplaceAllString(p.src.Ref.Name, "") + "-patch.yaml"
+	rel := root.rel(name)
+	if _, exists := p.read(rel); exists {
+		return &PlaceError{Field: field, Why: rel + " exists and is not a patch of the kustomization"}
+	}
+	// A patch names the object as its resource file does: the root's
+	// namespace and name prefixes come after the patches.
+	u := unstructuredOf(p.obj)
+	objName, ns := u.GetName(), ""
+	if b, ok := p.t.files[p.src.File]; ok {
+		if f, err := readYAMLFile(p.src.File, b); err == nil {
+			if d := f.doc(p.src.Ref); d != nil {
+				m, _ := d.Map()
+				objName, ns = unstructuredOf(m).GetName(), unstructuredOf(m).GetNamespace()
+			}
+		}
+	}
+	head := fmt.Sprintf("apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n", u.GetAPIVersion(), u.GetKind(), kyamlQuote(objName))
+	if ns != "" {
+		head += "  namespace: " + kyamlQuote(ns) + "\n"
+	}
+	p.over[rel] = []byte(head)
+	f, err := p.yaml(rel)
+	if err != nil {
+		return err
+	}
+	if err := setAt(f.nodes[0].YNode(), c.Path, v); err != nil {
+		return &PlaceError{Field: field, Why: err.Error()}
+	}
+	kf, err := p.yaml(root.file)
+	if err != nil {
+		return &PlaceError{Field: field, Why: err.Error()}
+	}
+	patches, err := kf.nodes[0].Pipe(kyaml.LookupCreate(kyaml.SequenceNode, "patches"))
+	if err != nil {
+		return &PlaceError{Field: field, Why: root.file + ": " + err.Error()}
+	}
+	entry := kyaml.NewMapRNode(&map[string]string{"path": name})
+	if err := patches.PipeE(kyaml.Append(entry.YNode())); err != nil {
+		return err
+	}
+	root.k.Patches = append(root.k.Patches, types.Patch{Path: name})
+	p.placed = append(p.placed, Placement{Field: field, File: rel, How: "new patch"})
+	return nil
+}
+
+func kyamlQuote(s string) string {
+	var n kyaml.Node
+	if err := n.Encode(s); err != nil {
+		return s
+	}
+	b, err := kyaml.Marshal(&n)
+	if err != nil {
+		return s
+	}
+	return strings.TrimSpace(string(b))
+}
