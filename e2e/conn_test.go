@@ -32,6 +32,13 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft", "bogus: 1")
 	from := len(debugRequests(t, log, 0))
+	// The schema refuses the field as the server will: s asks first, and
+	// sends nothing; s again sends it.
+	term.send("s")
+	term.waitFor(screenWait, "the schema refuses 1 field", "s again sends it")
+	if got := debugRequests(t, log, from); len(got) != 0 {
+		t.Fatalf("the first s sent %d requests: %v", len(got), got)
+	}
 	term.send("s")
 	screen := term.waitFor(screenWait, "the server refused the save (500 Internal Server Error): .spec.bogus: field not declared in schema (the draft is kept)")
 	// Three seconds is past the first two retries' back-off: none comes.

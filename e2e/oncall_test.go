@@ -186,7 +186,7 @@ func TestE2EGitOps(t *testing.T) {
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	term.send("s")
-	term.waitFor(screenWait, owner+". save anyway? (y/n)")
+	term.waitFor(screenWait, owner+". save anyway? (y/n; g writes it to")
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "1" {
 		t.Fatalf("foo = %q before the save was confirmed", data["foo"])
 	}

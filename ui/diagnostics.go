@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -108,7 +107,7 @@ func (m App) diagnosticText(d schemacheck.Diagnostic) escape.Text {
 func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
 	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
 	if len(found) > 1 {
-		t += escape.Text(fmt.Sprintf(" (and %d more)", len(found)-1))
+		t += escape.Textf(" (and %d more)", len(found)-1)
 	}
 	return t
 }

@@ -98,6 +98,13 @@ func (s *Schema) CheckObject(text string, obj map[string]any) []Diagnostic {
 			}
 		}
 		dropZero(held)
+		// A main resource's update keeps the status the server has (a
+		// built-in kind's status is written through its status
+		// subresource): its status is never validated there, and the
+		// zero values of a status the server wrote (a Node's
+		// kubeletEndpoint Port 0) would read as required fields left out.
+		// Its fields are still read strictly, above.
+		delete(held, "status")
 		// The server defaults before it validates (a Service port's
 		// protocol is TCP when left out, and two ports of 443 then
 		// collide): the defaults the schema publishes are its.

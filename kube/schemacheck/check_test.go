@@ -144,3 +144,47 @@ func TestCheckSaysWhereAndWhy(t *testing.T) {
 		})
 	}
 }
+
+// TestBuiltinStatusIsNotChecked: a Node as the server has it, its status
+// with the zero values the server wrote (kubeletEndpoint's Port 0, an empty
+// nodeInfo), is not refused: a main resource's update keeps the server's
+// status, and never validates it.
+func TestBuiltinStatusIsNotChecked(t *testing.T) {
+	const node = `apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+  labels:
+    kedit-test: edited
+spec: {}
+status:
+  conditions:
+  - lastHeartbeatTime: null
+    lastTransitionTime: null
+    message: heartbeat 0
+    reason: KubeletReady
+    status: "True"
+    type: Ready
+  daemonEndpoints:
+    kubeletEndpoint:
+      Port: 0
+  nodeInfo:
+    architecture: ""
+    bootID: ""
+    containerRuntimeVersion: ""
+    kernelVersion: ""
+    kubeProxyVersion: ""
+    kubeletVersion: ""
+    machineID: ""
+    operatingSystem: ""
+    osImage: ""
+    systemUUID: ""
+`
+	s := schemaOf(t, schema.GroupVersionKind{Version: "v1", Kind: "Node"})
+	if got := s.Check(node); len(got) != 0 {
+		t.Errorf("a Node's status as the server wrote it is refused: %+v", got)
+	}
+	if got := s.Check(strings.Replace(node, "  daemonEndpoints:", "  bogus: 1\n  daemonEndpoints:", 1)); len(got) != 1 || got[0].Path != "status.bogus" {
+		t.Errorf("an unknown field in the status is not said: %+v", got)
+	}
+}
