@@ -46,7 +46,7 @@ func TestE2EBadInputFirstTen(t *testing.T) {
 			term.waitForText(screenWait, c.Screen)
 			term.waitFor(screenWait, "unsaved draft")
 			path := env.draft(ns, target.Mapping.Resource.Resource, name, 1)
-			if b := waitFile(t, path, func(b []byte) bool { return strings.HasSuffix(string(b), text) }); b == nil {
+			if b := waitFile(t, path, func(b []byte) bool { return b != nil && strings.HasSuffix(string(b), text) }); b == nil {
 				t.Fatalf("the draft file %s is not there", path)
 			}
 			if after := badinput.Read(t, target); after == nil || after.GetResourceVersion() != before.GetResourceVersion() {

@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube/kubetest"
 )
 
@@ -40,9 +43,9 @@ spec:
 `
 
 // TestE2EEditorCompletesFromTheSchema: in i on a Deployment, the
-// container's imagePullPolicy line cut back to imagePullP; tab completes
-// the key, ctrl+space lists its values, down and enter take IfNotPresent,
-// and the save stores it.
+// container's imagePullPolicy line cut back to imagePullP; ctrl+space
+// completes the key, and again lists its values, down and enter take
+// IfNotPresent; tab completes workingD; the save stores both.
 func TestE2EEditorCompletesFromTheSchema(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -58,16 +61,29 @@ func TestE2EEditorCompletesFromTheSchema(t *testing.T) {
 		term.send("BSpace")
 	}
 	term.waitFor(screenWait, "imagePullP\n")
-	term.send("Tab")
-	term.waitFor(screenWait, "        imagePullPolicy:")
+	// The schema is read in the background as the editor opens: until it
+	// is, ctrl+space says so and changes nothing; then, one field fitting,
+	// it puts that field.
+	if !testwait.Until(screenWait, func() bool {
+		term.send("C-Space")
+		return testwait.Until(2*time.Second, func() bool { return strings.Contains(term.screen(), "        imagePullPolicy:") })
+	}) {
+		t.Fatalf("ctrl+space never completed imagePullP:\n%s", term.screen())
+	}
 	term.send("C-Space")
 	term.waitFor(screenWait, "> Always", "IfNotPresent", "Never")
 	term.send("Down", "Enter")
 	term.waitFor(screenWait, "imagePullPolicy: IfNotPresent")
+	// tab after part of a key only one field fits completes it.
+	term.send("Enter")
+	term.typeKeys("workingD")
+	term.send("Tab")
+	term.waitFor(screenWait, "        workingDir:")
+	term.typeKeys("/tmp")
 	term.send("C-s")
 	term.waitFor(screenWait, "saved rv ")
-	if out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[0].imagePullPolicy}"); out != "IfNotPresent" {
-		t.Fatalf("the server has imagePullPolicy %q", out)
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[0].imagePullPolicy} {.spec.template.spec.containers[0].workingDir}"); out != "IfNotPresent /tmp" {
+		t.Fatalf("the server has imagePullPolicy and workingDir %q", out)
 	}
 }
 

@@ -57,6 +57,12 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 	testwait.Eventually(t, screenWait, "the watch's request in the log", func() bool {
 		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "watch=true")
 	})
+	// The draft is checked against the server's schema of its kind, whose
+	// document is read once, at the first draft (kedit's start does not
+	// wait for it).
+	testwait.Eventually(t, screenWait, "the schema's document read", func() bool {
+		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "/openapi/v3/api/v1?")
+	})
 	idleFrom := len(debugRequests(t, log, 0))
 	if testwait.Until(5*time.Second, func() bool { return len(debugRequests(t, log, idleFrom)) > 0 }) {
 		t.Errorf("idle with a draft, kedit sent:\n%s", strings.Join(debugRequests(t, log, idleFrom), "\n"))

@@ -32,10 +32,11 @@ type (
 		content fielddoc.Content
 	}
 	// schemaReadMsg is the schema of the kind of the object of, for the
-	// in-app editor's completion.
+	// in-app editor's completion, or why it could not be read.
 	schemaReadMsg struct {
 		of     objectID
 		schema *schemacheck.Schema
+		err    error
 	}
 )
 
@@ -51,7 +52,7 @@ func (m App) docsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case fielddoc.CloseMsg:
 		m.screen = m.docsFrom
 	case editor.NoCompletionMsg:
-		m.status.Info(escape.Safe(msg.Why))
+		m.status.Info(m.noCompletionText(msg))
 	default:
 		return m, nil, false
 	}
@@ -125,16 +126,14 @@ func (m App) docsRead(msg docsReadMsg) App {
 // readSchema reads the schema the in-app editor completes from, once per
 // object, in the background.
 func (m *App) readSchema() tea.Cmd {
-	if m.fieldSchema != nil || m.opened == nil || m.opened.Schema == nil {
+	if m.fieldSchema != nil || m.schemaReading || m.opened == nil || m.opened.Schema == nil {
 		return nil
 	}
+	m.schemaReading, m.schemaErr = true, nil
 	read, id := m.opened.Schema, m.id
 	return func() tea.Msg {
 		s, err := read()
-		if err != nil {
-			return nil // completion then says it has no schema
-		}
-		return schemaReadMsg{of: id, schema: s}
+		return schemaReadMsg{of: id, schema: s, err: err}
 	}
 }
 
@@ -142,6 +141,11 @@ func (m *App) readSchema() tea.Cmd {
 func (m App) schemaRead(msg schemaReadMsg) App {
 	st, shown := m.whose(msg.of)
 	if st == nil {
+		return m
+	}
+	st.schemaReading = false
+	if msg.err != nil {
+		st.schemaErr = msg.err
 		return m
 	}
 	st.fieldSchema = completionSchema{msg.schema}
@@ -164,3 +168,18 @@ func (c completionSchema) FieldNames(path []string) []string {
 }
 
 func (c completionSchema) Values(path []string) []string { return c.s.Values(path) }
+
+// noCompletionText says why completion offers nothing: the view's words,
+// or where the schema stands.
+func (m App) noCompletionText(msg editor.NoCompletionMsg) escape.Text {
+	kind := escape.Safe(m.sess.Ref().Kind)
+	switch {
+	case !msg.NoSchema:
+		return escape.Safe(msg.Why)
+	case m.schemaReading:
+		return "no completion yet: the server's schema of " + kind + " is being read"
+	case m.schemaErr != nil:
+		return "no completion: the server's schema of " + kind + " could not be read: " + common.ErrorText(m.schemaErr)
+	}
+	return "no completion: kedit has no schema of " + kind
+}

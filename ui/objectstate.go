@@ -74,8 +74,11 @@ type objectState struct {
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState
 	// fieldSchema is the schema the in-app editor completes from, once
-	// read (docs.go).
-	fieldSchema editor.Schema
+	// read (docs.go); schemaReading while it is read, schemaErr why it
+	// could not be.
+	fieldSchema   editor.Schema
+	schemaReading bool
+	schemaErr     error
 	// note is what an outcome said of the object while not shown, on its
 	// row in the set until its state changes (noteOf is the state it was
 	// said in).

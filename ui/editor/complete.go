@@ -25,8 +25,13 @@ type Schema interface {
 // names it from the object's root, empty for the object itself.
 type DocsMsg struct{ Path []string }
 
-// NoCompletionMsg says why ctrl+space offers nothing at the cursor.
-type NoCompletionMsg struct{ Why string }
+// NoCompletionMsg says why ctrl+space offers nothing at the cursor: Why,
+// or with NoSchema that the editor has no schema (the app says why: it is
+// being read, or could not be).
+type NoCompletionMsg struct {
+	Why      string
+	NoSchema bool
+}
 
 // completion is the list ctrl+space opened under the cursor's line: the
 // candidates, the one selected, and how many bytes before the cursor the
@@ -116,9 +121,9 @@ func (m *Model) completeKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		c := m.candidates()
 		switch {
 		case m.schema == nil:
-			return common.Emit(NoCompletionMsg{"no completion: the server's schema of this kind could not be read"}), true
+			return common.Emit(NoCompletionMsg{NoSchema: true}), true
 		case len(c.items) == 0:
-			return common.Emit(NoCompletionMsg{"nothing to complete here"}), true
+			return common.Emit(NoCompletionMsg{Why: "nothing to complete here"}), true
 		case len(c.items) == 1:
 			m.take(c)
 		default:
