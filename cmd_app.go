@@ -80,6 +80,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	cfg := ui.Config{Cluster: o, AutoRebase: opts.autoRebase, Context: ctx, ExitAfterFirstFrame: opts.exitAfterFirstFrame,
 		YesGitOps: opts.yesGitOps, Subresource: edit.subresource, Requests: requests, SourceDir: opts.sourceDir}
 	cfg.HelpNote = opts.helpNote
+	cfg.Tour = opts.tour
 	stopList, err := openNamed(ctx, cmd, flags, o, named, opts, &cfg)
 	if err != nil {
 		return fail(err)

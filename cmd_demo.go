@@ -56,12 +56,24 @@ stop and the directory is removed. With --keep DIR the demo is made in DIR
 and DIR is kept: its objects, their history and its audit log
 (DIR/audit.log, for kedit history --audit-log); kedit demo --dir DIR starts
 again on it. A DIR that is not a kept demo, or that another demo runs on, is
-refused.`,
+refused.
+
+With --tour a line at the top of the screen says what to do next, step by
+step as README's "Try it in two minutes" tells it (a draft, a same-field
+conflict and its resolution, a clean rebase, the timeline), moves on when
+the session shows the step done, and says what the step sent and what the
+server answered (the 409 and both resourceVersions). Each step makes the
+writer's next write the field it needs; the writer writes only on w unless
+--demo-interval is given.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(err error) error {
 				fmt.Fprintln(cmd.ErrOrStderr(), "kedit demo:", escape.String(err.Error()))
 				return &exitError{1}
+			}
+			if opts.tour && !cmd.Flags().Changed("demo-interval") {
+				// The tour's steps say when the writer writes.
+				interval = 0
 			}
 			if interval < 0 {
 				return fail(fmt.Errorf("--demo-interval %s is negative", interval))
@@ -133,6 +145,7 @@ refused.`,
 	cmd.Flags().StringVar(&where.Dir, "dir", "", "start again on a demo kept with --keep `DIR`: the same objects and history")
 	cmd.MarkFlagsMutuallyExclusive("keep", "dir")
 	cmd.Flags().DurationVar(&interval, "demo-interval", demo.DefaultInterval, "how often the demo writer changes the object; 0 turns the timer off")
+	cmd.Flags().BoolVar(&opts.tour, "tour", false, "a guided tour: a line at the top says what to do next and what each step sent and the server answered")
 	cmd.Flags().StringVar(&opts.timelineOut, "timeline-out", "", "append each version observed to `FILE`, one JSON line each")
 	return cmd
 }

@@ -62,6 +62,8 @@ type appOptions struct {
 	// helpNote is said on the help page under the keys (kedit demo: how
 	// a second terminal joins its cluster).
 	helpNote []string
+	// tour draws kedit demo --tour's line over every view.
+	tour bool
 }
 
 func newRootCmd() *cobra.Command {

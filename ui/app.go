@@ -166,6 +166,7 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	m.frame.pasting = ok && k.Paste && m.screen == screenEditor
 	m, cmd := m.update(msg)
+	m.tourUpdate()
 	m.status.Settle(m.statusState())
 	if warm := m.warmDraftText(); warm != nil {
 		cmd = tea.Batch(cmd, warm)

@@ -109,6 +109,9 @@ type Config struct {
 	// Requests is the log of every request kedit sent and every watch
 	// event it read, which the request pane (L) shows; nil for none.
 	Requests *kube.RequestLog
+	// Tour draws kedit demo --tour's line over every view: what to do
+	// next, and what the last step did on the wire (tourline.go).
+	Tour bool
 }
 
 // watchCmd reads the next event from the watch. The app returns it again

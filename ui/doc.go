@@ -12,6 +12,8 @@
 //	ui/preview     the server's dry run of the draft
 //	ui/helppage    every key of the active view (? or f1)
 //	ui/requests    the request pane: every request and watch event (L)
+//	ui/tour        kedit demo --tour's line over every view: the next step,
+//	               and what the last one sent and the server answered
 //	ui/statusbar   the line under the body
 //	ui/common      what the views share: styles, bindings, shared intents,
 //	               the question on the bottom line, drawing server text

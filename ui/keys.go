@@ -15,6 +15,7 @@ import (
 	"github.com/kedit/kedit/ui/requests"
 	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
+	"github.com/kedit/kedit/ui/tour"
 )
 
 // KeyMap is every key kedit answers to: each view's own key map. The keys
@@ -39,6 +40,9 @@ type KeyMap struct {
 	HelpPage helppage.KeyMap
 	Prompt   common.PromptKeyMap
 	Requests requests.KeyMap
+	// Tour is kedit demo --tour's line (none: its steps move on by the
+	// session's state).
+	Tour tour.KeyMap
 }
 
 // DefaultKeyMap returns kedit's keys.
@@ -57,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 		HelpPage: helppage.DefaultKeyMap(),
 		Prompt:   common.DefaultPromptKeyMap(),
 		Requests: requests.DefaultKeyMap(),
+		Tour:     tour.DefaultKeyMap(),
 	}
 }
 

@@ -73,6 +73,9 @@ func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
 
 // mouse hands a mouse event to the view that scrolls or clicks with it.
 func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
+	// The views count their lines from the body's top, under the tour's
+	// line when it shows.
+	msg.Y -= m.frame.topHeight()
 	if m.requestsOpen {
 		var cmd tea.Cmd
 		m.requests, cmd = m.requests.Update(msg)

@@ -21,6 +21,8 @@ type frameState struct {
 	// footer was rendered for.
 	helpLine, bottom string
 	helpFor          footerFor
+	// top is kedit demo --tour's line over the body, "" without it.
+	top string
 	// pasting: the last message was a paste into the editor; cache is
 	// the screen last drawn (View).
 	pasting bool
@@ -59,7 +61,20 @@ func (m *App) relayout() {
 		f.helpLine, f.helpFor = m.helpView(), key
 	}
 	f.bottom = m.bottomLine()
-	m.views.setSize(f.width, f.height-lipgloss.Height(f.helpLine)-lipgloss.Height(f.bottom))
+	f.top = ""
+	if m.cfg.Tour {
+		m.tour.SetSize(f.width, 2)
+		f.top = m.tour.View()
+	}
+	m.views.setSize(f.width, f.height-lipgloss.Height(f.helpLine)-lipgloss.Height(f.bottom)-f.topHeight())
+}
+
+// topHeight is the lines the tour's line takes, 0 without it.
+func (f frameState) topHeight() int {
+	if f.top == "" {
+		return 0
+	}
+	return lipgloss.Height(f.top)
 }
 
 // bottomLine is the status bar, or the pending question in its place,
@@ -106,7 +121,7 @@ func (m App) View() string {
 	if f.pasting && f.cache.text != "" && time.Since(f.cache.at) < frameTime {
 		return f.cache.text
 	}
-	h := f.height - lipgloss.Height(f.helpLine) - lipgloss.Height(f.bottom)
+	h := f.height - lipgloss.Height(f.helpLine) - lipgloss.Height(f.bottom) - f.topHeight()
 	// Pad or cut the body so that the status bar and footer stay at the
 	// bottom.
 	lines := strings.Split(m.body(), "\n")
@@ -117,6 +132,9 @@ func (m App) View() string {
 		lines = append(lines, "")
 	}
 	screen := strings.Join(lines, "\n") + "\n" + f.bottom + "\n" + f.helpLine
+	if f.top != "" {
+		screen = f.top + "\n" + screen
+	}
 	f.cache.text, f.cache.at = screen, time.Now()
 	return screen
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kedit/kedit/ui/requests"
 	"github.com/kedit/kedit/ui/sourcediff"
 	"github.com/kedit/kedit/ui/timeline"
+	"github.com/kedit/kedit/ui/tour"
 )
 
 // views are the app's views, one of each. Each is a component after
@@ -51,12 +52,15 @@ type views struct {
 	requests     requests.Model
 	requestsOpen bool
 	requestsGen  int
+	// tour is kedit demo --tour's line over every view (tourline.go),
+	// drawn while the Config asks for it.
+	tour tour.Model
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {
 	v := views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
 		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles),
-		requests: requests.New(keys.Requests, styles)}
+		requests: requests.New(keys.Requests, styles), tour: tour.New(keys.Tour, styles)}
 	v.renew(keys, styles, false)
 	return v
 }

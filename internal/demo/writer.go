@@ -90,7 +90,7 @@ type Writer struct {
 	wg      sync.WaitGroup
 
 	// step counts the writes: even ones collide with the user, odd ones
-	// do not.
+	// do not. Under mu: NextWrites sets it from another goroutine.
 	step int
 	// keys are the plain data keys written, chosen at the first write.
 	keys demoKeys
@@ -142,6 +142,19 @@ func (w *Writer) WriteNow() {
 	select {
 	case w.now <- struct{}{}:
 	default:
+	}
+}
+
+// NextWrites chooses the field the next write changes: the one the user
+// most likely edits (mine: a save then conflicts), or another one (a save
+// then rebases cleanly). The writes after it alternate as before. The
+// tour sets it as each step starts.
+func (w *Writer) NextWrites(mine bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.step = 1
+	if mine {
+		w.step = 0
 	}
 }
 
@@ -213,12 +226,16 @@ func (w *Writer) run(ctx context.Context) {
 func (w *Writer) write(ctx context.Context) Write {
 	ri := w.target.Resource(w.client)
 	var report Write
+	w.mu.Lock()
+	step := w.step
+	w.step++
+	w.mu.Unlock()
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		obj, err := ri.Get(ctx, w.target.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		report = demoChange(obj, w.step, &w.keys)
+		report = demoChange(obj, step, &w.keys)
 		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: WriterManager})
 		if err != nil {
 			return err
@@ -226,7 +243,6 @@ func (w *Writer) write(ctx context.Context) Write {
 		report.ResourceVersion = updated.GetResourceVersion()
 		return nil
 	})
-	w.step++
 	if err != nil {
 		report.Err = kube.Classify(w.target, "update", err)
 	}

@@ -259,3 +259,30 @@ func TestKubectlEditLosesWhatWasSavedMeanwhile(t *testing.T) {
 		t.Errorf("an edit with nothing between: %s (rv %s, object at %s)", r, r.ResourceVersion, obj.GetResourceVersion())
 	}
 }
+
+// TestNextWritesChoosesTheField: NextWrites makes the next write the
+// user's field or the other one, whatever the writes before it were, and
+// the writes after it alternate from there (the tour's steps rely on it).
+func TestNextWritesChoosesTheField(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dc := kubetest.Dynamic(t)
+	ctx := context.Background()
+	if err := CreateObjects(ctx, dc, ns); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWriter(dc, configMapTarget("", ns, "testmap"), 0)
+	w.Start(ctx)
+	defer w.Stop()
+	var paths []string
+	for _, mine := range []bool{false, false, true, true} {
+		w.NextWrites(mine)
+		w.WriteNow()
+		paths = append(paths, nextWrite(t, w).Path)
+	}
+	w.WriteNow()
+	paths = append(paths, nextWrite(t, w).Path)
+	if want := ".data.bar .data.bar .data.foo .data.foo .data.bar"; strings.Join(paths, " ") != want {
+		t.Errorf("writes %v, want %s", paths, want)
+	}
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"net/http"
+	"net/url"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kedit/kedit/internal/demo"
+	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/tour"
+)
+
+// kedit demo --tour: the tour's line (ui/tour) over every view. After
+// each event the app tells it the session's state and the writes sent;
+// it moves on when a step is done, and the app then prepares the demo
+// writer for the step that starts.
+
+// tourWriter is the demo writer as the tour prepares it (*demo.Writer).
+type tourWriter interface{ NextWrites(mine bool) }
+
+// tourUpdate hands the tour the session's state, and prepares the demo
+// writer when a step starts; nothing outside the tour.
+func (m *App) tourUpdate() {
+	if !m.cfg.Tour || m.sess == nil {
+		return
+	}
+	if !m.tour.SetContent(tour.Content{Facts: m.tourFacts(), Requests: tourRequests(m.cfg.Requests, m.target)}) {
+		return
+	}
+	i := m.tour.Step()
+	if i >= len(tour.Steps) {
+		return
+	}
+	w, ok := m.demo.(tourWriter)
+	if !ok {
+		return
+	}
+	switch tour.Steps[i].Writes {
+	case tour.WritesMine:
+		w.NextWrites(true)
+	case tour.WritesOther:
+		w.NextWrites(false)
+	}
+}
+
+// tourFacts are the session's state as the tour's steps read it.
+func (m *App) tourFacts() tour.Facts {
+	s := m.sess
+	base := s.Base()
+	f := tour.Facts{BaseFoo: dataFoo(base.Object), BaseRV: escape.Safe(base.ResourceVersion), Timeline: m.screen == screenTimeline}
+	if d := s.Draft(); d != nil {
+		f.Draft, f.DraftFoo = true, dataFoo(d.Object)
+	}
+	if r := s.Rebase(); r != nil && r.Merge != nil {
+		f.Rebasing = true
+		f.Conflicts, f.OpenConflicts, f.Merged = len(r.Merge.Conflicts), s.OpenConflicts(), len(r.Merge.Changes)
+		f.TheirsRV = escape.Safe(r.Theirs.ResourceVersion)
+	}
+	if r := s.LastSave(); r != nil {
+		f.SavedRV = r.ResourceVersion
+	}
+	return f
+}
+
+// dataFoo is the demo's field: .data.foo of obj, "" for none.
+func dataFoo(obj *unstructured.Unstructured) string {
+	if obj == nil {
+		return ""
+	}
+	v, _, _ := unstructured.NestedString(obj.Object, "data", "foo")
+	return v
+}
+
+// tourRequests are the writes of target's object the log holds (a
+// watch's events, reads and other objects' requests, such as an access
+// review, left out), each named by who sent it: the demo writer's carry
+// its field manager, the rest are kedit's.
+func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
+	if log == nil || target == nil {
+		return nil
+	}
+	path := target.APIPath()
+	var out []tour.Request
+	for _, r := range log.Rows() {
+		switch r.Method {
+		case http.MethodPut, http.MethodPatch, http.MethodPost:
+		default:
+			continue
+		}
+		u, err := url.Parse(r.Path)
+		if err != nil || u.Path != path {
+			continue
+		}
+		who := "kedit"
+		if u.Query().Get("fieldManager") == demo.WriterManager {
+			who = demo.WriterManager
+		}
+		out = append(out, tour.Request{Seq: r.Seq, Who: escape.Safe(who), Method: escape.Safe(r.Method),
+			SentRV: escape.Safe(r.SentRV), ServerRV: escape.Safe(r.ServerRV), ReturnedRV: escape.Safe(r.ReturnedRV),
+			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict})
+	}
+	return out
+}
