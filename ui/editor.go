@@ -191,13 +191,7 @@ type editorHead struct {
 // the schema the file has no such line.
 func editHeadCmd(head editorHead, text string, merged bool, format model.Format) tea.Cmd {
 	return func() tea.Msg {
-		lines, schemaPath := head.refused, ""
-		if format == model.FormatYAML && head.schema != nil {
-			if p, err := writeSchemaFile(head.schema); err == nil {
-				schemaPath = p
-				lines = append([]string{schemaLine(p)}, head.refusedAfterSchema...)
-			}
-		}
+		lines, schemaPath := head.lines(format)
 		path, err := writeEditorFile(withHead(lines, text), format)
 		if err != nil {
 			if schemaPath != "" {
@@ -214,6 +208,17 @@ func editHeadCmd(head editorHead, text string, merged bool, format model.Format)
 			return readBack(path, lines, text, merged, err)
 		})()
 	}
+}
+
+// lines are the head's lines in a file of format, and the schema file
+// the first names ("" for none: a JSON file, a schema not read).
+func (head editorHead) lines(format model.Format) ([]string, string) {
+	if format == model.FormatYAML && head.schema != nil {
+		if p, err := writeSchemaFile(head.schema); err == nil {
+			return append([]string{schemaLine(p)}, head.refusedAfterSchema...), p
+		}
+	}
+	return head.refused, ""
 }
 
 // schemaLine is the line that tells a YAML language server (VS Code's,

@@ -1,9 +1,16 @@
 package ui
 
 import (
+	"errors"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/model"
 )
 
 // A head put on a draft and taken off gives the draft back byte for
@@ -50,5 +57,34 @@ func TestEditorHeadTakesOffOnlyItsOwnLines(t *testing.T) {
 func TestEditorHeadLineIsOneLine(t *testing.T) {
 	if l := headLine("spec.x: bad\nvalue\x1b[31m"); strings.ContainsAny(l, "\n\x1b") {
 		t.Errorf("headLine = %q", l)
+	}
+}
+
+// A YAML file's head starts with the line naming the kind's JSON Schema,
+// the reasons counted after it; a JSON file's has the reasons alone, and
+// so has one whose schema cannot be read.
+func TestEditorHeadNamesTheSchemaInYAMLOnly(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	doc := `{"components":{"schemas":{"t":{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}}}},` +
+		`"x-kubernetes-group-version-kind":[{"group":"x.example.com","version":"v1","kind":"T"}]}}}}`
+	s, err := schemacheck.New([]byte(doc), schema.GroupVersionKind{Group: "x.example.com", Version: "v1", Kind: "T"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := editorHead{refused: []string{"# one"}, refusedAfterSchema: []string{"# two"},
+		schema: func() (*schemacheck.Schema, error) { return s, nil }}
+	lines, path := head.lines(model.FormatYAML)
+	if len(lines) != 2 || lines[0] != schemaLine(path) || lines[1] != "# two" {
+		t.Fatalf("YAML: %q, %q", lines, path)
+	}
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), `"additionalProperties": false`) {
+		t.Fatalf("the schema file: %s, %v", b, err)
+	}
+	if lines, path := head.lines(model.FormatJSON); len(lines) != 1 || lines[0] != "# one" || path != "" {
+		t.Fatalf("JSON: %q, %q", lines, path)
+	}
+	head.schema = func() (*schemacheck.Schema, error) { return nil, errors.New("no schema") }
+	if lines, path := head.lines(model.FormatYAML); len(lines) != 1 || lines[0] != "# one" || path != "" {
+		t.Fatalf("no schema: %q, %q", lines, path)
 	}
 }
