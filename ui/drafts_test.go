@@ -317,7 +317,7 @@ func TestEditorFiles(t *testing.T) {
 	if err := os.WriteFile(path, []byte("secret: edited\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if msg := readBack(path, "secret: value\n", false, nil); msg.text != "secret: edited\n" || msg.err != nil {
+	if msg := readBack(path, nil, "secret: value\n", false, nil); msg.text != "secret: edited\n" || msg.err != nil {
 		t.Errorf("read back %+v", msg)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -326,7 +326,7 @@ func TestEditorFiles(t *testing.T) {
 	// A hang-up after the editor wrote: what it wrote is kept.
 	path, _ = writeEditorFile("a: 1\n", model.FormatYAML)
 	_ = os.WriteFile(path, []byte("a: 2\n"), 0o600)
-	if msg := readBack(path, "a: 1\n", false, errors.New("could not restore the terminal")); msg.text != "a: 2\n" {
+	if msg := readBack(path, nil, "a: 1\n", false, errors.New("could not restore the terminal")); msg.text != "a: 2\n" {
 		t.Errorf("after a failed terminal restore: %+v", msg)
 	}
 
@@ -486,7 +486,7 @@ func TestEditorSideFilesGoWithTheFile(t *testing.T) {
 	if err := os.Symlink("user@host.1:1", filepath.Join(dir, ".#"+base)); err != nil {
 		t.Fatal(err)
 	}
-	if msg := readBack(path, "password: hunter2\n", false, nil); msg.err != nil {
+	if msg := readBack(path, nil, "password: hunter2\n", false, nil); msg.err != nil {
 		t.Fatal(msg.err)
 	}
 	left := map[string]bool{}

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 )
@@ -172,26 +173,100 @@ func RemoveEditorFiles(self bool) error {
 // through tea.ExecProcess, which hands it the terminal, and reports what
 // the file holds afterwards. The file is removed once read back.
 func editCmd(text string, merged bool, format model.Format) tea.Cmd {
+	return editHeadCmd(editorHead{}, text, merged, format)
+}
+
+// editorHead is what goes at the top of an $EDITOR file before the text
+// (editorhead.go): the reasons a draft was refused, counted with the
+// schema's line and without it, and the kind's schema for a YAML
+// language server.
+type editorHead struct {
+	refused, refusedAfterSchema []string
+	schema                      func() (*schemacheck.Schema, error)
+}
+
+// editHeadCmd is editCmd with head's lines at the top of the file, taken
+// off again when it comes back. A YAML file's first line names a JSON
+// Schema of the kind, written beside it and removed with it; without
+// the schema the file has no such line.
+func editHeadCmd(head editorHead, text string, merged bool, format model.Format) tea.Cmd {
 	return func() tea.Msg {
-		path, err := writeEditorFile(text, format)
+		lines, schemaPath := head.lines(format)
+		path, err := writeEditorFile(withHead(lines, text), format)
 		if err != nil {
+			if schemaPath != "" {
+				os.Remove(schemaPath)
+			}
 			return editorFinishedMsg{original: text, merged: merged, err: err}
 		}
 		// ExecProcess's command only returns its message; the program runs
 		// the editor once it receives it.
 		return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg {
-			return readBack(path, text, merged, err)
+			if schemaPath != "" {
+				os.Remove(schemaPath)
+			}
+			return readBack(path, lines, text, merged, err)
 		})()
 	}
+}
+
+// lines are the head's lines in a file of format, and the schema file
+// the first names ("" for none: a JSON file, a schema not read).
+func (head editorHead) lines(format model.Format) ([]string, string) {
+	if format == model.FormatYAML && head.schema != nil {
+		if p, err := writeSchemaFile(head.schema); err == nil {
+			return append([]string{schemaLine(p)}, head.refusedAfterSchema...), p
+		}
+	}
+	return head.refused, ""
+}
+
+// schemaLine is the line that tells a YAML language server (VS Code's,
+// Neovim's, Helix's) which JSON Schema the file follows.
+func schemaLine(path string) string {
+	return "# yaml-language-server: $schema=" + path
+}
+
+// writeSchemaFile writes the kind's JSON Schema to a new file of
+// EditorDir, named as the $EDITOR files are, so that a kedit killed
+// before it could remove it has it removed by the next.
+func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
+	s, err := read()
+	if err != nil {
+		return "", err
+	}
+	doc, err := s.JSONSchema()
+	if err != nil {
+		return "", err
+	}
+	dir, err := EditorDir()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*.schema.json")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(doc)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // readBack reads what the editor left in path and removes the file. An
 // editor that failed leaves the draft as it was; a terminal that could not
 // be taken back afterwards (a hang-up) does not lose what it wrote. The
-// file goes with the side files its editor left.
-func readBack(path, original string, merged bool, runErr error) editorFinishedMsg {
+// file goes with the side files its editor left; head's lines are taken
+// off what it holds.
+func readBack(path string, head []string, original string, merged bool, runErr error) editorFinishedMsg {
 	defer removeEditorFile(path)
 	b, err := os.ReadFile(path)
+	b = []byte(withoutHead(head, string(b)))
 	var exit *exec.ExitError
 	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
 		return editorFinishedMsg{original: original, merged: merged, err: runErr}

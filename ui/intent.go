@@ -116,7 +116,14 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 		cmd = m.openEditor(text, e.Merged)
 	} else {
 		m.life.editorOpen = true
-		cmd = editCmd(text, e.Merged, m.sess.Format())
+		var head editorHead
+		if !e.Merged {
+			head.refused, head.refusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
+		}
+		if m.opened != nil && m.opened.Schema != nil {
+			head.schema = m.opened.Schema
+		}
+		cmd = editHeadCmd(head, text, e.Merged, m.sess.Format())
 	}
 	if !e.Merged {
 		cmd = tea.Batch(cmd, m.askAccess())

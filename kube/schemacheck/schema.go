@@ -45,6 +45,9 @@ type Schema struct {
 	// builtin: the kind is one of client-go's, decoded strictly into its
 	// Go type as the server decodes it.
 	builtin bool
+	// root is the kind's schema as the document has it, its references
+	// inlined: what JSONSchema writes.
+	root map[string]any
 }
 
 // GVK is the kind the schema is of.
@@ -90,7 +93,7 @@ func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the schema of %s: %w", gvk, err)
 	}
-	s := &Schema{gvk: gvk, structural: structural, validator: validator, builtin: scheme.Scheme.Recognizes(gvk)}
+	s := &Schema{gvk: gvk, structural: structural, validator: validator, builtin: scheme.Scheme.Recognizes(gvk), root: root}
 	if s.builtin {
 		dropZeroDefaults(structural)
 	}

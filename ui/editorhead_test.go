@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/model"
+)
+
+// A head put on a draft and taken off gives the draft back byte for
+// byte, whatever the draft holds: comments of its own, lines like the
+// head's, no final line end, CRLF.
+func TestEditorHeadRoundTripKeepsTheDraft(t *testing.T) {
+	head := []string{
+		headLine("kedit: the draft was refused; these lines go when the file is saved"),
+		headLine("line 9: spec.replicass: unknown field"),
+	}
+	pieces := []string{"# ", "a: 1", "\n", "\r\n", "  - x", head[0], head[1], "#", "", "ü", "\t", "b: |\n  # not a comment\n"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 5000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		draft := b.String()
+		h := head[:r.IntN(len(head)+1)]
+		if got := withoutHead(h, withHead(h, draft)); got != draft {
+			t.Fatalf("case %d: round trip of %q with %d head lines gave %q", i, draft, len(h), got)
+		}
+	}
+}
+
+// What the user did to the head: a line of it deleted, a comment of
+// their own added below it; only kedit's lines go.
+func TestEditorHeadTakesOffOnlyItsOwnLines(t *testing.T) {
+	head := []string{headLine("kedit: refused"), headLine("line 4: spec.x: unknown field"), headLine("line 5: spec.y: bad")}
+	for _, c := range []struct{ in, want string }{
+		{"# kedit: refused\n# line 5: spec.y: bad\nspec: {}\n", "spec: {}\n"},
+		{"# kedit: refused\n# mine\n# line 5: spec.y: bad\nspec: {}\n", "# mine\n# line 5: spec.y: bad\nspec: {}\n"},
+		{"# mine\n# kedit: refused\nspec: {}\n", "# mine\n# kedit: refused\nspec: {}\n"},
+		{"spec: {}\n", "spec: {}\n"},
+		{"# kedit: refused", "# kedit: refused"},
+	} {
+		if got := withoutHead(head, c.in); got != c.want {
+			t.Errorf("withoutHead(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A reason's words cannot end the head's line or carry an escape.
+func TestEditorHeadLineIsOneLine(t *testing.T) {
+	if l := headLine("spec.x: bad\nvalue\x1b[31m"); strings.ContainsAny(l, "\n\x1b") {
+		t.Errorf("headLine = %q", l)
+	}
+}
+
+// A YAML file's head starts with the line naming the kind's JSON Schema,
+// the reasons counted after it; a JSON file's has the reasons alone, and
+// so has one whose schema cannot be read.
+func TestEditorHeadNamesTheSchemaInYAMLOnly(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	doc := `{"components":{"schemas":{"t":{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}}}},` +
+		`"x-kubernetes-group-version-kind":[{"group":"x.example.com","version":"v1","kind":"T"}]}}}}`
+	s, err := schemacheck.New([]byte(doc), schema.GroupVersionKind{Group: "x.example.com", Version: "v1", Kind: "T"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := editorHead{refused: []string{"# one"}, refusedAfterSchema: []string{"# two"},
+		schema: func() (*schemacheck.Schema, error) { return s, nil }}
+	lines, path := head.lines(model.FormatYAML)
+	if len(lines) != 2 || lines[0] != schemaLine(path) || lines[1] != "# two" {
+		t.Fatalf("YAML: %q, %q", lines, path)
+	}
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), `"additionalProperties": false`) {
+		t.Fatalf("the schema file: %s, %v", b, err)
+	}
+	if lines, path := head.lines(model.FormatJSON); len(lines) != 1 || lines[0] != "# one" || path != "" {
+		t.Fatalf("JSON: %q, %q", lines, path)
+	}
+	head.schema = func() (*schemacheck.Schema, error) { return nil, errors.New("no schema") }
+	if lines, path := head.lines(model.FormatYAML); len(lines) != 1 || lines[0] != "# one" || path != "" {
+		t.Fatalf("no schema: %q, %q", lines, path)
+	}
+}
