@@ -269,9 +269,15 @@ while [ ! -e `+release+` ]; do sleep 0.1; done`))
 	term.send("e")
 	waitFile(t, record, func(b []byte) bool { return b != nil })
 	// The editor has the file: decoded, in the private directory.
-	left := editorFiles(t, env.runtime)
+	// The file, and beside it the kind's JSON Schema its first line names.
+	var left []string
+	for _, f := range editorFiles(t, env.runtime) {
+		if strings.HasSuffix(f, ".yaml") {
+			left = append(left, f)
+		}
+	}
 	if len(left) != 1 {
-		t.Fatalf("$EDITOR files: %v", left)
+		t.Fatalf("$EDITOR files: %v", editorFiles(t, env.runtime))
 	}
 	if b, _ := os.ReadFile(filepath.Join(env.runtime, "kedit", left[0])); !bytes.Contains(b, []byte(e2ePassword)) {
 		t.Fatalf("the editor's file does not hold the decoded value:\n%s", b)
