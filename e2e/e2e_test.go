@@ -131,7 +131,9 @@ func TestE2EBooleanKeyKeepsDraft(t *testing.T) {
 	}
 	set(`sed -i 's/^  y: added$/  "y": added/' "$1"`)
 	term.send("e")
-	term.waitFor(screenWait, "unsaved draft  based on rv")
+	// The quoted key on screen: the draft from this $EDITOR (the one
+	// before it is an unsaved draft too).
+	term.waitFor(screenWait, "unsaved draft  based on rv", `"y": added`)
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	if data, _ := configMapData(t, ns, "testmap"); data["y"] != "added" || data["true"] != "" {
