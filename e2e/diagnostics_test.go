@@ -19,7 +19,7 @@ const note = "imagePullPolicyy: unknown field, did you mean imagePullPolicy?"
 // TestE2EEditorMarksAMistypedField: in i on a Deployment, imagePullPolicy
 // becomes imagePullPolicyy; the note under the cursor's line says it is
 // unknown and names imagePullPolicy, and goes while the cursor is on
-// another line. Back in the object view, s says the schema refuses the
+// another line, where the line's number stays marked. Back in the object view, s says the schema refuses the
 // draft and sends nothing; s again sends it, and the server refuses the
 // same field.
 func TestE2EEditorMarksAMistypedField(t *testing.T) {
@@ -36,6 +36,18 @@ func TestE2EEditorMarksAMistypedField(t *testing.T) {
 	term.waitFor(screenWait, "imagePullPolicyy: Always", note)
 	term.send("Up")
 	term.waitGone(screenWait, note)
+	// The line stays marked: its number is underlined, as a line with a
+	// note's is, and its neighbour's is not.
+	styled := term.tmux("capture-pane", "-e", "-p", "-t", term.name)
+	for _, row := range strings.Split(styled, "\n") {
+		marked := strings.Contains(row, "\x1b[4m")
+		switch {
+		case strings.Contains(row, "imagePullPolicyy") && !marked:
+			t.Fatalf("the refused line's number is not marked: %q", row)
+		case strings.Contains(row, "- image: nginx") && marked:
+			t.Fatalf("a line the schema takes is marked: %q", row)
+		}
+	}
 	term.send("Down")
 	term.waitFor(screenWait, note)
 

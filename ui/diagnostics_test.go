@@ -48,3 +48,25 @@ func TestSchemaDiagnosticsInTheApp(t *testing.T) {
 		t.Fatalf("s again did not send the draft (%d saves)\n%s", r.saves, m.View())
 	}
 }
+
+// TestSchemaDiagnosticsHoldCtrlS: ctrl+s in the in-app editor on a text
+// the schema refuses keeps the draft and says why, sending nothing; the
+// next ctrl+s sends it.
+func TestSchemaDiagnosticsHoldCtrlS(t *testing.T) {
+	r := &fakeRunner{}
+	m := newApp(t, 100, 24, r)
+	m.opened = &Object{Check: refuseBaz}
+	m = drive(t, m, keys("i")...)
+	m = typeIn(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter}, runes("  baz: typed"))
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlS})
+	if v := m.View(); !strings.Contains(v, "ctrl+s again sends it") || r.saves != 0 {
+		t.Fatalf("ctrl+s sent the draft (%d saves) or did not say why:\n%s", r.saves, v)
+	}
+	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "baz: typed") {
+		t.Fatalf("the draft is not kept: %+v", d)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlS})
+	if r.saves != 1 {
+		t.Fatalf("ctrl+s again did not send the draft (%d saves)\n%s", r.saves, m.View())
+	}
+}

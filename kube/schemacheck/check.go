@@ -119,8 +119,11 @@ func (s *Schema) CheckObject(text string, obj map[string]any) []Diagnostic {
 				add(e.path, lastName(e.path)+": the field is given twice")
 			case wrongType:
 				if !typeErrorUnder(errs, e.path) {
-					v, _ := valueAt(obj, e.path)
-					add(e.path, fmt.Sprintf("%s: %s is %s, %s is expected", lastName(e.path), valueWords(v), kindWords(v), e.text))
+					if v, found := valueAt(obj, e.path); found {
+						add(e.path, fmt.Sprintf("%s: %s is %s, %s is expected", lastName(e.path), valueWords(v), kindWords(v), e.text))
+					} else {
+						add(e.path, fmt.Sprintf("%s: %s is expected", lastName(e.path), e.text))
+					}
 				}
 			}
 		}
@@ -312,14 +315,34 @@ func dropZero(x any) {
 }
 
 // typeErrorUnder reports whether errs has a wrong type at path or inside
-// it: the schema's word on it, more precise than the decode's.
+// it: the schema's word on it, more precise than the decode's, which
+// names no list's index (containers.image).
 func typeErrorUnder(errs field.ErrorList, path string) bool {
 	for _, e := range errs {
-		if e.Type == field.ErrorTypeTypeInvalid && (e.Field == path || strings.HasPrefix(e.Field, path+".") || strings.HasPrefix(e.Field, path+"[")) {
+		f := withoutIndexes(e.Field)
+		if e.Type == field.ErrorTypeTypeInvalid && (f == path || strings.HasPrefix(f, path+".")) {
 			return true
 		}
 	}
 	return false
+}
+
+// withoutIndexes is path without its lists' indexes and maps' keys in
+// brackets: spec.containers.image of spec.containers[0].image.
+func withoutIndexes(path string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range path {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // unquote takes the quotes off a strict decoding error's field.

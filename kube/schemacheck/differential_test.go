@@ -207,11 +207,18 @@ type counts struct {
 // field, or one holds the other (a duplicate key named by its item, or
 // by the item's key field).
 func samePlace(mine, server string) bool {
-	mine, server = keysAsFields(mine), keysAsFields(server)
 	within := func(a, b string) bool {
 		return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[")
 	}
-	return within(mine, server) || within(server, mine)
+	if m, s := keysAsFields(mine), keysAsFields(server); within(m, s) || within(s, m) {
+		return true
+	}
+	// The decode's type errors name no list's index.
+	if !strings.Contains(server, "[") {
+		m := withoutIndexes(mine)
+		return within(m, server) || within(server, m)
+	}
+	return false
 }
 
 // verdict is the server's answer, read: the fields it refuses for a

@@ -28,6 +28,9 @@ func errorText(e *field.Error, value any, found bool, st *structuralschema.Struc
 			return fmt.Sprintf("%s: %s is %s, an integer or a string is expected", name, valueWords(value), kindWords(value))
 		}
 		if m := mustBeType.FindStringSubmatch(e.Detail); m != nil && found {
+			if t, ok := formatTypes[m[1]]; ok {
+				m[1] = t
+			}
 			if !jsonTypes[m[1]] {
 				return fmt.Sprintf("%s: %s is not a valid %s", name, valueWords(value), m[1])
 			}
@@ -56,6 +59,10 @@ func errorText(e *field.Error, value any, found bool, st *structuralschema.Struc
 
 // jsonTypes are the types of a schema; a "must be of type" naming
 // another is a format (uuid, date-time ...).
+// formatTypes are the numeric formats a "must be of type" may name, as
+// the types they are of.
+var formatTypes = map[string]string{"int32": "integer", "int64": "integer", "float": "number", "double": "number"}
+
 var jsonTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "object": true, "array": true, "null": true}
 
 var mustBeType = regexp.MustCompile(`must be of type ([a-z]+)`)
