@@ -237,11 +237,18 @@ func MustKubectl(t testing.TB, args ...string) string {
 	return out
 }
 
+// KubectlStdin is Kubectl with stdin: it does not fail the test, for a
+// command whose refusal is what the test reads.
+func KubectlStdin(t testing.TB, stdin string, args ...string) (string, error) {
+	t.Helper()
+	return kubectl(Kubeconfig(t), stdin, args...)
+}
+
 // MustKubectlStdin is MustKubectl with stdin: a manifest for
 // "create -f -", say.
 func MustKubectlStdin(t testing.TB, stdin string, args ...string) string {
 	t.Helper()
-	out, err := kubectl(Kubeconfig(t), stdin, args...)
+	out, err := KubectlStdin(t, stdin, args...)
 	if err != nil {
 		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

@@ -203,11 +203,32 @@ func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) fie
 	errs = append(errs, validation.ValidateCustomResource(nil, pruned, s.validator)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, pruned, s.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, s.structural, pruned)...)
+	errs = s.keptByServer(errs)
 	if s.cel != nil && !blocking(errs) {
 		ruleErrs, _ := s.cel.Validate(context.Background(), nil, s.structural, pruned, nil, celconfig.RuntimeCELCostBudget)
-		errs = append(errs, ruleErrs...)
+		errs = append(errs, s.keptByServer(ruleErrs)...)
 	}
 	return errs
+}
+
+// keptByServer drops from errs those of the status when the kind has a
+// status subresource: an update of the object then keeps the status the
+// server holds, so the draft's is never validated (its unknown fields
+// are still refused by the strict read, reported by the pruning above).
+// A rule of the whole object that reads the status is checked on the
+// draft's, which is the server's unless the user changed it.
+func (s *Schema) keptByServer(errs field.ErrorList) field.ErrorList {
+	if !s.statusSubresource {
+		return errs
+	}
+	var out field.ErrorList
+	for _, e := range errs {
+		if e.Field == "status" || strings.HasPrefix(e.Field, "status.") || strings.HasPrefix(e.Field, "status[") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // blocking reports whether errs keep the server from running the

@@ -48,6 +48,11 @@ type Schema struct {
 	// root is the kind's schema as the document has it, its references
 	// inlined: what JSONSchema writes.
 	root map[string]any
+	// statusSubresource: the kind's status is written through its own
+	// path (the document serves .../{name}/status for it), so an update
+	// of the object keeps the status the server holds and validates none
+	// of the draft's.
+	statusSubresource bool
 }
 
 // GVK is the kind the schema is of.
@@ -63,6 +68,7 @@ func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
 		Components struct {
 			Schemas map[string]map[string]any `json:"schemas"`
 		} `json:"components"`
+		Paths map[string]map[string]any `json:"paths"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, fmt.Errorf("parsing the OpenAPI v3 document of %s: %w", gvk.GroupVersion(), err)
@@ -93,7 +99,8 @@ func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the schema of %s: %w", gvk, err)
 	}
-	s := &Schema{gvk: gvk, structural: structural, validator: validator, builtin: scheme.Scheme.Recognizes(gvk), root: root}
+	s := &Schema{gvk: gvk, structural: structural, validator: validator, builtin: scheme.Scheme.Recognizes(gvk), root: root,
+		statusSubresource: hasStatusPath(d.Paths, gvk)}
 	if s.builtin {
 		dropZeroDefaults(structural)
 	}
@@ -160,6 +167,24 @@ func kindSchemaName(schemas map[string]map[string]any, gvk schema.GroupVersionKi
 		}
 	}
 	return ""
+}
+
+// hasStatusPath reports whether paths serve a status subresource of
+// gvk: a path ending in /status whose update is of that kind.
+func hasStatusPath(paths map[string]map[string]any, gvk schema.GroupVersionKind) bool {
+	for p, ops := range paths {
+		if !strings.HasSuffix(p, "/{name}/status") {
+			continue
+		}
+		for _, verb := range []string{"put", "patch"} {
+			op, _ := ops[verb].(map[string]any)
+			m, _ := op["x-kubernetes-group-version-kind"].(map[string]any)
+			if m != nil && m["group"] == gvk.Group && m["version"] == gvk.Version && m["kind"] == gvk.Kind {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasRules reports whether s has an x-kubernetes-validations rule
