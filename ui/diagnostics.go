@@ -21,9 +21,11 @@ import (
 // older than the server's.
 
 // SchemaCheck says why the server's schema of the object's kind refuses
-// obj, read from text, each reason on its line of text; an error when
-// the schema cannot be read (then nothing is said: the server judges).
-type SchemaCheck func(ctx context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
+// obj, read from text, as an update of old (the version the draft is
+// made from, which the server ratchets against; only read), each reason
+// on its line of text; an error when the schema cannot be read (then
+// nothing is said: the server judges).
+type SchemaCheck func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
 
 // diagnosedMsg is the schema's word on a text of the object of: of the
 // in-app editor's text at version of opening, or (inEditor false) of a
@@ -54,13 +56,13 @@ func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructure
 	if m.opened == nil || m.opened.Check == nil || obj == nil {
 		return nil
 	}
-	check, ctx := m.opened.Check, m.ctx
+	check, ctx, old := m.opened.Check, m.ctx, m.sess.Base().Object
 	msg := diagnosedMsg{of: m.id, inEditor: inEditor, text: text}
 	if inEditor {
 		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
 	}
 	return func() tea.Msg {
-		msg.found, msg.err = check(ctx, text, obj)
+		msg.found, msg.err = check(ctx, text, obj, old)
 		return msg
 	}
 }

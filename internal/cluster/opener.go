@@ -255,12 +255,15 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 	}
 	if t.Subresource == "" {
 		// A subresource's text (a Scale, a status) is not of the kind.
-		opened.Check = func(ctx context.Context, text string, obj *unstructured.Unstructured) ([]schemacheck.Diagnostic, error) {
+		opened.Check = func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error) {
 			s, err := o.checkSchema(t)
 			if err != nil {
 				return nil, err
 			}
-			return s.CheckObject(text, obj.Object), nil
+			if old == nil {
+				return s.CheckObject(text, obj.Object), nil
+			}
+			return s.CheckUpdate(text, obj.Object, old.Object), nil
 		}
 		opened.Schema = func() (*schemacheck.Schema, error) { return o.checkSchema(t) }
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	celmodel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
@@ -21,6 +23,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	celcommon "k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/client-go/kubernetes/scheme"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -63,6 +66,15 @@ func (s *Schema) Check(text string) []Diagnostic {
 // text shows its values decoded, is read into the object the server
 // gets): the diagnostics are about obj, on text's lines.
 func (s *Schema) CheckObject(text string, obj map[string]any) []Diagnostic {
+	return s.CheckUpdate(text, obj, nil)
+}
+
+// CheckUpdate is CheckObject of obj as an update of old, the object the
+// server holds (nil: a new object). The server ratchets a custom
+// resource's update: a value the schema refuses but old holds unchanged
+// (the schema was tightened since it was written) is taken, and a rule
+// comparing to oldSelf is checked against old. old is only read.
+func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic {
 	if obj == nil {
 		return nil
 	}
@@ -128,7 +140,7 @@ func (s *Schema) CheckObject(text string, obj map[string]any) []Diagnostic {
 			}
 		}
 	} else {
-		errs = s.checkCustom(obj, add)
+		errs = s.checkCustom(obj, old, add)
 	}
 	for _, e := range errs {
 		path := e.Field
@@ -168,8 +180,9 @@ func tidy(ds []Diagnostic) []Diagnostic {
 // checkCustom runs what the server runs on a custom resource: its
 // metadata read strictly, unknown fields pruned (and reported), the
 // schema's validation on what is left, its embedded resources, its keyed
-// lists, and, when nothing blocks them, its rules.
-func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) field.ErrorList {
+// lists, and, when nothing blocks them, its rules; against old, when it
+// is an update, as the server ratchets them.
+func (s *Schema) checkCustom(obj, old map[string]any, add func(path, msg string)) field.ErrorList {
 	meta, hasMeta, metaUnknown, metaErr := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
 	for _, p := range metaUnknown {
 		add(p, s.unknownText(p))
@@ -200,12 +213,24 @@ func (s *Schema) checkCustom(obj map[string]any, add func(path, msg string)) fie
 			}
 		}
 	}
-	errs = append(errs, validation.ValidateCustomResource(nil, pruned, s.validator)...)
+	var oldObj any // the cel validator's old: nil when there is none
+	var celOptions []cel.Option
+	if old == nil {
+		errs = append(errs, validation.ValidateCustomResource(nil, pruned, s.validator)...)
+	} else {
+		oldObj = old
+		correlated := celcommon.NewCorrelatedObject(pruned, old, &celmodel.Structural{Structural: s.structural})
+		celOptions = append(celOptions, cel.WithRatcheting(correlated))
+		errs = append(errs, validation.ValidateCustomResourceUpdate(nil, pruned, old, s.validator, validation.WithRatcheting(correlated))...)
+	}
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, pruned, s.structural, false)...)
-	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, s.structural, pruned)...)
+	// An update's keyed lists are checked only when old's hold.
+	if old == nil || len(listtype.ValidateListSetsAndMaps(nil, s.structural, old)) == 0 {
+		errs = append(errs, listtype.ValidateListSetsAndMaps(nil, s.structural, pruned)...)
+	}
 	errs = s.keptByServer(errs)
 	if s.cel != nil && !blocking(errs) {
-		ruleErrs, _ := s.cel.Validate(context.Background(), nil, s.structural, pruned, nil, celconfig.RuntimeCELCostBudget)
+		ruleErrs, _ := s.cel.Validate(context.Background(), nil, s.structural, pruned, oldObj, celconfig.RuntimeCELCostBudget, celOptions...)
 		errs = append(errs, s.keptByServer(ruleErrs)...)
 	}
 	return errs
