@@ -24,7 +24,9 @@ import (
 // obj, read from text, as an update of old (the version the draft is
 // made from, which the server ratchets against; only read), each reason
 // on its line of text; an error when the schema cannot be read (then
-// nothing is said: the server judges).
+// nothing is said: the server judges). A diagnostic marked Dropped is of
+// a field the server takes the object without (an unknown field under
+// --validate warn or ignore): it is said, but holds no save.
 type SchemaCheck func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
 
 // diagnosedMsg is the schema's word on a text of the object of: of the
@@ -80,10 +82,38 @@ func (m App) diagnosed(msg diagnosedMsg) App {
 		}
 		return m
 	}
-	if d := m.sess.Draft(); len(msg.found) > 0 && d != nil && d.Text == msg.text {
-		m.status.Error(m.diagnosticsText(msg.found) + "; p asks the server")
+	d := m.sess.Draft()
+	if d == nil || d.Text != msg.text {
+		return m
+	}
+	if refused := refusedOf(msg.found); len(refused) > 0 {
+		m.status.Error(m.diagnosticsText(refused) + "; p asks the server")
+	} else if len(msg.found) > 0 {
+		m.status.Info(m.droppedText(msg.found))
 	}
 	return m
+}
+
+// refusedOf are the diagnostics of found that the server refuses the
+// object for (not those of fields it drops).
+func refusedOf(found []schemacheck.Diagnostic) []schemacheck.Diagnostic {
+	var out []schemacheck.Diagnostic
+	for _, d := range found {
+		if !d.Dropped {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// droppedText sums up found, each of a field the server drops: how many,
+// and the first with its line.
+func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
+	t := escape.Textf("the server drops %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	if len(found) > 1 {
+		t += escape.Textf(" (and %d more)", len(found)-1)
+	}
+	return t
 }
 
 // editorDiagnostics are found as the editor draws them.
@@ -119,12 +149,13 @@ func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
 // asked for since. It says why, and what sends it.
 func (m *App) schemaHold(again escape.Text) bool {
 	d := m.sess.Draft()
-	if d == nil || d.Err != nil || len(m.diag.found) == 0 || m.diag.text != d.Text || m.diag.armed == d.Text {
+	refused := refusedOf(m.diag.found)
+	if d == nil || d.Err != nil || len(refused) == 0 || m.diag.text != d.Text || m.diag.armed == d.Text {
 		return false
 	}
 	m.diag.armed = d.Text
 	// The server may take what its schema, as kedit read it, refuses:
 	// the second asking sends it.
-	m.status.Error(m.diagnosticsText(m.diag.found) + "; " + again + " again sends it, p asks the server")
+	m.status.Error(m.diagnosticsText(refused) + "; " + again + " again sends it, p asks the server")
 	return true
 }

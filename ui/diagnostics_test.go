@@ -70,3 +70,32 @@ func TestSchemaDiagnosticsHoldCtrlS(t *testing.T) {
 		t.Fatalf("ctrl+s again did not send the draft (%d saves)\n%s", r.saves, m.View())
 	}
 }
+
+// TestDroppedFieldIsSaidButHoldsNoSave: a field the server would drop
+// rather than refuse (an unknown field under --validate warn or ignore)
+// is said at the cursor, and the save goes at the first s, the status
+// saying that the server drops it, never that the schema refuses it.
+func TestDroppedFieldIsSaidButHoldsNoSave(t *testing.T) {
+	r := &fakeRunner{}
+	m := newApp(t, 100, 24, r)
+	m.opened = &Object{Check: func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error) {
+		found, err := refuseBaz(ctx, text, obj, old)
+		for i := range found {
+			found[i].Dropped = true
+			found[i].Message += "; the server drops it (--validate ignore)"
+		}
+		return found, err
+	}}
+	m = drive(t, m, keys("i")...)
+	m = typeIn(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter}, runes("  baz: typed"))
+	if v := m.View(); !strings.Contains(v, "baz: unknown field, did you mean bar?; the server drops it") {
+		t.Fatalf("the diagnostic is not said at the cursor:\n%s", v)
+	}
+	m = drive(t, m, keyMsg("esc"), keyMsg("s"))
+	if r.saves != 1 {
+		t.Fatalf("s held a draft whose only diagnostic is a dropped field (%d saves)\n%s", r.saves, m.View())
+	}
+	if v := m.View(); strings.Contains(v, "refuses") || strings.Contains(v, "again sends it") {
+		t.Fatalf("the status says the schema refuses a field the server drops:\n%s", v)
+	}
+}

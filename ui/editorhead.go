@@ -83,7 +83,7 @@ func (m App) refusedHead(text string, extra int) []string {
 		}
 	}
 	if m.diag.text == text {
-		for _, d := range m.diag.found {
+		for _, d := range refusedOf(m.diag.found) {
 			// The schema's message names its field.
 			r := reason{line: d.Line, what: d.Message}
 			if secret {

@@ -260,10 +260,11 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 			if err != nil {
 				return nil, err
 			}
-			if old == nil {
-				return s.CheckObject(text, obj.Object), nil
+			var oldObj map[string]any
+			if old != nil {
+				oldObj = old.Object
 			}
-			return s.CheckUpdate(text, obj.Object, old.Object), nil
+			return underValidation(s.CheckUpdate(text, obj.Object, oldObj), o.validation), nil
 		}
 		opened.Schema = func() (*schemacheck.Schema, error) { return o.checkSchema(t) }
 	}
@@ -271,6 +272,22 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
 	}
 	return ob, opened, nil
+}
+
+// underValidation is found as the server judges it under v: an unknown
+// or repeated field is refused when v is strict, and otherwise dropped
+// from the object the server takes, which its diagnostic says.
+func underValidation(found []schemacheck.Diagnostic, v kube.Validation) []schemacheck.Diagnostic {
+	for i, d := range found {
+		switch {
+		case !d.Dropped:
+		case v == kube.ValidationWarn || v == kube.ValidationIgnore:
+			found[i].Message = d.Message + "; the server drops it (--validate " + string(v) + ")"
+		default:
+			found[i].Dropped = false
+		}
+	}
+	return found
 }
 
 // keep holds ob until the app lets go of it, or kedit ends.

@@ -38,6 +38,10 @@ type Diagnostic struct {
 	Line    int
 	Path    string
 	Message string
+	// Dropped: the field is unknown to the schema or given twice, which
+	// the server refuses only with fieldValidation=Strict; with Warn or
+	// Ignore it takes the object and drops the field.
+	Dropped bool
 }
 
 // strictDecoder decodes a built-in kind as the API server does with
@@ -93,6 +97,9 @@ func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic 
 	add := func(path, msg string) {
 		out = append(out, Diagnostic{Line: lines.line(path), Path: path, Message: msg})
 	}
+	unknown := func(path string) {
+		out = append(out, Diagnostic{Line: lines.line(path), Path: path, Message: s.unknownText(path), Dropped: true})
+	}
 	var errs field.ErrorList
 	if s.builtin {
 		typed, failures := s.decode(raw)
@@ -126,9 +133,9 @@ func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic 
 		for _, e := range failures {
 			switch e.kind {
 			case unknownField:
-				add(e.path, s.unknownText(e.path))
+				unknown(e.path)
 			case duplicateField:
-				add(e.path, lastName(e.path)+": the field is given twice")
+				out = append(out, Diagnostic{Line: lines.line(e.path), Path: e.path, Message: lastName(e.path) + ": the field is given twice", Dropped: true})
 			case wrongType:
 				if !typeErrorUnder(errs, e.path) {
 					if v, found := valueAt(obj, e.path); found {
@@ -140,7 +147,7 @@ func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic 
 			}
 		}
 	} else {
-		errs = s.checkCustom(obj, old, add)
+		errs = s.checkCustom(obj, old, unknown)
 	}
 	for _, e := range errs {
 		path := e.Field
@@ -182,24 +189,24 @@ func tidy(ds []Diagnostic) []Diagnostic {
 // schema's validation on what is left, its embedded resources, its keyed
 // lists, and, when nothing blocks them, its rules; against old, when it
 // is an update, as the server ratchets them.
-func (s *Schema) checkCustom(obj, old map[string]any, add func(path, msg string)) field.ErrorList {
+func (s *Schema) checkCustom(obj, old map[string]any, unknown func(path string)) field.ErrorList {
 	meta, hasMeta, metaUnknown, metaErr := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
 	for _, p := range metaUnknown {
-		add(p, s.unknownText(p))
+		unknown(p)
 	}
 	pruned := runtime.DeepCopyJSON(obj)
 	if !s.structural.XPreserveUnknownFields {
 		for _, p := range pruning.PruneWithOptions(pruned, s.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}) {
-			add(p, s.unknownText(p))
+			unknown(p)
 		}
 		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(pruned, s.structural)
 	}
 	// The server defaults what is left out before it validates.
 	structuraldefaulting.Default(pruned, s.structural)
 	var errs field.ErrorList
-	coerceErr, unknown := schemaobjectmeta.CoerceWithOptions(nil, pruned, s.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
-	for _, p := range unknown {
-		add(p, s.unknownText(p))
+	coerceErr, unknownPaths := schemaobjectmeta.CoerceWithOptions(nil, pruned, s.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	for _, p := range unknownPaths {
+		unknown(p)
 	}
 	if coerceErr != nil {
 		errs = append(errs, coerceErr)

@@ -137,6 +137,11 @@ func TestCheckSaysWhereAndWhy(t *testing.T) {
 			line := strings.Count(text[:strings.Index(text, tc.at)], "\n") + 1
 			for _, d := range got {
 				if d.Path == tc.path && d.Line == line && strings.Contains(d.Message, tc.message) {
+					// Only an unknown or repeated field is what a
+					// server not asked to be strict drops.
+					if dropped := strings.Contains(d.Message, "unknown field") || strings.Contains(d.Message, "the field is given twice"); d.Dropped != dropped {
+						t.Fatalf("%+v: Dropped is %v", d, d.Dropped)
+					}
 					return
 				}
 			}
