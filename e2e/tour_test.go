@@ -77,20 +77,31 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 func follow(t *testing.T, term *terminal, value, do string) {
 	t.Helper()
 	do = strings.ReplaceAll(do, "save and quit your editor", "save-and-quit")
-	for _, part := range regexp.MustCompile(`, then |; then |, |; `).Split(do, -1) {
+	parts := regexp.MustCompile(`, then |; then |, |; `).Split(do, -1)
+	// What the user types in the editor is the editor's to do: it reads
+	// the value when the e before it runs it, so it is there first.
+	for _, part := range parts {
+		if v, ok := strings.CutPrefix(part, "change foo to "); ok {
+			if err := os.WriteFile(value, []byte(v), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, part := range parts {
 		switch {
 		case strings.HasPrefix(part, "press "):
 			term.send(strings.TrimPrefix(part, "press "))
 		case strings.HasPrefix(part, "change foo to "):
-			// The editor the next e runs sets it.
-			if err := os.WriteFile(value, []byte(strings.TrimPrefix(part, "change foo to ")), 0o600); err != nil {
-				t.Fatal(err)
-			}
 		case part == "save-and-quit":
 			// The editor did; kedit shows the draft.
 			term.waitFor(screenWait, "unsaved draft")
 		case strings.HasPrefix(part, `wait for "`):
-			term.waitFor(screenWait, strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`))
+			// Below the tour's own two lines, which quote it.
+			want := strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`)
+			term.waitUntil(screenWait, want+" below the tour's lines", func(s string) bool {
+				lines := strings.SplitN(s, "\n", 3)
+				return len(lines) == 3 && strings.Contains(lines[2], want)
+			})
 		default:
 			t.Fatalf("the tour says %q, which this test cannot follow (all of it: %q)", part, do)
 		}
