@@ -173,3 +173,45 @@ func underTour(screen string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestE2ETourOnAKeptDemoStartsFromItsOwnState: a kept demo whose foo was
+// saved as mine, started again with --dir --tour, starts the tour on foo
+// "1", which the demo writer set back; alt+n, named in the footer, skips
+// steps, each prepared as if the one before were done, down to the race,
+// whose A ends the tour.
+func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
+	env, _ := demoEnv(t)
+	keep := filepath.Join(t.TempDir(), "class")
+	term := env.run(t, 300, 40, "demo", "--demo-interval", "0", "--keep", keep)
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	term.send("q")
+	term.waitFor(time.Minute, "EXIT=0", "kept "+keep)
+
+	again := env.run(t, 300, 40, "demo", "--dir", keep, "--tour")
+	again.waitUntil(2*time.Minute, `tour 1/8 on foo "1"`, func(s string) bool {
+		return strings.HasPrefix(s, "tour 1/8: press e") && strings.Contains(underTour(s), `foo: "1"`)
+	})
+	again.waitFor(screenWait, `demo-writer set .data.foo = "1" (rv `, "alt+n tour: skip the step")
+	for step := 2; step <= 6; step++ {
+		again.send("M-n")
+		again.waitUntil(screenWait, "step "+itoa(step), func(s string) bool {
+			return strings.HasPrefix(s, "tour "+itoa(step)+"/8: ") && strings.Contains(s, "on the wire: step "+itoa(step-1)+" skipped")
+		})
+	}
+	again.waitFor(screenWait, "tour 6/8: press b")
+	again.send("b")
+	again.waitFor(screenWait, "tour 7/8: press e", "on the wire: nothing more was sent: blame reads the managedFields")
+	again.send("M-n")
+	again.waitFor(screenWait, "tour 8/8: press A")
+	again.send("A")
+	again.waitFor(screenWait, "tour done", "1 won (200, rv ", "9 × 422 Unprocessable Entity")
+	if strings.Contains(again.waitFor(screenWait, "tour done"), "alt+n") {
+		t.Error("the footer names alt+n after the tour")
+	}
+	again.send("q")
+	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
+}
