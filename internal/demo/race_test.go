@@ -111,3 +111,20 @@ func TestRaceHasOneWinner(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceNeedsAPlainKey: on a config file (nginx-conf) the race and the
+// reset find no field to race on, and say so; a plain key is chosen as
+// the writer's writes choose it.
+func TestRaceNeedsAPlainKey(t *testing.T) {
+	w := NewWriter(nil, configMapTarget("", "default", "nginx-conf"), 0)
+	conf := configMap(map[string]any{"nginx.conf": "events {\n  worker_connections 1024;\n}\n"})
+	if k := w.mineKey(conf); k != "" {
+		t.Errorf("a config file's key: %q", k)
+	}
+	if got := (Write{Err: errNoPlainKey}).String(); got != "demo-writer: "+errNoPlainKey.Error() {
+		t.Errorf("said %q", got)
+	}
+	if k := w.mineKey(configMap(map[string]any{"bar": "1", "foo": "1"})); k != "foo" {
+		t.Errorf("testmap's key: %q, want foo", k)
+	}
+}

@@ -63,6 +63,10 @@ func (w Write) Text() escape.Text {
 	if w.Race != nil {
 		return raceText(w.Path, w.Race)
 	}
+	if w.Err != nil && w.Path == "" {
+		// Nothing to set was found: the race's or the reset's field.
+		return escape.Textf("%s: %s", WriterManager, w.Err)
+	}
 	if w.Err != nil {
 		return escape.Textf("%s could not set %s: %s", WriterManager, where, w.Err)
 	}
