@@ -58,13 +58,22 @@ and DIR is kept: its objects, their history and its audit log
 again on it. A DIR that is not a kept demo, or that another demo runs on, is
 refused.
 
+A races ten kedit set /data/foo=2 --if /data/foo=1 at once through kedit's
+client (the class question: set foo to 2 only if foo is 1) and says the one
+winner and the refusals with the status the server sent (422 Unprocessable
+Entity: a failed JSON Patch test). The writer's requests go through kedit's
+client too: the request pane (L) marks them by demo-writer.
+
 With --tour a line at the top of the screen says what to do next, step by
 step as README's "Try it in two minutes" tells it (a draft, a same-field
-conflict and its resolution, a clean rebase, the timeline), moves on when
-the session shows the step done, and says what the step sent and what the
-server answered (the 409 and both resourceVersions). Each step makes the
-writer's next write the field it needs; the writer writes only on w unless
---demo-interval is given.`,
+conflict and its resolution, a clean rebase, the timeline, blame, the lost
+update of W and its undo, the race of A), moves on when the session shows
+the step done, and says what the step sent and what the server answered
+(the 409 and both resourceVersions, the race's 200 and 422s). Each step
+starts from a state the tour prepares: the writer's next write is the field
+it needs, and before the first step, blame, the lost update and the race
+demo-writer sets foo back to "1". alt+n skips a step. The writer writes only
+on w unless --demo-interval is given.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fail := func(err error) error {

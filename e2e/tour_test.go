@@ -15,11 +15,16 @@ var tourLineRE = regexp.MustCompile(`^tour (\d+)/(\d+): (.*)$`)
 // TestE2ETourWalkedAsItSays walks kedit demo --tour from its first step to
 // its last doing what its top line says, word for word: press a key,
 // change foo to a value (the editor then does it), save and quit the
-// editor, wait for a text. After the conflict's step the line says what
-// went over the wire: kedit's PUT with its resourceVersion, the 409 and
-// the version the server held; after the resolution, the resubmit's 200.
+// editor, wait for a text. A step that starts from foo "1" says it is
+// getting ready until the demo writer has set it back. After the
+// conflict's step the line says what went over the wire: kedit's PUT
+// with its resourceVersion, the 409 and the version the server held;
+// after the resolution, the resubmit's 200; after blame, demo-writer's
+// reset; after the lost update, kedit's save, alice's version brought by
+// the watch and the undo's save on it; after the race, ten PATCHes: one
+// 200 and nine 422s, and foo is 2 on the server.
 func TestE2ETourWalkedAsItSays(t *testing.T) {
-	env, _ := demoEnv(t)
+	env, tmp := demoEnv(t)
 	value := filepath.Join(t.TempDir(), "value")
 	env.editor = editorScript(t, `sed -i "s/^  foo: .*/  foo: $(cat `+value+`)/" "$1"`)
 	term := env.run(t, 300, 40, "demo", "--tour")
@@ -27,14 +32,19 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 
 	said := map[int]string{}
 	for step := 1; ; step++ {
-		screen := term.waitFor(screenWait, "tour ")
-		top := strings.Split(screen, "\n")[0]
+		var top string
+		// A step that starts from foo "1" is getting ready until the
+		// watch brings the demo writer's reset.
+		term.waitUntil(screenWait, "a step's line or the end", func(s string) bool {
+			top = strings.TrimSpace(strings.Split(s, "\n")[0])
+			return strings.HasPrefix(top, "tour done") || tourLineRE.MatchString(top)
+		})
 		if strings.HasPrefix(top, "tour done") {
 			break
 		}
-		m := tourLineRE.FindStringSubmatch(strings.TrimSpace(top))
+		m := tourLineRE.FindStringSubmatch(top)
 		if m == nil || m[1] != itoa(step) {
-			t.Fatalf("step %d: the top line is not the step's:\n%s", step, screen)
+			t.Fatalf("step %d: the top line is not the step's:\n%s", step, top)
 		}
 		if step > 10 {
 			t.Fatal("the tour does not end")
@@ -45,7 +55,7 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		// the next step is done.
 		term.waitUntil(screenWait, "the next step's line", func(s string) bool {
 			next = s
-			return !strings.HasPrefix(s, top)
+			return strings.TrimSpace(strings.Split(s, "\n")[0]) != top
 		})
 		said[step] = wireLine(next)
 		t.Logf("step %d: %s\n  on the wire: %s", step, m[3], said[step])
@@ -67,10 +77,38 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	if !strings.Contains(said[1], "nothing was sent") || !strings.Contains(said[5], "nothing was sent") {
 		t.Errorf("after the draft and the timeline: %q, %q", said[1], said[5])
 	}
-	if len(said) < 5 {
-		t.Errorf("the tour had %d steps, want at least 5", len(said))
+	if !regexp.MustCompile(`^demo-writer sent PUT with rv \d+; 200: stored as rv \d+; then nothing more was sent: blame reads the managedFields`).MatchString(said[6]) {
+		t.Errorf("after blame: %q", said[6])
 	}
-	term.waitFor(screenWait, "timeline of ConfigMap/testmap")
+	lost := regexp.MustCompile(`^kedit sent PUT with rv \d+; 200: stored as rv (\d+); then the watch brought rv (\d+) by kubectl-edit, another client: its request is not kedit's; then kedit sent PUT with rv (\d+); 200: stored as rv \d+$`).FindStringSubmatch(said[7])
+	if lost == nil || lost[3] != lost[2] || lost[1] == lost[2] {
+		t.Errorf("after the lost update: %q", said[7])
+	}
+	race := said[8]
+	if !strings.HasPrefix(race, "demo-writer sent PUT with rv ") || !strings.Contains(race, "; then kedit sent 10 PATCH requests with rv none at once: ") ||
+		!regexp.MustCompile(`1 × 200 \(stored as rv \d+\)`).MatchString(race) || !strings.Contains(race, "9 × 422 Unprocessable Entity: nothing was written") {
+		t.Errorf("after the race: %q", race)
+	}
+	if len(said) != 8 {
+		t.Errorf("the tour had %d steps, want 8", len(said))
+	}
+	term.waitFor(screenWait, "1 won (200, rv ", "9 refusals (9 × 422 Unprocessable Entity)", `foo: "2"`)
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("demo directories: %v", dirs)
+	}
+	if data, err := configMapDataAt(t, filepath.Join(dirs[0], "cluster", "kubeconfig"), "default", "testmap"); err != nil || data["foo"] != "2" {
+		t.Errorf("foo = %q after the race (%v), want 2", data["foo"], err)
+	}
+	// The request pane: the race's PATCHes with their statuses, and the
+	// demo writer's requests, through kedit's client, marked as its own.
+	term.send("L")
+	screen := term.waitFor(screenWait, "PATCH", "422 Unprocessable Entity", "by demo-writer")
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "PATCH ") && strings.Contains(l, "by demo-writer") {
+			t.Errorf("a race's PATCH is marked as demo-writer's: %s", l)
+		}
+	}
 }
 
 // follow does what the tour's instruction says, in its order.
@@ -78,30 +116,34 @@ func follow(t *testing.T, term *terminal, value, do string) {
 	t.Helper()
 	do = strings.ReplaceAll(do, "save and quit your editor", "save-and-quit")
 	parts := regexp.MustCompile(`, then |; then |, |; `).Split(do, -1)
-	// What the user types in the editor is the editor's to do: it reads
-	// the value when the e before it runs it, so it is there first.
-	for _, part := range parts {
-		if v, ok := strings.CutPrefix(part, "change foo to "); ok {
-			if err := os.WriteFile(value, []byte(v), 0o600); err != nil {
-				t.Fatal(err)
-			}
+	for i, part := range parts {
+		if i > 0 && strings.HasPrefix(part, "change foo to ") && strings.HasPrefix(parts[i-1], "press ") {
+			// "press e, change foo to X": the editor e opens makes the
+			// change, so the value is ready before the key.
+			parts[i-1], parts[i] = parts[i], parts[i-1]
 		}
 	}
 	for _, part := range parts {
 		switch {
 		case strings.HasPrefix(part, "press "):
-			term.send(strings.TrimPrefix(part, "press "))
+			// kedit's names of keys, as tmux names them.
+			k := strings.TrimPrefix(part, "press ")
+			if named, ok := map[string]string{"esc": "Escape", "enter": "Enter"}[k]; ok {
+				k = named
+			}
+			term.send(k)
 		case strings.HasPrefix(part, "change foo to "):
+			// The editor the next e runs sets it.
+			if err := os.WriteFile(value, []byte(strings.TrimPrefix(part, "change foo to ")), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		case part == "save-and-quit":
 			// The editor did; kedit shows the draft.
-			term.waitFor(screenWait, "unsaved draft")
+			term.waitUntil(screenWait, "unsaved draft", func(s string) bool { return strings.Contains(underTour(s), "unsaved draft") })
 		case strings.HasPrefix(part, `wait for "`):
-			// Below the tour's own two lines, which quote it.
-			want := strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`)
-			term.waitUntil(screenWait, want+" below the tour's lines", func(s string) bool {
-				lines := strings.SplitN(s, "\n", 3)
-				return len(lines) == 3 && strings.Contains(lines[2], want)
-			})
+			// On the screen under the tour's lines, which quote it.
+			text := strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`)
+			term.waitUntil(screenWait, text, func(s string) bool { return strings.Contains(underTour(s), text) })
 		default:
 			t.Fatalf("the tour says %q, which this test cannot follow (all of it: %q)", part, do)
 		}
@@ -116,4 +158,60 @@ func wireLine(screen string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.TrimSpace(lines[1]), "on the wire: ")
+}
+
+// underTour is the screen under the tour's lines: its instruction, and
+// what the last step did on the wire (the screen is wide enough for
+// neither to wrap).
+func underTour(screen string) string {
+	lines := strings.Split(screen, "\n")
+	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "tour ") {
+		lines = lines[1:]
+	}
+	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "on the wire: ") {
+		lines = lines[1:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestE2ETourOnAKeptDemoStartsFromItsOwnState: a kept demo whose foo was
+// saved as mine, started again with --dir --tour, starts the tour on foo
+// "1", which the demo writer set back; alt+n, named in the footer, skips
+// steps, each prepared as if the one before were done, down to the race,
+// whose A ends the tour.
+func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
+	env, _ := demoEnv(t)
+	keep := filepath.Join(t.TempDir(), "class")
+	term := env.run(t, 300, 40, "demo", "--demo-interval", "0", "--keep", keep)
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`)
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.send("s")
+	term.waitFor(screenWait, "saved rv")
+	term.send("q")
+	term.waitFor(time.Minute, "EXIT=0", "kept "+keep)
+
+	again := env.run(t, 300, 40, "demo", "--dir", keep, "--tour")
+	again.waitUntil(2*time.Minute, `tour 1/8 on foo "1"`, func(s string) bool {
+		return strings.HasPrefix(s, "tour 1/8: press e") && strings.Contains(underTour(s), `foo: "1"`)
+	})
+	again.waitFor(screenWait, `demo-writer set .data.foo = "1" (rv `, "alt+n tour: skip the step")
+	for step := 2; step <= 6; step++ {
+		again.send("M-n")
+		again.waitUntil(screenWait, "step "+itoa(step), func(s string) bool {
+			return strings.HasPrefix(s, "tour "+itoa(step)+"/8: ") && strings.Contains(s, "on the wire: step "+itoa(step-1)+" skipped")
+		})
+	}
+	again.waitFor(screenWait, "tour 6/8: press b")
+	again.send("b")
+	again.waitFor(screenWait, "tour 7/8: press e", "on the wire: nothing more was sent: blame reads the managedFields")
+	again.send("M-n")
+	again.waitFor(screenWait, "tour 8/8: press A")
+	again.send("A")
+	again.waitFor(screenWait, "tour done", "1 won (200, rv ", "9 × 422 Unprocessable Entity")
+	if strings.Contains(again.waitFor(screenWait, "tour done"), "alt+n") {
+		t.Error("the footer names alt+n after the tour")
+	}
+	again.send("q")
+	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
 }

@@ -55,6 +55,10 @@ type RequestRow struct {
 	// Path is the request's path and query; for a watch's event, the
 	// object's path.
 	Path string
+	// By names who in kedit sent the request when it was not kedit's
+	// own doing: the demo writer, which shares kedit's client
+	// (WithRequester); "" for kedit.
+	By string
 	// Event is a watch event's type (ADDED, MODIFIED, DELETED, ERROR), and
 	// Manager the field manager that wrote its version, from its
 	// managedFields, when they tell.
@@ -143,6 +147,9 @@ func (r RequestRow) Line() string {
 	s := fmt.Sprintf("request %s %s %d in %v", r.Method, what, r.Status, r.Latency)
 	if r.SentRV != "" || r.ReturnedRV != "" {
 		s += fmt.Sprintf(" (rv sent %s, returned %s)", orNone(r.SentRV), orNone(r.ReturnedRV))
+	}
+	if r.By != "" {
+		s += " by " + escape.String(r.By)
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -29,6 +30,16 @@ func LogRequests(c *rest.Config, log *RequestLog) *rest.Config {
 	return c
 }
 
+// requesterKey is the context key of WithRequester.
+type requesterKey struct{}
+
+// WithRequester marks the requests sent with ctx as by's in the request
+// log (RequestRow.By): a part of kedit that writes as another client, as
+// kedit demo's writer does through kedit's own client.
+func WithRequester(ctx context.Context, by string) context.Context {
+	return context.WithValue(ctx, requesterKey{}, by)
+}
+
 type requestLogger struct {
 	next http.RoundTripper
 	log  *RequestLog
@@ -36,6 +47,7 @@ type requestLogger struct {
 
 func (l *requestLogger) RoundTrip(req *http.Request) (*http.Response, error) {
 	row := RequestRow{Time: time.Now(), Method: req.Method, Path: req.URL.RequestURI(), ContentType: req.Header.Get("Content-Type")}
+	row.By, _ = req.Context().Value(requesterKey{}).(string)
 	if body, err := requestBody(req); err == nil && len(body) > 0 {
 		row.SentRV = sentResourceVersion(body)
 		row.RequestBody = maskBody(req.URL.Path, body)

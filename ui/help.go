@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/tour"
 )
 
 // helpSource is what the footer and the help page show of the active
@@ -43,6 +44,11 @@ func (m App) helpSource() helpSource {
 		open = k.Requests.OpenInEditor
 	}
 	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open})
+	if m.cfg.Tour && m.tour.Step() < len(tour.Steps) {
+		// kedit demo --tour's skip key, over every view.
+		s.short = append(s.short[:len(s.short):len(s.short)], m.keys.Tour.ShortHelp()...)
+		s.full = append(s.full, m.keys.Tour.FullHelp()...)
+	}
 	return s
 }
 

@@ -44,7 +44,7 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 func (m App) intent(msg tea.Msg) (App, tea.Cmd, bool) {
 	for _, act := range [...]func(App, tea.Msg) (App, tea.Cmd, bool){
 		App.commonIntent, App.objectIntent, App.conflictIntent, App.editorIntent, App.oncallIntent, App.auditIntent,
-		App.browserIntent, App.setIntent, App.docsIntent, App.requestsIntent, App.sourceIntent,
+		App.browserIntent, App.setIntent, App.docsIntent, App.requestsIntent, App.sourceIntent, App.tourIntent,
 	} {
 		if next, cmd, ok := act(m, msg); ok {
 			return next, cmd, true

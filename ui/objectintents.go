@@ -58,6 +58,9 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case object.DemoKubectlEditMsg:
 		m.demoAct(DemoWriter.KubectlEdit, demo.EditorUser+"'s kubectl edit is reading the object ...",
 			"W plays a colleague's kubectl edit that loses a value saved meanwhile: only in kedit demo")
+	case object.DemoRaceMsg:
+		m.demoAct(DemoWriter.Race, escape.Textf("racing %d × kedit set --if ...", demo.RaceRacers),
+			"A races ten kedit set --if on one field: only in kedit demo")
 	default:
 		return m, nil, false
 	}

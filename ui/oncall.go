@@ -18,11 +18,13 @@ import (
 
 // DemoWriter is the demo's second writer as the app sees it
 // (*demo.Writer): w asks it to write at once, W to play a kubectl edit
-// that loses a value saved meanwhile, and each write's report comes on
-// Writes, which is closed when the writer stops.
+// that loses a value saved meanwhile, A to race ten conditional patches
+// (kedit set --if), and each write's report comes on Writes, which is
+// closed when the writer stops.
 type DemoWriter interface {
 	WriteNow()
 	KubectlEdit()
+	Race()
 	Writes() <-chan demo.Write
 }
 
@@ -86,6 +88,9 @@ func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
 	if w.write.Err != nil {
 		m.status.Error(w.write.Text())
 		return m, demoCmd(w.from)
+	}
+	if w.write.Race != nil {
+		m.tourRaces++
 	}
 	m.oncall.demoWrite = &w.write
 	m.sayDemoWrite()

@@ -609,6 +609,7 @@ type fakeDemo struct {
 
 func (f *fakeDemo) WriteNow()                 { f.now <- struct{}{} }
 func (f *fakeDemo) KubectlEdit()              { f.edits.Add(1) }
+func (f *fakeDemo) Race()                     {}
 func (f *fakeDemo) Writes() <-chan demo.Write { return f.writes }
 
 // demoDriver drives an app on testmap with a fake demo writer, as the

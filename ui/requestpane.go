@@ -143,7 +143,7 @@ func requestRows(log *kube.RequestLog) []requests.Row {
 			// The event's type, version and writer are its line.
 			row.Status, row.ReturnedRV = "", ""
 		}
-		row.Said = escape.Safe(r.Said())
+		row.Said, row.By = escape.Safe(r.Said()), escape.Safe(r.By)
 		out[i] = row
 	}
 	return out
@@ -164,6 +164,9 @@ func requestDetail(log *kube.RequestLog, seq uint64) (requests.Detail, bool) {
 		at := escape.Textf("at %s", r.Time.Format("15:04:05.000"))
 		if r.Method != "WATCH" {
 			at += escape.Textf(", answered in %s", r.Latency.String())
+		}
+		if r.By != "" {
+			at = escape.Textf("sent by %s, %s", r.By, at)
 		}
 		d.Lines = append(d.Lines, at)
 		if r.Method != "WATCH" {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +23,14 @@ import (
 // last rows) and the request pane open.
 func benchPaneApp(b *testing.B) (App, *kube.RequestLog, http.RoundTripper) {
 	b.Helper()
-	lipgloss.SetColorProfile(termenv.TrueColor)
-	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	log, rt := benchPaneLog(b)
+	return benchPaneOpen(b, log), log, rt
+}
+
+// benchPaneLog is a request log full after 10,000 requests of 40 KiB
+// bodies, and the round-tripper that fills it.
+func benchPaneLog(b *testing.B) (*kube.RequestLog, http.RoundTripper) {
+	b.Helper()
 	log := kube.NewRequestLog(nil)
 	rt := kube.LogRequests(&rest.Config{}, log).WrapTransport(fakeAPI{})
 	body := `{"metadata":{"resourceVersion":"202"},"data":{"foo":"` + strings.Repeat("x", 40<<10) + `"}}`
@@ -40,6 +47,15 @@ func benchPaneApp(b *testing.B) (App, *kube.RequestLog, http.RoundTripper) {
 			_ = resp.Body.Close()
 		}
 	}
+	return log, rt
+}
+
+// benchPaneOpen is the app on testmap over log, 120x40 with colours on,
+// the request pane open.
+func benchPaneOpen(b *testing.B, log *kube.RequestLog) App {
+	b.Helper()
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	sess := model.NewSession(ref)
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0), At: t0}); err != nil {
 		b.Fatal(err)
@@ -50,7 +66,7 @@ func benchPaneApp(b *testing.B) (App, *kube.RequestLog, http.RoundTripper) {
 	if !m.(App).requestsOpen {
 		b.Fatal("L did not open the pane")
 	}
-	return m.(App), log, rt
+	return m.(App)
 }
 
 // BenchmarkRequestPaneKeystroke is one keystroke with the request pane
@@ -95,4 +111,32 @@ func BenchmarkRequestPaneKeystroke(b *testing.B) {
 		b.StopTimer()
 		benchkeys.ReportLatency(b, d)
 	})
+}
+
+// BenchmarkRequestPaneHeld measures the heap the request pane holds open
+// over a full log: the app on testmap with the pane open after 10,000
+// requests of 40 KiB bodies, less the heap before, the log's included
+// (B-held), and less the heap with the log alone (B-pane: the app, the
+// pane's rows and its lines), after a GC each.
+func BenchmarkRequestPaneHeld(b *testing.B) {
+	var held, pane float64
+	for range b.N {
+		runtime.GC()
+		var before, logged, open runtime.MemStats
+		runtime.ReadMemStats(&before)
+		log, _ := benchPaneLog(b)
+		runtime.GC()
+		runtime.ReadMemStats(&logged)
+		m := benchPaneOpen(b, log)
+		_ = m.View()
+		runtime.GC()
+		runtime.ReadMemStats(&open)
+		held = float64(open.HeapAlloc) - float64(before.HeapAlloc)
+		pane = float64(open.HeapAlloc) - float64(logged.HeapAlloc)
+		runtime.KeepAlive(m)
+		runtime.KeepAlive(log)
+	}
+	b.ReportMetric(held, "B-held")
+	b.ReportMetric(pane, "B-pane")
+	b.ReportMetric(0, "ns/op")
 }

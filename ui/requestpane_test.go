@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/client-go/rest"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -145,5 +147,38 @@ func TestRequestPaneShowsTheLog(t *testing.T) {
 	d.settle()
 	if d.running != 0 || strings.Contains(plain(d.m), "requests kedit sent") {
 		t.Errorf("closed, the pane still waits (%d running) or shows", d.running)
+	}
+}
+
+// TestRequestPaneMarksTheDemoWriter: a request sent through kedit's
+// client with the demo writer's mark is listed by demo-writer, in its
+// row and its detail; kedit's own are not marked.
+func TestRequestPaneMarksTheDemoWriter(t *testing.T) {
+	log := kube.NewRequestLog(nil)
+	rt := kube.LogRequests(&rest.Config{}, log).WrapTransport(fakeAPI{})
+	const path = "/api/v1/namespaces/default/configmaps/testmap"
+	req, err := http.NewRequestWithContext(kube.WithRequester(context.Background(), demo.WriterManager), http.MethodGet, "http://server"+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := rt.RoundTrip(req); err == nil {
+		_ = resp.Body.Close()
+	}
+	send(t, rt, http.MethodGet, path, "")
+	d := newDriver(t, newApp(t, 160, 30, &fakeRunner{}, func(c *Config) { c.Requests = log }))
+	d.send(keyMsg("L"))
+	var marked []bool
+	for _, l := range strings.Split(plain(d.m), "\n") {
+		if strings.Contains(l, "GET ") && strings.Contains(l, "testmap") {
+			marked = append(marked, strings.Contains(l, "by demo-writer"))
+		}
+	}
+	if len(marked) != 2 || !marked[0] || marked[1] {
+		t.Errorf("rows marked by demo-writer: %v, want [true false]:\n%s", marked, plain(d.m))
+	}
+	d.send(keyMsg("k"))
+	d.send(tea.KeyMsg{Type: tea.KeyEnter})
+	if out := plain(d.m); !strings.Contains(out, "sent by demo-writer, at ") {
+		t.Errorf("the detail does not say who sent it:\n%s", out)
 	}
 }

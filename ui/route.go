@@ -53,6 +53,11 @@ func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
 		m.requests, cmd = m.requests.Update(msg)
 		return m.answer(cmd)
 	}
+	if m.tourTakes(msg) {
+		var cmd tea.Cmd
+		m.tour, cmd = m.tour.Update(msg)
+		return m.answer(cmd)
+	}
 	if m.opensRequests(msg) {
 		return m.openRequests()
 	}

@@ -2,7 +2,10 @@ package ui
 
 import (
 	"net/http"
+
 	"net/url"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -18,7 +21,10 @@ import (
 // writer for the step that starts.
 
 // tourWriter is the demo writer as the tour prepares it (*demo.Writer).
-type tourWriter interface{ NextWrites(mine bool) }
+type tourWriter interface {
+	NextWrites(mine bool)
+	Reset()
+}
 
 // tourUpdate hands the tour the session's state, and prepares the demo
 // writer when a step starts; nothing outside the tour.
@@ -26,9 +32,21 @@ func (m *App) tourUpdate() {
 	if !m.cfg.Tour || m.sess == nil {
 		return
 	}
-	if !m.tour.SetContent(tour.Content{Facts: m.tourFacts(), Requests: tourRequests(m.cfg.Requests, m.target)}) {
+	if !m.tour.SetContent(m.tourContent()) {
 		return
 	}
+	m.tourPrepare()
+}
+
+// tourContent is the session's state and the writes sent, for the tour.
+func (m *App) tourContent() tour.Content {
+	return tour.Content{Facts: m.tourFacts(), Requests: tourRequests(m.cfg.Requests, m.target)}
+}
+
+// tourPrepare prepares the demo writer for the step that starts: foo set
+// back to "1" when the step starts from there, the field its next write
+// changes.
+func (m *App) tourPrepare() {
 	i := m.tour.Step()
 	if i >= len(tour.Steps) {
 		return
@@ -36,6 +54,9 @@ func (m *App) tourUpdate() {
 	w, ok := m.demo.(tourWriter)
 	if !ok {
 		return
+	}
+	if tour.Steps[i].Reset {
+		w.Reset()
 	}
 	switch tour.Steps[i].Writes {
 	case tour.WritesMine:
@@ -49,7 +70,9 @@ func (m *App) tourUpdate() {
 func (m *App) tourFacts() tour.Facts {
 	s := m.sess
 	base := s.Base()
-	f := tour.Facts{BaseFoo: dataFoo(base.Object), BaseRV: escape.Safe(base.ResourceVersion), Timeline: m.screen == screenTimeline}
+	live, _ := s.Live()
+	f := tour.Facts{BaseFoo: dataFoo(base.Object), BaseRV: escape.Safe(base.ResourceVersion), Timeline: m.screen == screenTimeline,
+		Blame: m.screen == screenObject && m.object.Blaming(), Lost: m.screen == screenLost, LiveFoo: dataFoo(live.Object), Races: m.tourRaces}
 	if d := s.Draft(); d != nil {
 		f.Draft, f.DraftFoo = true, dataFoo(d.Object)
 	}
@@ -73,10 +96,11 @@ func dataFoo(obj *unstructured.Unstructured) string {
 	return v
 }
 
-// tourRequests are the writes of target's object the log holds (a
-// watch's events, reads and other objects' requests, such as an access
-// review, left out), each named by who sent it: the demo writer's carry
-// its field manager, the rest are kedit's.
+// tourRequests are the writes of target's object the log holds (reads
+// and other objects' requests, such as an access review, left out), and
+// the watch's events of versions the demo's kubectl edit wrote, which
+// kedit's log holds no request of. Each is named by who sent it: the
+// demo writer's are marked so in the log, the rest are kedit's.
 func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 	if log == nil || target == nil {
 		return nil
@@ -86,6 +110,10 @@ func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 	for _, r := range log.Rows() {
 		switch r.Method {
 		case http.MethodPut, http.MethodPatch, http.MethodPost:
+		case "WATCH":
+			if r.Manager != demo.EditorManager || r.Event != "MODIFIED" {
+				continue
+			}
 		default:
 			continue
 		}
@@ -94,12 +122,33 @@ func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 			continue
 		}
 		who := "kedit"
-		if u.Query().Get("fieldManager") == demo.WriterManager {
-			who = demo.WriterManager
+		switch {
+		case r.By != "":
+			who = r.By
+		case r.Method == "WATCH":
+			who = r.Manager
 		}
 		out = append(out, tour.Request{Seq: r.Seq, Who: escape.Safe(who), Method: escape.Safe(r.Method),
 			SentRV: escape.Safe(r.SentRV), ServerRV: escape.Safe(r.ServerRV), ReturnedRV: escape.Safe(r.ReturnedRV),
 			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict})
 	}
 	return out
+}
+
+// tourIntent acts on the tour's skip key: the next step starts, prepared
+// as if the one under way were done; false for any other message.
+func (m App) tourIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	if _, ok := msg.(tour.SkipMsg); !ok {
+		return m, nil, false
+	}
+	if m.cfg.Tour && m.sess != nil && m.tour.Skip(m.tourContent()) {
+		m.tourPrepare()
+	}
+	return m, nil, true
+}
+
+// tourTakes says whether key is the tour's, which it takes over every
+// view while a step is under way.
+func (m App) tourTakes(msg tea.KeyMsg) bool {
+	return m.cfg.Tour && m.tour.Step() < len(tour.Steps) && m.tour.Takes(msg)
 }

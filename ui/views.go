@@ -55,6 +55,9 @@ type views struct {
 	// tour is kedit demo --tour's line over every view (tourline.go),
 	// drawn while the Config asks for it.
 	tour tour.Model
+	// tourRaces counts the demo's races answered, for the tour's last
+	// step.
+	tourRaces int
 }
 
 func newViews(keys KeyMap, styles *common.Styles) views {

@@ -42,8 +42,12 @@ type Write struct {
 	// which step it is; 0 for the demo writer's own writes.
 	Edit EditStep
 	// Unchanged is set when the kubectl edit's write found the field
-	// still as it had read it: it stored nothing new.
+	// still as it had read it, or Reset found it as asked: it stored
+	// nothing new.
 	Unchanged bool
+	// Race is the outcome of each racer of Race, in the order sent; nil
+	// for any other report.
+	Race []RaceEntry
 }
 
 // Text says what was written, for the status line:
@@ -56,8 +60,18 @@ func (w Write) Text() escape.Text {
 	if w.Edit != 0 {
 		return w.editText(where)
 	}
+	if w.Race != nil {
+		return raceText(w.Path, w.Race)
+	}
+	if w.Err != nil && w.Path == "" {
+		// Nothing to set was found: the race's or the reset's field.
+		return escape.Textf("%s: %s", WriterManager, w.Err)
+	}
 	if w.Err != nil {
 		return escape.Textf("%s could not set %s: %s", WriterManager, where, w.Err)
+	}
+	if w.Unchanged {
+		return escape.Textf("%s found %s = %q already (rv %s)", WriterManager, where, w.Value, w.ResourceVersion)
 	}
 	return escape.Textf("%s set %s = %q (rv %s)", WriterManager, where, w.Value, w.ResourceVersion)
 }
@@ -79,6 +93,8 @@ type Writer struct {
 
 	now    chan struct{}
 	edit   chan struct{}
+	reset  chan struct{}
+	race   chan struct{}
 	writes chan Write
 	// editor is the kubectl edit's client (WithEditor); nil: the demo
 	// writer's own.
@@ -116,6 +132,8 @@ func NewWriter(dc dynamic.Interface, t *kube.Target, interval time.Duration) *Wr
 		interval: interval,
 		now:      make(chan struct{}, 1),
 		edit:     make(chan struct{}, 1),
+		reset:    make(chan struct{}, 1),
+		race:     make(chan struct{}, 1),
 		writes:   make(chan Write, demoWritesBuffered),
 	}
 }
@@ -141,6 +159,26 @@ func (w *Writer) Start(ctx context.Context) {
 func (w *Writer) WriteNow() {
 	select {
 	case w.now <- struct{}{}:
+	default:
+	}
+}
+
+// Reset asks for the field the user most likely edits (testmap's foo)
+// to be set back to RaceFrom, the demo's first value, at once: the tour
+// starts a step from there. Asking again before it happened asks once.
+func (w *Writer) Reset() {
+	select {
+	case w.reset <- struct{}{}:
+	default:
+	}
+}
+
+// Race asks for the demo's race (the package's Race on that field) at
+// once; its report carries each racer's outcome. Asking again before it
+// happened asks once.
+func (w *Writer) Race() {
+	select {
+	case w.race <- struct{}{}:
 	default:
 	}
 }
@@ -176,6 +214,10 @@ func (w *Writer) Stop() {
 
 func (w *Writer) run(ctx context.Context) {
 	defer close(w.writes)
+	// The race's patches are kedit set's; the rest are the writer's own,
+	// and the request log says so.
+	raceCtx := ctx
+	ctx = kube.WithRequester(ctx, WriterManager)
 	var tick <-chan time.Time
 	var timer *time.Timer
 	if w.interval > 0 {
@@ -195,6 +237,10 @@ func (w *Writer) run(ctx context.Context) {
 			report = w.write(ctx)
 		case <-w.now:
 			report = w.write(ctx)
+		case <-w.reset:
+			report = w.resetMine(ctx)
+		case <-w.race:
+			report = w.runRace(raceCtx)
 		case <-w.edit:
 			if edit != nil {
 				report = Write{Path: edit.path(), Edit: EditBusy}
@@ -215,7 +261,7 @@ func (w *Writer) run(ctx context.Context) {
 		case w.writes <- report:
 		default: // nobody reads: drop the report, not the writes
 		}
-		if timer != nil && report.Edit == 0 {
+		if timer != nil && report.Edit == 0 && report.Race == nil {
 			timer.Reset(w.interval)
 		}
 	}

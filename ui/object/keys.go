@@ -25,10 +25,10 @@ type KeyMap struct {
 
 	// On-call and teaching: the timeline of versions, the blame gutter,
 	// the server's dry run of the draft, the demo writer's write at once,
-	// and the demo's kubectl edit that loses a value saved meanwhile (both
-	// kedit demo only). Docs shows the docs of the field on blame's
-	// cursor line.
-	Timeline, Blame, Docs, Preview, DemoWrite, DemoKubectlEdit key.Binding
+	// the demo's kubectl edit that loses a value saved meanwhile, and the
+	// demo's race of ten kedit set --if (all three kedit demo only). Docs
+	// shows the docs of the field on blame's cursor line.
+	Timeline, Blame, Docs, Preview, DemoWrite, DemoKubectlEdit, DemoRace key.Binding
 
 	// BackToList goes back to the browser, on the object's type and
 	// namespace, when kedit has a list to go back to.
@@ -65,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		DemoWrite: common.Binding("demo writer writes", "w"),
 
 		DemoKubectlEdit: common.Binding("demo kubectl edit", "W"),
+		DemoRace:        common.Binding("demo race: 10 × kedit set --if", "A"),
 
 		BackToList: common.Binding("list", "esc"),
 

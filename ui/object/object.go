@@ -337,7 +337,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	}
 	oncall := []key.Binding{k.Timeline, k.Blame, k.Docs, k.Preview}
 	if m.demo {
-		oncall = append(oncall, k.DemoWrite, k.DemoKubectlEdit)
+		oncall = append(oncall, k.DemoWrite, k.DemoKubectlEdit, k.DemoRace)
 	}
 	return [][]key.Binding{
 		draft,

@@ -33,6 +33,9 @@ type (
 	// DemoKubectlEditMsg asks kedit demo to play a colleague's kubectl
 	// edit that loses a value saved meanwhile (W).
 	DemoKubectlEditMsg struct{}
+	// DemoRaceMsg asks kedit demo to race ten conditional patches, the
+	// same kedit set --if, on the field the user edits (A).
+	DemoRaceMsg struct{}
 	// BackToListMsg asks to go back to the browser (esc), when the view
 	// has a list to go back to (SetBackToList).
 	BackToListMsg struct{}
@@ -107,7 +110,7 @@ func (m Model) anywhereIntents() []common.KeyIntent {
 	k := m.keys
 	return []common.KeyIntent{{Keys: k.ForceQuit, Intent: common.ForceQuitMsg{}}, {Keys: k.Help, Intent: common.HelpMsg{}}, {Keys: k.Quit, Intent: common.QuitRequestedMsg{}},
 		{Keys: k.Timeline, Intent: ShowTimelineMsg{}}, {Keys: k.Preview, Intent: PreviewMsg{}}, {Keys: k.DemoWrite, Intent: DemoWriteMsg{}},
-		{Keys: k.DemoKubectlEdit, Intent: DemoKubectlEditMsg{}}}
+		{Keys: k.DemoKubectlEdit, Intent: DemoKubectlEditMsg{}}, {Keys: k.DemoRace, Intent: DemoRaceMsg{}}}
 }
 
 // draftIntents are the keys that act on the draft, and esc back to the

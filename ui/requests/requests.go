@@ -38,6 +38,9 @@ type Row struct {
 	// Said is what happened, in one line, when the status does not say
 	// it all: a 409's versions, a watch event's version and writer.
 	Said escape.Text
+	// By names who in kedit sent the request when not kedit itself
+	// (demo-writer, which shares kedit's client); "" for kedit.
+	By escape.Text
 }
 
 // Detail is one request in full, as enter shows it: its path with the
@@ -274,7 +277,12 @@ func (m Model) rowLine(r Row, pathW int) string {
 	if r.Status == "no answer" {
 		back, took = "", "after "+took
 	}
-	return cut(m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, string(r.Said), pathW), m.width)
+	said := string(r.Said)
+	if r.By != "" {
+		// As a watch event names its writer.
+		said = strings.TrimSuffix("by "+string(r.By)+"; "+said, "; ")
+	}
+	return cut(m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, said, pathW), m.width)
 }
 
 // line lays out one line's columns; a path too long keeps its end, where

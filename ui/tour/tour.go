@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -29,33 +31,56 @@ const (
 )
 
 // Step is one step of the tour: its title and instruction as README's
-// "Try it in two minutes" numbers them, and what the writer writes next.
+// "Try it in two minutes" numbers them, what the writer writes next, and
+// whether the demo writer sets foo back to "1" first (Reset): the step
+// then starts once the live object shows it.
 type Step struct {
 	Title, Do string
 	Writes    Writes
-	done      func(start, now Facts, sawClean bool) bool
+	Reset     bool
+	// quiet is what the step did on the wire when it sent nothing.
+	quiet string
+	done  func(start, now Facts, seen seen) bool
+}
+
+// seen is what showed while the step was under way: a clean rebase, the
+// timeline, a lost update (lostSaved: the save there was then).
+type seen struct {
+	clean, timeline, lost bool
+	lostSaved   string
 }
 
 // Steps are the tour's steps in order; README's tutorial lists each
 // Title and Do (TestREADMETutorialIsTheTour).
 var Steps = []Step{
-	{Title: "Make a draft.", Do: "press e, change foo to mine, save and quit your editor",
-		done: func(_, now Facts, _ bool) bool { return now.Draft && now.DraftFoo != now.BaseFoo }},
+	{Title: "Make a draft.", Do: "press e, change foo to mine, save and quit your editor", Reset: true,
+		done: func(_, now Facts, _ seen) bool { return now.Draft && now.DraftFoo != now.BaseFoo }},
 	{Title: "Make a same-field conflict.", Do: "press w, wait for \"changed on server\", then press s", Writes: WritesMine,
-		done: func(_, now Facts, _ bool) bool { return now.OpenConflicts > 0 }},
+		done: func(_, now Facts, _ seen) bool { return now.OpenConflicts > 0 }},
 	{Title: "Resolve it.", Do: "press m, then press s",
-		done: func(start, now Facts, _ bool) bool { return saved(start, now) }},
+		done: func(start, now Facts, _ seen) bool { return saved(start.SavedRV, now) }},
 	{Title: "Make a clean rebase.", Do: "press e, change foo to mine again, save and quit your editor; then press w, wait for \"changed on server\", press s, wait for \"clean rebase\", press s", Writes: WritesOther,
-		done: func(start, now Facts, sawClean bool) bool { return sawClean && saved(start, now) }},
-	{Title: "Read the timeline.", Do: "press t",
-		done: func(_, now Facts, _ bool) bool { return now.Timeline }},
+		done: func(start, now Facts, s seen) bool { return s.clean && saved(start.SavedRV, now) }},
+	{Title: "Read the timeline.", Do: "press t, then press esc", quiet: "nothing was sent: the timeline shows the versions the watch brought",
+		done: func(_, now Facts, s seen) bool { return s.timeline && !now.Timeline }},
+	{Title: "Read the blame.", Do: "press b", Reset: true,
+		quiet: "nothing more was sent: blame reads the managedFields of the version the watch brought",
+		done:  func(_, now Facts, _ seen) bool { return now.Blame }},
+	{Title: "Lose an update, find it, undo it.", Do: "press e, change foo to mine, save and quit your editor; then press W, wait for \"writes it back in 5 s\", press s, wait for \"a lost update\", press t, wait for \"LOST\", press enter, press u, press s", Reset: true,
+		done: func(_, now Facts, s seen) bool { return s.lost && saved(s.lostSaved, now) }},
+	{Title: "Set foo to 2 only if foo is 1.", Do: "press A, wait for \"1 won\"", Reset: true,
+		done: func(start, now Facts, _ seen) bool { return now.Races > start.Races }},
 }
 
-// saved: a save the server took since the step started, nothing left to
-// save or resolve.
-func saved(start, now Facts) bool {
-	return now.SavedRV != "" && now.SavedRV != start.SavedRV && !now.Draft && !now.Rebasing
+// saved: a save the server took since the one before (before, "" for
+// none), nothing left to save or resolve.
+func saved(before string, now Facts) bool {
+	return now.SavedRV != "" && now.SavedRV != before && !now.Draft && !now.Rebasing
 }
+
+// ResetFoo is what a step that resets starts from: the demo's first
+// value of foo.
+const ResetFoo = "1"
 
 // Facts are what the app tells of the session after each event.
 type Facts struct {
@@ -72,9 +97,18 @@ type Facts struct {
 	Conflicts, OpenConflicts, Merged int
 	// SavedRV is the version the last save stored, "" before one.
 	SavedRV string
-	// Timeline: the timeline shows.
-	Timeline bool
+	// Timeline: the timeline shows; Blame: blame shows; Lost: a lost
+	// update shows (the audit log's, enter on a LOST row).
+	Timeline, Blame, Lost bool
+	// LiveFoo is .data.foo in the live object.
+	LiveFoo string
+	// Races counts the demo's races answered.
+	Races int
 }
+
+// reset: foo is as a step that resets starts from it, or the object has
+// no foo to reset (another object than testmap).
+func (f Facts) reset() bool { return f.LiveFoo == ResetFoo || f.LiveFoo == "" }
 
 // clean is a rebase without a conflict that merged something.
 func (f Facts) clean() bool { return f.Rebasing && f.Conflicts == 0 && f.Merged > 0 }
@@ -97,18 +131,29 @@ type Content struct {
 	Requests []Request
 }
 
-// KeyMap is the tour's keys: none; the steps move on by the session's
-// state, and the views keep every key.
-type KeyMap struct{}
+// KeyMap is the tour's keys: Skip alone; the steps move on by the
+// session's state, and the views keep every other key.
+type KeyMap struct {
+	// Skip moves to the next step, preparing its state as the step's
+	// own start does.
+	Skip key.Binding
+}
 
-// DefaultKeyMap is the tour's KeyMap.
-func DefaultKeyMap() KeyMap { return KeyMap{} }
+// DefaultKeyMap is the tour's KeyMap: alt+n, which no view takes and
+// the in-app editor does not type.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{Skip: common.Binding("tour: skip the step", "alt+n")}
+}
 
-// ShortHelp is empty: the tour has no keys.
-func (KeyMap) ShortHelp() []key.Binding { return nil }
+// ShortHelp is the skip key.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Skip} }
 
-// FullHelp is empty: the tour has no keys.
-func (KeyMap) FullHelp() [][]key.Binding { return nil }
+// FullHelp is the skip key.
+func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Skip}} }
+
+// SkipMsg asks to skip the step under way (the app then calls Skip with
+// the session's state and prepares the next step).
+type SkipMsg struct{}
 
 // Model is the tour: the step under way and what the last one did.
 type Model struct {
@@ -117,13 +162,15 @@ type Model struct {
 	// wrap wraps the lines at the screen's width (SetSize).
 	wrap lipgloss.Style
 	// step is the index in Steps of the step under way, len(Steps) at
-	// the end; start are the facts when it started, sawClean whether a
-	// clean rebase showed since, lastSeq the newest request then.
-	step     int
-	start    Facts
-	sawClean bool
-	lastSeq  uint64
-	started  bool
+	// the end; ready whether its reset showed (always, without one);
+	// start are the facts when it was ready, seen what showed since,
+	// lastSeq the newest request when it started.
+	step    int
+	ready   bool
+	start   Facts
+	seen    seen
+	lastSeq uint64
+	started bool
 	// explained is what the step done last did on the wire.
 	explained string
 }
@@ -141,9 +188,24 @@ func (m *Model) SetSize(width, _ int) { m.wrap = lipgloss.NewStyle().Width(max(w
 // Step is the index of the step under way, len(Steps) once all are done.
 func (m Model) Step() int { return m.step }
 
+// Ready says whether the step under way has started: its reset, if it
+// has one, shows in the live object.
+func (m Model) Ready() bool { return m.ready }
+
+// Update answers the skip key with SkipMsg while a step is under way.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && m.step < len(Steps) && key.Matches(k, m.keys.Skip) {
+		return m, common.Emit(SkipMsg{})
+	}
+	return m, nil
+}
+
+// Takes says whether msg is the tour's key.
+func (m Model) Takes(msg tea.KeyMsg) bool { return key.Matches(msg, m.keys.Skip) }
+
 // SetContent takes the session's state after an event and moves on while
 // the step under way is done. It returns whether a step started (the app
-// then prepares its writer: Steps[Step()].Writes).
+// then prepares its writer: Steps[Step()]'s Writes and Reset).
 func (m *Model) SetContent(c Content) bool {
 	if !m.started {
 		m.started = true
@@ -152,10 +214,18 @@ func (m *Model) SetContent(c Content) bool {
 	}
 	moved := false
 	for m.step < len(Steps) {
-		if c.Facts.clean() {
-			m.sawClean = true
+		if !m.ready {
+			if !c.Facts.reset() {
+				break
+			}
+			m.ready, m.start = true, c.Facts
 		}
-		if !Steps[m.step].done(m.start, c.Facts, m.sawClean) {
+		m.seen.clean = m.seen.clean || c.Facts.clean()
+		m.seen.timeline = m.seen.timeline || c.Facts.Timeline
+		if c.Facts.Lost && !m.seen.lost {
+			m.seen.lost, m.seen.lostSaved = true, c.Facts.SavedRV
+		}
+		if !Steps[m.step].done(m.start, c.Facts, m.seen) {
 			break
 		}
 		m.explained = explain(m.step, c, m.lastSeq)
@@ -166,23 +236,51 @@ func (m *Model) SetContent(c Content) bool {
 	return moved
 }
 
-// begin starts the step under way on c.
+// Skip moves to the next step as if the one under way were done, and
+// says so; it reports whether a step started (the app prepares it).
+func (m *Model) Skip(c Content) bool {
+	if m.step >= len(Steps) {
+		return false
+	}
+	m.explained = fmt.Sprintf("step %d skipped", m.step+1)
+	m.step++
+	m.begin(c)
+	return m.step < len(Steps)
+}
+
+// begin starts the step under way on c: at once, or once its reset
+// shows.
 func (m *Model) begin(c Content) {
-	m.start, m.sawClean = c.Facts, false
+	m.start, m.seen = c.Facts, seen{}
+	m.ready = m.step >= len(Steps) || !Steps[m.step].Reset || c.Facts.reset()
 	if n := len(c.Requests); n > 0 {
 		m.lastSeq = c.Requests[n-1].Seq
 	}
 }
 
 // explain says what step i did on the wire: the writes sent since it
-// started, each with its answer.
+// started, each with its answer (a run of the same request, as the
+// race's, counted by answer), and the versions other clients wrote.
 func explain(i int, c Content, since uint64) string {
-	var said []string
+	var reqs []Request
 	for _, r := range c.Requests {
-		if r.Seq <= since {
+		if r.Seq > since {
+			reqs = append(reqs, r)
+		}
+	}
+	var said []string
+	for len(reqs) > 0 {
+		r := reqs[0]
+		if n := run(reqs); n >= 3 {
+			said = append(said, explainRun(reqs[:n]))
+			reqs = reqs[n:]
 			continue
 		}
-		if r.Conflict {
+		reqs = reqs[1:]
+		switch {
+		case r.Method == "WATCH":
+			said = append(said, fmt.Sprintf("the watch brought rv %s by %s, another client: its request is not kedit's", r.ReturnedRV, r.Who))
+		case r.Conflict:
 			// The log learns the server's version once kedit read
 			// theirs, which may come after the rebase showed.
 			server := "a newer version"
@@ -194,17 +292,64 @@ func explain(i int, c Content, since uint64) string {
 			}
 			said = append(said, fmt.Sprintf("%s sent %s with rv %s; the server holds %s; %s: nothing was overwritten",
 				r.Who, r.Method, orNone(r.SentRV), server, r.Status))
-			continue
+		default:
+			said = append(said, fmt.Sprintf("%s sent %s with rv %s; %s: stored as rv %s", r.Who, r.Method, orNone(r.SentRV), r.Status, orNone(r.ReturnedRV)))
 		}
-		said = append(said, fmt.Sprintf("%s sent %s with rv %s; %s: stored as rv %s", r.Who, r.Method, orNone(r.SentRV), r.Status, orNone(r.ReturnedRV)))
 	}
 	switch {
 	case len(said) > 0:
+		if i < len(Steps) && Steps[i].quiet != "" && i != 0 {
+			said = append(said, Steps[i].quiet)
+		}
 		return strings.Join(said, "; then ")
 	case i == 0:
 		return fmt.Sprintf("nothing was sent: the draft is on your disk, based on rv %s", c.Facts.BaseRV)
+	case Steps[i].quiet != "":
+		return Steps[i].quiet
 	}
-	return "nothing was sent: the timeline shows the versions the watch brought"
+	return "nothing was sent"
+}
+
+// run is how many of reqs, from the first, are the same request sent
+// again: who, method and resourceVersion.
+func run(reqs []Request) int {
+	n := 1
+	for n < len(reqs) && reqs[n].Method != "WATCH" && reqs[n].Who == reqs[0].Who && reqs[n].Method == reqs[0].Method && reqs[n].SentRV == reqs[0].SentRV {
+		n++
+	}
+	if reqs[0].Method == "WATCH" {
+		return 1
+	}
+	return n
+}
+
+// explainRun says a run of the same request by answer: `kedit sent 10 PATCH
+// requests with rv none at once: 1 × 200 (stored as rv 215), 9 × 422
+// Unprocessable Entity: nothing was written`.
+func explainRun(reqs []Request) string {
+	counts := map[escape.Text]int{}
+	var order []escape.Text
+	var stored escape.Text
+	for _, r := range reqs {
+		if counts[r.Status] == 0 {
+			order = append(order, r.Status)
+		}
+		counts[r.Status]++
+		if r.ReturnedRV != "" && !r.Conflict && strings.HasPrefix(string(r.Status), "2") {
+			stored = r.ReturnedRV
+		}
+	}
+	parts := make([]string, 0, len(order))
+	for _, st := range order {
+		p := fmt.Sprintf("%d × %s", counts[st], st)
+		if strings.HasPrefix(string(st), "2") && stored != "" {
+			p += " (stored as rv " + string(stored) + ")"
+		} else if !strings.HasPrefix(string(st), "2") {
+			p += ": nothing was written"
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%s sent %s with rv %s at once: %s", reqs[0].Who, words.Count(len(reqs), string(reqs[0].Method)+" request"), orNone(reqs[0].SentRV), strings.Join(parts, ", "))
 }
 
 func orNone(t escape.Text) string {
@@ -218,7 +363,12 @@ func orNone(t escape.Text) string {
 func (m Model) View() string {
 	var do string
 	if m.step < len(Steps) {
-		do = fmt.Sprintf("tour %d/%d: %s", m.step+1, len(Steps), Steps[m.step].Do)
+		switch {
+		case !m.ready:
+			do = fmt.Sprintf("tour %d/%d (getting ready: demo-writer sets foo back to %q)", m.step+1, len(Steps), ResetFoo)
+		default:
+			do = fmt.Sprintf("tour %d/%d: %s", m.step+1, len(Steps), Steps[m.step].Do)
+		}
 	} else {
 		do = "tour done: every step is in README's Try it in two minutes; q quits"
 	}

@@ -1,8 +1,11 @@
 package tour
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
@@ -56,12 +59,40 @@ func TestStepsMoveOnByTheSessionsState(t *testing.T) {
 			done:   Facts{SavedRV: "213"},
 			said:   []string{"nothing was sent"}},
 		{name: "timeline",
-			notYet: []Facts{{SavedRV: "213"}},
-			done:   Facts{SavedRV: "213", Timeline: true},
+			// Shown is not yet done: closed after it is.
+			notYet: []Facts{{SavedRV: "213"}, {SavedRV: "213", Timeline: true}},
+			done:   Facts{SavedRV: "213", LiveFoo: "mine again"},
 			said:   []string{"the versions the watch brought"}},
+		{name: "blame",
+			// Not before the reset shows, whatever shows.
+			notYet: []Facts{{SavedRV: "213", Blame: true, LiveFoo: "mine again"}, {SavedRV: "213", LiveFoo: "1"}},
+			done:   Facts{SavedRV: "213", Blame: true, LiveFoo: "1"},
+			add:    []Request{put(11, "demo-writer", "213", "200", "215", false)},
+			said:   []string{"demo-writer sent PUT with rv 213; 200: stored as rv 215; then nothing more was sent: blame reads the managedFields"}},
+		{name: "lost update",
+			// A save before the lost update showed, and the lost update
+			// without a save after it, are not the step.
+			notYet: []Facts{{SavedRV: "218", LiveFoo: "1"}, {SavedRV: "218", LiveFoo: "1", Lost: true}, {SavedRV: "218", Draft: true, DraftFoo: "mine", LiveFoo: "1"}},
+			done:   Facts{SavedRV: "222", LiveFoo: "mine"},
+			add: []Request{put(12, "kedit", "215", "200", "218", false),
+				{Seq: 13, Who: "kubectl-edit", Method: "WATCH", ReturnedRV: "220", Status: "MODIFIED"},
+				put(14, "kedit", "220", "200", "222", false)},
+			said: []string{"kedit sent PUT with rv 215; 200: stored as rv 218; then the watch brought rv 220 by kubectl-edit, another client: its request is not kedit's; then kedit sent PUT with rv 220; 200: stored as rv 222"}},
+		{name: "race",
+			notYet: []Facts{{SavedRV: "222", LiveFoo: "mine", Races: 1}, {SavedRV: "222", LiveFoo: "1"}},
+			done:   Facts{SavedRV: "222", LiveFoo: "2", Races: 2},
+			add:    race(15, 10),
+			said:   []string{"kedit sent 10 PATCH requests with rv none at once: 1 × 200 (stored as rv 230), 9 × 422 Unprocessable Entity: nothing was written"}},
+	}
+	if len(steps) != len(Steps) {
+		t.Fatalf("the test walks %d steps of %d", len(steps), len(Steps))
 	}
 	for i, s := range steps {
-		if !strings.Contains(m.View(), Steps[i].Do) {
+		if Steps[i].Reset {
+			if !strings.Contains(m.View(), "getting ready") && !strings.Contains(m.View(), Steps[i].Do) {
+				t.Fatalf("%s: %s", s.name, m.View())
+			}
+		} else if !strings.Contains(m.View(), Steps[i].Do) {
 			t.Fatalf("%s: the top line does not say %q:\n%s", s.name, Steps[i].Do, m.View())
 		}
 		for _, f := range s.notYet {
@@ -84,10 +115,84 @@ func TestStepsMoveOnByTheSessionsState(t *testing.T) {
 	}
 }
 
+// race is the requests of the demo's race from seq: n PATCHes without a
+// resourceVersion, the first taken, the others refused with 422.
+func race(seq uint64, n int) []Request {
+	out := make([]Request, n)
+	for i := range out {
+		out[i] = Request{Seq: seq + uint64(i), Who: "kedit", Method: "PATCH", Status: "422 Unprocessable Entity"}
+	}
+	out[0].Status, out[0].ReturnedRV = "200", "230"
+	return out
+}
+
+// TestAResetStepWaitsForFoo: a step that starts from foo "1" says it is
+// getting ready until the live object shows it, and nothing done before
+// counts for it; the skip key moves on at once, and the step after it
+// starts from its own state.
+func TestAResetStepWaitsForFoo(t *testing.T) {
+	m := newTour(t)
+	for m.Step() < 5 {
+		if !m.Skip(Content{Facts: Facts{LiveFoo: "mine"}}) {
+			t.Fatalf("skip at step %d", m.Step())
+		}
+	}
+	// Blame resets foo: not ready while foo is "mine".
+	if m.Step() != 5 || m.Ready() || !strings.Contains(m.View(), `tour 6/8 (getting ready: demo-writer sets foo back to "1")`) || !strings.Contains(m.View(), "step 5 skipped") {
+		t.Fatalf("after skipping to blame: ready %v\n%s", m.Ready(), m.View())
+	}
+	if m.SetContent(Content{Facts: Facts{LiveFoo: "mine", Blame: true}}) || m.Ready() {
+		t.Fatal("blame before the reset showed finished the step")
+	}
+	m.SetContent(Content{Facts: Facts{LiveFoo: "1"}})
+	if !m.Ready() || !strings.Contains(m.View(), Steps[5].Do) {
+		t.Fatalf("after the reset: %s", m.View())
+	}
+	if !m.SetContent(Content{Facts: Facts{LiveFoo: "1", Blame: true}}) || m.Step() != 6 {
+		t.Fatalf("blame did not finish its step: %d", m.Step())
+	}
+	for m.Step() < len(Steps) {
+		m.Skip(Content{Facts: Facts{LiveFoo: "1"}})
+	}
+	if m.Skip(Content{}) || !strings.Contains(m.View(), "tour done") {
+		t.Errorf("skip after the end: %s", m.View())
+	}
+}
+
+// TestSkipKey: alt+n asks to skip while a step is under way, and is in
+// the tour's help; other keys are the views'.
+func TestSkipKey(t *testing.T) {
+	m := newTour(t)
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n"), Alt: true})
+	if cmd == nil {
+		t.Fatal("alt+n asked nothing")
+	}
+	if _, ok := cmd().(SkipMsg); !ok {
+		t.Errorf("alt+n: %T", cmd())
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}); cmd != nil || m.Takes(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}) {
+		t.Error("n is the tour's")
+	}
+	if h := DefaultKeyMap().ShortHelp(); len(h) != 1 || h[0].Help().Key != "alt+n" {
+		t.Errorf("help: %v", h)
+	}
+}
+
 // TestStepsPrepareTheWriter: the conflict's step makes the writer write
 // foo next, the clean rebase's another field.
 func TestStepsPrepareTheWriter(t *testing.T) {
 	if Steps[1].Writes != WritesMine || Steps[3].Writes != WritesOther {
 		t.Errorf("writes: %v %v", Steps[1].Writes, Steps[3].Writes)
+	}
+	// The steps that start from foo "1": the first (a kept demo's foo
+	// may be anything), blame, the lost update and the race.
+	var reset []int
+	for i, s := range Steps {
+		if s.Reset {
+			reset = append(reset, i+1)
+		}
+	}
+	if fmt.Sprint(reset) != "[1 6 7 8]" {
+		t.Errorf("steps that reset foo: %v", reset)
 	}
 }
