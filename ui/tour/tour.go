@@ -59,7 +59,7 @@ var Steps = []Step{
 		done: func(_, now Facts, _ seen) bool { return now.OpenConflicts > 0 }},
 	{Title: "Resolve it.", Do: "press m, then press s",
 		done: func(start, now Facts, _ seen) bool { return saved(start.SavedRV, now) }},
-	{Title: "Make a clean rebase.", Do: "press e, change foo to mine again, save and quit your editor; then press w, wait for \"changed on server\", press s, wait for \"clean rebase\", press s", Writes: WritesOther,
+	{Title: "Make a clean rebase.", Do: "press e, change foo to mine2, save and quit your editor; then press w, wait for \"changed on server\", press s, wait for \"clean rebase\", press s", Writes: WritesOther,
 		done: func(start, now Facts, s seen) bool { return s.clean && saved(start.SavedRV, now) }},
 	{Title: "Read the timeline.", Do: "press t, then press esc", quiet: "nothing was sent: the timeline shows the versions the watch brought",
 		done: func(_, now Facts, s seen) bool { return s.timeline && !now.Timeline }},

@@ -55,17 +55,17 @@ func TestStepsMoveOnByTheSessionsState(t *testing.T) {
 			said:   []string{"kedit sent PUT with rv 204; 200: stored as rv 208"}},
 		{name: "clean rebase",
 			// A save without a clean rebase before it is not the step.
-			notYet: []Facts{{Draft: true, DraftFoo: "mine again"}, {SavedRV: "210"}, {Rebasing: true, Merged: 2, Draft: true}},
+			notYet: []Facts{{Draft: true, DraftFoo: "mine2"}, {SavedRV: "210"}, {Rebasing: true, Merged: 2, Draft: true}},
 			done:   Facts{SavedRV: "213"},
 			said:   []string{"nothing was sent"}},
 		{name: "timeline",
 			// Shown is not yet done: closed after it is.
 			notYet: []Facts{{SavedRV: "213"}, {SavedRV: "213", Timeline: true}},
-			done:   Facts{SavedRV: "213", LiveFoo: "mine again"},
+			done:   Facts{SavedRV: "213", LiveFoo: "mine2"},
 			said:   []string{"the versions the watch brought"}},
 		{name: "blame",
 			// Not before the reset shows, whatever shows.
-			notYet: []Facts{{SavedRV: "213", Blame: true, LiveFoo: "mine again"}, {SavedRV: "213", LiveFoo: "1"}},
+			notYet: []Facts{{SavedRV: "213", Blame: true, LiveFoo: "mine2"}, {SavedRV: "213", LiveFoo: "1"}},
 			done:   Facts{SavedRV: "213", Blame: true, LiveFoo: "1"},
 			add:    []Request{put(11, "demo-writer", "213", "200", "215", false)},
 			said:   []string{"demo-writer sent PUT with rv 213; 200: stored as rv 215; then nothing more was sent: blame reads the managedFields"}},
