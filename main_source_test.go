@@ -20,7 +20,6 @@ import (
 // and an env file. It returns the repository's directory.
 func fleet(t *testing.T, ns string) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"base/kustomization.yaml": "# the base\nresources:\n- deploy.yaml # the app\n",
 		"base/deploy.yaml": `# the web app
@@ -70,20 +69,7 @@ spec:
 		"overlays/prod/prod.env":          "# prod\nTIMEOUT=30\n",
 		"overlays/dev/kustomization.yaml": "# development\nnamespace: dev-" + ns + "\nresources:\n- ../../base\n",
 	}
-	for p, s := range files {
-		fp := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
-		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
-			t.Fatalf("git %v: %s", args, errOut)
-		}
-	}
+	dir := testgit.Commit(t, files)
 	return dir
 }
 
@@ -223,23 +209,7 @@ func TestSourceWritesTheEditIntoThePatchAndTheGenerator(t *testing.T) {
 }
 
 // fluxCRD is the part of Flux's Kustomization type kedit reads.
-const fluxCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: kustomizations.kustomize.toolkit.fluxcd.io
-spec:
-  group: kustomize.toolkit.fluxcd.io
-  scope: Namespaced
-  names: {plural: kustomizations, singular: kustomization, kind: Kustomization}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
+var fluxCRD = kubetest.AnyFieldsCRD("kustomize.toolkit.fluxcd.io", "v1", "kustomizations", "kustomization", "Kustomization")
 
 func TestSourceFollowsTheFluxKustomizationsPath(t *testing.T) {
 	ns, flags := setEnv(t)
@@ -283,23 +253,7 @@ func TestSourceFollowsTheFluxKustomizationsPath(t *testing.T) {
 }
 
 // argoCRD is the part of Argo CD's Application type kedit reads.
-const argoCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: applications.argoproj.io
-spec:
-  group: argoproj.io
-  scope: Namespaced
-  names: {plural: applications, singular: application, kind: Application}
-  versions:
-  - name: v1alpha1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
+var argoCRD = kubetest.AnyFieldsCRD("argoproj.io", "v1alpha1", "applications", "application", "Application")
 
 func TestSourceFollowsTheArgoApplicationsPath(t *testing.T) {
 	ns, flags := setEnv(t)

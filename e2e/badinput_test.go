@@ -38,8 +38,7 @@ func TestE2EBadInputFirstTen(t *testing.T) {
 			}
 			env := newKeditEnv(t, editorScript(t, `cat `+shellJoin([]string{prepared})+` > "$1"`))
 			term := env.start(t, ns, typ+"/"+name)
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft")
+			term.editAndWait()
 			if c.Via == "save" {
 				term.send("s")
 			}

@@ -38,8 +38,7 @@ func TestE2EBrowserFromAnObject(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", other, "create", "deployment", "api", "--image=nginx")
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`)).run(t, 120, 40, "-n", ns, "configmap/mmm-mid")
 	term.waitFor(screenWait, "ConfigMap/mmm-mid", "apiVersion: ", "esc list")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 
 	// esc: the list of ConfigMaps in ns, mmm-mid selected and marked.
 	term.send("Escape")

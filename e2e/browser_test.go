@@ -69,8 +69,7 @@ func TestE2EBrowser(t *testing.T) {
 	term.send("Enter")
 	term.send("Enter")
 	term.waitFor(screenWait, "ConfigMap/alpha-1", "apiVersion: ", "esc list")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	term.send("Escape")
 	screen = term.waitFor(screenWait, "configmaps  namespace "+ns, "the draft of configmaps/alpha-1 stays on disk")
 	if row := rowOf(screen, "alpha-1"); !strings.Contains(row, "stored") {
@@ -228,8 +227,7 @@ func TestE2EBrowserSecretDraftInMemory(t *testing.T) {
 	}
 	term.send("Enter")
 	term.waitFor(screenWait, "Secret/db")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("Escape")
 	screen = term.waitFor(screenWait, "the draft of secrets/db is kept in memory only")
 	if row := rowOf(screen, "db"); !strings.Contains(row, "memory") {
@@ -285,15 +283,13 @@ func TestE2EBrowserSignalStoresEveryDraft(t *testing.T) {
 	term.waitFor(screenWait, "2 objects", "left", "shown")
 	term.send("Enter")
 	term.waitFor(screenWait, "ConfigMap/left")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("Escape")
 	term.waitFor(screenWait, "the draft of configmaps/left stays on disk")
 	term.send("Down")
 	term.send("Enter")
 	term.waitFor(screenWait, "ConfigMap/shown")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.signal("TERM")
 	term.waitFor(screenWait, "EXIT=143")
 	for _, name := range []string{"left", "shown"} {

@@ -29,8 +29,7 @@ func TestE2EApplyRefusalIsFinal(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "debug.log")
 	term := openKeditOn(t, ns, "widgets.kedit.example.com/w", "Widget/w",
 		editorScript(t, `sed -i 's/^spec:$/spec:\n  bogus: 1/' "$1"`), 200, 40, "--strategy", "apply", "--debug="+log)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "bogus: 1")
+	term.editAndWait("bogus: 1")
 	from := len(debugRequests(t, log, 0))
 	// The schema refuses the field as the server will: s asks first, and
 	// sends nothing; s again sends it.
@@ -92,8 +91,7 @@ func TestE2EWaitingSaveGoesWhenTheServerIsBack(t *testing.T) {
 	})
 	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), "--debug="+log)
 	term.waitFor(screenWait, "connected")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 
 	proxy.cut()
 	cut := time.Now()
@@ -193,8 +191,7 @@ func TestE2ENotAllowedToWatchPolls(t *testing.T) {
 		return strings.HasPrefix(header, "ConfigMap/testmap") && strings.Contains(header, "not allowed to watch")
 	})
 	term.tmux("resize-window", "-t", term.name, "-x", "300", "-y", "40")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 	start := time.Now()
@@ -238,8 +235,7 @@ func TestE2EMayNotUpdateSaidOnEdit(t *testing.T) {
 		t.Fatalf("%d access reviews at start-up, want none", n)
 	}
 	const said = "you may not update configmaps in "
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine", said+ns+": a draft can be made but not saved")
+	term.editAndWait("foo: mine", said+ns+": a draft can be made but not saved")
 	term.send("i")
 	term.waitFor(screenWait, "editing the draft", said+ns+": a draft can be made but not saved")
 	// Escape is tmux's name for the key ("esc" would type three letters);

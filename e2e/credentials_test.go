@@ -41,8 +41,7 @@ func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	term, raw := env.runRaw(t, 200, 40, "-n", ns,
 		"--debug="+debug, "--timeline-out="+timeline, "secret/vault")
 	term.waitFor(screenWait, "Secret/vault")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	// The timeline, and the diff of the save: the value masked.

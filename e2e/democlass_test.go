@@ -41,10 +41,8 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 	bob := startTerminal(t, 200, 40, bobEnv.vars(t), "sh", "-c", export[1]+"; "+join[1])
 	bob.waitFor(screenWait, "ConfigMap/testmap", `foo: "1"`)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
-	bob.send("e")
-	bob.waitFor(screenWait, "unsaved draft", "foo: bob")
+	term.editAndWait("foo: mine")
+	bob.editAndWait("foo: bob")
 	bob.send("s")
 	bob.waitFor(screenWait, "saved rv")
 	term.send("s")
@@ -121,8 +119,7 @@ func TestE2EDemoKeptAndStartedAgain(t *testing.T) {
 	keep := filepath.Join(t.TempDir(), "class")
 	term := env.run(t, 200, 40, "demo", "--demo-interval", "0", "--keep", keep)
 	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	term.send("q")
@@ -173,8 +170,7 @@ func TestE2EDemoKeptAndStartedAgain(t *testing.T) {
 // field that came later says absent in the versions before it.
 func TestE2ETimelineFollowsAPath(t *testing.T) {
 	term, _ := startDemo(t, 160, 40)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	term.send("w")

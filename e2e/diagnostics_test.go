@@ -71,8 +71,7 @@ func TestE2EEditorDraftFromEditorIsChecked(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "deployment", "web", "--image=nginx")
 	term := openKeditOn(t, ns, "deployment/web", "Deployment/web", editorScript(t, `sed -i 's/imagePullPolicy:/imagePullPolicyy:/' "$1"`), 200, 50)
-	term.send("e")
-	screen := term.waitFor(screenWait, "unsaved draft", "the schema refuses 1 field: line ", note)
+	screen := term.editAndWait("the schema refuses 1 field: line ", note)
 	line := 0
 	for i, l := range strings.Split(screen, "\n") {
 		if strings.Contains(l, "imagePullPolicyy: Always") {

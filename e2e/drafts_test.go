@@ -32,8 +32,7 @@ import (
 func (e keditEnv) leaveDraft(t *testing.T, ns, name, want string) string {
 	t.Helper()
 	term := e.start(t, ns, "configmap/"+name)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	path := e.draft(ns, "configmaps", name, 1)
 	waitFile(t, path, holds(want))
 	term.signal("KILL")
@@ -66,8 +65,7 @@ func TestE2ESignalsEndWithTheDraftStored(t *testing.T) {
 			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 			env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 			term := env.start(t, ns, "configmap/testmap")
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft")
+			term.editAndWait()
 			// Typed in the in-app editor, not yet left: the latest draft.
 			term.send("i")
 			term.waitFor(screenWait, "leave, keep the draft")
@@ -127,8 +125,7 @@ func TestE2EMemoryOnlyDraftsSayTheyWillBeLost(t *testing.T) {
 		kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "db", "--from-literal=password=s3cr3t-value")
 		env := newKeditEnv(t, editorScript(t, `sed -i 's/^  name: db$/  name: db\n  labels:\n    edited: "yes"/' "$1"`))
 		term := env.start(t, ns, "secret/db")
-		term.send("e")
-		term.waitFor(screenWait, "unsaved draft", "kept in memory only")
+		term.editAndWait("kept in memory only")
 		term.send("q")
 		term.waitFor(screenWait, lost, "--allow-secret-drafts")
 		term.send("n")
@@ -158,8 +155,7 @@ func TestE2EMemoryOnlyDraftsSayTheyWillBeLost(t *testing.T) {
 		}
 		term := env.start(t, ns, "configmap/testmap")
 		term.waitForText(screenWait, "drafts exist only in memory", "not a directory")
-		term.send("e")
-		term.waitFor(screenWait, "unsaved draft")
+		term.editAndWait()
 		term.send("q")
 		term.waitFor(screenWait, lost)
 		term.send("n")
@@ -196,8 +192,7 @@ func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 		t.Fatalf("kept files %v", kept)
 	}
 	term.waitForText(screenWait, "it is kept in "+kept[0])
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: again")
+	term.editAndWait("foo: again")
 	waitFile(t, path, holds("foo: again"))
 	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, stored) {
 		t.Errorf("the kept file changed:\n%s", b)
@@ -296,10 +291,8 @@ func TestE2ETwoKeditsOnOneObject(t *testing.T) {
 	b := envB.start(t, ns, "configmap/testmap")
 	b.waitForText(screenWait, fmt.Sprintf("another kedit (pid %d) is editing this object; this one stores its draft in %s", a.keditPID(), env.draft(ns, "configmaps", "testmap", 2)))
 
-	a.send("e")
-	a.waitFor(screenWait, "unsaved draft")
-	b.send("e")
-	b.waitFor(screenWait, "unsaved draft")
+	a.editAndWait()
+	b.editAndWait()
 	waitFile(t, env.draft(ns, "configmaps", "testmap", 1), holds("foo: from-a"))
 	waitFile(t, env.draft(ns, "configmaps", "testmap", 2), holds("foo: from-b"))
 	a.send("s")
@@ -342,8 +335,7 @@ func TestE2EDraftsBelongToTheirCluster(t *testing.T) {
 	if screen := b.screen(); strings.Contains(screen, "recover") {
 		t.Fatalf("another cluster's draft is offered:\n%s", screen)
 	}
-	b.send("e")
-	b.waitFor(screenWait, "unsaved draft")
+	b.editAndWait()
 	waitFile(t, env.draft(ns, "configmaps", "testmap", 2), holds("foo: cluster-b"))
 	if now, _ := os.ReadFile(draftA); !bytes.Equal(now, stored) {
 		t.Errorf("the other cluster's draft was written over:\n%s", now)
@@ -416,8 +408,7 @@ sed -i 's/foo: "1"/foo: mine/' "$1"`, record)))
 	if _, err := os.Stat(alive); err != nil {
 		t.Errorf("a running kedit's file was removed: %v", err)
 	}
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	lines := strings.Split(strings.TrimSpace(string(waitFile(t, record, func(b []byte) bool { return b != nil }))), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "600 "+dir+"/edit-") || lines[1] != "700 "+dir {
 		t.Errorf("the editor's file and directory: %q", lines)
@@ -444,8 +435,7 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	proxy.slow.Store(true)
 	term.send("s")
 	term.waitFor(screenWait, " saving")

@@ -21,8 +21,7 @@ func TestE2ESameFieldConflict(t *testing.T) {
 			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 			term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40)
 
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft")
+			term.editAndWait()
 			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
 			term.waitFor(screenWait, "changed on server", "by kubectl-patch", ".data.foo")
 
@@ -55,8 +54,7 @@ func TestE2EDisjointChangeMergedAndResubmitted(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 80, 24)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 	term.waitFor(screenWait, "changed on server")
 
@@ -82,8 +80,7 @@ func TestE2EControlCharactersAreEscaped(t *testing.T) {
 
 	// The conflict view draws the three values outside YAML: they must be
 	// escaped there too.
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "evil", "--type=merge", "-p",
 		`{"data":{"payload":"\u001b]0;owned title\u0007 \u001b[2J theirs"}}`)
 	term.waitFor(screenWait, "changed on server")
@@ -100,8 +97,7 @@ func TestE2EInvalidYAMLKeepsDraft(t *testing.T) {
 	_, before := configMapData(t, ns, "testmap")
 	term := openKedit(t, ns, "testmap", editorScript(t, `printf 'data:\n  foo: [unclosed\n' >> "$1"`), 120, 40)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "cannot be saved: draft, line 12: did not find expected ',' or ']'", "foo: [unclosed")
+	term.editAndWait("cannot be saved: draft, line 12: did not find expected ',' or ']'", "foo: [unclosed")
 	term.send("s")
 	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 12")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {
@@ -122,18 +118,16 @@ func TestE2EBooleanKeyKeepsDraft(t *testing.T) {
 	editor, set := switchableEditor(t)
 	term := openKedit(t, ns, "testmap", editor, 160, 40)
 	set(`sed -i 's/^  foo: "1"$/  foo: "1"\n  y: added/' "$1"`)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", `.data.y: key y is read by YAML as the boolean true, and would be stored as "true"`)
+	term.editAndWait(`.data.y: key y is read by YAML as the boolean true, and would be stored as "true"`)
 	term.send("s")
 	term.waitFor(screenWait, "the draft is kept but cannot be saved")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || len(data) != 1 {
 		t.Errorf("the refused draft changed the server: %v, rv %s -> %s", data, before, rv)
 	}
 	set(`sed -i 's/^  y: added$/  "y": added/' "$1"`)
-	term.send("e")
 	// The quoted key on screen: the draft from this $EDITOR (the one
 	// before it is an unsaved draft too).
-	term.waitFor(screenWait, "unsaved draft  based on rv", `"y": added`)
+	term.editAndWait("unsaved draft  based on rv", `"y": added`)
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	if data, _ := configMapData(t, ns, "testmap"); data["y"] != "added" || data["true"] != "" {

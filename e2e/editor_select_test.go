@@ -71,16 +71,7 @@ func TestE2EEditorSelectCutPaste(t *testing.T) {
 func TestE2EEditorCtrlCKeepsTheDraft(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
-	env := newKeditEnv(t, editorScript(t, "exit 1"))
-	term := env.start(t, ns, "configmap/testmap")
-	term.send("i")
-	term.waitFor(screenWait, "editing the draft")
-	term.send("C-f")
-	term.send("data:")
-	term.send("End")
-	term.send("Enter")
-	term.send("  typed: kept")
+	env, term := typeKeptLine(t, ns)
 	term.waitFor(screenWait, "  typed: kept")
 	term.send("C-c")
 	term.waitFor(screenWait, "draft kept: ctrl+c again quits, esc leaves", "editing the draft")
@@ -92,9 +83,5 @@ func TestE2EEditorCtrlCKeepsTheDraft(t *testing.T) {
 	term.stillNot("EXIT=")
 	term.send("C-c")
 	term.waitFor(screenWait, "EXIT=0")
-
-	again := env.run(t, 300, 40, "-n", ns, "configmap/testmap")
-	again.waitFor(screenWait, "a draft of this object from rv", "recover it?")
-	again.send("y")
-	again.waitFor(screenWait, "unsaved draft", "typed: kept")
+	offersKeptLine(t, env, ns)
 }

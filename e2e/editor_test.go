@@ -39,6 +39,42 @@ func createConfigMap(t *testing.T, ns, name string, data map[string]string) {
 	}
 }
 
+// newLineUnderData opens the in-app editor on a ConfigMap and starts a new
+// line under its data:, where the next keys go.
+func newLineUnderData(term *terminal) {
+	term.t.Helper()
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft")
+	term.send("C-f")
+	term.send("data:")
+	term.send("End")
+	term.send("Enter")
+}
+
+// typeKeptLine starts kedit on a new ConfigMap testmap in ns, with an
+// $EDITOR that fails, and types the line "  typed: kept" under data: in
+// its in-app editor, which it leaves open.
+func typeKeptLine(t *testing.T, ns string) (keditEnv, *terminal) {
+	t.Helper()
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	env := newKeditEnv(t, editorScript(t, "exit 1"))
+	term := env.start(t, ns, "configmap/testmap")
+	newLineUnderData(term)
+	term.send("  typed: kept")
+	return env, term
+}
+
+// offersKeptLine starts kedit on testmap in env again, once the last one
+// has ended, and waits for it to offer the draft with typeKeptLine's line,
+// and for the draft taken.
+func offersKeptLine(t *testing.T, env keditEnv, ns string) {
+	t.Helper()
+	again := env.run(t, 300, 40, "-n", ns, "configmap/testmap")
+	again.waitFor(screenWait, "a draft of this object from rv", "recover it?")
+	again.send("y")
+	again.waitFor(screenWait, "unsaved draft", "typed: kept")
+}
+
 // TestE2EEditorTwentyThousandLines: a ConfigMap whose value is a file of
 // 20,000 lines (bubbles' textarea kept 10,000 and lost the rest), i, one
 // character typed on the file's line 3, ctrl+s: the server has it, and
@@ -78,16 +114,7 @@ func TestE2EEditorTwentyThousandLines(t *testing.T) {
 func TestE2EEditorKeepsTypingWithinASecond(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
-	env := newKeditEnv(t, editorScript(t, "exit 1"))
-	term := env.start(t, ns, "configmap/testmap")
-	term.send("i")
-	term.waitFor(screenWait, "editing the draft")
-	term.send("C-f")
-	term.send("data:")
-	term.send("End")
-	term.send("Enter")
-	term.send("  typed: kept")
+	env, term := typeKeptLine(t, ns)
 	path := env.draft(ns, "configmaps", "testmap", 1)
 	var b []byte
 	kept := func() bool { b, _ = os.ReadFile(path); return strings.Contains(string(b), "  typed: kept\n") }
@@ -99,11 +126,7 @@ func TestE2EEditorKeepsTypingWithinASecond(t *testing.T) {
 	term.waitFor(screenWait, "editing the draft", "typed: kept")
 	term.signal("KILL")
 	term.waitFor(screenWait, "EXIT=137")
-
-	again := env.run(t, 300, 40, "-n", ns, "configmap/testmap")
-	again.waitFor(screenWait, "a draft of this object from rv", "recover it?")
-	again.send("y")
-	again.waitFor(screenWait, "unsaved draft", "typed: kept")
+	offersKeptLine(t, env, ns)
 }
 
 // TestE2EEditorPastesALargeBuffer: a bracketed paste of half a mebibyte
@@ -114,12 +137,7 @@ func TestE2EEditorPastesALargeBuffer(t *testing.T) {
 	ns := kubetest.Namespace(t)
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	term := openKedit(t, ns, "testmap", editorScript(t, "exit 1"), 120, 40)
-	term.send("i")
-	term.waitFor(screenWait, "editing the draft")
-	term.send("C-f")
-	term.send("data:")
-	term.send("End")
-	term.send("Enter")
+	newLineUnderData(term)
 	conf := configFile(13000)
 	text := "  pasted.conf: |\n    " + strings.ReplaceAll(strings.TrimSuffix(conf, "\n"), "\n", "\n    ") + "\n"
 	start := time.Now()

@@ -39,8 +39,7 @@ p=$(sed -n '1s/^# yaml-language-server: \$schema=//p' "$1")
 printf %s "$p" > '` + schemaPath + `'
 cp "$p" '` + schemaCopy + `'
 sed -i 's/imagePullPolicy:/imagePullPolicyy:/' "$1"`)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "the schema refuses 1 field")
+	term.editAndWait("the schema refuses 1 field")
 	checkSchemaFile(t, first, schemaCopy, schemaPath)
 	if b := waitFile(t, env.draft(ns, "deployments.apps", "web", 1), holds("imagePullPolicyy")); strings.Contains(string(b), "yaml-language-server") {
 		t.Fatalf("the stored draft kept the schema's line:\n%s", b)

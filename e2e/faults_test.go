@@ -57,8 +57,7 @@ func TestE2EHotNodeLabelLands(t *testing.T) {
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/^metadata:$/metadata:\n  labels:\n    kedit-test: edited/' "$1"`))
 	term := env.run(t, 300, 40, "node/"+node)
 	term.waitFor(screenWait, "Node/"+node, "apiVersion: v1")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "kedit-test: edited")
+	term.editAndWait("kedit-test: edited")
 	// A heartbeat after the draft was made, so that the save meets one.
 	rv := nodeRV(t, node)
 	testwait.Eventually(t, 10*time.Second, "a heartbeat after the draft", func() bool { return nodeRV(t, node) != rv })
@@ -98,8 +97,7 @@ func TestE2EServerKilledMidEdit(t *testing.T) {
 	timeline := filepath.Join(t.TempDir(), "timeline.jsonl")
 	term := env.start(t, "default", "configmap/crashy", "--timeline-out", timeline)
 	term.waitFor(screenWait, "connected")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	draft := env.draft("default", "configmaps", "crashy", 1)
 	waitFile(t, draft, holds("foo: mine"))
 
@@ -154,8 +152,7 @@ func TestE2ESaveAnswerLost(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1",
 		"--from-literal=pad="+strings.Repeat("p", 2048))
 	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	_, before := configMapData(t, ns, "testmap")
 	proxy.loseNext.Store(true)
 	term.send("s")

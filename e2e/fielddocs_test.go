@@ -14,33 +14,15 @@ import (
 // custom resource.
 
 // gizmoCRD is a custom resource whose fields the schema describes.
-const gizmoCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gizmos.docs.kedit.example.com
-spec:
-  group: docs.kedit.example.com
-  scope: Namespaced
-  names: {plural: gizmos, singular: gizmo, kind: Gizmo}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            description: What the gizmo should be.
-            properties:
-              speed:
-                type: integer
-                description: How fast the gizmo spins, in turns a second.
-              mode:
-                type: string
-                enum: [calm, wild]
-`
+var gizmoCRD = kubetest.CRD("docs.kedit.example.com", "gizmos", "gizmo", "Gizmo", `description: What the gizmo should be.
+properties:
+  speed:
+    type: integer
+    description: How fast the gizmo spins, in turns a second.
+  mode:
+    type: string
+    enum: [calm, wild]
+`)
 
 // TestE2EEditorCompletesFromTheSchema: in i on a Deployment, the
 // container's imagePullPolicy line cut back to imagePullP; ctrl+space

@@ -20,8 +20,7 @@ func TestE2EBlameThenEditAndSave(t *testing.T) {
 
 	term.send("b")
 	term.waitFor(screenWait, "blame of live rv", "line 1: ")
-	term.send("e")
-	screen := term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	screen := term.editAndWait("foo: mine")
 	if strings.Contains(screen, "blame of live rv") || strings.Contains(screen, "line 1: ") {
 		t.Errorf("e from blame left blame or its status line on the screen:\n%s", screen)
 	}
@@ -57,8 +56,7 @@ func TestE2ECleanRebaseAndMergedEdit(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1", "--from-literal=bar=1")
 	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i -e 's/foo: "1"/foo: mine/' -e 's/bar: theirs/bar: both/' "$1"`), 100, 30)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
 	term.waitFor(screenWait, "changed on server")
 	term.send("s")
@@ -79,8 +77,7 @@ func TestE2ECleanRebaseAndMergedEdit(t *testing.T) {
 	term.send("Escape")
 	term.waitFor(screenWait, "clean rebase: 2 changes merged")
 
-	term.send("e")
-	term.waitFor(screenWait, "rebased draft: s resubmits", "unsaved draft", "bar: both")
+	term.editAndWait("rebased draft: s resubmits", "bar: both")
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "mine" || data["bar"] != "both" {

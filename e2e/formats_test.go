@@ -41,8 +41,7 @@ sed -i 's/"foo": "1"/"foo": "mine"/' "$1"`)
 	term := newKeditEnv(t, editor).run(t, 120, 40, "-n", ns, "-o", "json", "configmap/testmap")
 	term.waitFor(screenWait, "ConfigMap/testmap", `"apiVersion": "v1",`, "JSON")
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", `"foo": "mine"`)
+	term.editAndWait(`"foo": "mine"`)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"foo":"theirs","bar":"theirs"}}`)
 	term.waitFor(screenWait, "changed on server", ".data.bar", ".data.foo")
 
@@ -71,8 +70,7 @@ func TestE2EJSONDraftThatDoesNotParse(t *testing.T) {
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/"foo": "1"/"foo": "2",/' "$1"`)).run(t, 160, 40, "-n", ns, "-o", "json", "configmap/testmap")
 	term.waitFor(screenWait, `"apiVersion": "v1",`)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", `cannot be saved: draft, line 5, column 5: a comma before "}"`, `"foo": "2",`)
+	term.editAndWait(`cannot be saved: draft, line 5, column 5: a comma before "}"`, `"foo": "2",`)
 	term.send("s")
 	term.waitFor(screenWait, "the draft is kept but cannot be saved: draft, line 5, column 5")
 	if data, rv := configMapData(t, ns, "testmap"); rv != before || data["foo"] != "1" {
@@ -92,8 +90,7 @@ func TestE2EScaleRacingKubectlScale(t *testing.T) {
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/^  replicas: 2$/  replicas: 5/' "$1"`)).run(t, 120, 40, "-n", ns, "--subresource", "scale", "deploy/web")
 	term.waitFor(screenWait, "Deployment/web --subresource scale", "kind: Scale", "replicas: 2")
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "replicas: 5")
+	term.editAndWait("replicas: 5")
 	kubetest.MustKubectl(t, "-n", ns, "scale", "deploy/web", "--replicas=3")
 	// The Scale has no managedFields of its own: kubectl is named from the
 	// Deployment's entry with subresource scale.
@@ -148,8 +145,7 @@ func TestE2EFieldManagerInManagedFields(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`)).run(t, 120, 40, "-n", ns, "--field-manager", "ops-team", "configmap/testmap")
 	term.waitFor(screenWait, "apiVersion: v1")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "testmap", "-o", "yaml", "--show-managed-fields")
@@ -170,8 +166,7 @@ func TestE2EOutputPatchMasksSecret(t *testing.T) {
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/password: `+old+`/password: `+mine+`/' "$1"`)).run(t, 300, 40,
 		"-n", ns, "--output-patch", "-o", "json", "secret/creds")
 	term.waitFor(screenWait, "Secret/creds", "values hidden", "kind: Secret", "a Secret is edited as YAML")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	term.send("q")
@@ -211,8 +206,7 @@ func TestE2EOutputPatchToDebugLog(t *testing.T) {
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`)).run(t, 200, 40,
 		"-n", ns, "--output-patch", "--strategy", "patch", "--debug="+logFile, "configmap/testmap")
 	term.waitFor(screenWait, "apiVersion: v1")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "saved rv")
 	waitFile(t, logFile, holds(`--output-patch: PATCH /api/v1/namespaces/`+ns+`/configmaps/testmap?fieldManager=kedit`))
@@ -233,8 +227,7 @@ func TestE2EJSONDraftRecoveredAsJSON(t *testing.T) {
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/"foo": "1"/"foo": "mine"/' "$1"`))
 	term := env.run(t, 160, 40, "-n", ns, "-o", "json", "configmap/testmap")
 	term.waitFor(screenWait, `"apiVersion": "v1",`)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	path := env.draft(ns, "configmaps", "testmap", 1)
 	waitFile(t, path, holds("# format: json\n"))
 	term.signal("KILL")

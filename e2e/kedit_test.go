@@ -140,11 +140,13 @@ func openKeditOn(t *testing.T, ns, object, header, editor string, width, height 
 	return term
 }
 
-// editorScript writes an editor that runs body with the file as $1.
+// editorScript writes an editor that runs body with the file as $1. On
+// its way out, whatever body did, it adds a line to its runs file
+// (editorRuns), which editAndWait counts.
 func editorScript(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "editor.sh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\nset -e\n"+body+"\n"), 0o755); err != nil {
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+editorRunsTrap+"\nset -e\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -140,8 +140,7 @@ func TestE2EDemoKubectlEditLostAndUndone(t *testing.T) {
 	term, demoDir := startDemo(t, 160, 40)
 	kubeconfig := filepath.Join(demoDir, "cluster", "kubeconfig")
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	term.send("W")
 	term.waitFor(screenWait, `alice's kubectl edit read .data.foo = "1" (rv `)
 	term.send("s")

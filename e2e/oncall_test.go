@@ -37,8 +37,7 @@ func TestE2EDemo(t *testing.T) {
 	}
 
 	// A draft of foo, then w: demo-writer changes foo too.
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	term.send("w")
 	term.waitFor(screenWait, "changed on server", "by demo-writer: .data.foo", `demo-writer set .data.foo = "2" (rv `)
 
@@ -150,8 +149,7 @@ func TestE2EPreview(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "service", "clusterip", "web", "--tcp=80:8080")
 	before := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "service", "web", "-o", "jsonpath={.metadata.resourceVersion}"))
 	term := openKeditOn(t, ns, "service/web", "Service/web", editorScript(t, `sed -i '/sessionAffinity: None/d' "$1"`), 100, 30)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("p")
 	screen := term.waitFor(screenWait, "preview (nothing saved)", "+   sessionAffinity: None")
 	if strings.Contains(screen, "resourceVersion") && !strings.Contains(screen, `resourceVersion: "`+before+`"`) {
@@ -183,8 +181,7 @@ func TestE2EGitOps(t *testing.T) {
 	term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 100, 30)
 	const owner = "managed by Flux (kustomization apps/web): a save may be reverted"
 	term.waitFor(screenWait, owner)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, owner+". save anyway? (y/n; g writes it to")
 	if data, _ := configMapData(t, ns, "testmap"); data["foo"] != "1" {

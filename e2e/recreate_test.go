@@ -35,8 +35,7 @@ func TestE2ERecreatedAsksBeforeSaving(t *testing.T) {
 				flags = append(flags, "--auto-rebase")
 			}
 			term := env.start(t, ns, "configmap/testmap", flags...)
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft", "foo: mine")
+			term.editAndWait("foo: mine")
 			draft := env.draft(ns, "configmaps", "testmap", 1)
 			waitFile(t, draft, holds("foo: mine"))
 
@@ -90,8 +89,7 @@ func TestE2EDeletedUnderDraftOffersToCreateIt(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
 	term := env.start(t, ns, "configmap/testmap")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "foo: mine")
+	term.editAndWait("foo: mine")
 	kubetest.MustKubectl(t, "-n", ns, "delete", "configmap", "testmap")
 	term.waitFor(screenWait, "deleted on server: rv", "s offers to create it again from the draft")
 	term.stillNot("rebase now")
@@ -152,8 +150,7 @@ func TestE2EHotDataLands(t *testing.T) {
 				flags = append(flags, "--auto-rebase")
 			}
 			term := env.start(t, ns, "configmap/hot", flags...)
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft", "foo: mine")
+			term.editAndWait("foo: mine")
 			// A heartbeat after the draft was made, so that the save meets
 			// one.
 			term.waitFor(screenWait, "changed on server", "by heartbeater", ".data.heartbeat")

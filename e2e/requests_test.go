@@ -43,8 +43,7 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "debug.log")
 	term := openKeditOn(t, ns, "configmap/counted", "ConfigMap/counted",
 		editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), 120, 40, "--debug="+log)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	// e asks once whether the object may be saved; that answer may come
 	// after the draft.
 	testwait.Eventually(t, screenWait, "e's access review", func() bool {

@@ -36,8 +36,7 @@ func TestE2ETakeMineKeepsTheirsCleanLine(t *testing.T) {
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "app", "--from-file=app.conf="+writeFile(t, "app.conf", fixture.AppConfBase))
 	term := openKedit(t, ns, "app", editorScript(t, `sed -i 's/option5 = 5$/option5 = mine/; s/option10 = 10$/option10 = mine/' "$1"`), 120, 40)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "option5 = mine")
+	term.editAndWait("option5 = mine")
 	theirs, _ := json.Marshal(map[string]any{"data": map[string]any{"app.conf": fixture.AppConfTheirs}})
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "app", "--type=merge", "-p", string(theirs))
 	term.waitFor(screenWait, "changed on server", ".data.app.conf")
@@ -64,8 +63,7 @@ func TestE2ECustomResourceListMergesByItem(t *testing.T) {
 	kubetest.CreateCustom(t, ns, kubetest.WidgetCRDs, kubetest.Widget("w", "a=1", "b=1"))
 	term := openKeditOn(t, ns, "widgets.kedit.example.com/w", "Widget/w", editorScript(t, `sed -i '/- name: a$/{n;s/size: 1$/size: 2/}' "$1"`), 120, 40)
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "size: 2")
+	term.editAndWait("size: 2")
 	kubetest.MustKubectl(t, "-n", ns, "patch", "widgets.kedit.example.com", "w", "--type=json", "-p", `[{"op":"replace","path":"/spec/parts/1/size","value":5}]`)
 	term.waitFor(screenWait, "changed on server")
 

@@ -108,8 +108,7 @@ func TestE2EConflictAtSmallSizes(t *testing.T) {
 			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "conf", "--from-literal=app.conf="+fixture.AppConfBase, "--from-literal=long="+long+"base")
 			editor := editorScript(t, `sed -i 's/option5 = 5$/option5 = mine/; s/option10 = 10$/option10 = mine/; s/ENDbase/ENDmine/' "$1"`)
 			term := openKeditOn(t, ns, "configmap/conf", "ConfigMap/conf", editor, s.w, s.h)
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft")
+			term.editAndWait()
 			patch, _ := json.Marshal(map[string]any{"data": map[string]any{
 				"app.conf": fixture.AppConfTheirs, "long": long + "theirs"}})
 			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "conf", "--type=merge", "-p", string(patch))
@@ -271,8 +270,7 @@ func TestE2EEveryKeyCanBeFound(t *testing.T) {
 				t.Errorf("? lacks the end of the legend:\n%s", help)
 			}
 
-			term.send("e")
-			term.waitFor(screenWait, "unsaved draft")
+			term.editAndWait()
 			kubetest.MustKubectl(t, "-n", ns, "patch", "secret", name, "--type=merge", "-p", `{"stringData":{"password":"theirs`+s.name+`"}}`)
 			term.waitFor(screenWait, "changed on server")
 			term.send("s")

@@ -165,8 +165,7 @@ sed -i 's/^  user: admin$/  user: root-e2e-user/' "$1"`))
 	stop := screenGuard(t, term, plaintexts())
 
 	term.waitFor(screenWait, "Secret/db", "values hidden (R reveals)", "password: ••••", "keystore.jks: •••• # binary, base64")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "user: ••••")
+	term.editAndWait("user: ••••")
 	term.send("d")
 	term.waitFor(screenWait, "diff against base", "-   user: ••••", "+   user: ••••")
 	term.send("s")
@@ -233,8 +232,7 @@ func TestE2ESecretPEMMergesLineByLine(t *testing.T) {
 	term := env.start(t, ns, "secret/tls")
 	stop := screenGuard(t, term, plaintexts("MINEfirstLINE", "THEIRSlastLINE"))
 
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	theirs := getSecret(t, ns, "tls")
 	theirs.Data["tls.crt"] = []byte(strings.Replace(e2ePEM, e2ePEMLast, "THEIRSlastLINE", 1))
 	if _, err := kubetest.Clientset(t).CoreV1().Secrets(ns).Update(context.Background(), theirs, metav1.UpdateOptions{FieldManager: "rotator"}); err != nil {
@@ -307,8 +305,7 @@ func TestE2ESecretDraftOnDiskIsEncoded(t *testing.T) {
 	env := newKeditEnv(t, editorScript(t, `sed -i 's/^    `+e2ePassword+`$/    e2e-new-password-plaintext/' "$1"`))
 	term := env.start(t, ns, "secret/db", "--allow-secret-drafts")
 	stop := screenGuard(t, term, plaintexts("e2e-new-password-plaintext"))
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	path := env.draft(ns, "secrets", "db", 1)
 	b := waitFile(t, path, holds(base64.StdEncoding.EncodeToString([]byte("e2e-new-password-plaintext\n"))))
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
@@ -356,8 +353,7 @@ sed -i 's/^  user: admin$/  user: root-e2e-user/' "$1"`))
 	env.extra = []string{"XDG_RUNTIME_DIR=", "TMPDIR=" + tmp}
 	term := env.run(t, 300, 40, "-n", ns, "secret/db")
 	term.waitFor(screenWait, "Secret/db", "values hidden (R reveals)")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 
 	got := strings.Split(strings.TrimSpace(string(waitFile(t, record, func(b []byte) bool { return b != nil }))), "\n")
 	if len(got) != 3 {

@@ -158,8 +158,7 @@ func TestE2ESetSelector(t *testing.T) {
 	term.send("Down")
 	term.send("Enter")
 	term.waitFor(screenWait, "ConfigMap/web-b", "apiVersion: v1", "esc back to the set")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("Escape")
 	screen = term.waitFor(screenWait, "set: cm -l app=web", "1 draft")
 	if !strings.Contains(screen, "web-b  draft") {

@@ -17,7 +17,6 @@ import (
 // with origin annotations and Flux's labels, as Flux keeps them.
 func gitOpsRepo(t *testing.T, ns string) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"base/kustomization.yaml": "# the base\nresources:\n- deploy.yaml # the app\n",
 		"base/deploy.yaml":        "# the web app\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # its name\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: app # the main container\n        image: nginx:1.25\n",
@@ -25,20 +24,7 @@ func gitOpsRepo(t *testing.T, ns string) string {
 			"labels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: flux-system\n",
 		"overlays/prod/image.yaml": "# prod's image\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.26 # pinned\n",
 	}
-	for p, s := range files {
-		fp := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
-		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
-			t.Fatalf("git %v: %s", args, errOut)
-		}
-	}
+	dir := testgit.Commit(t, files)
 	// Flux builds with origin annotations; so does this build, from a
 	// copy of the overlay's kustomization that asks for them.
 	kf := filepath.Join(dir, "overlays/prod/kustomization.yaml")
@@ -72,8 +58,7 @@ func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/color: blue/color: green/' "$1"`)).run(t, 200, 40, "-n", ns, "--source", dir, cm)
 	term.waitFor(screenWait, "managed by Flux (kustomization flux-system/apps)")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, question)
 	term.send("g")
@@ -98,8 +83,7 @@ func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 
 	term = newKeditEnv(t, editorScript(t, `sed -i 's/image: nginx:1.26/image: nginx:1.27/' "$1"`)).run(t, 200, 40, "-n", ns, "--source", dir, "deployment/web")
 	term.waitFor(screenWait, "managed by Flux (kustomization flux-system/apps)")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, question)
 	term.send("g")
@@ -121,8 +105,7 @@ func TestE2ESaveAndWriteTheSourceBoth(t *testing.T) {
 	dir := gitOpsRepo(t, ns)
 	term := newKeditEnv(t, editorScript(t, `sed -i 's/image: nginx:1.26/image: nginx:1.27/' "$1"`)).run(t, 200, 40, "-n", ns, "--source", dir, "deployment/web")
 	term.waitFor(screenWait, "managed by Flux (kustomization flux-system/apps)")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "b does both)")
 	term.send("b")

@@ -26,6 +26,9 @@ type terminal struct {
 	t      *testing.T
 	socket string
 	name   string
+	// editor is the KUBE_EDITOR the terminal was started with, if any:
+	// editAndWait counts its runs.
+	editor string
 }
 
 // startTerminal runs argv in a new tmux session of the given size, with
@@ -37,6 +40,11 @@ func startTerminal(t *testing.T, width, height int, env []string, argv ...string
 		t.Fatalf("tmux is needed for the end-to-end tests: %v", err)
 	}
 	term := &terminal{t: t, socket: fmt.Sprintf("kedit-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "kedit"}
+	for _, v := range env {
+		if e, ok := strings.CutPrefix(v, "KUBE_EDITOR="); ok {
+			term.editor = e
+		}
+	}
 	// The command runs under env(1) with the test's variables added; the
 	// shell stays to print the exit status and keep the pane open for a
 	// last capture.

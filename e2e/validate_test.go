@@ -35,8 +35,7 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	env := newKeditEnv(t, editorScript(t, addTypoField))
 	term := env.run(t, 250, 40, "-n", ns, "deploy/web1")
 	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.editAndWait("imagePullPolicyy: Always")
 	sendPastTheSchema(term)
 	screen := term.waitFor(screenWait, `refused the draft as invalid (400 Bad Request): .spec.template.spec.containers[name="nginx"].imagePullPolicyy: unknown field (the draft is kept); on line `)
 	if now := rv(); now != before {
@@ -70,8 +69,7 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	warn := newKeditEnv(t, editorScript(t, addTypoField))
 	term = warn.run(t, 250, 40, "-n", ns, "--validate=warn", "deploy/web1")
 	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.editAndWait("imagePullPolicyy: Always")
 	sendDropped(term, "warn")
 	// The server took the save without the field, which left it as it
 	// was: nothing written, and said so, with the server's warning and the
@@ -84,8 +82,7 @@ func TestE2EUnknownFieldIsRefused(t *testing.T) {
 	ignore := newKeditEnv(t, editorScript(t, addTypoField))
 	term = ignore.run(t, 250, 40, "-n", ns, "--validate=ignore", "deploy/web1")
 	term.waitFor(screenWait, "Deployment/web1", "apiVersion: ")
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft", "imagePullPolicyy: Always")
+	term.editAndWait("imagePullPolicyy: Always")
 	sendDropped(term, "ignore")
 	screen = term.waitFor(screenWait, "nothing to write: rv "+before+" already holds it, but "+
 		`.spec.template.spec.containers[name="nginx"].imagePullPolicyy is not on the server`)
@@ -164,8 +161,7 @@ func TestE2ETooLongNamesTheObject(t *testing.T) {
 	term := openKedit(t, ns, "testmap", editorScript(t, `head -c 1126400 /dev/zero | tr '\0' x > "$1.big"
 awk -v f="$1.big" '/^  foo: / { getline v < f; print "  foo: " v; next } { print }' "$1" > "$1.new"
 mv "$1.new" "$1"`), 200, 40)
-	term.send("e")
-	term.waitFor(screenWait, "unsaved draft")
+	term.editAndWait()
 	term.send("s")
 	term.waitFor(screenWait, "configmaps/testmap: its data is 1.1 MiB (1126403 bytes); Too long", "(the draft is kept)")
 	if _, rv := configMapData(t, ns, "testmap"); rv != before {

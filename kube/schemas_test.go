@@ -86,26 +86,7 @@ func TestLoadSchemasCachedOnDisk(t *testing.T) {
 
 	// A custom resource's schema is read again once its CRD changes.
 	crd := func(extra string) string {
-		return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: sprockets.cache.kedit.example.com
-spec:
-  group: cache.kedit.example.com
-  scope: Namespaced
-  names: {plural: sprockets, singular: sprocket, kind: Sprocket}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}` + extra + "\n"
+		return kubetest.CRD("cache.kedit.example.com", "sprockets", "sprocket", "Sprocket", "properties:\n  size: {type: integer}"+extra)
 	}
 	dir := t.TempDir()
 	apply := func(body string) {
@@ -152,7 +133,7 @@ spec:
 	if n := counter.count(doc); n != before {
 		t.Errorf("an unchanged CRD's schema was read from the server again (%d, then %d)", before, n)
 	}
-	apply(crd("\n              teeth: {type: integer}"))
+	apply(crd("\n  teeth: {type: integer}"))
 	load(sprocket("teeth"))
 	if n := counter.count(doc); n == before {
 		t.Error("the changed CRD's schema was not read again")

@@ -1,8 +1,6 @@
 package source
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/kedit/kedit/internal/testgit"
@@ -118,20 +116,5 @@ resources:
 // and returns its directory.
 func writeLayout(t testing.TB, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for p, s := range files {
-		fp := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
-		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
-			t.Fatalf("git %v: %s", args, errOut)
-		}
-	}
-	return dir
+	return testgit.Commit(t, files)
 }

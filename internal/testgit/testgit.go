@@ -35,3 +35,25 @@ func Run(t testing.TB, dir string, args ...string) (stdout, stderr string, code 
 	}
 	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 }
+
+// Commit writes files (path in the repository: content) into a new git
+// repository on branch main with one commit, and returns its directory.
+func Commit(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, s := range files {
+		fp := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
+		if _, errOut, code := Run(t, dir, args...); code != 0 {
+			t.Fatalf("git %v: %s", args, errOut)
+		}
+	}
+	return dir
+}

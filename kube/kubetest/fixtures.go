@@ -140,3 +140,49 @@ func CreateConfigMaps(t testing.TB, ns string, n, size int) {
 		}
 	}
 }
+
+// CRD is the YAML of a namespaced CustomResourceDefinition for kind
+// (plural, singular) in group, served and stored at v1, whose schema's
+// spec is an object that specSchema states: the lines that stand under
+// "spec:" beside its "type: object" (description, required, properties
+// and so on), written from the first column; CRD indents them. Install it
+// with CreateCustom.
+func CRD(group, plural, singular, kind, specSchema string) string {
+	var b strings.Builder
+	b.WriteString(crdHead(group, "v1", plural, singular, kind))
+	b.WriteString("        properties:\n          spec:\n            type: object\n")
+	for _, line := range strings.Split(strings.TrimRight(specSchema, "\n"), "\n") {
+		if line != "" {
+			b.WriteString("            " + line)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// AnyFieldsCRD is the YAML of a namespaced CustomResourceDefinition for
+// kind (plural, singular) in group, served and stored at version, whose
+// objects keep any field.
+func AnyFieldsCRD(group, version, plural, singular, kind string) string {
+	return crdHead(group, version, plural, singular, kind) + "        x-kubernetes-preserve-unknown-fields: true\n"
+}
+
+// crdHead is a CRD's YAML down to its schema's "type: object".
+func crdHead(group, version, plural, singular, kind string) string {
+	return fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: %[3]s.%[1]s
+spec:
+  group: %[1]s
+  scope: Namespaced
+  names: {plural: %[3]s, singular: %[4]s, kind: %[5]s}
+  versions:
+  - name: %[2]s
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+`, group, version, plural, singular, kind)
+}

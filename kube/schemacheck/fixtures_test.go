@@ -19,60 +19,42 @@ func TestMain(m *testing.M) { kubetest.Main(m) }
 // keyed list, a set, an enum, a pattern, a format, bounds, an
 // int-or-string, fields that keep anything, an embedded resource and CEL
 // rules.
-const ThingCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: things.check.kedit.example.com
-spec:
-  group: check.kedit.example.com
-  scope: Namespaced
-  names: {plural: things, singular: thing, kind: Thing}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            required: [size]
-            x-kubernetes-validations:
-            - rule: "!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas"
-              message: minReplicas must not exceed maxReplicas
-            properties:
-              size: {type: integer, minimum: 1, maximum: 10}
-              mode: {type: string, enum: [fast, slow]}
-              code: {type: string, pattern: '^[a-z]{3}$'}
-              short: {type: string, maxLength: 5}
-              uid: {type: string, format: uuid}
-              port: {x-kubernetes-int-or-string: true}
-              enabled: {type: boolean}
-              minReplicas: {type: integer}
-              maxReplicas: {type: integer}
-              entries:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [name]
-                items:
-                  type: object
-                  required: [name]
-                  properties:
-                    name: {type: string}
-                    weight: {type: integer, minimum: 0}
-              tags:
-                type: array
-                x-kubernetes-list-type: set
-                items: {type: string}
-              extra:
-                type: object
-                x-kubernetes-preserve-unknown-fields: true
-              template:
-                type: object
-                x-kubernetes-embedded-resource: true
-                x-kubernetes-preserve-unknown-fields: true
-`
+var ThingCRD = kubetest.CRD("check.kedit.example.com", "things", "thing", "Thing", `required: [size]
+x-kubernetes-validations:
+- rule: "!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas"
+  message: minReplicas must not exceed maxReplicas
+properties:
+  size: {type: integer, minimum: 1, maximum: 10}
+  mode: {type: string, enum: [fast, slow]}
+  code: {type: string, pattern: '^[a-z]{3}$'}
+  short: {type: string, maxLength: 5}
+  uid: {type: string, format: uuid}
+  port: {x-kubernetes-int-or-string: true}
+  enabled: {type: boolean}
+  minReplicas: {type: integer}
+  maxReplicas: {type: integer}
+  entries:
+    type: array
+    x-kubernetes-list-type: map
+    x-kubernetes-list-map-keys: [name]
+    items:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        weight: {type: integer, minimum: 0}
+  tags:
+    type: array
+    x-kubernetes-list-type: set
+    items: {type: string}
+  extra:
+    type: object
+    x-kubernetes-preserve-unknown-fields: true
+  template:
+    type: object
+    x-kubernetes-embedded-resource: true
+    x-kubernetes-preserve-unknown-fields: true
+`)
 
 // ThingYAML is a valid Thing.
 const ThingYAML = `apiVersion: check.kedit.example.com/v1

@@ -149,6 +149,28 @@ func (w *walker) closePrompt() {
 	w.ref.prompt = noPrompt
 }
 
+// key presses msg, named name, a key the open prompt does not take (it
+// closes the prompt first, as in the editor), and does to the reference
+// what the key does.
+func (w *walker) key(name string, msg tea.Msg, do func()) {
+	w.name = name
+	w.closePrompt()
+	w.press(msg)
+	do()
+}
+
+// promptOrKey is key for a key the open prompt takes: with a prompt open,
+// an action inside the prompt instead.
+func (w *walker) promptOrKey(name string, msg tea.Msg, do func()) {
+	if w.ref.prompt != noPrompt {
+		w.promptStep()
+		return
+	}
+	w.name = name
+	w.press(msg)
+	do()
+}
+
 // step does one random action on both models.
 func (w *walker) step() {
 	r, ref := w.r, w.ref
@@ -185,41 +207,17 @@ func (w *walker) step() {
 		}
 		ref.typeText(s)
 	case n < 36:
-		w.name = "backspace"
-		if ref.prompt != noPrompt {
-			w.promptStep()
-			return
-		}
-		w.press(keyMsg(tea.KeyBackspace))
-		ref.backspace()
+		w.promptOrKey("backspace", keyMsg(tea.KeyBackspace), ref.backspace)
 	case n < 40:
-		w.name = "delete"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyDelete))
-		ref.deleteRight()
+		w.key("delete", keyMsg(tea.KeyDelete), ref.deleteRight)
 	case n < 44:
-		w.name = "enter"
-		if ref.prompt != noPrompt {
-			w.promptStep()
-			return
-		}
-		w.press(keyMsg(tea.KeyEnter))
-		ref.newline()
+		w.promptOrKey("enter", keyMsg(tea.KeyEnter), ref.newline)
 	case n < 46:
-		w.name = "tab"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyTab))
-		ref.insert("  ")
+		w.key("tab", keyMsg(tea.KeyTab), func() { ref.insert("  ") })
 	case n < 48:
-		w.name = "shift+tab"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyShiftTab))
-		ref.outdent()
+		w.key("shift+tab", keyMsg(tea.KeyShiftTab), ref.outdent)
 	case n < 50:
-		w.name = "ctrl+k"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlK))
-		ref.deleteLine()
+		w.key("ctrl+k", keyMsg(tea.KeyCtrlK), ref.deleteLine)
 	case n < 53:
 		s := pick(r, pastes)
 		if r.IntN(2) == 0 {
@@ -253,25 +251,13 @@ func (w *walker) step() {
 		w.m.scrollToCursor(false)
 		ref.paste(s)
 	case n < 62:
-		w.name = "undo"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlZ))
-		ref.undoStep()
+		w.key("undo", keyMsg(tea.KeyCtrlZ), ref.undoStep)
 	case n < 66:
-		w.name = "redo"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlY))
-		ref.redoStep()
+		w.key("redo", keyMsg(tea.KeyCtrlY), ref.redoStep)
 	case n < 70:
-		w.name = "left"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyLeft))
-		ref.left()
+		w.key("left", keyMsg(tea.KeyLeft), ref.left)
 	case n < 74:
-		w.name = "right"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyRight))
-		ref.right()
+		w.key("right", keyMsg(tea.KeyRight), ref.right)
 	case n < 80:
 		up := r.IntN(2) == 0
 		w.name = "down"
@@ -291,35 +277,17 @@ func (w *walker) step() {
 		w.press(msg)
 		w.checkRow(d)
 	case n < 82:
-		w.name = "home"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyHome))
-		ref.move(ref.lineStart(ref.c))
+		w.key("home", keyMsg(tea.KeyHome), func() { ref.move(ref.lineStart(ref.c)) })
 	case n < 84:
-		w.name = "end"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyEnd))
-		ref.move(ref.contentEnd(ref.c))
+		w.key("end", keyMsg(tea.KeyEnd), func() { ref.move(ref.contentEnd(ref.c)) })
 	case n < 85:
-		w.name = "ctrl+home"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlHome))
-		ref.move(0)
+		w.key("ctrl+home", keyMsg(tea.KeyCtrlHome), func() { ref.move(0) })
 	case n < 86:
-		w.name = "ctrl+end"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlEnd))
-		ref.move(ref.contentEnd(len(ref.text)))
+		w.key("ctrl+end", keyMsg(tea.KeyCtrlEnd), func() { ref.move(ref.contentEnd(len(ref.text))) })
 	case n < 88:
-		w.name = "alt+left"
-		w.closePrompt()
-		w.press(altKey(tea.KeyLeft))
-		ref.wordLeft()
+		w.key("alt+left", altKey(tea.KeyLeft), ref.wordLeft)
 	case n < 90:
-		w.name = "alt+right"
-		w.closePrompt()
-		w.press(altKey(tea.KeyRight))
-		ref.wordRight()
+		w.key("alt+right", altKey(tea.KeyRight), ref.wordRight)
 	case n < 92:
 		x, y := r.IntN(w.m.width+4), r.IntN(w.m.height)
 		w.name = fmt.Sprintf("click %d,%d", x, y)
@@ -343,10 +311,7 @@ func (w *walker) step() {
 			ref.openPrompt(findPrompt)
 		}
 	case n < 98:
-		w.name = "ctrl+g"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlG))
-		ref.openPrompt(gotoPrompt)
+		w.key("ctrl+g", keyMsg(tea.KeyCtrlG), func() { ref.openPrompt(gotoPrompt) })
 	default:
 		if ref.prompt != noPrompt {
 			w.promptStep()
@@ -660,15 +625,9 @@ func (w *walker) selectStep() {
 		}
 		ref.copyKey()
 	case n < 58:
-		w.name = "ctrl+x"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlX))
-		ref.cut()
+		w.key("ctrl+x", keyMsg(tea.KeyCtrlX), ref.cut)
 	case n < 68:
-		w.name = "ctrl+v"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlV))
-		ref.pasteRegister()
+		w.key("ctrl+v", keyMsg(tea.KeyCtrlV), ref.pasteRegister)
 	case n < 74:
 		w.name = "ctrl+w"
 		msg := keyMsg(tea.KeyCtrlW)
@@ -679,10 +638,7 @@ func (w *walker) selectStep() {
 		w.press(msg)
 		ref.deleteTo(ref.wordLeftOf())
 	case n < 78:
-		w.name = "ctrl+u"
-		w.closePrompt()
-		w.press(keyMsg(tea.KeyCtrlU))
-		ref.deleteTo(ref.lineStart(ref.c))
+		w.key("ctrl+u", keyMsg(tea.KeyCtrlU), func() { ref.deleteTo(ref.lineStart(ref.c)) })
 	case n < 82:
 		if ref.prompt == replaceWithPrompt {
 			w.name = "ctrl+a (replace all)"
@@ -701,13 +657,7 @@ func (w *walker) selectStep() {
 		w.press(msg)
 		ref.move(to)
 	case n < 86:
-		w.name = "esc"
-		if ref.prompt != noPrompt {
-			w.promptStep()
-			return
-		}
-		w.press(keyMsg(tea.KeyEsc))
-		ref.unselect()
+		w.promptOrKey("esc", keyMsg(tea.KeyEsc), ref.unselect)
 	case n < 92:
 		x, y := r.IntN(w.m.width+4), r.IntN(w.m.height+2)-1
 		w.name = fmt.Sprintf("drag %d,%d", x, y)
