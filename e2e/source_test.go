@@ -136,3 +136,86 @@ func TestE2ESaveAndWriteTheSourceBoth(t *testing.T) {
 		t.Errorf("git diff:\n%s", diffOut)
 	}
 }
+
+// twoOverlaysRepo writes a git repository whose two overlays, prod and
+// staging, build the same ConfigMap settings in ns from a shared base, and
+// applies staging's build without origin annotations, with Flux's labels
+// naming the Kustomization apps in ns: only the path that Kustomization
+// builds tells the two apart. The Kustomization is created with path.
+func twoOverlaysRepo(t *testing.T, ns, path string) string {
+	t.Helper()
+	dir := t.TempDir()
+	overlay := "namespace: " + ns + "\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: " + ns + "\n"
+	files := map[string]string{
+		"base/kustomization.yaml":             "resources:\n- settings.yaml\n",
+		"base/settings.yaml":                  "# shared settings\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: blue # the color\n",
+		"overlays/prod/kustomization.yaml":    "# production\n" + overlay,
+		"overlays/staging/kustomization.yaml": "# staging\n" + overlay,
+	}
+	for p, s := range files {
+		fp := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
+		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
+			t.Fatalf("git %v: %s", args, errOut)
+		}
+	}
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/staging")).Output()
+	if err != nil {
+		t.Fatalf("kubectl kustomize: %v", err)
+	}
+	kubetest.MustKubectlStdin(t, string(out), "apply", "-f", "-")
+	kubetest.CreateCustom(t, ns, kubetest.FluxKustomizationCRD, kubetest.FluxKustomization("apps", path))
+	return dir
+}
+
+// TestE2ESourceFollowsTheFluxPath: g finds the source where the object's
+// Flux Kustomization says it is built (overlays/staging, of two overlays
+// that both build it), read from the cluster as kedit source does; a user
+// a real Role lets edit the ConfigMap but not read the Kustomization is
+// told what is missing, and nothing is written.
+func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := twoOverlaysRepo(t, ns, "./overlays/staging")
+	const question = "g writes it to the source instead, b does both)"
+	editor := editorScript(t, `sed -i 's/color: blue/color: green/' "$1"`)
+
+	term := newKeditEnv(t, editor).run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, question)
+	term.send("g")
+	term.waitFor(screenWait, "to its source (nothing written yet)", "built by overlays/staging", "(found by Flux Kustomization "+ns+"/apps's path)",
+		".data.color -> overlays/staging/")
+	term.send("Escape")
+	term.waitFor(screenWait, "nothing written; the draft is kept")
+	term.send("q")
+	term.waitFor(screenWait, "quit with an unsaved draft?")
+	term.send("y")
+	term.waitFor(screenWait, "EXIT=0")
+
+	kubetest.MustKubectl(t, "-n", ns, "create", "role", "cm-editor", "--verb=get,list,watch,update,patch", "--resource=configmaps")
+	kubetest.MustKubectl(t, "-n", ns, "create", "rolebinding", "cm-editor", "--role=cm-editor", "--user=kedit-viewer")
+	env := newKeditEnv(t, editor)
+	env.kubeconfig = kubetest.ViewerKubeconfig(t)
+	term = env.run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, question)
+	term.send("g")
+	term.waitFor(screenWait, "not written to the source: the path Flux Kustomization "+ns+"/apps builds is not known: you may not get kustomizations.kustomize.toolkit.fluxcd.io in namespace "+ns)
+	if diffOut, _, _ := testgit.Run(t, dir, "status", "--porcelain"); diffOut != "" {
+		t.Errorf("git status after a refused g:\n%s", diffOut)
+	}
+}

@@ -1,14 +1,20 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"os/exec"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/source"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
@@ -31,7 +37,10 @@ type sourcePlannedMsg struct {
 	of   objectID
 	src  *source.Source
 	edit *source.Edit
-	err  error
+	// warning says what the search missed: the path of a GitOps owner
+	// the user may not read.
+	warning string
+	err     error
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -42,8 +51,9 @@ type sourceWrittenMsg struct {
 }
 
 // planSource finds the draft's source under Config.SourceDir (else the
-// git work tree of the current directory) and plans the edit, in a
-// command.
+// git work tree of the current directory), where the path its GitOps
+// owner builds says when its origin annotation does not, and plans the
+// edit, in a command.
 func (m App) planSource() (App, tea.Cmd) {
 	d := m.sess.Draft()
 	if d == nil || d.Object == nil {
@@ -51,6 +61,11 @@ func (m App) planSource() (App, tea.Cmd) {
 		return m, nil
 	}
 	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
+	var readPath func(context.Context, model.GitOpsOwner) (string, string, error)
+	if m.opened != nil {
+		readPath = m.opened.GitOpsPath
+	}
+	ctx := m.ctx
 	m.status.Info("finding the object's source ...")
 	return m, func() tea.Msg {
 		if dir == "" {
@@ -60,13 +75,45 @@ func (m App) planSource() (App, tea.Cmd) {
 			}
 			dir = strings.TrimSpace(string(out))
 		}
-		src, err := source.Find(dir, source.RefOf(base), source.HintsOf(base))
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		hints, warning, err := sourceHints(ctx, base, readPath)
 		if err != nil {
 			return sourcePlannedMsg{of: id, err: err}
 		}
+		if warning != "" {
+			warning += "; the manifests under " + dir + " were searched"
+		}
+		src, err := source.Find(dir, source.RefOf(base), hints)
+		if err != nil {
+			return sourcePlannedMsg{of: id, warning: warning, err: err}
+		}
 		e, err := source.Plan(src, base, mine)
-		return sourcePlannedMsg{of: id, src: src, edit: e, err: err}
+		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, err: err}
 	}
+}
+
+// sourceHints are what obj says of its source (source.HintsOf) and, when
+// its origin annotation does not name its file, the path its GitOps owner
+// builds, read from the cluster by readPath. warning says what is missing
+// when that path could not be read (the user may not read the owner, or
+// it is gone): the manifests are searched without it.
+func sourceHints(ctx context.Context, obj *unstructured.Unstructured, readPath func(context.Context, model.GitOpsOwner) (string, string, error)) (source.Hints, string, error) {
+	h := source.HintsOf(obj)
+	owner, ok := model.GitOpsOwnerOf(obj)
+	if !ok || h.Origin != "" || readPath == nil {
+		return h, "", nil
+	}
+	path, from, err := readPath(ctx, owner)
+	var missing *kube.GitOpsPathError
+	switch {
+	case err == nil:
+		h.Path, h.PathFrom = path, from
+		return h, "", nil
+	case errors.As(err, &missing):
+		return h, err.Error(), nil
+	}
+	return h, "", err
 }
 
 type sourceDirError struct{}
@@ -83,11 +130,19 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 		return m // the object was left meanwhile: its draft is kept
 	}
 	if msg.err != nil {
-		m.status.Error("not written to the source: " + escape.Safe(msg.err.Error()))
+		said := msg.err.Error()
+		if msg.warning != "" {
+			said = msg.warning + ": " + said
+		}
+		m.status.Error("not written to the source: " + escape.Safe(said))
 		return m
 	}
 	m.writeBack = &writeBack{edit: msg.edit, ref: msg.src.Ref}
-	m.sourceView.SetContent(sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object)))
+	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object))
+	if msg.warning != "" {
+		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
+	}
+	m.sourceView.SetContent(c)
 	m.screen = screenSource
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
@@ -96,12 +151,12 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 // sourceContent is what the source diff draws of a planned edit.
 func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
 	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
-	where := "from " + src.File
+	where := "from " + src.File + " (found by " + src.Via + ")"
 	if src.Kustomization != "" {
 		where = "built by " + src.Kustomization + ", " + where
 	}
 	if src.Generator != "" {
-		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
+		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn + " (found by " + src.Via + ")"
 	}
 	c.Where = append(c.Where, escape.Safe(where))
 	for _, p := range e.Placed {
