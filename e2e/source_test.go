@@ -175,9 +175,10 @@ func twoOverlaysRepo(t *testing.T, ns, path string) string {
 	return dir
 }
 
-// TestE2ESourceFollowsTheFluxPath: g finds the source where the object's
-// Flux Kustomization says it is built (overlays/staging, of two overlays
-// that both build it), read from the cluster as kedit source does; a user
+// TestE2ESourceFollowsTheFluxPath: the object view names the source
+// before any save, and g finds it, where the object's Flux Kustomization
+// says it is built (overlays/staging, of two overlays that both build it),
+// read from the cluster as kedit source does; a user
 // a real Role lets edit the ConfigMap but not read the Kustomization is
 // told what is missing, and nothing is written.
 func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
@@ -188,7 +189,8 @@ func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
 	editor := editorScript(t, `sed -i 's/color: blue/color: green/' "$1"`)
 
 	term := newKeditEnv(t, editor).run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
-	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)",
+		"source: built by overlays/staging, from base/settings.yaml (found by Flux Kustomization "+ns+"/apps's path)")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	term.send("s")
@@ -208,7 +210,9 @@ func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
 	env := newKeditEnv(t, editor)
 	env.kubeconfig = kubetest.ViewerKubeconfig(t)
 	term = env.run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
-	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)", "source: none found under "+dir+
+		": the path Flux Kustomization "+ns+"/apps builds is not known: you may not get kustomizations.kustomize.toolkit.fluxcd.io in namespace",
+		"overlays/prod, overlays/staging all build it")
 	term.send("e")
 	term.waitFor(screenWait, "unsaved draft")
 	term.send("s")

@@ -148,17 +148,23 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 	return m
 }
 
-// sourceContent is what the source diff draws of a planned edit.
-func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
-	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
-	where := "from " + src.File + " (found by " + src.Via + ")"
+// sourceWhere says which file and which kustomization produce the
+// object, and how they were found.
+func sourceWhere(src *source.Source) string {
+	where := "from " + src.File
 	if src.Kustomization != "" {
 		where = "built by " + src.Kustomization + ", " + where
 	}
 	if src.Generator != "" {
-		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn + " (found by " + src.Via + ")"
+		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
 	}
-	c.Where = append(c.Where, escape.Safe(where))
+	return where + " (found by " + src.Via + ")"
+}
+
+// sourceContent is what the source diff draws of a planned edit.
+func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
+	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
+	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
 	for _, p := range e.Placed {
 		c.Where = append(c.Where, escape.Safe(p.Field+" -> "+p.File+" ("+p.How+")"))
 	}
@@ -201,6 +207,9 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}, true
 	case sourcePlannedMsg:
 		return m.sourcePlanned(msg), nil, true
+	case sourceFoundMsg:
+		m.sourceFound(msg)
+		return m, nil, true
 	case sourceWrittenMsg:
 		if msg.err != nil {
 			m.status.Error("not written: " + escape.Safe(msg.err.Error()))
