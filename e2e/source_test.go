@@ -223,3 +223,47 @@ func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
 		t.Errorf("git status after a refused g:\n%s", diffOut)
 	}
 }
+
+// TestE2ESetWritesItsGitOpsObjectsToTheSource: a set of two objects Flux
+// reconciles and one it does not, edited in one $EDITOR file: s asks, g
+// saves the other object and shows both GitOps objects' edits in the
+// source diff (a generator's literal, a patch's image), c writes them and
+// commits them in one commit on a new branch; their live objects are not
+// saved.
+func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := gitOpsRepo(t, ns)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "plain", "--from-literal=foo=1")
+	var cm string
+	for _, l := range strings.Fields(kubetest.MustKubectl(t, "-n", ns, "get", "cm", "-o", "name")) {
+		if strings.HasPrefix(l, "configmap/settings-") {
+			cm = l
+		}
+	}
+	editor := editorScript(t, `sed -i -e 's/color: blue/color: green/' -e 's/image: nginx:1.26/image: nginx:1.27/' -e 's/foo: "1"/foo: mine/' "$1"`)
+	term := newKeditEnv(t, editor).run(t, 220, 50, "-n", ns, "--source", dir, cm, "deployment/web", "cm/plain")
+	term.waitFor(screenWait, "3 objects", "connected")
+	term.send("e")
+	term.waitFor(screenWait, "3 drafts edited")
+	term.send("s")
+	term.waitFor(screenWait, "g writes them to the source instead, b does both)")
+	term.send("g")
+	term.waitFor(screenWait, "write 2 objects (ConfigMap/settings-", ".data.color -> overlays/prod/kustomization.yaml (generator literal)",
+		"-> overlays/prod/image.yaml (patch)", "+  - color=green # the color", "+        image: nginx:1.27 # pinned")
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "cm/plain", "-o", "jsonpath={.data.foo}"); out != "mine" {
+		t.Errorf("the plain ConfigMap's foo is %q after g: not saved", out)
+	}
+	term.send("c")
+	term.waitFor(screenWait, "wrote 2 files of the source and committed them on branch kedit/configmap-"+ns+"-settings-")
+	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%B", "--name-only")
+	if !strings.Contains(log, "-and-1-more") || !strings.Contains(log, "overlays/prod/image.yaml") || !strings.Contains(log, "overlays/prod/kustomization.yaml") {
+		t.Errorf("the commit:\n%s", log)
+	}
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", cm, "-o", "jsonpath={.data.color}"); out != "blue" {
+		t.Errorf("the live ConfigMap's color is %q: it was saved", out)
+	}
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment/web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); out != "nginx:1.26" {
+		t.Errorf("the live image is %q: it was saved", out)
+	}
+}

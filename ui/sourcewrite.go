@@ -24,10 +24,13 @@ import (
 // edit (package source: its contract checked by building again), the
 // source diff shows it, and y writes the files, c commits them too.
 
-// writeBack is the planned edit the source diff shows.
+// writeBack is the planned edit the source diff shows: of the object
+// shown, or of a set's GitOps objects, one for each of refs; back is the
+// screen esc and the writing go back to.
 type writeBack struct {
-	edit *source.Edit
-	ref  source.Ref
+	edits []*source.Edit
+	refs  []source.Ref
+	back  screen
 }
 
 // sourcePlannedMsg is the planned edit of the draft's source, or why
@@ -137,7 +140,7 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 		m.status.Error("not written to the source: " + escape.Safe(said))
 		return m
 	}
-	m.writeBack = &writeBack{edit: msg.edit, ref: msg.src.Ref}
+	m.writeBack = &writeBack{edits: []*source.Edit{msg.edit}, refs: []source.Ref{msg.src.Ref}, back: screenObject}
 	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object))
 	if msg.warning != "" {
 		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
@@ -185,8 +188,16 @@ func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.C
 func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case sourcediff.CloseMsg:
-		m.writeBack, m.screen = nil, screenObject
-		m.status.Info("nothing written; the draft is kept")
+		back := screenObject
+		if m.writeBack != nil {
+			back = m.writeBack.back
+		}
+		m.writeBack, m.screen = nil, back
+		if back == screenSet {
+			m.status.Info("nothing written; the drafts are kept")
+		} else {
+			m.status.Info("nothing written; the draft is kept")
+		}
 		return m, nil, true
 	case sourcediff.WriteMsg:
 		w := m.writeBack
@@ -195,18 +206,25 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 		m.status.Info("writing the files ...")
 		return m, func() tea.Msg {
-			if err := w.edit.Write(); err != nil {
-				return sourceWrittenMsg{err: err}
+			var out sourceWrittenMsg
+			for _, e := range w.edits {
+				// Each edit's files are its own (the set's plan refuses
+				// two edits of one file), so each writes alone.
+				if err := e.Write(); err != nil {
+					out.err = err
+					return out
+				}
+				out.files += len(e.Files)
 			}
-			out := sourceWrittenMsg{files: len(w.edit.Files)}
 			if msg.Commit {
-				b, err := w.edit.Commit(w.ref)
-				out.branch, out.err = b, err
+				out.branch, out.err = source.CommitAll(w.edits, w.refs)
 			}
 			return out
 		}, true
 	case sourcePlannedMsg:
 		return m.sourcePlanned(msg), nil, true
+	case setSourcePlannedMsg:
+		return m.setSourcePlanned(msg), nil, true
 	case sourceFoundMsg:
 		m.sourceFound(msg)
 		return m, nil, true
@@ -215,12 +233,16 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			m.status.Error("not written: " + escape.Safe(msg.err.Error()))
 			return m, nil, true
 		}
-		m.writeBack, m.screen = nil, screenObject
+		back := screenObject
+		if m.writeBack != nil {
+			back = m.writeBack.back
+		}
+		m.writeBack, m.screen = nil, back
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
 			said += " and committed them on branch " + msg.branch + " (not pushed)"
 		}
-		if m.sess.Draft() != nil {
+		if back == screenObject && m.sess.Draft() != nil {
 			said += "; the live object is not saved, the draft is kept"
 		}
 		m.status.Info(escape.Safe(said))
