@@ -267,3 +267,61 @@ func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
 		t.Errorf("the live image is %q: it was saved", out)
 	}
 }
+
+// TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay: an env item
+// the shared base sets, removed live from prod's Deployment, becomes a
+// $patch: delete in prod's patch: after y, prod's build has no such item
+// and staging's, built on the same base, still has it.
+func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := t.TempDir()
+	overlay := func(name string) string {
+		return "# " + name + "\nnamespace: " + ns + "\nnamePrefix: " + name + "-\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: flux-system\n"
+	}
+	files := map[string]string{
+		"base/kustomization.yaml":             "resources:\n- deploy.yaml\n",
+		"base/deploy.yaml":                    "# the web app\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n        env:\n        - name: LOG\n          value: info # the log level\n        - name: MODE\n          value: debug\n",
+		"overlays/prod/kustomization.yaml":    overlay("prod"),
+		"overlays/staging/kustomization.yaml": overlay("staging"),
+	}
+	for p, s := range files {
+		fp := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
+		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
+			t.Fatalf("git %v: %s", args, errOut)
+		}
+	}
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/prod")).Output()
+	if err != nil {
+		t.Fatalf("kubectl kustomize: %v", err)
+	}
+	kubetest.MustKubectlStdin(t, string(out), "apply", "-f", "-")
+
+	term := newKeditEnv(t, editorScript(t, `sed -i '/- name: MODE/,+1d' "$1"`)).run(t, 200, 50, "-n", ns, "--source", dir, "deployment/prod-web")
+	term.waitFor(screenWait, "source: built by overlays/prod, from base/deploy.yaml")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, "b does both)")
+	term.send("g")
+	term.waitFor(screenWait, "-> overlays/prod/deployment-prod-web-patch.yaml (new patch, $patch: delete)", "+        - name: MODE", "+          $patch: delete")
+	term.send("y")
+	term.waitFor(screenWait, "wrote 2 files of the source")
+	for overlay, want := range map[string]bool{"prod": false, "staging": true} {
+		built, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays", overlay)).Output()
+		if err != nil || strings.Contains(string(built), "MODE") != want {
+			t.Errorf("overlays/%s's build (%v), MODE wanted %v:\n%s", overlay, err, want, built)
+		}
+	}
+	if base, _ := os.ReadFile(filepath.Join(dir, "base/deploy.yaml")); string(base) != files["base/deploy.yaml"] {
+		t.Errorf("the shared base changed:\n%s", base)
+	}
+}
