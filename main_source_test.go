@@ -139,6 +139,13 @@ func TestSourceSaysWhereTheObjectComesFrom(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "no source of ConfigMap/stray") {
 		t.Errorf("a stray object: exit %d, %s", code, stderr)
 	}
+	// An object a Helm chart made: named, and refused.
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "charted", "--from-literal=a=1")
+	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "charted", "helm.sh/chart=redis-18.1.0", "app.kubernetes.io/managed-by=Helm")
+	_, stderr, code = runKedit(t, append([]string{"source", "cm/charted", "--source", dir}, flags...)...)
+	if want := "comes from a Helm chart redis-18.1.0: kedit does not write templates"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("a chart's object: exit %d, %s, want %q", code, stderr, want)
+	}
 }
 
 func TestSourceWritesTheEditIntoThePatchAndTheGenerator(t *testing.T) {

@@ -119,3 +119,192 @@ func TestE2ESaveAndWriteTheSourceBoth(t *testing.T) {
 		t.Errorf("git diff:\n%s", diffOut)
 	}
 }
+
+// twoOverlaysRepo writes a git repository whose two overlays, prod and
+// staging, build the same ConfigMap settings in ns from a shared base, and
+// applies staging's build without origin annotations, with Flux's labels
+// naming the Kustomization apps in ns: only the path that Kustomization
+// builds tells the two apart. The Kustomization is created with path.
+func twoOverlaysRepo(t *testing.T, ns, path string) string {
+	t.Helper()
+	dir := t.TempDir()
+	overlay := "namespace: " + ns + "\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: " + ns + "\n"
+	files := map[string]string{
+		"base/kustomization.yaml":             "resources:\n- settings.yaml\n",
+		"base/settings.yaml":                  "# shared settings\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: blue # the color\n",
+		"overlays/prod/kustomization.yaml":    "# production\n" + overlay,
+		"overlays/staging/kustomization.yaml": "# staging\n" + overlay,
+	}
+	for p, s := range files {
+		fp := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
+		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
+			t.Fatalf("git %v: %s", args, errOut)
+		}
+	}
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/staging")).Output()
+	if err != nil {
+		t.Fatalf("kubectl kustomize: %v", err)
+	}
+	kubetest.MustKubectlStdin(t, string(out), "apply", "-f", "-")
+	kubetest.CreateCustom(t, ns, kubetest.FluxKustomizationCRD, kubetest.FluxKustomization("apps", path))
+	return dir
+}
+
+// TestE2ESourceFollowsTheFluxPath: the object view names the source
+// before any save, and g finds it, where the object's Flux Kustomization
+// says it is built (overlays/staging, of two overlays that both build it),
+// read from the cluster as kedit source does; a user
+// a real Role lets edit the ConfigMap but not read the Kustomization is
+// told what is missing, and nothing is written.
+func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := twoOverlaysRepo(t, ns, "./overlays/staging")
+	const question = "g writes it to the source instead, b does both)"
+	editor := editorScript(t, `sed -i 's/color: blue/color: green/' "$1"`)
+
+	term := newKeditEnv(t, editor).run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)",
+		"source: built by overlays/staging, from base/settings.yaml (found by Flux Kustomization "+ns+"/apps's path)")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, question)
+	term.send("g")
+	term.waitFor(screenWait, "to its source (nothing written yet)", "built by overlays/staging", "(found by Flux Kustomization "+ns+"/apps's path)",
+		".data.color -> overlays/staging/")
+	term.send("Escape")
+	term.waitFor(screenWait, "nothing written; the draft is kept")
+	term.send("q")
+	term.waitFor(screenWait, "quit with an unsaved draft?")
+	term.send("y")
+	term.waitFor(screenWait, "EXIT=0")
+
+	kubetest.MustKubectl(t, "-n", ns, "create", "role", "cm-editor", "--verb=get,list,watch,update,patch", "--resource=configmaps")
+	kubetest.MustKubectl(t, "-n", ns, "create", "rolebinding", "cm-editor", "--role=cm-editor", "--user=kedit-viewer")
+	env := newKeditEnv(t, editor)
+	env.kubeconfig = kubetest.ViewerKubeconfig(t)
+	term = env.run(t, 250, 40, "-n", ns, "--source", dir, "cm/settings")
+	term.waitFor(screenWait, "managed by Flux (kustomization "+ns+"/apps)", "source: none found under "+dir+
+		": the path Flux Kustomization "+ns+"/apps builds is not known: you may not get kustomizations.kustomize.toolkit.fluxcd.io in namespace",
+		"overlays/prod, overlays/staging all build it")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, question)
+	term.send("g")
+	term.waitFor(screenWait, "not written to the source: the path Flux Kustomization "+ns+"/apps builds is not known: you may not get kustomizations.kustomize.toolkit.fluxcd.io in namespace "+ns)
+	if diffOut, _, _ := testgit.Run(t, dir, "status", "--porcelain"); diffOut != "" {
+		t.Errorf("git status after a refused g:\n%s", diffOut)
+	}
+}
+
+// TestE2ESetWritesItsGitOpsObjectsToTheSource: a set of two objects Flux
+// reconciles and one it does not, edited in one $EDITOR file: s asks, g
+// saves the other object and shows both GitOps objects' edits in the
+// source diff (a generator's literal, a patch's image), c writes them and
+// commits them in one commit on a new branch; their live objects are not
+// saved.
+func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := gitOpsRepo(t, ns)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "plain", "--from-literal=foo=1")
+	var cm string
+	for _, l := range strings.Fields(kubetest.MustKubectl(t, "-n", ns, "get", "cm", "-o", "name")) {
+		if strings.HasPrefix(l, "configmap/settings-") {
+			cm = l
+		}
+	}
+	editor := editorScript(t, `sed -i -e 's/color: blue/color: green/' -e 's/image: nginx:1.26/image: nginx:1.27/' -e 's/foo: "1"/foo: mine/' "$1"`)
+	term := newKeditEnv(t, editor).run(t, 220, 50, "-n", ns, "--source", dir, cm, "deployment/web", "cm/plain")
+	term.waitFor(screenWait, "3 objects", "connected")
+	term.send("e")
+	term.waitFor(screenWait, "3 drafts edited")
+	term.send("s")
+	term.waitFor(screenWait, "g writes them to the source instead, b does both)")
+	term.send("g")
+	term.waitFor(screenWait, "write 2 objects (ConfigMap/settings-", ".data.color -> overlays/prod/kustomization.yaml (generator literal)",
+		"-> overlays/prod/image.yaml (patch)", "+  - color=green # the color", "+        image: nginx:1.27 # pinned")
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "cm/plain", "-o", "jsonpath={.data.foo}"); out != "mine" {
+		t.Errorf("the plain ConfigMap's foo is %q after g: not saved", out)
+	}
+	term.send("c")
+	term.waitFor(screenWait, "wrote 2 files of the source and committed them on branch kedit/configmap-"+ns+"-settings-")
+	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%B", "--name-only")
+	if !strings.Contains(log, "-and-1-more") || !strings.Contains(log, "overlays/prod/image.yaml") || !strings.Contains(log, "overlays/prod/kustomization.yaml") {
+		t.Errorf("the commit:\n%s", log)
+	}
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", cm, "-o", "jsonpath={.data.color}"); out != "blue" {
+		t.Errorf("the live ConfigMap's color is %q: it was saved", out)
+	}
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment/web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); out != "nginx:1.26" {
+		t.Errorf("the live image is %q: it was saved", out)
+	}
+}
+
+// TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay: an env item
+// the shared base sets, removed live from prod's Deployment, becomes a
+// $patch: delete in prod's patch: after y, prod's build has no such item
+// and staging's, built on the same base, still has it.
+func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := t.TempDir()
+	overlay := func(name string) string {
+		return "# " + name + "\nnamespace: " + ns + "\nnamePrefix: " + name + "-\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: flux-system\n"
+	}
+	files := map[string]string{
+		"base/kustomization.yaml":             "resources:\n- deploy.yaml\n",
+		"base/deploy.yaml":                    "# the web app\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n        env:\n        - name: LOG\n          value: info # the log level\n        - name: MODE\n          value: debug\n",
+		"overlays/prod/kustomization.yaml":    overlay("prod"),
+		"overlays/staging/kustomization.yaml": overlay("staging"),
+	}
+	for p, s := range files {
+		fp := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
+		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
+			t.Fatalf("git %v: %s", args, errOut)
+		}
+	}
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/prod")).Output()
+	if err != nil {
+		t.Fatalf("kubectl kustomize: %v", err)
+	}
+	kubetest.MustKubectlStdin(t, string(out), "apply", "-f", "-")
+
+	term := newKeditEnv(t, editorScript(t, `sed -i '/- name: MODE/,+1d' "$1"`)).run(t, 200, 50, "-n", ns, "--source", dir, "deployment/prod-web")
+	term.waitFor(screenWait, "source: built by overlays/prod, from base/deploy.yaml")
+	term.send("e")
+	term.waitFor(screenWait, "unsaved draft")
+	term.send("s")
+	term.waitFor(screenWait, "b does both)")
+	term.send("g")
+	term.waitFor(screenWait, "-> overlays/prod/deployment-prod-web-patch.yaml (new patch, $patch: delete)", "+        - name: MODE", "+          $patch: delete")
+	term.send("y")
+	term.waitFor(screenWait, "wrote 2 files of the source")
+	for overlay, want := range map[string]bool{"prod": false, "staging": true} {
+		built, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays", overlay)).Output()
+		if err != nil || strings.Contains(string(built), "MODE") != want {
+			t.Errorf("overlays/%s's build (%v), MODE wanted %v:\n%s", overlay, err, want, built)
+		}
+	}
+	if base, _ := os.ReadFile(filepath.Join(dir, "base/deploy.yaml")); string(base) != files["base/deploy.yaml"] {
+		t.Errorf("the shared base changed:\n%s", base)
+	}
+}

@@ -132,10 +132,37 @@ var badRef = regexp.MustCompile(`[^a-z0-9._-]+`)
 // changed fields, and returns the branch. It never pushes. The edit must
 // have been written.
 func (e *Edit) Commit(r Ref) (string, error) {
+	return e.commit(BranchName(r), e.Message(r))
+}
+
+// CommitAll makes one commit of several written edits of one directory,
+// one for each of refs, on a new branch named after the first object and
+// how many more, with each object's message; it never pushes.
+func CommitAll(edits []*Edit, refs []Ref) (string, error) {
+	if len(edits) == 0 || len(edits) != len(refs) {
+		return "", fmt.Errorf("CommitAll: %d edits of %d objects", len(edits), len(refs))
+	}
+	if len(edits) == 1 {
+		return edits[0].Commit(refs[0])
+	}
+	all := &Edit{Dir: edits[0].Dir}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "%d objects: the live edits in their source\n", len(edits))
+	for i, e := range edits {
+		if e.Dir != all.Dir {
+			return "", fmt.Errorf("the edits are of two directories, %s and %s", all.Dir, e.Dir)
+		}
+		all.Files = append(all.Files, e.Files...)
+		msg.WriteString("\n" + e.Message(refs[i]))
+	}
+	return all.commit(fmt.Sprintf("%s-and-%d-more", BranchName(refs[0]), len(refs)-1), msg.String())
+}
+
+// commit commits the edit's files on the new branch with msg.
+func (e *Edit) commit(branch, msg string) (string, error) {
 	if !e.inWorkTree() {
 		return "", fmt.Errorf("%s is not in a git work tree", e.Dir)
 	}
-	branch := BranchName(r)
 	if _, err := e.git("switch", "-c", branch); err != nil {
 		return "", err
 	}
@@ -146,7 +173,7 @@ func (e *Edit) Commit(r Ref) (string, error) {
 	if _, err := e.git(args...); err != nil {
 		return "", err
 	}
-	if _, err := e.git("commit", "-q", "-m", e.Message(r), "--"); err != nil {
+	if _, err := e.git("commit", "-q", "-m", msg, "--"); err != nil {
 		return "", err
 	}
 	return branch, nil

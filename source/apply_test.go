@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,5 +101,60 @@ func TestWriteRefusesAFileChangedSinceAndUncommittedChanges(t *testing.T) {
 	var de *DirtyError
 	if err := e.Write(); !errors.As(err, &de) || !strings.Contains(de.Error(), "overlays/dev/kustomization.yaml") {
 		t.Fatalf("uncommitted changes: %v", err)
+	}
+}
+
+// Removing a list item by key that a shared base sets deletes it in the
+// overlay's patch with $patch: delete, and the build of that overlay no
+// longer has it while the other overlay's still does; an item of a list
+// of values stays refused, with the reason.
+func TestPlanDeletesASharedBasesListItemWithPatchDelete(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, layout)
+	ref := Ref{Group: "apps", Kind: "Deployment", Namespace: "dev", Name: "web"}
+	src, err := Find(dir, ref, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := live(t, dir, "overlays/dev", ref)
+	mine := base.DeepCopy()
+	containers, _, _ := unstructured.NestedSlice(mine.Object, "spec", "template", "spec", "containers")
+	app := containers[0].(map[string]any)
+	env := app["env"].([]any)
+	var kept []any
+	for _, e := range env {
+		if e.(map[string]any)["name"] != "MODE" {
+			kept = append(kept, e)
+		}
+	}
+	app["env"] = kept
+	if err := unstructured.SetNestedSlice(mine.Object, containers, "spec", "template", "spec", "containers"); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Plan(src, base, mine)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	var patch string
+	for _, f := range e.Files {
+		if strings.Contains(string(f.New), "$patch: delete") {
+			patch = string(f.New)
+		}
+	}
+	if patch == "" || !strings.Contains(patch, "name: MODE") || strings.HasPrefix(e.Files[0].Path, "base/") {
+		t.Fatalf("the plan: %+v\n%s", e.Placed, patch)
+	}
+	if len(e.Placed) != 1 || !strings.Contains(e.Placed[0].How, "$patch: delete") {
+		t.Errorf("placed: %+v", e.Placed)
+	}
+	if err := e.Write(); err != nil {
+		t.Fatal(err)
+	}
+	after := live(t, dir, "overlays/dev", ref)
+	if s := fmt.Sprint(after.Object["spec"]); strings.Contains(s, "MODE") {
+		t.Errorf("dev's build still has MODE: %s", s)
+	}
+	if s := fmt.Sprint(live(t, dir, "overlays/prod", Ref{Group: "apps", Kind: "Deployment", Namespace: "prod", Name: "web"}).Object["spec"]); !strings.Contains(s, "MODE") {
+		t.Errorf("prod's build lost MODE: %s", s)
 	}
 }

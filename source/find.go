@@ -20,7 +20,8 @@ type Hints struct {
 	// GitOps tool builds (a Flux Kustomization's spec.path, an Argo CD
 	// Application's spec.source.path); PathFrom names that owner.
 	Path, PathFrom string
-	// Chart names the Helm chart or release that made the object.
+	// Chart names the Helm chart or release that made the object: "a
+	// Helm chart redis-18.1.0", "the Helm release cache".
 	Chart string
 	// Live is the live object, which picks among kustomizations that
 	// all build an object of its identity.
@@ -34,9 +35,9 @@ func HintsOf(obj *unstructured.Unstructured) Hints {
 	l, a := obj.GetLabels(), obj.GetAnnotations()
 	switch {
 	case l["helm.sh/chart"] != "":
-		h.Chart = l["helm.sh/chart"]
+		h.Chart = "a Helm chart " + l["helm.sh/chart"]
 	case a["meta.helm.sh/release-name"] != "":
-		h.Chart = "the release " + a["meta.helm.sh/release-name"]
+		h.Chart = "the Helm release " + a["meta.helm.sh/release-name"]
 	case l["app.kubernetes.io/managed-by"] == "Helm":
 		h.Chart = "a Helm release"
 	}
@@ -83,7 +84,7 @@ type TemplateError struct {
 }
 
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("%s comes from %s: kedit does not write Helm charts or other templates", e.Ref, e.Chart)
+	return fmt.Sprintf("%s comes from %s: kedit does not write templates", e.Ref, e.Chart)
 }
 
 // candidate is one build or file that holds the object.

@@ -95,7 +95,7 @@ func (p *planner) placeInGenerator(chain []*kustomization, c diff.Change) error 
 func (p *planner) placeInMergeGenerator(root *kustomization, c diff.Change, key, val string) error {
 	field := c.Path.String()
 	if !c.Value.Present {
-		return &PlaceError{Field: field, Why: "its generator is in a base other kustomizations share, and a merging generator cannot remove a key"}
+		return &PlaceError{Field: field, Why: "its generator is in a base other kustomizations share, and a merging generator cannot remove a key (an overlay's behavior: merge adds and changes keys only): remove it from the base's generator, for every overlay, with kedit source --source on the base"}
 	}
 	base, err := p.t.readKustomization(splitDir(p.src.GeneratorIn), p.over)
 	if err != nil || base == nil {

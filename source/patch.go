@@ -183,11 +183,21 @@ func matchItem(item any, pe fieldpath.PathElement) bool {
 func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 	field := c.Path.String()
 	v := p.patchValue(c)
+	path, how := c.Path, "patch"
 	if !v.Present {
-		if len(c.Path) > 0 && c.Path[len(c.Path)-1].FieldName == nil {
-			return &PlaceError{Field: field, Why: "removing a list item that a shared base sets needs a $patch: delete, which kedit does not write"}
+		switch last := c.Path[len(c.Path)-1]; {
+		case last.Key != nil:
+			// A list item by key: the strategic merge deletes it with
+			// the item's keys and $patch: delete. A list the build does
+			// not merge by that key keeps it, which the contract's build
+			// check refuses.
+			path = append(append(fieldpath.Path{}, c.Path...), fieldpath.PathElement{FieldName: &patchDirective})
+			v, how = diff.FieldValue{Present: true, Value: "delete"}, "patch, $patch: delete"
+		case last.FieldName == nil:
+			return &PlaceError{Field: field, Why: "removing an item of a list of values that a shared base sets needs a strategic merge directive kedit does not write"}
+		default:
+			v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
 		}
-		v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
 	}
 	for _, pt := range patchFiles(root) {
 		rel := root.rel(pt.Path)
@@ -197,10 +207,10 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 		}
 		for _, doc := range f.nodes {
 			if p.targets(doc) {
-				if err := setAt(doc.YNode(), c.Path, v); err != nil {
+				if err := setAt(doc.YNode(), path, v); err != nil {
 					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
 				}
-				p.placed = append(p.placed, Placement{Field: field, File: rel, How: "patch"})
+				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how})
 				return nil
 			}
 		}
@@ -231,7 +241,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 	if err != nil {
 		return err
 	}
-	if err := setAt(f.nodes[0].YNode(), c.Path, v); err != nil {
+	if err := setAt(f.nodes[0].YNode(), path, v); err != nil {
 		return &PlaceError{Field: field, Why: err.Error()}
 	}
 	kf, err := p.yaml(root.file)
@@ -247,9 +257,12 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 		return err
 	}
 	root.k.Patches = append(root.k.Patches, types.Patch{Path: name})
-	p.placed = append(p.placed, Placement{Field: field, File: rel, How: "new patch"})
+	p.placed = append(p.placed, Placement{Field: field, File: rel, How: "new " + how})
 	return nil
 }
+
+// patchDirective is the strategic merge's directive key.
+var patchDirective = "$patch"
 
 func kyamlQuote(s string) string {
 	var n kyaml.Node

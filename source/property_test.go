@@ -189,7 +189,7 @@ func allowedRefusal(err error) bool {
 	if !errors.As(err, &pe) {
 		return false
 	}
-	return strings.Contains(pe.Why, "$patch: delete") || strings.Contains(pe.Why, "cannot remove a key") ||
+	return strings.Contains(pe.Why, "list of values that a shared base sets") || strings.Contains(pe.Why, "cannot remove a key") ||
 		strings.Contains(pe.Why, "removing that op")
 }
 

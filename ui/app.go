@@ -171,6 +171,9 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if warm := m.warmDraftText(); warm != nil {
 		cmd = tea.Batch(cmd, warm)
 	}
+	if find := m.findSourceOnce(); find != nil {
+		cmd = tea.Batch(cmd, find)
+	}
 	m.relayout()
 	if m.frame.pasting {
 		cmd = tea.Batch(cmd, m.frame.cache.redraw())

@@ -80,6 +80,10 @@ type Object struct {
 	// MaySave asks the server whether the user may save the object
 	// (kube.MaySave); nil asks nothing.
 	MaySave func(ctx context.Context) error
+	// GitOpsPath reads from the cluster the path the object's GitOps
+	// owner builds (kube.GitOpsPath), where g looks for its source; nil
+	// reads nothing.
+	GitOpsPath func(ctx context.Context, owner model.GitOpsOwner) (path, from string, err error)
 	// History reads the object's history from the audit logs kedit was
 	// given (--audit-log), each time the timeline opens; nil for none.
 	History timeline.HistoryReader

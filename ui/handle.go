@@ -222,5 +222,8 @@ func (m *App) rebased(before model.State, ev model.Event, editing bool) {
 func (m *App) refresh() {
 	if m.screen != screenEditor {
 		m.views.refresh(m.sess)
+		if m.objectState != nil {
+			m.views.object.SetSource(m.srcLine.line)
+		}
 	}
 }

@@ -71,6 +71,8 @@ type objectState struct {
 	oncall oncallState
 	// access is whether the user may save this object (access.go).
 	access accessState
+	// srcLine is what the object view says of its source (sourceline.go).
+	srcLine sourceLineState
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState
 	// fieldSchema is the schema the in-app editor completes from, once

@@ -44,7 +44,7 @@ func (m *App) ask(c confirmation) {
 		picks = len(m.stored)
 	}
 	m.prompt.Ask(picks)
-	if c == confirmGitOps {
+	if c == confirmGitOps || c == confirmSetGitOps {
 		m.prompt.OfferSource()
 	}
 }
@@ -112,6 +112,12 @@ func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 	case confirmNewObject:
 		return m.answerNewObject(a.Yes)
 	case confirmSetGitOps:
+		if a.Source {
+			// The drafts are read before the save takes them.
+			next, plan := m.planSetSource(m.set.gitOps)
+			next, save := next.answerSetGitOps(a.Yes)
+			return next, tea.Batch(save, plan)
+		}
 		return m.answerSetGitOps(a.Yes)
 	}
 	return m, nil

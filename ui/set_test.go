@@ -385,7 +385,7 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	drafted := m.set.model.Session(0).Draft().Text
 	m = drive(t, m, keys("s")...)
 	if m.confirm.kind != confirmSetGitOps || !strings.Contains(plain(m), "configmaps/a is managed by Flux (kustomization flux-system/apps): a save may be reverted. Save it too?") ||
-		!strings.Contains(plain(m), "n saves the other drafts only and keeps its draft") {
+		!strings.Contains(plain(m), "n saves the other drafts only and keeps its draft; g writes it to the source instead") {
 		t.Fatalf("no question:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("n")...)

@@ -119,8 +119,8 @@ func (m App) setGitOpsQuestion() escape.Text {
 			}
 		}
 	}
-	return escape.Textf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s)",
-		m.setNames(s.gitOps), words.Agree(n, "is", "are"), what, words.Agree(n, "it", "them"), words.Agree(n, "its draft", "their drafts"))
+	return escape.Textf("%s %s %s. Save %s too? (y/n; n saves the other drafts only and keeps %s; g writes %s to the source instead, b does both)",
+		m.setNames(s.gitOps), words.Agree(n, "is", "are"), what, words.Agree(n, "it", "them"), words.Agree(n, "its draft", "their drafts"), words.Agree(n, "it", "them"))
 }
 
 // answerSetGitOps takes the answer: y saves every draft; n every draft

@@ -1,14 +1,20 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"os/exec"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
+	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/source"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
@@ -18,10 +24,13 @@ import (
 // edit (package source: its contract checked by building again), the
 // source diff shows it, and y writes the files, c commits them too.
 
-// writeBack is the planned edit the source diff shows.
+// writeBack is the planned edit the source diff shows: of the object
+// shown, or of a set's GitOps objects, one for each of refs; back is the
+// screen esc and the writing go back to.
 type writeBack struct {
-	edit *source.Edit
-	ref  source.Ref
+	edits []*source.Edit
+	refs  []source.Ref
+	back  screen
 }
 
 // sourcePlannedMsg is the planned edit of the draft's source, or why
@@ -31,7 +40,10 @@ type sourcePlannedMsg struct {
 	of   objectID
 	src  *source.Source
 	edit *source.Edit
-	err  error
+	// warning says what the search missed: the path of a GitOps owner
+	// the user may not read.
+	warning string
+	err     error
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -42,8 +54,9 @@ type sourceWrittenMsg struct {
 }
 
 // planSource finds the draft's source under Config.SourceDir (else the
-// git work tree of the current directory) and plans the edit, in a
-// command.
+// git work tree of the current directory), where the path its GitOps
+// owner builds says when its origin annotation does not, and plans the
+// edit, in a command.
 func (m App) planSource() (App, tea.Cmd) {
 	d := m.sess.Draft()
 	if d == nil || d.Object == nil {
@@ -51,6 +64,11 @@ func (m App) planSource() (App, tea.Cmd) {
 		return m, nil
 	}
 	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
+	var readPath func(context.Context, model.GitOpsOwner) (string, string, error)
+	if m.opened != nil {
+		readPath = m.opened.GitOpsPath
+	}
+	ctx := m.ctx
 	m.status.Info("finding the object's source ...")
 	return m, func() tea.Msg {
 		if dir == "" {
@@ -60,13 +78,45 @@ func (m App) planSource() (App, tea.Cmd) {
 			}
 			dir = strings.TrimSpace(string(out))
 		}
-		src, err := source.Find(dir, source.RefOf(base), source.HintsOf(base))
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		hints, warning, err := sourceHints(ctx, base, readPath)
 		if err != nil {
 			return sourcePlannedMsg{of: id, err: err}
 		}
+		if warning != "" {
+			warning += "; the manifests under " + dir + " were searched"
+		}
+		src, err := source.Find(dir, source.RefOf(base), hints)
+		if err != nil {
+			return sourcePlannedMsg{of: id, warning: warning, err: err}
+		}
 		e, err := source.Plan(src, base, mine)
-		return sourcePlannedMsg{of: id, src: src, edit: e, err: err}
+		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, err: err}
 	}
+}
+
+// sourceHints are what obj says of its source (source.HintsOf) and, when
+// its origin annotation does not name its file, the path its GitOps owner
+// builds, read from the cluster by readPath. warning says what is missing
+// when that path could not be read (the user may not read the owner, or
+// it is gone): the manifests are searched without it.
+func sourceHints(ctx context.Context, obj *unstructured.Unstructured, readPath func(context.Context, model.GitOpsOwner) (string, string, error)) (source.Hints, string, error) {
+	h := source.HintsOf(obj)
+	owner, ok := model.GitOpsOwnerOf(obj)
+	if !ok || h.Origin != "" || readPath == nil {
+		return h, "", nil
+	}
+	path, from, err := readPath(ctx, owner)
+	var missing *kube.GitOpsPathError
+	switch {
+	case err == nil:
+		h.Path, h.PathFrom = path, from
+		return h, "", nil
+	case errors.As(err, &missing):
+		return h, err.Error(), nil
+	}
+	return h, "", err
 }
 
 type sourceDirError struct{}
@@ -83,19 +133,27 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 		return m // the object was left meanwhile: its draft is kept
 	}
 	if msg.err != nil {
-		m.status.Error("not written to the source: " + escape.Safe(msg.err.Error()))
+		said := msg.err.Error()
+		if msg.warning != "" {
+			said = msg.warning + ": " + said
+		}
+		m.status.Error("not written to the source: " + escape.Safe(said))
 		return m
 	}
-	m.writeBack = &writeBack{edit: msg.edit, ref: msg.src.Ref}
-	m.sourceView.SetContent(sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object)))
+	m.writeBack = &writeBack{edits: []*source.Edit{msg.edit}, refs: []source.Ref{msg.src.Ref}, back: screenObject}
+	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object))
+	if msg.warning != "" {
+		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
+	}
+	m.sourceView.SetContent(c)
 	m.screen = screenSource
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
 }
 
-// sourceContent is what the source diff draws of a planned edit.
-func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
-	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
+// sourceWhere says which file and which kustomization produce the
+// object, and how they were found.
+func sourceWhere(src *source.Source) string {
 	where := "from " + src.File
 	if src.Kustomization != "" {
 		where = "built by " + src.Kustomization + ", " + where
@@ -103,7 +161,13 @@ func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.C
 	if src.Generator != "" {
 		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
 	}
-	c.Where = append(c.Where, escape.Safe(where))
+	return where + " (found by " + src.Via + ")"
+}
+
+// sourceContent is what the source diff draws of a planned edit.
+func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
+	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
+	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
 	for _, p := range e.Placed {
 		c.Where = append(c.Where, escape.Safe(p.Field+" -> "+p.File+" ("+p.How+")"))
 	}
@@ -124,8 +188,16 @@ func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.C
 func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case sourcediff.CloseMsg:
-		m.writeBack, m.screen = nil, screenObject
-		m.status.Info("nothing written; the draft is kept")
+		back := screenObject
+		if m.writeBack != nil {
+			back = m.writeBack.back
+		}
+		m.writeBack, m.screen = nil, back
+		if back == screenSet {
+			m.status.Info("nothing written; the drafts are kept")
+		} else {
+			m.status.Info("nothing written; the draft is kept")
+		}
 		return m, nil, true
 	case sourcediff.WriteMsg:
 		w := m.writeBack
@@ -134,29 +206,43 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 		m.status.Info("writing the files ...")
 		return m, func() tea.Msg {
-			if err := w.edit.Write(); err != nil {
-				return sourceWrittenMsg{err: err}
+			var out sourceWrittenMsg
+			for _, e := range w.edits {
+				// Each edit's files are its own (the set's plan refuses
+				// two edits of one file), so each writes alone.
+				if err := e.Write(); err != nil {
+					out.err = err
+					return out
+				}
+				out.files += len(e.Files)
 			}
-			out := sourceWrittenMsg{files: len(w.edit.Files)}
 			if msg.Commit {
-				b, err := w.edit.Commit(w.ref)
-				out.branch, out.err = b, err
+				out.branch, out.err = source.CommitAll(w.edits, w.refs)
 			}
 			return out
 		}, true
 	case sourcePlannedMsg:
 		return m.sourcePlanned(msg), nil, true
+	case setSourcePlannedMsg:
+		return m.setSourcePlanned(msg), nil, true
+	case sourceFoundMsg:
+		m.sourceFound(msg)
+		return m, nil, true
 	case sourceWrittenMsg:
 		if msg.err != nil {
 			m.status.Error("not written: " + escape.Safe(msg.err.Error()))
 			return m, nil, true
 		}
-		m.writeBack, m.screen = nil, screenObject
+		back := screenObject
+		if m.writeBack != nil {
+			back = m.writeBack.back
+		}
+		m.writeBack, m.screen = nil, back
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
 			said += " and committed them on branch " + msg.branch + " (not pushed)"
 		}
-		if m.sess.Draft() != nil {
+		if back == screenObject && m.sess.Draft() != nil {
 			said += "; the live object is not saved, the draft is kept"
 		}
 		m.status.Info(escape.Safe(said))

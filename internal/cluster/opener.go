@@ -251,7 +251,10 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
-		Close:   func() { o.release(ob) },
+		GitOpsPath: func(ctx context.Context, owner model.GitOpsOwner) (string, string, error) {
+			return kube.GitOpsPath(ctx, o.Dynamic, owner)
+		},
+		Close: func() { o.release(ob) },
 	}
 	if t.Subresource == "" {
 		// A subresource's text (a Scale, a status) is not of the kind.

@@ -72,6 +72,34 @@ spec:
         x-kubernetes-preserve-unknown-fields: true
 `
 
+// FluxKustomizationCRD is Flux's Kustomization
+// (kustomize.toolkit.fluxcd.io/v1), keeping any field: what kedit reads
+// of it is spec.path, the directory it builds. CreateCustom installs it.
+const FluxKustomizationCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: kustomizations.kustomize.toolkit.fluxcd.io
+spec:
+  group: kustomize.toolkit.fluxcd.io
+  scope: Namespaced
+  names: {plural: kustomizations, singular: kustomization, kind: Kustomization, shortNames: [ks]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+`
+
+// FluxKustomization is the manifest of Flux Kustomization name building
+// path.
+func FluxKustomization(name, path string) string {
+	return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: " + name +
+		"\nspec:\n  interval: 10m\n  prune: true\n  path: " + path + "\n  sourceRef:\n    kind: GitRepository\n    name: fleet\n"
+}
+
 // Widget is the manifest of Widget name with parts, each "name=size".
 func Widget(name string, parts ...string) string {
 	var b strings.Builder

@@ -57,3 +57,12 @@ func (m *Model) SetContent(c Content) {
 	}
 	m.layout()
 }
+
+// SetSource sets the line naming the object's source manifests (which
+// file and which kustomization produce it, or why none); "" draws none.
+func (m *Model) SetSource(line escape.Text) {
+	if m.source != line {
+		m.source = line
+		m.layout()
+	}
+}

@@ -29,6 +29,8 @@ type Model struct {
 	styles *common.Styles
 	width  int
 	height int
+	// source names the object's source manifests (SetSource).
+	source escape.Text
 	body   viewport.Model
 	// side scrolls the body sideways (←, →).
 	side common.Sideways
@@ -148,6 +150,9 @@ func (m Model) header() []string {
 	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
 	if m.shown.gitOps != "" {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
+	}
+	if m.source != "" {
+		lines = append(lines, strings.Split(st.Muted.Width(m.width).Render(string(m.source)), "\n")...)
 	}
 	if m.shown.fight != "" {
 		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.shown.fight)), "\n")...)

@@ -15,8 +15,9 @@ import (
 // Content is what the view draws: the app builds it from the planned
 // edit.
 type Content struct {
-	// Object names the object.
-	Object escape.Text
+	// Object names the object, or the objects when Several.
+	Object  escape.Text
+	Several bool
 	// Where are the lines saying where it comes from and the file each
 	// field goes into.
 	Where []escape.Text
@@ -81,7 +82,11 @@ func (m *Model) layout() {
 
 // header is the title and where the fields go.
 func (m Model) header() []string {
-	out := []string{m.styles.Title.Render(ansi.Truncate("write "+string(m.c.Object)+" to its source (nothing written yet)", m.width, "…"))}
+	to := " to its source"
+	if m.c.Several {
+		to = " to their sources"
+	}
+	out := []string{m.styles.Title.Render(ansi.Truncate("write "+string(m.c.Object)+to+" (nothing written yet)", m.width, "…"))}
 	for _, l := range m.c.Where {
 		out = append(out, ansi.Truncate(string(l), m.width, "…"))
 	}
