@@ -85,3 +85,30 @@ func TestE2EEditorCtrlCKeepsTheDraft(t *testing.T) {
 	term.waitFor(screenWait, "EXIT=0")
 	offersKeptLine(t, env, ns)
 }
+
+// TestE2EEditorShiftClickSelects: a click at the start of "first" (row 5
+// of the screen, column 9), then a click with shift at the end of
+// "second" selects both words and the line break between them, which
+// typing replaces; ctrl+s saves it.
+func TestE2EEditorShiftClickSelects(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	createConfigMap(t, ns, "clicks", map[string]string{"conf": "first\nsecond\nthird\n"})
+	term := openKedit(t, ns, "clicks", editorScript(t, "exit 1"), 120, 40)
+	term.send("i")
+	term.waitFor(screenWait, "editing the draft", "    first")
+	term.sendBytes("\x1b[<0;9;5M")
+	term.sendBytes("\x1b[<0;9;5m")
+	// SGR's button 4 is the left button with shift.
+	term.sendBytes("\x1b[<4;15;6M")
+	term.sendBytes("\x1b[<4;15;6m")
+	term.waitFor(screenWait, "ctrl+x cut")
+	term.send("both")
+	term.waitFor(screenWait, "    both")
+	term.waitGone(screenWait, "second")
+	term.send("C-s")
+	term.waitFor(screenWait, "saved rv")
+	if out := kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "clicks", "-o", "jsonpath={.data.conf}"); out != "both\nthird\n" {
+		t.Fatalf("kubectl get shows conf %q, want the two words replaced", out)
+	}
+}

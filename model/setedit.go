@@ -19,6 +19,9 @@ type SetEdit struct {
 	Format Format
 	// Text is the text given to the editor.
 	Text string
+	// Lines are, for each of Members, the line of Text where its item's
+	// first line is (SetItem.Line); none for a refused edit given back.
+	Lines []int
 	// from is each member's text as the editor was given it
 	// (DraftEdited.From); regions its item as rendered.
 	from, regions []string
@@ -71,6 +74,11 @@ func (s *Set) Edit(members []int) (*SetEdit, error) {
 	}
 	if len(e.Members) > 0 {
 		e.Text = e.Format.SetText(texts)
+		if items, err := e.Format.SplitSetText(e.Text); err == nil && len(items) == len(e.Members) {
+			for _, it := range items {
+				e.Lines = append(e.Lines, it.Line)
+			}
+		}
 	}
 	return e, nil
 }
@@ -86,6 +94,9 @@ type SetEditReport struct {
 	// Kept are the members removed from the text whose draft could not be
 	// dropped (a save in flight), with why.
 	Kept map[int]error
+	// Lines are, for each member the text holds, the line of the text
+	// where its item's first line is (SetItem.Line).
+	Lines map[int]int
 }
 
 // AddedError refuses an edited text that names objects that are not among
@@ -157,7 +168,11 @@ func (s *Set) TakeEdit(e *SetEdit, text string) ([]SetEffect, SetEditReport, err
 	}
 	s.edited = nil
 	var out []SetEffect
+	rep.Lines = map[int]int{}
 	for k, i := range e.Members {
+		if found[k] >= 0 {
+			rep.Lines[i] = items[found[k]].Line
+		}
 		sess := s.members[i].sess
 		if found[k] < 0 {
 			if sess.Draft() == nil && sess.Rebase() == nil {
@@ -191,7 +206,7 @@ func (s *Set) TakeEdit(e *SetEdit, text string) ([]SetEffect, SetEditReport, err
 // keep keeps a refused edit's text for the next Edit.
 func (s *Set) keep(e *SetEdit, text string) {
 	k := *e
-	k.Text = text
+	k.Text, k.Lines = text, nil
 	s.edited = &k
 }
 

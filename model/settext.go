@@ -32,6 +32,10 @@ type SetItem struct {
 	Identity Identity
 	// Text is the item's text, indented back to a document of its own.
 	Text string
+	// Line is the 1-based line of the List's text where Text's first line
+	// is: Text's line n is the List's line Line+n-1 (for an item written
+	// in flow style, whose text is rendered, the item's own line).
+	Line int
 	// region is the item's lines as they stand in the List, to tell an
 	// item left alone from one edited.
 	region string
@@ -242,7 +246,7 @@ func SplitSetText(text string) ([]SetItem, error) {
 		if i+1 < len(items.Content) {
 			end = starts[i+1]
 		}
-		si := SetItem{Identity: id}
+		si := SetItem{Identity: id, Line: item.Line}
 		if item.Style&yamlv3.FlowStyle != 0 || end <= item.Line {
 			// Written in flow style, or several on a line: the item has no
 			// lines of its own, so its text is the object rendered.
@@ -253,6 +257,10 @@ func SplitSetText(text string) ([]SetItem, error) {
 			si.Text, si.region = string(b), string(b)
 		} else {
 			si.region, si.Text = cutItem(lines, starts[i], end, dash, item.Column-1)
+			si.Line = starts[i]
+			if l := lines[starts[i]-1]; len(l) > dash && l[dash] == '-' && strings.TrimSpace(l[dash+1:]) == "" {
+				si.Line++ // the dash alone on its line is not the item's
+			}
 		}
 		out = append(out, si)
 	}

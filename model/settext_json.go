@@ -100,7 +100,7 @@ func SplitJSONSetText(text string) ([]SetItem, error) {
 			return nil, &SetTextError{Line: line, Column: col, Msg: fmt.Sprintf(`item %d has no "apiVersion", "kind" or "metadata.name": kedit cannot tell which object it is`, i+1)}
 		}
 		region := text[spans[i][0]:spans[i][1]]
-		out = append(out, SetItem{Identity: id, Text: dedentJSONItem(region, col-1), region: region})
+		out = append(out, SetItem{Identity: id, Text: dedentJSONItem(region, col-1), Line: line, region: region})
 	}
 	return out, nil
 }

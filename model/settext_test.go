@@ -110,3 +110,49 @@ func TestSplitSetTextRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestSetItemLineIsWhereItsTextIs: each line n of an item's text is the
+// List's line Line+n-1, indented (the first behind its dash), in YAML
+// rendered or edited (the dash alone on its line) and in JSON; an edit
+// knows the line of each member's item.
+func TestSetItemLineIsWhereItsTextIs(t *testing.T) {
+	edited := "items:\n-\n  # a comment kept\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: ns}\n  data:\n    foo: \"2\"\n" +
+		"kind: List\napiVersion: v1\n"
+	for _, c := range []struct {
+		name, text string
+		split      func(string) ([]SetItem, error)
+	}{
+		{"yaml", RenderSetText(setTexts), SplitSetText},
+		{"yaml edited", edited, SplitSetText},
+		{"json", RenderJSONSetText(jsonSetTexts(t)), SplitJSONSetText},
+	} {
+		items, err := c.split(c.text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		list := strings.Split(c.text, "\n")
+		for i, it := range items {
+			for n, l := range strings.Split(strings.TrimSuffix(it.Text, "\n"), "\n") {
+				got := strings.TrimLeft(list[it.Line+n-1], " ")
+				if n == 0 {
+					got = strings.TrimPrefix(got, "- ")
+				}
+				if c.name == "json" && !strings.HasSuffix(l, ",") {
+					got = strings.TrimSuffix(got, ",") // the List's comma after the item
+				}
+				if got != strings.TrimLeft(l, " ") {
+					t.Errorf("%s: item %d's line %d is %q, the List's line %d is %q", c.name, i, n+1, l, it.Line+n, got)
+				}
+			}
+		}
+	}
+	s := newTestSet(t, 3)
+	e, err := s.Edit(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _ := SplitSetText(e.Text)
+	if len(e.Lines) != 3 || e.Lines[1] != items[1].Line {
+		t.Errorf("the edit's lines %v, the items' %+v", e.Lines, items)
+	}
+}

@@ -216,6 +216,27 @@ row keystroke "p99, App.Update+View, 1 MiB" "$(python3 -c "print('%.2f ms' % ($k
 	"$(python3 -c "print('%.1f ms (textarea, its first 10,000 lines)' % ($p/1e6))")" "≤ 16 ms" "$(ok "$k <= 16e6")"
 
 echo
+echo "== keystroke with diagnostics (App.Update+View), and the schema's check off the UI's goroutine"
+go test ./ui -run '^$' -bench 'AppKeystrokeDiagnostics' -benchtime 2000x | tee "$work/kd.out" | grep '^Bench'
+LOCALCLUSTER_BIN="$root/bin/localcluster" go test ./kube/schemacheck -run '^$' -bench 'Check(Deployment20|Large)' -benchtime 20x | tee "$work/check.out" | grep '^Bench'
+for c in "AppKeystrokeDiagnostics/keystroke 20-container Deployment, 20 lines refused" \
+	"DiagnosticsLarge/CRD1000/keystroke custom resource, 1,000 list items, each refused" \
+	"DiagnosticsLarge/ConfigMap1MiB/keystroke 1 MiB ConfigMap, 1 field refused"; do
+	read -r name what <<<"$c"
+	k50=$(metric "$work/kd.out" "$name" p50-ns)
+	k99=$(metric "$work/kd.out" "$name" p99-ns)
+	row "keystroke with diagnostics" "$what, p99 (p50)" "$(python3 -c "print('%.2f ms (%.2f)' % ($k99/1e6, $k50/1e6))")" none "≤ 16 ms" "$(ok "$k99 <= 16e6")"
+done
+for c in "CheckDeployment20/typos 20-container Deployment, 20 fields refused" \
+	"CheckLarge/CRD1000/refused custom resource, 1,000 list items, each refused" \
+	"CheckLarge/ConfigMap1MiB/refused 1 MiB ConfigMap, 1 field refused"; do
+	read -r name what <<<"$c"
+	k50=$(metric "$work/check.out" "$name" p50-ns)
+	k99=$(metric "$work/check.out" "$name" p99-ns)
+	row "schema check" "$what, off the UI's goroutine, p50 (p99)" "$(python3 -c "print('%.1f ms (%.0f)' % ($k50/1e6, $k99/1e6))")" none "within the pause, ≤ 300 ms" "$(ok "$k50 <= 300e6")"
+done
+
+echo
 echo "== live change: kubectl patch returning to the banner drawn, beside kubectl get -w"
 go test ./e2e -run '^$' -bench LiveChange -benchtime 100x | tee "$work/live.out" | grep '^Bench'
 k50=$(metric "$work/live.out" 'LiveChange/kedit' p50-ms)

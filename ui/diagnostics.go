@@ -49,6 +49,9 @@ type diagState struct {
 	// armed is the draft text whose save was asked for once in spite of
 	// found: the next one sends it.
 	armed string
+	// listLine is the line of a set's List file where text's first line
+	// was, when text came back in one (setdiagnostics.go); 0 otherwise.
+	listLine int
 }
 
 // diagnose checks text, obj parsed, against the schema in the
@@ -75,7 +78,7 @@ func (m App) diagnosed(msg diagnosedMsg) App {
 	if _, shown := m.whose(msg.of); !shown || msg.err != nil {
 		return m
 	}
-	m.diag.text, m.diag.found = msg.text, msg.found
+	m.diag.text, m.diag.found, m.diag.listLine = msg.text, msg.found, 0
 	if msg.inEditor {
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
 			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(msg.found))
@@ -128,7 +131,12 @@ func (m App) editorDiagnostics(found []schemacheck.Diagnostic) []editor.Diagnost
 // diagnosticText is one diagnostic's words. A Secret's quote its values:
 // only the field is named.
 func (m App) diagnosticText(d schemacheck.Diagnostic) escape.Text {
-	if m.sess.Ref().IsSecret() {
+	return m.objectState.schemaWord(d)
+}
+
+// schemaWord is diagnosticText for the object's draft.
+func (st *objectState) schemaWord(d schemacheck.Diagnostic) escape.Text {
+	if st.sess.Ref().IsSecret() {
 		return escape.Safe(d.Path) + ": not as the schema says"
 	}
 	return escape.Safe(d.Message)

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kedit/kedit/kube/schemacheck"
@@ -84,4 +85,90 @@ func BenchmarkAppKeystrokeDiagnostics(b *testing.B) {
 		}
 		benchkeys.ReportLatency(b, d)
 	})
+}
+
+// BenchmarkAppKeystrokeDiagnosticsLarge is BenchmarkAppKeystrokeDiagnostics
+// on the large objects: a custom resource whose keyed list holds 1,000
+// items, each item's weight refused (1,000 diagnostics), and the 1 MiB
+// ConfigMap with one field refused; the cursor on a refused line. The
+// checks themselves are kube/schemacheck's BenchmarkCheckLarge.
+func BenchmarkAppKeystrokeDiagnosticsLarge(b *testing.B) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	thing := map[string]any{"apiVersion": "check.kedit.example.com/v1", "kind": "Thing",
+		"metadata": map[string]any{"name": "big", "namespace": "default", "resourceVersion": "7"}}
+	var entries []any
+	for i := range 1000 {
+		entries = append(entries, map[string]any{"name": fmt.Sprintf("e%04d", i), "weight": int64(-1)})
+	}
+	thing["spec"] = map[string]any{"size": int64(3), "entries": entries}
+	var cm rebaseCase
+	for _, rc := range rebaseCases {
+		if rc.name == "ConfigMap1MiB" {
+			cm = rc
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		obj   *unstructured.Unstructured
+		kind  string
+		gvr   schema.GroupVersionResource
+		field string
+		every bool
+	}{
+		{"CRD1000", &unstructured.Unstructured{Object: thing}, "Thing", schema.GroupVersionResource{Group: "check.kedit.example.com", Version: "v1", Resource: "things"}, "weight: ", true},
+		{"ConfigMap1MiB", cm.base(), "ConfigMap", schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, "conf25: ", false},
+	} {
+		r0 := ref
+		r0.Kind, r0.Resource = c.kind, c.gvr
+		sess := model.NewSession(r0)
+		if _, _, err := sess.Handle(model.Opened{Object: c.obj, At: t0}); err != nil {
+			b.Fatal(err)
+		}
+		var tm tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+		tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		tm, _ = tm.Update(keyMsg("i"))
+		m := tm.(App)
+		text := m.editor.Text()
+		var found []schemacheck.Diagnostic
+		for i, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, c.field) && (c.every || len(found) == 0) {
+				found = append(found, schemacheck.Diagnostic{Line: i + 1, Path: "spec.entries[].weight",
+					Message: "weight: -1 should be greater than or equal to 0"})
+			}
+		}
+		if c.every && len(found) != 1000 || len(found) == 0 {
+			b.Fatalf("%s: %d refused lines", c.name, len(found))
+		}
+		msg := diagnosedMsg{of: m.id, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
+		b.Run(c.name+"/take", func(b *testing.B) {
+			b.ReportAllocs()
+			d := make([]time.Duration, 0, b.N)
+			for range b.N {
+				t0 := time.Now()
+				next, _ := m.Update(msg)
+				_ = next.(App).View()
+				d = append(d, time.Since(t0))
+			}
+			benchkeys.ReportLatency(b, d)
+		})
+		next, _ := m.Update(msg)
+		m = next.(App)
+		m.editor.SetCursor(textedit.Pos{Line: found[len(found)/2].Line - 1, Col: 4})
+		if !strings.Contains(m.View(), "the schema refuses: weight") {
+			b.Fatalf("%s: the diagnostic at the cursor is not drawn:\n%s", c.name, m.View())
+		}
+		b.Run(c.name+"/keystroke", func(b *testing.B) {
+			b.ReportAllocs()
+			d := make([]time.Duration, 0, b.N)
+			for i := range b.N {
+				t0 := time.Now()
+				next, _ := m.Update(benchkeys.Typing(i))
+				m = next.(App)
+				_ = m.View()
+				d = append(d, time.Since(t0))
+			}
+			benchkeys.ReportLatency(b, d)
+		})
+	}
 }

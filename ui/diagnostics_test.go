@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,5 +98,46 @@ func TestDroppedFieldIsSaidButHoldsNoSave(t *testing.T) {
 	}
 	if v := m.View(); strings.Contains(v, "refuses") || strings.Contains(v, "again sends it") {
 		t.Fatalf("the status says the schema refuses a field the server drops:\n%s", v)
+	}
+}
+
+// TestMergedResultGetsTheDraftsDiagnostics: e on the merged result
+// writes the file with the schema's word on it at the top, its line
+// counted with the head's; the merged result back from $EDITOR with a
+// field the schema refuses is said in the status bar, and s asks first
+// as for a draft.
+func TestMergedResultGetsTheDraftsDiagnostics(t *testing.T) {
+	m, r := conflicted(t, 120)
+	m.opened = &Object{Check: refuseBaz}
+	m = drive(t, m, keys("m")...)
+	merged, err := m.Session().MergedText()
+	if err != nil || strings.Contains(merged, "<<<<<<<") {
+		t.Fatalf("merged %q, %v", merged, err)
+	}
+	withBaz := strings.Replace(merged, "data:\n", "data:\n  baz: typed\n", 1)
+	late := m.mergedHead(withBaz)
+	if late == nil {
+		t.Fatal("no head is made for the merged result")
+	}
+	head, _ := late()
+	file := withHead(head, withBaz)
+	if want := "# line " + strconv.Itoa(lineOf(file, "baz: typed")) + ": baz: unknown field"; len(head) != 2 || !strings.HasPrefix(head[1], want) {
+		t.Fatalf("head %q, want %q", head, want)
+	}
+	saves := r.saves
+	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: withBaz})
+	if v := plain(m); !strings.Contains(v, "the schema refuses 1 field: line "+strconv.Itoa(lineOf(withBaz, "baz: typed"))) {
+		t.Fatalf("the merged result's check is not said:\n%s", v)
+	}
+	m = drive(t, m, keys("s")...)
+	if v := plain(m); r.saves != saves || !strings.Contains(v, "s again sends it") {
+		t.Fatalf("s sent the merged result (%d saves) or did not say why:\n%s", r.saves-saves, v)
+	}
+	if m.refusedHead(withBaz, 0) == nil {
+		t.Error("the draft's head, e again, does not say the schema's word")
+	}
+	m = drive(t, m, keys("s")...)
+	if r.saves != saves+1 {
+		t.Fatalf("s again did not send it:\n%s", plain(m))
 	}
 }

@@ -183,6 +183,9 @@ func editCmd(text string, merged bool, format model.Format) tea.Cmd {
 type editorHead struct {
 	refused, refusedAfterSchema []string
 	schema                      func() (*schemacheck.Schema, error)
+	// late, when set, makes refused and refusedAfterSchema as the file is
+	// written, off the UI's goroutine (a check of the text).
+	late func() (refused, refusedAfterSchema []string)
 }
 
 // editHeadCmd is editCmd with head's lines at the top of the file, taken
@@ -191,6 +194,9 @@ type editorHead struct {
 // the schema the file has no such line.
 func editHeadCmd(head editorHead, text string, merged bool, format model.Format) tea.Cmd {
 	return func() tea.Msg {
+		if head.late != nil {
+			head.refused, head.refusedAfterSchema = head.late()
+		}
 		lines, schemaPath := head.lines(format)
 		path, err := writeEditorFile(withHead(lines, text), format)
 		if err != nil {
@@ -288,6 +294,10 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		return m, nil
 	case msg.merged:
 		cmd, _ := m.mergedEdited(msg.text)
+		if d := m.sess.Draft(); m.sess.Rebase() == nil && d != nil && d.Err == nil && d.Text == msg.text {
+			// Taken, the merged result is the draft: checked as one.
+			cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
+		}
 		return m, cmd
 	}
 	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})

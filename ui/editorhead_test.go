@@ -88,3 +88,56 @@ func TestEditorHeadNamesTheSchemaInYAMLOnly(t *testing.T) {
 		t.Fatalf("no schema: %q, %q", lines, path)
 	}
 }
+
+// TestRefusedHeadListsAFieldOnce: whatever the server's causes and the
+// schema's diagnostics, each field is one line of the head; a field both
+// refuse carries the server's cause and the schema's word together, and
+// a Secret's neither.
+func TestRefusedHeadListsAFieldOnce(t *testing.T) {
+	text := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nspec:\n  replicas: \"3\"\n  image: x\n  policy: Sometimes\n"
+	fields := []string{"spec.replicas", "spec.image", "spec.policy", "metadata.name"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		var causes []model.FieldCause
+		var found []schemacheck.Diagnostic
+		server, schema := map[string]bool{}, map[string]bool{}
+		for _, f := range fields {
+			if r.IntN(2) == 0 {
+				causes = append(causes, model.FieldCause{Field: f, Message: "server-word " + f})
+				server[f] = true
+			}
+			if r.IntN(2) == 0 {
+				line := lineOf(text, f[strings.LastIndexByte(f, '.')+1:]+":")
+				found = append(found, schemacheck.Diagnostic{Line: line, Path: f, Message: "schema-word " + f})
+				schema[f] = true
+			}
+		}
+		secret := r.IntN(4) == 0
+		rs := refusals(text, causes, found, secret)
+		head := strings.Join(headOf("t", rs, 0), "\n")
+		for _, f := range fields {
+			n := 0
+			for _, r := range rs {
+				if r.field == f || strings.Contains(r.what, "schema-word "+f) {
+					n++
+				}
+			}
+			want := 0
+			if server[f] || schema[f] {
+				want = 1
+			}
+			if n != want {
+				t.Fatalf("case %d: %s is in %d lines of the head, want %d:\n%s", i, f, n, want, head)
+			}
+			if secret {
+				if strings.Contains(head, "server-word") || strings.Contains(head, "schema-word") {
+					t.Fatalf("case %d: a Secret's head quotes words:\n%s", i, head)
+				}
+				continue
+			}
+			if server[f] && schema[f] && !strings.Contains(head, "server-word "+f+"; the schema: schema-word "+f) {
+				t.Fatalf("case %d: %s, refused by both, lacks a word:\n%s", i, f, head)
+			}
+		}
+	}
+}

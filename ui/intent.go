@@ -117,8 +117,11 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 	} else {
 		m.life.editorOpen = true
 		var head editorHead
-		if !e.Merged {
-			head.refused, head.refusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
+		head.refused, head.refusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
+		if e.Merged && m.diag.text != text {
+			// The merged result has not been checked: it is, as the
+			// file is written, and its head says what the schema refuses.
+			head.late = m.mergedHead(text)
 		}
 		if m.opened != nil && m.opened.Schema != nil {
 			head.schema = m.opened.Schema

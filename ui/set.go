@@ -150,6 +150,8 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	case setWatchClosedMsg:
 		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
 		m.setView.SetConnection(say.Connection(m.set.conn))
+	case setDiagnosedMsg:
+		m = m.setDiagnosed(msg)
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's

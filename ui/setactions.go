@@ -23,6 +23,9 @@ import (
 // as for one object; confirmed says the user has answered.
 func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	s := m.set
+	if !confirmed && m.setSchemaHold() {
+		return nil
+	}
 	if !confirmed {
 		s.gitOps = nil
 		for i := range s.states {
@@ -299,6 +302,8 @@ func (m *App) setRow(i int) objectset.Row {
 	case model.MemberDraft:
 		if status.Err != nil {
 			row.Note = "cannot be saved: " + common.ErrorText(status.Err)
+		} else if st.schemaRefuses() {
+			row.Note = m.memberDiagnosticsText(i)
 		} else if ch, moved := st.sess.ServerChange(); moved {
 			row.Note = common.BannerText(ch)
 		} else if r, kept := st.sess.KeptAfterSave(); kept {

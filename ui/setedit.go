@@ -61,7 +61,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		return nil
 	}
 	s.edit, m.life.editorOpen = e, true
-	return editCmd(e.Text, false, e.Format)
+	return editHeadCmd(editorHead{refused: m.setRefusedHead(e)}, e.Text, false, e.Format)
 }
 
 // apartText says which objects an edit left out for their format, and
@@ -116,6 +116,7 @@ func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		m.status.Error(common.ErrorText(err) + " (every draft is unchanged)")
 	default:
 		m.status.Info(withLeft(editReport(m, rep), left))
+		cmd = tea.Batch(cmd, m.diagnoseSet(rep.Lines))
 	}
 	m.refreshSet()
 	return m, cmd

@@ -22,7 +22,8 @@
 // Selected before treating esc as leaving. ctrl+c is the parent's too but
 // on a selection, which it copies.
 //
-// A selection (shift with a move, or a drag of the mouse) is replaced by
+// A selection (shift with a move, a drag of the mouse, or a click with
+// shift, which extends it to where it clicks) is replaced by
 // typing, a paste and backspace or delete; copy and cut fill kedit's own
 // register (Register), which Paste inserts, and the parent hands what is
 // copied to the terminal's clipboard (Copied). What a key did is said in

@@ -254,7 +254,7 @@ func (m *Model) wordLeft() Pos {
 }
 
 // mouse scrolls with the wheel and moves the cursor where the left button
-// is pressed.
+// is pressed (with shift, extending the selection there).
 func (m *Model) mouse(msg tea.MouseMsg) {
 	switch msg.Button {
 	case tea.MouseButtonWheelUp:
@@ -286,10 +286,19 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 		}
 		gw, _ := m.gutter()
 		col, _ := colAt(m.content(l), max(msg.X-gw, 0)+m.xoff)
+		// A click with shift extends the selection to where it is, from
+		// its anchor, or from the cursor when nothing is selected.
+		anchor, extend := m.cur, msg.Shift && m.prompt == noPrompt
+		if extend && m.selecting {
+			anchor = m.anchor
+		}
 		m.moveTo(Pos{l, col})
 		// A drag from here selects (outside a prompt, which moves the
 		// cursor as it finds).
 		m.selecting, m.anchor = m.prompt == noPrompt, m.cur
+		if extend {
+			m.anchor = anchor
+		}
 		m.scrollToCursor(false)
 	}
 }

@@ -175,6 +175,40 @@ func TestDragSelects(t *testing.T) {
 	}
 }
 
+// TestShiftClickExtendsTheSelection: a click with shift selects from the
+// cursor to where it clicks; another extends the same selection from its
+// anchor, and a drag after it too; a click without shift ends it.
+func TestShiftClickExtendsTheSelection(t *testing.T) {
+	m := opened("apiVersion: v1\nkind: ConfigMap\ndata: {}\n")
+	gw, _ := m.gutter()
+	click := func(m Model, x, y int, shift bool) Model {
+		m, _ = m.Update(tea.MouseMsg{X: gw + x, Y: y, Shift: shift, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		m, _ = m.Update(tea.MouseMsg{X: gw + x, Y: y, Shift: shift, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
+		return m
+	}
+	m = click(m, 3, 0, false)
+	m = click(m, 4, 1, true)
+	if m.Selection() != "Version: v1\nkind" {
+		t.Fatalf("shift+click selects %q", m.Selection())
+	}
+	m = click(m, 4, 2, true)
+	if m.Selection() != "Version: v1\nkind: ConfigMap\ndata" {
+		t.Fatalf("a second shift+click selects %q", m.Selection())
+	}
+	m = click(m, 1, 0, true)
+	if m.Selection() != "pi" {
+		t.Fatalf("shift+click before the anchor selects %q", m.Selection())
+	}
+	m, _ = m.Update(tea.MouseMsg{X: gw + 1, Y: 0, Shift: true, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m, _ = m.Update(tea.MouseMsg{X: gw + 2, Y: 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionMotion})
+	if m.Selection() != "Version: v1\nki" {
+		t.Fatalf("a drag after shift+click selects %q", m.Selection())
+	}
+	if m = click(m, 0, 2, false); m.Selected() {
+		t.Errorf("a click without shift keeps %q selected", m.Selection())
+	}
+}
+
 // TestGoldenSelectionAndReplace draws a selection over three lines (the
 // selection reversed, the cursor underlined; written «selected» and
 // ‹cursor› in the golden file) and the replace prompt's two steps.

@@ -47,7 +47,7 @@ type Step struct {
 // timeline, a lost update (lostSaved: the save there was then).
 type seen struct {
 	clean, timeline, lost bool
-	lostSaved   string
+	lostSaved             string
 }
 
 // Steps are the tour's steps in order; README's tutorial lists each
