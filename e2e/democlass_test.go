@@ -17,7 +17,8 @@ import (
 
 // TestE2EDemoSecondUserJoins: the demo's ? says how a second terminal
 // joins; a second kedit started with exactly that, as bob, saves foo, and
-// the first one's save of foo is a conflict. alice's kubectl edit edits,
+// the first one's save of foo is a conflict, which its request pane
+// shows (bob's write by the watch, then the 409). alice's kubectl edit edits,
 // carol's is refused by RBAC (403), and the join lines stay on the
 // terminal after the demo.
 func TestE2EDemoSecondUserJoins(t *testing.T) {
@@ -47,6 +48,15 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 	bob.waitFor(screenWait, "saved rv")
 	term.send("s")
 	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "bob")
+	// The first kedit's request pane shows it: bob's write as its watch
+	// brought it, then its own PUT refused with 409.
+	term.send("L")
+	screen = term.waitFor(screenWait, "requests kedit sent and watch events it read", "409 Conflict", "this write was based on")
+	if event, refused := strings.Index(screen, "MODIFIED rv "), strings.Index(screen, "409 Conflict"); event < 0 || event > refused {
+		t.Errorf("the pane has no watch event of bob's write before the 409:\n%s", screen)
+	}
+	term.send("Escape")
+	term.waitGone(screenWait, "requests kedit sent")
 	if !auditHas(t, filepath.Join(demoDir, "audit.log"), "bob", "update", "testmap") {
 		t.Errorf("the demo's audit log has no update of testmap by bob (impersonated)")
 	}
