@@ -13,6 +13,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/words"
 )
 
 // ConflictError: a file changed on disk since the plan read it. kedit
@@ -140,14 +141,14 @@ func (e *Edit) Commit(r Ref) (string, error) {
 // how many more, with each object's message; it never pushes.
 func CommitAll(edits []*Edit, refs []Ref) (string, error) {
 	if len(edits) == 0 || len(edits) != len(refs) {
-		return "", fmt.Errorf("CommitAll: %d edits of %d objects", len(edits), len(refs))
+		return "", fmt.Errorf("CommitAll: %s of %s", words.Count(len(edits), "edit"), words.Count(len(refs), "object"))
 	}
 	if len(edits) == 1 {
 		return edits[0].Commit(refs[0])
 	}
 	all := &Edit{Dir: edits[0].Dir}
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "%d objects: the live edits in their source\n", len(edits))
+	fmt.Fprintf(&msg, "%s: the live edits in their source\n", words.Count(len(edits), "object"))
 	for i, e := range edits {
 		if e.Dir != all.Dir {
 			return "", fmt.Errorf("the edits are of two directories, %s and %s", all.Dir, e.Dir)
