@@ -285,6 +285,7 @@ func newProgram(ctx context.Context, cmd *cobra.Command, cfg ui.Config) *tea.Pro
 	}
 	// A copy in the in-app editor goes to the terminal's clipboard.
 	cfg.Clipboard = cmd.OutOrStdout()
+	useTerminalProfile(cmd.OutOrStdout())
 	return tea.NewProgram(ui.New(cfg), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
 		tea.WithInput(input), tea.WithOutput(cmd.OutOrStdout()), tea.WithoutSignalHandler())
 }

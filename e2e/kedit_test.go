@@ -70,9 +70,13 @@ func newKeditEnv(t *testing.T, editor string) keditEnv {
 	return keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, kubeconfig: kubetest.Kubeconfig(t)}
 }
 
+//
+// CI is set, as it is in CI, where termenv once took the terminal for none
+// and kedit drew no style at all (useTerminalProfile): the tests see what
+// CI sees, on any machine.
 func (e keditEnv) vars(t *testing.T) []string {
 	v := []string{"KUBE_EDITOR=" + e.editor, "XDG_STATE_HOME=" + e.state, "XDG_RUNTIME_DIR=" + e.runtime,
-		"KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color"}
+		"KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color", "CI=true"}
 	return append(v, e.extra...)
 }
 
