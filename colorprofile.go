@@ -44,5 +44,5 @@ func terminalProfile(env termenv.Environ) termenv.Profile {
 // osEnviron is the process's environment as termenv reads it.
 type osEnviron struct{}
 
-func (osEnviron) Environ() []string         { return os.Environ() }
+func (osEnviron) Environ() []string        { return os.Environ() }
 func (osEnviron) Getenv(key string) string { return os.Getenv(key) }
