@@ -70,7 +70,7 @@ func newKeditEnv(t *testing.T, editor string) keditEnv {
 	return keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, kubeconfig: kubetest.Kubeconfig(t)}
 }
 
-// CI is set, as it is in CI, where termenv once took the terminal for none
+// vars is kedit's environment in the terminal. CI is set, as it is in CI, where termenv once took the terminal for none
 // and kedit drew no style at all (useTerminalProfile): the tests see what
 // CI sees, on any machine.
 func (e keditEnv) vars(t *testing.T) []string {
