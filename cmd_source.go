@@ -141,18 +141,14 @@ func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourc
 		return fail(err)
 	}
 	rep := sourceReport{}
-	hints := source.HintsOf(live)
-	if owner, ok := model.GitOpsOwnerOf(live); ok && hints.Origin == "" {
-		path, from, err := kube.GitOpsPath(ctx, dc, owner)
-		var missing *kube.GitOpsPathError
-		switch {
-		case err == nil:
-			hints.Path, hints.PathFrom = path, from
-		case errors.As(err, &missing):
-			rep.Warning = err.Error() + "; the manifests under " + dir + " are searched"
-		default:
-			return fail(err)
-		}
+	hints, warning, err := kube.SourceHints(ctx, live, func(ctx context.Context, owner model.GitOpsOwner) (string, string, error) {
+		return kube.GitOpsPath(ctx, dc, owner)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if warning != "" {
+		rep.Warning = warning + "; the manifests under " + dir + " are searched"
 	}
 	if rep.Warning != "" && !o.asJSON {
 		fmt.Fprintln(stderr, "kedit source: warning:", escape.String(rep.Warning))

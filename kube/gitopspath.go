@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/source"
 )
 
 // The GitOps tools' sources, and where each says the path it builds.
@@ -85,4 +87,32 @@ func GitOpsPath(ctx context.Context, dc dynamic.Interface, o model.GitOpsOwner) 
 		}
 	}
 	return ".", owner, nil // no path: the repository's top
+}
+
+// GitOpsPathReader reads the path a GitOps owner builds, and which object
+// says it: GitOpsPath on a client.
+type GitOpsPathReader func(ctx context.Context, o model.GitOpsOwner) (path, owner string, err error)
+
+// SourceHints are what obj says of its source (source.HintsOf) and, when
+// its origin annotation does not name its file, the path its GitOps owner
+// builds, read by read (none when read is nil). warning says what is
+// missing when that path could not be read (the user may not read the
+// owner, or it is gone): the manifests are then searched without it. Any
+// other error reading it is err.
+func SourceHints(ctx context.Context, obj *unstructured.Unstructured, read GitOpsPathReader) (h source.Hints, warning string, err error) {
+	h = source.HintsOf(obj)
+	owner, ok := model.GitOpsOwnerOf(obj)
+	if !ok || h.Origin != "" || read == nil {
+		return h, "", nil
+	}
+	path, from, err := read(ctx, owner)
+	var missing *GitOpsPathError
+	switch {
+	case err == nil:
+		h.Path, h.PathFrom = path, from
+		return h, "", nil
+	case errors.As(err, &missing):
+		return h, err.Error(), nil
+	}
+	return h, "", err
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
-	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
@@ -35,14 +35,14 @@ type memberPlan struct {
 	src    *source.Source
 	edit   *source.Edit
 	secret bool
-	// warning says what the search missed (sourceHints).
+	// warning says what the search missed (kube.SourceHints).
 	warning string
 }
 
 // memberDraft is what planning one object's edit reads of it.
 type memberDraft struct {
 	base, mine *unstructured.Unstructured
-	readPath   func(context.Context, model.GitOpsOwner) (string, string, error)
+	readPath   kube.GitOpsPathReader
 }
 
 // planSetSource plans, in a command, the edits of the drafts of the set's
@@ -80,7 +80,7 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 		touched := map[string]string{} // file -> the object whose edit changes it
 		for _, d := range drafts {
 			ref := source.RefOf(d.base)
-			hints, warning, err := sourceHints(ctx, d.base, d.readPath)
+			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
 			var src *source.Source
 			if err == nil {
 				src, err = source.Find(dir, ref, hints)

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/source"
 )
@@ -53,7 +54,7 @@ func (m *App) findSourceOnce() tea.Cmd {
 		// cluster only, whose GitOps owner's path can be read.
 		return nil
 	}
-	var readPath func(context.Context, model.GitOpsOwner) (string, string, error)
+	var readPath kube.GitOpsPathReader
 	if m.opened != nil {
 		readPath = m.opened.GitOpsPath
 	}
@@ -75,7 +76,7 @@ func fromManifests(obj *unstructured.Unstructured) bool {
 // findSourceLine is the line naming obj's source under dir (given with
 // --source), else under the git work tree of the current directory, where
 // an object it does not hold says nothing.
-func findSourceLine(ctx context.Context, dir string, obj *unstructured.Unstructured, readPath func(context.Context, model.GitOpsOwner) (string, string, error)) escape.Text {
+func findSourceLine(ctx context.Context, dir string, obj *unstructured.Unstructured, readPath kube.GitOpsPathReader) escape.Text {
 	given := dir != ""
 	if !given {
 		out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
@@ -86,7 +87,7 @@ func findSourceLine(ctx context.Context, dir string, obj *unstructured.Unstructu
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	hints, warning, err := sourceHints(ctx, obj, readPath)
+	hints, warning, err := kube.SourceHints(ctx, obj, readPath)
 	if err != nil {
 		if given {
 			return escape.Safe("source: not known: " + err.Error())

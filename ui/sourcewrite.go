@@ -2,19 +2,16 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
-	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/source"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
@@ -64,7 +61,7 @@ func (m App) planSource() (App, tea.Cmd) {
 		return m, nil
 	}
 	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
-	var readPath func(context.Context, model.GitOpsOwner) (string, string, error)
+	var readPath kube.GitOpsPathReader
 	if m.opened != nil {
 		readPath = m.opened.GitOpsPath
 	}
@@ -80,7 +77,7 @@ func (m App) planSource() (App, tea.Cmd) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		hints, warning, err := sourceHints(ctx, base, readPath)
+		hints, warning, err := kube.SourceHints(ctx, base, readPath)
 		if err != nil {
 			return sourcePlannedMsg{of: id, err: err}
 		}
@@ -94,29 +91,6 @@ func (m App) planSource() (App, tea.Cmd) {
 		e, err := source.Plan(src, base, mine)
 		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, err: err}
 	}
-}
-
-// sourceHints are what obj says of its source (source.HintsOf) and, when
-// its origin annotation does not name its file, the path its GitOps owner
-// builds, read from the cluster by readPath. warning says what is missing
-// when that path could not be read (the user may not read the owner, or
-// it is gone): the manifests are searched without it.
-func sourceHints(ctx context.Context, obj *unstructured.Unstructured, readPath func(context.Context, model.GitOpsOwner) (string, string, error)) (source.Hints, string, error) {
-	h := source.HintsOf(obj)
-	owner, ok := model.GitOpsOwnerOf(obj)
-	if !ok || h.Origin != "" || readPath == nil {
-		return h, "", nil
-	}
-	path, from, err := readPath(ctx, owner)
-	var missing *kube.GitOpsPathError
-	switch {
-	case err == nil:
-		h.Path, h.PathFrom = path, from
-		return h, "", nil
-	case errors.As(err, &missing):
-		return h, err.Error(), nil
-	}
-	return h, "", err
 }
 
 type sourceDirError struct{}
