@@ -11,7 +11,9 @@ import (
 // prunes or refuses an unknown field (an object with properties and
 // neither additionalProperties nor x-kubernetes-preserve-unknown-fields),
 // additionalProperties false, so that a mistyped field is refused. A
-// nullable field takes null, as the server does.
+// nullable field takes null, as the server does. Where the kind's status
+// is a subresource, the status keeps only what an update of the object
+// still refuses there (unknownStatus).
 func (s *Schema) JSONSchema() ([]byte, error) {
 	// A copy: the inlined schemas are shared between the places that
 	// refer to them, and the Schema is read-only.
@@ -24,6 +26,11 @@ func (s *Schema) JSONSchema() ([]byte, error) {
 		return nil, fmt.Errorf("the JSON Schema of %s: %w", s.gvk, err)
 	}
 	toJSONSchema(root)
+	if props, _ := root["properties"].(map[string]any); s.statusSubresource && props != nil {
+		if status, ok := props["status"].(map[string]any); ok {
+			unknownStatus(status, s.builtin)
+		}
+	}
 	root["$schema"] = "http://json-schema.org/draft-07/schema#"
 	root["title"] = s.gvk.Kind + " (" + s.gvk.GroupVersion().String() + "), from the cluster's OpenAPI"
 	return json.MarshalIndent(root, "", " ")
@@ -73,5 +80,52 @@ func toJSONSchema(n map[string]any) {
 		delete(n, "type")
 		delete(n, "format")
 		n["anyOf"] = []any{map[string]any{"type": "integer"}, map[string]any{"type": "string"}}
+	}
+}
+
+// Where a status written through its own subresource is loosened: what
+// the server does not check of the draft's status, since an update of the
+// object keeps the status it holds. Of a built-in kind the strict read
+// into the Go type still refuses a value of the wrong type or format;
+// of a custom kind nothing but an unknown field is refused.
+var (
+	statusUnchecked = []string{"enum", "pattern", "required", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "multipleOf",
+		"minProperties", "maxProperties", "x-kubernetes-validations"}
+	customStatusUnchecked = []string{"type", "format", "anyOf", "allOf", "oneOf", "not"}
+)
+
+// unknownStatus loosens the JSON Schema n of a status written through
+// its own subresource in place: unknown fields stay refused, as the
+// server's strict read refuses them, and what it does not check goes.
+func unknownStatus(n map[string]any, builtin bool) {
+	for _, k := range statusUnchecked {
+		delete(n, k)
+	}
+	if !builtin {
+		for _, k := range customStatusUnchecked {
+			delete(n, k)
+		}
+	}
+	if m, ok := n["items"].(map[string]any); ok {
+		unknownStatus(m, builtin)
+	}
+	if m, ok := n["additionalProperties"].(map[string]any); ok {
+		unknownStatus(m, builtin)
+	}
+	props, _ := n["properties"].(map[string]any)
+	for _, p := range props {
+		if m, ok := p.(map[string]any); ok {
+			unknownStatus(m, builtin)
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		if l, ok := n[k].([]any); ok {
+			for _, e := range l {
+				if m, ok := e.(map[string]any); ok {
+					unknownStatus(m, builtin)
+				}
+			}
+		}
 	}
 }
