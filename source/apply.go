@@ -146,14 +146,13 @@ func CommitAll(edits []*Edit, refs []Ref) (string, error) {
 	if len(edits) == 1 {
 		return edits[0].Commit(refs[0])
 	}
-	all := &Edit{Dir: edits[0].Dir}
+	all, err := Combine(edits)
+	if err != nil {
+		return "", err
+	}
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "%s: the live edits in their source\n", words.Count(len(edits), "object"))
 	for i, e := range edits {
-		if e.Dir != all.Dir {
-			return "", fmt.Errorf("the edits are of two directories, %s and %s", all.Dir, e.Dir)
-		}
-		all.Files = append(all.Files, e.Files...)
 		msg.WriteString("\n" + e.Message(refs[i]))
 	}
 	return all.commit(fmt.Sprintf("%s-and-%d-more", BranchName(refs[0]), len(refs)-1), msg.String())

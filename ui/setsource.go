@@ -77,7 +77,9 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		var out setSourcePlannedMsg
-		touched := map[string]string{} // file -> the object whose edit changes it
+		// Each object's edit is planned on the files as the ones before
+		// it left them, so that two edits of one file both land.
+		var planned []*source.Edit
 		for _, d := range drafts {
 			ref := source.RefOf(d.base)
 			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
@@ -87,7 +89,7 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 			}
 			var e *source.Edit
 			if err == nil {
-				e, err = source.Plan(src, d.base, d.mine)
+				e, err = source.PlanOn(planned, src, d.base, d.mine)
 			}
 			if err != nil {
 				why := err.Error()
@@ -97,21 +99,7 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 				out.failed = append(out.failed, ref.String()+": not written: "+why)
 				continue
 			}
-			// Two edits of one file would each be planned on the file as
-			// it is, and the second written over the first.
-			shared := ""
-			for _, f := range e.Files {
-				if other, ok := touched[f.Path]; ok {
-					shared = f.Path + ", which the edit of " + other + " changes too: write it alone (enter, s, g)"
-				}
-			}
-			if shared != "" {
-				out.failed = append(out.failed, ref.String()+": not written: its edit changes "+shared)
-				continue
-			}
-			for _, f := range e.Files {
-				touched[f.Path] = ref.String()
-			}
+			planned = append(planned, e)
 			out.plans = append(out.plans, memberPlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning})
 		}
 		return out

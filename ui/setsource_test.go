@@ -6,20 +6,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 )
 
 // g at a set's GitOps question writes the drafts of its GitOps objects to
 // their sources, the source diff first, and saves the other drafts as n
 // does; y writes the files, and the set is shown again, the GitOps
-// objects' drafts kept. b saves them live too.
+// objects' drafts kept. b saves them live too. Two objects of one file
+// both land in it.
 func TestSetGitOpsQuestionWritesTheSource(t *testing.T) {
-	for _, answer := range []string{"g", "b"} {
-		t.Run(answer, func(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		// file is each object's file.
+		file map[string]string
+	}{
+		{"g", map[string]string{"a": "a.yaml", "b": "b.yaml"}},
+		{"b", map[string]string{"a": "a.yaml", "b": "b.yaml"}},
+		{"g", map[string]string{"a": "both.yaml", "b": "both.yaml"}},
+	} {
+		answer := tc.answer
+		t.Run(answer+" "+tc.file["a"], func(t *testing.T) {
 			dir := t.TempDir()
+			texts := map[string]string{}
 			for _, n := range []string{"a", "b"} {
 				doc := "# " + n + "\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + n + "\n  namespace: default\ndata:\n  foo: \"1\" # the foo\n"
-				if err := os.WriteFile(filepath.Join(dir, n+".yaml"), []byte(doc), 0o644); err != nil {
+				if texts[tc.file[n]] != "" {
+					doc = "---\n" + doc
+				}
+				texts[tc.file[n]] += doc
+			}
+			for f, text := range texts {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -45,19 +63,20 @@ func TestSetGitOpsQuestionWritesTheSource(t *testing.T) {
 			}
 			screen := plain(m)
 			for _, want := range []string{"write 2 objects (ConfigMap/a in namespace default, ConfigMap/b in namespace default) to their sources (nothing written yet)",
-				".data.foo -> a.yaml", ".data.foo -> b.yaml", `+  foo: "mine" # the foo`} {
+				".data.foo -> " + tc.file["a"], ".data.foo -> " + tc.file["b"], `+  foo: "mine" # the foo`} {
 				if !strings.Contains(screen, want) {
 					t.Fatalf("the source diff does not show %q:\n%s", want, screen)
 				}
 			}
 			m = drive(t, m, keys("y")...)
-			if m.screen != screenSet || !strings.Contains(string(m.status.Text()), "wrote 2 files of the source") {
-				t.Fatalf("y: screen %d, status %q", m.screen, m.status.Text())
+			wrote := "wrote " + words.Count(len(texts), "file") + " of the source"
+			if m.screen != screenSet || !strings.Contains(string(m.status.Text()), wrote) {
+				t.Fatalf("y: screen %d, status %q, want %q", m.screen, m.status.Text(), wrote)
 			}
-			for _, n := range []string{"a", "b"} {
-				b, _ := os.ReadFile(filepath.Join(dir, n+".yaml"))
-				if !strings.Contains(string(b), `foo: "mine" # the foo`) {
-					t.Errorf("%s.yaml:\n%s", n, b)
+			for f := range texts {
+				b, _ := os.ReadFile(filepath.Join(dir, f))
+				if n := strings.Count(string(b), `foo: "mine" # the foo`); n != strings.Count(texts[f], "# the foo") {
+					t.Errorf("%s has %d of its objects' edits:\n%s", f, n, b)
 				}
 			}
 			if answer == "g" && m.set.model.Session(0).Draft() == nil {

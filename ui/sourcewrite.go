@@ -181,15 +181,17 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.status.Info("writing the files ...")
 		return m, func() tea.Msg {
 			var out sourceWrittenMsg
-			for _, e := range w.edits {
-				// Each edit's files are its own (the set's plan refuses
-				// two edits of one file), so each writes alone.
-				if err := e.Write(); err != nil {
-					out.err = err
-					return out
-				}
-				out.files += len(e.Files)
+			// A set's edits, planned one on another, are written as one:
+			// every file is checked before any is written.
+			all, err := source.Combine(w.edits)
+			if err == nil {
+				err = all.Write()
 			}
+			if err != nil {
+				out.err = err
+				return out
+			}
+			out.files = len(all.Files)
 			if msg.Commit {
 				out.branch, out.err = source.CommitAll(w.edits, w.refs)
 			}
