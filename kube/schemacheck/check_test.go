@@ -113,7 +113,7 @@ func TestCheckSaysWhereAndWhy(t *testing.T) {
 		{"crd required", thingGVK, schemacheck.ThingYAML, "  size: 3\n", "", "spec:", "spec.size", "a required field is missing: size"},
 		{"crd keyed list", thingGVK, schemacheck.ThingYAML, "name: b", "name: a", "- name: a\n    weight: 2", "spec.entries[1]", "given twice"},
 		{"crd set", thingGVK, schemacheck.ThingYAML, "tags: [p, q]", "tags: [p, p]", "tags: [p, p]", "spec.tags[1]", "given twice"},
-		{"crd rule", thingGVK, schemacheck.ThingYAML, "minReplicas: 1", "minReplicas: 5", "spec:", "spec", "minReplicas must not exceed maxReplicas"},
+		{"crd rule", thingGVK, schemacheck.ThingYAML, "minReplicas: 1", "minReplicas: 5", "spec:", "spec", "spec: minReplicas must not exceed maxReplicas"},
 		{"crd metadata", thingGVK, schemacheck.ThingYAML, "    app: one", "    app: 1", "app: 1", "metadata.labels.app", "app: 1 is an integer, a string is expected"},
 		{"crd metadata unknown", thingGVK, schemacheck.ThingYAML, "  name: one\n", "  name: one\n  nmae: x\n", "nmae", "metadata.nmae", "nmae: unknown field, did you mean name?"},
 		{"crd embedded", thingGVK, schemacheck.ThingYAML, "    kind: ConfigMap\n", "", "template:", "spec.template.kind", "a required field is missing: kind"},

@@ -43,7 +43,9 @@ func errorText(e *field.Error, value any, found bool, st *structuralschema.Struc
 		if _, after, ok := strings.Cut(detail, " in body "); ok {
 			detail = after
 		}
-		if e.BadValue != nil && e.BadValue != "" {
+		// A rule of an object or a list names no value (OmitValueType):
+		// the detail says it all.
+		if _, omitted := e.BadValue.(field.OmitValueType); !omitted && e.BadValue != nil && e.BadValue != "" {
 			return fmt.Sprintf("%s: %s %s", name, valueWords(e.BadValue), detail)
 		}
 		if name == "" {
