@@ -451,29 +451,12 @@ func cloudExports(t *testing.T, log string) map[string][]string {
 	}
 }
 
-const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              items:
-                type: array
-                items:
-                  type: object
-                  properties:
-                    name: {type: string}
-`
+// widgetCRD is a Widget whose spec.items is a plain list (no keys).
+var widgetCRD = kubetest.CRD("example.com", "widgets", "widget", "Widget", `properties:
+  items:
+    type: array
+    items:
+      type: object
+      properties:
+        name: {type: string}
+`)

@@ -10,27 +10,10 @@ import (
 )
 
 // ratchetedKind is a custom kind whose size has a bound, MAX.
-const ratchetedKind = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: dials.e2eratchet.kedit.test}
-spec:
-  group: e2eratchet.kedit.test
-  scope: Namespaced
-  names: {plural: dials, singular: dial, kind: Dial}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer, maximum: MAX}
-              note: {type: string}
-`
+var ratchetedKind = kubetest.CRD("e2eratchet.kedit.test", "dials", "dial", "Dial", `properties:
+  size: {type: integer, maximum: MAX}
+  note: {type: string}
+`)
 
 // TestE2ETightenedSchemaIsRatcheted: an object written before its
 // kind's schema was tightened holds a value the schema now refuses. A
@@ -40,17 +23,7 @@ spec:
 func TestE2ETightenedSchemaIsRatcheted(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectlStdin(t, strings.Replace(ratchetedKind, "MAX", "10", 1), "apply", "-f", "-")
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/dials.e2eratchet.kedit.test")
-	dial := "apiVersion: e2eratchet.kedit.test/v1\nkind: Dial\nmetadata: {name: d, namespace: " + ns + "}\nspec: {size: 8}\n"
-	var out string
-	var err error
-	if !testwait.Until(30*time.Second, func() bool {
-		out, err = kubetest.KubectlStdin(t, dial, "create", "-f", "-")
-		return err == nil
-	}) {
-		t.Fatalf("creating the dial: %v\n%s", err, out)
-	}
+	kubetest.CreateCustom(t, ns, strings.Replace(ratchetedKind, "MAX", "10", 1), "apiVersion: e2eratchet.kedit.test/v1\nkind: Dial\nmetadata: {name: d}\nspec: {size: 8}\n")
 	kubetest.MustKubectlStdin(t, strings.Replace(ratchetedKind, "MAX", "5", 1), "apply", "-f", "-")
 	if !testwait.Until(30*time.Second, func() bool {
 		doc, _ := kubetest.Kubectl(t, "get", "--raw", "/openapi/v3/apis/e2eratchet.kedit.test/v1")

@@ -24,7 +24,9 @@ import (
 // spec.parts is a list of type map keyed by name, so that a merge takes
 // it part by part and server-side apply knows each field; and Gadget
 // (gadgets), which keeps any field. CreateCustom installs them.
-const WidgetCRDs = `apiVersion: apiextensions.k8s.io/v1
+var WidgetCRDs = widgetCRD + "---\n" + AnyFieldsCRD("kedit.example.com", "v1", "gadgets", "gadget", "Gadget")
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: widgets.kedit.example.com
@@ -53,45 +55,12 @@ spec:
                   properties:
                     name: {type: string}
                     size: {type: integer}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.kedit.example.com
-spec:
-  group: kedit.example.com
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
 `
 
 // FluxKustomizationCRD is Flux's Kustomization
 // (kustomize.toolkit.fluxcd.io/v1), keeping any field: what kedit reads
 // of it is spec.path, the directory it builds. CreateCustom installs it.
-const FluxKustomizationCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: kustomizations.kustomize.toolkit.fluxcd.io
-spec:
-  group: kustomize.toolkit.fluxcd.io
-  scope: Namespaced
-  names: {plural: kustomizations, singular: kustomization, kind: Kustomization, shortNames: [ks]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
+var FluxKustomizationCRD = AnyFieldsCRD("kustomize.toolkit.fluxcd.io", "v1", "kustomizations", "kustomization", "Kustomization")
 
 // FluxKustomization is the manifest of Flux Kustomization name building
 // path.
@@ -118,7 +87,18 @@ func Widget(name string, parts ...string) string {
 // moment behind the definition being established.
 func CreateCustom(t testing.TB, ns, crds, manifest string) {
 	t.Helper()
-	MustKubectlStdin(t, crds, "apply", "-f", "-")
+	// Tests that run at once install the same definitions: kubectl
+	// apply's read then create (or patch) of one meets the other's
+	// (AlreadyExists, a conflict), and is asked again, when it finds it.
+	var out string
+	var err error
+	testwait.Until(30*time.Second, func() bool {
+		out, err = kubectl(Kubeconfig(t), crds, "apply", "-f", "-")
+		return err == nil || !strings.Contains(out, "AlreadyExists") && !strings.Contains(out, "the object has been modified")
+	})
+	if err != nil {
+		t.Fatalf("kubectl apply -f -: %v\n%s", err, out)
+	}
 	MustKubectlStdin(t, crds, "wait", "--for=condition=Established", "--timeout=60s", "-f", "-")
 	if strings.TrimSpace(manifest) == "" {
 		return
@@ -176,10 +156,28 @@ func CreateConfigMaps(t testing.TB, ns string, n, size int) {
 // and so on), written from the first column; CRD indents them. Install it
 // with CreateCustom.
 func CRD(group, plural, singular, kind, specSchema string) string {
+	return crdHead(group, "v1", plural, singular, kind, "") + "        properties:\n" + objectSchema("spec", specSchema)
+}
+
+// StatusCRD is CRD's definition with a status too, an object that
+// statusSchema states as specSchema states the spec. subresource: the
+// status is written through its own subresource (.../status), so that an
+// update of the object keeps the status the server holds.
+func StatusCRD(group, plural, singular, kind, specSchema, statusSchema string, subresource bool) string {
+	extra := ""
+	if subresource {
+		extra = "    subresources: {status: {}}\n"
+	}
+	return crdHead(group, "v1", plural, singular, kind, extra) + "        properties:\n" +
+		objectSchema("spec", specSchema) + objectSchema("status", statusSchema)
+}
+
+// objectSchema is the schema of the object field name under a CRD's
+// properties: "type: object" and the lines of schema, indented.
+func objectSchema(name, schema string) string {
 	var b strings.Builder
-	b.WriteString(crdHead(group, "v1", plural, singular, kind))
-	b.WriteString("        properties:\n          spec:\n            type: object\n")
-	for _, line := range strings.Split(strings.TrimRight(specSchema, "\n"), "\n") {
+	b.WriteString("          " + name + ":\n            type: object\n")
+	for _, line := range strings.Split(strings.TrimRight(schema, "\n"), "\n") {
 		if line != "" {
 			b.WriteString("            " + line)
 		}
@@ -192,11 +190,12 @@ func CRD(group, plural, singular, kind, specSchema string) string {
 // kind (plural, singular) in group, served and stored at version, whose
 // objects keep any field.
 func AnyFieldsCRD(group, version, plural, singular, kind string) string {
-	return crdHead(group, version, plural, singular, kind) + "        x-kubernetes-preserve-unknown-fields: true\n"
+	return crdHead(group, version, plural, singular, kind, "") + "        x-kubernetes-preserve-unknown-fields: true\n"
 }
 
-// crdHead is a CRD's YAML down to its schema's "type: object".
-func crdHead(group, version, plural, singular, kind string) string {
+// crdHead is a CRD's YAML down to its schema's "type: object";
+// versionExtra are more lines of the version (subresources), indented.
+func crdHead(group, version, plural, singular, kind, versionExtra string) string {
 	return fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -209,8 +208,8 @@ spec:
   - name: %[2]s
     served: true
     storage: true
-    schema:
+%[6]s    schema:
       openAPIV3Schema:
         type: object
-`, group, version, plural, singular, kind)
+`, group, version, plural, singular, kind, versionExtra)
 }

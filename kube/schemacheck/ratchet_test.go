@@ -14,32 +14,15 @@ import (
 )
 
 // dials is a custom kind whose size has a bound and may only grow.
-const dials = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: dials.ratchet.kedit.test}
-spec:
-  group: ratchet.kedit.test
-  scope: Namespaced
-  names: {plural: dials, singular: dial, kind: Dial}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size:
-                type: integer
-                maximum: MAX
-                x-kubernetes-validations:
-                - rule: "self >= oldSelf"
-                  message: size may only grow
-              note: {type: string}
-`
+var dials = kubetest.CRD("ratchet.kedit.test", "dials", "dial", "Dial", `properties:
+  size:
+    type: integer
+    maximum: MAX
+    x-kubernetes-validations:
+    - rule: "self >= oldSelf"
+      message: size may only grow
+  note: {type: string}
+`)
 
 // TestUpdateIsRatchetedAsTheServerDoes: an object written before its
 // schema was tightened keeps its refused value through an edit of another
@@ -49,13 +32,8 @@ spec:
 func TestUpdateIsRatchetedAsTheServerDoes(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectlStdin(t, strings.Replace(dials, "MAX", "10", 1), "apply", "-f", "-")
-	kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/dials.ratchet.kedit.test")
 	live := "apiVersion: ratchet.kedit.test/v1\nkind: Dial\nmetadata:\n  name: d\n  namespace: " + ns + "\nspec:\n  size: 8\n"
-	testwait.Until(30*time.Second, func() bool {
-		_, err := kubetest.KubectlStdin(t, live, "create", "-f", "-")
-		return err == nil
-	})
+	kubetest.CreateCustom(t, ns, strings.Replace(dials, "MAX", "10", 1), live)
 	kubetest.MustKubectlStdin(t, strings.Replace(dials, "MAX", "5", 1), "apply", "-f", "-")
 	gvk := schema.GroupVersionKind{Group: "ratchet.kedit.test", Version: "v1", Kind: "Dial"}
 	// The server publishes the tightened schema a moment after.

@@ -19,10 +19,7 @@ import (
 // the Go type refuses, and nothing else.
 func TestJSONSchemaStatusAsTheServerChecksIt(t *testing.T) {
 	t.Parallel()
-	kubetest.MustKubectlStdin(t, statusKinds, "apply", "-f", "-")
-	for _, crd := range []string{"meters.statuscheck.kedit.test", "gauges.statuscheck.kedit.test"} {
-		kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crd)
-	}
+	kubetest.CreateCustom(t, "", statusKinds, "")
 	object := func(kind, status string) string {
 		return `{"apiVersion":"statuscheck.kedit.test/v1","kind":"` + kind + `","metadata":{"name":"x"},"spec":{"size":3},"status":` + status + `}`
 	}

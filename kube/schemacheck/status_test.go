@@ -14,49 +14,18 @@ import (
 // statusKinds are two custom kinds with the same status schema (an enum,
 // an integer, a rule): Meter's status is a subresource, Gauge's a field
 // like any other.
-const statusKinds = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: meters.statuscheck.kedit.test}
-spec:
-  group: statuscheck.kedit.test
-  scope: Namespaced
-  names: {plural: meters, singular: meter, kind: Meter}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:` + statusSchema + `---
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gauges.statuscheck.kedit.test}
-spec:
-  group: statuscheck.kedit.test
-  scope: Namespaced
-  names: {plural: gauges, singular: gauge, kind: Gauge}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:` + statusSchema
+var statusKinds = kubetest.StatusCRD("statuscheck.kedit.test", "meters", "meter", "Meter", statusSpec, statusSchema, true) + "---\n" +
+	kubetest.StatusCRD("statuscheck.kedit.test", "gauges", "gauge", "Gauge", statusSpec, statusSchema, false)
 
-const statusSchema = `
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer, maximum: 10}
-          status:
-            type: object
-            x-kubernetes-validations:
-            - rule: "!has(self.phase) || self.phase != 'Bad'"
-            properties:
-              phase: {type: string, enum: [Ready, Pending, Bad]}
-              count: {type: integer}
+const (
+	statusSpec   = "properties:\n  size: {type: integer, maximum: 10}\n"
+	statusSchema = `x-kubernetes-validations:
+- rule: "!has(self.phase) || self.phase != 'Bad'"
+properties:
+  phase: {type: string, enum: [Ready, Pending, Bad]}
+  count: {type: integer}
 `
+)
 
 // TestStatusSubresourceIsNotChecked: a custom kind whose status is a
 // subresource keeps the server's status on an update of the object and
@@ -67,10 +36,7 @@ const statusSchema = `
 func TestStatusSubresourceIsNotChecked(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	kubetest.MustKubectlStdin(t, statusKinds, "apply", "-f", "-")
-	for _, crd := range []string{"meters.statuscheck.kedit.test", "gauges.statuscheck.kedit.test"} {
-		kubetest.MustKubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crd)
-	}
+	kubetest.CreateCustom(t, ns, statusKinds, "")
 	object := func(kind, status string) string {
 		return "apiVersion: statuscheck.kedit.test/v1\nkind: " + kind + "\nmetadata:\n  name: x\n  namespace: " + ns +
 			"\nspec:\n  size: 3\nstatus:\n" + status
