@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/util/retry"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
@@ -159,36 +158,18 @@ var errNoPlainKey = errors.New("the tour's reset and the race need a ConfigMap w
 // resetMine sets the field the user most likely edits back to RaceFrom,
 // reading the object afresh; when it is so already, nothing is written.
 func (w *Writer) resetMine(ctx context.Context) Write {
-	ri := w.target.Resource(w.client)
-	var report Write
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		obj, err := ri.Get(ctx, w.target.Name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
+	return w.update(ctx, func(obj *unstructured.Unstructured) (Write, bool, error) {
 		key := w.mineKey(obj)
 		if key == "" {
-			return errNoPlainKey
+			return Write{}, false, errNoPlainKey
 		}
-		report = Write{Path: ".data." + key, Value: RaceFrom, ResourceVersion: obj.GetResourceVersion()}
+		report := Write{Path: ".data." + key, Value: RaceFrom, ResourceVersion: obj.GetResourceVersion()}
 		if v, _, _ := unstructured.NestedString(obj.Object, "data", key); v == RaceFrom {
 			report.Unchanged = true
-			return nil
+			return report, false, nil
 		}
-		if err := unstructured.SetNestedField(obj.Object, RaceFrom, "data", key); err != nil {
-			return err
-		}
-		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: WriterManager})
-		if err != nil {
-			return err
-		}
-		report.ResourceVersion = updated.GetResourceVersion()
-		return nil
+		return report, true, unstructured.SetNestedField(obj.Object, RaceFrom, "data", key)
 	})
-	if err != nil {
-		report.Err = kube.Classify(w.target, "update", err)
-	}
-	return report
 }
 
 // runRace runs Race on the field the user most likely edits.

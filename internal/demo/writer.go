@@ -270,18 +270,31 @@ func (w *Writer) run(ctx context.Context) {
 // write makes the next change, reading the object afresh and retrying when
 // someone else wrote in between: the writer is a client like any other.
 func (w *Writer) write(ctx context.Context) Write {
-	ri := w.target.Resource(w.client)
-	var report Write
 	w.mu.Lock()
 	step := w.step
 	w.step++
 	w.mu.Unlock()
+	return w.update(ctx, func(obj *unstructured.Unstructured) (Write, bool, error) {
+		return demoChange(obj, step, &w.keys), true, nil
+	})
+}
+
+// update reads the object afresh, has change change it, and writes it,
+// again when someone else wrote in between: the writer is a client like
+// any other. change says what it wrote, and whether there is anything to
+// write; the report has the resourceVersion written, or the error.
+func (w *Writer) update(ctx context.Context, change func(obj *unstructured.Unstructured) (Write, bool, error)) Write {
+	ri := w.target.Resource(w.client)
+	var report Write
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		obj, err := ri.Get(ctx, w.target.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		report = demoChange(obj, step, &w.keys)
+		var write bool
+		if report, write, err = change(obj); err != nil || !write {
+			return err
+		}
 		updated, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: WriterManager})
 		if err != nil {
 			return err
