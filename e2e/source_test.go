@@ -127,7 +127,6 @@ func TestE2ESaveAndWriteTheSourceBoth(t *testing.T) {
 // builds tells the two apart. The Kustomization is created with path.
 func twoOverlaysRepo(t *testing.T, ns, path string) string {
 	t.Helper()
-	dir := t.TempDir()
 	overlay := "namespace: " + ns + "\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: " + ns + "\n"
 	files := map[string]string{
 		"base/kustomization.yaml":             "resources:\n- settings.yaml\n",
@@ -135,20 +134,7 @@ func twoOverlaysRepo(t *testing.T, ns, path string) string {
 		"overlays/prod/kustomization.yaml":    "# production\n" + overlay,
 		"overlays/staging/kustomization.yaml": "# staging\n" + overlay,
 	}
-	for p, s := range files {
-		fp := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
-		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
-			t.Fatalf("git %v: %s", args, errOut)
-		}
-	}
+	dir := testgit.Commit(t, files)
 	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/staging")).Output()
 	if err != nil {
 		t.Fatalf("kubectl kustomize: %v", err)
@@ -258,7 +244,6 @@ func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
 func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
-	dir := t.TempDir()
 	overlay := func(name string) string {
 		return "# " + name + "\nnamespace: " + ns + "\nnamePrefix: " + name + "-\nresources:\n- ../../base\nlabels:\n- pairs:\n    kustomize.toolkit.fluxcd.io/name: apps\n    kustomize.toolkit.fluxcd.io/namespace: flux-system\n"
 	}
@@ -268,20 +253,7 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 		"overlays/prod/kustomization.yaml":    overlay("prod"),
 		"overlays/staging/kustomization.yaml": overlay("staging"),
 	}
-	for p, s := range files {
-		fp := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(fp, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@t"}, {"add", "."}, {"commit", "-q", "-m", "manifests"}} {
-		if _, errOut, code := testgit.Run(t, dir, args...); code != 0 {
-			t.Fatalf("git %v: %s", args, errOut)
-		}
-	}
+	dir := testgit.Commit(t, files)
 	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/prod")).Output()
 	if err != nil {
 		t.Fatalf("kubectl kustomize: %v", err)
