@@ -51,21 +51,26 @@ func benchApp(b *testing.B, size int) App {
 func BenchmarkAppKeystroke(b *testing.B) {
 	for _, s := range fixture.BenchSizes {
 		b.Run(s.Name, func(b *testing.B) {
-			m := benchApp(b, s.Size)
-			b.ReportAllocs()
-			d := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := range b.N {
-				t0 := time.Now()
-				next, _ := m.Update(benchkeys.Typing(i))
-				m = next.(App)
-				_ = m.View()
-				d = append(d, time.Since(t0))
-			}
-			b.StopTimer()
-			benchkeys.ReportLatency(b, d)
+			benchTyping(b, benchApp(b, s.Size))
 		})
 	}
+}
+
+// benchTyping times keystrokes typed into m, App.Update and App.View, one
+// for each of b.N, and reports their latency.
+func benchTyping(b *testing.B, m App) {
+	b.ReportAllocs()
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		t0 := time.Now()
+		next, _ := m.Update(benchkeys.Typing(i))
+		m = next.(App)
+		_ = m.View()
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	benchkeys.ReportLatency(b, d)
 }
 
 // BenchmarkAppKeep is what keeping the typing costs once typing pauses:
