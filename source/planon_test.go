@@ -2,10 +2,7 @@ package source
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/kedit/kedit/diff"
@@ -135,21 +132,7 @@ func TestWriteBackOfSeveralObjectsKeepsTheContract(t *testing.T) {
 				t.Fatalf("%d: %s (%d edits, %d files) after the write-back:\n%v\nwant\n%v", i, tg.ref, len(edits), len(one.Files), got, want)
 			}
 		}
-		for p, old := range files {
-			now, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				t.Fatalf("%d: %s: %v", i, p, err)
-			}
-			for _, l := range strings.Split(old, "\n") {
-				at := strings.Index(l, "# ")
-				if at < 0 {
-					continue
-				}
-				if c := l[at:]; !strings.Contains(string(now), c) && !commentOfRemoved(l, cs) {
-					t.Fatalf("%d: %s lost the comment %q:\n%s", i, p, c, now)
-				}
-			}
-		}
+		commentsStay(t, i, dir, files, cs)
 	}
 	t.Logf("%d objects written back, %d times two edits in one file", written, shared)
 	if written < 30 || shared == 0 {

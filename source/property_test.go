@@ -284,25 +284,32 @@ func TestWriteBackOfRandomEditsKeepsTheContract(t *testing.T) {
 				t.Fatalf("%d: %s changed:\n%v\nwas\n%v", i, o.ref, gotOthers[o.ref], o.obj)
 			}
 		}
-		for p, old := range files {
-			now, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				t.Fatalf("%d: %s: %v", i, p, err)
-			}
-			for _, l := range strings.Split(old, "\n") {
-				i := strings.Index(l, "# ")
-				if i < 0 {
-					continue
-				}
-				if c := l[i:]; !strings.Contains(string(now), c) && !commentOfRemoved(l, cs) {
-					t.Fatalf("%d: %s lost the comment %q:\n%s", i, p, c, now)
-				}
-			}
-		}
+		commentsStay(t, i, dir, files, cs)
 	}
 	t.Logf("%d written back, %d refused by design", written, refused)
 	if written < 20 {
 		t.Errorf("only %d of 40 edits written back", written)
+	}
+}
+
+// commentsStay: every comment of files, as the layout was written, is
+// still in its file in dir, but those of the lines the changes cs removed.
+func commentsStay(t *testing.T, i int, dir string, files map[string]string, cs []diff.Change) {
+	t.Helper()
+	for p, old := range files {
+		now, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatalf("%d: %s: %v", i, p, err)
+		}
+		for _, l := range strings.Split(old, "\n") {
+			at := strings.Index(l, "# ")
+			if at < 0 {
+				continue
+			}
+			if c := l[at:]; !strings.Contains(string(now), c) && !commentOfRemoved(l, cs) {
+				t.Fatalf("%d: %s lost the comment %q:\n%s", i, p, c, now)
+			}
+		}
 	}
 }
 
