@@ -3,6 +3,7 @@ package source
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kedit/kedit/diff"
@@ -137,5 +138,50 @@ func TestWriteBackOfSeveralObjectsKeepsTheContract(t *testing.T) {
 	t.Logf("%d objects written back, %d times two edits in one file", written, shared)
 	if written < 30 || shared == 0 {
 		t.Errorf("%d objects written back, %d times two edits in one file: the test tried too little", written, shared)
+	}
+}
+
+// TestSameBuild: PlanOn's check that an earlier edit's build comes out as
+// it left it takes a build as itself, and names an object changed (a
+// generator's literal), gone or added.
+func TestSameBuild(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, layout)
+	tr := mustTree(t, dir)
+	prod, err := tr.build("overlays/prod", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, same := sameBuild(prod, prod); !same {
+		t.Error("a build is not the same as itself")
+	}
+	settings := findRef(t, dir, "overlays/prod", "ConfigMap", "prod-settings")
+	src, err := Find(dir, settings, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := live(t, dir, "overlays/prod", settings)
+	mine := base.DeepCopy()
+	mine.Object["data"].(map[string]any)["region"] = "us"
+	e, err := Plan(src, base, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := map[string][]byte{}
+	for _, f := range e.Files {
+		over[f.Path] = f.New
+	}
+	edited, err := tr.build("overlays/prod", over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, same := sameBuild(prod, edited); same || r.Kind != "ConfigMap" || !strings.HasPrefix(r.Name, "prod-settings") {
+		t.Errorf("an edited ConfigMap: %v %v", r, same)
+	}
+	if r, same := sameBuild(prod, prod[1:]); same || r != prod[0].ref {
+		t.Errorf("an object gone: %v %v, want %v", r, same, prod[0].ref)
+	}
+	if r, same := sameBuild(prod[1:], prod); same || r != prod[0].ref {
+		t.Errorf("an object added: %v %v, want %v", r, same, prod[0].ref)
 	}
 }
