@@ -33,6 +33,10 @@ const (
 	// instead; Err says which request was refused (a *ForbiddenError).
 	// Changes and conflicts are still seen, up to PollInterval late.
 	Polling
+	// Stopped: the watch ended and nothing more comes from it (its
+	// channel was closed). Only the reader of the channel sees it: a
+	// Watch never sends it.
+	Stopped
 )
 
 // String names the state for logs and tests.
@@ -48,6 +52,8 @@ func (s ConnectionState) String() string {
 		return "refused"
 	case Polling:
 		return "polling"
+	case Stopped:
+		return "stopped"
 	}
 	return fmt.Sprintf("ConnectionState(%d)", int(s))
 }

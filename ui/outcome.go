@@ -80,7 +80,7 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 			cmd = tea.Batch(cmd, watchCmd(m.events))
 		}
 	case watchClosedMsg:
-		m.object.SetConnection("watch stopped")
+		m.object.SetConnection(say.Connection(kube.Connection{State: kube.Stopped}))
 	case demoWroteMsg, demoStoppedMsg:
 		m, cmd = m.demoWrote(msg)
 	case performedMsg, storedDraftsMsg, retryDueMsg:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -148,7 +147,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
 		}
 	case setWatchClosedMsg:
-		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
+		m.set.conn = kube.Connection{State: kube.Stopped}
 		m.setView.SetConnection(say.Connection(m.set.conn))
 	case setDiagnosedMsg:
 		m = m.setDiagnosed(msg)

@@ -453,6 +453,23 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 	}
 }
 
+// TestSetWatchStoppedIsSaid: a set whose watch ends says so in the words
+// one object's header uses, "watch stopped", never "refused" (the server
+// refused nothing), on the set and on the object shown from it.
+func TestSetWatchStoppedIsSaid(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	m = drive(t, m, setWatchClosedMsg{})
+	if s := plain(m); !strings.Contains(s, "watch stopped") || strings.Contains(s, "refused") {
+		t.Errorf("the set's header once its watch ended:\n%s", s)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	if s := plain(m); !strings.Contains(s, "watch stopped") {
+		t.Errorf("the object shown from the set:\n%s", s)
+	}
+}
+
 // TestSetSaveResubmitsCleanMerges: two objects whose saves met another
 // writer's change of another key wait as clean merges beside one whose
 // conflict is open: s in the set says how many it resubmits and
