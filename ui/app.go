@@ -146,7 +146,7 @@ func New(cfg Config) App {
 // Init starts reading the watch and the list, and asks for what the
 // browser completes and marks.
 func (m App) Init() tea.Cmd {
-	cmds := []tea.Cmd{watchCmd(m.events), m.life.initCmd}
+	cmds := []tea.Cmd{watchCmd(m.id, m.events), m.life.initCmd}
 	if m.cfg.Cluster != nil {
 		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
 	}

@@ -114,19 +114,16 @@ type Config struct {
 	Tour bool
 }
 
-// watchCmd reads the next event from the watch. The app returns it again
-// after each event, so the informer never waits on the UI (Program.Send would
-// block while an editor runs).
-func watchCmd(ch <-chan kube.WatchEvent) tea.Cmd {
+// watchCmd reads the next event from the watch of the object id. The app
+// returns it again after each event, so the informer never waits on the UI
+// (Program.Send would block while an editor runs).
+func watchCmd(id objectID, ch <-chan kube.WatchEvent) tea.Cmd {
 	if ch == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		ev, ok := <-ch
-		if !ok {
-			return watchedMsg{ch, watchClosedMsg{}}
-		}
-		return watchedMsg{ch, watchEventMsg{ev}}
+		return watchedMsg{of: id, ch: ch, ev: ev, closed: !ok}
 	}
 }
 

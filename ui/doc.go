@@ -25,13 +25,14 @@
 //
 // # The app and its views
 //
-// App owns the session, the objects left for the browser, the set's
-// objects not shown (set.go) and the effects (the tea.Cmd builders:
+// App owns the open objects (registry.go: the one shown, the set's, those
+// left for the browser) and the effects (the tea.Cmd builders:
 // performCmd, openCmd, editCmd ...). It routes each message: a key to the
 // question on the bottom line if one waits, else to the help page while
-// it shows, else to the active view (route.go); an outcome of a command
-// to the app itself (outcome.go; an outcome of an object of the set not
-// shown to that object, setOutcome). It draws the frame:
+// it shows, else to the active view (route.go); an outcome of an object's
+// commands or watch to that object, wherever it is (App.outcome, one path
+// for every object, which says its notices where the object is:
+// App.notify). It draws the frame:
 // the active view, the status bar or the question, and the footer of the
 // active view's keys (view.go). After every event it builds each view's
 // Content from the session (views.go: objectContent, timelineContent ...)

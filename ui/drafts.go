@@ -28,14 +28,6 @@ func storeSeq(e model.Effect) uint64 {
 	return 0
 }
 
-// draftStored takes the outcome of the draft write or delete number seq
-// for the object shown, and says what there is to say of it.
-func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
-	if n, ok := m.objectState.draftStored(effect, seq, err); ok {
-		n.say(&m.status)
-	}
-}
-
 // draftStored takes the outcome of the draft write or delete number seq.
 // Outcomes may come back in any order; only the newest one says where the
 // draft is. It returns what there is to say of it, if anything.
@@ -51,21 +43,21 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 		// The default for Secrets, not a failure: say it once, without alarm.
 		if !o.secretSaid {
 			o.secretSaid = true
-			return notice{common.ErrorText(err), false}, true
+			return notice{common.ErrorText(err), noticeInfo}, true
 		}
 	case errors.As(err, &write):
 		o.diskFailed = true
 		if !o.diskWarned {
 			// Once: every edit would say it again.
 			o.diskWarned = true
-			return notice{common.ErrorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
+			return notice{common.ErrorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", noticeFailure}, true
 		}
 	case err != nil:
-		return notice{common.ErrorText(err), true}, true
+		return notice{common.ErrorText(err), noticeFailure}, true
 	default:
 		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
 			o.diskFailed, o.diskWarned = false, false
-			return notice{"the draft is written to disk again: " + escape.Safe(o.draftPath), false}, true
+			return notice{"the draft is written to disk again: " + escape.Safe(o.draftPath), noticeInfo}, true
 		}
 	}
 	return notice{}, false
@@ -74,14 +66,12 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 // storedDrafts takes the outcome of recovering, discarding or keeping
 // aside stored drafts, and returns what there is to say of it.
 func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
-	if msg.of != (objectID{}) {
-		o.inflight--
-	}
+	o.inflight--
 	switch {
 	case msg.err != nil:
-		return notice{common.ErrorText(msg.err), true}, true
+		return notice{common.ErrorText(msg.err), noticeFailure}, true
 	case msg.kept != "":
-		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), true}, true
+		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), noticeFailure}, true
 	case msg.path != "":
 		o.draftPath = msg.path
 	}

@@ -87,13 +87,13 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 			m := newApp(t, 200, 24, nil, withDrafts(tc.drafts))
 			m = edit(t, m, `foo: "1"`, "foo: mine")
 			if tc.fail != nil {
-				m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: tc.fail})
+				m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: tc.fail})
 				if got := m.status.Text(); !strings.Contains(got, "read-only file system") || !strings.Contains(got, "editing goes on in memory") {
 					t.Errorf("a refused write says %q", got)
 				}
 				// Once: the next refusal does not say it again.
 				m.status.Info("")
-				if m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: tc.fail}); m.status.Text() != "" {
+				if m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: tc.fail}); m.status.Text() != "" {
 					t.Errorf("the warning is repeated: %q", m.status.Text())
 				}
 			}
@@ -120,10 +120,10 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 		t.Error("ctrl+c with a draft on disk does not quit at once")
 	}
 	// A write that goes through again puts the draft back on disk.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 3}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 3}})
 	// An older write's outcome, coming back last, changes nothing.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
 	if m.inMemory() {
 		t.Error("the draft is still said to be only in memory after a write went through")
 	}

@@ -216,7 +216,7 @@ func theirsWriteBy(t *testing.T, m App, r *fakeRunner, key, value, manager strin
 		t.Fatal(err)
 	}
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}))
 }
 
 // bannerDrawnOnce has manager change the object under a draft.

@@ -44,12 +44,12 @@ var objectModes = []struct {
 	{"deleted_draft", func(t *testing.T) App {
 		r := &fakeRunner{}
 		m := drafted(t, r)
-		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+		return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	}},
 	{"deleted", func(t *testing.T) App {
 		r := &fakeRunner{}
 		m := newApp(t, 100, 30, r)
-		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+		return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	}},
 	{"from_set", func(t *testing.T) App {
 		return drive(t, setApp(t, newFakeCluster(t), 100, 30, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})

@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // Leaving an object for the browser (esc): waiting for its outcomes,
@@ -42,7 +43,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	if st.watch != nil {
 		cmds = append(cmds, stopCmd(st.watch.Stop))
 	}
-	st.watch, st.events = nil, nil
+	st.watch, st.events, st.connKnown = nil, nil, false
 	if d := st.sess.Draft(); d != nil {
 		// It stays open, in the registry, until opened again.
 		if st.inMemory() {
@@ -80,41 +81,53 @@ func closeCmd(st *objectState) tea.Cmd {
 	return stopCmd(st.opened.Close)
 }
 
-// leftOutcome takes an outcome of the commands of st, an object left for
-// the browser with a draft, or closing: the draft's write or deletion, a
-// failure said with the object's name. A closing object whose last outcome is
-// back is closed, and the store's drafts are listed again, as its
-// deletion may have come after the last listing.
-func (m App) leftOutcome(st *objectState, msg tea.Msg) (App, tea.Cmd) {
-	var cmds []tea.Cmd
-	var n notice
-	said := false
-	switch msg := msg.(type) {
-	case performedMsg:
-		st.inflight--
-		if seq := storeSeq(msg.effect); seq > 0 {
-			n, said = st.draftStored(msg.effect, seq, msg.err)
-		} else if msg.err != nil {
-			n, said = notice{common.ErrorText(msg.err), true}, true
-		}
-		if msg.event != nil {
-			cmds = append(cmds, st.handle(m.ctx, msg.event).cmds...)
-		}
-	case storedDraftsMsg:
-		n, said = st.storedDrafts(msg)
+// leftNotice says what ev did to st, an object left for the browser (or
+// closing), that no view of it shows: how its save ended. A retry's
+// attempt and what --auto-rebase resubmitted are the session's own
+// notices (objectState.handle).
+func (m *App) leftNotice(st *objectState, h handled, ev model.Event) (notice, bool) {
+	if _, member := m.memberOf(st); member || h.after == h.before {
+		return notice{}, false
 	}
-	// A retry's back-off ends unheard: a failed save of an object not
-	// shown waits for the user, who sees it failed when it is opened. Only
-	// a failure is said: where the draft is was said on leaving.
-	if said && n.err {
-		n.text = objectName(st.key()) + ": " + n.text
-		n.say(&m.status)
+	switch h.after {
+	case model.StateSaved:
+		// The browser's row of the object opens the draft it keeps.
+		return savedNotice(st.sess, ev, say.KeptInSet)
+	case model.StateFailed:
+		if f := st.sess.Failure(); f != nil && !f.Kind.Retryable() {
+			return notice{say.Failure(f), noticeFailure}, true
+		}
+	case model.StateRebasing, model.StateResolving:
+		return notice{"the save met a change on the server; the draft is kept: enter opens it, c its conflicts", noticeFailure}, true
+	}
+	return notice{}, false
+}
+
+// settleLeft lets go of st, an object left for the browser (or closing),
+// once its draft is gone (its save, tried again, went through), closes it
+// once its last outcome is back (and lists the store's drafts again, as its
+// deletion may have come after the last listing), and marks the browser's
+// drafts again.
+func (m *App) settleLeft(st *objectState) []tea.Cmd {
+	var cmds []tea.Cmd
+	if cur, open := m.objects.open[st.id.key]; open && cur == st && !st.keepsDraft() {
+		m.shelf.forget(st.key())
+		if m.objects.release(st) {
+			cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
+		}
 	}
 	if m.objects.closed(st) {
 		cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
 	}
 	m.browser.SetDrafts(m.shelf.marks(m.left()))
-	return m, tea.Batch(cmds...)
+	return cmds
+}
+
+// keepsDraft reports whether an object not shown has anything of the
+// user's to keep open for: a draft, a rebase, or a save on its way.
+func (o *objectState) keepsDraft() bool {
+	st := o.sess.State()
+	return o.sess.Draft() != nil || o.sess.Rebase() != nil || st == model.StateSaving || st == model.StateWaitingTheirs
 }
 
 // listOn shows collection c in the browser, in place of what it listed.

@@ -34,6 +34,10 @@ type objectState struct {
 	// events is the watch's channel, watch the watch the app started.
 	events <-chan kube.WatchEvent
 	watch  Watcher
+	// conn is how the watch's link to the server stands, once connKnown:
+	// the object's own watch's, or the set's.
+	conn      kube.Connection
+	connKnown bool
 	// inflight counts the commands whose outcome has not come back
 	// (effects, moves of stored drafts): an object let go of is closing
 	// until they are (registry.go).
@@ -102,6 +106,7 @@ func (m *App) take(st *objectState, fresh bool) {
 	m.screen = screenObject
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
+	m.showConnection()
 	if m.set != nil {
 		m.views.conflict.SetObject(objectName(keyOf(m.target)))
 	}
@@ -113,32 +118,32 @@ func (m *App) take(st *objectState, fresh bool) {
 
 // handled is what an event did to an object: its session's state before
 // and after, the commands performing the effects, why the session refused
-// the event, and what there is to say of it.
+// the event, and what there is to say of it wherever the object is.
 type handled struct {
 	before, after model.State
 	cmds          []tea.Cmd
 	err           error
-	// retry says when a failed save is tried again, if it is.
-	retry escape.Text
-	// autoRebased is what --auto-rebase resubmitted at once, if it did
-	// so now.
-	autoRebased *model.AutoRebase
+	// notices say what the object's state does not show: when a failed
+	// save is tried again, and what a rebase --auto-rebase resubmitted at
+	// once merged (the announcement's one home, for an object shown or
+	// not alike).
+	notices []notice
 }
 
 // handle hands ev to o's session and runs its effects: the one way an
-// event reaches an object, shown or not.
+// event reaches an object, shown or not (App.apply says what it did).
 func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
 	h := handled{before: o.sess.State()}
 	prev, _ := o.sess.AutoRebased()
 	var effects []model.Effect
 	h.after, effects, h.err = o.sess.Handle(ev)
+	if a, ok := o.sess.AutoRebased(); ok && a != prev {
+		h.notices = append(h.notices, notice{say.AutoRebased(a), noticeInfo})
+	}
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			h.retry = say.Retry(o.sess.Failure(), r.Delay)
+			h.notices = append(h.notices, notice{say.Retry(o.sess.Failure(), r.Delay), noticeFailure})
 		}
-	}
-	if a, ok := o.sess.AutoRebased(); ok && a != prev {
-		h.autoRebased = &a
 	}
 	h.cmds = o.run(ctx, effects...)
 	return h
@@ -170,20 +175,50 @@ func (o *objectState) key() DraftKey {
 	return keyOf(o.target)
 }
 
-// notice is something to say of an object, in the status bar or on its
-// row in the set.
+// notice is something to say of an object: in the status bar when it is
+// shown, on its row in a set, with its name when it is left for the
+// browser (App.notify).
 type notice struct {
 	text escape.Text
-	err  bool
+	kind noticeKind
 }
+
+// noticeKind is how a notice is said: news, a success, or a failure.
+type noticeKind int
+
+const (
+	noticeInfo noticeKind = iota
+	noticeOK
+	noticeFailure
+)
 
 // say says n in the status bar.
 func (n notice) say(sb *statusbar.Model) {
-	if n.err {
+	switch n.kind {
+	case noticeFailure:
 		sb.Error(n.text)
-	} else {
+	case noticeOK:
+		sb.OK(n.text)
+	default:
 		sb.Info(n.text)
 	}
+}
+
+// notify says n where the object st is, the one place that decides it: in
+// the status bar when st is shown, on its row when it is a set's, and
+// with its name on the status line when it is left for the browser (or
+// closing).
+func (m *App) notify(st *objectState, n notice) {
+	if st == m.objectState {
+		n.say(&m.status)
+		return
+	}
+	if i, ok := m.memberOf(st); ok {
+		m.noteMember(i, n)
+		return
+	}
+	n.text = objectName(st.key()) + ": " + n.text
+	n.say(&m.status)
 }
 
 // init takes what an object just opened needs from its share of the
@@ -207,14 +242,14 @@ func (o *objectState) init(cfg Config) []notice {
 	o.draftPath, o.memoryOnly = d.Path(), d.MemoryOnly()
 	if w := d.Warnings(); len(w) > 0 {
 		// A file at a draft's name that kedit did not write: left alone.
-		out = append(out, notice{common.ErrorText(w[0]) + "; kedit leaves it alone", true})
+		out = append(out, notice{common.ErrorText(w[0]) + "; kedit leaves it alone", noticeFailure})
 	}
 	if others := d.Others(); len(others) > 0 {
-		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), false})
+		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), noticeInfo})
 	}
 	if err := d.Problem(); err != nil {
 		o.diskFailed, o.diskWarned = true, true
-		out = append(out, notice{"drafts exist only in memory: " + common.ErrorText(err), true})
+		out = append(out, notice{"drafts exist only in memory: " + common.ErrorText(err), noticeFailure})
 	}
 	o.stored = d.Stored()
 	return out

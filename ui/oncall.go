@@ -139,30 +139,6 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	return m, nil, true
 }
 
-// gitOpsAsks holds back a save the session would refuse until the user
-// says yes, as Flux, Argo CD or Helm reconciles the object
-// (Session.GitOpsYesNeeded), and asks. It reports whether ev waits for
-// the answer.
-func (m *App) gitOpsAsks(ev model.Event) bool {
-	switch ev.(type) {
-	case model.SaveRequested, model.Recreate:
-	case model.Resubmit:
-		if m.sess.OpenConflicts() > 0 {
-			// Refused anyway: say that first.
-			return false
-		}
-	default:
-		return false
-	}
-	o, ok := m.sess.GitOpsYesNeeded()
-	if !ok {
-		return false
-	}
-	m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, escape.Safe(o.Description())
-	m.ask(confirmGitOps)
-	return true
-}
-
 // oncallQuestion is the pending question of the on-call keys.
 func (m App) oncallQuestion() escape.Text {
 	switch m.confirm.kind {

@@ -209,8 +209,8 @@ func TestTimelineDeletesAndRecreations(t *testing.T) {
 	again := configMap("900", map[string]any{"foo": "2"}, "kubectl-create", 60, "foo")
 	again.SetUID("u-2")
 	m = drive(t, m,
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectAdded, Object: again}},
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}),
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectAdded, Object: again}),
 		keyMsg("t"))
 	out := timeless(m)
 	for _, want := range []string{
@@ -290,7 +290,7 @@ func TestSecretValuesNeverInTheTimelineOrPreview(t *testing.T) {
 	}
 	r := &fakeRunner{server: secret("11", map[string]any{"password": rotated, "token": old})}
 	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}})
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
 	if !strings.Contains(out, "changed: .data.password, .data.token") || !strings.Contains(out, "+   token: ••••") ||
@@ -645,7 +645,7 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	}
 	watched := func(rv, foo string) {
 		obj := configMap(rv, map[string]any{"foo": foo, "bar": "1"}, demo.WriterManager, 9, "foo")
-		d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}})
+		d.send(shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}))
 	}
 	watched("1043", "7")
 	m = d.until(func(m App) bool { return m.status.Text() != "demo-writer is writing ..." })

@@ -147,7 +147,7 @@ func rebaseAppTB(b testing.TB, c rebaseCase) App {
 	r.mu.Lock()
 	r.server = theirs
 	r.mu.Unlock()
-	m = drive(b, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: theirs.DeepCopy(), ResourceVersion: theirs.GetResourceVersion()}})
+	m = drive(b, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: theirs.DeepCopy(), ResourceVersion: theirs.GetResourceVersion()}))
 	if m.Session().Draft() == nil {
 		b.Fatal("no draft")
 	}

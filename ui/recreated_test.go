@@ -30,8 +30,8 @@ func recreate(t *testing.T, m App, r *fakeRunner, uid string, data map[string]an
 		return m
 	}
 	return drive(t, m,
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectAdded, Object: again.DeepCopy(), ResourceVersion: "820"}})
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}),
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectAdded, Object: again.DeepCopy(), ResourceVersion: "820"}))
 }
 
 // TestRecreatedAsksBeforeSaving: the banner says the object was deleted
@@ -218,7 +218,7 @@ func TestHotDataBoundSaysSo(t *testing.T) {
 func TestDeletedBannerOffersWhatWorks(t *testing.T) {
 	r := &fakeRunner{}
 	m := edit(t, newApp(t, 160, 40, r), `foo: "1"`, `foo: mine`)
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	screen := plain(m)
 	if !strings.Contains(screen, "deleted on server") || !strings.Contains(screen, "s offers to create it again from the draft") {
 		t.Fatalf("no banner of the deletion:\n%s", screen)

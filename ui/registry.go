@@ -9,8 +9,8 @@ package ui
 
 // objectID names one opening of an object: its key, and the registry's
 // count of openings when it was opened, so that an object opened again is
-// another. The zero objectID names the object shown (an outcome made by
-// hand, in tests).
+// another. Every outcome of an object's commands and watch carries it; the
+// zero objectID names no object.
 type objectID struct {
 	key DraftKey
 	n   uint64
@@ -75,9 +75,6 @@ func (r *registry) closed(st *objectState) bool {
 // whose finds the open object an outcome of id is of, and reports whether
 // it is the one shown; nil for an object let go of meanwhile.
 func (m App) whose(id objectID) (st *objectState, shown bool) {
-	if id == (objectID{}) {
-		return m.objectState, true
-	}
 	st, ok := m.objects.find(id)
 	if !ok {
 		return nil, false

@@ -93,7 +93,7 @@ func theirsSecretWrite(t *testing.T, m App, r *fakeRunner, values map[string]str
 	rv, _ := strconv.Atoi(r.server.GetResourceVersion())
 	obj := secretAt(strconv.Itoa(rv+3), values, "kubectl-patch")
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}))
 }
 
 // secretConflict: mine changes the PEM's first line and the password,

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -90,6 +88,8 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		if ns := ost.init(m.cfg); len(ns) > 0 {
 			ost.note, ost.noteOf = ns[0], model.MemberLive
 		}
+		// Each object's connection is the set's watch's.
+		ost.connKnown = true
 		if len(ost.stored) > 0 {
 			waiting++
 		}
@@ -124,14 +124,6 @@ func (m *App) member(i int) *objectState {
 	return m.set.states[i]
 }
 
-// memberOf finds st in the set.
-func (m *App) memberOf(st *objectState) (int, bool) {
-	if m.set == nil || st == nil || st.sess == nil {
-		return -1, false
-	}
-	return m.set.model.Index(st.sess)
-}
-
 // setOutcome takes an outcome of the set's commands: its watch and the
 // edit of several objects in $EDITOR; false for any other message. (The
 // outcomes of each object's commands find it by their objectID.)
@@ -147,8 +139,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
 		}
 	case setWatchClosedMsg:
-		m.set.conn = kube.Connection{State: kube.Stopped}
-		m.setView.SetConnection(say.Connection(m.set.conn))
+		cmd = m.setConnection(watchedMsg{closed: true}, kube.Connection{State: kube.Stopped})
 	case setDiagnosedMsg:
 		m = m.setDiagnosed(msg)
 	case editorFinishedMsg:
@@ -192,36 +183,34 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 }
 
 // setWatched hands an event of the set's watch to its object, shown or
-// not, or takes the set's connection state.
+// not, as one object's watch's event; the set's connection state is each
+// object's.
 func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
-		s.conn = ev.Event.Connection
-		m.setView.SetConnection(say.Connection(s.conn))
-		var cmds []tea.Cmd
-		if s.shown >= 0 {
-			cmds = append(cmds, m.watched(ev.Event))
-		}
-		if s.conn.State.Up() {
-			// The server answers again: saves waiting out their back-off
-			// go now.
-			for i := range s.states {
-				if i != s.shown && s.model.Session(i).RetryWaiting() {
-					cmds = append(cmds, m.memberHandle(i, model.Reconnected{}))
-				}
-			}
-		}
-		return tea.Batch(cmds...)
+		return m.setConnection(watchedMsg{ev: ev.Event}, ev.Event.Connection)
 	}
-	if ev.Member == s.shown {
-		cmd := m.watched(ev.Event)
-		return tea.Batch(cmd, m.pumpSet())
-	}
-	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Event.Type]
-	if typ == 0 || ev.Event.Object == nil {
+	if ev.Member >= len(s.states) {
 		return nil
 	}
-	return m.memberHandle(ev.Member, model.LiveChanged{Type: typ, Object: ev.Event.Object, At: time.Now()})
+	id := s.states[ev.Member].id
+	return m.outcome(id, watchedMsg{of: id, ev: ev.Event})
+}
+
+// setConnection takes the set's connection state c, which msg brings to
+// each of its objects (a save waiting out its back-off goes once the
+// server answers again).
+func (m *App) setConnection(msg watchedMsg, c kube.Connection) tea.Cmd {
+	s := m.set
+	s.conn = c
+	m.setView.SetConnection(say.Connection(c))
+	var cmds []tea.Cmd
+	for _, st := range s.states {
+		msg.of = st.id
+		cmds = append(cmds, m.reach(st, msg))
+	}
+	m.refreshSet()
+	return tea.Batch(cmds...)
 }
 
 // enterMember shows object i in the object view.
@@ -234,7 +223,6 @@ func (m *App) enterMember(i int) {
 	if r := st.sess.Rebase(); r != nil {
 		m.screen = screenConflict
 	}
-	m.object.SetConnection(say.Connection(s.conn))
 }
 
 // backToSet goes from the object shown to the set view (esc), which needs

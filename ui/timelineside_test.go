@@ -65,7 +65,7 @@ func TestTimelineDiffScrollsSideways(t *testing.T) {
 	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	v2 := configMap("815", map[string]any{"foo": long}, "dave", 5, "foo")
 	r.server = v2
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
 	line := lineWith(out, "+   foo: ")

@@ -187,9 +187,22 @@ func drive(t testing.TB, m App, msgs ...tea.Msg) App {
 	return d.m
 }
 
+// shownWatchEvent is an event of the watch of the object shown when it is
+// sent: the driver hands it to Update as that watch's command reads it
+// (shownWatched).
+type shownWatchEvent kube.WatchEvent
+
+// shownWatched is ev as the watch of the object m shows brings it.
+func shownWatched(m App, ev kube.WatchEvent) watchedMsg {
+	return watchedMsg{of: m.id, ch: m.events, ev: ev}
+}
+
 // send hands msg to Update and starts the command it returns.
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
+	if ev, ok := msg.(shownWatchEvent); ok {
+		msg = shownWatched(d.m, kube.WatchEvent(ev))
+	}
 	switch msg.(type) {
 	case nil:
 		return
@@ -405,7 +418,7 @@ func theirsWrite(t testing.TB, m App, r *fakeRunner, key, value string) App {
 		"fieldsV1": map[string]any{"f:data": map[string]any{"f:" + key: map[string]any{}}},
 	}}, "metadata", "managedFields")
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}))
 }
 
 func plain(m App) string { return ansi.Strip(m.View()) }

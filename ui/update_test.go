@@ -227,7 +227,7 @@ func TestWatchEvents(t *testing.T) {
 	ch := make(chan kube.WatchEvent, 1)
 	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
 	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
-	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}})
+	next, cmd := m.Update(shownWatched(m, kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}))
 	m = next.(App)
 	if !strings.Contains(plain(m), "reconnecting since 12:01:03") {
 		t.Errorf("no reconnecting state in the header:\n%s", plain(m))
@@ -245,7 +245,7 @@ func TestWatchEvents(t *testing.T) {
 		t.Errorf("live is rv %s after the event", live.ResourceVersion)
 	}
 	close(ch)
-	next, _ = m.Update(watchCmd(ch)())
+	next, _ = m.Update(watchCmd(m.id, ch)())
 	m = next.(App)
 	if !strings.Contains(plain(m), "watch stopped") {
 		t.Error("a closed watch is not shown")
@@ -487,11 +487,11 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
 	if m.status.Kind() != statusbar.KindInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
 		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.Kind(), m.status.Text())
 	}
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
 	if m.status.Kind() != statusbar.KindError {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.Kind())
 	}
