@@ -29,16 +29,26 @@ import (
 // --validate warn or ignore): it is said, but holds no save.
 type SchemaCheck func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
 
-// diagnosedMsg is the schema's word on a text of the object of: of the
-// in-app editor's text at version of opening, or (inEditor false) of a
-// draft back from $EDITOR.
+// diagnosis is the schema's word on text, the draft of the object of;
+// listLine is the line of a set's List file where text began, 0 when it
+// did not come back in one.
+type diagnosis struct {
+	of       objectID
+	text     string
+	listLine int
+	found    []schemacheck.Diagnostic
+	err      error
+}
+
+// diagnosedMsg is the schema's word on the drafts of objects: of the
+// shown object's in-app editor's text at version of opening (inEditor),
+// of a draft back from $EDITOR, or (set) of each draft a set's List file
+// gave its objects.
 type diagnosedMsg struct {
-	of               objectID
+	drafts           []diagnosis
+	set              bool
 	inEditor         bool
 	opening, version uint64
-	text             string
-	found            []schemacheck.Diagnostic
-	err              error
 }
 
 // diagState is the schema's word on the draft, for the save.
@@ -54,45 +64,88 @@ type diagState struct {
 	listLine int
 }
 
-// diagnose checks text, obj parsed, against the schema in the
-// background; inEditor: it is the in-app editor's text as it is now.
-// Nothing without a schema check (an app started on a session alone).
-func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructured) tea.Cmd {
-	if m.opened == nil || m.opened.Check == nil || obj == nil {
+// check is the check of text (obj parsed) against o's schema, to run off
+// the UI's goroutine; false without a schema check (an app started on a
+// session alone).
+func (o *objectState) check(ctx context.Context, text string, obj *unstructured.Unstructured, listLine int) (func() diagnosis, bool) {
+	if o.opened == nil || o.opened.Check == nil || obj == nil {
+		return nil, false
+	}
+	check, old, d := o.opened.Check, o.sess.Base().Object, diagnosis{of: o.id, text: text, listLine: listLine}
+	return func() diagnosis {
+		d.found, d.err = check(ctx, text, obj, old)
+		return d
+	}, true
+}
+
+// diagnoseCmd runs the checks in one command, whose message is msg with
+// their words.
+func diagnoseCmd(msg diagnosedMsg, checks []func() diagnosis) tea.Cmd {
+	if len(checks) == 0 {
 		return nil
 	}
-	check, ctx, old := m.opened.Check, m.ctx, m.sess.Base().Object
-	msg := diagnosedMsg{of: m.id, inEditor: inEditor, text: text}
-	if inEditor {
-		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
-	}
 	return func() tea.Msg {
-		msg.found, msg.err = check(ctx, text, obj, old)
+		for _, c := range checks {
+			msg.drafts = append(msg.drafts, c())
+		}
 		return msg
 	}
 }
 
-// diagnosed takes the schema's word: marks in the in-app editor, or for
-// a draft back from $EDITOR, the status bar.
+// diagnose checks text, obj parsed, the shown object's, against the
+// schema in the background; inEditor: it is the in-app editor's text as
+// it is now.
+func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructured) tea.Cmd {
+	c, ok := m.objectState.check(m.ctx, text, obj, 0)
+	if !ok {
+		return nil
+	}
+	msg := diagnosedMsg{inEditor: inEditor}
+	if inEditor {
+		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
+	}
+	return diagnoseCmd(msg, []func() diagnosis{c})
+}
+
+// diagnosed keeps d, the schema's word on o's draft, unless it could not
+// be said (then the server judges).
+func (o *objectState) diagnosed(d diagnosis) bool {
+	if d.err != nil || d.of != o.id {
+		return false
+	}
+	o.diag.text, o.diag.found, o.diag.listLine = d.text, d.found, d.listLine
+	return true
+}
+
+// diagnosed takes the schema's word: each object keeps it, for its next
+// save; for the object shown, marks in the in-app editor, or for a draft
+// back from $EDITOR, the status bar; for a set's List, its rows and the
+// status bar (setDiagnosed).
 func (m App) diagnosed(msg diagnosedMsg) App {
-	if _, shown := m.whose(msg.of); !shown || msg.err != nil {
+	if msg.set {
+		return m.setDiagnosed(msg)
+	}
+	if len(msg.drafts) != 1 {
 		return m
 	}
-	m.diag.text, m.diag.found, m.diag.listLine = msg.text, msg.found, 0
+	d := msg.drafts[0]
+	st, shown := m.whose(d.of)
+	if st == nil || !st.diagnosed(d) || !shown {
+		return m
+	}
 	if msg.inEditor {
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
-			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(msg.found))
+			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(d.found))
 		}
 		return m
 	}
-	d := m.sess.Draft()
-	if d == nil || d.Text != msg.text {
+	if dr := m.sess.Draft(); dr == nil || dr.Text != d.text {
 		return m
 	}
-	if refused := refusedOf(msg.found); len(refused) > 0 {
+	if refused := refusedOf(d.found); len(refused) > 0 {
 		m.status.Error(m.diagnosticsText(refused) + "; p asks the server")
-	} else if len(msg.found) > 0 {
-		m.status.Info(m.droppedText(msg.found))
+	} else if len(d.found) > 0 {
+		m.status.Info(m.droppedText(d.found))
 	}
 	return m
 }
@@ -152,18 +205,15 @@ func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
 	return t
 }
 
-// schemaHold reports whether a save of the draft waits for a second
-// asking: the schema refuses the draft as it is, and the save was not
-// asked for since. It says why, and what sends it.
+// schemaHold reports whether a save of the shown object's draft waits
+// for a second asking (objectState.schemaHeld), and says why and what
+// sends it.
 func (m *App) schemaHold(again escape.Text) bool {
-	d := m.sess.Draft()
-	refused := refusedOf(m.diag.found)
-	if d == nil || d.Err != nil || len(refused) == 0 || m.diag.text != d.Text || m.diag.armed == d.Text {
+	if !m.objectState.schemaHeld() {
 		return false
 	}
-	m.diag.armed = d.Text
 	// The server may take what its schema, as kedit read it, refuses:
 	// the second asking sends it.
-	m.status.Error(m.diagnosticsText(refused) + "; " + again + " again sends it, p asks the server")
+	m.status.Error(m.diagnosticsText(m.schemaRefusals()) + "; " + again + " again sends it, p asks the server")
 	return true
 }

@@ -115,7 +115,7 @@ func benchDiagnosed(b *testing.B, prefix string, obj *unstructured.Unstructured,
 	m := tm.(App)
 	text := m.editor.Text()
 	found := refused(strings.Split(text, "\n"))
-	msg := diagnosedMsg{of: m.id, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
+	msg := diagnosedMsg{drafts: []diagnosis{{of: m.id, text: text, found: found}}, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version()}
 	b.Run(prefix+"take", func(b *testing.B) {
 		b.ReportAllocs()
 		d := make([]time.Duration, 0, b.N)

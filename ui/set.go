@@ -140,8 +140,6 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case setWatchClosedMsg:
 		cmd = m.setConnection(watchedMsg{closed: true}, kube.Connection{State: kube.Stopped})
-	case setDiagnosedMsg:
-		m = m.setDiagnosed(msg)
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's

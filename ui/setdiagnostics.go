@@ -17,73 +17,39 @@ import (
 // object's row and in the status bar; s on a set with drafts the schema
 // refuses asks first, as s on one object does.
 
-// setDiagnosedMsg is the schema's word on the drafts a set's List file
-// gave its objects.
-type setDiagnosedMsg struct {
-	drafts []memberDiagnosed
-}
-
-// memberDiagnosed is the schema's word on one object's draft, text,
-// whose first line is line of the List file.
-type memberDiagnosed struct {
-	member int
-	of     objectID
-	text   string
-	line   int
-	found  []schemacheck.Diagnostic
-	err    error
-}
-
 // diagnoseSet checks, in the background, the draft of each object the
 // List file held (lines: each one's first line in it) against its
 // kind's schema.
 func (m *App) diagnoseSet(lines map[int]int) tea.Cmd {
-	members := slices.Sorted(maps.Keys(lines))
-	var jobs []func() memberDiagnosed
-	for _, i := range members {
-		line := lines[i]
+	var checks []func() diagnosis
+	for _, i := range slices.Sorted(maps.Keys(lines)) {
 		st := m.member(i)
 		d := st.sess.Draft()
-		if st.opened == nil || st.opened.Check == nil || d == nil || d.Err != nil || d.Object == nil {
+		if d == nil || d.Err != nil {
 			continue
 		}
-		check, ctx, text, obj, old := st.opened.Check, m.ctx, d.Text, d.Object, st.sess.Base().Object
-		md := memberDiagnosed{member: i, of: st.id, text: text, line: line}
-		jobs = append(jobs, func() memberDiagnosed {
-			// A field the server would drop (--validate warn or
-			// ignore) holds no set's save: only refusals are said.
-			found, err := check(ctx, text, obj, old)
-			md.found, md.err = refusedOf(found), err
-			return md
-		})
-	}
-	if len(jobs) == 0 {
-		return nil
-	}
-	return func() tea.Msg {
-		var msg setDiagnosedMsg
-		for _, j := range jobs {
-			msg.drafts = append(msg.drafts, j())
+		if c, ok := st.check(m.ctx, d.Text, d.Object, lines[i]); ok {
+			checks = append(checks, c)
 		}
-		return msg
 	}
+	return diagnoseCmd(diagnosedMsg{set: true}, checks)
 }
 
 // setDiagnosed takes the schema's word on each object's draft, for its
-// row, the status bar and the next s.
-func (m App) setDiagnosed(msg setDiagnosedMsg) App {
+// row, the status bar and the next s. A field the server would drop
+// (--validate warn or ignore) holds no set's save: only refusals are said.
+func (m App) setDiagnosed(msg diagnosedMsg) App {
+	if m.set == nil {
+		return m
+	}
 	var refused []int
-	for _, md := range msg.drafts {
-		if md.member >= len(m.set.states) {
+	for _, d := range msg.drafts {
+		i, ok := m.memberByID(d.of)
+		if !ok {
 			continue
 		}
-		st := m.member(md.member)
-		if st.id != md.of || md.err != nil {
-			continue
-		}
-		st.diag.text, st.diag.found, st.diag.listLine = md.text, md.found, md.line
-		if st.schemaRefuses() {
-			refused = append(refused, md.member)
+		if st := m.member(i); st.diagnosed(d) && st.schemaRefuses() {
+			refused = append(refused, i)
 		}
 	}
 	if len(refused) > 0 {
@@ -93,11 +59,30 @@ func (m App) setDiagnosed(msg setDiagnosedMsg) App {
 	return m
 }
 
+// schemaRefusals are the diagnostics of the schema that refuse o's draft as it
+// is now; none when its word is on another text, or said nothing.
+func (o *objectState) schemaRefusals() []schemacheck.Diagnostic {
+	d := o.sess.Draft()
+	if d == nil || d.Err != nil || o.diag.text != d.Text {
+		return nil
+	}
+	return refusedOf(o.diag.found)
+}
+
 // schemaRefuses reports whether the schema refuses the object's draft
 // as it is now.
-func (st *objectState) schemaRefuses() bool {
-	d := st.sess.Draft()
-	return d != nil && d.Err == nil && len(st.diag.found) > 0 && st.diag.text == d.Text
+func (o *objectState) schemaRefuses() bool { return len(o.schemaRefusals()) > 0 }
+
+// schemaHeld is the schema-hold rule, for one object and each object of
+// a set alike: a save of the draft waits for a second asking when the
+// schema refuses the draft as it is now and the save was not asked for
+// since. It arms the second asking.
+func (o *objectState) schemaHeld() bool {
+	if !o.schemaRefuses() || o.diag.armed == o.sess.Draft().Text {
+		return false
+	}
+	o.diag.armed = o.sess.Draft().Text
+	return true
 }
 
 // diagLine is the line of d to say: in the List file the draft came
@@ -113,7 +98,7 @@ func (st *objectState) diagLine(d schemacheck.Diagnostic) (int, escape.Text) {
 // for its row.
 func (m App) memberDiagnosticsText(i int) escape.Text {
 	st := m.member(i)
-	found := st.diag.found
+	found := st.schemaRefusals()
 	line, where := st.diagLine(found[0])
 	t := escape.Textf("the schema refuses %s: line %d%s: %s", words.Count(len(found), "field"), line, where, st.schemaWord(found[0]))
 	if len(found) > 1 {
@@ -127,33 +112,30 @@ func (m App) memberDiagnosticsText(i int) escape.Text {
 func (m App) setDiagnosticsText(refused []int) escape.Text {
 	n := 0
 	for _, i := range refused {
-		n += len(m.member(i).diag.found)
+		n += len(m.member(i).schemaRefusals())
 	}
 	st := m.member(refused[0])
-	line, where := st.diagLine(st.diag.found[0])
+	first := st.schemaRefusals()[0]
+	line, where := st.diagLine(first)
 	t := escape.Textf("the schema refuses %s of %s: line %d%s: ", words.Count(n, "field"), m.setNames(refused), line, where)
 	if len(refused) > 1 {
 		t += objectName(keyOf(st.target)) + ": "
 	}
-	return t + st.schemaWord(st.diag.found[0])
+	return t + st.schemaWord(first)
 }
 
-// setSchemaHold reports whether s on the set waits for a second asking:
-// the schema refuses drafts of the set as they are, and s was not asked
-// for since. It says why, and what sends them.
+// setSchemaHold reports whether s on the set waits for a second asking
+// for drafts of the set (objectState.schemaHeld), and says why and what
+// sends them.
 func (m *App) setSchemaHold() bool {
 	var held []int
 	for i, st := range m.set.states {
-		if st.schemaRefuses() && st.diag.armed != st.sess.Draft().Text {
+		if st.schemaHeld() {
 			held = append(held, i)
 		}
 	}
 	if len(held) == 0 {
 		return false
-	}
-	for _, i := range held {
-		st := m.member(i)
-		st.diag.armed = st.sess.Draft().Text
 	}
 	// The server may take what its schema, as kedit read it, refuses:
 	// the second asking sends them.

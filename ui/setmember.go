@@ -32,13 +32,21 @@ func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// memberOf finds the object st in the set by its objectID.
+// memberOf finds the object st in the set, by its objectID.
 func (m *App) memberOf(st *objectState) (int, bool) {
-	if m.set == nil || st == nil {
+	if st == nil {
+		return -1, false
+	}
+	return m.memberByID(st.id)
+}
+
+// memberByID finds the object id names in the set.
+func (m *App) memberByID(id objectID) (int, bool) {
+	if m.set == nil {
 		return -1, false
 	}
 	for i, o := range m.set.states {
-		if o.id == st.id {
+		if o.id == id {
 			return i, true
 		}
 	}
