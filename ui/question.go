@@ -99,12 +99,12 @@ func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 			// The draft is read now, before the save takes it; its
 			// source is planned once the save's outcome is said, so
 			// that what the source diff or its failure says comes last.
-			next, plan := m.planSource()
+			next, plan := m.planSource(screenObject, m.objectState)
 			next.planAfterSave = plan
 			return next.answerOncall(c, true)
 		case a.Source:
 			m.oncall.gitOpsSave = nil
-			return m.planSource()
+			return m.planSource(screenObject, m.objectState)
 		}
 		return m.answerOncall(c, a.Yes)
 	case confirmTimelineTake, confirmUndo:
@@ -114,7 +114,7 @@ func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
 	case confirmSetGitOps:
 		if a.Source {
 			// The drafts are read before the save takes them.
-			next, plan := m.planSetSource(m.set.gitOps)
+			next, plan := m.planSource(screenSet, m.setMembers(m.set.gitOps)...)
 			next, save := next.answerSetGitOps(a.Yes)
 			return next, tea.Batch(save, plan)
 		}

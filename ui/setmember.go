@@ -58,3 +58,12 @@ func (m *App) noteMember(i int, n notice) {
 	st := m.set.states[i]
 	st.note, st.noteOf = n, m.set.model.Status(i).State
 }
+
+// setMembers are the objects members of the set.
+func (m *App) setMembers(members []int) []*objectState {
+	out := make([]*objectState, len(members))
+	for k, i := range members {
+		out[k] = m.member(i)
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
@@ -30,17 +31,32 @@ type writeBack struct {
 	back  screen
 }
 
-// sourcePlannedMsg is the planned edit of the draft's source, or why
-// there is none.
+// sourcePlannedMsg is the planned edits of the drafts of objects in their
+// sources, one for each object whose edit could be planned, and why the
+// others' could not; back is the screen the source diff goes back to.
 type sourcePlannedMsg struct {
-	// of is the object whose draft it is.
-	of   objectID
-	src  *source.Source
-	edit *source.Edit
+	// of are the objects whose drafts they are.
+	of     []objectID
+	back   screen
+	plans  []sourcePlan
+	failed []planFailure
+}
+
+// sourcePlan is one object's planned edit.
+type sourcePlan struct {
+	src    *source.Source
+	edit   *source.Edit
+	secret bool
 	// warning says what the search missed: the path of a GitOps owner
-	// the user may not read.
+	// the user may not read (kube.SourceHints).
 	warning string
-	err     error
+}
+
+// planFailure is why one object's edit could not be planned: ref names
+// it ("" when no object was looked at), warning what the search missed.
+type planFailure struct {
+	ref, warning string
+	err          error
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -50,46 +66,76 @@ type sourceWrittenMsg struct {
 	err    error
 }
 
-// planSource finds the draft's source under Config.SourceDir (else the
-// git work tree of the current directory), where the path its GitOps
-// owner builds says when its origin annotation does not, and plans the
-// edit, in a command.
-func (m App) planSource() (App, tea.Cmd) {
-	d := m.sess.Draft()
-	if d == nil || d.Object == nil {
+// sourceDraft is what planning one object's edit reads of it.
+type sourceDraft struct {
+	base, mine *unstructured.Unstructured
+	readPath   kube.GitOpsPathReader
+}
+
+// planSource plans, in a command, the edits of the drafts of objects sts
+// (the object shown, or a set's GitOps objects) in their sources: each
+// found under Config.SourceDir (else the git work tree of the current
+// directory), where the path its GitOps owner builds says when its origin
+// annotation does not, and planned on the files as the ones before it left
+// them, so that two edits of one file both land. back is the screen the
+// source diff goes back to.
+func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
+	var drafts []sourceDraft
+	var ids []objectID
+	for _, st := range sts {
+		d := st.sess.Draft()
+		if d == nil || d.Object == nil || st.sess.Base().Object == nil {
+			continue
+		}
+		sd := sourceDraft{base: st.sess.Base().Object.DeepCopy(), mine: d.Object.DeepCopy()}
+		if st.opened != nil {
+			sd.readPath = st.opened.GitOpsPath
+		}
+		drafts, ids = append(drafts, sd), append(ids, st.id)
+	}
+	if len(drafts) == 0 {
 		m.status.Info("no draft to write to the source")
 		return m, nil
 	}
-	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
-	var readPath kube.GitOpsPathReader
-	if m.opened != nil {
-		readPath = m.opened.GitOpsPath
+	if back == screenObject {
+		m.status.Info("finding the object's source ...")
 	}
-	ctx := m.ctx
-	m.status.Info("finding the object's source ...")
+	dir, ctx := m.cfg.SourceDir, m.ctx
 	return m, func() tea.Msg {
+		out := sourcePlannedMsg{of: ids, back: back}
 		if dir == "" {
-			out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+			git, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 			if err != nil {
-				return sourcePlannedMsg{of: id, err: errNoSourceDir}
+				out.failed = []planFailure{{err: errNoSourceDir}}
+				return out
 			}
-			dir = strings.TrimSpace(string(out))
+			dir = strings.TrimSpace(string(git))
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		hints, warning, err := kube.SourceHints(ctx, base, readPath)
-		if err != nil {
-			return sourcePlannedMsg{of: id, err: err}
+		var planned []*source.Edit
+		for _, d := range drafts {
+			ref := source.RefOf(d.base)
+			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
+			if warning != "" {
+				warning += "; the manifests under " + dir + " were searched"
+			}
+			var src *source.Source
+			if err == nil {
+				src, err = source.Find(dir, ref, hints)
+			}
+			var e *source.Edit
+			if err == nil {
+				e, err = source.PlanOn(planned, src, d.base, d.mine)
+			}
+			if err != nil {
+				out.failed = append(out.failed, planFailure{ref: ref.String(), warning: warning, err: err})
+				continue
+			}
+			planned = append(planned, e)
+			out.plans = append(out.plans, sourcePlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning})
 		}
-		if warning != "" {
-			warning += "; the manifests under " + dir + " were searched"
-		}
-		src, err := source.Find(dir, source.RefOf(base), hints)
-		if err != nil {
-			return sourcePlannedMsg{of: id, warning: warning, err: err}
-		}
-		e, err := source.Plan(src, base, mine)
-		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, err: err}
+		return out
 	}
 }
 
@@ -101,28 +147,80 @@ func (sourceDirError) Error() string {
 
 var errNoSourceDir error = sourceDirError{}
 
-// sourcePlanned shows the planned edit in the source diff.
+// sourcePlanned shows the planned edits in the source diff, or says why
+// none could be planned: of the object shown, unless it was left
+// meanwhile (its draft is kept), or of the set's objects.
 func (m App) sourcePlanned(msg sourcePlannedMsg) App {
-	if _, shown := m.whose(msg.of); !shown {
-		return m // the object was left meanwhile: its draft is kept
-	}
-	if msg.err != nil {
-		said := msg.err.Error()
-		if msg.warning != "" {
-			said = msg.warning + ": " + said
+	switch {
+	case msg.back == screenSet && m.set == nil:
+		return m
+	case msg.back != screenSet:
+		if _, shown := m.whose(msg.of[0]); !shown {
+			return m
 		}
-		m.status.Error("not written to the source: " + escape.Safe(said))
+	}
+	if len(msg.plans) == 0 {
+		m.status.Error("not written to the source: " + escape.Safe(failuresText(msg.failed, msg.back == screenSet)))
 		return m
 	}
-	m.writeBack = &writeBack{edits: []*source.Edit{msg.edit}, refs: []source.Ref{msg.src.Ref}, back: screenObject}
-	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object))
-	if msg.warning != "" {
-		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
+	w := &writeBack{back: msg.back}
+	var c sourcediff.Content
+	if msg.back != screenSet {
+		p := msg.plans[0]
+		w.edits, w.refs = []*source.Edit{p.edit}, []source.Ref{p.src.Ref}
+		c = sourceContent(p.src, p.edit, p.secret)
+		if p.warning != "" {
+			c.Where = append([]escape.Text{escape.Safe("warning: " + p.warning)}, c.Where...)
+		}
+	} else {
+		c = setSourceContent(w, msg)
 	}
+	m.writeBack = w
 	m.sourceView.SetContent(c)
 	m.screen = screenSource
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
+}
+
+// failuresText says why no edit could be planned: for one object, what
+// the search missed and why; for several, a line each naming the object.
+func failuresText(failed []planFailure, several bool) string {
+	var lines []string
+	for _, f := range failed {
+		why := f.err.Error()
+		if f.warning != "" {
+			why = f.warning + ": " + why
+		}
+		if several && f.ref != "" {
+			why = f.ref + ": not written: " + why
+		}
+		lines = append(lines, why)
+	}
+	return strings.Join(lines, "; ")
+}
+
+// setSourceContent is what the source diff draws of the planned edits of
+// a set's objects, each under its name, the ones that could not be
+// planned said after them; w takes the edits.
+func setSourceContent(w *writeBack, msg sourcePlannedMsg) sourcediff.Content {
+	var names []string
+	c := sourcediff.Content{Several: len(msg.plans) > 1}
+	for _, p := range msg.plans {
+		w.edits, w.refs = append(w.edits, p.edit), append(w.refs, p.src.Ref)
+		names = append(names, p.src.Ref.String())
+		one := sourceContent(p.src, p.edit, p.secret)
+		where := append([]escape.Text{escape.Safe(p.src.Ref.String() + ":")}, one.Where...)
+		if p.warning != "" {
+			where = append(where, escape.Safe("warning: "+p.warning))
+		}
+		c.Where = append(c.Where, where...)
+		c.Diff = append(c.Diff, one.Diff...)
+	}
+	for _, f := range msg.failed {
+		c.Where = append(c.Where, escape.Safe(failuresText([]planFailure{f}, true)))
+	}
+	c.Object = escape.Safe(words.Count(len(names), "object") + " (" + strings.Join(names, ", ") + ")")
+	return c
 }
 
 // sourceWhere says which file and which kustomization produce the
@@ -199,8 +297,6 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}, true
 	case sourcePlannedMsg:
 		return m.sourcePlanned(msg), nil, true
-	case setSourcePlannedMsg:
-		return m.setSourcePlanned(msg), nil, true
 	case sourceFoundMsg:
 		m.sourceFound(msg)
 		return m, nil, true
