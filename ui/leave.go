@@ -161,11 +161,16 @@ func (m App) showsContent() bool {
 	return false
 }
 
-// othersInMemory names the objects not shown whose draft exists only in
-// memory, which quitting loses, sorted: those left for the browser, and
+// othersInMemory names the open objects not shown whose draft exists only
+// in memory, which quitting loses, sorted: those left for the browser, or
 // the set's.
 func (m App) othersInMemory() []DraftKey {
-	out := append(inMemory(m.left()), m.setInMemory()...)
+	var out []DraftKey
+	for k, st := range m.objects.open {
+		if st != m.objectState && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
+			out = append(out, k)
+		}
+	}
 	sortKeys(out)
 	return out
 }

@@ -261,21 +261,6 @@ func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
 	return m, tea.Batch(cmd, back)
 }
 
-// setInMemory names the objects of the set, not shown, whose draft exists
-// only in memory.
-func (m App) setInMemory() []DraftKey {
-	if m.set == nil {
-		return nil
-	}
-	var out []DraftKey
-	for i, st := range m.set.states {
-		if i != m.set.shown && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
-			out = append(out, keyOf(st.target))
-		}
-	}
-	return out
-}
-
 // setNames names objects of the set for a sentence: the first three, and
 // how many more.
 func (m App) setNames(members []int) escape.Text {

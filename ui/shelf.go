@@ -66,19 +66,6 @@ func (s shelf) marks(left map[DraftKey]*objectState) map[DraftKey]DraftPlace {
 	return marks
 }
 
-// inMemory names the objects of left whose draft exists only in memory,
-// which quitting loses, sorted.
-func inMemory(left map[DraftKey]*objectState) []DraftKey {
-	var out []DraftKey
-	for k, st := range left {
-		if st.inMemory() {
-			out = append(out, k)
-		}
-	}
-	sortKeys(out)
-	return out
-}
-
 // sortKeys sorts objects by name, then namespace.
 func sortKeys(keys []DraftKey) {
 	sort.Slice(keys, func(i, j int) bool {
