@@ -8,11 +8,14 @@ import (
 
 // TestImportsPointOneWay holds the house's one-way imports (ARCHITECTURE.md):
 // internal/cluster (the app's ui.Cluster) may use ui, kube, model and
-// diff, and none of them it; ui may use kube, model and diff; kube may use
-// model and diff; model and diff do no I/O of an API client and know no
-// terminal, so that they test without either. Each rule is checked on
-// every package's whole dependency graph, so an import through a third
-// package counts too.
+// diff, and none of them it; ui may use kube, model and diff, and
+// internal/demo for the demo writer's reports; kube may use model and
+// diff, and source for an object's source hints (kube.SourceHints);
+// source uses no cluster; internal/demo is used by ui and the commands
+// alone, and uses neither; model and diff do no I/O of an API client and
+// know no terminal, so that they test without either. Each rule is
+// checked on every package's whole dependency graph, so an import through
+// a third package counts too.
 func TestImportsPointOneWay(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/kedit/kedit"
@@ -22,17 +25,23 @@ func TestImportsPointOneWay(t *testing.T) {
 	// and hand to the app: it may use ui, kube, model and internal/*, and
 	// none of them may use it.
 	opener := mod + "/internal/cluster"
+	// internal/demo is kedit demo's cluster and second writer: the
+	// commands start it, and the app reads its writer's reports.
+	demo := mod + "/internal/demo"
 	rules := []struct {
 		pkgs      string // a pattern for go list
 		forbidden []string
 	}{
-		{"./model/...", append(append([]string{mod + "/kube", mod + "/ui", mod + "/internal/drafts", opener}, terminal...), client...)},
-		{"./diff/...", append(append([]string{mod + "/model", mod + "/kube", mod + "/ui", opener}, terminal...), client...)},
-		{"./kube/...", append([]string{mod + "/ui", opener}, terminal...)},
+		{"./model/...", append(append([]string{mod + "/kube", mod + "/ui", mod + "/internal/drafts", mod + "/source", opener, demo}, terminal...), client...)},
+		{"./diff/...", append(append([]string{mod + "/model", mod + "/kube", mod + "/ui", mod + "/source", opener, demo}, terminal...), client...)},
+		// kube reads an object's source hints with source (kube.SourceHints),
+		// which never reads the cluster.
+		{"./kube/...", append([]string{mod + "/ui", opener, demo}, terminal...)},
 		{"./ui/...", []string{opener}},
 		{"./internal/drafts", []string{"k8s.io/", mod + "/kube", mod + "/model", mod + "/ui"}},
+		{"./internal/demo/...", append([]string{mod + "/ui", opener}, terminal...)},
 		// source reads and writes manifests: no cluster, no terminal.
-		{"./source/...", append(append([]string{mod + "/kube", mod + "/ui", opener}, terminal...), client...)},
+		{"./source/...", append(append([]string{mod + "/kube", mod + "/ui", opener, demo}, terminal...), client...)},
 	}
 	golist := func(args ...string) []string {
 		out, err := exec.Command("go", append([]string{"list"}, args...)...).CombinedOutput()
