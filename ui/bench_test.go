@@ -103,7 +103,7 @@ func BenchmarkAppKeep(b *testing.B) {
 				b.StopTimer()
 				app := m
 				app.editor.SetKept(0)
-				msg := editor.CheckedMsg{Opening: app.editor.Opening(), Version: app.editor.Version(), Text: text, Parsed: model.ParseDraft(text)}
+				msg := editor.CheckedMsg{Opening: app.editor.Opening(), Version: app.editor.Version(), Text: text, Parsed: model.FormatYAML.ParseDraft(text)}
 				b.StartTimer()
 				t0 := time.Now()
 				next, _ := app.Update(msg)

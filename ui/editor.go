@@ -169,13 +169,6 @@ func RemoveEditorFiles(self bool) error {
 	return errors.Join(errs...)
 }
 
-// editCmd writes text to a file of EditorDir, runs the editor on it
-// through tea.ExecProcess, which hands it the terminal, and reports what
-// the file holds afterwards. The file is removed once read back.
-func editCmd(text string, merged bool, format model.Format) tea.Cmd {
-	return editHeadCmd(editorHead{}, text, merged, format)
-}
-
 // editorHead is what goes at the top of an $EDITOR file before the text
 // (editorhead.go): the reasons a draft was refused, counted with the
 // schema's line and without it, and the kind's schema for a YAML

@@ -151,7 +151,7 @@ func TestEditorCheckResults(t *testing.T) {
 	m := drive(t, newApp(t, 80, 24, &fakeRunner{}), keys("i")...)
 	text := m.editor.Text()
 	bad := text + "x: ["
-	m = drive(t, m, editor.CheckedMsg{Opening: m.editor.Opening() - 1, Version: m.editor.Version() + 1, Text: bad, Parsed: model.ParseDraft(bad)})
+	m = drive(t, m, editor.CheckedMsg{Opening: m.editor.Opening() - 1, Version: m.editor.Version() + 1, Text: bad, Parsed: model.FormatYAML.ParseDraft(bad)})
 	if m.Session().Draft() != nil {
 		t.Fatal("a check of another opening reached the session")
 	}

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-
 	"github.com/kedit/kedit/ui/browser"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
@@ -62,28 +60,5 @@ func DefaultKeyMap() KeyMap {
 		Prompt:   common.DefaultPromptKeyMap(),
 		Requests: requests.DefaultKeyMap(),
 		Tour:     tour.DefaultKeyMap(),
-	}
-}
-
-// EditorKeyMap is the in-app editor's keys besides its text's own
-// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
-// typed into the text, q and ? included.
-type EditorKeyMap struct {
-	// Leave goes back, keeping what was typed as the draft; inside the
-	// find or go-to-line prompt it closes the prompt instead. Save keeps
-	// it and saves, from the prompt too.
-	Leave, Save key.Binding
-
-	// Help shows every key, as ? does elsewhere (? is typed).
-	Help, ForceQuit key.Binding
-}
-
-// DefaultEditorKeyMap returns the in-app editor's keys.
-func DefaultEditorKeyMap() EditorKeyMap {
-	return EditorKeyMap{
-		Leave:     common.Binding("leave, keep the draft", "esc"),
-		Save:      common.Binding("save", "ctrl+s"),
-		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
 	}
 }
