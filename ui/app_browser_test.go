@@ -314,7 +314,7 @@ func TestLeftObjectsSaveIsTriedAgain(t *testing.T) {
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
 	m = editDraft(t, m, "mine")
 	r := c.runners[keyOf(m.target)]
-	r.failOnce = []error{&busyErr{model.APIError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
+	r.failOnce = []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
 
 	d := newDriver(t, m)
 	d.send(keyMsg("s"))
@@ -354,7 +354,7 @@ func TestLeftObjectsRetryMeetsAConflict(t *testing.T) {
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
 	m = editDraft(t, m, "mine")
 	r := c.runners[keyOf(m.target)]
-	r.failOnce = []error{&busyErr{model.APIError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
+	r.failOnce = []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
 	d := newDriver(t, m)
 	d.send(keyMsg("s"))
 	d.until(func(m App) bool { return strings.Contains(m.status.Text(), "retrying (attempt 1)") })

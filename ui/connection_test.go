@@ -69,7 +69,7 @@ func TestHeaderKeepsTheObjectsName(t *testing.T) {
 // busyErr is the server's 429 with its Retry-After: no answer, and
 // nothing written.
 type busyErr struct {
-	model.APIError
+	apiError
 	after time.Duration
 }
 
@@ -82,7 +82,7 @@ func (e *busyErr) MayHaveLanded() bool       { return false }
 // own timer, firing later, sends nothing more.
 func TestWaitingSaveIsTriedWhenTheServerIsBack(t *testing.T) {
 	for _, back := range []shownWatchEvent{connEvent(kube.Connected, nil), connEvent(kube.Polling, &kube.ForbiddenError{Target: cmTarget, Verb: "watch", Err: errors.New("x")})} {
-		r := &fakeRunner{failOnce: []error{&busyErr{model.APIError{Kind: model.ErrorUnavailable, Message: "too many requests"}, time.Minute}}}
+		r := &fakeRunner{failOnce: []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "too many requests"}, time.Minute}}}
 		m := edit(t, newApp(t, 160, 30, r), `foo: "1"`, "foo: mine")
 		m = drive(t, m, connEvent(kube.Reconnecting, errors.New("connection refused")))
 		d := newDriver(t, m)
@@ -125,7 +125,7 @@ func (d *driver) settleExcept(n int) App {
 // the draft kept; no retry is scheduled, and the server being back does
 // not send it again.
 func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
-	refusal := &model.APIError{Kind: model.ErrorRefused, Message: "failed to create typed patch object",
+	refusal := &apiError{Kind: model.ErrorRefused, Message: "failed to create typed patch object",
 		Causes: []model.FieldCause{{Field: ".spec.bogus", Message: "field not declared in schema"}}}
 	r := &fakeRunner{fail: refusal}
 	m := edit(t, newApp(t, 160, 30, r), `foo: "1"`, "foo: mine")

@@ -220,7 +220,7 @@ func TestEditorParseErrorNote(t *testing.T) {
 }
 
 // invalidCause is a 422 on metadata.labels.
-var invalidCause = &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+var invalidCause = &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 	Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}
 
 // TestEditorCauseNotes: the field causes of a refused save are drawn under

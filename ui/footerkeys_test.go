@@ -55,7 +55,7 @@ var objectModes = []struct {
 		return drive(t, setApp(t, newFakeCluster(t), 100, 30, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
 	}},
 	{"cannot_remove", func(t *testing.T) App {
-		r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
+		r := &fakeRunner{fail: &apiError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
 			Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}
 		m := edit(t, newApp(t, 100, 30, r), "  bar: \"1\"\n", "")
 		return drive(t, m, keys("s")...)

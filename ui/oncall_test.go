@@ -487,7 +487,7 @@ func TestPreviewOfAnUnchangedDraftAndOfRefusals(t *testing.T) {
 		t.Errorf("a preview with nothing added:\n%s", out)
 	}
 
-	r = &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+	r = &fakeRunner{fail: &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 		Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
 	m = edit(t, newApp(t, 100, 30, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
 	out := plain(drive(t, m, keyMsg("p")))

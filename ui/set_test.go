@@ -347,7 +347,7 @@ func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
-	runnerOf(c, "a").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	runnerOf(c, "a").fail = &apiError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
 	m = drive(t, m, keys("s")...)
 	r := rowOf(t, m, "a")
 	if r.Status.State != model.MemberRefused || !strings.Contains(string(r.Note), "not allowed") || m.set.model.Session(0).Draft() == nil {

@@ -89,7 +89,7 @@ func TestSetListFileHeadNamesServerRefusals(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
-	runnerOf(c, "b").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	runnerOf(c, "b").fail = &apiError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
 	m = drive(t, m, keys("s")...)
 	m = pressE(t, m)
 	e := m.set.edit

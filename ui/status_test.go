@@ -240,7 +240,7 @@ func (w *statusWalker) step() {
 	case n < 20:
 		// The server refuses the next save as invalid, naming the field.
 		w.runner.mu.Lock()
-		w.runner.failOnce = append(w.runner.failOnce, &model.APIError{Kind: model.ErrorInvalid, Message: "invalid",
+		w.runner.failOnce = append(w.runner.failOnce, &apiError{Kind: model.ErrorInvalid, Message: "invalid",
 			Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value"}}})
 		w.runner.mu.Unlock()
 		w.log = append(w.log, "(next save refused)")

@@ -87,7 +87,7 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 			return model.SaveFailed{Err: err}, nil
 		}
 		if e.ResourceVersion != f.server.GetResourceVersion() {
-			return model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
+			return model.SaveFailed{Err: &apiError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
 		}
 		obj := e.Object.DeepCopy()
 		rv, _ := strconv.Atoi(f.server.GetResourceVersion())
@@ -136,7 +136,7 @@ func (f *fakeRunner) dryRun(e model.Save) model.Previewed {
 		return model.Previewed{Err: f.fail}
 	}
 	if e.ResourceVersion != f.server.GetResourceVersion() {
-		return model.Previewed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}
+		return model.Previewed{Err: &apiError{Kind: model.ErrorConflict, Message: "the object has been modified"}}
 	}
 	obj := e.Object.DeepCopy()
 	if f.stored != nil {
@@ -506,21 +506,21 @@ func TestGolden(t *testing.T) {
 			return drive(t, m, keys(strings.Split(strings.Repeat("j", 9), "")...)...)
 		}},
 		{"apply_conflict", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
 				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, m, keys("s")...)
 		}},
 		{"apply_conflict_resolved", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
 				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, drive(t, m, keys("s")...), keys("m")...)
 		}},
 		{"apply_cannot_remove", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
 				Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), "  bar: \"1\"\n", "")
 			return drive(t, m, keys("s")...)
@@ -554,7 +554,7 @@ func TestGolden(t *testing.T) {
 			return drive(t, m, keys("i")...)
 		}},
 		{"invalid", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 				Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
 			m := edit(t, newApp(t, w, h, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
 			return drive(t, m, keys("s")...)

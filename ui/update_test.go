@@ -211,7 +211,7 @@ func TestFailuresInWords(t *testing.T) {
 		{model.ErrorTooLarge, "too large"},
 		{model.ErrorImmutable, "immutable"},
 	} {
-		r := &fakeRunner{fail: &model.APIError{Kind: tc.kind, Message: "no"}}
+		r := &fakeRunner{fail: &apiError{Kind: tc.kind, Message: "no"}}
 		m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, "foo: mine")
 		m = drive(t, m, keys("s")...)
 		if got := m.status.Text(); !strings.Contains(got, tc.want) || !strings.Contains(got, "draft is kept") {
@@ -453,7 +453,7 @@ func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
 		model.Opened{Object: base, At: t0},
 		model.DraftEdited{Text: mustRender(t, mineObj)},
 		model.SaveRequested{},
-		model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict}},
+		model.SaveFailed{Err: &apiError{Kind: model.ErrorConflict}},
 		model.Conflicted{Theirs: theirs, At: t0},
 	} {
 		if _, _, err := sess.Handle(ev); err != nil {
