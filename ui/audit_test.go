@@ -241,7 +241,7 @@ func TestTimelineReadsALogThatIsBehindAgain(t *testing.T) {
 	})
 	d := newDriver(t, m)
 	d.send(keyMsg("t"))
-	m = d.until(func(m App) bool { return strings.Contains(plain(m), "LOST") })
+	d.until(func(m App) bool { return strings.Contains(plain(m), "LOST") })
 	if n := reads.Load(); n != 2 {
 		t.Errorf("%d reads, want 2", n)
 	}

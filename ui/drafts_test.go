@@ -158,7 +158,7 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	d := newDriver(t, m)
 	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: second", 1)})
 	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: third", 1)})
-	m = d.settle()
+	d.settle()
 	b, err := os.ReadFile(drafts.Path())
 	if err != nil || !strings.Contains(string(b), "baz: third") {
 		t.Errorf("the draft file holds %q (%v), want the latest edit", b, err)

@@ -58,7 +58,7 @@ func TestJSONDraftErrorNamesLineAndColumn(t *testing.T) {
 	if view := plain(m); !strings.Contains(view, "column") || !strings.Contains(view, `a comma before "}"`) {
 		t.Errorf("the object view does not name the column:\n%s", view)
 	}
-	m = drive(t, m, keys("s")...)
+	drive(t, m, keys("s")...)
 	if r.saves != 0 {
 		t.Errorf("%d saves of a draft that does not parse", r.saves)
 	}

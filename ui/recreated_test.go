@@ -178,7 +178,7 @@ func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	d := newDriver(t, m)
 	d.send(keyMsg("s"))
-	m = d.until(func(a App) bool {
+	d.until(func(a App) bool {
 		if a.screen == screenConflict {
 			t.Fatalf("the conflict view shows with --auto-rebase:\n%s", plain(a))
 		}

@@ -25,7 +25,7 @@ func TestTakeMineOnARegionKeepsTheirsCleanLine(t *testing.T) {
 		t.Fatalf("conflict view:\n%s", screen)
 	}
 	m = drive(t, m, keys("m")...)
-	m = drive(t, m, keys("s")...)
+	drive(t, m, keys("s")...)
 	want := fixture.AppConfMineAt10
 	if got := dataOf(r.server, "app.conf"); got != want {
 		t.Errorf("app.conf on the server:\n%s\nwant\n%s", got, want)

@@ -426,7 +426,7 @@ func TestResolveSelectedConflict(t *testing.T) {
 		t.Fatalf("%d conflicts:\n%s", n, plain(m))
 	}
 	// Conflicts come in field order: .data.bar, then .data.foo.
-	m = drive(t, m, keys("n", "t", "p", "m", "s")...)
+	drive(t, m, keys("n", "t", "p", "m", "s")...)
 	if got := r.server.Object["data"]; dataOf(r.server, "bar") != "mine" || dataOf(r.server, "foo") != "theirs" {
 		t.Errorf("server data %v, want bar mine and foo theirs", got)
 	}
