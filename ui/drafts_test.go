@@ -70,7 +70,7 @@ func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Drafts = d 
 // TestQuitSaysWhereTheDraftIs: a draft that exists only in memory (a
 // Secret's without --allow-secret-drafts, or one the disk refused) is said
 // to be lost on quitting, by q and by the first ctrl+c; a second ctrl+c
-// quits (#10, defect 3).
+// quits.
 func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 	const lost = "the draft exists only in memory and will be lost"
 	for _, tc := range []struct {
@@ -131,8 +131,7 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 
 // TestInEditorSaveLeavesNoDraftFile: ctrl+s in the in-app editor writes
 // the draft and saves it at once; with a slow disk the write finishes after
-// the save's deletion of the draft. The file must not outlive the save
-// (#10, defects 1 and 2).
+// the save's deletion of the draft. The file must not outlive the save.
 func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	target := &kube.Target{Context: ref.Context, Namespace: ref.Namespace, Name: ref.Name,
@@ -166,7 +165,7 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 }
 
 // TestSpinnerSpinsDuringSave: the spinner's ticks run while the save is in
-// flight, not after it (#10, defect 7).
+// flight, not after it.
 func TestSpinnerSpinsDuringSave(t *testing.T) {
 	r := &fakeRunner{saving: make(chan struct{})}
 	m := edit(t, newApp(t, 80, 24, r), `foo: "1"`, "foo: mine")
@@ -189,7 +188,7 @@ func TestSpinnerSpinsDuringSave(t *testing.T) {
 }
 
 // TestStaleStoredDraftIsKeptAside: a stored draft that cannot be recovered
-// is moved aside, and the user told where (#10, defect 4).
+// is moved aside, and the user told where.
 func TestStaleStoredDraftIsKeptAside(t *testing.T) {
 	stored := &drafts.Draft{Path: "/d/testmap.yaml", BaseResourceVersion: "3", SavedAt: t0, Text: []byte("data:\n  foo: old\n"), UID: "u-1"}
 	fd := &fakeDrafts{path: "/d/testmap_2.yaml", stored: []*drafts.Draft{stored}}
@@ -211,8 +210,7 @@ func TestStaleStoredDraftIsKeptAside(t *testing.T) {
 
 // TestRecoveryOffersEveryStoredDraft: every stored draft is offered, one of
 // a deleted-and-recreated object with a warning; the one chosen is adopted,
-// the others stay stored; another kedit editing the object is named
-// (#10, defect 9).
+// the others stay stored; another kedit editing the object is named.
 func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 	mine := "apiVersion: v1\ndata:\n  bar: \"1\"\n  foo: recovered\nkind: ConfigMap\nmetadata:\n  name: testmap\n  namespace: default\n"
 	fd := &fakeDrafts{path: "/d/testmap_3.yaml", others: []drafts.Editor{{PID: 4242, Path: "/d/testmap_4.yaml"}}, stored: []*drafts.Draft{
@@ -258,7 +256,7 @@ func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 
 // TestSignalEndsAfterEditor: a signal quits at once, keeping what the
 // in-app editor holds; while $EDITOR runs it waits for it, and keeps what
-// it wrote (#10, defects 5 and 10).
+// it wrote.
 func TestSignalEndsAfterEditor(t *testing.T) {
 	m := newApp(t, 80, 24, &fakeRunner{})
 	m = drive(t, m, keys("i")...)
