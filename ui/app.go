@@ -124,12 +124,6 @@ func New(cfg Config) App {
 		m.life.initCmd = m.startSet(cfg.Set)
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
-	case cfg.Session != nil:
-		m.take(m.objects.add(&objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}), true)
-		m.life.initCmd = demoCmd(cfg.Demo)
-		if cfg.Notice != "" {
-			m.status.Info(escape.Safe(cfg.Notice))
-		}
 	case cfg.List != nil:
 		m.screen = screenBrowser
 		m.browsing.list = cfg.List
@@ -143,10 +137,10 @@ func New(cfg Config) App {
 	return m
 }
 
-// Init starts reading the watch and the list, and asks for what the
-// browser completes and marks.
+// Init starts what New prepared (the object's watch, the list's reader,
+// the set's watch), and asks for what the browser completes and marks.
 func (m App) Init() tea.Cmd {
-	cmds := []tea.Cmd{watchCmd(m.id, m.events), m.life.initCmd}
+	cmds := []tea.Cmd{m.life.initCmd}
 	if m.cfg.Cluster != nil {
 		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
 	}

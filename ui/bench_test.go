@@ -36,7 +36,7 @@ func benchApp(b *testing.B, size int) App {
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": fixture.BenchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(keyMsg("i"))
 	app := m.(App)

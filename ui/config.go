@@ -12,7 +12,6 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
-	"github.com/kedit/kedit/ui/timeline"
 )
 
 // What the app is started with and what it calls, and the commands that
@@ -40,26 +39,13 @@ type Drafts interface {
 	KeepAside(path string) (string, error)
 }
 
-// Config is what the app is started with.
+// Config is what the app is started with: the object, the list or the
+// set to show first, and the options of every object.
 type Config struct {
-	// Session is the edit session; the app owns it from now on.
-	Session *model.Session
-	// Runner performs the session's effects.
-	Runner Performer
-	// Events is the watch's channel (kube.Watch.Events); nil for none.
-	Events <-chan kube.WatchEvent
-	// Drafts is where drafts are stored; nil keeps them in memory only.
-	Drafts Drafts
 	// AutoRebase resubmits clean rebases after a conflict without asking.
 	AutoRebase bool
 	// Context bounds every API call; nil means context.Background.
 	Context context.Context
-	// Notice is said in the status bar at start, e.g. that the server's
-	// schema could not be read.
-	Notice string
-	// Demo is kedit demo's second writer, which w makes write at once;
-	// nil outside the demo.
-	Demo DemoWriter
 	// YesGitOps saves an object a GitOps tool reconciles without asking
 	// first (--yes-gitops).
 	YesGitOps bool
@@ -67,10 +53,6 @@ type Config struct {
 	// object's draft to (--source); "" for the git work tree of the
 	// current directory.
 	SourceDir string
-	// History reads the Session's object's history from the audit logs
-	// kedit was given, for the timeline; nil for none. (Object.History
-	// for an Object.)
-	History timeline.HistoryReader
 	// Clipboard is the terminal, where a copy or a cut in the in-app
 	// editor is written as an OSC 52 sequence (the terminal's clipboard,
 	// where it allows); nil for none.
@@ -84,8 +66,7 @@ type Config struct {
 	// back to.
 	Cluster Cluster
 	// Object is the object to show first (kedit TYPE/NAME), opened by
-	// Cluster.Open; it takes the place of Session, Runner, Events, Drafts
-	// and Notice, and esc goes back to its type's list.
+	// Cluster.Open; with a Cluster, esc goes back to its type's list.
 	Object *Object
 	// List is the browser's list to show first (kedit, kedit TYPE),
 	// started already; First is its latest snapshot, read before the UI

@@ -65,8 +65,8 @@ type diagState struct {
 }
 
 // check is the check of text (obj parsed) against o's schema, to run off
-// the UI's goroutine; false without a schema check (an app started on a
-// session alone).
+// the UI's goroutine; false without a schema check (an Object without
+// Check).
 func (o *objectState) check(ctx context.Context, text string, obj *unstructured.Unstructured, listLine int) (func() diagnosis, bool) {
 	if o.opened == nil || o.opened.Check == nil || obj == nil {
 		return nil, false

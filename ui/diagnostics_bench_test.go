@@ -109,7 +109,7 @@ func benchDiagnosed(b *testing.B, prefix string, obj *unstructured.Unstructured,
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var tm tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	var tm tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	tm, _ = tm.Update(keyMsg("i"))
 	m := tm.(App)

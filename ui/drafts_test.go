@@ -65,7 +65,7 @@ func (f *fakeDrafts) KeepAside(path string) (string, error) {
 	return path + ".20261122T120000Z.kept", nil
 }
 
-func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Drafts = d } }
+func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Object.Drafts = d } }
 
 // TestQuitSaysWhereTheDraftIs: a draft that exists only in memory (a
 // Secret's without --allow-secret-drafts, or one the disk refused) is said

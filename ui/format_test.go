@@ -11,7 +11,7 @@ import (
 // jsonApp is newApp with the session in JSON (-o json).
 func jsonApp(t *testing.T, w, h int, r *fakeRunner) App {
 	t.Helper()
-	return newApp(t, w, h, r, func(c *Config) { c.Session.SetFormat(model.FormatJSON) })
+	return newApp(t, w, h, r, func(c *Config) { c.Object.Session.SetFormat(model.FormatJSON) })
 }
 
 // TestJSONObjectViewDiffAndConflict: with -o json the object view shows
@@ -75,7 +75,7 @@ func TestObjectViewNamesTheSubresource(t *testing.T) {
 		if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0), At: t0}); err != nil {
 			t.Fatal(err)
 		}
-		c.Session = sess
+		c.Object.Session = sess
 	})
 	first := strings.SplitN(plain(m), "\n", 2)[0]
 	if !strings.Contains(first, "--subresource status") {

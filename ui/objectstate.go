@@ -27,8 +27,8 @@ type objectState struct {
 	sess   *model.Session
 	runner Performer
 	drafts Drafts
-	// target names the object, opened the Cluster's handle on it; both
-	// nil for an app started on Config.Session.
+	// target names the object (nil for an Object without one, which only
+	// tests make), opened the Cluster's handle on it.
 	target *kube.Target
 	opened *Object
 	// events is the watch's channel, watch the watch the app started.
@@ -167,7 +167,7 @@ func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cm
 	return cmds
 }
 
-// key names the object: the zero key for an app started on a session.
+// key names the object: the zero key for an Object without a target.
 func (o *objectState) key() DraftKey {
 	if o.target == nil {
 		return DraftKey{}

@@ -142,7 +142,7 @@ func (h *hotRunner) Perform(ctx context.Context, eff model.Effect) (model.Event,
 // resubmitted at once, and the save lands saying what was merged.
 func TestHotDataLandsAfterOneView(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: 6}
-	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h })
+	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s")...)
@@ -173,7 +173,7 @@ func TestHotDataLandsAfterOneView(t *testing.T) {
 // object's save never shows the conflict view at all.
 func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: 6}
-	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h; c.AutoRebase = true })
+	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h; c.AutoRebase = true })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	d := newDriver(t, m)
@@ -195,7 +195,7 @@ func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 // status says why.
 func TestHotDataBoundSaysSo(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: model.MaxRebasesAgain + 3}
-	m := newAppWith(t, 200, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h })
+	m := newAppWith(t, 200, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s", "s")...)

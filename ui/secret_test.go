@@ -79,9 +79,9 @@ func newSecretApp(t *testing.T, w, h int, runner *fakeRunner) App {
 	if runner != nil && runner.server == nil {
 		runner.server = base.DeepCopy()
 	}
-	cfg := Config{Session: sess}
+	cfg := Config{Object: &Object{Session: sess}}
 	if runner != nil {
-		cfg.Runner = runner
+		cfg.Object.Runner = runner
 	}
 	return drive(t, New(cfg), tea.WindowSizeMsg{Width: w, Height: h})
 }

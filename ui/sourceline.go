@@ -49,7 +49,7 @@ func (m *App) findSourceOnce() tea.Cmd {
 	}
 	m.srcLine.asked = true
 	dir := m.cfg.SourceDir
-	if dir == "" && (m.opened == nil || !fromManifests(base)) {
+	if dir == "" && (m.target == nil || !fromManifests(base)) {
 		// The work tree is searched for an object opened from the
 		// cluster only, whose GitOps owner's path can be read.
 		return nil

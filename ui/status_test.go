@@ -338,7 +338,7 @@ func TestStatusWalk(t *testing.T) {
 // draft does not drop it.
 func TestDemoWriteSaidBesideTheBanner(t *testing.T) {
 	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake }), `foo: "1"`, "foo: mine")
+	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Object.Demo = fake }), `foo: "1"`, "foo: mine")
 	d := newDriver(t, m)
 	d.running++
 	initCmd := d.m.Init()

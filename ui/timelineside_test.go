@@ -62,7 +62,7 @@ func TestTimelineDiffScrollsSideways(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: v1.DeepCopy()}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	v2 := configMap("815", map[string]any{"foo": long}, "dave", 5, "foo")
 	r.server = v2
 	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}))
@@ -121,7 +121,7 @@ func TestLostHeaderFitsWithLongNames(t *testing.T) {
 		w, h  int
 		short bool
 	}{{120, 40, false}, {80, 30, true}, {400, 40, false}} {
-		m := newApp(t, v.w, v.h, &fakeRunner{}, func(c *Config) { c.History = read })
+		m := newApp(t, v.w, v.h, &fakeRunner{}, func(c *Config) { c.Object.History = read })
 		m = drive(t, m, keys("t", "enter")...)
 		out := timeless(m)
 		lines := strings.Split(out, "\n")

@@ -380,9 +380,9 @@ func newAppWith(t testing.TB, w, h int, runner *fakeRunner, data map[string]any,
 	if runner != nil && runner.server == nil {
 		runner.server = base.DeepCopy()
 	}
-	cfg := Config{Session: sess}
+	cfg := Config{Object: &Object{Session: sess}}
 	if runner != nil {
-		cfg.Runner = runner
+		cfg.Object.Runner = runner
 	}
 	for _, f := range extra {
 		f(&cfg)

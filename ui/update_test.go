@@ -225,7 +225,7 @@ func TestFailuresInWords(t *testing.T) {
 
 func TestWatchEvents(t *testing.T) {
 	ch := make(chan kube.WatchEvent, 1)
-	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
+	m := newApp(t, 120, 40, nil, func(c *Config) { c.Object.Watch = watchOn(ch) })
 	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
 	next, cmd := m.Update(shownWatched(m, kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}))
 	m = next.(App)
@@ -258,7 +258,7 @@ func TestServerTextIsEscaped(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 120, Height: 40})
 	// The draft is the user's text, but it holds the server's values.
 	m = drive(t, m, editorFinishedMsg{original: "", text: "data:\n  evil: \"\x1b[2J\"\nraw: \x1b]52;c;x\x07\n"})
 	for _, k := range []string{"", "d", "f"} {

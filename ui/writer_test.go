@@ -25,7 +25,7 @@ func TestUnknownWriterIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: v1.DeepCopy()}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 120, Height: 30})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	v2 := carol("815", map[string]any{"foo": "1"}, "foo")
 	r.server = v2
@@ -66,7 +66,7 @@ func TestSecretVersionDiffShowsMaskedLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: secret("11", map[string]any{"password": rotated})}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30},
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 100, Height: 30},
 		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
