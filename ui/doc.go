@@ -1,22 +1,33 @@
 // Package ui is kedit's Bubble Tea application: the root model, App, which
 // routes messages, owns the sessions and the effects, and draws the frame.
 // The views are packages of their own under ui/, each a component after
-// charmbracelet/bubbles:
+// charmbracelet/bubbles, and one line each of the app's table of views
+// (pages.go):
 //
-//	ui/browser     the live, filterable list of objects
-//	ui/objectset   the set of objects kedit was started on
 //	ui/object      one object: live, draft, diff, blame
-//	ui/editor      the in-app editor (on ui/textedit)
 //	ui/conflict    the three-way conflict view, and a LOST row's lost updates
+//	ui/editor      the in-app editor (on ui/textedit)
 //	ui/timeline    the versions kedit saw, with an audit log's history
 //	ui/preview     the server's dry run of the draft
+//	ui/browser     the live, filterable list of objects
+//	ui/objectset   the set of objects kedit was started on
+//	ui/fielddoc    a field's docs from the schema (alt+k, K)
+//	ui/sourcediff  the draft written to its source manifests, before the
+//	               files are (g)
+//
+// and, over whichever of them shows:
+//
 //	ui/helppage    every key of the active view (? or f1)
 //	ui/requests    the request pane: every request and watch event (L)
 //	ui/tour        kedit demo --tour's line over every view: the next step,
 //	               and what the last one sent and the server answered
 //	ui/statusbar   the line under the body
-//	ui/common      what the views share: styles, bindings, shared intents,
-//	               the question on the bottom line, drawing server text
+//
+// with what they share:
+//
+//	ui/common      styles, bindings, shared intents, the question on the
+//	               bottom line, drawing server text
+//	ui/textedit    the text editor component
 //
 // A view package imports ui/common, model, diff and the escape rule, never
 // ui, kube or another view (TestImportsPointOneWay): it draws values the
@@ -79,10 +90,13 @@
 //     everyView in help_test.go). The README's key table lists every key
 //     (TestREADMEListsEveryKey).
 //
-//  5. In the app: a screen, a field in views (views.go, with a case in
-//     views.update and in setSize, and its Content built in refresh), a
-//     case in App.body and App.helpSource, and an App.xIntent method that
-//     acts on its intents, added to App.intent's list.
+//  5. In the app: a screen (app.go) and a field in views (views.go), made
+//     in renew (or newViews for a view that lives as long as the app), its
+//     Content built in views.refresh, and its one line in the table of
+//     views, pages (pages.go): its name on the help page and its help key,
+//     through which the app hands it messages and its size, draws it and
+//     reads its keys (no switch on the screen elsewhere). An App.xIntent
+//     method acts on its intents, added to App.intent's list.
 //
 //  6. Tests that drive only the view live in its package; tests of the
 //     app with it stay in ui, through the view's exported API.

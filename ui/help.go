@@ -52,32 +52,14 @@ func (m App) helpSource() helpSource {
 	return s
 }
 
-// viewHelpSource returns the active view's own keys.
+// viewHelpSource returns the active view's own keys, from its page.
 func (m App) viewHelpSource(src func(string, keyHelp, key.Binding) helpSource) helpSource {
-	k := m.keys
-	switch m.screen {
-	case screenConflict:
-		return src("conflict view", m.conflict, k.Conflict.Help)
-	case screenEditor:
-		s := src("in-app editor", m.editor, k.Editor.Help)
-		s.page = editorHelpPage(m.editor, s.page)
-		return s
-	case screenTimeline:
-		return src("timeline", m.timeline, k.Timeline.Help)
-	case screenLost:
-		return src("lost updates", m.lost, k.Lost.Help)
-	case screenPreview:
-		return src("preview", m.preview, k.Preview.Help)
-	case screenDocs:
-		return src("field docs", m.docs, k.Docs.Help)
-	case screenSource:
-		return src("source diff", m.sourceView, k.Source.Help)
-	case screenBrowser:
-		return src("browser", m.browser, k.Browser.Help)
-	case screenSet:
-		return src("set view", m.setView, k.Set.Help)
+	p := pages[m.screen]
+	s := src(p.name, p.keys(&m.views), p.help(m.keys))
+	if p.helpPage != nil {
+		s.page = p.helpPage(&m.views, s.page)
 	}
-	return src("object view", m.object, k.Object.Help)
+	return s
 }
 
 // helpView is the footer: the active view's keys, or, with the help page

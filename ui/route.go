@@ -86,10 +86,9 @@ func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
 		m.requests, cmd = m.requests.Update(msg)
 		return m, cmd
 	}
-	switch m.screen {
-	case screenObject, screenBrowser, screenSet, screenEditor:
-		cmd := m.views.update(m.screen, msg)
-		return m, cmd
+	if !pages[m.screen].mouse {
+		return m, nil // the view does not take the mouse
 	}
-	return m, nil // the other views do not take the mouse
+	cmd := m.views.update(m.screen, msg)
+	return m, cmd
 }

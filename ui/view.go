@@ -147,27 +147,7 @@ func (m App) body() string {
 	if m.requestsOpen {
 		return m.requests.View()
 	}
-	switch m.screen {
-	case screenConflict:
-		return m.conflict.View()
-	case screenEditor:
-		return m.editor.View()
-	case screenTimeline:
-		return m.timeline.View()
-	case screenLost:
-		return m.lost.View()
-	case screenPreview:
-		return m.preview.View()
-	case screenDocs:
-		return m.docs.View()
-	case screenSource:
-		return m.sourceView.View()
-	case screenBrowser:
-		return m.browser.View()
-	case screenSet:
-		return m.setView.View()
-	}
-	return m.object.View()
+	return pages[m.screen].view(&m.views)
 }
 
 // statusState sums up the app's state for the status bar.

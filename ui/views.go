@@ -101,45 +101,14 @@ func objectContent(sess *model.Session) object.Content {
 }
 
 // update hands msg to the view of screen s.
-func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	switch s {
-	case screenObject:
-		v.object, cmd = v.object.Update(msg)
-	case screenConflict:
-		v.conflict, cmd = v.conflict.Update(msg)
-	case screenTimeline:
-		v.timeline, cmd = v.timeline.Update(msg)
-	case screenLost:
-		v.lost, cmd = v.lost.Update(msg)
-	case screenPreview:
-		v.preview, cmd = v.preview.Update(msg)
-	case screenDocs:
-		v.docs, cmd = v.docs.Update(msg)
-	case screenSource:
-		v.sourceView, cmd = v.sourceView.Update(msg)
-	case screenEditor:
-		v.editor, cmd = v.editor.Update(msg)
-	case screenBrowser:
-		v.browser, cmd = v.browser.Update(msg)
-	case screenSet:
-		v.setView, cmd = v.setView.Update(msg)
-	}
-	return cmd
-}
+func (v *views) update(s screen, msg tea.Msg) tea.Cmd { return pages[s].update(v, msg) }
 
-// setSize gives every view the body's size.
+// setSize gives every view the body's size: each of the table's, and the
+// help page and the request pane, which show over any of them.
 func (v *views) setSize(width, height int) {
-	v.object.SetSize(width, height)
-	v.conflict.SetSize(width, height)
-	v.editor.SetSize(width, height)
-	v.timeline.SetSize(width, height)
-	v.lost.SetSize(width, height)
-	v.preview.SetSize(width, height)
-	v.docs.SetSize(width, height)
-	v.sourceView.SetSize(width, height)
-	v.browser.SetSize(width, height)
-	v.setView.SetSize(width, height)
+	for _, p := range pages {
+		p.setSize(v, width, height)
+	}
 	v.help.SetSize(width, height)
 	v.requests.SetSize(width, height)
 }
