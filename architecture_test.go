@@ -70,6 +70,7 @@ func TestImportsPointOneWay(t *testing.T) {
 	shared := map[string]bool{
 		mod + "/ui/common":             true, // styles, bindings, shared intents, the question, drawing server text
 		mod + "/ui/textedit":           true, // the text editor component
+		mod + "/ui/pager":              true, // the body that scrolls under a header
 		mod + "/ui/pasteinput":         true,
 		mod + "/ui/internal/benchkeys": true,
 	}

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Row is one request and its answer, or one event a watch read, as the
@@ -72,7 +72,7 @@ type Model struct {
 	// showing is set while a request's bodies show, in body.
 	showing bool
 	title   []string
-	body    viewport.Model
+	body    pager.Model
 
 	// heading is the columns' heading as last drawn, for its widths:
 	// underlined, it is costly to draw, and the same frame after frame.
@@ -86,16 +86,13 @@ type heading struct {
 
 // New returns an empty pane, the newest row selected once rows come.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp, follow: true, heading: &heading{}}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager()), follow: true, heading: &heading{}}
 }
 
 // SetSize sets the pane's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
-	m.body.Width, m.body.Height = width, max(1, height-len(m.title))
+	m.body.SetSize(width, height, len(m.title))
 	m.scroll()
 }
 
@@ -163,7 +160,7 @@ func (m *Model) ShowDetail(d Detail) {
 	b.WriteString("\n")
 	section("answer's body", d.Answer)
 	m.showing = true
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.title))
+	m.body.SetSize(m.width, m.height, len(m.title))
 	m.body.SetContent(strings.TrimSuffix(b.String(), "\n"))
 	m.body.GotoTop()
 }

@@ -25,7 +25,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		if m.showing {
 			var cmd tea.Cmd
-			m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+			m.body, cmd = m.body.Update(msg)
 			return m, cmd
 		}
 		return m, nil
@@ -39,7 +39,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case m.showing:
 		var cmd tea.Cmd
-		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		m.body, cmd = m.body.Update(msg)
 		return m, cmd
 	case key.Matches(k, m.keys.Show):
 		r, ok := m.Selected()

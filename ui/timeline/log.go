@@ -198,7 +198,7 @@ func (m *Model) enter() tea.Cmd {
 		for _, l := range strings.Split(ansi.Wordwrap(string(revertNote(m.h, r.version)), m.width, " "), "\n") {
 			m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
 		}
-		m.body.Height = max(1, m.height-len(m.change))
+		m.body.SetSize(m.width, m.height, len(m.change))
 		return nil
 	case r.id < 0:
 		note := ""

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Model lists every version of the object kedit observed since it
@@ -52,7 +52,7 @@ type Model struct {
 	// holds its lines above the diff, body the diff itself.
 	showing bool
 	change  []string
-	body    viewport.Model
+	body    pager.Model
 	// side scrolls the diff sideways.
 	side common.Sideways
 
@@ -66,16 +66,13 @@ type Model struct {
 
 // New returns a timeline view with nothing to list until SetContent.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
 // SetSize sets the view's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
-	m.body.Width, m.body.Height = width, max(1, height-len(m.change))
+	m.body.SetSize(width, height, len(m.change))
 	m.scroll()
 }
 
@@ -205,7 +202,7 @@ func (m *Model) showChange(c model.TimelineChange, row timelineRow, note string)
 		text = m.styles.Muted.Render(note)
 	}
 	m.showing = true
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.change))
+	m.body.SetSize(m.width, m.height, len(m.change))
 	text = strings.TrimSuffix(text, "\n")
 	m.body.SetContent(text)
 	m.body.GotoTop()

@@ -106,7 +106,7 @@ func (m Model) take() tea.Cmd {
 func (m Model) ownMsg(msg tea.Msg) (Model, tea.Cmd) {
 	if m.showing {
 		var cmd tea.Cmd
-		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		m.body, cmd = m.body.Update(msg)
 		return m, cmd
 	}
 	k, ok := msg.(tea.KeyMsg)
