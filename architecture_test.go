@@ -71,6 +71,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		mod + "/ui/common":             true, // styles, bindings, shared intents, the question, drawing server text
 		mod + "/ui/textedit":           true, // the text editor component
 		mod + "/ui/pager":              true, // the body that scrolls under a header
+		mod + "/ui/list":               true, // a list's selection and the rows in view
 		mod + "/ui/pasteinput":         true,
 		mod + "/ui/internal/benchkeys": true,
 	}

@@ -27,6 +27,8 @@
 //
 //	ui/common      styles, bindings, shared intents, the question on the
 //	               bottom line, drawing server text
+//	ui/pager       the body that scrolls under a view's header
+//	ui/list        a list's selection and the rows in view
 //	ui/textedit    the text editor component
 //
 // A view package imports ui/common, model, diff and the escape rule, never

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
 	"github.com/kedit/kedit/ui/pager"
 )
 
@@ -39,6 +40,12 @@ func DefaultKeyMap() KeyMap {
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}
+}
+
+// list is the keys that move the selection.
+func (k KeyMap) list() list.Keys {
+	return list.Keys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, Home: k.Home, End: k.End}
 }
 
 // pager is the body's scrolling keys.
