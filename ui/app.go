@@ -62,9 +62,13 @@ type App struct {
 	set *setState
 
 	// screen is the view that fills the body; views are the views, one
-	// of each (m.object, m.conflict ...), and status the status bar.
+	// of each (m.object, m.conflict ...), and status the status bar. The
+	// views are held by pointer, as the objects are: the app's copies
+	// (Update's value receiver) share them, so that copying the app copies
+	// no view, and handing a view to the table of views (pages) does not
+	// move the app to the heap at every message.
 	screen screen
-	views
+	*views
 	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState

@@ -55,9 +55,9 @@ func (m App) helpSource() helpSource {
 // viewHelpSource returns the active view's own keys, from its page.
 func (m App) viewHelpSource(src func(string, keyHelp, key.Binding) helpSource) helpSource {
 	p := pages[m.screen]
-	s := src(p.name, p.keys(&m.views), p.help(m.keys))
+	s := src(p.name, p.keys(m.views), p.help(m.keys))
 	if p.helpPage != nil {
-		s.page = p.helpPage(&m.views, s.page)
+		s.page = p.helpPage(m.views, s.page)
 	}
 	return s
 }

@@ -147,7 +147,7 @@ func (m App) body() string {
 	if m.requestsOpen {
 		return m.requests.View()
 	}
-	return pages[m.screen].view(&m.views)
+	return pages[m.screen].view(m.views)
 }
 
 // statusState sums up the app's state for the status bar.

@@ -60,8 +60,8 @@ type views struct {
 	tourRaces int
 }
 
-func newViews(keys KeyMap, styles *common.Styles) views {
-	v := views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
+func newViews(keys KeyMap, styles *common.Styles) *views {
+	v := &views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
 		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles),
 		requests: requests.New(keys.Requests, styles), tour: tour.New(keys.Tour, styles)}
 	v.renew(keys, styles, false)
