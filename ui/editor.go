@@ -1,279 +1,30 @@
 package ui
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
-
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
-// editorCommand returns the command that edits path, looked up as kubectl
-// does: KUBE_EDITOR, EDITOR, then vi. An editor with arguments
-// ("code --wait") runs through the shell, as kubectl runs it.
-//
-// Its input is the terminal itself, os.Stdin. Left unset, tea.ExecProcess
-// would give it the program's input, which is kedit's paste filter
-// (ui/pasteinput), not a file: os/exec would then copy the filter into a
-// pipe, the editor would have no terminal, and the copying would go on
-// reading kedit's keys after the editor returned.
-func editorCommand(path string) *exec.Cmd {
-	editor := os.Getenv("KUBE_EDITOR")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
-	cmd := exec.Command(editor, path)
-	if strings.ContainsAny(editor, " \t") {
-		cmd = exec.Command("sh", "-c", editor+` "$1"`, "kedit", path)
-	}
-	cmd.Stdin = os.Stdin
-	return cmd
-}
+// The draft in $EDITOR: the file and the editor are ui/internal/editfile's;
+// what goes at the file's top (why the draft was refused) and what comes
+// back are the app's.
 
-// EditorDir returns the private directory for $EDITOR's temporary files,
-// on a RAM-backed file system wherever the machine has one, since a
-// Secret's decoded values are in these files: $XDG_RUNTIME_DIR/kedit when
-// XDG_RUNTIME_DIR is set (a tmpfs under systemd), else kedit-<uid> in
-// /dev/shm when that is a tmpfs (Linux without a login session: containers,
-// CI, su), else kedit-<uid> in the system's temporary directory. It is
-// created with mode 0700 and refused when it is a symlink or another
-// user's (fsutil.PrivateDir).
-func EditorDir() (string, error) {
-	dir := filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))
-	switch rt := os.Getenv("XDG_RUNTIME_DIR"); {
-	case rt != "" && filepath.IsAbs(rt):
-		dir = filepath.Join(rt, "kedit")
-	case fsutil.IsTmpfs(shmDir):
-		dir = filepath.Join(shmDir, "kedit-"+strconv.Itoa(os.Getuid()))
-	}
-	if err := fsutil.PrivateDir(dir); err != nil {
-		return "", fmt.Errorf("the directory for $EDITOR's files: %w", err)
-	}
-	return dir, nil
-}
+// RemoveEditorFiles removes the $EDITOR files no running kedit has open:
+// those of kedits that are gone, and with self, this kedit's own, as it
+// ends (editfile.RemoveStale).
+func RemoveEditorFiles(self bool) error { return editfile.RemoveStale(self) }
 
-// shmDir is the shared-memory file system EditorDir falls back to; a
-// variable so that tests can point it at a directory that is not one.
-var shmDir = "/dev/shm"
-
-// An $EDITOR file is edit-<pid>-<random>.yaml (.json for JSON): the pid of the kedit that
-// made it tells a leftover of a killed kedit from a file another kedit
-// has open in its editor now.
-const editorFilePrefix = "edit-"
-
-// writeEditorFile writes text, in format, to a new file in EditorDir,
-// created with O_EXCL and mode 0600, named with the format's extension so
-// that the editor highlights it.
-func writeEditorFile(text string, format model.Format) (string, error) {
-	dir, err := EditorDir()
-	if err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*"+format.Ext())
-	if err != nil {
-		return "", err
-	}
-	path := f.Name()
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return "", err
-	}
-	return path, nil
-}
-
-// editorFileOf returns the name of the $EDITOR file that name is, or is a
-// side file of: the copies an editor keeps beside the file it edits hold
-// the same decoded values (vim's swap files .NAME.swp, .swo ..., backups
-// NAME~, Emacs's auto-save #NAME# and lock .#NAME).
-func editorFileOf(name string) string {
-	switch {
-	case strings.HasPrefix(name, ".#"):
-		return name[2:]
-	case strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#") && len(name) > 1:
-		return name[1 : len(name)-1]
-	case strings.HasSuffix(name, "~"):
-		return strings.TrimSuffix(name, "~")
-	case strings.HasPrefix(name, ".") && len(name) > 4 && strings.HasPrefix(filepath.Ext(name), ".sw"):
-		return strings.TrimSuffix(name[1:], filepath.Ext(name))
-	}
-	return name
-}
-
-// removeEditorFile removes path and the side files its editor left beside
-// it.
-func removeEditorFile(path string) error {
-	dir, base := filepath.Split(path)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, e := range entries {
-		if editorFileOf(e.Name()) != base {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// RemoveEditorFiles removes the $EDITOR files in EditorDir, with their
-// editors' side files, that no running kedit has open: those of kedits
-// that are gone (killed before they could remove theirs), and with self,
-// this kedit's own, as it ends.
-func RemoveEditorFiles(self bool) error {
-	dir, err := EditorDir()
-	if err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(editorFileOf(e.Name()), editorFilePrefix)
-		num, _, ok2 := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(num)
-		// An Emacs lock is a symlink; nothing else but a regular file is one
-		// of kedit's.
-		if !ok || !ok2 || err != nil || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
-			continue // not one of kedit's
-		}
-		if pid == os.Getpid() && !self || pid != os.Getpid() && fsutil.ProcessAlive(pid) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// editorHead is what goes at the top of an $EDITOR file before the text
-// (editorhead.go): the reasons a draft was refused, counted with the
-// schema's line and without it, and the kind's schema for a YAML
-// language server.
-type editorHead struct {
-	refused, refusedAfterSchema []string
-	schema                      func() (*schemacheck.Schema, error)
-	// late, when set, makes refused and refusedAfterSchema as the file is
-	// written, off the UI's goroutine (a check of the text).
-	late func() (refused, refusedAfterSchema []string)
-}
-
-// editHeadCmd is editCmd with head's lines at the top of the file, taken
-// off again when it comes back. A YAML file's first line names a JSON
-// Schema of the kind, written beside it and removed with it; without
-// the schema the file has no such line.
-func editHeadCmd(head editorHead, text string, merged bool, format model.Format) tea.Cmd {
-	return func() tea.Msg {
-		if head.late != nil {
-			head.refused, head.refusedAfterSchema = head.late()
-		}
-		lines, schemaPath := head.lines(format)
-		path, err := writeEditorFile(withHead(lines, text), format)
-		if err != nil {
-			if schemaPath != "" {
-				os.Remove(schemaPath)
-			}
-			return editorFinishedMsg{original: text, merged: merged, err: err}
-		}
-		// ExecProcess's command only returns its message; the program runs
-		// the editor once it receives it.
-		return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg {
-			if schemaPath != "" {
-				os.Remove(schemaPath)
-			}
-			return readBack(path, lines, text, merged, err)
-		})()
-	}
-}
-
-// lines are the head's lines in a file of format, and the schema file
-// the first names ("" for none: a JSON file, a schema not read).
-func (head editorHead) lines(format model.Format) ([]string, string) {
-	if format == model.FormatYAML && head.schema != nil {
-		if p, err := writeSchemaFile(head.schema); err == nil {
-			return append([]string{schemaLine(p)}, head.refusedAfterSchema...), p
-		}
-	}
-	return head.refused, ""
-}
-
-// schemaLine is the line that tells a YAML language server (VS Code's,
-// Neovim's, Helix's) which JSON Schema the file follows.
-func schemaLine(path string) string {
-	return "# yaml-language-server: $schema=" + path
-}
-
-// writeSchemaFile writes the kind's JSON Schema to a new file of
-// EditorDir, named as the $EDITOR files are, so that a kedit killed
-// before it could remove it has it removed by the next.
-func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
-	s, err := read()
-	if err != nil {
-		return "", err
-	}
-	doc, err := s.JSONSchema()
-	if err != nil {
-		return "", err
-	}
-	dir, err := EditorDir()
-	if err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*.schema.json")
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(doc)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// readBack reads what the editor left in path and removes the file. An
-// editor that failed leaves the draft as it was; a terminal that could not
-// be taken back afterwards (a hang-up) does not lose what it wrote. The
-// file goes with the side files its editor left; head's lines are taken
-// off what it holds.
-func readBack(path string, head []string, original string, merged bool, runErr error) editorFinishedMsg {
-	defer removeEditorFile(path)
-	b, err := os.ReadFile(path)
-	b = []byte(withoutHead(head, string(b)))
-	var exit *exec.ExitError
-	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
-		return editorFinishedMsg{original: original, merged: merged, err: runErr}
-	}
-	if err != nil {
-		return editorFinishedMsg{original: original, merged: merged, err: err}
-	}
-	return editorFinishedMsg{text: string(b), original: original, merged: merged}
+// editCmd runs $EDITOR on text with head at the file's top; what it left
+// comes back as an editorFinishedMsg.
+func editCmd(head editfile.Head, text string, merged bool, format model.Format) tea.Cmd {
+	return editfile.Cmd(head, text, merged, format, func(r editfile.Result) tea.Msg {
+		return editorFinishedMsg{text: r.Text, original: r.Original, merged: r.Merged, err: r.Err}
+	})
 }
 
 // editorFinished hands what $EDITOR left in the file to the session.
@@ -298,4 +49,82 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
 	}
 	return m, cmd
+}
+
+// refusalsOf are why the object's text was refused: its last save's
+// causes, and the schema's word when it is on text.
+func (st *objectState) refusalsOf(text string) []editfile.Refusal {
+	var causes []model.FieldCause
+	if f := st.sess.Failure(); f != nil {
+		causes = f.Causes
+	}
+	var found []schemacheck.Diagnostic
+	if st.diag.text == text {
+		found = refusedOf(st.diag.found)
+	}
+	return editfile.Refusals(text, causes, found, st.sess.Ref().IsSecret())
+}
+
+// refusedHead is the head of the $EDITOR file of text, the draft (or
+// the merged result): the server's field causes of its refused save and
+// the schema's word on it, each with its line in the file (the head's
+// lines and extra counted). Nothing when text was not refused.
+func (m App) refusedHead(text string, extra int) []string {
+	return editfile.HeadOf("kedit: the draft was refused; these lines go when the file is saved", m.objectState.refusalsOf(text), extra)
+}
+
+// mergedHead makes, off the UI's goroutine, the head of the $EDITOR
+// file of text, the rebase's merged result not checked yet: the reasons
+// of refusedHead with the schema's word on text. Nil without a check.
+func (m App) mergedHead(text string) func() ([]string, []string) {
+	if m.opened == nil || m.opened.Check == nil {
+		return nil
+	}
+	var causes []model.FieldCause
+	if f := m.sess.Failure(); f != nil {
+		causes = f.Causes
+	}
+	check, ctx, format, ref := m.opened.Check, m.ctx, m.sess.Format(), m.sess.Ref()
+	secret := ref.IsSecret()
+	// The merged result is sent on theirs, which the server holds.
+	old := m.sess.Base().Object
+	if r := m.sess.Rebase(); r != nil {
+		old = r.Theirs.Object
+	}
+	return func() ([]string, []string) {
+		var found []schemacheck.Diagnostic
+		if p := format.ParseDraft(text); p.Err(ref) == nil && p.Object() != nil {
+			found, _ = check(ctx, text, p.Object(), old)
+			found = refusedOf(found)
+		}
+		rs := editfile.Refusals(text, causes, found, secret)
+		title := "kedit: the merged result is refused; these lines go when the file is saved"
+		return editfile.HeadOf(title, rs, 0), editfile.HeadOf(title, rs, 1)
+	}
+}
+
+// setRefusedHead is the head of the $EDITOR file of e, a set's List:
+// each object's reasons, as refusedHead's, on their lines of the List.
+func (m App) setRefusedHead(e *model.SetEdit) []string {
+	if len(e.Lines) != len(e.Members) {
+		return nil // a refused text given back: its items are not known
+	}
+	var rs []editfile.Refusal
+	for k, i := range e.Members {
+		st := m.member(i)
+		text, err := st.sess.DraftText()
+		if err != nil {
+			continue
+		}
+		key := keyOf(st.target)
+		name := kube.ResourceName(key.Resource) + "/" + key.Name
+		for _, r := range st.refusalsOf(text) {
+			if r.Line > 0 {
+				r.Line += e.Lines[k] - 1
+			}
+			r.Of = name
+			rs = append(rs, r)
+		}
+	}
+	return editfile.HeadOf("kedit: drafts were refused; these lines go when the file is saved", rs, 0)
 }

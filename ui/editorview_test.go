@@ -395,15 +395,3 @@ func TestEditorDraftErrorsStillSaid(t *testing.T) {
 		t.Fatalf("saves %d, screen %v", r.saves, m.screen)
 	}
 }
-
-// TestEditorCommandGetsTheTerminal: $EDITOR reads the terminal itself, not
-// the program's input (kedit's paste filter), which os/exec would copy
-// into a pipe, leaving the editor without a terminal.
-func TestEditorCommandGetsTheTerminal(t *testing.T) {
-	for _, editor := range []string{"vi", "code --wait"} {
-		t.Setenv("KUBE_EDITOR", editor)
-		if c := editorCommand("/tmp/x.yaml"); c.Stdin != os.Stdin {
-			t.Errorf("%s: the editor's input is %v, want os.Stdin", editor, c.Stdin)
-		}
-	}
-}

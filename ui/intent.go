@@ -5,6 +5,7 @@ import (
 
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -116,17 +117,17 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 		cmd = m.openEditor(text, e.Merged)
 	} else {
 		m.life.editorOpen = true
-		var head editorHead
-		head.refused, head.refusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
+		var head editfile.Head
+		head.Refused, head.RefusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
 		if e.Merged && m.diag.text != text {
 			// The merged result has not been checked: it is, as the
 			// file is written, and its head says what the schema refuses.
-			head.late = m.mergedHead(text)
+			head.Late = m.mergedHead(text)
 		}
 		if m.opened != nil && m.opened.Schema != nil {
-			head.schema = m.opened.Schema
+			head.Schema = m.opened.Schema
 		}
-		cmd = editHeadCmd(head, text, e.Merged, m.sess.Format())
+		cmd = editCmd(head, text, e.Merged, m.sess.Format())
 	}
 	if !e.Merged {
 		cmd = tea.Batch(cmd, m.askAccess())
