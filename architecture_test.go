@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,29 @@ func TestImportsPointOneWay(t *testing.T) {
 				t.Errorf("%s imports %s: what the views share imports none of them", pkg, imp)
 			}
 		}
+	}
+}
+
+// TestUIRootIsTheCoordinator holds ui/'s root package to the app's
+// coordination (App, the open objects, the table of views, the intents
+// and outcomes): at most 25 non-test files, what else it needs living in
+// packages below it (the views, ui/internal/say, ui/internal/editfile ...),
+// so that a reader finds the app's few parts at a glance.
+func TestUIRootIsTheCoordinator(t *testing.T) {
+	t.Parallel()
+	const most = 25
+	files, err := filepath.Glob("ui/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prod []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			prod = append(prod, filepath.Base(f))
+		}
+	}
+	if len(prod) > most {
+		t.Errorf("ui/ has %d non-test files at its root, at most %d: move what is not the app's coordination into a package below it\n%s",
+			len(prod), most, strings.Join(prod, " "))
 	}
 }

@@ -50,7 +50,7 @@ type App struct {
 	// state, shared with the set or the shelf that holds the object when
 	// it is not shown, never a copy of it.
 	*objectState
-	// objects are the open objects, each's one home (registry.go): the
+	// objects are the open objects, each's one home (objectstate.go): the
 	// one shown, the set's, those left for the browser with a draft.
 	objects registry
 	// shelf is where the store has drafts; browsing is the app's side of

@@ -2,7 +2,7 @@
 // routes messages, owns the sessions and the effects, and draws the frame.
 // The views are packages of their own under ui/, each a component after
 // charmbracelet/bubbles, and one line each of the app's table of views
-// (pages.go):
+// (views.go):
 //
 //	ui/object      one object: live, draft, diff, blame
 //	ui/conflict    the three-way conflict view, and a LOST row's lost updates
@@ -38,11 +38,11 @@
 //
 // # The app and its views
 //
-// App owns the open objects (registry.go: the one shown, the set's, those
+// App owns the open objects (objectstate.go: the one shown, the set's, those
 // left for the browser) and the effects (the tea.Cmd builders:
 // performCmd, openCmd, editCmd ...). It routes each message: a key to the
 // question on the bottom line if one waits, else to the help page while
-// it shows, else to the active view (route.go); an outcome of an object's
+// it shows, else to the active view (intent.go); an outcome of an object's
 // commands or watch to that object, wherever it is (App.outcome, one path
 // for every object, which says its notices where the object is:
 // App.notify). It draws the frame:
@@ -95,7 +95,7 @@
 //  5. In the app: a screen (app.go) and a field in views (views.go), made
 //     in renew (or newViews for a view that lives as long as the app), its
 //     Content built in views.refresh, and its one line in the table of
-//     views, pages (pages.go): its name on the help page and its help key,
+//     views, pages (views.go): its name on the help page and its help key,
 //     through which the app hands it messages and its size, draws it and
 //     reads its keys (no switch on the screen elsewhere). An App.xIntent
 //     method acts on its intents, added to App.intent's list.
