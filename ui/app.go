@@ -61,19 +61,19 @@ type App struct {
 	// objects not shown, and its save round (set.go).
 	set *setState
 
-	// screen is the view that fills the body; views are the views, one
-	// of each (m.object, m.conflict ...), and status the status bar. The
-	// views are held by pointer, as the objects are: the app's copies
-	// (Update's value receiver) share them, so that copying the app copies
-	// no view, and handing a view to the table of views (pages) does not
-	// move the app to the heap at every message.
+	// screen is the view that fills the body, the top of the page stack
+	// whose screens under it are under (views.go: goTo, push, pop); views
+	// are the views, one of each (m.object, m.conflict ...), and status
+	// the status bar. The views are held by pointer, as the objects are:
+	// the app's copies (Update's value receiver) share them, so that
+	// copying the app copies no view, and handing a view to the table of
+	// views (pages) does not move the app to the heap at every message.
 	screen screen
+	under  []screen
 	*views
 	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState
-	// docsFrom is the screen the field docs were opened over.
-	docsFrom screen
 	// writeBack is the edit of the object's source the source diff
 	// shows, nil when none (sourcewrite.go).
 	writeBack *writeBack
@@ -129,7 +129,7 @@ func New(cfg Config) App {
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
 	case cfg.List != nil:
-		m.screen = screenBrowser
+		m.goTo(screenBrowser)
 		m.browsing.list = cfg.List
 		m.life.initCmd = m.setList(cfg.List.Collection(), cfg.List.Snapshots())
 		if cfg.First != nil {

@@ -97,8 +97,10 @@
 //     Content built in views.refresh, and its one line in the table of
 //     views, pages (views.go): its name on the help page and its help key,
 //     through which the app hands it messages and its size, draws it and
-//     reads its keys (no switch on the screen elsewhere). An App.xIntent
-//     method acts on its intents, added to App.intent's list.
+//     reads its keys (no switch on the screen elsewhere). A view opened
+//     over another is pushed on the page stack (App.push) and popped when
+//     it closes (App.pop); one of its own is gone to (App.goTo). An
+//     App.xIntent method acts on its intents, added to App.intent's list.
 //
 //  6. Tests that drive only the view live in its package; tests of the
 //     app with it stay in ui, through the view's exported API.

@@ -53,7 +53,7 @@ func (m App) docsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case object.DocsMsg:
 		cmd = m.readDocs(msg.Path)
 	case fielddoc.CloseMsg:
-		m.screen = m.docsFrom
+		m.pop()
 	case editor.NoCompletionMsg:
 		m.status.Info(m.noCompletionText(msg))
 	default:
@@ -121,7 +121,7 @@ func (m App) docsRead(msg docsReadMsg) App {
 		return m // the object or the screen was left meanwhile
 	}
 	m.status.Info("")
-	m.docsFrom, m.screen = m.screen, screenDocs
+	m.push(screenDocs)
 	m.docs.SetContent(msg.content)
 	return m
 }

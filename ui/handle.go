@@ -102,15 +102,6 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	if editing && state == before {
 		return nil
 	}
-	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview || over == screenSource {
-		// These views only look: a new version or a save's outcome
-		// meanwhile leaves them open, but a conflict still takes over.
-		defer func() {
-			if m.screen == screenObject {
-				m.screen = over
-			}
-		}()
-	}
 	cmd := m.busy(state)
 	switch state {
 	case model.StateSaved:
@@ -138,8 +129,9 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	default:
 		return cmd
 	}
-	if !editing {
-		m.screen = screenObject
+	if !editing && !m.looking() {
+		// A view that only looks stays open over the object view.
+		m.goTo(screenObject)
 	}
 	return cmd
 }
@@ -233,7 +225,8 @@ func (m *App) rebased(before model.State, ev model.Event, editing bool) {
 	case editing:
 		m.status.Error("the save met a change on the server: esc leaves the editor for the conflict view")
 	default:
-		m.screen = screenConflict
+		// A conflict takes over, from any view.
+		m.goTo(screenConflict)
 	}
 	if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
 		m.status.Info(say.AgainStopped(a))

@@ -58,7 +58,7 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 		// A save met a conflict while the editor was open (reopened
 		// while it was in flight): its view opens now, with the text
 		// just kept merged in.
-		m.screen = screenConflict
+		m.goTo(screenConflict)
 		return m, tea.Batch(cmds...)
 	}
 	if save && !m.schemaHold(escape.Safe(m.keys.Editor.Save.Help().Key)) {
@@ -75,7 +75,8 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 // own base: no marks. The causes of a refused save are drawn under their
 // fields' lines.
 func (m *App) openEditor(text string, merged bool) tea.Cmd {
-	m.screen, m.editingMerged, m.editorFrom = screenEditor, merged, text
+	m.editingMerged, m.editorFrom = merged, text
+	m.goTo(screenEditor)
 	var causes []model.FieldCause
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
@@ -100,7 +101,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 // closeEditor leaves the in-app editor for screen s, bringing the views
 // up to the session: they are not while the editor is open.
 func (m *App) closeEditor(s screen) {
-	m.screen = s
+	m.goTo(s)
 	m.refresh()
 }
 

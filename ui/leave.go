@@ -62,7 +62,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		m.status.Info("")
 	}
 	m.objectState = &objectState{}
-	m.screen = screenBrowser
+	m.goTo(screenBrowser)
 	m.help.Close()
 	coll := st.target.Collection()
 	if cur := m.browsing.listed; cur == nil || cur.Mapping.Resource != coll.Mapping.Resource ||

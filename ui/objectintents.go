@@ -31,7 +31,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		cmd = m.handle(model.RebaseRequested{})
 		if m.sess.Rebase() != nil {
 			// Also when a rebase was already under way: r shows it again.
-			m.screen = screenConflict
+			m.goTo(screenConflict)
 		}
 	case object.DiscardMsg:
 		if m.sess.Draft() == nil {
@@ -41,18 +41,18 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case object.ShowConflictsMsg:
 		if m.sess.Rebase() != nil {
-			m.screen = screenConflict
+			m.goTo(screenConflict)
 		}
 	case object.ShowTimelineMsg:
 		m.timeline.Open(timelineContent(m.sess, history.Path{}))
-		m.screen = screenTimeline
+		m.push(screenTimeline)
 		// The audit log is read again each time: a write logged since is
 		// in it.
 		cmd = m.timeline.ReadHistory(m.ctx, m.history)
 	case object.PreviewMsg:
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
-			m.screen = screenPreview
+			m.push(screenPreview)
 			m.preview.SetContent(previewContent(m.sess))
 		}
 	case object.DemoWriteMsg:
@@ -85,7 +85,7 @@ func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.
 		cmd = m.handle(model.AbandonRebase{})
-		m.screen = screenObject
+		m.goTo(screenObject)
 		m.status.Info("back to the draft, unchanged; r rebases again")
 	default:
 		return m, nil, false

@@ -103,7 +103,7 @@ func (m *App) take(st *objectState, fresh bool) {
 		}
 	}
 	m.objectState = st
-	m.screen = screenObject
+	m.goTo(screenObject)
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
 	m.showConnection()

@@ -135,7 +135,7 @@ func (m App) oncallIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		// The followed field's value in each version kedit saw.
 		m.timeline.SetContent(timelineContent(m.sess, m.timeline.Path()))
 	case timeline.CloseMsg, preview.CloseMsg:
-		m.screen = screenObject
+		m.pop()
 	default:
 		return m, nil, false
 	}
@@ -216,10 +216,10 @@ func (m App) auditIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case timeline.ShowLostMsg:
 		m.lost.SetFormat(m.sess.Format())
 		if m.lost.Show(msg.History, msg.Write, m.sess.Ref().IsSecret()) {
-			m.screen = screenLost
+			m.push(screenLost)
 		}
 	case conflict.CloseLostMsg:
-		m.screen = screenTimeline
+		m.pop()
 	case common.UndoOverwriteMsg:
 		if m.sess.Draft() != nil {
 			// The undo is a draft of its own: the one there is goes only
@@ -272,7 +272,7 @@ func (m App) undoOverwrite(u common.UndoOverwriteMsg) (App, tea.Cmd) {
 func (m *App) draftFromTimeline(text string) tea.Cmd {
 	cmd := m.handle(model.DraftEdited{Text: text})
 	m.timeline.HideChange()
-	m.screen = screenObject
+	m.goTo(screenObject)
 	return cmd
 }
 

@@ -104,7 +104,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	m.setView = objectset.New(m.keys.Set, m.styles)
 	m.setView.SetTitle(s.Title)
 	m.setView.SetConnection(say.Connection(st.conn))
-	m.screen = screenSet
+	m.goTo(screenSet)
 	if waiting > 0 {
 		m.ask(confirmSetRecover)
 	}
@@ -171,7 +171,8 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			break
 		}
 		m.enterMember(i)
-		m.set.viaNext, m.screen = true, screenConflict
+		m.set.viaNext = true
+		m.goTo(screenConflict)
 	case objectset.EditMsg:
 		cmd = m.editSet(msg.Members)
 	case objectset.SaveMsg:
@@ -221,7 +222,7 @@ func (m *App) enterMember(i int) {
 	m.take(st, false)
 	m.status.Info("")
 	if r := st.sess.Rebase(); r != nil {
-		m.screen = screenConflict
+		m.goTo(screenConflict)
 	}
 }
 
@@ -233,7 +234,7 @@ func (m App) backToSet() (App, tea.Cmd) {
 	m.watch, m.events = nil, nil
 	s.shown, s.viaNext = -1, false
 	m.objectState = &objectState{}
-	m.screen = screenSet
+	m.goTo(screenSet)
 	m.help.Close()
 	m.setView.Select(i)
 	m.refreshSet()

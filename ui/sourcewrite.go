@@ -177,7 +177,7 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 	}
 	m.writeBack = w
 	m.sourceView.SetContent(c)
-	m.screen = screenSource
+	m.push(screenSource)
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
 }
@@ -264,7 +264,8 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.writeBack != nil {
 			back = m.writeBack.back
 		}
-		m.writeBack, m.screen = nil, back
+		m.writeBack = nil
+		m.goTo(back)
 		if back == screenSet {
 			m.status.Info("nothing written; the drafts are kept")
 		} else {
@@ -309,7 +310,8 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.writeBack != nil {
 			back = m.writeBack.back
 		}
-		m.writeBack, m.screen = nil, back
+		m.writeBack = nil
+		m.goTo(back)
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
 			said += " and committed them on branch " + msg.branch + " (not pushed)"

@@ -253,6 +253,44 @@ var pages = [...]page{
 		func(k KeyMap) key.Binding { return k.Source.Help }),
 }
 
+// The page stack, as k9s's: a view opened over another (the timeline and
+// the preview over the object view, a LOST row's lost updates over the
+// timeline, the field docs over blame or the in-app editor) is pushed, and
+// closing it pops back to the one under it; going to a screen of its own
+// (the object view, the conflict view, the in-app editor, the browser, the
+// set) starts the stack again.
+
+// goTo shows s, and nothing under it.
+func (m *App) goTo(s screen) { m.screen, m.under = s, m.under[:0] }
+
+// push shows s over the screen shown.
+func (m *App) push(s screen) {
+	m.under = append(m.under[:len(m.under):len(m.under)], m.screen)
+	m.screen = s
+}
+
+// pop closes the screen shown, back to the one under it; the object view
+// when there is none.
+func (m *App) pop() {
+	if n := len(m.under); n > 0 {
+		m.screen, m.under = m.under[n-1], m.under[:n-1]
+		return
+	}
+	m.screen = screenObject
+}
+
+// looking reports whether the screen shown only looks at the object (the
+// timeline, its lost updates, the preview, the source diff), over the
+// object view: a new version or a save's outcome leaves it open, where a
+// conflict takes over.
+func (m App) looking() bool {
+	switch m.screen {
+	case screenTimeline, screenLost, screenPreview, screenSource:
+		return true
+	}
+	return false
+}
+
 // editorPage is p, the in-app editor's, whose help page scrolls with the
 // editor's own keys.
 func editorPage(p page) page {
