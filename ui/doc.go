@@ -31,9 +31,9 @@
 //	ui/list        a list's selection and the rows in view
 //	ui/textedit    the text editor component
 //
-// A view package imports ui/common, model, diff and the escape rule, never
-// ui, kube or another view (TestImportsPointOneWay): it draws values the
-// app hands it, and answers with intents. All I/O runs in tea.Cmd closures
+// A view package imports what the views share (above), model, diff and the
+// escape rule, never ui, kube or another view (TestImportsPointOneWay): it
+// draws values the app hands it, and answers with intents. All I/O runs in tea.Cmd closures
 // the app builds.
 //
 // # The app and its views
@@ -68,7 +68,9 @@
 //     in its keys.go; a field for it in ui.KeyMap (ui/keys.go). Use the
 //     shared bindings (common.HelpKey, common.QuitKey, common.ForceQuitKey,
 //     the scrolling keys) so that ?, q and ctrl+c mean the same everywhere;
-//     every view answers those three.
+//     every view answers those three. A body that scrolls under a header
+//     is a ui/pager, a list with a selection a ui/list: not a copy of
+//     their code.
 //
 //  2. Model, made by New(keys, styles), with SetSize(width, height) and
 //     View() string, and a Content: the plain value of what it draws
