@@ -114,8 +114,8 @@ func (c Coverage) Short() string {
 }
 
 // coverageOf counts what of versions vs the log lets Analyze judge, with
-// each client's reads.
-func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Coverage {
+// each write's base.
+func coverageOf(vs []Version, bases []base, cr clientReads, events []Event) Coverage {
 	c := Coverage{Writes: len(vs), Partial: []string{}}
 	levels := map[string]bool{}
 	for _, ev := range events {
@@ -133,27 +133,56 @@ func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Cover
 			}
 		}
 	}
-	for _, rs := range reads {
+	for _, rs := range cr.by {
 		c.Reads += len(rs)
 	}
 	for i := range vs {
-		v := &vs[i]
-		switch {
-		case !v.Recorded:
-			c.WithoutBodies++
-		case v.Err != nil:
-			c.Uncompared++
-		case v.AfterGap:
-		case overwriter(vs, i):
-			if _, _, blind := baseOf(vs, i, reads[v.Client]); blind {
-				c.WithoutReads++
-			} else {
-				continue
-			}
-		default:
+		switch unjudgedOf(vs, i, bases[i]) {
+		case judged:
 			continue
+		case noBody:
+			c.WithoutBodies++
+		case uncompared:
+			c.Uncompared++
+		case noRead:
+			c.WithoutReads++
 		}
 		c.Unjudged++
 	}
 	return c
+}
+
+// why says why a write could not be judged.
+type why int
+
+const (
+	judged why = iota
+	// noBody: the log holds no stored object of the write.
+	noBody
+	// uncompared: its object could not be compared with the one before.
+	uncompared
+	// afterGap: it came right after a write without its body, whose
+	// changes cannot be told apart from its own.
+	afterGap
+	// noRead: it carried no resourceVersion of its own and its client
+	// has no read of the object before it: what it saw is unknown. A
+	// write whose JSON Patch tested every field it changed read them.
+	noRead
+)
+
+// unjudgedOf says why version i could not be judged, with its base (the
+// zero base for a version that is no overwriter).
+func unjudgedOf(vs []Version, i int, b base) why {
+	v := &vs[i]
+	switch {
+	case !v.Recorded:
+		return noBody
+	case v.Err != nil:
+		return uncompared
+	case v.AfterGap:
+		return afterGap
+	case overwriter(vs, i) && b.blind && !allTested(vs, i):
+		return noRead
+	}
+	return judged
 }

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -83,31 +84,27 @@ func lostBy(l ReportLoss, c clock) string {
 	return fmt.Sprintf("%s's %s (%s)", escape.String(l.LostAt.User), value(l.LostValue, maxShort), at)
 }
 
-// writtenBy names a write by its user and tool: kubectl's field
-// managers (kubectl-edit) as the command (kubectl edit), else the
-// manager, else the verb.
+// writtenBy names a write by its user and command (Version.Command).
 func writtenBy(v ReportVersion, c clock) string {
-	tool := v.Manager
-	switch {
-	case strings.HasPrefix(tool, "kubectl-"):
-		tool = "kubectl " + strings.TrimPrefix(tool, "kubectl-")
-	case tool == "":
+	tool := v.Command
+	if tool == "" {
 		tool = v.Verb
 	}
 	return fmt.Sprintf("%s's %s (%s)", escape.String(v.User), escape.String(tool), c.short(v.Time))
 }
 
-// now says a lost field's value now, and where it was read.
+// now says a lost field's value now, and where it was read: the live
+// object, or the newest version the log holds.
 func now(l ReportLoss) string {
-	v := "(absent)"
+	v := "absent"
 	if l.NowValue != nil {
 		v = value(l.NowValue, maxShort)
 	}
 	switch l.NowFrom {
 	case "live":
-		return "live now " + v
+		return "now " + v + " (live)"
 	case "log":
-		return "newest in the log " + v
+		return "now " + v + " (the log's newest version)"
 	}
 	return "its value now unknown"
 }
@@ -144,11 +141,13 @@ func value(v any, n int) string {
 	if s, ok := v.(string); ok && s == SecretValue {
 		return s
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return escape.String(fmt.Sprint(v))
 	}
-	s := escape.String(string(b))
+	s := safeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	if utf8.RuneCountInString(s) > n {
 		s = string([]rune(s)[:n]) + "…"
 	}
