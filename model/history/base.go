@@ -2,6 +2,7 @@ package history
 
 import (
 	"math"
+	"strings"
 	"time"
 )
 
@@ -34,7 +35,8 @@ type clientReads struct {
 
 // readsByClient gathers each client's reads of the object. The writes
 // that stored nothing new count as reads: their client was sent the
-// object as it was. A get that a write's command made itself is marked
+// object as it was (but kubectl's, whose user is shown only that nothing
+// changed). A get that a write's command made itself is marked
 // own, whether the write succeeded or not.
 func readsByClient(events []Event, noops []Event) clientReads {
 	cr := clientReads{by: map[Client][]*read{}, own: map[writeKey]*read{}}
@@ -60,7 +62,11 @@ func readsByClient(events []Event, noops []Event) clientReads {
 		}
 	}
 	for _, ev := range noops {
-		add(ev)
+		// kubectl prints "(no change)", not the object its write got
+		// back: its user saw nothing.
+		if !strings.HasPrefix(ev.Client.UserAgent, "kubectl/") {
+			add(ev)
+		}
 	}
 	return cr
 }

@@ -119,10 +119,11 @@ func objectName(vs []Version) string {
 var lastApplied = fieldpath.MakePathOrDie("metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration")
 
 // foldLastApplied says a write's change of the last-applied annotation
-// as part of its other findings rather than as one of its own: kubectl
-// apply rewrites it whenever it writes, so it is no news beside the
-// fields the write replaced. A write whose only finding is the
-// annotation keeps it.
+// as part of its other findings rather than as one of its own: it is
+// kubectl's record of the file last applied, which kubectl apply (and
+// kubectl edit, once it is there) rewrites whenever it writes; no user's
+// change is lost with it. Beside the fields the write replaced, it is
+// said in the first one's evidence; alone, it is no finding.
 func (h *History) foldLastApplied() {
 	other := map[int]*Loss{}
 	for _, ls := range []*[]Loss{&h.LostUpdates, &h.BlindWrites, &h.Reverted} {
@@ -141,6 +142,6 @@ func (h *History) foldLastApplied() {
 		}
 	}
 	for _, ls := range []*[]Loss{&h.LostUpdates, &h.BlindWrites, &h.Reverted} {
-		*ls = slices.DeleteFunc(*ls, func(l Loss) bool { return other[l.OverwrittenBy] != nil && l.Path.Equals(lastApplied) })
+		*ls = slices.DeleteFunc(*ls, func(l Loss) bool { return l.Path.Equals(lastApplied) })
 	}
 }

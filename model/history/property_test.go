@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,7 +131,10 @@ func (s *sim) store(c Client, verb, manager string, data map[string]string, base
 		// Nothing new: the server answers with the object as it is.
 		s.event(c, verb, 200, s.object(s.cur), rv)
 		s.events[len(s.events)-1].Tests, s.events[len(s.events)-1].Manager = tests, manager
-		s.seen[c] = len(s.versions) - 1
+		// kubectl shows its user "(no change)", not the object.
+		if !strings.HasPrefix(c.UserAgent, "kubectl/") {
+			s.seen[c] = len(s.versions) - 1
+		}
 		return
 	}
 	prev := s.cur
