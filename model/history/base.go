@@ -31,6 +31,9 @@ type writeKey struct {
 type clientReads struct {
 	by  map[Client][]*read
 	own map[writeKey]*read
+	// logged is set when the log holds a get, list or watch of the
+	// object: its policy logs reads.
+	logged bool
 }
 
 // readsByClient gathers each client's reads of the object. The writes
@@ -57,6 +60,7 @@ func readsByClient(events []Event, noops []Event) clientReads {
 		switch {
 		case ev.Verb == VerbGet || ev.Verb == VerbList || ev.Verb == VerbWatch:
 			add(ev)
+			cr.logged = true
 		case ev.IsWrite():
 			cr.markOwn(ev)
 		}
@@ -181,19 +185,4 @@ func createdAt(vs []Version) time.Time {
 		return vs[0].Received
 	}
 	return time.Time{}
-}
-
-// allTested reports whether write i's JSON Patch tested every field it
-// changed: it read each at the moment of the write, so that it is judged
-// whatever else its writer read.
-func allTested(vs []Version, i int) bool {
-	if len(vs[i].tests) == 0 || len(vs[i].Changed) == 0 {
-		return false
-	}
-	for _, c := range vs[i].Changed {
-		if !tested(vs, i, c.Path) {
-			return false
-		}
-	}
-	return true
 }

@@ -137,7 +137,7 @@ func coverageOf(vs []Version, bases []base, cr clientReads, events []Event) Cove
 		c.Reads += len(rs)
 	}
 	for i := range vs {
-		switch unjudgedOf(vs, i, bases[i]) {
+		switch unjudgedOf(vs, i, bases[i], cr.logged) {
 		case judged:
 			continue
 		case noBody:
@@ -165,14 +165,20 @@ const (
 	// changes cannot be told apart from its own.
 	afterGap
 	// noRead: it carried no resourceVersion of its own and its client
-	// has no read of the object before it: what it saw is unknown. A
-	// write whose JSON Patch tested every field it changed read them.
+	// has no read of the object before it, where the log holds no reads
+	// at all (its policy leaves them out), or where it changed a field
+	// whose last writer the log does not hold (set before the log
+	// begins): who it replaced unseen is unknown. A field its JSON Patch
+	// tested was read; one whose writer the log holds is judged (replaced
+	// blind, or its own).
 	noRead
 )
 
 // unjudgedOf says why version i could not be judged, with its base (the
-// zero base for a version that is no overwriter).
-func unjudgedOf(vs []Version, i int, b base) why {
+// zero base for a version that is no overwriter) and whether the log
+// holds reads at all (else a write with no read is no news of what its
+// writer saw).
+func unjudgedOf(vs []Version, i int, b base, readsLogged bool) why {
 	v := &vs[i]
 	switch {
 	case !v.Recorded:
@@ -181,8 +187,22 @@ func unjudgedOf(vs []Version, i int, b base) why {
 		return uncompared
 	case v.AfterGap:
 		return afterGap
-	case overwriter(vs, i) && b.blind && !allTested(vs, i):
+	case overwriter(vs, i) && b.blind && (!readsLogged || unknownSetter(vs, i)):
 		return noRead
 	}
 	return judged
+}
+
+// unknownSetter reports whether write i changed a field, untested, whose
+// last writer before it the log does not hold.
+func unknownSetter(vs []Version, i int) bool {
+	for _, c := range vs[i].Changed {
+		if tested(vs, i, c.Path) {
+			continue
+		}
+		if _, ok := setter(vs, i, c.Path); !ok {
+			return true
+		}
+	}
+	return false
 }

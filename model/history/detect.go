@@ -83,6 +83,11 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 			// client's it replaced, set back or not, is replaced blind.
 			for _, l := range overwrites(vs, i, -1) {
 				if tested(vs, i, l.Path) {
+					if reverts(vs, l) {
+						l.Base = i - 1
+						l.Evidence = revertEvidence(vs, l, b)
+						h.Reverted = append(h.Reverted, l)
+					}
 					continue
 				}
 				l.Evidence = blindEvidence(vs, l, b)
@@ -100,11 +105,16 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 			l.Evidence = lostEvidence(vs, l, b)
 			h.LostUpdates = append(h.LostUpdates, l)
 		}
+		// A tested field was read at the moment of the write: set back,
+		// it is reverted knowingly.
 		for _, l := range overwrites(vs, i, -1) {
-			if judged[l.Path.String()] || tested(vs, i, l.Path) || !reverts(vs, l) {
+			if judged[l.Path.String()] || !reverts(vs, l) {
 				continue
 			}
 			l.Base, l.BaseRead = b.index, b.at
+			if tested(vs, i, l.Path) {
+				l.Base, l.BaseRead = i-1, time.Time{}
+			}
 			l.Evidence = revertEvidence(vs, l, b)
 			h.Reverted = append(h.Reverted, l)
 		}
@@ -113,7 +123,7 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 	h.Fights = fights(vs)
 	h.Coverage = coverageOf(vs, bases, cr, sorted)
 	h.ToolChanges = toolChanges(vs)
-	h.setVerdicts(bases)
+	h.setVerdicts(bases, cr.logged)
 	return h
 }
 

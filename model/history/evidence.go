@@ -53,6 +53,8 @@ func revertEvidence(vs []Version, l Loss, b base) string {
 	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
 	read := fmt.Sprintf("its request carried resourceVersion %s, later than that change", w.requestRV)
 	switch {
+	case tested(vs, l.OverwrittenBy, l.Path):
+		read = "its JSON Patch tested the field's value at the moment of the write"
 	case (w.requestRV == "" || b.ownRV) && l.Base >= 0:
 		read = fmt.Sprintf("%s last read the object at %s (resourceVersion %s), after that change", w.Client.User, stamp(l.BaseRead), vs[l.Base].ResourceVersion)
 	case w.requestRV == "" || b.ownRV:

@@ -148,7 +148,7 @@ func (s *sim) store(c Client, verb, manager string, data map[string]string, base
 				continue
 			}
 			set, ok := s.setter[k]
-			if !ok || s.versions[set].client == c || slices.Contains(tested, k) {
+			if !ok || s.versions[set].client == c {
 				continue
 			}
 			// A revert sets the key back to what it was before the
@@ -162,6 +162,12 @@ func (s *sim) store(c Client, verb, manager string, data map[string]string, base
 			l := simLoss{Path: ".data." + k, Value: pv, Present: pok, LostAt: s.versions[set].rv, ByRV: strconv.Itoa(s.rv),
 				LostBy: s.versions[set].client.User, Wrote: c.User}
 			switch {
+			case slices.Contains(tested, k):
+				// Read at the moment of the write: set back knowingly,
+				// else nothing.
+				if revert {
+					s.wantReverted = append(s.wantReverted, l)
+				}
 			case base == -2:
 				s.wantBlind = append(s.wantBlind, l)
 			case base != -3 && set > base:

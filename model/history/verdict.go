@@ -27,7 +27,7 @@ const (
 
 // setVerdicts gives each version its verdict, from the findings and each
 // write's base.
-func (h *History) setVerdicts(bases []base) {
+func (h *History) setVerdicts(bases []base, readsLogged bool) {
 	worst := map[int]Verdict{}
 	mark := func(ls []Loss, v Verdict) {
 		for _, l := range ls {
@@ -46,7 +46,7 @@ func (h *History) setVerdicts(bases []base) {
 			v.Verdict = VerdictNone
 		case worst[i] != "":
 			v.Verdict = worst[i]
-		case unjudgedOf(h.Versions, i, bases[i]) != judged:
+		case unjudgedOf(h.Versions, i, bases[i], readsLogged) != judged:
 			v.Verdict = VerdictInconclusive
 		default:
 			v.Verdict = VerdictOK
