@@ -180,7 +180,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	switch {
 	case len(rep.Findings()) > 0:
 		return &exitError{1}
-	case !rep.Coverage.Judged():
+	case !rep.Conclusive():
 		return &exitError{3}
 	}
 	return nil

@@ -22,6 +22,11 @@ import (
 type findingKind struct {
 	name  string
 	lines func(r Report, c clock) []string
+	// unknown marks what the log cannot settle (a blind write: whether
+	// its writer had seen what it replaced is unknown): it is said among
+	// the first lines, but makes the answer inconclusive (kedit history's
+	// exit status 3), not something found.
+	unknown bool
 }
 
 // findingKinds are the kinds of findings, in the order the report's first
@@ -34,16 +39,16 @@ var findingKinds = []findingKind{
 				writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort), now(l)))
 		}
 		return out
-	}},
+	}, false},
 	{"blind write", func(r Report, c clock) []string {
 		var out []string
 		for _, l := range r.BlindWrites {
-			out = append(out, fmt.Sprintf("BLIND %s: %s replaced by %s with %s, unseen (no resourceVersion, no read by %s in the log); %s",
+			out = append(out, fmt.Sprintf("BLIND %s: %s replaced by %s with %s; the log has no read of it by %s, so whether they had seen it is unknown; %s",
 				escape.String(l.Path), lostBy(l, c), writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort),
 				escape.String(l.OverwrittenBy.User), now(l)))
 		}
 		return out
-	}},
+	}, true},
 	{"reverted value", func(r Report, c clock) []string {
 		var out []string
 		for _, l := range r.Reverted {
@@ -51,7 +56,7 @@ var findingKinds = []findingKind{
 				writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort), now(l)))
 		}
 		return out
-	}},
+	}, false},
 	{"fight", func(r Report, c clock) []string {
 		var out []string
 		for _, f := range r.Fights {
@@ -60,20 +65,33 @@ var findingKinds = []findingKind{
 				c.short(f.Times[len(f.Times)-1])))
 		}
 		return out
-	}},
+	}, false},
 }
 
 // Findings are the first lines of the text report: one per finding, of
-// every kind. Any of them is something to look at (kedit history's exit
-// status 1).
-func (r Report) Findings() []string {
+// every kind but the blind writes. Any of them is something to look at
+// (kedit history's exit status 1).
+func (r Report) Findings() []string { return r.firstLines(false) }
+
+// Unknowns are the first lines of the blind writes: values replaced by
+// writers the log has no read of, which make the answer inconclusive.
+func (r Report) Unknowns() []string { return r.firstLines(true) }
+
+func (r Report) firstLines(unknown bool) []string {
 	c := r.clock()
 	var out []string
 	for _, k := range findingKinds {
-		out = append(out, k.lines(r, c)...)
+		if k.unknown == unknown {
+			out = append(out, k.lines(r, c)...)
+		}
 	}
 	return out
 }
+
+// Conclusive reports whether the report's answer stands whole: every
+// write judged, every log read to its end, and no value replaced by a
+// writer the log has no read of. Only then is finding nothing OK.
+func (r Report) Conclusive() bool { return r.Coverage.Judged() && len(r.BlindWrites) == 0 }
 
 // lostBy names a lost value: whose, what, when and by which manager.
 func lostBy(l ReportLoss, c clock) string {

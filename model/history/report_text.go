@@ -43,7 +43,7 @@ func (r Report) TextWith(o TextOptions) string {
 	var b strings.Builder
 	e := escape.String
 	found := r.Findings()
-	for _, f := range found {
+	for _, f := range append(found, r.Unknowns()...) {
 		fmt.Fprintln(&b, f)
 	}
 	for _, c := range r.Coverage.Lines() {
@@ -52,7 +52,7 @@ func (r Report) TextWith(o TextOptions) string {
 	for _, p := range r.Coverage.Partial {
 		fmt.Fprintln(&b, "PARTIAL: "+e(p))
 	}
-	if len(found) == 0 && r.Coverage.Judged() {
+	if len(found) == 0 && r.Conclusive() {
 		var kinds []string
 		for _, k := range findingKinds {
 			kinds = append(kinds, k.name)
@@ -87,8 +87,11 @@ func (r Report) TextWith(o TextOptions) string {
 		case n > 0:
 			fmt.Fprintf(&b, "\n%s: %d\n", title, n)
 			return true
-		case !r.Coverage.Judged():
+		case !r.Conclusive():
 			var see []string
+			if len(r.BlindWrites) > 0 {
+				see = append(see, "BLIND")
+			}
 			if r.Coverage.Unjudged > 0 {
 				see = append(see, "INCONCLUSIVE")
 			}
@@ -118,10 +121,7 @@ func (r Report) TextWith(o TextOptions) string {
 	if section("REVERTED", len(r.Reverted)) {
 		losses(r.Reverted, "set back")
 	}
-	if len(r.Fights) == 0 {
-		fmt.Fprintf(&b, "\nFIGHTS: none\n")
-	} else {
-		fmt.Fprintf(&b, "\nFIGHTS: %d\n", len(r.Fights))
+	if section("FIGHTS", len(r.Fights)) {
 		for _, f := range r.Fights {
 			first, _ := time.Parse(time.RFC3339Nano, f.Times[0])
 			last, _ := time.Parse(time.RFC3339Nano, f.Times[len(f.Times)-1])
