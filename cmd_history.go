@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -146,7 +145,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	if len(logs) == 0 {
 		return fail(errors.New("give the audit log: --audit-log FILE"))
 	}
-	m, opts, target, err := historyMatch(flags, typ, name, stderr)
+	m, opts, target, err := historyMatch(flags, typ, name)
 	if err != nil {
 		return fail(err)
 	}
@@ -154,8 +153,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	if err != nil {
 		return fail(err)
 	}
-	h := history.Analyze(res.Events, opts...)
-	h.Coverage.Partial = cluster.CutLogs(res.Cut)
+	h := res.Analyze(opts...)
 	for _, p := range h.Coverage.Partial {
 		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+"; the history is partial")
 	}
@@ -228,7 +226,7 @@ func timeBound(flag, s string, now time.Time) (time.Time, error) {
 // historyMatch names the object in the log: through the cluster when it
 // answers (TYPE as kedit resolves it elsewhere, and a custom resource's
 // schema for comparing its versions), else from TYPE alone.
-func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (auditlog.Match, []diff.Option, *kube.Target, error) {
+func historyMatch(flags *kube.ConnFlags, typ, name string) (auditlog.Match, []diff.Option, *kube.Target, error) {
 	// A cluster that does not answer must not hold the log up for long.
 	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
 		if c.Timeout == 0 {
@@ -250,7 +248,8 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 			}
 			return m, opts, t, nil
 		case errors.As(err, &unreachable):
-			fmt.Fprintf(stderr, "kedit history: %s; TYPE is read from the log\n", escape.String(err.Error()))
+			// The log names the type as well: a cluster that does not
+			// answer (or none configured) is no news here.
 		default:
 			return auditlog.Match{}, nil, nil, err
 		}

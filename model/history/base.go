@@ -66,9 +66,9 @@ func readsByClient(events []Event, noops []Event) clientReads {
 		}
 	}
 	for _, ev := range noops {
-		// kubectl prints "(no change)", not the object its write got
-		// back: its user saw nothing.
-		if !strings.HasPrefix(ev.Client.UserAgent, "kubectl/") {
+		// kubectl prints "(no change)", kedit set the resourceVersion, not
+		// the object the write got back: their user saw nothing.
+		if !strings.HasPrefix(ev.Client.UserAgent, "kubectl/") && !strings.HasPrefix(ev.Client.UserAgent, "kedit/") {
 			add(ev)
 		}
 	}

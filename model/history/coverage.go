@@ -39,19 +39,32 @@ type Coverage struct {
 	// Partial names the logs that end early (FILE:LINE and why): what
 	// they held after is missing. Set by whoever read the logs.
 	Partial []string `json:"partial"`
+	// Unfinished counts the object's requests the logs hold only as
+	// received (the RequestReceived stage, with no later one): whether
+	// they were done, and what they stored, is unknown. Set by whoever
+	// read the logs.
+	Unfinished int `json:"unfinished"`
 }
 
 // Judged reports whether every write could be judged and every log was
 // read to its end: only then does finding nothing mean nothing was lost.
-func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 }
+func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 && c.Unfinished == 0 }
 
 // Lines says in words which writes could not be judged, one line each;
 // none when every write was. The logs that end early are in Partial.
 func (c Coverage) Lines() []string {
 	var out []string
-	if c.WithoutBodies > 0 {
+	switch {
+	case c.WithoutBodies > 0 && c.Level == "Request":
+		out = append(out, fmt.Sprintf("%d of %s logged at Request level: the bodies they sent are there, the objects the server stored are not, so what they changed cannot be judged (writes need RequestResponse)",
+			c.WithoutBodies, words.Count(c.Writes, "write")))
+	case c.WithoutBodies > 0:
 		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (%s; writes need RequestResponse)",
 			c.WithoutBodies, words.Count(c.Writes, "write"), c.levelWords()))
+	}
+	if c.Unfinished > 0 {
+		out = append(out, fmt.Sprintf("%s of the object logged only as received (the RequestReceived stage, with no later one): whether they were done, and what they stored, is unknown (a policy's omitStages must keep ResponseComplete)",
+			words.Count(c.Unfinished, "request")))
 	}
 	if c.WithoutReads > 0 {
 		s := fmt.Sprintf("%d of %s carried no resourceVersion and the log has no read of the object by their client before them: what they saw cannot be judged",
@@ -106,6 +119,9 @@ func (c Coverage) Short() string {
 			s += " (" + strings.Join(why, ", ") + ")"
 		}
 		parts = append(parts, s)
+	}
+	if c.Unfinished > 0 {
+		parts = append(parts, words.Count(c.Unfinished, "request")+" logged only as received")
 	}
 	if len(c.Partial) > 0 {
 		parts = append(parts, "the log ends early: partial")

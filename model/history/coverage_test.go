@@ -68,6 +68,19 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 		t.Errorf("--json coverage %+v (%v):\n%s", back.Coverage, err, js)
 	}
 
+	// At Request level the bodies sent are there, the objects stored
+	// are not: said as such.
+	request := incident(false)
+	for i := range request {
+		if request[i].IsWrite() {
+			request[i].Level = "Request"
+		}
+	}
+	if lines := Analyze(request).Coverage.Lines(); len(lines) == 0 ||
+		!strings.HasPrefix(lines[0], "3 of 3 writes logged at Request level: the bodies they sent are there, the objects the server stored are not") {
+		t.Errorf("Request level: %q", lines)
+	}
+
 	// With the bodies: found, judged.
 	h = Analyze(incident(true))
 	if !h.Coverage.Judged() || len(h.LostUpdates) != 1 {

@@ -132,3 +132,18 @@ func TestLastAppliedIsSaidOnce(t *testing.T) {
 		t.Errorf("evidence: %s", ev)
 	}
 }
+
+// TestUnstampedBuildsAreSaidSo: client-go's user agent of a binary built
+// without version stamps is said as such, not with its placeholders.
+func TestUnstampedBuildsAreSaidSo(t *testing.T) {
+	for in, want := range map[string]string{
+		"localcluster/v0.0.0 (linux/amd64) kubernetes/$Format": "localcluster (linux/amd64), a build without version stamps",
+		"kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0":     "kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0",
+		"kedit/v0.3.0 (linux/amd64)":                           "kedit/v0.3.0 (linux/amd64)",
+		"tool/v1.2.3 (darwin/arm64) kubernetes/$Format":        "tool/v1.2.3 (darwin/arm64), a build without version stamps",
+	} {
+		if got := UserAgentText(in); got != want {
+			t.Errorf("UserAgentText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

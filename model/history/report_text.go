@@ -92,7 +92,7 @@ func (r Report) TextWith(o TextOptions) string {
 			if len(r.BlindWrites) > 0 {
 				see = append(see, "BLIND")
 			}
-			if r.Coverage.Unjudged > 0 {
+			if r.Coverage.Unjudged > 0 || r.Coverage.Unfinished > 0 {
 				see = append(see, "INCONCLUSIVE")
 			}
 			if len(r.Coverage.Partial) > 0 {
@@ -197,7 +197,7 @@ func (r Report) table(b *strings.Builder, vs []ReportVersion, wide bool, c clock
 		tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "RESOURCEVERSION\tTIME\tUSER\tUSER AGENT\tMANAGER\tVERB\tCHANGED")
 		for _, v := range vs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(e(v.ResourceVersion)), v.Time, e(v.User), e(v.UserAgent),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(e(v.ResourceVersion)), v.Time, e(v.User), e(UserAgentText(v.UserAgent)),
 				dash(e(v.Manager)), e(v.Verb), changed(v))
 		}
 		tw.Flush()
