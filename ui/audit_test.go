@@ -316,6 +316,18 @@ func TestFightInTheBanner(t *testing.T) {
 	if n := strings.Count(plain(m), "FIGHT"); n != 3 {
 		t.Errorf("%d rows marked FIGHT, want 3:\n%s", n, plain(m))
 	}
+
+	// With an audit log that holds only the creation, the header counts
+	// the fight its rows mark, seen live.
+	argo := history.Client{User: "argocd", UserAgent: "argocd-application-controller/v2.13"}
+	hist := history.Analyze([]history.Event{{Verb: history.VerbCreate, Client: argo, Manager: "argocd", Received: t0, Time: t0, Code: 201,
+		Object: configMap("812", map[string]any{"foo": "1"}, "argocd", 0, "foo")}})
+	m = drive(t, New(Config{Session: sess, Runner: &fakeRunner{}, History: func(context.Context) (*history.History, error) { return hist, nil }}),
+		tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = drive(t, m, keys("t")...)
+	if out := plain(m); !strings.Contains(out, "audit log: 0 lost updates, 1 fight") || strings.Count(out, "FIGHT") != 3 {
+		t.Errorf("the header does not count the fight its rows mark:\n%s", out)
+	}
 }
 
 // TestDemoKubectlEditKey: W asks the demo's kubectl edit to start and
