@@ -265,7 +265,7 @@ func TestHistoryCoverageOnARealLog(t *testing.T) {
 		empty := filepath.Join(dir, "audit-empty.log")
 		os.WriteFile(empty, nil, 0o600)
 		for f, want := range map[string]string{corruptGz: corruptGz + ":", mixed: mixed + ":" + itoa(half+1) + ": not an audit log line",
-			empty: empty + " is empty: it holds no audit event",
+			empty:  empty + " is empty: it holds no audit event",
 			pretty: pretty + ":1: not an audit log line: a JSON document over many lines"} {
 			_, stderr, code := runBinary(t, "", "history", "cm/calm", "--kubeconfig", c.Kubeconfig(), "--audit-log", f)
 			if code != 2 || !strings.Contains(stderr, want) {
