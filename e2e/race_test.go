@@ -85,7 +85,7 @@ func TestHistoryAgainstRealRaces(t *testing.T) {
 		run.write(b, verbPatchMerge, a, "bob")
 		run.write(al, verbForceApply, a, "2")
 		rep, code := run.score(tb)
-		if code != 1 || len(rep.BlindWrites) != 1 ||
+		if code != 3 || len(rep.BlindWrites) != 1 ||
 			!strings.Contains(rep.BlindWrites[0].Evidence, "alice never read configmap/obj in this log: the last read by alice was a list at ") {
 			t.Errorf("exit %d, blind writes %+v", code, rep.BlindWrites)
 		}

@@ -73,7 +73,15 @@ func (run *raceRun) write(p *racePerson, verb string, f raceField, value string)
 		}
 		run.script = append(run.script, "# refused: "+firstLine(out))
 	}
+	before := len(run.versions)
 	run.record(v, "kubectl "+verb)
+	if verb == verbApply && len(run.versions) == before && err == nil {
+		// "unchanged": the object holds what the file does, every field
+		// the person set, and kubectl said so (it read the object and
+		// sent nothing).
+		run.script = append(run.script, "# unchanged: "+p.name+" now knows the object holds their file")
+		p.known, p.knownObj = run.latest(), deepCopy(run.versions[run.latest()].obj)
+	}
 }
 
 // jsonValue is value as f holds it in JSON.
