@@ -182,7 +182,7 @@ func (s *splicer) node(o, e *kyaml.Node, w where) {
 	switch {
 	case same(o, e):
 	case o.Kind == kyaml.ScalarNode && e.Kind == kyaml.ScalarNode && !isEmptyNull(o) && !w.flow:
-		s.add(s.t.content(o), s.t.end(o), s.scalarText(o, e, w))
+		s.scalar(o, e, w)
 	case o.Kind != e.Kind || o.Kind == kyaml.ScalarNode || o.Kind == kyaml.AliasNode:
 		s.replace(o, e, w)
 	case o.Style&kyaml.FlowStyle != 0 || w.flow:

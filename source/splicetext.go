@@ -7,16 +7,42 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// scalarText is scalar e written in o's place: a block scalar's lines at
-// o's indentation, or its parent's two spaces in.
-func (s *splicer) scalarText(o, e *kyaml.Node, w where) string {
+// scalar writes scalar e in o's place, o's line comment kept: a block
+// scalar's lines at o's indentation (or its parent's two spaces in), its
+// header's comment on the new header; a value that becomes a block takes
+// the line comment after it onto its header, where it stays a comment.
+func (s *splicer) scalar(o, e *kyaml.Node, w where) {
 	ind := s.blockIndent(w, &kyaml.Node{Kind: kyaml.MappingNode})
-	if o.Style == kyaml.LiteralStyle || o.Style == kyaml.FoldedStyle {
-		if l := s.t.lineOf(s.t.content(o)) + 1; l < len(s.t.lineStart) && s.t.end(o) > s.t.lineEnd(s.t.content(o)) {
-			ind = s.t.indentOf(l)
-		}
+	from, to := s.t.content(o), s.t.end(o)
+	block := o.Style == kyaml.LiteralStyle || o.Style == kyaml.FoldedStyle
+	headerEnd := s.t.lineEnd(from)
+	if block && to > headerEnd {
+		ind = s.t.indentOf(s.t.lineOf(from) + 1)
 	}
-	return scalarLines(strings.TrimSuffix(s.marshal(styled(o, e)), "\n"), ind)
+	text := scalarLines(strings.TrimSuffix(s.marshal(styled(o, e)), "\n"), ind)
+	header, body, multi := strings.Cut(text, "\n")
+	comment := ""
+	if block {
+		comment = strings.TrimSpace(string(s.t.b[from:headerEnd]))
+	} else {
+		comment = strings.TrimSpace(string(s.t.b[to:s.t.lineEnd(to)]))
+	}
+	if i := strings.Index(comment, "#"); i >= 0 && (!block || i > 0) {
+		comment = " " + comment[i:]
+	} else {
+		comment = ""
+	}
+	switch {
+	case block && multi && to > headerEnd:
+		s.add(from, headerEnd, header+comment)
+		s.add(s.t.afterLine(headerEnd), to, body)
+	case block:
+		s.add(from, to, text+comment)
+	case multi:
+		s.add(from, s.t.lineEnd(to), header+comment+"\n"+body)
+	default:
+		s.add(from, to, text)
+	}
 }
 
 // styled is e with o's quotes, where e is a string written plain: a
