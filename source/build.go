@@ -161,6 +161,7 @@ func parseOrigin(s string) (origin, bool) {
 // directory) with the files of over in place of the tree's, the
 // originAnnotations build option on, as kustomize build does.
 func (t *tree) build(root string, over map[string][]byte) ([]built, error) {
+	root = cleanRel(root)
 	mem := filesys.MakeFsInMemory()
 	const top = "/src"
 	put := func(rel string, b []byte) error {

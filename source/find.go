@@ -51,7 +51,8 @@ type Source struct {
 	// Ref is the object.
 	Ref Ref `json:"object"`
 	// Kustomization is the directory, relative to Dir, whose build holds
-	// the object; "" when File is a plain YAML file applied as it is.
+	// the object ("." for Dir itself); "" when File is a plain YAML file
+	// applied as it is.
 	Kustomization string `json:"kustomization,omitempty"`
 	// File is the file, relative to Dir, holding the object's document;
 	// "" for a generated object.
@@ -155,7 +156,7 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			if !sameRef(b, ref) {
 				continue
 			}
-			s := Source{Dir: t.dir, Ref: ref, Kustomization: r, Via: via}
+			s := Source{Dir: t.dir, Ref: ref, Kustomization: displayDir(r), Via: via}
 			if b.origin.Path != "" {
 				s.File = cleanRel(path.Join(r, b.origin.Path))
 			}

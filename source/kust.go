@@ -2,6 +2,7 @@ package source
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/types"
@@ -51,7 +52,7 @@ func cleanRel(p string) string {
 func (t *tree) includes(k *kustomization) []string {
 	var out []string
 	for _, r := range append(append([]string{}, k.k.Resources...), k.k.Components...) {
-		if strings.Contains(r, "://") || strings.HasPrefix(r, "github.com/") {
+		if isRemote(r) {
 			continue
 		}
 		d := k.rel(r)
@@ -65,6 +66,7 @@ func (t *tree) includes(k *kustomization) []string {
 // chain returns the kustomizations from root down to the one in dir, each
 // building on the next; nil when root does not reach dir.
 func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization {
+	root, dir = cleanRel(root), cleanRel(dir)
 	seen := map[string]bool{}
 	var walk func(d string) []*kustomization
 	walk = func(d string) []*kustomization {
@@ -111,4 +113,45 @@ func (t *tree) usedBy(dir string, chain []*kustomization) []string {
 		}
 	}
 	return out
+}
+
+// worded is a kustomization with a word on the object's fields, and the
+// index of chain at or above which a patch has the last word over it.
+type worded struct {
+	k     *kustomization
+	above int
+}
+
+// lastWord returns the kustomizations whose build makes the object, the
+// last word first: each of chain from the root down, then its components
+// (the last named first, each before the components it names), which
+// its own patches and transformers follow.
+func (t *tree) lastWord(chain []*kustomization) []worded {
+	var out []worded
+	seen := map[string]bool{}
+	var comps func(k *kustomization, at int)
+	comps = func(k *kustomization, at int) {
+		for _, c := range slices.Backward(k.k.Components) {
+			d := k.rel(c)
+			if seen[d] || isRemote(c) {
+				continue
+			}
+			seen[d] = true
+			if ck, err := t.readKustomization(d, nil); err == nil && ck != nil {
+				out = append(out, worded{ck, at})
+				comps(ck, at)
+			}
+		}
+	}
+	for i, k := range chain {
+		out = append(out, worded{k, i - 1})
+		comps(k, i)
+	}
+	return out
+}
+
+// isRemote: a resource or component kustomize fetches (a URL, a git
+// repository), which kedit neither fetches nor writes.
+func isRemote(r string) bool {
+	return strings.Contains(r, "://") || strings.HasPrefix(r, "github.com/") || strings.HasPrefix(r, "git@") || strings.HasPrefix(r, "gitlab.com/") || strings.HasPrefix(r, "bitbucket.org/")
 }

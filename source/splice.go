@@ -231,10 +231,20 @@ func (s *splicer) mapping(o, e *kyaml.Node, w where) {
 	for i := 0; i+1 < len(o.Content); i += 2 {
 		origAt[o.Content[i].Value] = i
 	}
+	editedAt := map[string]bool{}
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		editedAt[e.Content[i].Value] = true
+	}
 	kept := map[int]bool{}
 	var added []*kyaml.Node
 	for i := 0; i+1 < len(e.Content); i += 2 {
 		j, ok := origAt[e.Content[i].Value]
+		if !ok && i+1 < len(o.Content) && !editedAt[o.Content[i].Value] && o.Content[i].Kind == kyaml.ScalarNode && e.Content[i].Kind == kyaml.ScalarNode {
+			// A key renamed where it stands (an image's newTag that
+			// becomes its digest): its line and comment stay.
+			j, ok = i, true
+			s.add(s.t.content(o.Content[j]), s.t.end(o.Content[j]), strings.TrimSuffix(s.marshal(e.Content[i]), "\n"))
+		}
 		if !ok {
 			added = append(added, e.Content[i], e.Content[i+1])
 			continue

@@ -38,9 +38,13 @@ type FileEdit struct {
 type Placement struct {
 	Field string `json:"field"`
 	File  string `json:"file"`
-	// How: "resource", "patch", "json6902 patch", "generator literal",
+	// How: "resource", "patch", "json6902 patch", "inline patch",
+	// "images transformer", "replicas transformer", "generator literal",
 	// "env file", "generator file", "new patch".
 	How string `json:"how"`
+	// Why says why there when another file sets the field too: a file
+	// other builds share is left as it is.
+	Why string `json:"why,omitempty"`
 }
 
 // PlaceError names the field kedit could not write into the source, and
@@ -312,7 +316,12 @@ func (p *planner) edit() *Edit {
 	return e
 }
 
-// place puts one change into the document that produces its field.
+// place puts one change into the document that produces its field: of
+// the kustomizations whose build makes the object, the one with the last
+// word on it (the root first; in each, its transformers, which run after
+// its patches, then its patches, then its components'), where no other
+// build shares that file; else a new entry in the nearest kustomization
+// above whose build holds only this variant of the object.
 func (p *planner) place(c diff.Change) error {
 	field := c.Path.String()
 	leafDir := ""
@@ -329,10 +338,21 @@ func (p *planner) place(c diff.Change) error {
 	if chain == nil {
 		return &PlaceError{Field: field, Why: fmt.Sprintf("%s does not reach %s", displayDir(p.src.Kustomization), displayDir(leafDir))}
 	}
-	// A patch sets the field: the last one of the topmost kustomization
-	// that does is the one whose value the build keeps.
-	for _, k := range chain {
-		done, err := p.placeInPatch(k, c)
+	for _, w := range p.t.lastWord(chain) {
+		k := w.k
+		shared := p.t.usedBy(k.dir, chain)
+		above := p.nearest(chain, w.above)
+		done, err := p.placeInTransformer(k, c, shared, above)
+		if err != nil || done {
+			return err
+		}
+		if len(shared) > 0 {
+			if p.setsField(k, c) {
+				return p.placeInNewPatch(above, c, fmt.Sprintf("%s sets it, and %s also builds on it", k.file, strings.Join(shared, ", ")))
+			}
+			continue
+		}
+		done, err = p.placeInPatch(k, c, false)
 		if err != nil || done {
 			return err
 		}
@@ -344,5 +364,21 @@ func (p *planner) place(c diff.Change) error {
 	if p.src.File != "" && len(shared) == 0 {
 		return p.placeInResource(c)
 	}
-	return p.placeInNewPatch(chain[0], c)
+	why := "no file of this build alone sets it"
+	if len(shared) > 0 {
+		why = fmt.Sprintf("%s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
+	}
+	return p.placeInNewPatch(p.nearest(chain, len(chain)-2), c, why)
+}
+
+// nearest is the kustomization of chain nearest the object, at most at
+// index below, that no other build shares: its build holds only this
+// variant of the object, and a patch there changes no other.
+func (p *planner) nearest(chain []*kustomization, below int) *kustomization {
+	for i := min(below, len(chain)-2); i > 0; i-- {
+		if len(p.t.usedBy(chain[i].dir, chain)) == 0 {
+			return chain[i]
+		}
+	}
+	return chain[0]
 }
