@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -23,6 +22,9 @@ type Edit struct {
 	Files []FileEdit
 	// Placed says, for each changed field, the file that now sets it.
 	Placed []Placement
+	// Notes are what the edit says beside: the fields it left out, the
+	// build's warnings.
+	Notes []string
 	// root is the kustomization whose build the contract was checked
 	// on; "" for a plain file.
 	root string
@@ -53,6 +55,16 @@ type PlaceError struct {
 	Field, Why string
 }
 
+// String is the placement as kedit says it: the field, the file, how,
+// and why there when it says.
+func (p Placement) String() string {
+	s := p.Field + " -> " + p.File + " (" + p.How + ")"
+	if p.Why != "" {
+		s += ": " + p.Why
+	}
+	return s
+}
+
 func (e *PlaceError) Error() string {
 	return fmt.Sprintf("cannot write %s into the source: %s", e.Field, e.Why)
 }
@@ -60,25 +72,38 @@ func (e *PlaceError) Error() string {
 // ErrNoChange: mine changes nothing of base.
 var ErrNoChange = errors.New("the draft changes nothing")
 
+// ErrAlreadyHeld: the files already hold what mine changes (the live
+// object is behind its source), so there is nothing to write.
+var ErrAlreadyHeld = errors.New("the source already holds it")
+
 // changes returns mine's changes from base.
 func changes(base, mine *unstructured.Unstructured) ([]diff.Change, error) {
+	cs, _, err := changesLeft(base, mine)
+	return cs, err
+}
+
+// changesLeft returns mine's changes from base but those of fields the
+// cluster sets (leaveOut), which left names.
+func changesLeft(base, mine *unstructured.Unstructured) ([]diff.Change, []string, error) {
 	m, err := diff.MergeObjects(base, mine, base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []diff.Change
 	for _, c := range m.Changes {
-		if strings.HasPrefix(c.Path.String(), ".metadata.annotations[") || c.Path.String() == ".metadata.annotations" {
-			if c.Path.String() == `.metadata.annotations.`+OriginAnnotation {
-				continue
-			}
+		if c.Path.String() == `.metadata.annotations.`+OriginAnnotation {
+			continue
 		}
 		out = append(out, c)
 	}
-	if len(out) == 0 {
-		return nil, ErrNoChange
+	out, left := leaveOut(base.GetKind(), out)
+	if len(out) == 0 && len(left) > 0 {
+		return nil, left, fmt.Errorf("%w of the source: %s", ErrNoChange, leftOutNote(left))
 	}
-	return out, nil
+	if len(out) == 0 {
+		return nil, nil, ErrNoChange
+	}
+	return out, left, nil
 }
 
 // planner holds a plan's state: the tree and the files it changed so far.
@@ -141,109 +166,6 @@ func planOn(t *tree, src *Source, cs []diff.Change, base *unstructured.Unstructu
 	e := p.edit()
 	e.root = src.Kustomization
 	return e, nil
-}
-
-// check holds the contract on a build after the edit.
-func (p *planner) check(cs []diff.Change, before, after []built) error {
-	before, after = unhashed(before), unhashed(after)
-	var want map[string]any
-	for _, b := range before {
-		if sameRef(b, p.src.Ref) {
-			want = b.obj
-		}
-	}
-	for _, c := range cs {
-		v := p.buildValue(c)
-		w, ok := diff.WithValueAt(want, c.Path, v)
-		if !ok {
-			return &PlaceError{Field: c.Path.String(), Why: "the built object has no such place"}
-		}
-		want = w
-	}
-	var got map[string]any
-	others := map[Ref]map[string]any{}
-	for _, b := range after {
-		if sameRef(b, p.src.Ref) {
-			got = b.obj
-			continue
-		}
-		others[b.ref] = b.obj
-	}
-	if got == nil {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edited build no longer holds the object"}
-	}
-	for _, c := range cs {
-		g, w := diff.ValueAt(got, c.Path), diff.ValueAt(want, c.Path)
-		if g.Present != w.Present || !reflect.DeepEqual(normal(g.Value), normal(w.Value)) {
-			return &PlaceError{Field: c.Path.String(), Why: "after the edit the build still gives it another value (a later patch or generator may set it)"}
-		}
-	}
-	if !sameObject(want, got) {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change other fields of the object too"}
-	}
-	for _, b := range before {
-		if sameRef(b, p.src.Ref) {
-			continue
-		}
-		o, ok := others[b.ref]
-		if !ok {
-			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would remove " + b.ref.String() + " from the build"}
-		}
-		if !sameObject(b.obj, o) {
-			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change " + b.ref.String() + " too"}
-		}
-		delete(others, b.ref)
-	}
-	for r := range others {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would add " + r.String() + " to the build"}
-	}
-	return nil
-}
-
-// fieldsOf names the changed fields, for a failure of the edit as a
-// whole: each field was placed, and together they break the contract.
-func fieldsOf(cs []diff.Change) string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Path.String())
-	}
-	return strings.Join(out, ", ")
-}
-
-// sameObject says whether two versions of an object hold the same fields,
-// a list of named items compared by name: an item a strategic-merge patch
-// adds may come first in the build where the edit put it last.
-func sameObject(a, b map[string]any) bool {
-	return reflect.DeepEqual(byName(normal(a)), byName(normal(b)))
-}
-
-// byName returns v with each list whose items are all maps with a name
-// (containers, env, ports, volumes ...) sorted by name.
-func byName(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = byName(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		named := len(x) > 0
-		for i, e := range x {
-			l[i] = byName(e)
-			if m, ok := e.(map[string]any); !ok || m["name"] == nil {
-				named = false
-			}
-		}
-		if named {
-			slices.SortStableFunc(l, func(a, b any) int {
-				return strings.Compare(fmt.Sprint(a.(map[string]any)["name"]), fmt.Sprint(b.(map[string]any)["name"]))
-			})
-		}
-		return l
-	}
-	return v
 }
 
 // buildValue is c's value as the build holds it: a Secret's data encoded.
