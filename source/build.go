@@ -63,6 +63,8 @@ type tree struct {
 	mem     filesys.FileSystem
 	skipped []string
 	remotes map[string][]string
+	// builds are the builds of the tree's own files, by root.
+	builds map[string]buildResult
 }
 
 // readTree reads every regular file under dir but those of hidden
@@ -171,6 +173,28 @@ func parseOrigin(s string) (origin, bool) {
 // written into it for the build and taken out after.
 func (t *tree) build(root string, over map[string][]byte) ([]built, error) {
 	root = cleanRel(root)
+	if len(over) == 0 {
+		// The tree's own files build the same every time.
+		if c, ok := t.builds[root]; ok {
+			return c.objs, c.err
+		}
+		objs, err := t.buildOver(root, nil)
+		if t.builds == nil {
+			t.builds = map[string]buildResult{}
+		}
+		t.builds[root] = buildResult{objs, err}
+		return objs, err
+	}
+	return t.buildOver(root, over)
+}
+
+// buildResult is a build of the tree's own files, kept.
+type buildResult struct {
+	objs []built
+	err  error
+}
+
+func (t *tree) buildOver(root string, over map[string][]byte) ([]built, error) {
 	mem := t.buildFS()
 	const top = "/src"
 	var undo []func()

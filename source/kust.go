@@ -91,6 +91,57 @@ func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization 
 	return walk(root)
 }
 
+// objectChain is chain for the object ref: of the ways from root down to
+// dir, the one whose kustomizations each build a variant of the object
+// (a root that builds two overlays on one base reaches the base through
+// each; the object is one overlay's).
+func (t *tree) objectChain(root, dir string, ref Ref) []*kustomization {
+	root, dir = cleanRel(root), cleanRel(dir)
+	seen := map[string]bool{}
+	var walk func(d string) []*kustomization
+	walk = func(d string) []*kustomization {
+		if seen[d] {
+			return nil
+		}
+		seen[d] = true
+		k, err := t.readKustomization(d, nil)
+		if err != nil || k == nil || d != root && !t.holds(d, ref) {
+			return nil
+		}
+		if d == dir {
+			return []*kustomization{k}
+		}
+		for _, inc := range t.includes(k) {
+			if c := walk(inc); c != nil {
+				return append([]*kustomization{k}, c...)
+			}
+		}
+		return nil
+	}
+	if c := walk(root); c != nil {
+		return c
+	}
+	return t.chain(root, dir, nil)
+}
+
+// holds says whether the build of d makes a variant of the object ref:
+// of its kind, in its namespace or none, named as a part of its name (a
+// prefix, a suffix and a generated name's hash come later).
+func (t *tree) holds(d string, ref Ref) bool {
+	objs, err := t.build(d, nil)
+	if err != nil {
+		return false
+	}
+	name := hashSuffix.ReplaceAllString(ref.Name, "")
+	for _, b := range objs {
+		if b.ref.Group == ref.Group && b.ref.Kind == ref.Kind && (b.ref.Namespace == "" || b.ref.Namespace == ref.Namespace) &&
+			strings.Contains(name, hashSuffix.ReplaceAllString(b.ref.Name, "")) {
+			return true
+		}
+	}
+	return false
+}
+
 // usedBy returns the kustomizations of the tree, other than those of
 // chain, that build on dir (directly or through others).
 func (t *tree) usedBy(dir string, chain []*kustomization) []string {

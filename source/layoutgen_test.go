@@ -8,9 +8,13 @@ import (
 )
 
 // randomLayout writes a layout drawn from rng: an overlay on a base that a
-// second overlay may share, patches that may set the image, the replicas
-// and an env value, a generator in the base or the overlay with literals
-// and maybe an env file, and a plain file; with the shapes of real
+// second overlay (and one with a remote base) may share, under a root
+// kustomization maybe; patches that may set the image, the replicas and
+// an env value (files, JSON 6902 ops, a component's inline ones, which a
+// second overlay may use too); images: and replicas: transformers; a
+// name prefix and suffix; a generator in the base or the overlay with
+// literals and maybe an env file and a file, merged into by the second
+// overlay maybe; and a plain file; with the shapes of real
 // repositories in random combination: blank first lines and leading
 // comments, lists indented one way here and another there, flow lists
 // over several lines, block scalars, quoted scalars, `---` separators
@@ -80,6 +84,17 @@ spec:
 	if envFile {
 		gen += fmt.Sprintf("%s  envs:\n%s  %s- more.env # more\n", ind, ind, ind)
 	}
+	fileSource := rng.IntN(2) == 0
+	if fileSource {
+		gen += fmt.Sprintf("%s  files:\n%s  %s- config.txt # the config\n", ind, ind, ind)
+	}
+	genDir := "base"
+	if !genInBase {
+		genDir = "overlays/prod"
+	}
+	if fileSource {
+		files[genDir+"/config.txt"] = "line one\nline two\n"
+	}
 	base := fmt.Sprintf("# the base\nresources:\n%s- deploy.yaml # the deployment\n", ind)
 	if genInBase {
 		base += gen
@@ -110,6 +125,34 @@ spec:
 	if len(pl) > 0 {
 		prod += "patches:\n" + strings.Join(pl, "")
 	}
+	if rng.IntN(2) == 0 {
+		prod += fmt.Sprintf("images:\n%s- name: nginx\n%s  newTag: \"7\" # prod's tag\n", ind, ind)
+	}
+	if rng.IntN(2) == 0 {
+		prod += fmt.Sprintf("replicas:\n%s- name: web\n%s  count: 4 # prod's count\n", ind, ind)
+	}
+	if rng.IntN(3) == 0 {
+		prod += "namePrefix: p-\n"
+	}
+	if rng.IntN(3) == 0 {
+		prod += "nameSuffix: -s\n"
+	}
+	component := rng.IntN(2) == 0
+	if component {
+		files["components/team/kustomization.yaml"] = "# the team's\napiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- patch: |-\n" + indentRest(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        env:
+        - name: C
+          value: c # the team's c`, 4, false) + "\n- target:\n    kind: Deployment\n  patch: |-\n    - op: add\n      path: /metadata/annotations/team\n      value: core # the team\n"
+		prod += fmt.Sprintf("components:\n%s- ../../components/team # the team\n", ind)
+	}
 	if !genInBase {
 		prod += gen
 		if envFile {
@@ -119,8 +162,29 @@ spec:
 	files["overlays/prod/kustomization.yaml"] = prod
 	roots = []string{"overlays/prod"}
 	if rng.IntN(2) == 0 {
-		files["overlays/dev/kustomization.yaml"] = fmt.Sprintf("# dev\nnamespace: dev\nresources:\n%s- ../../base\n", ind)
+		dev := fmt.Sprintf("# dev\nnamespace: dev\nresources:\n%s- ../../base\n", ind)
+		if component && rng.IntN(2) == 0 {
+			dev += fmt.Sprintf("components:\n%s- ../../components/team\n", ind)
+		}
+		if genInBase && rng.IntN(2) == 0 {
+			dev += fmt.Sprintf("configMapGenerator:\n%s- name: settings\n%s  behavior: merge\n%s  literals:\n%s  %s- extra=1 # dev's\n", ind, ind, ind, ind, ind)
+		}
+		files["overlays/dev/kustomization.yaml"] = dev
 		roots = append(roots, "overlays/dev")
+	}
+	if rng.IntN(3) == 0 {
+		// A remote base beside the shared one: never fetched.
+		files["overlays/edge/kustomization.yaml"] = fmt.Sprintf("# edge\nnamespace: edge\nresources:\n%s- https://github.com/example/app//deploy?ref=v1 # remote\n%s- ../../base\n", ind, ind)
+		roots = append(roots, "overlays/edge")
+	}
+	if rng.IntN(3) == 0 {
+		// A root that builds the overlays: the one the cluster applies.
+		var res []string
+		for _, r := range roots {
+			res = append(res, ind+"- "+r+"\n")
+		}
+		files["kustomization.yaml"] = "# everything\nresources:\n" + strings.Join(res, "")
+		roots = append([]string{"."}, roots...)
 	}
 	sep := []string{"---\n# another\n", "--- # another\n", "---\n\n# another\n"}[rng.IntN(3)]
 	files["plain/cm.yaml"] = lead("plain") + fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain # name\n  namespace: default\ndata:\n  x: %s # x\n  y: '2'\n  script: |\n    echo \"#hi\"\n    echo there\n%sapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n  namespace: default\ndata:\n  z: z\n", q("1"), sep)

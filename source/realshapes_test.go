@@ -1,13 +1,10 @@
 package source
 
 import (
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/kedit/kedit/diff"
 )
@@ -329,41 +326,15 @@ func normalMap(m map[string]any) map[string]any {
 	return n
 }
 
-// kubectlBuilds are the objects kubectl kustomize builds of every
-// kustomization of files that is no component, by name with a generated
-// name's hash taken off.
+// kubectlBuilds are refereeBuilds of every kustomization of files that
+// is no component.
 func kubectlBuilds(t *testing.T, dir string, files map[string]string) map[string]map[Ref]map[string]any {
 	t.Helper()
-	out := map[string]map[Ref]map[string]any{}
+	var roots []string
 	for p, text := range files {
-		d, name := splitRel(p)
-		if name != "kustomization.yaml" || strings.Contains(text, "kind: Component") {
-			continue
+		if d, name := splitRel(p); name == "kustomization.yaml" && !strings.Contains(text, "kind: Component") {
+			roots = append(roots, displayDir(d))
 		}
-		b, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, d)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("kubectl kustomize %s: %v\n%s", displayDir(d), err, b)
-		}
-		nodes, err := (&kio.ByteReader{Reader: strings.NewReader(string(b)), OmitReaderAnnotations: true}).Read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var objs []built
-		for _, n := range nodes {
-			m, _ := n.Map()
-			m, _ = jsonObject(m)
-			u := &unstructured.Unstructured{Object: m}
-			g := built{ref: RefOf(u), obj: m}
-			if hashSuffix.MatchString(g.ref.Name) && u.GetKind() == "ConfigMap" {
-				g.origin.ConfiguredBy.Kind = "ConfigMapGenerator"
-			}
-			objs = append(objs, g)
-		}
-		byRef := map[Ref]map[string]any{}
-		for _, o := range unhashed(objs) {
-			byRef[o.ref] = o.obj
-		}
-		out[displayDir(d)] = byRef
 	}
-	return out
+	return refereeBuilds(t, dir, roots, files)
 }

@@ -254,7 +254,7 @@ func (p *planner) place(c diff.Change) error {
 		leafDir, _ = splitRel(p.src.GeneratorIn)
 	}
 	if p.chain == nil {
-		p.chain = p.t.chain(p.src.Kustomization, leafDir, nil)
+		p.chain = p.t.objectChain(p.src.Kustomization, leafDir, p.src.Ref)
 	}
 	chain := p.chain
 	if chain == nil {
