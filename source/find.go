@@ -201,7 +201,11 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			return nil, notFound("its origin annotation names %s, which no kustomization here reaches", o.ConfiguredIn)
 		}
 	default:
-		roots = t.kustomizations()
+		for _, k := range t.kustomizations() {
+			if t.mayBuild(k, ref) {
+				roots = append(roots, k)
+			}
+		}
 	}
 	var cands []candidate
 	var buildErrs []error
