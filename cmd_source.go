@@ -42,7 +42,9 @@ which kustomization:
   2. the path its GitOps owner builds, read from the cluster: a Flux
      Kustomization's spec.path (the kustomize.toolkit.fluxcd.io labels), an
      Argo CD Application's spec.source.path (the tracking annotation);
-  3. else every plain YAML file and every kustomization under DIR, built in
+  3. else every plain YAML file and every kustomization under DIR that may
+     build the object (one whose namespace: is another, or whose files
+     hold no name the object's can be made of, is passed by), built in
      process with the kustomize API, whose output holds the object.
 
 An object a Helm chart made is named and refused: kedit does not write
@@ -86,7 +88,7 @@ cannot be placed.`,
 		Example: `  # where does this Deployment come from?
   kedit source deploy/web -n prod --source ~/src/fleet
 
-  # the change an edited draft would make, then write and commit it
+  # the change an edited draft would make, then commit it on a branch
   kubectl get cm settings-7g2k9 -n prod -o yaml > cm.yaml; $EDITOR cm.yaml
   kedit source cm/settings-7g2k9 -n prod -f cm.yaml
   kedit source cm/settings-7g2k9 -n prod -f cm.yaml --commit`,
