@@ -66,6 +66,23 @@ func (t *tree) includes(k *kustomization) []string {
 // chain returns the kustomizations from root down to the one in dir, each
 // building on the next; nil when root does not reach dir.
 func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization {
+	return t.chainThrough(root, dir, over, nil)
+}
+
+// objectChain is chain for the object ref: of the ways from root down to
+// dir, the one whose kustomizations each build a variant of the object
+// (a root that builds two overlays on one base reaches the base through
+// each; the object is one overlay's).
+func (t *tree) objectChain(root, dir string, ref Ref) []*kustomization {
+	if c := t.chainThrough(root, dir, nil, func(d string) bool { return t.holds(d, ref) }); c != nil {
+		return c
+	}
+	return t.chain(root, dir, nil)
+}
+
+// chainThrough is chain through the kustomizations below root that pass
+// (all, with pass nil).
+func (t *tree) chainThrough(root, dir string, over map[string][]byte, pass func(d string) bool) []*kustomization {
 	root, dir = cleanRel(root), cleanRel(dir)
 	seen := map[string]bool{}
 	var walk func(d string) []*kustomization
@@ -75,7 +92,7 @@ func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization 
 		}
 		seen[d] = true
 		k, err := t.readKustomization(d, over)
-		if err != nil || k == nil {
+		if err != nil || k == nil || d != root && pass != nil && !pass(d) {
 			return nil
 		}
 		if d == dir {
@@ -89,39 +106,6 @@ func (t *tree) chain(root, dir string, over map[string][]byte) []*kustomization 
 		return nil
 	}
 	return walk(root)
-}
-
-// objectChain is chain for the object ref: of the ways from root down to
-// dir, the one whose kustomizations each build a variant of the object
-// (a root that builds two overlays on one base reaches the base through
-// each; the object is one overlay's).
-func (t *tree) objectChain(root, dir string, ref Ref) []*kustomization {
-	root, dir = cleanRel(root), cleanRel(dir)
-	seen := map[string]bool{}
-	var walk func(d string) []*kustomization
-	walk = func(d string) []*kustomization {
-		if seen[d] {
-			return nil
-		}
-		seen[d] = true
-		k, err := t.readKustomization(d, nil)
-		if err != nil || k == nil || d != root && !t.holds(d, ref) {
-			return nil
-		}
-		if d == dir {
-			return []*kustomization{k}
-		}
-		for _, inc := range t.includes(k) {
-			if c := walk(inc); c != nil {
-				return append([]*kustomization{k}, c...)
-			}
-		}
-		return nil
-	}
-	if c := walk(root); c != nil {
-		return c
-	}
-	return t.chain(root, dir, nil)
 }
 
 // holds says whether the build of d makes a variant of the object ref:
