@@ -153,8 +153,9 @@ func (t *tree) usedBy(dir string, chain []*kustomization) []string {
 // worded is a kustomization with a word on the object's fields, and the
 // index of chain at or above which a patch has the last word over it.
 type worded struct {
-	k     *kustomization
-	above int
+	k         *kustomization
+	above     int
+	component bool
 }
 
 // lastWord returns the kustomizations whose build makes the object, the
@@ -173,13 +174,13 @@ func (t *tree) lastWord(chain []*kustomization) []worded {
 			}
 			seen[d] = true
 			if ck, err := t.readKustomization(d, nil); err == nil && ck != nil {
-				out = append(out, worded{ck, at})
+				out = append(out, worded{ck, at, true})
 				comps(ck, at)
 			}
 		}
 	}
 	for i, k := range chain {
-		out = append(out, worded{k, i - 1})
+		out = append(out, worded{k, i - 1, false})
 		comps(k, i)
 	}
 	return out

@@ -219,7 +219,7 @@ func TestPlanWritesWhereRealRepositoriesSetTheField(t *testing.T) {
 			func(u *unstructured.Unstructured) {
 				envNamed(containerOf(u), "CYMBAL_BRANDING")["value"] = "false"
 			},
-			map[string]string{"components/cymbal-branding/kustomization.yaml": "              value: \"false\"\n"}, "", nil},
+			map[string]string{"components/cymbal-branding/kustomization.yaml": "              value: \"false\"\n"}, "no other build uses it", nil},
 		{"a component another build uses: a patch in the overlay, said why", boutique(true), "", "Deployment", "frontend",
 			func(u *unstructured.Unstructured) {
 				envNamed(containerOf(u), "CYMBAL_BRANDING")["value"] = "false"

@@ -265,6 +265,9 @@ func (p *planner) place(c diff.Change) error {
 		shared := p.t.usedBy(k.dir, chain)
 		above := p.nearest(chain, w.above)
 		done, err := p.placeInTransformer(k, c, shared, above)
+		if done && err == nil && w.component && len(shared) == 0 {
+			p.placed[len(p.placed)-1].Why = "the component sets it, and no other build uses it: every build that uses it changes"
+		}
 		if err != nil || done {
 			return err
 		}
@@ -275,6 +278,9 @@ func (p *planner) place(c diff.Change) error {
 			continue
 		}
 		done, err = p.placeInPatch(k, c, false)
+		if done && err == nil && w.component {
+			p.placed[len(p.placed)-1].Why = "the component sets it, and no other build uses it: every build that uses it changes"
+		}
 		if err != nil || done {
 			return err
 		}
