@@ -34,7 +34,20 @@ type Capture struct {
 var (
 	mu      sync.Mutex
 	running *Capture
+	// terminal is os.Stderr as it was before the capture: the terminal.
+	terminal *os.File
 )
+
+// Terminal is the process's stderr before any capture, for a program
+// kedit runs on the terminal ($EDITOR), whose messages are for the user.
+func Terminal() *os.File {
+	mu.Lock()
+	defer mu.Unlock()
+	if terminal != nil {
+		return terminal
+	}
+	return os.Stderr
+}
 
 // syncLine begins the lines Sync writes, which are not output.
 const syncLine = "\x00libout-sync "
@@ -56,7 +69,7 @@ func Start(logToo bool) (c *Capture, stop func()) {
 		log.SetOutput(w)
 	}
 	mu.Lock()
-	running = c
+	running, terminal = c, oldErr
 	mu.Unlock()
 	done := make(chan struct{})
 	go func() {
@@ -74,7 +87,7 @@ func Start(logToo bool) (c *Capture, stop func()) {
 	return c, func() {
 		mu.Lock()
 		if running == c {
-			running = nil
+			running, terminal = nil, nil
 		}
 		mu.Unlock()
 		os.Stderr = oldErr

@@ -16,7 +16,11 @@ import (
 // the standard logger while a capture runs is caught, a line each, and
 // nothing of it after stop; the kustomize API's own warnings among it.
 func TestCaptureHoldsWhatLibrariesPrint(t *testing.T) {
+	before := os.Stderr
 	c, stop := Start(true)
+	if Terminal() != before || os.Stderr == before {
+		t.Fatal("the terminal's stderr is not kept aside")
+	}
 	mark := c.Mark()
 	fmt.Fprintln(os.Stderr, "to stderr")
 	log.Print("to the log")
@@ -36,7 +40,7 @@ func TestCaptureHoldsWhatLibrariesPrint(t *testing.T) {
 	}) {
 		t.Errorf("kustomize's warning was not caught: %q", got)
 	}
-	if Running() != nil || os.Stderr == nil {
+	if Running() != nil || os.Stderr == nil || Terminal() != os.Stderr {
 		t.Error("stop left the capture running")
 	}
 	if again := c.Since(0); len(again) != len(got) {
