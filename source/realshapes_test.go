@@ -116,6 +116,13 @@ var multibasesLayout = map[string]string{
 	"production/kustomization.yaml": "resources:\n- ../base\nnamePrefix: prod-\n",
 }
 
+var sharedTransformers = map[string]string{
+	"base/kustomization.yaml":          "resources:\n- deploy.yaml\nimages:\n- name: nginx\n  newTag: \"1.26\" # the fleet's\nreplicas:\n- name: web\n  count: 3\n",
+	"base/deploy.yaml":                 "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n",
+	"overlays/prod/kustomization.yaml": "namespace: prod\nresources:\n- ../../base\n",
+	"overlays/dev/kustomization.yaml":  "namespace: dev\nresources:\n- ../../base\nreplicas:\n- name: web\n  count: 2 # dev runs two\n",
+}
+
 const frontend = `# Copyright 2018 Google LLC
 
 apiVersion: apps/v1
@@ -235,6 +242,16 @@ func TestPlanWritesWhereRealRepositoriesSetTheField(t *testing.T) {
 				containerOf(u)["image"] = "us-central1-docker.pkg.dev/boutique/frontend@sha256:" + strings.Repeat("ab", 32)
 			},
 			map[string]string{"components/container-images-tag/kustomization.yaml": "  digest: sha256:" + strings.Repeat("ab", 32) + " # the release\n"}, "", nil},
+		{"a shared base's images: and replicas: entries: new entries in the overlay, said why", sharedTransformers, "overlays/prod", "Deployment", "web",
+			func(u *unstructured.Unstructured) {
+				containerOf(u)["image"] = "nginx:1.27"
+				u.Object["spec"].(map[string]any)["replicas"] = int64(5)
+			},
+			map[string]string{"overlays/prod/kustomization.yaml": "- ../../base\nreplicas:\n- name: web\n  count: 5\nimages:\n- name: nginx\n  newTag: \"1.27\"\n"}, "also makes overlays/dev",
+			nil},
+		{"an overlay's own replicas: entry", sharedTransformers, "overlays/dev", "Deployment", "web",
+			func(u *unstructured.Unstructured) { u.Object["spec"].(map[string]any)["replicas"] = int64(4) },
+			map[string]string{"overlays/dev/kustomization.yaml": "  count: 4 # dev runs two\n"}, "", nil},
 		{"a base three builds share: the patch in the one nearest the object", multibasesLayout, "", "Pod", "cluster-a-dev-myapp-pod",
 			func(u *unstructured.Unstructured) { containerOf(podAsTemplate(u))["image"] = "nginx:1.8" },
 			map[string]string{"dev/pod-myapp-pod-patch.yaml": "    image: nginx:1.8\n", "dev/kustomization.yaml": "- path: pod-myapp-pod-patch.yaml\n"}, "staging",
@@ -268,8 +285,10 @@ func TestPlanWritesWhereRealRepositoriesSetTheField(t *testing.T) {
 					assertCommentsKept(t, string(f.Old), string(f.New))
 				}
 			}
-			if c.why != "" && (len(e.Placed) != 1 || !strings.Contains(e.Placed[0].Why, c.why)) {
-				t.Errorf("placed: %+v, want a why naming %s", e.Placed, c.why)
+			for _, p := range e.Placed {
+				if c.why != "" && !strings.Contains(p.Why, c.why) {
+					t.Errorf("placed: %s, want a why naming %s", p, c.why)
+				}
 			}
 			if err := e.Write(); err != nil {
 				t.Fatal(err)
