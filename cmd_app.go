@@ -25,6 +25,7 @@ import (
 	"github.com/kedit/kedit/internal/cluster"
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/auditlog"
@@ -89,7 +90,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err := uiNeedsTerminal(cmd, opts); err != nil {
 		return fail(err)
 	}
-	sig, err := runUI(ctx, cmd, cfg, o, edit)
+	sig, err := runUI(ctx, cmd, cfg, o, edit, opts.debug != "")
 	if sig != 0 {
 		return &exitError{128 + int(sig)}
 	}
@@ -250,15 +251,21 @@ func openNamed(ctx context.Context, cmd *cobra.Command, flags *kube.ConnFlags, o
 
 // runUI runs the app until it ends, then stores every object's latest
 // draft and prints --output-patch's record; sig is the signal that ended
-// it, 0 for none.
-func runUI(ctx context.Context, cmd *cobra.Command, cfg ui.Config, o *cluster.Opener, edit editSettings) (sig syscall.Signal, err error) {
+// it, 0 for none. debug: --debug's log takes the standard logger.
+func runUI(ctx context.Context, cmd *cobra.Command, cfg ui.Config, o *cluster.Opener, edit editSettings, debug bool) (sig syscall.Signal, err error) {
 	// $EDITOR files that killed kedits left behind hold drafts, maybe a
 	// Secret's values.
 	_ = ui.RemoveEditorFiles(false)
 	p := newProgram(ctx, cmd, cfg)
 	received, stop := relaySignals(p)
 	defer stop()
+	// What libraries print (the kustomize API's warnings, a log line)
+	// would land on the screen over the app: it is caught while the app
+	// runs, and the source diff shows its build's share. With --debug the
+	// standard logger writes kedit's log to its file and stays so.
+	_, stopCapture := libout.Start(!debug)
 	_, err = p.Run()
+	stopCapture()
 	// The drafts are stored before the $EDITOR files go: a draft only the
 	// in-app editor held was taken as the draft when the app ended.
 	o.CloseAll(cmd.ErrOrStderr())

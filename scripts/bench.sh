@@ -255,6 +255,15 @@ for c in ConfigMap1MiB Deployment20; do
 done
 
 echo
+echo "== source: an object's source found by search, and an edit planned and verified, in a repository of 500 kustomizations"
+go test ./source -run '^$' -bench 'SourceIn500Kustomizations' -benchtime 5x | tee "$work/source.out" | grep '^Bench'
+for c in find/namespaces find/name-prefixes plan/namespaces plan/name-prefixes; do
+	k=$(metric "$work/source.out" "SourceIn500Kustomizations/$c" ns/op)
+	m=$(metric "$work/source.out" "SourceIn500Kustomizations/$c" B/op)
+	row source "$c, 500 kustomizations (allocated)" "$(python3 -c "print('%.0f ms (%.0f MB)' % ($k/1e6, $m/1e6))")" none "≤ 1 s" "$(ok "$k <= 1e9")"
+done
+
+echo
 echo "== clean rebase cost: requests beyond the refused save, through the real binary"
 if go test ./e2e -count=1 -run 'TestE2ECleanRebaseCostsOneRequest$' >"$work/cost.out" 2>&1; then
 	row "clean rebase cost" "extra requests per clean rebase" "1 (the resubmit)" "kubectl edit: 0 and a lost update" "exactly 1" ✔

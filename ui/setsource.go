@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
@@ -37,6 +38,8 @@ type memberPlan struct {
 	secret bool
 	// warning says what the search missed (kube.SourceHints).
 	warning string
+	// caught is what libraries printed while it was planned.
+	caught []string
 }
 
 // memberDraft is what planning one object's edit reads of it.
@@ -76,12 +79,14 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
+		caught := libout.Running()
 		var out setSourcePlannedMsg
 		// Each object's edit is planned on the files as the ones before
 		// it left them, so that two edits of one file both land.
 		var planned []*source.Edit
 		for _, d := range drafts {
 			ref := source.RefOf(d.base)
+			mark := caught.Mark()
 			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
 			var src *source.Source
 			if err == nil {
@@ -100,7 +105,7 @@ func (m App) planSetSource(members []int) (App, tea.Cmd) {
 				continue
 			}
 			planned = append(planned, e)
-			out.plans = append(out.plans, memberPlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning})
+			out.plans = append(out.plans, memberPlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning, caught: caught.Since(mark)})
 		}
 		return out
 	}
@@ -122,12 +127,13 @@ func (m App) setSourcePlanned(msg setSourcePlannedMsg) App {
 	for _, p := range msg.plans {
 		w.edits, w.refs = append(w.edits, p.edit), append(w.refs, p.src.Ref)
 		names = append(names, p.src.Ref.String())
-		one := sourceContent(p.src, p.edit, p.secret)
+		one := sourceContent(p.src, p.edit, p.secret, p.caught)
 		where := append([]escape.Text{escape.Safe(p.src.Ref.String() + ":")}, one.Where...)
 		if p.warning != "" {
 			where = append(where, escape.Safe("warning: "+p.warning))
 		}
 		c.Where = append(c.Where, where...)
+		c.Notes = append(c.Notes, one.Notes...)
 		c.Diff = append(c.Diff, one.Diff...)
 	}
 	for _, f := range msg.failed {

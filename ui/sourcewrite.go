@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
@@ -40,7 +42,9 @@ type sourcePlannedMsg struct {
 	// warning says what the search missed: the path of a GitOps owner
 	// the user may not read.
 	warning string
-	err     error
+	// caught is what libraries printed while it was planned.
+	caught []string
+	err    error
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -77,6 +81,7 @@ func (m App) planSource() (App, tea.Cmd) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
+		out, mark := libout.Running(), libout.Running().Mark()
 		hints, warning, err := kube.SourceHints(ctx, base, readPath)
 		if err != nil {
 			return sourcePlannedMsg{of: id, err: err}
@@ -89,7 +94,7 @@ func (m App) planSource() (App, tea.Cmd) {
 			return sourcePlannedMsg{of: id, warning: warning, err: err}
 		}
 		e, err := source.Plan(src, base, mine)
-		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, err: err}
+		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, caught: out.Since(mark), err: err}
 	}
 }
 
@@ -106,6 +111,10 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 	if _, shown := m.whose(msg.of); !shown {
 		return m // the object was left meanwhile: its draft is kept
 	}
+	if errors.Is(msg.err, source.ErrAlreadyHeld) {
+		m.status.Info(escape.Safe(msg.err.Error()))
+		return m
+	}
 	if msg.err != nil {
 		said := msg.err.Error()
 		if msg.warning != "" {
@@ -115,7 +124,7 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 		return m
 	}
 	m.writeBack = &writeBack{edits: []*source.Edit{msg.edit}, refs: []source.Ref{msg.src.Ref}, back: screenObject}
-	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object))
+	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object), msg.caught)
 	if msg.warning != "" {
 		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
 	}
@@ -135,15 +144,27 @@ func sourceWhere(src *source.Source) string {
 	if src.Generator != "" {
 		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
 	}
-	return where + " (found by " + src.Via + ")"
+	where += " (found by " + src.Via + ")"
+	if src.Note != "" {
+		where += "; " + src.Note
+	}
+	return where
 }
 
 // sourceContent is what the source diff draws of a planned edit.
-func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
+// caught is what libraries printed while it was planned: the build's
+// warnings.
+func sourceContent(src *source.Source, e *source.Edit, secret bool, caught []string) sourcediff.Content {
 	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
 	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
 	for _, p := range e.Placed {
-		c.Where = append(c.Where, escape.Safe(p.Field+" -> "+p.File+" ("+p.How+")"))
+		c.Where = append(c.Where, escape.Safe(p.String()))
+	}
+	for _, n := range e.Notes {
+		c.Notes = append(c.Notes, escape.Safe(n))
+	}
+	for _, l := range caught {
+		c.Notes = append(c.Notes, escape.Safe("warning: "+l))
 	}
 	for _, f := range e.Files {
 		if secret {
@@ -182,9 +203,14 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		return m, func() tea.Msg {
 			var out sourceWrittenMsg
 			// A set's edits, planned one on another, are written as one:
-			// every file is checked before any is written.
+			// every file is checked before any is written. c commits
+			// them on a new branch instead, the checkout left as it is.
 			all, err := source.Combine(w.edits)
-			if err == nil {
+			switch {
+			case err != nil:
+			case msg.Commit:
+				out.branch, err = source.CommitAll(w.edits, w.refs)
+			default:
 				err = all.Write()
 			}
 			if err != nil {
@@ -192,9 +218,6 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 				return out
 			}
 			out.files = len(all.Files)
-			if msg.Commit {
-				out.branch, out.err = source.CommitAll(w.edits, w.refs)
-			}
 			return out
 		}, true
 	case sourcePlannedMsg:
@@ -216,7 +239,7 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.writeBack, m.screen = nil, back
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
-			said += " and committed them on branch " + msg.branch + " (not pushed)"
+			said = "committed " + words.Count(msg.files, "file") + " of the source on branch " + msg.branch + " (not pushed; your checkout is as it was)"
 		}
 		if back == screenObject && m.sess.Draft() != nil {
 			said += "; the live object is not saved, the draft is kept"
