@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -130,24 +131,20 @@ type Result struct {
 	Namespace string
 	// Cut are the logs that end early: the history is partial.
 	Cut []*CutError
+	// Incomplete are the engines' answers that ended early: the history
+	// is partial.
+	Incomplete []*IncompleteError
 }
 
 // Read reads the logs in files (Stdin reads stdin; gzip is recognised by
 // its magic number, not the file's name) and returns the events of the
 // object m names. Rotated files may come in any order.
 func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
-	rd := &reader{m: m, scanner: newScanner(m), open: map[string]int{}}
-	for _, f := range files {
-		if err := rd.readFile(f, stdin); err != nil {
-			return nil, err
-		}
-	}
-	res, err := rd.result(files)
-	if err != nil {
-		return nil, err
-	}
-	res.Cut = rd.cut
-	return res, nil
+	return ReadFrom(context.Background(), []Source{Files{Names: files, Stdin: stdin}}, m, Window{})
+}
+
+func newReader(m Match) *reader {
+	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}}
 }
 
 type kept struct {

@@ -1,0 +1,143 @@
+package victorialogs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/kedit/kedit/kube/auditlog"
+)
+
+// maxRow bounds one event of an answer: VictoriaLogs keeps none over
+// 2 MiB, which its JSON escaping may double.
+const maxRow = 64 << 20
+
+// EngineError says the engine could not be asked, or answered with an
+// error: URL is the engine's without credentials, Words its answer.
+type EngineError struct {
+	URL    string
+	Status string
+	Words  string
+	Err    error
+}
+
+func (e *EngineError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: cannot ask the log engine: %v", e.URL, e.Err)
+	}
+	return fmt.Sprintf("%s: the log engine answered %s: %s", e.URL, e.Status, e.Words)
+}
+
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// query sends query to /select/logsql/query within w and returns the rows
+// of its answer, each field's value as the engine gives it. An answer
+// that ends early returns the rows before it and why (cut); an engine
+// that cannot be reached or answers with an error status is an
+// *EngineError.
+func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (rows []map[string]string, cut string, err error) {
+	form := url.Values{"query": {query}, "allow_partial_response": {"0"}}
+	if !w.Since.IsZero() {
+		form.Set("start", w.Since.UTC().Format(time.RFC3339Nano))
+	}
+	switch {
+	case !w.Until.IsZero():
+		// end is exclusive; --until is not.
+		form.Set("end", w.Until.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano))
+	case !w.Since.IsZero():
+		// Up to now (and a minute of clocks' skew), not to the end of
+		// time, which an engine bounding a query's range refuses.
+		form.Set("end", time.Now().Add(time.Minute).UTC().Format(time.RFC3339Nano))
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.ep.base+"/select/logsql/query", strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, "", &EngineError{URL: s.ep.name, Err: err}
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if s.opts.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.opts.Token)
+	}
+	if s.ep.user != nil {
+		p, _ := s.ep.user.Password()
+		req.SetBasicAuth(s.ep.user.Username(), p)
+	}
+	resp, err := s.opts.Client.Do(req)
+	if err != nil {
+		return nil, "", &EngineError{URL: s.ep.name, Err: unwrapURLError(err)}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		words, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return nil, "", &EngineError{URL: s.ep.name, Status: resp.Status, Words: strings.TrimSpace(string(words))}
+	}
+	return readRows(resp.Body)
+}
+
+// readRows reads an answer: JSON lines, one event each. VictoriaLogs
+// stops an answer it has begun (its limits reached, a storage node lost)
+// with a blank line and its error, then drops the connection: the lines
+// that are no JSON are its words.
+func readRows(r io.Reader) (rows []map[string]string, cut string, err error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var words []string
+	for {
+		line, rerr := readLine(br)
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0:
+		case len(words) == 0 && line[0] == '{':
+			row := map[string]string{}
+			if json.Unmarshal(line, &row) != nil {
+				if rerr == nil {
+					return rows, "", fmt.Errorf("the log engine's answer holds a line that is no event: %.200s", line)
+				}
+				// A last line cut short: the connection dropped.
+				words = append(words, "the answer stops in the middle of an event")
+				break
+			}
+			rows = append(rows, row)
+		default:
+			words = append(words, string(line))
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			words = append(words, rerr.Error())
+			break
+		}
+	}
+	return rows, strings.Join(words, "; "), nil
+}
+
+// readLine reads one line of any length up to maxRow.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		if err != bufio.ErrBufferFull {
+			return out, err
+		}
+		if len(out) > maxRow {
+			return out, fmt.Errorf("an event longer than %d MiB", maxRow>>20)
+		}
+	}
+}
+
+// unwrapURLError drops url.Error's repetition of the request's URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
