@@ -98,7 +98,7 @@ func TestHistoryFromVictoriaLogsAsFromTheFile(t *testing.T) {
 
 	_, stderr, code := runBinary(t, "", append([]string{"history", "cm/race", "--debug", "--audit-token", "t0ken-xyz", "--audit-log", engine}, base...)...)
 	if code != 1 || !strings.Contains(stderr, engine+": the object's events: ") || !strings.Contains(stderr, engine+": the writers' reads: ") ||
-		!strings.Contains(stderr, " events in ") || strings.Contains(stderr, "xyz") {
+		!strings.Contains(stderr, " bytes in ") || strings.Contains(stderr, "xyz") {
 		t.Errorf("--debug: exit %d\n%s", code, stderr)
 	}
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/go-logr/logr"
+
 	"github.com/kedit/kedit/kube/auditlog"
 	"github.com/kedit/kedit/kube/auditlog/victorialogs"
 )
@@ -84,6 +86,17 @@ func openEngine(raw, token string, debug io.Writer) (auditlog.Source, error) {
 		err = fmt.Errorf("%s: no log engine of this scheme", raw)
 	}
 	return nil, err
+}
+
+// logLines writes each line written to it to a logger: the queries a
+// log engine is sent, in --debug's log.
+type logLines struct{ l logr.Logger }
+
+func (w logLines) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		w.l.Info(line)
+	}
+	return len(p), nil
 }
 
 // PartialOf says, for a history's coverage (history.Coverage.Partial),

@@ -277,7 +277,7 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		opened.Schema = func() (*schemacheck.Schema, error) { return o.checkSchema(t) }
 	}
 	if len(o.auditLogs) > 0 {
-		opened.History = newHistoryReader(o.auditLogs, AuditOptions{Token: o.auditToken}, t, mergeOpts).read
+		opened.History = newHistoryReader(o.auditLogs, AuditOptions{Token: o.auditToken, Debug: logLines{o.logger}}, t, mergeOpts).read
 	}
 	return ob, opened, nil
 }

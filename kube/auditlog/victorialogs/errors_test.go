@@ -224,7 +224,7 @@ func TestCredentialsAreSentNeverShown(t *testing.T) {
 		if strings.Contains(all, "xyz") {
 			t.Errorf("a credential shown:\n%s", all)
 		}
-		if !strings.Contains(debug.String(), ": the object's events: ") || !strings.Contains(debug.String(), " events in ") {
+		if !strings.Contains(debug.String(), ": the object's events: ") || !strings.Contains(debug.String(), " bytes in ") {
 			t.Errorf("--debug said:\n%s", debug.String())
 		}
 	}

@@ -102,11 +102,11 @@ func TestRebuiltEventsAreTheOriginals(t *testing.T) {
 			want[string(ev.AuditID)] = line
 		}
 		s.Insert(t, in.lines(t, evs), in.params)
-		rows, cut, err := src.query(context.Background(), fmt.Sprintf("round:=%d", round), auditlog.Window{})
-		if err != nil || cut != "" {
-			t.Fatalf("round %d: %v %s", round, err, cut)
+		a, err := src.query(context.Background(), fmt.Sprintf("round:=%d", round), auditlog.Window{})
+		if err != nil || a.cut != "" {
+			t.Fatalf("round %d: %v %+v", round, err, a)
 		}
-		got, err := rebuildAll(rows, src.Name())
+		got, err := rebuildAll(a.rows, src.Name())
 		if err != nil {
 			t.Fatalf("round %d (ingest %s): %v", round, in.params.Encode(), err)
 		}

@@ -85,14 +85,18 @@ func (s *Source) Feed(ctx context.Context, c *auditlog.Collector) error {
 // order the API server logged them.
 func (s *Source) ask(ctx context.Context, c *auditlog.Collector, what, query string, w auditlog.Window) error {
 	start := time.Now()
-	rows, cut, err := s.query(ctx, query, w)
+	a, err := s.query(ctx, query, w)
 	if s.opts.Debug != nil {
-		fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %d events in %s\n", s.ep.name, what, query, windowWords(w), len(rows), time.Since(start).Round(time.Millisecond))
+		if err != nil {
+			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: failed after %s\n", s.ep.name, what, query, windowWords(w), time.Since(start).Round(time.Millisecond))
+		} else {
+			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %d events, %d bytes in %s\n", s.ep.name, what, query, windowWords(w), len(a.rows), a.bytes, time.Since(start).Round(time.Millisecond))
+		}
 	}
 	if err != nil {
 		return err
 	}
-	events, err := rebuildAll(rows, s.ep.name)
+	events, err := rebuildAll(a.rows, s.ep.name)
 	if err != nil {
 		return err
 	}
@@ -101,8 +105,8 @@ func (s *Source) ask(ctx context.Context, c *auditlog.Collector, what, query str
 			return err
 		}
 	}
-	if cut != "" {
-		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %d events: %s", len(rows), cut)})
+	if a.cut != "" {
+		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %d events: %s", len(a.rows), a.cut)})
 	}
 	if n := flattenedBodies(events); n > 0 {
 		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what,

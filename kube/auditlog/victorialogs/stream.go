@@ -38,12 +38,21 @@ func (e *EngineError) Error() string {
 
 func (e *EngineError) Unwrap() error { return e.Err }
 
-// query sends query to /select/logsql/query within w and returns the rows
-// of its answer, each field's value as the engine gives it. An answer
-// that ends early returns the rows before it and why (cut); an engine
-// that cannot be reached or answers with an error status is an
+// answer is what the engine answered a query.
+type answer struct {
+	// rows are its events, each field's value as the engine gives it.
+	rows []map[string]string
+	// cut says why the answer ended early; empty when it did not.
+	cut string
+	// bytes counts the bytes of its body.
+	bytes int64
+}
+
+// query sends query to /select/logsql/query within w and returns the
+// answer: an answer that ends early has the rows before it and why; an
+// engine that cannot be reached or answers with an error status is an
 // *EngineError.
-func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (rows []map[string]string, cut string, err error) {
+func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (*answer, error) {
 	form := url.Values{"query": {query}, "allow_partial_response": {"0"}}
 	if !w.Since.IsZero() {
 		form.Set("start", w.Since.UTC().Format(time.RFC3339Nano))
@@ -59,7 +68,7 @@ func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (ro
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.ep.base+"/select/logsql/query", strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, "", &EngineError{URL: s.ep.name, Err: err}
+		return nil, &EngineError{URL: s.ep.name, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if s.opts.Token != "" {
@@ -71,14 +80,31 @@ func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (ro
 	}
 	resp, err := s.opts.Client.Do(req)
 	if err != nil {
-		return nil, "", &EngineError{URL: s.ep.name, Err: unwrapURLError(err)}
+		return nil, &EngineError{URL: s.ep.name, Err: unwrapURLError(err)}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		words, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return nil, "", &EngineError{URL: s.ep.name, Status: resp.Status, Words: strings.TrimSpace(string(words))}
+		return nil, &EngineError{URL: s.ep.name, Status: resp.Status, Words: strings.TrimSpace(string(words))}
 	}
-	return readRows(resp.Body)
+	body := &counter{r: resp.Body}
+	rows, cut, err := readRows(body)
+	if err != nil {
+		return nil, &EngineError{URL: s.ep.name, Err: err}
+	}
+	return &answer{rows: rows, cut: cut, bytes: body.n}, nil
+}
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // readRows reads an answer: JSON lines, one event each. VictoriaLogs
