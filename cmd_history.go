@@ -83,7 +83,8 @@ shipped to (see the README). The engine is asked only for the object's
 events and for the lists and watches of its collection by the users who
 wrote it, within --since and --until (which then bound what is judged,
 not only the table); ?filter=LOGSQL is added to every query (a cluster's
-stream: ?filter={cluster="prod"}). Basic auth goes in the URL
+stream: ?filter={cluster="prod"}), ?tenant=ACCOUNT:PROJECT asks one of
+VictoriaLogs' tenants. Basic auth goes in the URL
 (victorialogs://USER:PASSWORD@HOST:PORT), a bearer token in --audit-token
 or $KEDIT_AUDIT_TOKEN; neither is ever printed. An engine that cannot be
 reached or answers with an error is exit 2, naming the URL and the

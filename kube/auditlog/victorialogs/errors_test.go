@@ -29,7 +29,8 @@ func TestURLs(t *testing.T) {
 		{raw: "victorialogs://logs:9428", base: "http://logs:9428", name: "victorialogs://logs:9428"},
 		{raw: "victorialogs+https://logs.example.com:443/vl/", base: "https://logs.example.com:443/vl", name: "victorialogs+https://logs.example.com:443/vl/"},
 		{raw: "victorialogs://ann:s3cret@logs:9428?filter=" + url.QueryEscape(`{cluster="prod"}`), base: "http://logs:9428", name: "victorialogs://ann:xxxxx@logs:9428", filter: `{cluster="prod"}`},
-		{raw: "victorialogs://logs:9428?tenant=1", err: `victorialogs://logs:9428: unknown parameter "tenant": the URL takes ?filter=LOGSQL`},
+		{raw: "victorialogs://logs:9428?tenants=1", err: `victorialogs://logs:9428: unknown parameter "tenants": the URL takes ?filter=LOGSQL and ?tenant=ACCOUNT:PROJECT`},
+		{raw: "victorialogs://logs:9428?tenant=a:1", err: `victorialogs://logs:9428: tenant "a:1": give ACCOUNT:PROJECT, two numbers (VictoriaLogs' AccountID and ProjectID)`},
 		{raw: "victorialogs:///x", err: "victorialogs:///x: give the engine's HOST:PORT"},
 		{raw: "opensearch://ann:s3cret@logs:9200", err: "opensearch://ann:xxxxx@logs:9200: a log engine's URL is victorialogs://HOST:PORT or victorialogs+https://HOST:PORT"},
 		{raw: "victorialogs://ann:s3cret@lo gs:9428", err: "victorialogs://ann:xxxxx@lo gs:9428: not a URL"},
@@ -115,11 +116,14 @@ func TestEngineErrorSaysItsWords(t *testing.T) {
 func TestAnswerStoppedByTheEngine(t *testing.T) {
 	answer := `{"_time":"2026-01-01T00:00:00Z","verb":"get"}` + "\n" +
 		"\ncannot execute query [objectRef.name:=r1]: the request couldn't be executed in 30.001 seconds; possible solutions: to increase -search.maxQueryDuration=30s; to pass bigger value to 'timeout' query arg\n"
-	rows, cut, err := readRows(io.MultiReader(strings.NewReader(answer), errReader{io.ErrUnexpectedEOF}))
+	var rows []map[string]string
+	keep := func(row map[string]string) error { rows = append(rows, row); return nil }
+	_, cut, err := readRows(io.MultiReader(strings.NewReader(answer), errReader{io.ErrUnexpectedEOF}), keep)
 	if err != nil || len(rows) != 1 || !strings.HasPrefix(cut, "cannot execute query [objectRef.name:=r1]: the request couldn't be executed in 30.001 seconds") {
 		t.Errorf("rows %v cut %q err %v", rows, cut, err)
 	}
-	rows, cut, err = readRows(strings.NewReader(`{"_time":"2026-01-01T00:00:00Z"}` + "\n" + `{"_time":"2026-01-`))
+	rows = nil
+	_, cut, err = readRows(strings.NewReader(`{"_time":"2026-01-01T00:00:00Z"}`+"\n"+`{"_time":"2026-01-`), keep)
 	if err != nil || len(rows) != 1 || cut != "the answer stops in the middle of an event" {
 		t.Errorf("a connection dropped mid-event: rows %v cut %q err %v", rows, cut, err)
 	}
@@ -252,5 +256,25 @@ func TestFlattenedBodiesAreSaidPartial(t *testing.T) {
 	}
 	if len(res.Incomplete) != 1 || !strings.Contains(res.Incomplete[0].Error(), "ingest with preserve_json_keys=requestObject,responseObject") {
 		t.Errorf("incomplete: %v", res.Incomplete)
+	}
+}
+
+// TestTenantIsAsked: ?tenant=ACCOUNT:PROJECT asks a real VictoriaLogs for
+// that tenant's events (its AccountID and ProjectID), and only for them.
+func TestTenantIsAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts VictoriaLogs; not run with -short")
+	}
+	s := vltest.Start(t)
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 7))
+	s.InsertTenant(t, "12:34", bytes.Join(randomLog(r, 200, time.Now().Add(-time.Hour)), []byte("\n")), url.Values{"preserve_json_keys": {"requestObject,responseObject"}})
+	src, _ := New("victorialogs://"+s.Addr+"?tenant=12:34", Options{})
+	if res, err := feed(src); err != nil || len(res.Events) == 0 {
+		t.Errorf("the tenant's events: %v", err)
+	}
+	src, _ = New("victorialogs://"+s.Addr, Options{})
+	var none *auditlog.NoEventsError
+	if _, err := feed(src); !errors.As(err, &none) {
+		t.Errorf("the default tenant: %v", err)
 	}
 }

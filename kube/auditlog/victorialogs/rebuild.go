@@ -46,21 +46,21 @@ type rebuilt struct {
 	auditID             string
 }
 
-// rebuildAll puts rows back together as events, sorted as the API server
-// logged them: by stageTimestamp, a request's stages in order.
-func rebuildAll(rows []map[string]string, source string) ([]rebuilt, error) {
-	out := make([]rebuilt, 0, len(rows))
-	for _, row := range rows {
-		ev, err := rebuild(row)
-		where := fmt.Sprintf("%s _time %s auditID %s", source, row[timeField], row["auditID"])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
-		}
-		ev.where = where
-		out = append(out, ev)
+// rebuildRow puts a row of source back together as an event.
+func rebuildRow(row map[string]string, source string) (rebuilt, error) {
+	ev, err := rebuild(row)
+	ev.where = fmt.Sprintf("%s _time %s auditID %s", source, row[timeField], row["auditID"])
+	if err != nil {
+		return ev, fmt.Errorf("%s: %w", ev.where, err)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := &out[i], &out[j]
+	return ev, nil
+}
+
+// sortLogged sorts events as the API server logged them: by
+// stageTimestamp, a request's stages in order.
+func sortLogged(events []rebuilt) {
+	sort.SliceStable(events, func(i, j int) bool {
+		a, b := &events[i], &events[j]
 		if a.stageTime != b.stageTime {
 			return a.stageTime < b.stageTime
 		}
@@ -72,7 +72,6 @@ func rebuildAll(rows []map[string]string, source string) ([]rebuilt, error) {
 		}
 		return a.auditID < b.auditID
 	})
-	return out, nil
 }
 
 // flattenedBodies counts the events whose bodies came back flattened.

@@ -85,28 +85,30 @@ func (s *Source) Feed(ctx context.Context, c *auditlog.Collector) error {
 // order the API server logged them.
 func (s *Source) ask(ctx context.Context, c *auditlog.Collector, what, query string, w auditlog.Window) error {
 	start := time.Now()
-	a, err := s.query(ctx, query, w)
+	var events []rebuilt
+	a, err := s.query(ctx, query, w, func(row map[string]string) error {
+		ev, err := rebuildRow(row, s.ep.name)
+		events = append(events, ev)
+		return err
+	})
 	if s.opts.Debug != nil {
 		if err != nil {
 			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: failed after %s\n", s.ep.name, what, query, windowWords(w), time.Since(start).Round(time.Millisecond))
 		} else {
-			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %d events, %d bytes in %s\n", s.ep.name, what, query, windowWords(w), len(a.rows), a.bytes, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %d events, %d bytes in %s\n", s.ep.name, what, query, windowWords(w), a.events, a.bytes, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	if err != nil {
 		return err
 	}
-	events, err := rebuildAll(a.rows, s.ep.name)
-	if err != nil {
-		return err
-	}
+	sortLogged(events)
 	for _, ev := range events {
 		if err := c.Add(ev.json, ev.where); err != nil {
 			return err
 		}
 	}
 	if a.cut != "" {
-		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %d events: %s", len(a.rows), a.cut)})
+		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %d events: %s", a.events, a.cut)})
 	}
 	if n := flattenedBodies(events); n > 0 {
 		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what,

@@ -40,19 +40,20 @@ func (e *EngineError) Unwrap() error { return e.Err }
 
 // answer is what the engine answered a query.
 type answer struct {
-	// rows are its events, each field's value as the engine gives it.
-	rows []map[string]string
+	// events counts its events.
+	events int
 	// cut says why the answer ended early; empty when it did not.
 	cut string
 	// bytes counts the bytes of its body.
 	bytes int64
 }
 
-// query sends query to /select/logsql/query within w and returns the
-// answer: an answer that ends early has the rows before it and why; an
+// query sends query to /select/logsql/query within w and hands each event
+// of the answer to fn as it comes (each field's value as the engine gives
+// it). An answer that ends early says why, after the events before; an
 // engine that cannot be reached or answers with an error status is an
 // *EngineError.
-func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (*answer, error) {
+func (s *Source) query(ctx context.Context, query string, w auditlog.Window, fn func(row map[string]string) error) (*answer, error) {
 	form := url.Values{"query": {query}, "allow_partial_response": {"0"}}
 	if !w.Since.IsZero() {
 		form.Set("start", w.Since.UTC().Format(time.RFC3339Nano))
@@ -74,6 +75,10 @@ func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (*a
 	if s.opts.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+s.opts.Token)
 	}
+	if s.ep.account != "" {
+		req.Header.Set("AccountID", s.ep.account)
+		req.Header.Set("ProjectID", s.ep.project)
+	}
 	if s.ep.user != nil {
 		p, _ := s.ep.user.Password()
 		req.SetBasicAuth(s.ep.user.Username(), p)
@@ -88,11 +93,22 @@ func (s *Source) query(ctx context.Context, query string, w auditlog.Window) (*a
 		return nil, &EngineError{URL: s.ep.name, Status: resp.Status, Words: strings.TrimSpace(string(words))}
 	}
 	body := &counter{r: resp.Body}
-	rows, cut, err := readRows(body)
-	if err != nil {
+	n, cut, err := readRows(body, fn)
+	var bad *badAnswer
+	if errors.As(err, &bad) {
 		return nil, &EngineError{URL: s.ep.name, Err: err}
 	}
-	return &answer{rows: rows, cut: cut, bytes: body.n}, nil
+	if err != nil {
+		return nil, err
+	}
+	return &answer{events: n, cut: cut, bytes: body.n}, nil
+}
+
+// badAnswer is a line of an answer that is no event, amid events.
+type badAnswer struct{ line []byte }
+
+func (e *badAnswer) Error() string {
+	return fmt.Sprintf("the answer holds a line that is no event: %.200s", e.line)
 }
 
 // counter counts the bytes read through it.
@@ -107,11 +123,12 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readRows reads an answer: JSON lines, one event each. VictoriaLogs
-// stops an answer it has begun (its limits reached, a storage node lost)
-// with a blank line and its error, then drops the connection: the lines
-// that are no JSON are its words.
-func readRows(r io.Reader) (rows []map[string]string, cut string, err error) {
+// readRows reads an answer, JSON lines of one event each, and hands each
+// to fn; it returns how many there were. VictoriaLogs stops an answer it
+// has begun (its limits reached, a storage node lost) with a blank line
+// and its error, then drops the connection: the lines that are no JSON
+// are its words.
+func readRows(r io.Reader, fn func(row map[string]string) error) (n int, cut string, err error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var words []string
 	for {
@@ -123,13 +140,16 @@ func readRows(r io.Reader) (rows []map[string]string, cut string, err error) {
 			row := map[string]string{}
 			if json.Unmarshal(line, &row) != nil {
 				if rerr == nil {
-					return rows, "", fmt.Errorf("the log engine's answer holds a line that is no event: %.200s", line)
+					return n, "", &badAnswer{line: line}
 				}
 				// A last line cut short: the connection dropped.
 				words = append(words, "the answer stops in the middle of an event")
 				break
 			}
-			rows = append(rows, row)
+			n++
+			if err := fn(row); err != nil {
+				return n, "", err
+			}
 		default:
 			words = append(words, string(line))
 		}
@@ -141,7 +161,7 @@ func readRows(r io.Reader) (rows []map[string]string, cut string, err error) {
 			break
 		}
 	}
-	return rows, strings.Join(words, "; "), nil
+	return n, strings.Join(words, "; "), nil
 }
 
 // readLine reads one line of any length up to maxRow.

@@ -3,6 +3,7 @@ package victorialogs
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -26,11 +27,15 @@ type endpoint struct {
 	user *url.Userinfo
 	// filter is LogsQL added to every query; empty for none.
 	filter string
+	// account and project are the tenant asked (VictoriaLogs' AccountID
+	// and ProjectID headers); empty for the engine's default, 0:0.
+	account, project string
 	// name is the URL as it is shown: its password masked, no filter.
 	name string
 }
 
-// parseURL reads victorialogs://[USER:PASSWORD@]HOST:PORT[/PREFIX][?filter=LOGSQL]
+// parseURL reads
+// victorialogs://[USER:PASSWORD@]HOST:PORT[/PREFIX][?filter=LOGSQL][&tenant=ACCOUNT[:PROJECT]]
 // (or victorialogs+https://).
 func parseURL(raw string) (*endpoint, error) {
 	u, err := url.Parse(raw)
@@ -55,11 +60,21 @@ func parseURL(raw string) (*endpoint, error) {
 	}
 	q := u.Query()
 	for k := range q {
-		if k != "filter" {
-			return nil, fmt.Errorf("%s: unknown parameter %q: the URL takes ?filter=LOGSQL", ep.name, k)
+		if k != "filter" && k != "tenant" {
+			return nil, fmt.Errorf("%s: unknown parameter %q: the URL takes ?filter=LOGSQL and ?tenant=ACCOUNT:PROJECT", ep.name, k)
 		}
 	}
 	ep.filter = strings.TrimSpace(q.Get("filter"))
+	if t := q.Get("tenant"); t != "" {
+		var ok bool
+		ep.account, ep.project, ok = strings.Cut(t, ":")
+		if !ok {
+			ep.project = "0"
+		}
+		if !isUint(ep.account) || !isUint(ep.project) {
+			return nil, fmt.Errorf("%s: tenant %q: give ACCOUNT:PROJECT, two numbers (VictoriaLogs' AccountID and ProjectID)", ep.name, t)
+		}
+	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	ep.base = strings.TrimSuffix(u.String(), "/")
 	return ep, nil
@@ -81,4 +96,9 @@ func masked(raw string) string {
 		return raw
 	}
 	return scheme + "://" + user + ":xxxxx" + rest[at:]
+}
+
+func isUint(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
 }

@@ -223,10 +223,28 @@ func (s *Server) Insert(t testing.TB, lines []byte, params url.Values) {
 	s.Flush(t)
 }
 
+// InsertTenant is Insert into tenant ACCOUNT:PROJECT (VictoriaLogs'
+// AccountID and ProjectID).
+func (s *Server) InsertTenant(t testing.TB, tenant string, lines []byte, params url.Values) {
+	t.Helper()
+	if err := s.insertTenant(tenant, lines, params); err != nil {
+		t.Fatal(err)
+	}
+	s.Flush(t)
+}
+
 func (s *Server) insert(lines []byte, params url.Values) error {
+	return s.insertTenant("", lines, params)
+}
+
+func (s *Server) insertTenant(tenant string, lines []byte, params url.Values) error {
 	req, err := http.NewRequest(http.MethodPost, s.URL+"/insert/jsonline?"+params.Encode(), bytes.NewReader(lines))
 	if err != nil {
 		return err
+	}
+	if account, project, ok := strings.Cut(tenant, ":"); ok {
+		req.Header.Set("AccountID", account)
+		req.Header.Set("ProjectID", project)
 	}
 	// Not a form: VictoriaLogs would read the body as one.
 	req.Header.Set("Content-Type", "application/stream+json")
