@@ -91,8 +91,8 @@ reached or answers with an error is exit 2, naming the URL and the
 engine's words; an answer it cut short (its limits reached) or events it
 holds flattened (sent without preserve_json_keys=requestObject,
 responseObject) make the history partial. Files and URLs may be given
-together. --debug says on stderr each query sent and how many events came
-back.
+together. --debug says on stderr each query sent and how many events and
+bytes came back.
 
 TYPE resolves as elsewhere when the cluster answers (and a lost value's
 value now is read from the live object); without one (no kubeconfig, or
@@ -135,7 +135,7 @@ judged, or a log ends early, and nothing was found.`,
 	}
 	cmd.Flags().StringArrayVar(&o.logs, "audit-log", nil, "an API server audit log `FILE` (JSON lines, plain or gzip; - for stdin), or a log engine's URL (victorialogs://HOST:PORT, victorialogs+https://HOST:PORT); repeat for more")
 	cmd.Flags().StringVar(&o.token, "audit-token", "", "a bearer `TOKEN` for the log engine of --audit-log URL (default $KEDIT_AUDIT_TOKEN); never printed")
-	cmd.Flags().BoolVar(&o.debug, "debug", false, "say on stderr each query sent to a log engine and how many events came back")
+	cmd.Flags().BoolVar(&o.debug, "debug", false, "say on stderr each query sent to a log engine and how many events and bytes came back")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
 	cmd.Flags().BoolVar(&o.wide, "wide", false, "the version table whole: the user agent, full times, nothing cut short")
 	cmd.Flags().StringVar(&o.since, "since", "", "the version table from `TIME` on: RFC 3339 (2025-03-01T10:00:00Z) or a duration before now (1h)")
