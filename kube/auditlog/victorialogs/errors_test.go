@@ -278,3 +278,49 @@ func TestTenantIsAsked(t *testing.T) {
 		t.Errorf("the default tenant: %v", err)
 	}
 }
+
+// TestReadsRefusedForLimitsArePartial: a real VictoriaLogs that refuses the
+// query for the writers' reads for its limits (its time limit: the query's
+// timeout, here set so short that it cannot be met) leaves the history
+// partial, naming what was asked and the engine's words; refusing the
+// query for the object's events so is an error (nothing could be read).
+func TestReadsRefusedForLimitsArePartial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts VictoriaLogs; not run with -short")
+	}
+	s := vltest.Start(t)
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 8))
+	s.Insert(t, bytes.Join(randomLog(r, 200, time.Now().Add(-time.Hour)), []byte("\n")), url.Values{"preserve_json_keys": {"requestObject,responseObject"}})
+	target, _ := url.Parse(s.URL)
+	for _, c := range []struct {
+		limit string // the query given no time
+		err   bool
+	}{{"the writers' reads", false}, {"the object's events", true}} {
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		n := 0
+		proxy.Director = func(req *http.Request) {
+			req.URL.Scheme, req.URL.Host = target.Scheme, target.Host
+			n++
+			if (n == 2) == (c.limit == "the writers' reads") {
+				body, _ := io.ReadAll(req.Body)
+				body = append(body, "&timeout=1ns"...)
+				req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+			}
+		}
+		front := httptest.NewServer(proxy)
+		src, _ := New("victorialogs://"+strings.TrimPrefix(front.URL, "http://"), Options{})
+		res, err := feed(src)
+		front.Close()
+		if c.err {
+			var ee *EngineError
+			if !errors.As(err, &ee) || !strings.Contains(err.Error(), "503 Service Unavailable: ") || !strings.Contains(err.Error(), "maxQueryDuration") {
+				t.Errorf("%s given no time: %v", c.limit, err)
+			}
+			continue
+		}
+		if err != nil || len(res.Events) == 0 || len(res.Incomplete) != 1 ||
+			!strings.HasPrefix(res.Incomplete[0].Error(), src.Name()+", the writers' reads: the engine did not answer within its limits: the request couldn't be executed") {
+			t.Errorf("%s given no time: %v, %v", c.limit, err, res)
+		}
+	}
+}

@@ -20,12 +20,16 @@
 // naming the URL (its credentials masked) and the engine's words; an
 // answer that ends early (a query stopped by the engine's limits) is kept
 // and reported as incomplete (auditlog.IncompleteError), so the history is
-// partial. kedit asks for complete answers only: a cluster whose storage
-// node is down answers with an error, never with part of the events.
+// partial, and so is an answer for the reads refused for the engine's
+// limits (503, 429: its time or its concurrent queries), once the
+// object's events are read. kedit asks for complete answers only: a
+// cluster whose storage node is down answers with an error, never with
+// part of the events.
 package victorialogs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -78,7 +82,16 @@ func (s *Source) Feed(ctx context.Context, c *auditlog.Collector) error {
 	if len(users) == 0 {
 		return nil
 	}
-	return s.ask(ctx, c, "the writers' reads", readsQuery(s.ep.filter, m, users), w)
+	const reads = "the writers' reads"
+	err := s.ask(ctx, c, reads, readsQuery(s.ep.filter, m, users), w)
+	var ee *EngineError
+	if errors.As(err, &ee) && ee.limited() {
+		// The object's events are read: without the reads the history
+		// is partial, not unknown.
+		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: reads, Why: "the engine did not answer within its limits: " + ee.Words})
+		return nil
+	}
+	return err
 }
 
 // ask sends one query and hands its events to c, each request's in the

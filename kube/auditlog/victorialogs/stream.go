@@ -38,6 +38,12 @@ func (e *EngineError) Error() string {
 
 func (e *EngineError) Unwrap() error { return e.Err }
 
+// limited reports whether the engine refused for its limits: the time a
+// query may take, the queries it runs at once.
+func (e *EngineError) limited() bool {
+	return strings.HasPrefix(e.Status, "503") || strings.HasPrefix(e.Status, "429")
+}
+
 // answer is what the engine answered a query.
 type answer struct {
 	// events counts its events.
