@@ -38,6 +38,9 @@ import (
 	"github.com/kedit/kedit/kube/auditlog"
 )
 
+// answerTimeout bounds the wait for an engine's answer to begin.
+const answerTimeout = 2 * time.Minute
+
 // Options are how kedit talks to the engine.
 type Options struct {
 	// Token is a bearer token sent with every query; it is never printed.
@@ -63,7 +66,12 @@ func New(raw string, o Options) (*Source, error) {
 		return nil, err
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// An engine that takes the query and never answers is an error,
+		// not a hang; VictoriaLogs gives up on a query after 30 s by
+		// default (-search.maxQueryDuration).
+		t.ResponseHeaderTimeout = answerTimeout
+		o.Client = &http.Client{Transport: t}
 	}
 	return &Source{ep: ep, opts: o}, nil
 }
