@@ -110,11 +110,7 @@ func randomUser(r *rand.Rand) authnv1.UserInfo {
 	if r.IntN(3) == 0 {
 		u.Extra = map[string]authnv1.ExtraValue{}
 		for range r.IntN(3) {
-			k := pick(r, nastyKeys)
-			if k == "" {
-				continue
-			}
-			u.Extra[k] = authnv1.ExtraValue{pick(r, nastyText)}
+			u.Extra[pick(r, nastyKeys)] = authnv1.ExtraValue{pick(r, nastyText)}
 		}
 	}
 	return u
@@ -174,7 +170,7 @@ func randomEvent(r *rand.Rand, i int, at time.Time) auditv1.Event {
 	if r.IntN(2) == 0 {
 		ev.Annotations = map[string]string{}
 		for range 1 + r.IntN(3) {
-			k := pick(r, []string{"authorization.k8s.io/decision", "authorization.k8s.io/reason", "pod-security.kubernetes.io/enforce-policy", "a", strings.Repeat("k", 130)})
+			k := pick(r, []string{"authorization.k8s.io/decision", "authorization.k8s.io/reason", "pod-security.kubernetes.io/enforce-policy", "a", "", strings.Repeat("k", 130)})
 			ev.Annotations[k] = pick(r, nastyText)
 		}
 	}

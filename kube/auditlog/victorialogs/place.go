@@ -61,12 +61,13 @@ var (
 // into obj, whose shape is n. It reports a body that came flattened.
 func place(obj map[string]any, n *node, full, rest, v string) (flattened bool, err error) {
 	// No field of an event has a dot in its name: the first dot is a
-	// level, and a map's key is the rest, dots and all.
-	key, sub := rest, ""
+	// level, and a map's key is the rest, dots and all (even none: an
+	// empty key).
+	key, sub, dotted := rest, "", false
 	child, ok := n.fields[key]
 	if !ok {
 		if i := strings.IndexByte(rest, '.'); i > 0 {
-			key, sub = rest[:i], rest[i+1:]
+			key, sub, dotted = rest[:i], rest[i+1:], true
 			child, ok = n.fields[key]
 		}
 	}
@@ -77,7 +78,7 @@ func place(obj map[string]any, n *node, full, rest, v string) (flattened bool, e
 		obj[rest] = v // a field of a later version of the API: kept as text
 		return false, nil
 	}
-	if sub == "" {
+	if !dotted {
 		val, err := value(child, v)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", full, err)
@@ -96,7 +97,11 @@ func place(obj map[string]any, n *node, full, rest, v string) (flattened bool, e
 		if err != nil {
 			return false, err
 		}
-		val, err := value(&node{shape: map[shape]shape{textMap: text, arrayMap: array}[child.shape]}, v)
+		item := textNode
+		if child.shape == arrayMap {
+			item = arrayNode
+		}
+		val, err := value(item, v)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", full, err)
 		}
