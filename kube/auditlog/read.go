@@ -163,6 +163,8 @@ type reader struct {
 	// open are the watches begun (ResponseStarted) and not yet ended, by
 	// audit ID, as indexes in events.
 	open map[string]int
+	// seen are the events kept, so that one held twice is kept once.
+	seen map[seenKey]bool
 }
 
 func (rd *reader) readFile(name string, stdin io.Reader) error {

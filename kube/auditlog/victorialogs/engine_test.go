@@ -195,3 +195,47 @@ func TestWindowIsAskedFor(t *testing.T) {
 		t.Errorf("%d of the object's own events in the window, want %d", got2, byName)
 	}
 }
+
+// TestOverlappingSourcesCountEachEventOnce: the same events from two
+// sources (a file given twice; a file and the VictoriaLogs it was shipped
+// to, as when yesterday's file and today's engine overlap) are one
+// history: each event once, the report the file's alone.
+func TestOverlappingSourcesCountEachEventOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts VictoriaLogs; not run with -short")
+	}
+	s := vltest.Start(t)
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 9))
+	lines := randomLog(r, 400, time.Now().Add(-time.Hour))
+	s.Insert(t, bytes.Join(lines, []byte("\n")), url.Values{"preserve_json_keys": {"requestObject,responseObject"}, "_time_field": {"stageTimestamp"}})
+	file := filepath.Join(t.TempDir(), "audit.log")
+	if err := os.WriteFile(file, bytes.Join(lines, []byte("\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := auditlog.Match{Resources: []string{"configmaps"}, Namespace: "shop", Name: "r1", Scoped: true, Namespaced: true}
+	once, err := auditlog.Read([]string{file}, nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := New("victorialogs://"+s.Addr, Options{})
+	obj := history.ReportObject{Resource: "configmaps", Namespace: "shop", Name: "r1"}
+	want := history.Analyze(once.Events).Report(obj)
+	for name, srcs := range map[string][]auditlog.Source{
+		"the file twice":          {auditlog.Files{Names: []string{file, file}}},
+		"the file and the engine": {auditlog.Files{Names: []string{file}}, src},
+		"the engine and the file": {src, auditlog.Files{Names: []string{file}}},
+	} {
+		got, err := auditlog.ReadFrom(context.Background(), srcs, m, auditlog.Window{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Events) != len(once.Events) {
+			t.Errorf("%s: %d events, the file alone %d", name, len(got.Events), len(once.Events))
+		}
+		if rep := history.Analyze(got.Events).Report(obj); !reflect.DeepEqual(rep, want) {
+			a, _ := json.Marshal(rep)
+			b, _ := json.Marshal(want)
+			t.Errorf("%s: the report\n%s\nthe file's alone\n%s", name, a, b)
+		}
+	}
+}
