@@ -71,13 +71,23 @@ STRESS_EDITS ?= 50
 STRESS_REPORT ?= $(CURDIR)/bin/stress.json
 # STRESS_SCHEMA_MUTATIONS: the schema check against the server's dry run (`make test` tries 400).
 STRESS_SCHEMA_MUTATIONS ?= 20000
-stress: stress-merge
+# STRESS_RACE_SEEDS: kedit history against the race harness's ground truth (real kubectl verbs on a
+# localcluster with its audit log; `make test` plays 4 races and the incidents), from STRESS_RACE_SEED,
+# new each run unless given; its confusion table goes to STRESS_RACE_REPORT (see RELIABILITY.md).
+STRESS_RACE_SEEDS ?= 300
+STRESS_RACE_SEED ?= $(shell date +%s)
+STRESS_RACE_REPORT ?= $(CURDIR)/bin/race.md
+stress: stress-merge localcluster
 	@mkdir -p bin
 	KEDIT_STRESS_SESSIONS=$(STRESS_SESSIONS) KEDIT_STRESS_EDITS=$(STRESS_EDITS) KEDIT_STRESS_REPORT=$(STRESS_REPORT) \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestStress' -v ./kube
 	@cat $(STRESS_REPORT)
 	KEDIT_SCHEMA_MUTATIONS=$(STRESS_SCHEMA_MUTATIONS) \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestCheckAgreesWithTheServer$$' -v ./kube/schemacheck
+	KEDIT_RACE_SEEDS=$(STRESS_RACE_SEEDS) KEDIT_SEED=$(STRESS_RACE_SEED) KEDIT_RACE_REPORT=$(STRESS_RACE_REPORT) \
+		LOCALCLUSTER_BIN=$(CURDIR)/bin/localcluster \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestHistoryAgainstRealRaces$$' ./e2e
+	@cat $(STRESS_RACE_REPORT)
 
 ## stress-merge: kedit's line merge against the git on the machine under every git merge-file flag
 ## (styles, favors, marker sizes, labels), STRESS_MERGE_CASES random cases (`make test` runs 2,000)

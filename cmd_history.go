@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,39 +39,50 @@ func newHistoryCmd(flags *kube.ConnFlags) *cobra.Command {
 		Long: `history reads API server audit logs and prints what was lost in the
 object's history, one line per finding first:
 
-  LOST .data.foo: bob's "bob" (05:49:20, kubectl-patch) overwritten by alice's kubectl edit (05:49:24) with "alice"; live now "alice"
+  LOST .data.foo: bob's "bob" (05:49:20, kubectl-patch) overwritten by alice's kubectl edit (05:49:24) with "alice"; now "alice" (live)
 
-then what could not be judged (INCONCLUSIVE, PARTIAL), the object's versions
+then the values replaced blind (BLIND) and what could not be judged
+(INCONCLUSIVE, PARTIAL), the object's versions
 oldest first (resourceVersion, time, user, field manager, verb, the fields
 each changed; in 80 columns, --wide adds the user agent and full times),
 and the lost updates, blind writes, reverted values and fights in full.
 
 A lost update is a change a writer made that a later write by another client
-replaced without having seen it: the later write carried no resourceVersion,
-and its client last read the object (get, list, watch) before the change. A
-blind write is a write with no resourceVersion by a client the log never saw
-read the object, that replaced another client's value. A reverted value is a
-write that set a field back to what it was before another client's change,
-when that change is not counted lost (its writer read the object after it,
-or the log has no read by it): the writer may have read it, but undid it. A
-fight is a field whose value changed hands between the same two clients at
-least 3 times. A JSON Patch's test operation (kedit set --if) is a read of
-the field it tests at the moment of the write. A note names a client (user
-and user agent) that wrote under two field managers: two tools of one user
-are one client here, and a loss between them is not seen.
+replaced without having seen it: the later write carried no resourceVersion
+its writer had read, and its client last read the object (get, list, watch)
+before the change. A command's own read is not its user's: kubectl patch,
+label, annotate, scale, set, rollout, taint and a client-side kubectl apply
+GET the object just before they write, and kubectl replace does when its
+file has no resourceVersion (sending the one it read); that GET is left out
+and the base is the user's read before it. kubectl edit's GET is its user's
+read. A blind write is a write by a client with no read of the object in the
+log (or only before it was created) that replaced another client's value:
+what its writer saw is unknown, so it makes the answer inconclusive. A
+reverted value is a write that set a field back to what it was before
+another client's change its writer had read (or tested): undone knowingly.
+A fight is a field whose value changed hands between the same two clients at
+least 3 times, each side taking it at least once untested. A JSON Patch's
+test operation (kedit set --if) is a read of the field it tests at the
+moment of the write. A note names a client (user and user agent) that wrote
+under two field managers: two tools of one user are one client here, and a
+loss between them is not seen.
 
 Audit levels: writes (create, update, patch, delete) must be logged at
 RequestResponse (the stored object) and reads (get, list, watch) at
 Metadata. A write logged below RequestResponse, or one with no
 resourceVersion whose client's reads are not logged, cannot be judged: it
 is counted (INCONCLUSIVE: 3 of 3 writes recorded without their bodies: lost
-updates cannot be judged), never taken for "no lost update".
+updates cannot be judged), never taken for "no lost update"; so are
+requests logged only as received (an omitStages that keeps only
+RequestReceived).
 
 The logs are audit.k8s.io/v1 Event JSON lines, plain or gzip, in any order
 (rotated files too), "-" for stdin; EKS, AKS and GKE exports are read as
 they come (see the README). Files after TYPE/NAME are logs too, so that
---audit-log audit*.log works. Every line is checked: a file that is not an
-audit log, or a corrupt gzip stream, is an error naming the file and line;
+--audit-log audit*.log works. Every line is checked to hold one JSON object,
+and the lines about the object are decoded: a file that is not an audit
+log, an empty one, or a corrupt gzip stream is an error naming the file
+(and line);
 a gzip stream that ends early or a last line cut short (a log being
 written) is a warning, and the history is partial. JSON printed over many
 lines (aws logs, gcloud) is refused with a hint: one event a line.
@@ -112,10 +122,11 @@ A Secret's values never appear: a lost value is "(secret)", a --path value
 ••••.
 
 Exit status: 0 nothing found and every write judged; 1 something to look
-at (a lost update, a reverted value, a blind write, a fight); 2 an error (an
-unreadable or corrupt log, a line that is not audit JSON, no event of the
-object, bad arguments); 3 inconclusive: a write of the object could not be
-judged, or a log ends early, and nothing was found.`,
+at (a lost update, a reverted value, a fight); 2 an error (an unreadable,
+empty or corrupt log, a line that is not audit JSON, no event of the object,
+bad arguments); 3 inconclusive, nothing found: a write of the object could
+not be judged, a blind write replaced another's value, a request is logged
+only as received, or a log ends early.`,
 		Example: `  # who overwrote my change to this ConfigMap?
   kedit history configmap/app-config -n shop --audit-log /var/log/kubernetes/audit.log
 
@@ -172,7 +183,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	if len(logs) == 0 {
 		return fail(errors.New("give the audit log: --audit-log FILE or URL"))
 	}
-	m, opts, target, err := historyMatch(flags, typ, name, stderr)
+	m, opts, target, err := historyMatch(flags, typ, name)
 	if err != nil {
 		return fail(err)
 	}
@@ -180,8 +191,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	if err != nil {
 		return fail(err)
 	}
-	h := history.Analyze(res.Events, opts...)
-	h.Coverage.Partial = cluster.PartialOf(res)
+	h := res.Analyze(opts...)
 	for _, p := range h.Coverage.Partial {
 		fmt.Fprintln(stderr, "kedit history: warning:", escape.String(p)+"; the history is partial")
 	}
@@ -206,7 +216,7 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	switch {
 	case len(rep.Findings()) > 0:
 		return &exitError{1}
-	case !rep.Coverage.Judged():
+	case !rep.Conclusive():
 		return &exitError{3}
 	}
 	return nil
@@ -268,7 +278,7 @@ func timeBound(flag, s string, now time.Time) (time.Time, error) {
 // historyMatch names the object in the log: through the cluster when it
 // answers (TYPE as kedit resolves it elsewhere, and a custom resource's
 // schema for comparing its versions), else from TYPE alone.
-func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (auditlog.Match, []diff.Option, *kube.Target, error) {
+func historyMatch(flags *kube.ConnFlags, typ, name string) (auditlog.Match, []diff.Option, *kube.Target, error) {
 	// A cluster that does not answer must not hold the log up for long.
 	flags.WrapConfigFn = func(c *rest.Config) *rest.Config {
 		if c.Timeout == 0 {
@@ -290,7 +300,8 @@ func historyMatch(flags *kube.ConnFlags, typ, name string, stderr io.Writer) (au
 			}
 			return m, opts, t, nil
 		case errors.As(err, &unreachable):
-			fmt.Fprintf(stderr, "kedit history: %s; TYPE is read from the log\n", escape.String(err.Error()))
+			// The log names the type as well: a cluster that does not
+			// answer (or none configured) is no news here.
 		default:
 			return auditlog.Match{}, nil, nil, err
 		}

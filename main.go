@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -73,6 +74,8 @@ func newRootCmd() *cobra.Command {
 	// One set of kubectl connection flags, persistent, so that
 	// `kedit -n ns TYPE/NAME` and `kedit set -n ns ...` read them alike.
 	flags := kube.NewConnFlags()
+	kv, _ := buildVersions()
+	flags.UserAgent = fmt.Sprintf("kedit/%s (%s/%s)", kv, runtime.GOOS, runtime.GOARCH)
 	var opts appOptions
 	root := &cobra.Command{
 		Use:   "kedit [flags] [TYPE | TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | -f FILE]",

@@ -59,8 +59,7 @@ func (r *historyReader) read(ctx context.Context) (*history.History, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := history.Analyze(res.Events, r.opts...)
-	h.Coverage.Partial = PartialOf(res)
+	h := res.Analyze(r.opts...)
 	r.sig, r.h = sig, h
 	return r.h, nil
 }
@@ -80,14 +79,4 @@ func logsSignature(logs []string) (string, error) {
 		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", f, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return b.String(), nil
-}
-
-// CutLogs says, for a history's coverage (history.Coverage.Partial),
-// which logs end early.
-func CutLogs(cut []*auditlog.CutError) []string {
-	out := []string{}
-	for _, c := range cut {
-		out = append(out, c.Error())
-	}
-	return out
 }

@@ -98,14 +98,3 @@ func (w logLines) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// PartialOf says, for a history's coverage (history.Coverage.Partial),
-// what of the sources was not read: the logs that end early, and the
-// engines' answers that did.
-func PartialOf(res *auditlog.Result) []string {
-	out := CutLogs(res.Cut)
-	for _, e := range res.Incomplete {
-		out = append(out, e.Error())
-	}
-	return out
-}

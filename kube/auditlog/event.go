@@ -39,11 +39,21 @@ func (rd *reader) consider(a *auditEvent, source string) {
 		return
 	}
 	switch a.Stage {
-	case "ResponseComplete":
-	case "ResponseStarted":
-		if verb != history.VerbWatch {
+	case "ResponseComplete", "ResponseStarted":
+		// Rotated logs come in any order: a request's answer may be read
+		// before it was received.
+		delete(rd.received, a.AuditID)
+		rd.answered[a.AuditID] = true
+		if a.Stage == "ResponseStarted" && verb != history.VerbWatch {
 			return
 		}
+	case "RequestReceived":
+		// Answered later, or never logged as answered: the log holds
+		// whether it was done only in a later stage.
+		if byName && a.AuditID != "" && !rd.answered[a.AuditID] {
+			rd.received[a.AuditID] = kept{resource: ref.Resource, group: ref.APIGroup, namespace: ref.Namespace, byName: true}
+		}
+		return
 	default:
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model/history"
 )
 
@@ -64,9 +65,14 @@ type CorruptError struct {
 	File string
 	Line int64
 	Err  error
+	// Gzip is set when the file is a gzip stream.
+	Gzip bool
 }
 
 func (e *CorruptError) Error() string {
+	if e.Gzip {
+		return fmt.Sprintf("%s:%d: the gzip stream is corrupt (its text goes wrong at this line): %v", e.File, e.Line, e.Err)
+	}
 	return fmt.Sprintf("%s:%d: the log is corrupt (found reading this line): %v", e.File, e.Line, e.Err)
 }
 
@@ -97,9 +103,22 @@ func (e *CutError) Error() string {
 type NoEventsError struct {
 	Match Match
 	Files []string
+	// Empty are the files that hold no line at all.
+	Empty []string
 }
 
 func (e *NoEventsError) Error() string {
+	if len(e.Empty) == len(e.Files) && len(e.Files) == 1 {
+		return fmt.Sprintf("%s is empty: it holds no audit event", e.Files[0])
+	}
+	empty := ""
+	if len(e.Empty) > 0 {
+		empty = fmt.Sprintf(" (%s empty)", strings.Join(e.Empty, ", ")+map[bool]string{true: " is", false: " are"}[len(e.Empty) == 1])
+	}
+	return e.noEvents() + empty
+}
+
+func (e *NoEventsError) noEvents() string {
 	where := ""
 	if e.Match.Namespace != "" {
 		where = fmt.Sprintf(" in namespace %q (or cluster-scoped)", e.Match.Namespace)
@@ -134,6 +153,26 @@ type Result struct {
 	// Incomplete are the engines' answers that ended early: the history
 	// is partial.
 	Incomplete []*IncompleteError
+	// Unfinished counts the object's requests the logs hold only as
+	// received (the RequestReceived stage): a policy that omits the later
+	// stages, or a request still running when the log was copied. Whether
+	// they were done, and what they stored, is unknown.
+	Unfinished int
+}
+
+// Analyze is the object's history from the events read, its coverage
+// saying what the logs could not tell: the logs that end early, the
+// engines' answers that did, the requests logged only as received.
+func (res *Result) Analyze(opts ...diff.Option) *history.History {
+	h := history.Analyze(res.Events, opts...)
+	for _, c := range res.Cut {
+		h.Coverage.Partial = append(h.Coverage.Partial, c.Error())
+	}
+	for _, e := range res.Incomplete {
+		h.Coverage.Partial = append(h.Coverage.Partial, e.Error())
+	}
+	h.Coverage.Unfinished = res.Unfinished
+	return h
 }
 
 // Read reads the logs in files (Stdin reads stdin; gzip is recognised by
@@ -144,7 +183,7 @@ func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
 }
 
 func newReader(m Match) *reader {
-	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}}
+	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}, received: map[string]kept{}, answered: map[string]bool{}}
 }
 
 type kept struct {
@@ -165,6 +204,14 @@ type reader struct {
 	open map[string]int
 	// seen are the events kept, so that one held twice is kept once.
 	seen map[seenKey]bool
+	// received are the requests of the object logged as received
+	// (RequestReceived) and not (yet) as answered, by audit ID.
+	received map[string]kept
+	// answered are the audit IDs of the object's requests logged as
+	// answered.
+	answered map[string]bool
+	// empty are the files that hold no line.
+	empty []string
 }
 
 func (rd *reader) readFile(name string, stdin io.Reader) error {
@@ -179,7 +226,7 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		defer f.Close()
 		r = f
 	}
-	r, stop, err := decompressed(name, r)
+	r, stop, gz, err := decompressed(name, r)
 	if err != nil {
 		return err
 	}
@@ -199,17 +246,21 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		rd.cut = append(rd.cut, &CutError{File: name, Line: cut.Line, Gzip: cut.early})
 		err = nil
 	}
-	if err = fileError(name, err); err != nil {
-		return err
+	if err = fileError(name, err, gz); err != nil {
+		return gzipFault(name, r, gz, err)
 	}
-	if !checked {
-		return rd.checkFirst(name, stdin)
+	if !checked && name != Stdin {
+		empty, err := checkFirst(name)
+		if empty {
+			rd.empty = append(rd.empty, name)
+		}
+		return err
 	}
 	return nil
 }
 
 // fileError names the file in what scanning it found wrong.
-func fileError(name string, err error) error {
+func fileError(name string, err error, gz bool) error {
 	var le *lineError
 	var se *streamError
 	var fe *FormatError
@@ -219,7 +270,7 @@ func fileError(name string, err error) error {
 	case errors.As(err, &le):
 		return &FormatError{File: name, Line: le.Line, Err: le.Err}
 	case errors.As(err, &se):
-		return &CorruptError{File: name, Line: se.Line, Err: se.Err}
+		return &CorruptError{File: name, Line: se.Line, Err: se.Err, Gzip: gz}
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
 }
@@ -244,7 +295,7 @@ func checkFile(name string) error {
 		return err
 	}
 	defer f.Close()
-	r, stop, err := decompressed(name, f)
+	r, stop, gz, err := decompressed(name, f)
 	if err != nil {
 		return err
 	}
@@ -255,43 +306,53 @@ func checkFile(name string) error {
 	if errors.As(err, &cut) {
 		err = nil
 	}
-	if err = fileError(name, err); err != nil {
-		return err
+	if err = fileError(name, err, gz); err != nil {
+		return gzipFault(name, r, gz, err)
 	}
-	return checkFirst(name)
+	_, err = checkFirst(name)
+	return err
 }
 
 // decompressed is the text of a log read from f: itself, or what its gzip
 // stream holds (recognised by its magic number), read ahead.
-func decompressed(name string, f io.Reader) (io.Reader, func(), error) {
+func decompressed(name string, f io.Reader) (r io.Reader, stop func(), gz bool, err error) {
 	br := bufio.NewReaderSize(f, 1<<16)
 	magic, _ := br.Peek(2)
 	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		return br, func() {}, nil
+		return br, func() {}, false, nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, true, fmt.Errorf("%s: not a gzip stream: %w", name, err)
 	}
-	ahead, stop := readAhead(zr)
-	return ahead, func() { stop(); zr.Close() }, nil
+	ahead, stopAhead := readAhead(zr)
+	return ahead, func() { stopAhead(); zr.Close() }, true, nil
+}
+
+// gzipFault is what a line of a gzip log that is no audit event says: a
+// gzip stream damaged within decompresses to garbage before its checksum
+// (at its end) says so, so the rest of the stream is read to tell a
+// corrupt gzip (a CorruptError at that line) from a line that is not an
+// event in a sound one (err as it is).
+func gzipFault(name string, r io.Reader, gz bool, err error) error {
+	var fe *FormatError
+	if !gz || !errors.As(err, &fe) {
+		return err
+	}
+	if _, derr := io.Copy(io.Discard, r); derr != nil {
+		return &CorruptError{File: name, Line: fe.Line, Err: derr, Gzip: true}
+	}
+	return err
 }
 
 // checkFirst reads the first line of a log none of whose lines was about
 // the object, so that a file that is no audit log at all is said to be
-// one, not taken for a log of other objects. Stdin, read once, is not
-// checked again.
-func (rd *reader) checkFirst(name string, stdin io.Reader) error {
-	if name == Stdin {
-		return nil
-	}
-	return checkFirst(name)
-}
-
-func checkFirst(name string) error {
+// one, not taken for a log of other objects; empty is set when it holds
+// no line. Stdin, read once, is not checked again.
+func checkFirst(name string) (empty bool, err error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
@@ -299,7 +360,7 @@ func checkFirst(name string) error {
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return false, fmt.Errorf("%s: %w", name, err)
 		}
 		r = zr
 	}
@@ -308,15 +369,15 @@ func checkFirst(name string) error {
 		line, err := lr.ReadSlice('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			if _, perr := parseLine(line); perr != nil {
-				return &FormatError{File: name, Line: n, Err: perr}
+				return false, &FormatError{File: name, Line: n, Err: perr}
 			}
-			return nil
+			return false, nil
 		}
 		if err == bufio.ErrBufferFull {
-			return &FormatError{File: name, Line: n, Err: errors.New("a first line longer than 1 MiB")}
+			return false, &FormatError{File: name, Line: n, Err: errors.New("a first line longer than 1 MiB")}
 		}
 		if err != nil {
-			return nil // empty
+			return true, nil
 		}
 	}
 }
@@ -327,7 +388,11 @@ func (rd *reader) result(files []string) (*Result, error) {
 	type res struct{ resource, group string }
 	found := map[res]bool{}
 	namespaced, clusterScoped := false, false
-	for _, k := range rd.events {
+	all := append([]kept(nil), rd.events...)
+	for _, k := range rd.received {
+		all = append(all, k)
+	}
+	for _, k := range all {
 		if k.byName {
 			found[res{k.resource, k.group}] = true
 			if k.namespace == "" {
@@ -338,7 +403,7 @@ func (rd *reader) result(files []string) (*Result, error) {
 		}
 	}
 	if len(found) == 0 {
-		return nil, &NoEventsError{Match: rd.m, Files: files}
+		return nil, &NoEventsError{Match: rd.m, Files: files, Empty: rd.empty}
 	}
 	if len(found) > 1 {
 		var names []string
@@ -366,6 +431,11 @@ func (rd *reader) result(files []string) (*Result, error) {
 			continue
 		}
 		out.Events = append(out.Events, k.ev)
+	}
+	for _, k := range rd.received {
+		if k.resource == out.Resource && k.group == out.Group && k.namespace == out.Namespace {
+			out.Unfinished++
+		}
 	}
 	return &out, nil
 }

@@ -140,7 +140,11 @@ func ReadFrom(ctx context.Context, sources []Source, m Match, w Window) (*Result
 		if err := s.Feed(ctx, c); err != nil {
 			return nil, err
 		}
-		names = append(names, s.Name())
+		if f, ok := s.(Files); ok {
+			names = append(names, f.Names...) // each named, as when none holds the object
+		} else {
+			names = append(names, s.Name())
+		}
 	}
 	res, err := c.rd.result(names)
 	if err != nil {

@@ -125,7 +125,12 @@ func (m *Model) fillRows() {
 		} else {
 			row = newLogRow(m.h, r.Version, latest)
 		}
-		row.version, row.lost, row.reverted, row.fight = r.Version, r.Lost, r.Reverted, len(r.Fights) > 0
+		row.version, row.lost, row.reverted, row.blind, row.fight = r.Version, r.Lost, r.Reverted, r.Blind, len(r.Fights) > 0
+		row.fights = r.Fights
+		if r.Entry != nil && r.Version >= 0 {
+			// Both hold it: when it was written, not when kedit saw it.
+			row.at = escape.Safe(logTime(m.h.Versions[r.Version].Time, latest))
+		}
 		if !m.pathInput.path.IsZero() {
 			row.value = m.pathValue(r)
 		}
