@@ -262,7 +262,10 @@ func TestHistoryCoverageOnARealLog(t *testing.T) {
 		prettyJSON, _ := json.MarshalIndent(events, "", "  ")
 		pretty := filepath.Join(dir, "gcloud.json")
 		os.WriteFile(pretty, prettyJSON, 0o600)
+		empty := filepath.Join(dir, "audit-empty.log")
+		os.WriteFile(empty, nil, 0o600)
 		for f, want := range map[string]string{corruptGz: corruptGz + ":", mixed: mixed + ":" + itoa(half+1) + ": not an audit log line",
+			empty:  empty + " is empty: it holds no audit event",
 			pretty: pretty + ":1: not an audit log line: a JSON document over many lines"} {
 			_, stderr, code := runBinary(t, "", "history", "cm/calm", "--kubeconfig", c.Kubeconfig(), "--audit-log", f)
 			if code != 2 || !strings.Contains(stderr, want) {
@@ -270,6 +273,9 @@ func TestHistoryCoverageOnARealLog(t *testing.T) {
 			}
 			if f == pretty && !strings.Contains(stderr, "one event a line: pipe it through jq -c") {
 				t.Errorf("no jq -c hint: %s", stderr)
+			}
+			if f == corruptGz && (!strings.Contains(stderr, "the gzip stream is corrupt") || strings.Contains(stderr, "not an audit log line")) {
+				t.Errorf("a corrupt gzip is not named as one: %s", stderr)
 			}
 		}
 		_, stderr, code := runBinary(t, "", "--kubeconfig", c.Kubeconfig(), "configmap/calm", "--audit-log", corruptGz)

@@ -456,4 +456,14 @@ func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
 		!strings.Contains(out, "as carol may have read it") || !strings.Contains(out, "+   foo: \"1\"") {
 		t.Errorf("enter on the REVERTED row:\n%s", out)
 	}
+	// At 80 columns its evidence wraps at words: no line cut.
+	m = drive(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if ansi.StringWidth(l) > 80 || strings.Contains(l, "…") {
+			t.Errorf("a line cut or wider than 80 columns: %q", l)
+		}
+	}
+	if out := timeless(m); !strings.Contains(out, "REVERTED: carol's kubectl replace set .data.foo back to the value it held") {
+		t.Errorf("at 80 columns:\n%s", out)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -203,9 +202,8 @@ func (m *Model) enter() tea.Cmd {
 		// The diff, and above it what the write set back or replaced and
 		// why it is not called lost.
 		m.showChange(m.h.Change(r.version), r, "")
-		for _, l := range strings.Split(ansi.Wordwrap(string(findingNote(m.h, r.version)), m.width, " "), "\n") {
-			m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
-		}
+		m.shown.finding = findingNote(m.h, r.version)
+		m.change = m.shown.lines(m.styles, m.width)
 		m.body.Height = max(1, m.height-len(m.change))
 		return nil
 	case r.id < 0:

@@ -49,9 +49,11 @@ type Model struct {
 	listX, listWidest int
 
 	// showing is set while the selected version's diff shows; change
-	// holds its lines above the diff, body the diff itself.
+	// holds its lines above the diff (drawn from shown at the width),
+	// body the diff itself.
 	showing bool
 	change  []string
+	shown   shownHead
 	body    viewport.Model
 	// side scrolls the diff sideways.
 	side common.Sideways
@@ -75,8 +77,38 @@ func New(keys KeyMap, styles *common.Styles) Model {
 // SetSize sets the view's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
+	if m.showing {
+		m.change = m.shown.lines(m.styles, width)
+	}
 	m.body.Width, m.body.Height = width, max(1, height-len(m.change))
 	m.scroll()
+}
+
+// shownHead is what the lines above a version's diff say: its title,
+// what it changed, whether it is a Secret's, and a finding's evidence
+// (what it set back or replaced blind).
+type shownHead struct {
+	title, changed escape.Text
+	secret         bool
+	finding        escape.Text
+}
+
+// lines draws the head at width, each part wrapped at words (the title
+// cut): nothing of the evidence is cut.
+func (h shownHead) lines(st *common.Styles, width int) []string {
+	out := []string{st.Title.Render(ansi.Truncate(string(h.title), width, "…"))}
+	for _, l := range strings.Split(ansi.Wrap(string("changed: "+h.changed), width, ", "), "\n") {
+		out = append(out, st.Muted.Render(l))
+	}
+	if h.secret {
+		out = append(out, st.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, width, "…")))
+	}
+	if h.finding != "" {
+		for _, l := range strings.Split(ansi.Wrap(string(h.finding), width, " "), "\n") {
+			out = append(out, st.Muted.Render(l))
+		}
+	}
+	return out
 }
 
 // Content is what the timeline draws of the session: the object, its
@@ -195,13 +227,8 @@ func (m *Model) showChange(c model.TimelineChange, row timelineRow, note string)
 	if c.Before != nil {
 		against = "against rv " + escape.Safe(c.Before.GetResourceVersion())
 	}
-	m.change = []string{m.styles.Title.Render(ansi.Truncate(string(head+", "+against), m.width, "…"))}
-	for _, l := range strings.Split(ansi.Wordwrap(string("changed: "+row.changed), m.width, ", "), "\n") {
-		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
-	}
-	if m.secret {
-		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, m.width, "…")))
-	}
+	m.shown = shownHead{title: head + ", " + against, changed: row.changed, secret: m.secret}
+	m.change = m.shown.lines(m.styles, m.width)
 	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
 	if hunks := common.DiffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = common.HunkText(m.styles, hunks)
@@ -235,7 +262,9 @@ func (m Model) versionText(obj *unstructured.Unstructured) string {
 }
 
 // HideChange goes back from the diff to the list.
-func (m *Model) HideChange() { m.showing, m.change, m.side = false, nil, common.Sideways{} }
+func (m *Model) HideChange() {
+	m.showing, m.change, m.shown, m.side = false, nil, shownHead{}, common.Sideways{}
+}
 
 // listHeight is how many rows fit under the title lines.
 func (m Model) listHeight() int { return max(1, m.height-len(m.titleLines())) }
