@@ -216,7 +216,7 @@ func newOpener(flags *kube.ConnFlags, opts appOptions, edit editSettings, strate
 	}
 	return cluster.New(c, cluster.Options{Flags: flags, Store: store, Strategy: strategy, Logger: logger, Started: opts.started,
 		Format: edit.format, Subresource: edit.subresource, FieldManager: edit.manager, Validation: edit.validation,
-		AuditLogs: opts.auditLogs, TimelineOut: opts.timelineOut})
+		AuditLogs: opts.auditLogs, AuditToken: opts.auditToken, TimelineOut: opts.timelineOut})
 }
 
 // openNamed opens what the arguments name into cfg: the set, the
@@ -360,14 +360,23 @@ func openSet(ctx context.Context, cmd *cobra.Command, o *cluster.Opener, src kub
 // checkAuditLogs says, before the UI starts, what is wrong with the audit
 // logs --audit-log gives the object view: a file that cannot be read, is
 // no audit log or is corrupt within (naming the file and line; every line
-// is checked), or stdin, which is the terminal's.
+// is checked), stdin, which is the terminal's, or a log engine's URL that
+// is none (an engine is asked when the timeline opens).
 func checkAuditLogs(files []string) error {
+	var plain []string
 	for _, f := range files {
-		if f == auditlog.Stdin {
+		switch {
+		case f == auditlog.Stdin:
 			return errors.New("--audit-log -: kedit reads the terminal on stdin; give the audit log as a file (kedit history reads one on stdin)")
+		case cluster.IsEngineURL(f):
+			if _, err := cluster.AuditSources([]string{f}, cluster.AuditOptions{}); err != nil {
+				return fmt.Errorf("--audit-log: %w", err)
+			}
+		default:
+			plain = append(plain, f)
 		}
 	}
-	if err := auditlog.Check(files); err != nil {
+	if err := auditlog.Check(plain); err != nil {
 		return fmt.Errorf("--audit-log: %w", err)
 	}
 	return nil

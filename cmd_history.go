@@ -25,12 +25,16 @@ type historyOptions struct {
 	since, until string
 	// path is --path: one field's value in each version.
 	path string
+	// token is --audit-token, a log engine's bearer token; debug is
+	// --debug: each query sent to an engine said on stderr.
+	token string
+	debug bool
 }
 
 func newHistoryCmd(flags *kube.ConnFlags) *cobra.Command {
 	var o historyOptions
 	cmd := &cobra.Command{
-		Use:   "history TYPE/NAME --audit-log FILE... [--json] [--wide] [--since T] [--until T] [--path PATH]",
+		Use:   "history TYPE/NAME --audit-log FILE|URL... [--json] [--wide] [--since T] [--until T] [--path PATH]",
 		Short: "An object's history from API server audit logs, and the lost updates in it",
 		Long: `history reads API server audit logs and prints what was lost in the
 object's history, one line per finding first:
@@ -83,6 +87,23 @@ a gzip stream that ends early or a last line cut short (a log being
 written) is a warning, and the history is partial. JSON printed over many
 lines (aws logs, gcloud) is refused with a hint: one event a line.
 
+--audit-log also takes a log engine's URL: victorialogs://HOST:PORT (HTTP)
+or victorialogs+https://HOST:PORT, for a VictoriaLogs the audit log is
+shipped to (see the README). The engine is asked only for the object's
+events and for the lists and watches of its collection by the users who
+wrote it, within --since and --until (which then bound what is judged,
+not only the table); ?filter=LOGSQL is added to every query (a cluster's
+stream: ?filter={cluster="prod"}), ?tenant=ACCOUNT:PROJECT asks one of
+VictoriaLogs' tenants. Basic auth goes in the URL
+(victorialogs://USER:PASSWORD@HOST:PORT), a bearer token in --audit-token
+or $KEDIT_AUDIT_TOKEN; neither is ever printed. An engine that cannot be
+reached or answers with an error is exit 2, naming the URL and the
+engine's words; an answer it cut short (its limits reached) or events it
+holds flattened (sent without preserve_json_keys=requestObject,
+responseObject) make the history partial. Files and URLs may be given
+together. --debug says on stderr each query sent and how many events and
+bytes came back.
+
 TYPE resolves as elsewhere when the cluster answers (and a lost value's
 value now is read from the live object); without one (no kubeconfig, or
 the server unreachable), it is read from the log: kubectl's short names of
@@ -114,13 +135,18 @@ only as received, or a log ends early.`,
 
   # a CloudWatch export, as one JSON document for a script
   aws logs filter-log-events --log-group-name /aws/eks/prod/cluster --log-stream-name-prefix kube-apiserver-audit \
-    --filter-pattern '"app-config"' | jq -c '.events[]' | kedit history cm/app-config -n shop --audit-log - --json`,
+    --filter-pattern '"app-config"' | jq -c '.events[]' | kedit history cm/app-config -n shop --audit-log - --json
+
+  # from VictoriaLogs, the last day, the queries said
+  kedit history cm/app-config -n shop --audit-log victorialogs://logs.example.com:9428 --since 24h --debug`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistory(cmd, flags, args, o)
 		},
 	}
-	cmd.Flags().StringArrayVar(&o.logs, "audit-log", nil, "an API server audit log `FILE` (JSON lines, plain or gzip; - for stdin); repeat for more")
+	cmd.Flags().StringArrayVar(&o.logs, "audit-log", nil, "an API server audit log `FILE` (JSON lines, plain or gzip; - for stdin), or a log engine's URL (victorialogs://HOST:PORT, victorialogs+https://HOST:PORT); repeat for more")
+	cmd.Flags().StringVar(&o.token, "audit-token", "", "a bearer `TOKEN` for the log engine of --audit-log URL (default $KEDIT_AUDIT_TOKEN); never printed")
+	cmd.Flags().BoolVar(&o.debug, "debug", false, "say on stderr each query sent to a log engine and how many events and bytes came back")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
 	cmd.Flags().BoolVar(&o.wide, "wide", false, "the version table whole: the user agent, full times, nothing cut short")
 	cmd.Flags().StringVar(&o.since, "since", "", "the version table from `TIME` on: RFC 3339 (2025-03-01T10:00:00Z) or a duration before now (1h)")
@@ -155,13 +181,13 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 	}
 	logs := append(o.logs, rest...)
 	if len(logs) == 0 {
-		return fail(errors.New("give the audit log: --audit-log FILE"))
+		return fail(errors.New("give the audit log: --audit-log FILE or URL"))
 	}
 	m, opts, target, err := historyMatch(flags, typ, name)
 	if err != nil {
 		return fail(err)
 	}
-	res, err := auditlog.Read(logs, cmd.InOrStdin(), m)
+	res, err := readHistorySources(cmd, logs, o, m, text)
 	if err != nil {
 		return fail(err)
 	}
@@ -194,6 +220,20 @@ func runHistory(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o hist
 		return &exitError{3}
 	}
 	return nil
+}
+
+// readHistorySources reads the object's events from --audit-log's files
+// and log engines, the engines asked for the time of --since and --until.
+func readHistorySources(cmd *cobra.Command, logs []string, o historyOptions, m auditlog.Match, text history.TextOptions) (*auditlog.Result, error) {
+	ao := cluster.AuditOptions{Token: o.token, Stdin: cmd.InOrStdin()}
+	if o.debug {
+		ao.Debug = cmd.ErrOrStderr()
+	}
+	srcs, err := cluster.AuditSources(logs, ao)
+	if err != nil {
+		return nil, err
+	}
+	return auditlog.ReadFrom(cmd.Context(), srcs, m, auditlog.Window{Since: text.Since, Until: text.Until})
 }
 
 // liveObject is the object as the cluster holds it now: an empty object

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -149,6 +150,9 @@ type Result struct {
 	Namespace string
 	// Cut are the logs that end early: the history is partial.
 	Cut []*CutError
+	// Incomplete are the engines' answers that ended early: the history
+	// is partial.
+	Incomplete []*IncompleteError
 	// Unfinished counts the object's requests the logs hold only as
 	// received (the RequestReceived stage): a policy that omits the later
 	// stages, or a request still running when the log was copied. Whether
@@ -158,11 +162,14 @@ type Result struct {
 
 // Analyze is the object's history from the events read, its coverage
 // saying what the logs could not tell: the logs that end early, the
-// requests logged only as received.
+// engines' answers that did, the requests logged only as received.
 func (res *Result) Analyze(opts ...diff.Option) *history.History {
 	h := history.Analyze(res.Events, opts...)
 	for _, c := range res.Cut {
 		h.Coverage.Partial = append(h.Coverage.Partial, c.Error())
+	}
+	for _, e := range res.Incomplete {
+		h.Coverage.Partial = append(h.Coverage.Partial, e.Error())
 	}
 	h.Coverage.Unfinished = res.Unfinished
 	return h
@@ -172,18 +179,11 @@ func (res *Result) Analyze(opts ...diff.Option) *history.History {
 // its magic number, not the file's name) and returns the events of the
 // object m names. Rotated files may come in any order.
 func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
-	rd := &reader{m: m, scanner: newScanner(m), open: map[string]int{}, received: map[string]kept{}, answered: map[string]bool{}}
-	for _, f := range files {
-		if err := rd.readFile(f, stdin); err != nil {
-			return nil, err
-		}
-	}
-	res, err := rd.result(files)
-	if err != nil {
-		return nil, err
-	}
-	res.Cut = rd.cut
-	return res, nil
+	return ReadFrom(context.Background(), []Source{Files{Names: files, Stdin: stdin}}, m, Window{})
+}
+
+func newReader(m Match) *reader {
+	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}, received: map[string]kept{}, answered: map[string]bool{}}
 }
 
 type kept struct {
@@ -202,6 +202,8 @@ type reader struct {
 	// open are the watches begun (ResponseStarted) and not yet ended, by
 	// audit ID, as indexes in events.
 	open map[string]int
+	// seen are the events kept, so that one held twice is kept once.
+	seen map[seenKey]bool
 	// received are the requests of the object logged as received
 	// (RequestReceived) and not (yet) as answered, by audit ID.
 	received map[string]kept
