@@ -28,7 +28,9 @@ func raceSeeds(t *testing.T) int {
 // value set back by a person who had read the change REVERTED, anything
 // else OK; a failing race prints the commands that replay it. The
 // confusion table of all races is logged (and written to
-// KEDIT_RACE_REPORT).
+// KEDIT_RACE_REPORT). Then the log is shipped to a real VictoriaLogs and
+// every race must get the same verdicts and exit status from it as from
+// the file.
 func TestHistoryAgainstRealRaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: needs a real API server; not run with -short")
@@ -113,4 +115,7 @@ func TestHistoryAgainstRealRaces(t *testing.T) {
 		}
 	})
 	tb.write(t)
+	// The same log shipped to a real VictoriaLogs, as the README ships
+	// it: every race's verdicts as from the file.
+	tb.sameFromEngine(t, shipped(t, env.c.AuditLog()))
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -106,11 +107,43 @@ func (run *raceRun) setter(k int, f raceField) int {
 	return 0
 }
 
-// raceTable is the confusion table of truths and verdicts over races.
+// raceTable is the confusion table of truths and verdicts over races, and
+// the races scored.
 type raceTable struct {
 	mu    sync.Mutex
 	races int
 	cells map[raceTruth]map[history.Verdict]int
+	runs  []scoredRun
+}
+
+// scoredRun is a race and kedit history's verdict on each of its writes
+// (by resourceVersion) and exit status, read from the audit log file.
+type scoredRun struct {
+	run      *raceRun
+	verdicts map[string]history.Verdict
+	code     int
+}
+
+func verdictsOf(rep history.Report) map[string]history.Verdict {
+	out := map[string]history.Verdict{}
+	for _, v := range rep.Versions {
+		out[v.ResourceVersion] = v.Verdict
+	}
+	return out
+}
+
+// sameFromEngine holds kedit history to the same verdicts and exit status
+// on every race when it reads the audit log shipped to a log engine (a
+// real VictoriaLogs) as when it reads the file, race by race.
+func (tb *raceTable) sameFromEngine(t *testing.T, engine string) {
+	t.Helper()
+	for _, s := range tb.runs {
+		rep, code := s.run.reportFrom(engine)
+		if got := verdictsOf(rep); !maps.Equal(got, s.verdicts) || code != s.code {
+			t.Errorf("%s: from %s, verdicts %v exit %d; from the file, %v exit %d\n%s", s.run.name, engine, got, code, s.verdicts, s.code, s.run.replay())
+		}
+	}
+	t.Logf("%d races: the same verdicts from the file and from the log engine", len(tb.runs))
 }
 
 var verdictColumns = []history.Verdict{history.VerdictLost, history.VerdictBlind, history.VerdictReverted, history.VerdictInconclusive, history.VerdictOK}
@@ -152,6 +185,13 @@ func (tb *raceTable) markdown() string {
 // returns it with the exit status.
 func (run *raceRun) report() (history.Report, int) {
 	run.t.Helper()
+	return run.reportFrom(run.env.c.AuditLog())
+}
+
+// reportFrom is report of the events in source: the audit log, or a log
+// engine's URL.
+func (run *raceRun) reportFrom(source string) (history.Report, int) {
+	run.t.Helper()
 	var rep history.Report
 	var out, stderr string
 	var code int
@@ -161,7 +201,7 @@ func (run *raceRun) report() (history.Report, int) {
 	}
 	if !testwait.Until(30*time.Second, func() bool {
 		out, stderr, code = runBinary(run.t, "", "history", run.kind.typ+"/obj", "-n", run.ns, "--kubeconfig", run.env.c.Kubeconfig(),
-			"--audit-log", run.env.c.AuditLog(), "--json")
+			"--audit-log", source, "--json")
 		rep = history.Report{}
 		if json.Unmarshal([]byte(out), &rep) != nil {
 			return false
@@ -186,10 +226,10 @@ func (run *raceRun) report() (history.Report, int) {
 func (run *raceRun) score(tb *raceTable) (history.Report, int) {
 	run.t.Helper()
 	rep, code := run.report()
-	verdicts := map[string]history.Verdict{}
-	for _, v := range rep.Versions {
-		verdicts[v.ResourceVersion] = v.Verdict
-	}
+	verdicts := verdictsOf(rep)
+	tb.mu.Lock()
+	tb.runs = append(tb.runs, scoredRun{run: run, verdicts: verdicts, code: code})
+	tb.mu.Unlock()
 	var wrong []string
 	for k := 1; k < len(run.versions); k++ {
 		t, why := run.truth(k)

@@ -72,7 +72,7 @@ func TestTimelineMarksTheAuditLogsLostUpdate(t *testing.T) {
 	for _, want := range []string{
 		"timeline of ConfigMap/testmap: 1 version since kedit opened it, 2 more from the audit log, newest first",
 		"audit log: 1 lost update, 0 fights; LOST: enter shows it, u undoes it",
-		"> 812  hh:mm:ss  kubectl-create  Update     LOST  opened: the first version kedit saw",
+		"> 812  hh:mm:ss  kubectl-edit    Update     LOST  opened: the first version kedit saw",
 		"  811  hh:mm:ss  kubectl-patch   patch            from the audit log: .data.foo",
 		"  810  hh:mm:ss  kubectl-create  create           from the audit log: created",
 		"enter lost updates • u undo the overwrite",

@@ -46,7 +46,7 @@ func TestTimelineScrollsSideways(t *testing.T) {
 		t.Errorf("l past the end of the widest row moved it on: %q, was %q", again, row)
 	}
 	m = drive(t, m, keys("h")...)
-	if back := lineWith(timeless(m), "> 812"); !strings.HasPrefix(back, "> 812  hh:mm:ss  kubectl-create") {
+	if back := lineWith(timeless(m), "> 812"); !strings.HasPrefix(back, "> 812  hh:mm:ss  kubectl-edit") {
 		t.Errorf("h does not scroll back: %q", back)
 	}
 }

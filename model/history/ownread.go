@@ -96,3 +96,12 @@ func (v *Version) Command() string {
 	}
 	return v.Verb
 }
+
+// NamedManager is the field manager the write's request named; "" when
+// it named none (Manager is then the one managedFields credit).
+func (v *Version) NamedManager() string {
+	if v.managerNamed {
+		return v.Manager
+	}
+	return ""
+}

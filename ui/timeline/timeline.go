@@ -160,8 +160,15 @@ func (m *Model) fillRows() {
 		row.version, row.lost, row.reverted, row.blind, row.fight = r.Version, r.Lost, r.Reverted, r.Blind, len(r.Fights) > 0
 		row.fights = r.Fights
 		if r.Entry != nil && r.Version >= 0 {
-			// Both hold it: when it was written, not when kedit saw it.
-			row.at = escape.Safe(logTime(m.h.Versions[r.Version].Time, latest))
+			// Both hold it: when it was written, not when kedit saw it,
+			// and by the field manager its request named (managedFields
+			// times are seconds: two writes in one second cannot be told
+			// apart by them).
+			v := &m.h.Versions[r.Version]
+			row.at = escape.Safe(logTime(v.Time, latest))
+			if named := v.NamedManager(); named != "" && !r.Entry.Deleted {
+				row.manager = escape.Safe(named)
+			}
 		}
 		if !m.pathInput.path.IsZero() {
 			row.value = m.pathValue(r)
