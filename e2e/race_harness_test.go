@@ -58,8 +58,10 @@ func newRaceEnv(t *testing.T) *raceEnv {
 // racePerson is one person of a race and what they know.
 type racePerson struct {
 	name string
-	// kedit: they write with kedit set --if, else with kubectl.
-	kedit bool
+	// kedit: they write with kedit set --if; tuiUser: with kedit itself
+	// (tui, once opened); else with kubectl.
+	kedit, tuiUser bool
+	tui            *raceTUI
 	// known is the version they last read (an index in the run's
 	// versions), -1 for none; knownObj that version as they read it.
 	known    int

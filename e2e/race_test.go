@@ -93,6 +93,26 @@ func TestHistoryAgainstRealRaces(t *testing.T) {
 		}
 	})
 
+	// carol edits in kedit while alice changes the same field with
+	// kubectl: carol's save meets a conflict, which shows her alice's value,
+	// and she keeps hers: no loss, she saw it. bob, who read before both,
+	// then replaces his file: he loses carol's value.
+	t.Run("kedit's own save", func(t *testing.T) {
+		al, b, carol := alice(), bob(), &racePerson{name: "carol", tuiUser: true}
+		run := newRaceRun(t, env, "race-kedit-save", raceConfigMap, al, b, carol)
+		run.create()
+		run.read(b)
+		run.openTUI(carol)
+		run.read(al)
+		run.write(al, verbPatchMerge, a, "2")
+		run.tuiSave(carol, a, "3")
+		run.write(b, verbReplace, a, "1")
+		rep, code := run.score(tb)
+		if code != 1 || len(rep.LostUpdates) != 1 || rep.LostUpdates[0].LostAt.User != "carol" || rep.LostUpdates[0].OverwrittenBy.User != "bob" {
+			t.Errorf("exit %d, lost %v; want carol's value lost by bob's replace", code, lostPaths(rep.LostUpdates))
+		}
+	})
+
 	t.Run("random", func(t *testing.T) {
 		base := testseed.Fixed(t, 1)
 		for i := range raceSeeds(t) {
@@ -106,7 +126,8 @@ func TestHistoryAgainstRealRaces(t *testing.T) {
 				}
 				people := []*racePerson{alice(), bob()}
 				if r.IntN(2) == 0 {
-					people = append(people, &racePerson{name: "carol", kedit: r.IntN(2) == 0})
+					tool := r.IntN(3) // kubectl, kedit set --if, kedit itself
+					people = append(people, &racePerson{name: "carol", kedit: tool == 1, tuiUser: tool == 2})
 				}
 				run := newRaceRun(t, env, fmt.Sprintf("race-%d", seed), kind, people...)
 				run.race(r, 18)

@@ -175,6 +175,8 @@ func (run *raceRun) race(r *rand.Rand, steps int) {
 			}
 		case p.kedit:
 			run.keditSet(p, f, value)
+		case p.tuiUser:
+			run.tuiSave(p, f, value)
 		default:
 			run.kubectlStep(r, p, f, value)
 		}
