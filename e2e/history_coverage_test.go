@@ -26,15 +26,7 @@ const metadataOnlyPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: ["RequestReceived"]
 rules:
-  - level: None
-    resources:
-      - group: ""
-        resources: ["events"]
-      - group: "coordination.k8s.io"
-        resources: ["leases"]
-  - level: None
-    nonResourceURLs: ["/healthz", "/healthz/*", "/livez", "/livez/*", "/readyz", "/readyz/*"]
-  - level: Metadata
+` + quietRules + `  - level: Metadata
     namespaces: ["metadata-only"]
   - level: None
     namespaces: ["writes-only"]
@@ -44,6 +36,18 @@ rules:
   - level: Metadata
     verbs: ["get", "list", "watch"]
   - level: None
+`
+
+// quietRules are the first rules of the tests' audit policies, as of
+// localcluster's: nothing of Events, Leases and the health checks.
+const quietRules = `  - level: None
+    resources:
+      - group: ""
+        resources: ["events"]
+      - group: "coordination.k8s.io"
+        resources: ["leases"]
+  - level: None
+    nonResourceURLs: ["/healthz", "/healthz/*", "/livez", "/livez/*", "/readyz", "/readyz/*"]
 `
 
 // historyRun runs kedit history on the log until its report holds at

@@ -20,15 +20,7 @@ import (
 const stagesPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 rules:
-  - level: None
-    resources:
-      - group: ""
-        resources: ["events"]
-      - group: "coordination.k8s.io"
-        resources: ["leases"]
-  - level: None
-    nonResourceURLs: ["/healthz", "/healthz/*", "/livez", "/livez/*", "/readyz", "/readyz/*"]
-  - level: Metadata
+` + quietRules + `  - level: Metadata
     namespaces: ["received-only"]
     omitStages: ["ResponseStarted", "ResponseComplete", "Panic"]
   - level: Request
