@@ -25,6 +25,7 @@ import (
 	"github.com/kedit/kedit/internal/cluster"
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/auditlog"
@@ -89,7 +90,7 @@ func runApp(cmd *cobra.Command, flags *kube.ConnFlags, opts appOptions, args []s
 	if err := uiNeedsTerminal(cmd, opts); err != nil {
 		return fail(err)
 	}
-	sig, err := runUI(ctx, cmd, cfg, o, edit)
+	sig, err := runUI(ctx, cmd, cfg, o, edit, opts.debug != "")
 	if sig != 0 {
 		return &exitError{128 + int(sig)}
 	}
@@ -215,7 +216,7 @@ func newOpener(flags *kube.ConnFlags, opts appOptions, edit editSettings, strate
 	}
 	return cluster.New(c, cluster.Options{Flags: flags, Store: store, Strategy: strategy, Logger: logger, Started: opts.started,
 		Format: edit.format, Subresource: edit.subresource, FieldManager: edit.manager, Validation: edit.validation,
-		AuditLogs: opts.auditLogs, TimelineOut: opts.timelineOut})
+		AuditLogs: opts.auditLogs, AuditToken: opts.auditToken, TimelineOut: opts.timelineOut})
 }
 
 // openNamed opens what the arguments name into cfg: the set, the
@@ -250,15 +251,21 @@ func openNamed(ctx context.Context, cmd *cobra.Command, flags *kube.ConnFlags, o
 
 // runUI runs the app until it ends, then stores every object's latest
 // draft and prints --output-patch's record; sig is the signal that ended
-// it, 0 for none.
-func runUI(ctx context.Context, cmd *cobra.Command, cfg ui.Config, o *cluster.Opener, edit editSettings) (sig syscall.Signal, err error) {
+// it, 0 for none. debug: --debug's log takes the standard logger.
+func runUI(ctx context.Context, cmd *cobra.Command, cfg ui.Config, o *cluster.Opener, edit editSettings, debug bool) (sig syscall.Signal, err error) {
 	// $EDITOR files that killed kedits left behind hold drafts, maybe a
 	// Secret's values.
 	_ = ui.RemoveEditorFiles(false)
 	p := newProgram(ctx, cmd, cfg)
 	received, stop := relaySignals(p)
 	defer stop()
+	// What libraries print (the kustomize API's warnings, a log line)
+	// would land on the screen over the app: it is caught while the app
+	// runs, and the source diff shows its build's share. With --debug the
+	// standard logger writes kedit's log to its file and stays so.
+	_, stopCapture := libout.Start(!debug)
 	_, err = p.Run()
+	stopCapture()
 	// The drafts are stored before the $EDITOR files go: a draft only the
 	// in-app editor held was taken as the draft when the app ended.
 	o.CloseAll(cmd.ErrOrStderr())
@@ -353,14 +360,23 @@ func openSet(ctx context.Context, cmd *cobra.Command, o *cluster.Opener, src kub
 // checkAuditLogs says, before the UI starts, what is wrong with the audit
 // logs --audit-log gives the object view: a file that cannot be read, is
 // no audit log or is corrupt within (naming the file and line; every line
-// is checked), or stdin, which is the terminal's.
+// is checked), stdin, which is the terminal's, or a log engine's URL that
+// is none (an engine is asked when the timeline opens).
 func checkAuditLogs(files []string) error {
+	var plain []string
 	for _, f := range files {
-		if f == auditlog.Stdin {
+		switch {
+		case f == auditlog.Stdin:
 			return errors.New("--audit-log -: kedit reads the terminal on stdin; give the audit log as a file (kedit history reads one on stdin)")
+		case cluster.IsEngineURL(f):
+			if _, err := cluster.AuditSources([]string{f}, cluster.AuditOptions{}); err != nil {
+				return fmt.Errorf("--audit-log: %w", err)
+			}
+		default:
+			plain = append(plain, f)
 		}
 	}
-	if err := auditlog.Check(files); err != nil {
+	if err := auditlog.Check(plain); err != nil {
 		return fmt.Errorf("--audit-log: %w", err)
 	}
 	return nil

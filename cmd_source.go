@@ -42,34 +42,53 @@ which kustomization:
   2. the path its GitOps owner builds, read from the cluster: a Flux
      Kustomization's spec.path (the kustomize.toolkit.fluxcd.io labels), an
      Argo CD Application's spec.source.path (the tracking annotation);
-  3. else every plain YAML file and every kustomization under DIR, built in
+  3. else every plain YAML file and every kustomization under DIR that may
+     build the object (one whose namespace: is another, or whose files
+     hold no name the object's can be made of, is passed by), built in
      process with the kustomize API, whose output holds the object.
 
 An object a Helm chart made is named and refused: kedit does not write
 templates.
 
+An origin annotation that names nothing under DIR is passed by, and said;
+one that names a remote repository, and a remote base (a URL in
+resources:), is named with its URL: kedit fetches nothing and writes only
+files under DIR. A directory the kustomize API cannot read (a name with a
+space) is skipped and named.
+
 With -f DRAFT (the object as you edited it, YAML or JSON), it prints the
 change it would make to the files, as a diff: each changed field written
-into the document that produces it (the resource file; the overlay's
-strategic-merge or JSON 6902 patch that sets it; a configMapGenerator's or
-secretGenerator's literal, env file line or file; a new entry in the
-overlay's patch for the object when a shared base sets it or no file does).
-Comments, key order, quoting and document separators are kept. Before
-anything is shown, the edited files are built again: the object must have
-the edited value on every changed path and no other object may change, or
-nothing is written and the field that could not be placed is named.
+where it has the last word in the build (the resource file; a patch,
+a file or inline, of the overlay, a kustomization between it and the
+base, or a component; a JSON 6902 op; the images: or replicas: entry
+that sets an image or a replica count; a configMapGenerator's or
+secretGenerator's literal, env file line or file). A file another build
+shares is left as it is: the change goes into a new patch (or images: or
+replicas: entry) of the kustomization nearest the object whose build
+holds only this variant, and kedit says why there. What the cluster sets
+(status, managedFields, resourceVersion, last-applied-configuration, a
+Service's clusterIP and nodePort ...) is left out, and said. Each change
+is spliced into the file's text where its value stands: every other byte
+stays, whatever the layout; only a file that does not parse is refused,
+by its line. Before anything is shown, the edited files are built again:
+the object must have the edited value on every changed path and no other
+object may change, or nothing is written and the field that could not be
+placed is named. A draft the files already hold says so.
 
 --write writes the files: a file changed on disk since it was read, or one
-with uncommitted changes, is refused, named. --commit (implies --write)
-makes a commit on a new branch kedit/KIND-NAMESPACE-NAME naming the object
-and the fields. kedit never pushes.
+with uncommitted changes, is refused, named. --commit commits the change
+on a new branch kedit/KIND-NAMESPACE-NAME naming the object and the
+fields, made on HEAD through an index of its own: the checkout stays on
+its branch and its files as they are (with --write too, they are written
+after). kedit never pushes. With --json an error is a JSON document too:
+{"error": "..."}.
 
 Exit status: 0 found (and written); 2 an error, no source, or an edit that
 cannot be placed.`,
 		Example: `  # where does this Deployment come from?
   kedit source deploy/web -n prod --source ~/src/fleet
 
-  # the change an edited draft would make, then write and commit it
+  # the change an edited draft would make, then commit it on a branch
   kubectl get cm settings-7g2k9 -n prod -o yaml > cm.yaml; $EDITOR cm.yaml
   kedit source cm/settings-7g2k9 -n prod -f cm.yaml
   kedit source cm/settings-7g2k9 -n prod -f cm.yaml --commit`,
@@ -81,7 +100,7 @@ cannot be placed.`,
 	cmd.Flags().StringVar(&o.dir, "source", "", "the checkout `DIR` of the manifests (default: the git work tree of the current directory)")
 	cmd.Flags().StringVarP(&o.draft, "filename", "f", "", "the edited object, a YAML or JSON `DRAFT`: print the change it makes to the files")
 	cmd.Flags().BoolVar(&o.write, "write", false, "write the change into the files (with -f)")
-	cmd.Flags().BoolVar(&o.commit, "commit", false, "write the change and commit it on a new branch named after the object (with -f); never pushes")
+	cmd.Flags().BoolVar(&o.commit, "commit", false, "commit the change on a new branch named after the object, the checkout left as it is (with -f); never pushes")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON document instead of the text")
 	return cmd
 }
@@ -92,8 +111,12 @@ type sourceReport struct {
 	Warning string             `json:"warning,omitempty"`
 	Files   []sourceFile       `json:"files,omitempty"`
 	Placed  []source.Placement `json:"placed,omitempty"`
-	Written bool               `json:"written,omitempty"`
-	Branch  string             `json:"branch,omitempty"`
+	// Notes are what the edit left out (what the cluster sets).
+	Notes []string `json:"notes,omitempty"`
+	// Held says the files already hold the draft's values.
+	Held    string `json:"held,omitempty"`
+	Written bool   `json:"written,omitempty"`
+	Branch  string `json:"branch,omitempty"`
 }
 
 type sourceFile struct {
@@ -105,6 +128,13 @@ type sourceFile struct {
 func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourceOptions) error {
 	stderr, stdout := cmd.ErrOrStderr(), cmd.OutOrStdout()
 	fail := func(err error) error {
+		if o.asJSON {
+			// With --json an error is a JSON document too, on stdout
+			// where the answer goes.
+			b, _ := json.MarshalIndent(map[string]string{"error": err.Error()}, "", "  ")
+			fmt.Fprintf(stdout, "%s\n", b)
+			return &exitError{2}
+		}
 		fmt.Fprintln(stderr, "kedit source:", escape.String(err.Error()))
 		return &exitError{2}
 	}
@@ -172,7 +202,11 @@ func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourc
 		if err := diff.SameObject(live, mine, "mine"); err != nil {
 			return fail(err)
 		}
-		if edit, err = source.Plan(src, live, mine); err != nil {
+		edit, err = source.Plan(src, live, mine)
+		if errors.Is(err, source.ErrAlreadyHeld) {
+			rep.Held = err.Error()
+			edit = &source.Edit{}
+		} else if err != nil {
 			return fail(err)
 		}
 		secret := diff.IsSecret(live)
@@ -183,17 +217,19 @@ func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourc
 			}
 			rep.Files = append(rep.Files, sf)
 		}
-		rep.Placed = edit.Placed
-		if o.write || o.commit {
+		rep.Placed, rep.Notes = edit.Placed, edit.Notes
+		// The commit is made first, from the files as they were read:
+		// it never touches the checkout, and --write then writes them.
+		if o.commit && len(edit.Files) > 0 {
+			if rep.Branch, err = edit.Commit(ref); err != nil {
+				return fail(err)
+			}
+		}
+		if o.write && len(edit.Files) > 0 {
 			if err := edit.Write(); err != nil {
 				return fail(err)
 			}
 			rep.Written = true
-		}
-		if o.commit {
-			if rep.Branch, err = edit.Commit(ref); err != nil {
-				return fail(err)
-			}
 		}
 	}
 	if o.asJSON {
@@ -223,12 +259,21 @@ func sourceText(rep sourceReport, secret bool) string {
 	if s.Generator != "" {
 		fmt.Fprintf(&b, "  generator      %s in %s\n", s.Generator, s.GeneratorIn)
 	}
-	if len(rep.Placed) > 0 {
+	if s.Note != "" {
+		fmt.Fprintf(&b, "  note           %s\n", s.Note)
+	}
+	if len(rep.Placed) > 0 || len(rep.Notes) > 0 {
 		b.WriteString("\n")
 		for _, p := range rep.Placed {
-			fmt.Fprintf(&b, "%s -> %s (%s)\n", p.Field, p.File, p.How)
+			b.WriteString(p.String() + "\n")
+		}
+		for _, n := range rep.Notes {
+			b.WriteString(n + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if rep.Held != "" {
+		b.WriteString("\n" + rep.Held + "\n")
 	}
 	for _, f := range rep.Files {
 		if secret {
@@ -238,12 +283,14 @@ func sourceText(rep sourceReport, secret bool) string {
 		b.WriteString(f.Diff)
 	}
 	switch {
+	case rep.Branch != "" && rep.Written:
+		fmt.Fprintf(&b, "\ncommitted on branch %s (not pushed), and written\n", rep.Branch)
 	case rep.Branch != "":
-		fmt.Fprintf(&b, "\nwritten and committed on branch %s (not pushed)\n", rep.Branch)
+		fmt.Fprintf(&b, "\ncommitted on branch %s (not pushed); your checkout is as it was\n", rep.Branch)
 	case rep.Written:
 		b.WriteString("\nwritten\n")
 	case len(rep.Files) > 0:
-		b.WriteString("\nnothing written: --write writes it, --commit commits it\n")
+		b.WriteString("\nnothing written: --write writes it, --commit commits it on a new branch\n")
 	}
 	return b.String()
 }

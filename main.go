@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -53,8 +54,11 @@ type appOptions struct {
 	// edit are kubectl edit's flags: -o, --subresource, --field-manager,
 	// --output-patch.
 	edit editOptions
-	// auditLogs are --audit-log's files, for the timeline's history.
-	auditLogs []string
+	// auditLogs are --audit-log's files and log engines' URLs, for the
+	// timeline's history; auditToken is --audit-token, an engine's bearer
+	// token.
+	auditLogs  []string
+	auditToken string
 	// started, when set, runs once the object is resolved and read, before
 	// the UI starts (kedit demo starts its writer there, which the app's w
 	// drives); the returned stop runs when the UI has ended.
@@ -70,6 +74,8 @@ func newRootCmd() *cobra.Command {
 	// One set of kubectl connection flags, persistent, so that
 	// `kedit -n ns TYPE/NAME` and `kedit set -n ns ...` read them alike.
 	flags := kube.NewConnFlags()
+	kv, _ := buildVersions()
+	flags.UserAgent = fmt.Sprintf("kedit/%s (%s/%s)", kv, runtime.GOOS, runtime.GOARCH)
 	var opts appOptions
 	root := &cobra.Command{
 		Use:   "kedit [flags] [TYPE | TYPE/NAME... | TYPE NAME... | TYPE -l SELECTOR | -f FILE]",
@@ -122,7 +128,8 @@ resourceVersion.
 	root.Flags().BoolVar(&opts.yesGitOps, "yes-gitops", false, "save an object that Flux, Argo CD or Helm reconciles without asking first (a save may be reverted)")
 	root.Flags().StringVar(&opts.sourceDir, "source", "", "the checkout `DIR` of the manifests that g, at a GitOps owner's question, writes the draft to (default: the git work tree of the current directory)")
 	opts.edit.addFlags(root.Flags())
-	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip; repeat for more): the timeline starts with the object's history from it, its lost updates marked LOST")
+	root.Flags().StringArrayVar(&opts.auditLogs, "audit-log", nil, "an API server audit log `FILE` (plain or gzip) or a log engine's URL (victorialogs://HOST:PORT, victorialogs+https://HOST:PORT); repeat for more: the timeline starts with the object's history from it, its lost updates marked LOST")
+	root.Flags().StringVar(&opts.auditToken, "audit-token", "", "a bearer `TOKEN` for the log engine of --audit-log URL (default $KEDIT_AUDIT_TOKEN); never printed")
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newMergeCmd())
 	root.AddCommand(newConditionalPatchCmd(flags))

@@ -139,11 +139,17 @@ func TestSourceSaysWhereTheObjectComesFrom(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "no source of ConfigMap/stray") {
 		t.Errorf("a stray object: exit %d, %s", code, stderr)
 	}
+	// With --json the error is a JSON document too.
+	stdout, _, code = runKedit(t, append([]string{"source", "cm/stray", "--source", dir, "--json"}, flags...)...)
+	var failed struct{ Error string }
+	if err := json.Unmarshal([]byte(stdout), &failed); code != 2 || err != nil || !strings.Contains(failed.Error, "no source of ConfigMap/stray") {
+		t.Errorf("a stray object with --json: exit %d, %v:\n%s", code, err, stdout)
+	}
 	// An object a Helm chart made: named, and refused.
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "charted", "--from-literal=a=1")
 	kubetest.MustKubectl(t, "-n", ns, "label", "configmap", "charted", "helm.sh/chart=redis-18.1.0", "app.kubernetes.io/managed-by=Helm")
 	_, stderr, code = runKedit(t, append([]string{"source", "cm/charted", "--source", dir}, flags...)...)
-	if want := "comes from a Helm chart redis-18.1.0: kedit does not write templates"; code != 2 || !strings.Contains(stderr, want) {
+	if want := "comes from a Helm chart redis-18.1.0: kedit does not write templates"; code != 2 || !strings.Contains(stderr, want) || strings.Contains(stderr, "builds is not known") {
 		t.Errorf("a chart's object: exit %d, %s, want %q", code, stderr, want)
 	}
 }
@@ -168,7 +174,8 @@ func TestSourceWritesTheEditIntoThePatchAndTheGenerator(t *testing.T) {
 	if st, _, _ := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("written without --write: %s", st)
 	}
-	// --commit: a branch named after the object, the patch changed.
+	// --commit: a branch named after the object, the patch changed there,
+	// the checkout left on its branch and its files as they were.
 	stdout, stderr, code = runKedit(t, append([]string{"source", "deploy/web", "--source", dir, "-f", draft, "--commit"}, flags...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -177,13 +184,21 @@ func TestSourceWritesTheEditIntoThePatchAndTheGenerator(t *testing.T) {
 	if !strings.Contains(stdout, "committed on branch "+branch) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
-	out, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%s%n%b", "--name-only")
+	out, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%s%n%b", "--name-only", branch)
 	if !strings.Contains(out, branch) || !strings.Contains(out, `.spec.template.spec.containers[name="app"].image in overlays/prod/image.yaml`) {
 		t.Errorf("the commit:\n%s", out)
 	}
-	built, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "overlays/prod")).Output()
+	if head, _, _ := testgit.Run(t, dir, "rev-parse", "--abbrev-ref", "HEAD"); strings.TrimSpace(head) == branch {
+		t.Errorf("the checkout was switched to %s", branch)
+	}
+	if st, _, _ := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("--commit changed the work tree: %s", st)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	testgit.Run(t, dir, "worktree", "add", "--detach", wt, branch)
+	built, err := exec.Command("kubectl", "kustomize", filepath.Join(wt, "overlays/prod")).Output()
 	if err != nil || !strings.Contains(string(built), "image: nginx:1.27") {
-		t.Errorf("kubectl kustomize after the commit (%v):\n%s", err, built)
+		t.Errorf("kubectl kustomize of the branch (%v):\n%s", err, built)
 	}
 
 	// The generated ConfigMap: the literal, its comment kept.
@@ -208,7 +223,15 @@ func TestSourceWritesTheEditIntoThePatchAndTheGenerator(t *testing.T) {
 			t.Errorf("git diff lacks %q:\n%s", want, diffOut)
 		}
 	}
-	// Written again over the uncommitted change: refused, named.
+	// The same draft again: the files hold it now, and kedit says so.
+	stdout, stderr, code = runKedit(t, append([]string{"source", settings, "--source", dir, "-f", draft, "--write"}, flags...)...)
+	if code != 0 || !strings.Contains(stdout, "the source already holds it") || strings.Contains(stdout+stderr, "uncommitted") {
+		t.Errorf("a draft the files hold: exit %d, %s%s", code, stdout, stderr)
+	}
+	// Another change written over the uncommitted one: refused, named.
+	if err := os.WriteFile(draft, []byte(strings.Replace(text, "color: green", "color: red", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	_, stderr, code = runKedit(t, append([]string{"source", settings, "--source", dir, "-f", draft, "--write"}, flags...)...)
 	if code != 2 || !strings.Contains(stderr, "uncommitted changes") {
 		t.Errorf("over uncommitted changes: exit %d, %s", code, stderr)

@@ -12,12 +12,17 @@ import (
 // with real kubectl and kedit writers, what the detector must judge by
 // what each writer read:
 //   - kedit set --if, whose JSON Patch tests the field it sets, in turn
-//     with bob's kubectl patch: no lost update, no blind write, no fight;
+//     with bob's kubectl get and patch: no lost update, no blind write, no
+//     fight, exit 0;
 //   - values set back to what they were before bob's change by writers
-//     that read the object after it: kubectl replace of a file without a
-//     resourceVersion, a client-side kubectl apply of a stale file, and a
-//     pipeline's kubectl apply --server-side --force-conflicts that never
-//     reads: each reverted, exit 1, none a lost update;
+//     that never read the object (the get kubectl replace and a
+//     client-side kubectl apply make themselves is none of theirs): a
+//     kubectl replace of a file without a resourceVersion, a client-side
+//     kubectl apply of a stale file, and a pipeline's kubectl apply
+//     --server-side --force-conflicts: each a blind write that says it set
+//     the value back, exit 3 (inconclusive), never OK;
+//   - in the timeline, a value set back by a writer who read the object
+//     after the change is REVERTED;
 //   - one user with two tools (kubectl edit and kubectl patch from one
 //     kubeconfig): the loss between them is not seen, and a note says so.
 func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
@@ -48,7 +53,7 @@ func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
 			prev = v
 			if i < 3 {
 				prev = fmt.Sprintf("bob-%d", i)
-				e.must("bob", "patch", "configmap", "guarded", "-p", `{"data":{"foo":"`+prev+`"}}`)
+				e.patchAfterRead("bob", "configmap", "guarded", "-p", `{"data":{"foo":"`+prev+`"}}`)
 			}
 		}
 		rep, code := e.history("configmap/guarded", 6)
@@ -67,59 +72,66 @@ func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
 		}
 		return p
 	}
-	reverted := func(t *testing.T, name, user, verb string) {
+	// blindRevert holds that user's write, made with no read of theirs
+	// (the command's own get is none), set bob's foo back blind: BLIND,
+	// its evidence saying so, exit 3 (whether they had seen it is
+	// unknown), never OK nor REVERTED (which says they may have read it).
+	blindRevert := func(t *testing.T, name, user, command string) {
 		t.Helper()
 		rep, code := e.history("configmap/"+name, 3)
-		if code != 1 || len(rep.LostUpdates) != 0 || len(rep.BlindWrites) != 0 || len(rep.Reverted) != 1 {
-			t.Fatalf("exit %d, lost %v, blind %v, reverted %v; want bob's foo set back by %s, exit 1", code,
+		if code != 3 || len(rep.LostUpdates) != 0 || len(rep.BlindWrites) != 1 || len(rep.Reverted) != 0 {
+			t.Fatalf("exit %d, lost %v, blind %v, reverted %v; want bob's foo set back blind by %s, exit 3", code,
 				lostPaths(rep.LostUpdates), lostPaths(rep.BlindWrites), lostPaths(rep.Reverted), user)
 		}
-		r := rep.Reverted[0]
-		if r.Path != ".data.foo" || r.LostValue != "bob" || r.LostAt.User != "bob" || r.OverwrittenBy.User != user ||
-			r.OverwrittenBy.Verb != verb || !strings.Contains(r.Evidence, "not called a lost update, as "+user+" may have read it") {
-			t.Errorf("reverted %+v", r)
+		l := rep.BlindWrites[0]
+		if l.Path != ".data.foo" || l.LostValue != "bob" || l.LostAt.User != "bob" || l.OverwrittenBy.User != user ||
+			l.OverwrittenBy.Command != command || !strings.Contains(l.Evidence, "the log has no read of the object by "+user+" before it") ||
+			!strings.Contains(l.Evidence, "and it set .data.foo back to the value it held before that change") {
+			t.Errorf("blind write %+v", l)
 		}
 	}
 	t.Run("kubectl replace without a resourceVersion", func(t *testing.T) {
 		e.t = t
 		f := file(t, "replaced")
 		e.must("", "create", "-f", f)
-		e.must("bob", "patch", "configmap", "replaced", "-p", `{"data":{"foo":"bob"}}`)
+		e.patchAfterRead("bob", "configmap", "replaced", "-p", `{"data":{"foo":"bob"}}`)
 		e.must("carol", "replace", "-f", f)
-		reverted(t, "replaced", "carol", "update")
+		blindRevert(t, "replaced", "carol", "kubectl replace")
 	})
 	t.Run("client-side kubectl apply of a stale file", func(t *testing.T) {
 		e.t = t
 		f := file(t, "applied")
 		e.must("carol", "apply", "-f", f)
-		e.must("bob", "patch", "configmap", "applied", "-p", `{"data":{"foo":"bob"}}`)
+		e.patchAfterRead("bob", "configmap", "applied", "-p", `{"data":{"foo":"bob"}}`)
 		e.must("carol", "apply", "-f", f)
-		reverted(t, "applied", "carol", "patch")
+		blindRevert(t, "applied", "carol", "kubectl client-side-apply")
 	})
 	t.Run("a pipeline's server-side apply that never reads", func(t *testing.T) {
 		e.t = t
 		f := file(t, "pipelined")
 		e.must("deployer", "apply", "--server-side", "-f", f)
-		e.must("bob", "patch", "configmap", "pipelined", "-p", `{"data":{"foo":"bob"}}`)
+		e.patchAfterRead("bob", "configmap", "pipelined", "-p", `{"data":{"foo":"bob"}}`)
 		e.must("deployer", "apply", "--server-side", "--force-conflicts", "-f", f)
-		reverted(t, "pipelined", "deployer", "patch")
+		blindRevert(t, "pipelined", "deployer", "kubectl")
 		out, _, code := runBinary(t, "", "history", "configmap/pipelined", "--kubeconfig", e.c.Kubeconfig(), "--audit-log", e.c.AuditLog())
-		if code != 1 || !strings.Contains(out, "REVERTED: 1") || !strings.Contains(out, `.data.foo: "bob" set by bob (kubectl-patch)`) ||
-			!strings.Contains(out, "set back by deployer (kubectl)") {
+		if code != 3 || !strings.Contains(out, "BLIND WRITES: 1") || !strings.Contains(out, `.data.foo: "bob" set by bob (kubectl-patch)`) ||
+			!strings.Contains(out, "replaced by deployer (kubectl)") || strings.Contains(out, "OK:") {
 			t.Errorf("exit %d; the table:\n%s", code, out)
 		}
 	})
 
 	// In kedit's timeline, through the binary in tmux: the object deleted
-	// and created again names the new uid, carol's kubectl replace is
-	// marked REVERTED, and enter says what it set back.
+	// and created again names the new uid, carol's kubectl replace (she
+	// read the object after bob's change) is marked REVERTED, and enter
+	// says what it set back.
 	t.Run("the timeline marks REVERTED and created again", func(t *testing.T) {
 		e.t = t
 		f := file(t, "reborn")
 		e.must("", "create", "-f", f)
 		e.must("", "delete", "configmap", "reborn")
 		e.must("", "create", "-f", f)
-		e.must("bob", "patch", "configmap", "reborn", "-p", `{"data":{"foo":"bob"}}`)
+		e.patchAfterRead("bob", "configmap", "reborn", "-p", `{"data":{"foo":"bob"}}`)
+		e.must("carol", "get", "configmap", "reborn")
 		e.must("carol", "replace", "-f", f)
 		rep, _ := e.history("configmap/reborn", 5)
 		env := newKeditEnv(t, "true")
@@ -130,7 +142,7 @@ func TestHistoryRevertsTestsAndToolsInARealLog(t *testing.T) {
 		term.waitFor(screenWait, "audit log: 0 lost updates, 1 reverted value, 0 fights", "REVERTED",
 			"created again (uid "+rep.Object.UIDs[1]+")")
 		term.send("Enter")
-		term.waitFor(screenWait, "REVERTED: carol's update set .data.foo back to the value it held before bob changed it", "as carol may have read it")
+		term.waitFor(screenWait, "REVERTED: carol's kubectl replace set .data.foo back to the value it held before bob changed it", "as carol may have read")
 	})
 
 	t.Run("one user with two tools", func(t *testing.T) {

@@ -43,7 +43,8 @@ func gitOpsRepo(t *testing.T, ns string) string {
 // TestE2EWriteTheDraftToTheSource: at the GitOps question, g shows the
 // draft written to the object's source, y writes it (a generator's
 // literal, its comment kept), c commits it on a new branch (a patch's
-// image); the live objects are not saved.
+// image) and leaves the checkout as it was; the live objects are not
+// saved.
 func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -88,12 +89,19 @@ func TestE2EWriteTheDraftToTheSource(t *testing.T) {
 	term.waitFor(screenWait, question)
 	term.send("g")
 	term.waitFor(screenWait, "-> overlays/prod/image.yaml (patch)", "+        image: nginx:1.27 # pinned")
+	checkout, _, _ := testgit.Run(t, dir, "rev-parse", "--abbrev-ref", "HEAD")
 	term.send("c")
 	branch := "kedit/deployment-" + ns + "-web"
-	term.waitFor(screenWait, "committed them on branch "+branch)
-	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%s", "--name-only")
+	term.waitFor(screenWait, "committed 1 file of the source on branch "+branch+" (not pushed; your checkout is as it was)")
+	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%s", "--name-only", branch)
 	if !strings.Contains(log, branch) || !strings.Contains(log, "overlays/prod/image.yaml") {
 		t.Errorf("the commit:\n%s", log)
+	}
+	if now, _, _ := testgit.Run(t, dir, "rev-parse", "--abbrev-ref", "HEAD"); now != checkout {
+		t.Errorf("the checkout moved from %s to %s", checkout, now)
+	}
+	if diffOut, _, _ := testgit.Run(t, dir, "diff", "--", "overlays/prod/image.yaml"); diffOut != "" {
+		t.Errorf("c wrote into the work tree:\n%s", diffOut)
 	}
 }
 
@@ -196,9 +204,8 @@ func TestE2ESourceFollowsTheFluxPath(t *testing.T) {
 // TestE2ESetWritesItsGitOpsObjectsToTheSource: a set of two objects Flux
 // reconciles and one it does not, edited in one $EDITOR file: s asks, g
 // saves the other object and shows both GitOps objects' edits in the
-// source diff (a generator's literal, a patch's image), c writes them and
-// commits them in one commit on a new branch; their live objects are not
-// saved.
+// source diff (a generator's literal, a patch's image), c commits them in
+// one commit on a new branch; their live objects are not saved.
 func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -224,8 +231,9 @@ func TestE2ESetWritesItsGitOpsObjectsToTheSource(t *testing.T) {
 		t.Errorf("the plain ConfigMap's foo is %q after g: not saved", out)
 	}
 	term.send("c")
-	term.waitFor(screenWait, "wrote 2 files of the source and committed them on branch kedit/configmap-"+ns+"-settings-")
-	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%B", "--name-only")
+	term.waitFor(screenWait, "committed 2 files of the source on branch kedit/configmap-"+ns+"-settings-")
+	branch, _, _ := testgit.Run(t, dir, "for-each-ref", "--format=%(refname:short)", "refs/heads/kedit/")
+	log, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%D%n%B", "--name-only", strings.TrimSpace(branch))
 	if !strings.Contains(log, "-and-1-more") || !strings.Contains(log, "overlays/prod/image.yaml") || !strings.Contains(log, "overlays/prod/kustomization.yaml") {
 		t.Errorf("the commit:\n%s", log)
 	}
@@ -267,7 +275,7 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 	term.send("s")
 	term.waitFor(screenWait, "b does both)")
 	term.send("g")
-	term.waitFor(screenWait, "-> overlays/prod/deployment-prod-web-patch.yaml (new patch, $patch: delete)", "+        - name: MODE", "+          $patch: delete")
+	term.waitFor(screenWait, "-> overlays/prod/deployment-web-patch.yaml (new patch, $patch: delete): base is shared with overlays/staging", "+        - name: MODE", "+          $patch: delete")
 	term.send("y")
 	term.waitFor(screenWait, "wrote 2 files of the source")
 	for overlay, want := range map[string]bool{"prod": false, "staging": true} {

@@ -281,6 +281,10 @@ func shellJoin(words []string) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@") == "" {
+			b.WriteString(w) // nothing sh reads otherwise
+			continue
+		}
 		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
 	}
 	return b.String()

@@ -65,6 +65,10 @@ type ConnFlags struct {
 	// WrapConfigFn, when set, transforms every REST config ToRESTConfig
 	// returns (the discovery client's too): --debug's request log.
 	WrapConfigFn func(*rest.Config) *rest.Config
+	// UserAgent, when set, is every request's user agent (kedit/VERSION
+	// (OS/ARCH)), so that an audit log names kedit's version: client-go's
+	// default is a build without version stamps (kubernetes/$Format).
+	UserAgent string
 
 	// Each is made once, under its own lock, as genericclioptions makes
 	// them with persistent config.
@@ -121,6 +125,9 @@ func (f *ConnFlags) ToRESTConfig() (*rest.Config, error) {
 	c, err := f.ToRawKubeConfigLoader().ClientConfig()
 	if err != nil {
 		return nil, err
+	}
+	if f.UserAgent != "" {
+		c.UserAgent = f.UserAgent
 	}
 	if f.WrapConfigFn != nil {
 		return f.WrapConfigFn(c), nil

@@ -48,17 +48,17 @@ func GitOpsPath(ctx context.Context, dc dynamic.Interface, o model.GitOpsOwner) 
 	var fields [][]string
 	ns := o.Namespace
 	switch {
-	case o.Tool == model.GitOpsFlux && o.Source == "kustomization":
+	case !buildsPath(o):
+		return "", "", &GitOpsPathError{Owner: o.Description(), Missing: "only a Flux Kustomization or an Argo CD Application builds a path of a repository"}
+	case o.Tool == model.GitOpsFlux:
 		gvr, fields = fluxKustomizations, [][]string{{"spec", "path"}}
 		owner = "Flux Kustomization " + ns + "/" + o.Name
-	case o.Tool == model.GitOpsArgoCD && o.Source == "application":
+	default:
 		if ns == "" {
 			ns = argoNamespace
 		}
 		gvr, fields = argoApplications, [][]string{{"spec", "source", "path"}}
 		owner = "Argo CD Application " + ns + "/" + o.Name
-	default:
-		return "", "", &GitOpsPathError{Owner: o.Description(), Missing: "only a Flux Kustomization or an Argo CD Application builds a path of a repository"}
 	}
 	if o.Name == "" || ns == "" {
 		return "", owner, &GitOpsPathError{Owner: owner, Missing: "the object's labels do not name it whole"}
@@ -89,6 +89,12 @@ func GitOpsPath(ctx context.Context, dc dynamic.Interface, o model.GitOpsOwner) 
 	return ".", owner, nil // no path: the repository's top
 }
 
+// buildsPath says whether o is an owner that builds a path of a
+// repository: a Flux Kustomization, an Argo CD Application.
+func buildsPath(o model.GitOpsOwner) bool {
+	return o.Tool == model.GitOpsFlux && o.Source == "kustomization" || o.Tool == model.GitOpsArgoCD && o.Source == "application"
+}
+
 // GitOpsPathReader reads the path a GitOps owner builds, and which object
 // says it: GitOpsPath on a client.
 type GitOpsPathReader func(ctx context.Context, o model.GitOpsOwner) (path, owner string, err error)
@@ -102,7 +108,10 @@ type GitOpsPathReader func(ctx context.Context, o model.GitOpsOwner) (path, owne
 func SourceHints(ctx context.Context, obj *unstructured.Unstructured, read GitOpsPathReader) (h source.Hints, warning string, err error) {
 	h = source.HintsOf(obj)
 	owner, ok := model.GitOpsOwnerOf(obj)
-	if !ok || h.Origin != "" || read == nil {
+	// Only a Flux Kustomization or an Argo CD Application builds a path;
+	// a Helm release's object is refused as a template's, with no word of
+	// a path.
+	if !ok || h.Origin != "" || read == nil || h.Chart != "" || !buildsPath(owner) {
 		return h, "", nil
 	}
 	path, from, err := read(ctx, owner)

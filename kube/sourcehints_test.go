@@ -57,6 +57,15 @@ func TestSourceHints(t *testing.T) {
 	if err != nil || warning != missing.Error() || h.Path != "" {
 		t.Errorf("an owner the user may not read: %+v %q %v", h, warning, err)
 	}
+	// A Helm release's object: refused as a template's, with no garbled
+	// word of a path its owner builds.
+	reads = 0
+	helm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Service"}}
+	helm.SetLabels(map[string]string{"app.kubernetes.io/managed-by": "Helm"})
+	helm.SetAnnotations(map[string]string{"meta.helm.sh/release-name": "redis", "meta.helm.sh/release-namespace": "default"})
+	if h, warning, err = SourceHints(ctx, helm, reader("", &GitOpsPathError{Owner: "managed by Helm", Missing: "no path"})); err != nil || warning != "" || reads != 0 || h.Chart == "" {
+		t.Errorf("a Helm release's object: %+v %q %v, %d reads", h, warning, err, reads)
+	}
 	broken := errors.New("connection refused")
 	if _, _, err = SourceHints(ctx, fluxOwned(nil), reader("", broken)); !errors.Is(err, broken) {
 		t.Errorf("another error: %v, want %v", err, broken)

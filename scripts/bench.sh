@@ -8,6 +8,7 @@
 #   ROUNDS=2 RUNS=10 scripts/bench.sh # hyperfine rounds x runs per row (1 x 15)
 #   NO_BROWSER=1 scripts/bench.sh     # without the browser's rows
 #   NO_HISTORY=1 scripts/bench.sh     # without kedit history on a 1 GiB audit log
+#   NO_ENGINE=1 scripts/bench.sh      # without kedit history from VictoriaLogs
 #
 # It builds bin/kedit and bin/localcluster and starts a localcluster of its
 # own in a fresh directory, which the go test rows use too
@@ -255,6 +256,15 @@ for c in ConfigMap1MiB Deployment20; do
 done
 
 echo
+echo "== source: an object's source found by search, and an edit planned and verified, in a repository of 500 kustomizations"
+go test ./source -run '^$' -bench 'SourceIn500Kustomizations' -benchtime 5x | tee "$work/source.out" | grep '^Bench'
+for c in find/namespaces find/name-prefixes plan/namespaces plan/name-prefixes; do
+	k=$(metric "$work/source.out" "SourceIn500Kustomizations/$c" ns/op)
+	m=$(metric "$work/source.out" "SourceIn500Kustomizations/$c" B/op)
+	row source "$c, 500 kustomizations (allocated)" "$(python3 -c "print('%.0f ms (%.0f MB)' % ($k/1e6, $m/1e6))")" none "≤ 1 s" "$(ok "$k <= 1e9")"
+done
+
+echo
 echo "== clean rebase cost: requests beyond the refused save, through the real binary"
 if go test ./e2e -count=1 -run 'TestE2ECleanRebaseCostsOneRequest$' >"$work/cost.out" 2>&1; then
 	row "clean rebase cost" "extra requests per clean rebase" "1 (the resubmit)" "kubectl edit: 0 and a lost update" "exactly 1" ✔
@@ -348,6 +358,12 @@ if [ -z "${NO_HISTORY:-}" ]; then
 	row "history, gzip log" "the same log gzip" "$k s" "$p s (zcat | wc -l)" "≤ 2×" "$(ok "$k <= 2 * $p")"
 	read -r mp mg < <(awk '/^history memory/ {print $4, $7}' "$work/history.out")
 	row "history memory" "peak RSS, the 1 GiB log, plain / gzip" "$mp / $mg MiB" none "bounded by the object's history" "$(ok "$mp <= 100 and $mg <= 100")"
+	if [ -z "${NO_ENGINE:-}" ]; then
+		read -r k g < <(awk '/^history engine [0-9.]+ s/ {print $3, $6}' "$work/history.out")
+		row "history, VictoriaLogs" "the same events asked of VictoriaLogs" "$k s" "$g s (kedit history on the gzip)" "≤ 2 s, ≤ 0.1×" "$(ok "$k <= 2 and $k <= 0.1 * $g")"
+		read -r m d < <(awk '/^history engine memory/ {print $4, $7}' "$work/history.out")
+		row "history, VictoriaLogs memory" "peak RSS; KiB downloaded" "$m MiB; $d KiB" "$(awk '/^history baseline/ {print $3}' "$work/history.out") MiB (kedit version)" "≤ 64 MiB" "$(ok "$m <= 64")"
+	fi
 fi
 
 echo

@@ -9,13 +9,13 @@
 
 GNU_TIME=${GNU_TIME:-/usr/bin/time}
 
-# need_tools checks hyperfine, GNU time, tmux, python3, git, go and kubectl.
+# need_tools checks hyperfine, GNU time, tmux, python3, git, curl, go and kubectl.
 need_tools() {
 	local missing=() pkgs=() other=()
 	command -v hyperfine >/dev/null 2>&1 || { missing+=(hyperfine) && pkgs+=(hyperfine); }
 	"$GNU_TIME" --version 2>&1 | grep -q GNU || { missing+=("GNU time ($GNU_TIME)") && pkgs+=(time); }
 	local t
-	for t in tmux python3 git; do
+	for t in tmux python3 git curl; do
 		command -v "$t" >/dev/null 2>&1 || { missing+=("$t") && pkgs+=("$t"); }
 	done
 	for t in go kubectl; do

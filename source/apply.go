@@ -36,6 +36,26 @@ func (e *DirtyError) Error() string {
 // since the plan read it and, in a git work tree, that none has
 // uncommitted changes. It writes nothing when a check fails.
 func (e *Edit) Write() error {
+	if err := e.unchanged(); err != nil {
+		return err
+	}
+	for _, f := range e.Files {
+		p := filepath.Join(e.Dir, filepath.FromSlash(f.Path))
+		perm := fs.FileMode(0o644)
+		if st, err := os.Stat(p); err == nil {
+			perm = st.Mode().Perm()
+		}
+		if err := fsutil.WriteFileAtomic(p, f.New, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unchanged checks that no file of the edit changed on disk since the
+// plan read it and, in a git work tree, that none has uncommitted
+// changes.
+func (e *Edit) unchanged() error {
 	var changed []string
 	for _, f := range e.Files {
 		cur, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(f.Path)))
@@ -60,23 +80,24 @@ func (e *Edit) Write() error {
 	if len(dirty) > 0 {
 		return &DirtyError{Files: dirty}
 	}
-	for _, f := range e.Files {
-		p := filepath.Join(e.Dir, filepath.FromSlash(f.Path))
-		perm := fs.FileMode(0o644)
-		if st, err := os.Stat(p); err == nil {
-			perm = st.Mode().Perm()
-		}
-		if err := fsutil.WriteFileAtomic(p, f.New, perm); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
 // git runs git in the edit's directory.
 func (e *Edit) git(args ...string) (string, error) {
+	return e.gitWith(nil, nil, args...)
+}
+
+// gitWith runs git in the edit's directory with env added and stdin.
+func (e *Edit) gitWith(env []string, stdin []byte, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = e.Dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -94,7 +115,7 @@ func (e *Edit) inWorkTree() bool {
 // dirty returns the edit's files that git says have uncommitted changes
 // (or are untracked), in a git work tree; none outside one.
 func (e *Edit) dirty() ([]string, error) {
-	if !e.inWorkTree() {
+	if len(e.Files) == 0 || !e.inWorkTree() {
 		return nil, nil
 	}
 	args := []string{"status", "--porcelain", "--"}
@@ -130,8 +151,10 @@ var badRef = regexp.MustCompile(`[^a-z0-9._-]+`)
 
 // Commit makes a commit of the edit's files on a new branch named after
 // the object (BranchName), with a message naming the object and the
-// changed fields, and returns the branch. It never pushes. The edit must
-// have been written.
+// changed fields, and returns the branch. The commit is made on HEAD
+// through an index of its own: the checkout stays on its branch and its
+// files as they are (Write writes them). It never pushes. The files must
+// be as the plan read them, without uncommitted changes.
 func (e *Edit) Commit(r Ref) (string, error) {
 	return e.commit(BranchName(r), e.Message(r))
 }
@@ -158,22 +181,66 @@ func CommitAll(edits []*Edit, refs []Ref) (string, error) {
 	return all.commit(fmt.Sprintf("%s-and-%d-more", BranchName(refs[0]), len(refs)-1), msg.String())
 }
 
-// commit commits the edit's files on the new branch with msg.
+// commit commits the edit's files on the new branch with msg, on HEAD,
+// through a temporary index: the checkout is left as it is.
 func (e *Edit) commit(branch, msg string) (string, error) {
 	if !e.inWorkTree() {
 		return "", fmt.Errorf("%s is not in a git work tree", e.Dir)
 	}
-	if _, err := e.git("switch", "-c", branch); err != nil {
+	if err := e.unchanged(); err != nil {
 		return "", err
 	}
-	args := []string{"add", "--"}
+	if _, err := e.git("check-ref-format", "refs/heads/"+branch); err != nil {
+		return "", fmt.Errorf("%s is no name git takes for a branch", branch)
+	}
+	if _, err := e.git("rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
+		return "", fmt.Errorf("the branch %s exists: nothing committed (delete it, or merge it first)", branch)
+	}
+	head, err := e.git("rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	prefix, err := e.git("rev-parse", "--show-prefix")
+	if err != nil {
+		return "", err
+	}
+	top, err := e.git("rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	atTop := []string{"-C", strings.TrimSpace(top)}
+	tmp, err := os.MkdirTemp("", "kedit-commit-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	if _, err := e.gitWith(env, nil, "read-tree", strings.TrimSpace(head)); err != nil {
+		return "", err
+	}
 	for _, f := range e.Files {
-		args = append(args, filepath.FromSlash(f.Path))
+		blob, err := e.gitWith(nil, f.New, "hash-object", "-w", "--stdin")
+		if err != nil {
+			return "", err
+		}
+		mode := "100644"
+		if st, err := os.Stat(filepath.Join(e.Dir, filepath.FromSlash(f.Path))); err == nil && st.Mode().Perm()&0o111 != 0 {
+			mode = "100755"
+		}
+		info := mode + "," + strings.TrimSpace(blob) + "," + strings.TrimSpace(prefix) + f.Path
+		if _, err := e.gitWith(env, nil, append(atTop, "update-index", "--add", "--cacheinfo", info)...); err != nil {
+			return "", err
+		}
 	}
-	if _, err := e.git(args...); err != nil {
+	tree, err := e.gitWith(env, nil, "write-tree")
+	if err != nil {
 		return "", err
 	}
-	if _, err := e.git("commit", "-q", "-m", msg, "--"); err != nil {
+	commit, err := e.gitWith(nil, []byte(msg), "commit-tree", strings.TrimSpace(tree), "-p", strings.TrimSpace(head))
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.git("branch", branch, strings.TrimSpace(commit)); err != nil {
 		return "", err
 	}
 	return branch, nil

@@ -50,10 +50,43 @@ func TestPlanAddsAPatchToTheOverlayNotTheSharedBase(t *testing.T) {
 	assertCommentsKept(t, string(e.Files[1].Old), string(e.Files[1].New))
 }
 
+// Commit commits the edit on a new branch through an index of its own:
+// the checkout stays on its branch, its files as they were; Write then
+// writes them.
 func TestWriteAndCommit(t *testing.T) {
 	t.Parallel()
 	dir := writeLayout(t, layout)
 	e, ref := devEdit(t, dir)
+	head, _, _ := testgit.Run(t, dir, "rev-parse", "HEAD")
+	checkout, _, _ := testgit.Run(t, dir, "symbolic-ref", "HEAD")
+	branch, err := e.Commit(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if branch != "kedit/deployment-dev-web" {
+		t.Errorf("branch %s", branch)
+	}
+	out, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%s%n%b", "--name-only", branch)
+	if !strings.Contains(out, "Deployment.apps/web in namespace dev") || !strings.Contains(out, ".spec.replicas in overlays/dev/deployment-web-patch.yaml") {
+		t.Errorf("the commit:\n%s", out)
+	}
+	for _, f := range e.Files {
+		if got, _, _ := testgit.Run(t, dir, "show", branch+":"+f.Path); got != string(f.New) {
+			t.Errorf("%s on %s:\n%s", f.Path, branch, got)
+		}
+	}
+	if now, _, _ := testgit.Run(t, dir, "symbolic-ref", "HEAD"); now != checkout {
+		t.Errorf("the checkout moved from %s to %s", checkout, now)
+	}
+	if now, _, _ := testgit.Run(t, dir, "rev-parse", "HEAD"); now != head {
+		t.Errorf("HEAD moved")
+	}
+	if st, _, _ := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("the work tree changed: %s", st)
+	}
+	if _, err := e.Commit(ref); err == nil || !strings.Contains(err.Error(), "the branch kedit/deployment-dev-web exists") {
+		t.Errorf("a second commit: %v", err)
+	}
 	if err := e.Write(); err != nil {
 		t.Fatal(err)
 	}
@@ -62,20 +95,6 @@ func TestWriteAndCommit(t *testing.T) {
 		if string(b) != string(f.New) {
 			t.Errorf("%s not written", f.Path)
 		}
-	}
-	branch, err := e.Commit(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if branch != "kedit/deployment-dev-web" {
-		t.Errorf("branch %s", branch)
-	}
-	out, _, _ := testgit.Run(t, dir, "log", "-1", "--format=%s%n%b", "--name-only")
-	if !strings.Contains(out, "Deployment.apps/web in namespace dev") || !strings.Contains(out, ".spec.replicas in overlays/dev/deployment-web-patch.yaml") {
-		t.Errorf("the commit:\n%s", out)
-	}
-	if st, _, _ := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
-		t.Errorf("left uncommitted: %s", st)
 	}
 }
 

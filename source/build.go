@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -58,6 +57,14 @@ const maxFile = 4 << 20
 type tree struct {
 	dir   string            // absolute
 	files map[string][]byte // by slash path relative to dir
+	// mem is the files as the builds read them (buildFS), skipped the
+	// directories left out of it, remotes each kustomization's remote
+	// resources.
+	mem     filesys.FileSystem
+	skipped []string
+	remotes map[string][]string
+	// builds are the builds of the tree's own files, by root.
+	builds map[string]buildResult
 }
 
 // readTree reads every regular file under dir but those of hidden
@@ -138,6 +145,8 @@ type built struct {
 // origin is a config.kubernetes.io/origin annotation.
 type origin struct {
 	Path         string `json:"path,omitempty"`
+	Repo         string `json:"repo,omitempty"`
+	Ref          string `json:"ref,omitempty"`
 	ConfiguredIn string `json:"configuredIn,omitempty"`
 	ConfiguredBy struct {
 		APIVersion string `json:"apiVersion,omitempty"`
@@ -159,30 +168,65 @@ func parseOrigin(s string) (origin, bool) {
 
 // build builds the kustomization in root (relative to the tree's
 // directory) with the files of over in place of the tree's, the
-// originAnnotations build option on, as kustomize build does.
+// originAnnotations build option on, as kustomize build does. The build
+// reads the tree's one in-memory copy (buildFS), over and the option
+// written into it for the build and taken out after.
 func (t *tree) build(root string, over map[string][]byte) ([]built, error) {
-	mem := filesys.MakeFsInMemory()
+	root = cleanRel(root)
+	if len(over) == 0 {
+		// The tree's own files build the same every time.
+		if c, ok := t.builds[root]; ok {
+			return c.objs, c.err
+		}
+		objs, err := t.buildOver(root, nil)
+		if t.builds == nil {
+			t.builds = map[string]buildResult{}
+		}
+		t.builds[root] = buildResult{objs, err}
+		return objs, err
+	}
+	return t.buildOver(root, over)
+}
+
+// buildResult is a build of the tree's own files, kept.
+type buildResult struct {
+	objs []built
+	err  error
+}
+
+func (t *tree) buildOver(root string, over map[string][]byte) ([]built, error) {
+	mem := t.buildFS()
 	const top = "/src"
+	var undo []func()
+	defer func() {
+		for _, u := range slices.Backward(undo) {
+			u()
+		}
+	}()
 	put := func(rel string, b []byte) error {
 		p := top + "/" + rel
+		old, err := mem.ReadFile(p)
+		had := err == nil
+		undo = append(undo, func() {
+			if had {
+				_ = mem.WriteFile(p, old)
+			} else {
+				_ = mem.RemoveAll(p)
+			}
+		})
+		if b == nil {
+			return mem.RemoveAll(p)
+		}
 		if err := mem.MkdirAll(filepath.Dir(p)); err != nil {
 			return err
 		}
 		return mem.WriteFile(p, b)
 	}
-	for rel, b := range t.files {
-		if _, ok := over[rel]; ok {
+	for rel, b := range over {
+		if _, had := t.files[rel]; b == nil && !had {
 			continue
 		}
-		if err := put(rel, b); err != nil {
-			return nil, err
-		}
-	}
-	for rel, b := range over {
-		if b == nil {
-			continue // removed
-		}
-		if err := put(rel, b); err != nil {
+		if err := put(rel, t.forBuild(rel, b)); err != nil {
 			return nil, err
 		}
 	}
@@ -198,7 +242,7 @@ func (t *tree) build(root string, over map[string][]byte) ([]built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kf, err)
 	}
-	if err := mem.WriteFile(top+"/"+kf, withOrigin); err != nil {
+	if err := put(kf, withOrigin); err != nil {
 		return nil, err
 	}
 	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, strings.TrimSuffix(top+"/"+root, "/"))
@@ -260,74 +304,6 @@ func stripOrigin(u *unstructured.Unstructured) {
 		return
 	}
 	u.SetAnnotations(a)
-}
-
-// hashSuffix is the suffix kustomize adds to a generated object's name.
-var hashSuffix = regexp.MustCompile(`-[a-z0-9]{10}$`)
-
-// unhashed returns the build's objects with each generated object's name
-// hash taken off, wherever the name appears as a value: a generator's
-// content changes its name and every reference to it, which is not a
-// change of those objects.
-func unhashed(objs []built) []built {
-	names := map[string]string{}
-	for _, b := range objs {
-		if b.origin.ConfiguredBy.Kind == "ConfigMapGenerator" || b.origin.ConfiguredBy.Kind == "SecretGenerator" {
-			if hashSuffix.MatchString(b.ref.Name) {
-				names[b.ref.Name] = hashSuffix.ReplaceAllString(b.ref.Name, "")
-			}
-		}
-	}
-	if len(names) == 0 {
-		return objs
-	}
-	out := make([]built, len(objs))
-	for i, b := range objs {
-		b.obj = renameValues(b.obj, names).(map[string]any)
-		if n, ok := names[b.ref.Name]; ok {
-			b.ref.Name = n
-		}
-		out[i] = b
-	}
-	return out
-}
-
-func renameValues(v any, names map[string]string) any {
-	switch x := v.(type) {
-	case string:
-		if n, ok := names[x]; ok {
-			return n
-		}
-		return x
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = renameValues(e, names)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = renameValues(e, names)
-		}
-		return l
-	}
-	return v
-}
-
-// sameRef says whether b is the object named by r: the same identity, or
-// for a generated object the same name but for its hash.
-func sameRef(b built, r Ref) bool {
-	// An object the build leaves without a namespace is applied to one
-	// (the GitOps tool's target namespace, or kubectl's default).
-	if b.ref.Group != r.Group || b.ref.Kind != r.Kind || (b.ref.Namespace != "" && b.ref.Namespace != r.Namespace) {
-		return false
-	}
-	if b.ref.Name == r.Name {
-		return true
-	}
-	// The build's name without its hash: an output taken through unhashed.
-	return hashSuffix.MatchString(r.Name) && hashSuffix.ReplaceAllString(b.ref.Name, "") == hashSuffix.ReplaceAllString(r.Name, "")
 }
 
 func joinRel(dir, name string) string {

@@ -9,8 +9,13 @@
 // removed, list items by key) into edits of the documents that produce
 // each field: the resource file, the overlay's strategic-merge or JSON 6902
 // patch, a generator's literal, env file or file, or a new patch entry in
-// the overlay. YAML is edited with kyaml, which keeps comments, key order,
-// quoting and document separators.
+// the overlay. A file is parsed with its nodes' positions and each change
+// spliced into its text where the node stands (a new key at its
+// siblings' indentation, a new list item after its siblings), so that
+// every other byte stays whatever the file's layout: blank lines, lists
+// indented two ways, flow lists over several lines, block scalars,
+// comments and document separators. Only a file that does not parse is
+// refused, by its line.
 //
 // The contract, checked before a plan is returned: building again yields
 // the object with the edited value on every changed path, and every other

@@ -1,15 +1,15 @@
 package source
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
 // Hints are what the live object and its GitOps owner say of its source.
@@ -51,7 +51,8 @@ type Source struct {
 	// Ref is the object.
 	Ref Ref `json:"object"`
 	// Kustomization is the directory, relative to Dir, whose build holds
-	// the object; "" when File is a plain YAML file applied as it is.
+	// the object ("." for Dir itself); "" when File is a plain YAML file
+	// applied as it is.
 	Kustomization string `json:"kustomization,omitempty"`
 	// File is the file, relative to Dir, holding the object's document;
 	// "" for a generated object.
@@ -62,7 +63,29 @@ type Source struct {
 	GeneratorIn string `json:"generatorIn,omitempty"`
 	// Via says how it was found: "origin annotation", the GitOps
 	// owner's path, or "search".
-	Via string `json:"via"`
+	Via string `json:"via"` // Note says what the finding passed by: an origin annotation that
+	// names nothing here, directories the build cannot read.
+	Note string `json:"note,omitempty"`
+}
+
+// RemoteError says the object comes from a remote base, which kedit
+// neither fetches nor writes.
+type RemoteError struct {
+	Ref           Ref
+	URL, Path, At string
+	Dir           string
+}
+
+func (e *RemoteError) Error() string {
+	s := fmt.Sprintf("%s comes from the remote base %s", e.Ref, e.URL)
+	if e.Path != "" {
+		s += " (" + e.Path
+		if e.At != "" {
+			s += " at " + e.At
+		}
+		s += ")"
+	}
+	return s + ": kedit writes only files under " + e.Dir + " and fetches nothing"
 }
 
 // NotFoundError says why no source was found.
@@ -102,11 +125,48 @@ func Find(dir string, ref Ref, h Hints) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o, ok := parseOrigin(h.Origin); ok && o.Repo != "" {
+		return nil, &RemoteError{Ref: ref, URL: o.Repo, Path: o.Path, At: o.Ref, Dir: t.dir}
+	}
 	c, err := t.find(ref, h)
+	var nf *NotFoundError
+	if errors.As(err, &nf) && h.Origin != "" {
+		// An origin annotation that names nothing here (a file moved
+		// since, a path of another checkout) is no reason to give up:
+		// the search may find the object all the same.
+		unnamed := h
+		unnamed.Origin = ""
+		if again, err2 := t.find(ref, unnamed); err2 == nil {
+			c, err = again, nil
+			c.src.Note = "its origin annotation names nothing here that builds it (" + nf.Why + "), so it was searched for"
+		}
+	}
 	if err != nil {
+		if errors.As(err, &nf) {
+			nf.Why += t.passedBy(true)
+		}
 		return nil, err
 	}
+	if p := t.passedBy(false); p != "" && c.src.Via == "search" {
+		c.src.Note = strings.TrimPrefix(c.src.Note+p, "; ")
+	}
 	return &c.src, nil
+}
+
+// passedBy says what the builds left out: directories the kustomize API
+// cannot read (a name with a space), and with remotes the remote bases
+// kedit does not fetch.
+func (t *tree) passedBy(remotes bool) string {
+	var s string
+	if len(t.skipped) > 0 {
+		s += "; skipped " + strings.Join(t.skipped, ", ") + " (a directory name the kustomize API does not take)"
+	}
+	for _, f := range slices.Sorted(maps.Keys(t.remotes)) {
+		if remotes {
+			s += "; not fetched: the remote base " + strings.Join(t.remotes[f], ", ") + " of " + f
+		}
+	}
+	return s
 }
 
 func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
@@ -141,7 +201,11 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			return nil, notFound("its origin annotation names %s, which no kustomization here reaches", o.ConfiguredIn)
 		}
 	default:
-		roots = t.kustomizations()
+		for _, k := range t.kustomizations() {
+			if t.mayBuild(k, ref) {
+				roots = append(roots, k)
+			}
+		}
 	}
 	var cands []candidate
 	var buildErrs []error
@@ -155,7 +219,7 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 			if !sameRef(b, ref) {
 				continue
 			}
-			s := Source{Dir: t.dir, Ref: ref, Kustomization: r, Via: via}
+			s := Source{Dir: t.dir, Ref: ref, Kustomization: displayDir(r), Via: via}
 			if b.origin.Path != "" {
 				s.File = cleanRel(path.Join(r, b.origin.Path))
 			}
@@ -219,50 +283,6 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 	return nil, notFound("no plain YAML file and no kustomization here holds an object of that identity")
 }
 
-// plainFiles are the candidates of YAML files under dir that no
-// kustomization builds on: a document of the object's identity, applied
-// as it is.
-func (t *tree) plainFiles(ref Ref, under, via string) []candidate {
-	var out []candidate
-	for p, b := range t.files {
-		d, name := splitRel(p)
-		if under != "" && d != under && !strings.HasPrefix(d, under+"/") {
-			continue
-		}
-		if !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) || t.kustomizationFile(d) != "" || t.inChart(d) {
-			continue
-		}
-		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
-		if err != nil {
-			continue
-		}
-		for _, n := range nodes {
-			m, err := n.Map()
-			if err != nil {
-				continue
-			}
-			u := &unstructured.Unstructured{Object: m}
-			if sameRef(built{ref: RefOf(u)}, ref) {
-				out = append(out, candidate{src: Source{Dir: t.dir, Ref: ref, File: p, Via: via}, obj: m})
-			}
-		}
-	}
-	return out
-}
-
-// inChart says whether dir is inside a Helm chart.
-func (t *tree) inChart(dir string) bool {
-	for d := dir; ; {
-		if _, ok := t.files[joinRel(d, "Chart.yaml")]; ok {
-			return true
-		}
-		if d == "" {
-			return false
-		}
-		d, _ = splitRel(d)
-	}
-}
-
 // topmost drops each candidate kustomization that another candidate
 // builds on: the base is not what the cluster applies, its overlay is.
 func (t *tree) topmost(cands []candidate) []candidate {
@@ -318,42 +338,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// resourceFile is the resource file of root's kustomizations (root and
-// those it builds on) holding a document of the object, or "".
-func (t *tree) resourceFile(root string, ref Ref) string {
-	seen := map[string]bool{}
-	var walk func(d string) string
-	walk = func(d string) string {
-		if seen[d] {
-			return ""
-		}
-		seen[d] = true
-		k, err := t.readKustomization(d, nil)
-		if err != nil || k == nil {
-			return ""
-		}
-		for _, r := range k.k.Resources {
-			rel := k.rel(r)
-			b, ok := t.files[rel]
-			if !ok {
-				continue
-			}
-			nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
-			if err != nil {
-				continue
-			}
-			if (&yamlFile{nodes: nodes}).doc(ref) != nil {
-				return rel
-			}
-		}
-		for _, inc := range t.includes(k) {
-			if f := walk(inc); f != "" {
-				return f
-			}
-		}
-		return ""
-	}
-	return walk(root)
 }

@@ -49,12 +49,14 @@ func (p *planner) placeInGenerator(chain []*kustomization, c diff.Change) error 
 	// No generator kedit may change has the key: a new literal in the
 	// generator the object's origin names, or where that one is in a
 	// shared base, in a generator of the root that merges into it.
-	for _, k := range chain {
+	for i, k := range chain {
 		if k.file != p.src.GeneratorIn {
 			continue
 		}
 		if len(p.t.usedBy(k.dir, chain)) > 0 {
-			return p.placeInMergeGenerator(chain[0], c, key, val)
+			// The nearest kustomization above whose build holds only
+			// this variant merges into it.
+			return p.placeInMergeGenerator(p.nearest(chain, i-1), c, key, val)
 		}
 		gens, kindKey := p.generators(k)
 		for gi, g := range gens {
@@ -90,7 +92,8 @@ func (p *planner) placeInGenerator(chain []*kustomization, c diff.Change) error 
 }
 
 // placeInMergeGenerator adds the key as a literal of a generator of root
-// with behavior merge, made when root has none, so that the shared base's
+// (the kustomization nearest the object that no other build shares) with
+// behavior merge, made when root has none, so that the shared base's
 // generator stays as it is.
 func (p *planner) placeInMergeGenerator(root *kustomization, c diff.Change, key, val string) error {
 	field := c.Path.String()

@@ -44,8 +44,7 @@ func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, d
 	return c.Path, p.buildValue(c)
 }
 
-// patchFiles are a kustomization's patches that are files, last first,
-// with whether each is a JSON 6902 patch.
+// patchFiles are a kustomization's patches that are files, last first.
 func patchFiles(k *kustomization) []types.Patch {
 	var out []types.Patch
 	for _, pt := range k.k.Patches {
@@ -67,31 +66,53 @@ func (p *planner) targets(doc *kyaml.RNode) bool {
 	return sameGenerated(m, p.src.Ref)
 }
 
-// placeInPatch changes the patch of k that sets the field, if one does.
-func (p *planner) placeInPatch(k *kustomization, c diff.Change) (bool, error) {
+// setsField says whether a transformer or a patch of k sets c's field.
+func (p *planner) setsField(k *kustomization, c diff.Change) bool {
+	if _, ok := p.imageEntry(k, c); ok {
+		return true
+	}
+	if _, ok := p.replicasEntry(k, c); ok {
+		return true
+	}
+	done, _ := p.placeInPatch(k, c, true)
+	return done
+}
+
+// placeInPatch changes the patch of k that sets the field, if one does:
+// a file, or a patch written inline in the kustomization. With dry it
+// only says whether one does. A patch that cannot be read is passed by:
+// the build reads every patch, so the contract's check has the last word.
+func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool, error) {
 	field := c.Path.String()
-	for _, pt := range patchFiles(k) {
-		rel := k.rel(pt.Path)
-		f, err := p.yaml(rel)
+	for _, ps := range p.patchesOf(k) {
+		f, err := ps.read(p)
 		if err != nil {
-			return false, &PlaceError{Field: field, Why: err.Error()}
+			continue
 		}
 		if len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
-			done, err := p.placeInJSON6902(rel, f.nodes[0], pt, c)
-			if done || err != nil {
-				return done, err
+			i, ok := p.json6902Op(f.nodes[0], c)
+			if !ok {
+				continue
 			}
-			continue
+			if dry {
+				return true, nil
+			}
+			if err := p.changeOp(ps.name, f.nodes[0], i, c); err != nil {
+				return false, err
+			}
+			return true, ps.written(p, f, field, "json6902 patch")
 		}
 		for _, doc := range slices.Backward(f.nodes) {
 			if !p.targets(doc) || at(doc.YNode(), c.Path) == nil {
 				continue
 			}
-			if err := setAt(doc.YNode(), c.Path, p.patchValue(c)); err != nil {
-				return false, &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+			if dry {
+				return true, nil
 			}
-			p.placed = append(p.placed, Placement{Field: field, File: rel, How: "patch"})
-			return true, nil
+			if err := setAt(doc.YNode(), c.Path, p.patchValue(c)); err != nil {
+				return false, &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
+			}
+			return true, ps.written(p, f, field, "patch")
 		}
 	}
 	return false, nil
@@ -103,31 +124,39 @@ func (p *planner) patchValue(c diff.Change) diff.FieldValue {
 	return p.buildValue(c)
 }
 
-// placeInJSON6902 changes the op of a JSON 6902 patch whose path is the
-// field, if one is.
-func (p *planner) placeInJSON6902(rel string, ops *kyaml.RNode, pt types.Patch, c diff.Change) (bool, error) {
+// json6902Op is the index of the last op of a JSON 6902 patch that adds
+// or replaces the field.
+func (p *planner) json6902Op(ops *kyaml.RNode, c diff.Change) (int, bool) {
 	ptr, ok := pointer(p.obj, c.Path)
 	if !ok {
-		return false, nil
+		return 0, false
 	}
-	field := c.Path.String()
 	for i, op := range slices.Backward(ops.YNode().Content) {
 		opName, path := at(op, fieldpath.MakePathOrDie("op")), at(op, fieldpath.MakePathOrDie("path"))
-		if opName == nil || path == nil || path.Value != ptr || (opName.Value != "add" && opName.Value != "replace") {
-			continue
+		if opName != nil && path != nil && path.Value == ptr && (opName.Value == "add" || opName.Value == "replace") {
+			return i, true
 		}
-		if !c.Value.Present {
-			if opName.Value == "replace" {
-				return false, &PlaceError{Field: field, Why: rel + " replaces it, and removing that op would bring back the value under it"}
-			}
-			ops.YNode().Content = slices.Delete(ops.YNode().Content, i, i+1)
-		} else if err := setAt(op, fieldpath.MakePathOrDie("value"), p.buildValue(c)); err != nil {
-			return false, &PlaceError{Field: field, Why: rel + ": " + err.Error()}
-		}
-		p.placed = append(p.placed, Placement{Field: field, File: rel, How: "json6902 patch"})
-		return true, nil
 	}
-	return false, nil
+	return 0, false
+}
+
+// changeOp writes c into the op i of a JSON 6902 patch: its value, or
+// for a removal the op dropped (an add) or a refusal (a replace, which
+// would bring back the value under it).
+func (p *planner) changeOp(name string, ops *kyaml.RNode, i int, c diff.Change) error {
+	field := c.Path.String()
+	op := ops.YNode().Content[i]
+	if !c.Value.Present {
+		if at(op, fieldpath.MakePathOrDie("op")).Value == "replace" {
+			return &PlaceError{Field: field, Why: name + " replaces it, and removing that op would bring back the value under it"}
+		}
+		ops.YNode().Content = slices.Delete(ops.YNode().Content, i, i+1)
+		return nil
+	}
+	if err := setAt(op, fieldpath.MakePathOrDie("value"), p.buildValue(c)); err != nil {
+		return &PlaceError{Field: field, Why: name + ": " + err.Error()}
+	}
+	return nil
 }
 
 // pointer is the JSON pointer of p in obj (list items by index).
@@ -180,7 +209,7 @@ func matchItem(item any, pe fieldpath.PathElement) bool {
 // placeInNewPatch adds the field to the root kustomization's patch for
 // the object, making that patch when there is none: the base, which
 // other kustomizations share, stays as it is.
-func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
+func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string) error {
 	field := c.Path.String()
 	v := p.patchValue(c)
 	path, how := c.Path, "patch"
@@ -210,20 +239,15 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 				if err := setAt(doc.YNode(), path, v); err != nil {
 					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
 				}
-				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how})
+				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how, Why: why})
 				return nil
 			}
 		}
 	}
-	name := strings.ToLower(p.src.Ref.Kind) + "-" + hashSuffix.ReplaceAllString(p.src.Ref.Name, "") + "-patch.yaml"
-	rel := root.rel(name)
-	if _, exists := p.read(rel); exists {
-		return &PlaceError{Field: field, Why: rel + " exists and is not a patch of the kustomization"}
-	}
 	// A patch names the object as its resource file does: the root's
 	// namespace and name prefixes come after the patches.
 	u := unstructuredOf(p.obj)
-	objName, ns := u.GetName(), ""
+	objName, ns := hashSuffix.ReplaceAllString(u.GetName(), ""), ""
 	if b, ok := p.t.files[p.src.File]; ok {
 		if f, err := readYAMLFile(p.src.File, b); err == nil {
 			if d := f.doc(p.src.Ref); d != nil {
@@ -231,6 +255,11 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 				objName, ns = unstructuredOf(m).GetName(), unstructuredOf(m).GetNamespace()
 			}
 		}
+	}
+	name := strings.ToLower(p.src.Ref.Kind) + "-" + objName + "-patch.yaml"
+	rel := root.rel(name)
+	if _, exists := p.read(rel); exists {
+		return &PlaceError{Field: field, Why: rel + " exists and is not a patch of the kustomization"}
 	}
 	head := fmt.Sprintf("apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n", u.GetAPIVersion(), u.GetKind(), kyamlQuote(objName))
 	if ns != "" {
@@ -257,7 +286,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change) error {
 		return err
 	}
 	root.k.Patches = append(root.k.Patches, types.Patch{Path: name})
-	p.placed = append(p.placed, Placement{Field: field, File: rel, How: "new " + how})
+	p.placed = append(p.placed, Placement{Field: field, File: rel, How: "new " + how, Why: why})
 	return nil
 }
 

@@ -20,6 +20,13 @@ func (p *planner) plain(cs []diff.Change) (*Edit, error) {
 		return nil, &NotFoundError{Ref: p.src.Ref, Dir: p.t.dir, Why: p.src.File + " holds no document of that identity"}
 	}
 	beforeDocs := docMaps(f)
+	for i, d := range beforeDocs {
+		// Numbers as JSON decodes them (int64), as the changes' keys
+		// name list items.
+		if j, err := jsonObject(d); err == nil && d != nil {
+			beforeDocs[i] = j
+		}
+	}
 	var want map[string]any
 	for _, d := range beforeDocs {
 		if d != nil && sameRef(built{ref: RefOf(unstructuredOf(d))}, p.src.Ref) {

@@ -22,7 +22,7 @@ import (
 // an earlier one wrote. The edit's Old texts are those the edits before
 // left; Combine makes one edit of them all.
 func PlanOn(before []*Edit, src *Source, base, mine *unstructured.Unstructured) (*Edit, error) {
-	cs, err := changes(base, mine)
+	cs, left, err := changesLeft(base, mine)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +45,12 @@ func PlanOn(before []*Edit, src *Source, base, mine *unstructured.Unstructured) 
 	e, err := planOn(t, src, cs, base)
 	if err != nil {
 		return nil, err
+	}
+	if len(e.Files) == 0 {
+		return nil, fmt.Errorf("%w (%s): nothing to write", ErrAlreadyHeld, fieldsOf(cs))
+	}
+	if len(left) > 0 {
+		e.Notes = append(e.Notes, leftOutNote(left))
 	}
 	over := map[string][]byte{}
 	for _, f := range e.Files {
@@ -109,6 +115,7 @@ func Combine(edits []*Edit) (*Edit, error) {
 			all.Files = append(all.Files, f)
 		}
 		all.Placed = append(all.Placed, e.Placed...)
+		all.Notes = append(all.Notes, e.Notes...)
 	}
 	slices.SortFunc(all.Files, func(a, b FileEdit) int { return strings.Compare(a.Path, b.Path) })
 	return all, nil

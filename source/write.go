@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -23,6 +22,9 @@ type Edit struct {
 	Files []FileEdit
 	// Placed says, for each changed field, the file that now sets it.
 	Placed []Placement
+	// Notes are what the edit says beside: the fields it left out, the
+	// build's warnings.
+	Notes []string
 	// root is the kustomization whose build the contract was checked
 	// on; "" for a plain file.
 	root string
@@ -38,15 +40,29 @@ type FileEdit struct {
 type Placement struct {
 	Field string `json:"field"`
 	File  string `json:"file"`
-	// How: "resource", "patch", "json6902 patch", "generator literal",
+	// How: "resource", "patch", "json6902 patch", "inline patch",
+	// "images transformer", "replicas transformer", "generator literal",
 	// "env file", "generator file", "new patch".
 	How string `json:"how"`
+	// Why says why there when another file sets the field too: a file
+	// other builds share is left as it is.
+	Why string `json:"why,omitempty"`
 }
 
 // PlaceError names the field kedit could not write into the source, and
 // why.
 type PlaceError struct {
 	Field, Why string
+}
+
+// String is the placement as kedit says it: the field, the file, how,
+// and why there when it says.
+func (p Placement) String() string {
+	s := p.Field + " -> " + p.File + " (" + p.How + ")"
+	if p.Why != "" {
+		s += ": " + p.Why
+	}
+	return s
 }
 
 func (e *PlaceError) Error() string {
@@ -56,25 +72,38 @@ func (e *PlaceError) Error() string {
 // ErrNoChange: mine changes nothing of base.
 var ErrNoChange = errors.New("the draft changes nothing")
 
+// ErrAlreadyHeld: the files already hold what mine changes (the live
+// object is behind its source), so there is nothing to write.
+var ErrAlreadyHeld = errors.New("the source already holds it")
+
 // changes returns mine's changes from base.
 func changes(base, mine *unstructured.Unstructured) ([]diff.Change, error) {
+	cs, _, err := changesLeft(base, mine)
+	return cs, err
+}
+
+// changesLeft returns mine's changes from base but those of fields the
+// cluster sets (leaveOut), which left names.
+func changesLeft(base, mine *unstructured.Unstructured) ([]diff.Change, []string, error) {
 	m, err := diff.MergeObjects(base, mine, base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []diff.Change
 	for _, c := range m.Changes {
-		if strings.HasPrefix(c.Path.String(), ".metadata.annotations[") || c.Path.String() == ".metadata.annotations" {
-			if c.Path.String() == `.metadata.annotations.`+OriginAnnotation {
-				continue
-			}
+		if c.Path.String() == `.metadata.annotations.`+OriginAnnotation {
+			continue
 		}
 		out = append(out, c)
 	}
-	if len(out) == 0 {
-		return nil, ErrNoChange
+	out, left := leaveOut(base.GetKind(), out)
+	if len(out) == 0 && len(left) > 0 {
+		return nil, left, fmt.Errorf("%w of the source: %s", ErrNoChange, leftOutNote(left))
 	}
-	return out, nil
+	if len(out) == 0 {
+		return nil, nil, ErrNoChange
+	}
+	return out, left, nil
 }
 
 // planner holds a plan's state: the tree and the files it changed so far.
@@ -137,109 +166,6 @@ func planOn(t *tree, src *Source, cs []diff.Change, base *unstructured.Unstructu
 	e := p.edit()
 	e.root = src.Kustomization
 	return e, nil
-}
-
-// check holds the contract on a build after the edit.
-func (p *planner) check(cs []diff.Change, before, after []built) error {
-	before, after = unhashed(before), unhashed(after)
-	var want map[string]any
-	for _, b := range before {
-		if sameRef(b, p.src.Ref) {
-			want = b.obj
-		}
-	}
-	for _, c := range cs {
-		v := p.buildValue(c)
-		w, ok := diff.WithValueAt(want, c.Path, v)
-		if !ok {
-			return &PlaceError{Field: c.Path.String(), Why: "the built object has no such place"}
-		}
-		want = w
-	}
-	var got map[string]any
-	others := map[Ref]map[string]any{}
-	for _, b := range after {
-		if sameRef(b, p.src.Ref) {
-			got = b.obj
-			continue
-		}
-		others[b.ref] = b.obj
-	}
-	if got == nil {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edited build no longer holds the object"}
-	}
-	for _, c := range cs {
-		g, w := diff.ValueAt(got, c.Path), diff.ValueAt(want, c.Path)
-		if g.Present != w.Present || !reflect.DeepEqual(normal(g.Value), normal(w.Value)) {
-			return &PlaceError{Field: c.Path.String(), Why: "after the edit the build still gives it another value (a later patch or generator may set it)"}
-		}
-	}
-	if !sameObject(want, got) {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change other fields of the object too"}
-	}
-	for _, b := range before {
-		if sameRef(b, p.src.Ref) {
-			continue
-		}
-		o, ok := others[b.ref]
-		if !ok {
-			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would remove " + b.ref.String() + " from the build"}
-		}
-		if !sameObject(b.obj, o) {
-			return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change " + b.ref.String() + " too"}
-		}
-		delete(others, b.ref)
-	}
-	for r := range others {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would add " + r.String() + " to the build"}
-	}
-	return nil
-}
-
-// fieldsOf names the changed fields, for a failure of the edit as a
-// whole: each field was placed, and together they break the contract.
-func fieldsOf(cs []diff.Change) string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Path.String())
-	}
-	return strings.Join(out, ", ")
-}
-
-// sameObject says whether two versions of an object hold the same fields,
-// a list of named items compared by name: an item a strategic-merge patch
-// adds may come first in the build where the edit put it last.
-func sameObject(a, b map[string]any) bool {
-	return reflect.DeepEqual(byName(normal(a)), byName(normal(b)))
-}
-
-// byName returns v with each list whose items are all maps with a name
-// (containers, env, ports, volumes ...) sorted by name.
-func byName(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = byName(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		named := len(x) > 0
-		for i, e := range x {
-			l[i] = byName(e)
-			if m, ok := e.(map[string]any); !ok || m["name"] == nil {
-				named = false
-			}
-		}
-		if named {
-			slices.SortStableFunc(l, func(a, b any) int {
-				return strings.Compare(fmt.Sprint(a.(map[string]any)["name"]), fmt.Sprint(b.(map[string]any)["name"]))
-			})
-		}
-		return l
-	}
-	return v
 }
 
 // buildValue is c's value as the build holds it: a Secret's data encoded.
@@ -312,7 +238,12 @@ func (p *planner) edit() *Edit {
 	return e
 }
 
-// place puts one change into the document that produces its field.
+// place puts one change into the document that produces its field: of
+// the kustomizations whose build makes the object, the one with the last
+// word on it (the root first; in each, its transformers, which run after
+// its patches, then its patches, then its components'), where no other
+// build shares that file; else a new entry in the nearest kustomization
+// above whose build holds only this variant of the object.
 func (p *planner) place(c diff.Change) error {
 	field := c.Path.String()
 	leafDir := ""
@@ -323,16 +254,33 @@ func (p *planner) place(c diff.Change) error {
 		leafDir, _ = splitRel(p.src.GeneratorIn)
 	}
 	if p.chain == nil {
-		p.chain = p.t.chain(p.src.Kustomization, leafDir, nil)
+		p.chain = p.t.objectChain(p.src.Kustomization, leafDir, p.src.Ref)
 	}
 	chain := p.chain
 	if chain == nil {
 		return &PlaceError{Field: field, Why: fmt.Sprintf("%s does not reach %s", displayDir(p.src.Kustomization), displayDir(leafDir))}
 	}
-	// A patch sets the field: the last one of the topmost kustomization
-	// that does is the one whose value the build keeps.
-	for _, k := range chain {
-		done, err := p.placeInPatch(k, c)
+	for _, w := range p.t.lastWord(chain) {
+		k := w.k
+		shared := p.t.usedBy(k.dir, chain)
+		above := p.nearest(chain, w.above)
+		done, err := p.placeInTransformer(k, c, shared, above)
+		if done && err == nil && w.component && len(shared) == 0 {
+			p.placed[len(p.placed)-1].Why = "the component sets it, and no other build uses it: every build that uses it changes"
+		}
+		if err != nil || done {
+			return err
+		}
+		if len(shared) > 0 {
+			if p.setsField(k, c) {
+				return p.placeInNewPatch(above, c, fmt.Sprintf("%s sets it, and %s also builds on it", k.file, strings.Join(shared, ", ")))
+			}
+			continue
+		}
+		done, err = p.placeInPatch(k, c, false)
+		if done && err == nil && w.component {
+			p.placed[len(p.placed)-1].Why = "the component sets it, and no other build uses it: every build that uses it changes"
+		}
 		if err != nil || done {
 			return err
 		}
@@ -344,5 +292,21 @@ func (p *planner) place(c diff.Change) error {
 	if p.src.File != "" && len(shared) == 0 {
 		return p.placeInResource(c)
 	}
-	return p.placeInNewPatch(chain[0], c)
+	why := "no file of this build alone sets it"
+	if len(shared) > 0 {
+		why = fmt.Sprintf("%s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
+	}
+	return p.placeInNewPatch(p.nearest(chain, len(chain)-2), c, why)
+}
+
+// nearest is the kustomization of chain nearest the object, at most at
+// index below, that no other build shares: its build holds only this
+// variant of the object, and a patch there changes no other.
+func (p *planner) nearest(chain []*kustomization, below int) *kustomization {
+	for i := min(below, len(chain)-2); i > 0; i-- {
+		if len(p.t.usedBy(chain[i].dir, chain)) == 0 {
+			return chain[i]
+		}
+	}
+	return chain[0]
 }

@@ -1,79 +1,48 @@
 package source
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kedit/kedit/diff"
 )
 
-// yamlFile is a file of YAML documents read with kyaml, which keeps their
-// comments, key order, quoting, sequence indentation and separators.
+// yamlFile is a file of YAML documents, parsed with their comments and
+// positions, edited as nodes and written back by splicing each change
+// into the text as it was (splice): every byte the edit does not change
+// stays as it was, whatever the file's layout.
 type yamlFile struct {
-	path  string
+	path string
+	text []byte
+	// docs are the documents as parsed; nodes the content of those that
+	// are not empty, which the plan edits.
+	docs  []*kyaml.Node
 	nodes []*kyaml.RNode
-	// single: one document written as it is (a list of operations),
-	// its sequences indented as seqIndent says.
-	single    bool
-	seqIndent string
 }
 
-// isSequenceDoc says whether text is one YAML document that is a list.
-func isSequenceDoc(text []byte) bool {
-	var n kyaml.Node
-	if err := kyaml.Unmarshal(text, &n); err != nil || len(n.Content) == 0 {
-		return false
-	}
-	return n.Content[0].Kind == kyaml.SequenceNode
-}
-
-// readYAMLFile reads text as kyaml documents, refusing a text whose layout
-// kyaml would not write back byte for byte: kedit changes only the lines
-// of the values it changes.
+// readYAMLFile parses text; only a text that does not parse is refused,
+// with the line where it stops.
 func readYAMLFile(p string, text []byte) (*yamlFile, error) {
-	f := &yamlFile{path: p}
-	if isSequenceDoc(text) {
-		// A JSON 6902 patch: one document, a list of operations, which
-		// the reader of resource streams does not take.
-		rn, err := kyaml.Parse(string(text))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		f.nodes, f.single = []*kyaml.RNode{rn}, true
-		f.seqIndent = kyaml.DeriveSeqIndentStyle(string(text))
-	} else {
-		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(text), PreserveSeqIndent: true}).Read()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		f.nodes = nodes
-	}
-	again, err := f.bytes()
+	docs, err := parseDocs(text)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s %w", p, err)
 	}
-	if !bytes.Equal(again, text) {
-		return nil, fmt.Errorf("%s: its layout (indentation or spacing) is not one kyaml writes back as it is, and kedit changes no line but those of the values it changes", p)
+	f := &yamlFile{path: p, text: text, docs: docs}
+	for _, d := range docs {
+		if len(d.Content) > 0 && !isEmptyNull(d.Content[0]) {
+			f.nodes = append(f.nodes, kyaml.NewRNode(d.Content[0]))
+		}
 	}
 	return f, nil
 }
 
 func (f *yamlFile) bytes() ([]byte, error) {
-	if f.single {
-		return kyaml.MarshalWithOptions(f.nodes[0].Document(), &kyaml.EncoderOptions{SeqIndent: kyaml.SequenceIndentStyle(f.seqIndent)})
-	}
-	var out bytes.Buffer
-	if err := (kio.ByteWriter{Writer: &out}).Write(f.nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", f.path, err)
-	}
-	return out.Bytes(), nil
+	return splice(f.path, f.text, f.docs)
 }
 
 // doc returns the document of the object ref, or nil.

@@ -27,9 +27,10 @@ var (
 
 // raceEvents is the audit log of a kubectl edit race on testmap, before
 // kedit opened it: admin creates it (rv 810, foo "1"), alice's kubectl
-// edit reads it, bob's kubectl patch reads it and patches foo (rv 811), alice's edit patches foo back
-// with no resourceVersion (rv 812, the version kedit then opens): bob's
-// value is lost.
+// edit reads it, bob reads it and his kubectl patch (its own get first)
+// patches foo (rv 811), alice's edit patches foo back with no
+// resourceVersion (rv 812, the version kedit then opens): bob's value is
+// lost.
 func raceEvents() []history.Event {
 	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
 	return []history.Event{
@@ -37,6 +38,7 @@ func raceEvents() []history.Event {
 			Object: configMap("810", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 0, "foo", "bar")},
 		{Verb: history.VerbGet, Client: alice, Received: at(1), Time: at(1), Code: 200},
 		{Verb: history.VerbGet, Client: bob, Received: at(1).Add(time.Second / 2), Time: at(1).Add(time.Second / 2), Code: 200},
+		{Verb: history.VerbGet, Client: bob, Received: at(2).Add(-2 * time.Millisecond), Time: at(2).Add(-time.Millisecond), Code: 200},
 		{Verb: history.VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(2), Time: at(2), Code: 200,
 			Object: configMap("811", map[string]any{"foo": "bob", "bar": "1"}, "kubectl-patch", 2, "foo")},
 		{Verb: history.VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(5), Time: at(5), Code: 200,
@@ -70,7 +72,7 @@ func TestTimelineMarksTheAuditLogsLostUpdate(t *testing.T) {
 	for _, want := range []string{
 		"timeline of ConfigMap/testmap: 1 version since kedit opened it, 2 more from the audit log, newest first",
 		"audit log: 1 lost update, 0 fights; LOST: enter shows it, u undoes it",
-		"> 812  hh:mm:ss  kubectl-create  Update     LOST  opened: the first version kedit saw",
+		"> 812  hh:mm:ss  kubectl-edit    Update     LOST  opened: the first version kedit saw",
 		"  811  hh:mm:ss  kubectl-patch   patch            from the audit log: .data.foo",
 		"  810  hh:mm:ss  kubectl-create  create           from the audit log: created",
 		"enter lost updates • u undo the overwrite",
@@ -140,8 +142,8 @@ func TestLostViewAndUndo(t *testing.T) {
 	}
 	out := timeless(m)
 	for _, want := range []string{
-		"LOST at rv 812: alice's patch replaced 1 change it had not read (1 open)",
-		"alice's patch carried no resourceVersion; alice last read rv 810 at hh:mm:ss. u puts the lost values back, as a draft.",
+		"LOST at rv 812: alice's kubectl edit replaced 1 change it had not read (1 open)",
+		"alice's kubectl edit carried no resourceVersion; alice last read rv 810 at hh:mm:ss. u puts the lost values back, as a",
 		"> open    .data.foo  set by bob (kubectl-patch) at hh:mm:ss, lost",
 		"base (rv 810: alice's last read)", "theirs (rv 811 by bob (kubectl-patch))",
 		"mine (rv 812 by alice (kubectl-edit))", "u undo the overwrite",
@@ -314,6 +316,18 @@ func TestFightInTheBanner(t *testing.T) {
 	if n := strings.Count(plain(m), "FIGHT"); n != 3 {
 		t.Errorf("%d rows marked FIGHT, want 3:\n%s", n, plain(m))
 	}
+
+	// With an audit log that holds only the creation, the header counts
+	// the fight its rows mark, seen live.
+	argo := history.Client{User: "argocd", UserAgent: "argocd-application-controller/v2.13"}
+	hist := history.Analyze([]history.Event{{Verb: history.VerbCreate, Client: argo, Manager: "argocd", Received: t0, Time: t0, Code: 201,
+		Object: configMap("812", map[string]any{"foo": "1"}, "argocd", 0, "foo")}})
+	m = drive(t, New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}, History: func(context.Context) (*history.History, error) { return hist, nil }}}),
+		tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = drive(t, m, keys("t")...)
+	if out := plain(m); !strings.Contains(out, "audit log: 0 lost updates, 1 fight") || strings.Count(out, "FIGHT") != 3 {
+		t.Errorf("the header does not count the fight its rows mark:\n%s", out)
+	}
 }
 
 // TestDemoKubectlEditKey: W asks the demo's kubectl edit to start and
@@ -362,10 +376,10 @@ func TestAuditGolden(t *testing.T) {
 func TestAuditLogTextIsEscaped(t *testing.T) {
 	const evil = "\x1b]0;owned\x07\x1b[2J"
 	events := raceEvents()
-	events[1].Client.User, events[4].Client.User = "alice"+evil, "alice"+evil
-	events[2].Client.User = "bob" + evil
-	events[3].Client.User, events[3].Manager = "bob"+evil, "patch"+evil
-	events[3].Object = configMap("811", map[string]any{"foo": "bob" + evil, "bar": "1"}, "m"+evil, 2, "foo")
+	events[1].Client.User, events[5].Client.User = "alice"+evil, "alice"+evil
+	events[2].Client.User, events[3].Client.User = "bob"+evil, "bob"+evil
+	events[4].Client.User, events[4].Manager = "bob"+evil, "patch"+evil
+	events[4].Object = configMap("811", map[string]any{"foo": "bob" + evil, "bar": "1"}, "m"+evil, 2, "foo")
 	hist := history.Analyze(events)
 	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) {
 		c.Object.History = func(context.Context) (*history.History, error) { return hist, nil }
@@ -408,6 +422,8 @@ func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
 		{Verb: history.VerbDelete, Client: admin, Received: at(1), Time: at(1), Code: 200, UID: "u-0"},
 		{Verb: history.VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(2), Time: at(2), Code: 201,
 			Object: configMap("807", map[string]any{"foo": "1", "bar": "1"}, "kubectl-create", 2, "foo", "bar")},
+		{Verb: history.VerbGet, Client: bob, Received: at(2).Add(time.Second / 2), Time: at(2).Add(time.Second / 2), Code: 200},
+		{Verb: history.VerbGet, Client: bob, Received: at(3).Add(-2 * time.Millisecond), Time: at(3).Add(-time.Millisecond), Code: 200},
 		{Verb: history.VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(3), Time: at(3), Code: 200,
 			Object: configMap("808", map[string]any{"foo": "bob", "bar": "1"}, "kubectl-patch", 3, "foo")},
 		{Verb: history.VerbGet, Client: carol, Received: at(4), Time: at(4), Code: 200},
@@ -424,9 +440,9 @@ func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
 	m = drive(t, m, keys("t")...)
 	out := timeless(m)
 	for _, want := range []string{
-		// kubectl replace carried no resourceVersion and its read is not in
-		// the log: it cannot be judged lost or not, and is a reverted value.
-		"audit log: cannot judge 1 write (no read by the writer); 0 lost updates, 1 reverted value, 0 fights",
+		// carol read the object after bob's change, then her kubectl
+		// replace set foo back: a reverted value.
+		"audit log: 0 lost updates, 1 reverted value, 0 fights",
 		"809  hh:mm:ss  kubectl-replace  update     REVERTED  from the audit log: .data.foo",
 		"807  hh:mm:ss  kubectl-create   create               from the audit log: created again (uid u-1)",
 	} {
@@ -436,8 +452,18 @@ func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
 	}
 	// The opened version is selected; carol's write is 4 rows up.
 	m = drive(t, m, keys("k", "k", "k", "k", "enter")...)
-	if out := timeless(m); !strings.Contains(out, "REVERTED: carol's update set .data.foo back to the value it held before bob changed it") ||
+	if out := timeless(m); !strings.Contains(out, "REVERTED: carol's kubectl replace set .data.foo back to the value it held before bob changed it") ||
 		!strings.Contains(out, "as carol may have read it") || !strings.Contains(out, "+   foo: \"1\"") {
 		t.Errorf("enter on the REVERTED row:\n%s", out)
+	}
+	// At 80 columns its evidence wraps at words: no line cut.
+	m = drive(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if ansi.StringWidth(l) > 80 || strings.Contains(l, "…") {
+			t.Errorf("a line cut or wider than 80 columns: %q", l)
+		}
+	}
+	if out := timeless(m); !strings.Contains(out, "REVERTED: carol's kubectl replace set .data.foo back to the value it held") {
+		t.Errorf("at 80 columns:\n%s", out)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/ui/common"
@@ -144,6 +145,9 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 // acts on its own keys and answers with what it asks of the app (answer),
 // ctrl+c included.
 func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
+	if key.Matches(msg, m.keys.Screen.Redraw) {
+		return m, tea.ClearScreen
+	}
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.screen != screenEditor && m.screen != screenBrowser {
 		// Keys typed faster than the terminal is read (a quick typist, a
 		// slow link, tmux) arrive as one message, which would match no

@@ -42,7 +42,14 @@ type KeyMap struct {
 	Requests requests.KeyMap
 	// Tour is kedit demo --tour's line (none: its steps move on by the
 	// session's state).
-	Tour tour.KeyMap
+	Tour   tour.KeyMap // Screen is what every view answers the same way.
+	Screen ScreenKeyMap
+}
+
+// ScreenKeyMap is the keys every view answers alike: ctrl+l draws the
+// whole screen again, as a shell's does, over whatever wrote on it.
+type ScreenKeyMap struct {
+	Redraw key.Binding
 }
 
 // DefaultKeyMap returns kedit's keys.
@@ -62,6 +69,7 @@ func DefaultKeyMap() KeyMap {
 		Prompt:   common.DefaultPromptKeyMap(),
 		Requests: requests.DefaultKeyMap(),
 		Tour:     tour.DefaultKeyMap(),
+		Screen:   ScreenKeyMap{Redraw: key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "redraw the screen"))},
 	}
 }
 

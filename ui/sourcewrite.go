@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
@@ -50,6 +52,9 @@ type sourcePlan struct {
 	// warning says what the search missed: the path of a GitOps owner
 	// the user may not read (kube.SourceHints).
 	warning string
+	// caught is what libraries printed while it was planned: the
+	// build's warnings.
+	caught []string
 }
 
 // planFailure is why one object's edit could not be planned: ref names
@@ -113,9 +118,13 @@ func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
+		// What libraries print while an edit is planned (kustomize's
+		// warnings) is each plan's own.
+		caught := libout.Running()
 		var planned []*source.Edit
 		for _, d := range drafts {
 			ref := source.RefOf(d.base)
+			mark := caught.Mark()
 			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
 			if warning != "" {
 				warning += "; the manifests under " + dir + " were searched"
@@ -133,7 +142,7 @@ func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
 				continue
 			}
 			planned = append(planned, e)
-			out.plans = append(out.plans, sourcePlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning})
+			out.plans = append(out.plans, sourcePlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning, caught: caught.Since(mark)})
 		}
 		return out
 	}
@@ -159,6 +168,10 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 			return m
 		}
 	}
+	if len(msg.plans) == 0 && msg.back != screenSet && len(msg.failed) == 1 && errors.Is(msg.failed[0].err, source.ErrAlreadyHeld) {
+		m.status.Info(escape.Safe(msg.failed[0].err.Error()))
+		return m
+	}
 	if len(msg.plans) == 0 {
 		m.status.Error("not written to the source: " + escape.Safe(failuresText(msg.failed, msg.back == screenSet)))
 		return m
@@ -168,7 +181,7 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 	if msg.back != screenSet {
 		p := msg.plans[0]
 		w.edits, w.refs = []*source.Edit{p.edit}, []source.Ref{p.src.Ref}
-		c = sourceContent(p.src, p.edit, p.secret)
+		c = sourceContent(p.src, p.edit, p.secret, p.caught)
 		if p.warning != "" {
 			c.Where = append([]escape.Text{escape.Safe("warning: " + p.warning)}, c.Where...)
 		}
@@ -208,12 +221,13 @@ func setSourceContent(w *writeBack, msg sourcePlannedMsg) sourcediff.Content {
 	for _, p := range msg.plans {
 		w.edits, w.refs = append(w.edits, p.edit), append(w.refs, p.src.Ref)
 		names = append(names, p.src.Ref.String())
-		one := sourceContent(p.src, p.edit, p.secret)
+		one := sourceContent(p.src, p.edit, p.secret, p.caught)
 		where := append([]escape.Text{escape.Safe(p.src.Ref.String() + ":")}, one.Where...)
 		if p.warning != "" {
 			where = append(where, escape.Safe("warning: "+p.warning))
 		}
 		c.Where = append(c.Where, where...)
+		c.Notes = append(c.Notes, one.Notes...)
 		c.Diff = append(c.Diff, one.Diff...)
 	}
 	for _, f := range msg.failed {
@@ -233,15 +247,27 @@ func sourceWhere(src *source.Source) string {
 	if src.Generator != "" {
 		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
 	}
-	return where + " (found by " + src.Via + ")"
+	where += " (found by " + src.Via + ")"
+	if src.Note != "" {
+		where += "; " + src.Note
+	}
+	return where
 }
 
 // sourceContent is what the source diff draws of a planned edit.
-func sourceContent(src *source.Source, e *source.Edit, secret bool) sourcediff.Content {
+// caught is what libraries printed while it was planned: the build's
+// warnings.
+func sourceContent(src *source.Source, e *source.Edit, secret bool, caught []string) sourcediff.Content {
 	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
 	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
 	for _, p := range e.Placed {
-		c.Where = append(c.Where, escape.Safe(p.Field+" -> "+p.File+" ("+p.How+")"))
+		c.Where = append(c.Where, escape.Safe(p.String()))
+	}
+	for _, n := range e.Notes {
+		c.Notes = append(c.Notes, escape.Safe(n))
+	}
+	for _, l := range caught {
+		c.Notes = append(c.Notes, escape.Safe("warning: "+l))
 	}
 	for _, f := range e.Files {
 		if secret {
@@ -281,9 +307,14 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		return m, func() tea.Msg {
 			var out sourceWrittenMsg
 			// A set's edits, planned one on another, are written as one:
-			// every file is checked before any is written.
+			// every file is checked before any is written. c commits
+			// them on a new branch instead, the checkout left as it is.
 			all, err := source.Combine(w.edits)
-			if err == nil {
+			switch {
+			case err != nil:
+			case msg.Commit:
+				out.branch, err = source.CommitAll(w.edits, w.refs)
+			default:
 				err = all.Write()
 			}
 			if err != nil {
@@ -291,9 +322,6 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 				return out
 			}
 			out.files = len(all.Files)
-			if msg.Commit {
-				out.branch, out.err = source.CommitAll(w.edits, w.refs)
-			}
 			return out
 		}, true
 	case sourcePlannedMsg:
@@ -314,7 +342,7 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		m.goTo(back)
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
-			said += " and committed them on branch " + msg.branch + " (not pushed)"
+			said = "committed " + words.Count(msg.files, "file") + " of the source on branch " + msg.branch + " (not pushed; your checkout is as it was)"
 		}
 		if back == screenObject && m.sess.Draft() != nil {
 			said += "; the live object is not saved, the draft is kept"

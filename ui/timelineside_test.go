@@ -46,7 +46,7 @@ func TestTimelineScrollsSideways(t *testing.T) {
 		t.Errorf("l past the end of the widest row moved it on: %q, was %q", again, row)
 	}
 	m = drive(t, m, keys("h")...)
-	if back := lineWith(timeless(m), "> 812"); !strings.HasPrefix(back, "> 812  hh:mm:ss  kubectl-create") {
+	if back := lineWith(timeless(m), "> 812"); !strings.HasPrefix(back, "> 812  hh:mm:ss  kubectl-edit") {
 		t.Errorf("h does not scroll back: %q", back)
 	}
 }
@@ -112,7 +112,7 @@ func TestLostHeaderFitsWithLongNames(t *testing.T) {
 	}
 	read := func(context.Context) (*history.History, error) { return hist, nil }
 	full := []string{
-		"system:serviceaccount:platform-tools:release-bot's patch replaced 1 change it had not read",
+		"system:serviceaccount:platform-tools:release-bot's release-bot-deployer replaced 1 change it had not read",
 		"base (rv 810: system:serviceaccount:platform-tools:release-bot's last read)",
 		"theirs (rv 811 by system:serviceaccount:platform-tools:config-syncer (config-syncer-controller))",
 		"mine (rv 812 by system:serviceaccount:platform-tools:release-bot (release-bot-deployer))",

@@ -21,11 +21,13 @@ func TargetMatch(t *kube.Target) auditlog.Match {
 }
 
 // historyReader reads one object's history from the audit logs for its
-// timeline, each time the timeline opens: again only when a log changed
-// since (its size or modification time), so that a write logged since is
-// in it, and an unchanged gigabyte is not read twice.
+// timeline, each time the timeline opens: from files again only when one
+// changed since (its size or modification time), so that a write logged
+// since is in it, and an unchanged gigabyte is not read twice; from a log
+// engine every time (it is asked only for the object's events).
 type historyReader struct {
-	files []string
+	logs  []string
+	audit AuditOptions
 	match auditlog.Match
 	opts  []diff.Option
 
@@ -34,35 +36,42 @@ type historyReader struct {
 	h   *history.History
 }
 
-func newHistoryReader(files []string, t *kube.Target, opts []diff.Option) *historyReader {
-	return &historyReader{files: files, match: TargetMatch(t), opts: opts}
+func newHistoryReader(logs []string, audit AuditOptions, t *kube.Target, opts []diff.Option) *historyReader {
+	return &historyReader{logs: logs, audit: audit, match: TargetMatch(t), opts: opts}
 }
 
 // read returns the object's history as the logs tell it now.
-func (r *historyReader) read(context.Context) (*history.History, error) {
+func (r *historyReader) read(ctx context.Context) (*history.History, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	sig, err := logsSignature(r.files)
+	sig, err := logsSignature(r.logs)
 	if err != nil {
 		return nil, err
 	}
-	if r.h != nil && sig == r.sig {
+	if r.h != nil && sig != "" && sig == r.sig {
 		return r.h, nil
 	}
-	res, err := auditlog.Read(r.files, nil, r.match)
+	srcs, err := AuditSources(r.logs, r.audit)
 	if err != nil {
 		return nil, err
 	}
-	h := history.Analyze(res.Events, r.opts...)
-	h.Coverage.Partial = CutLogs(res.Cut)
+	res, err := auditlog.ReadFrom(ctx, srcs, r.match, auditlog.Window{})
+	if err != nil {
+		return nil, err
+	}
+	h := res.Analyze(r.opts...)
 	r.sig, r.h = sig, h
 	return r.h, nil
 }
 
-// logsSignature is what tells a log changed: each file's size and time.
-func logsSignature(files []string) (string, error) {
+// logsSignature is what tells a log changed: each file's size and time;
+// empty, which is never the same, when a log engine is among them.
+func logsSignature(logs []string) (string, error) {
 	var b strings.Builder
-	for _, f := range files {
+	for _, f := range logs {
+		if IsEngineURL(f) {
+			return "", nil
+		}
 		fi, err := os.Stat(f)
 		if err != nil {
 			return "", err
@@ -70,14 +79,4 @@ func logsSignature(files []string) (string, error) {
 		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", f, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return b.String(), nil
-}
-
-// CutLogs says, for a history's coverage (history.Coverage.Partial),
-// which logs end early.
-func CutLogs(cut []*auditlog.CutError) []string {
-	out := []string{}
-	for _, c := range cut {
-		out = append(out, c.Error())
-	}
-	return out
 }

@@ -63,9 +63,12 @@ type Options struct {
 	// Validation is what the server does with an unknown or duplicate
 	// field in every write (--validate).
 	Validation kube.Validation
-	// AuditLogs are --audit-log's files: each object's timeline starts
-	// with its history from them.
+	// AuditLogs are --audit-log's files and log engines' URLs: each
+	// object's timeline starts with its history from them.
 	AuditLogs []string
+	// AuditToken is --audit-token, a log engine's bearer token (empty:
+	// $KEDIT_AUDIT_TOKEN).
+	AuditToken string
 	// TimelineOut is --timeline-out's file, where each version observed
 	// is appended; empty for none.
 	TimelineOut string
@@ -93,6 +96,7 @@ type Opener struct {
 	fieldManager string
 	validation   kube.Validation
 	auditLogs    []string
+	auditToken   string
 
 	mu      sync.Mutex
 	objects map[*openObject]bool
@@ -127,7 +131,8 @@ type openObject struct {
 // file, the one error it may return.
 func New(c *kube.Cluster, opts Options) (*Opener, error) {
 	o := &Opener{Cluster: c, flags: opts.Flags, store: opts.Store, strategy: opts.Strategy, logger: opts.Logger, started: opts.Started,
-		format: opts.Format, subresource: opts.Subresource, fieldManager: opts.FieldManager, validation: opts.Validation, auditLogs: opts.AuditLogs}
+		format: opts.Format, subresource: opts.Subresource, fieldManager: opts.FieldManager, validation: opts.Validation, auditLogs: opts.AuditLogs,
+		auditToken: opts.AuditToken}
 	if opts.TimelineOut != "" {
 		tl, err := kube.OpenTimelineLog(opts.TimelineOut)
 		if err != nil {
@@ -272,7 +277,7 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		opened.Schema = func() (*schemacheck.Schema, error) { return o.checkSchema(t) }
 	}
 	if len(o.auditLogs) > 0 {
-		opened.History = newHistoryReader(o.auditLogs, t, mergeOpts).read
+		opened.History = newHistoryReader(o.auditLogs, AuditOptions{Token: o.auditToken, Debug: logLines{o.logger}}, t, mergeOpts).read
 	}
 	return ob, opened, nil
 }

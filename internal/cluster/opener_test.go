@@ -181,7 +181,7 @@ func TestHistoryReaderReadsALogAgainOnceItChanged(t *testing.T) {
 	}
 	target := &kube.Target{Namespace: "shop", Name: "app-config",
 		Mapping: &meta.RESTMapping{Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Scope: meta.RESTScopeNamespace}}
-	r := newHistoryReader([]string{log}, target, nil)
+	r := newHistoryReader([]string{log}, AuditOptions{}, target, nil)
 	first, err := r.read(context.Background())
 	if err != nil {
 		t.Fatal(err)

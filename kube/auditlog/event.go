@@ -39,12 +39,25 @@ func (rd *reader) consider(a *auditEvent, source string) {
 		return
 	}
 	switch a.Stage {
-	case "ResponseComplete":
-	case "ResponseStarted":
-		if verb != history.VerbWatch {
+	case "ResponseComplete", "ResponseStarted":
+		// Rotated logs come in any order: a request's answer may be read
+		// before it was received.
+		delete(rd.received, a.AuditID)
+		rd.answered[a.AuditID] = true
+		if a.Stage == "ResponseStarted" && verb != history.VerbWatch {
 			return
 		}
+	case "RequestReceived":
+		// Answered later, or never logged as answered: the log holds
+		// whether it was done only in a later stage.
+		if byName && a.AuditID != "" && !rd.answered[a.AuditID] {
+			rd.received[a.AuditID] = kept{resource: ref.Resource, group: ref.APIGroup, namespace: ref.Namespace, byName: true}
+		}
+		return
 	default:
+		return
+	}
+	if rd.seenBefore(a) {
 		return
 	}
 	ev := history.Event{Verb: verb, Client: client(a), Received: a.Received, Time: a.Time, Code: a.Code,
@@ -78,6 +91,31 @@ func (rd *reader) consider(a *auditEvent, source string) {
 		}
 	}
 	rd.events = append(rd.events, kept{ev: ev, resource: ref.Resource, group: ref.APIGroup, namespace: ref.Namespace, byName: byName})
+}
+
+// seenBefore reports whether the same event (its audit ID, stage and
+// time) was kept before: two sources that overlap (a file given twice,
+// a file and the log engine it was shipped to) hold it twice, and it is
+// one request.
+func (rd *reader) seenBefore(a *auditEvent) bool {
+	if a.AuditID == "" {
+		return false
+	}
+	k := seenKey{a.AuditID, a.Stage, a.Time.UnixNano()}
+	if rd.seen[k] {
+		return true
+	}
+	if rd.seen == nil {
+		rd.seen = map[seenKey]bool{}
+	}
+	rd.seen[k] = true
+	return false
+}
+
+// seenKey is what makes an event the same event.
+type seenKey struct {
+	auditID, stage string
+	time           int64
 }
 
 // client is who made the request: the impersonated user when there is

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,114 +12,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/model/history"
 )
 
 // Stdin is the name that reads standard input instead of a file.
 const Stdin = "-"
-
-// FormatError says a line of a log is not an audit event in any format
-// read.
-type FormatError struct {
-	File string
-	Line int64
-	Err  error
-}
-
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("%s:%d: not an audit log line: %v", e.File, e.Line, e.Err)
-}
-
-func (e *FormatError) Unwrap() error { return e.Err }
-
-// lineError is a line that is not one JSON object (FormatError once
-// its file is known).
-type lineError struct {
-	Line int64
-	Err  error
-}
-
-func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// streamError is a log whose stream failed while line Line was read.
-type streamError struct {
-	Line int64
-	Err  error
-}
-
-func (e *streamError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// cutError is a log that ends early: a gzip stream cut short (early), or
-// a last line cut mid-JSON, as in a log still being written.
-type cutError struct {
-	Line  int64
-	early bool
-}
-
-func (e *cutError) Error() string { return fmt.Sprintf("line %d cut short", e.Line) }
-
-// CorruptError says a log's stream is corrupt (a gzip file damaged
-// within), found while line Line was read: none of it can be trusted.
-type CorruptError struct {
-	File string
-	Line int64
-	Err  error
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("%s:%d: the log is corrupt (found reading this line): %v", e.File, e.Line, e.Err)
-}
-
-func (e *CorruptError) Unwrap() error { return e.Err }
-
-// CutError says a log ends early: its gzip stream ends before its end
-// (a file cut short, or still being written), or its last line is cut
-// mid-JSON (a log being written). The lines before Line were read; what
-// the log held from Line on is unknown, so a history read from it is
-// partial. It is a warning, not an error: Read returns it in
-// Result.Cut.
-type CutError struct {
-	File string
-	Line int64
-	// Gzip is set when the gzip stream ends early; else the last line is
-	// cut short.
-	Gzip bool
-}
-
-func (e *CutError) Error() string {
-	if e.Gzip {
-		return fmt.Sprintf("%s:%d: the gzip stream ends early (the file is cut short): the lines from %d on are missing", e.File, e.Line, e.Line)
-	}
-	return fmt.Sprintf("%s:%d: the last line is cut short (a log still being written?) and left out", e.File, e.Line)
-}
-
-// NoEventsError says the logs hold no event of the object.
-type NoEventsError struct {
-	Match Match
-	Files []string
-}
-
-func (e *NoEventsError) Error() string {
-	where := ""
-	if e.Match.Namespace != "" {
-		where = fmt.Sprintf(" in namespace %q (or cluster-scoped)", e.Match.Namespace)
-		if e.Match.Scoped && e.Match.Namespaced {
-			where = fmt.Sprintf(" in namespace %q", e.Match.Namespace)
-		}
-	}
-	return fmt.Sprintf("no event of %s%s in %s", e.Match, where, strings.Join(e.Files, ", "))
-}
-
-// AmbiguousError says the type named matches objects of more than one
-// resource in the logs.
-type AmbiguousError struct {
-	Name      string
-	Resources []string
-}
-
-func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("%s names objects of %s in the log: give TYPE as RESOURCE.GROUP", e.Name, strings.Join(e.Resources, " and "))
-}
 
 // Result is what the logs say of one object.
 type Result struct {
@@ -130,24 +29,40 @@ type Result struct {
 	Namespace string
 	// Cut are the logs that end early: the history is partial.
 	Cut []*CutError
+	// Incomplete are the engines' answers that ended early: the history
+	// is partial.
+	Incomplete []*IncompleteError
+	// Unfinished counts the object's requests the logs hold only as
+	// received (the RequestReceived stage): a policy that omits the later
+	// stages, or a request still running when the log was copied. Whether
+	// they were done, and what they stored, is unknown.
+	Unfinished int
+}
+
+// Analyze is the object's history from the events read, its coverage
+// saying what the logs could not tell: the logs that end early, the
+// engines' answers that did, the requests logged only as received.
+func (res *Result) Analyze(opts ...diff.Option) *history.History {
+	h := history.Analyze(res.Events, opts...)
+	for _, c := range res.Cut {
+		h.Coverage.Partial = append(h.Coverage.Partial, c.Error())
+	}
+	for _, e := range res.Incomplete {
+		h.Coverage.Partial = append(h.Coverage.Partial, e.Error())
+	}
+	h.Coverage.Unfinished = res.Unfinished
+	return h
 }
 
 // Read reads the logs in files (Stdin reads stdin; gzip is recognised by
 // its magic number, not the file's name) and returns the events of the
 // object m names. Rotated files may come in any order.
 func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
-	rd := &reader{m: m, scanner: newScanner(m), open: map[string]int{}}
-	for _, f := range files {
-		if err := rd.readFile(f, stdin); err != nil {
-			return nil, err
-		}
-	}
-	res, err := rd.result(files)
-	if err != nil {
-		return nil, err
-	}
-	res.Cut = rd.cut
-	return res, nil
+	return ReadFrom(context.Background(), []Source{Files{Names: files, Stdin: stdin}}, m, Window{})
+}
+
+func newReader(m Match) *reader {
+	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}, received: map[string]kept{}, answered: map[string]bool{}}
 }
 
 type kept struct {
@@ -166,6 +81,16 @@ type reader struct {
 	// open are the watches begun (ResponseStarted) and not yet ended, by
 	// audit ID, as indexes in events.
 	open map[string]int
+	// seen are the events kept, so that one held twice is kept once.
+	seen map[seenKey]bool
+	// received are the requests of the object logged as received
+	// (RequestReceived) and not (yet) as answered, by audit ID.
+	received map[string]kept
+	// answered are the audit IDs of the object's requests logged as
+	// answered.
+	answered map[string]bool
+	// empty are the files that hold no line.
+	empty []string
 }
 
 func (rd *reader) readFile(name string, stdin io.Reader) error {
@@ -180,7 +105,7 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		defer f.Close()
 		r = f
 	}
-	r, stop, err := decompressed(name, r)
+	r, stop, gz, err := decompressed(name, r)
 	if err != nil {
 		return err
 	}
@@ -200,17 +125,21 @@ func (rd *reader) readFile(name string, stdin io.Reader) error {
 		rd.cut = append(rd.cut, &CutError{File: name, Line: cut.Line, Gzip: cut.early})
 		err = nil
 	}
-	if err = fileError(name, err); err != nil {
-		return err
+	if err = fileError(name, err, gz); err != nil {
+		return gzipFault(name, r, gz, err)
 	}
-	if !checked {
-		return rd.checkFirst(name, stdin)
+	if !checked && name != Stdin {
+		empty, err := checkFirst(name)
+		if empty {
+			rd.empty = append(rd.empty, name)
+		}
+		return err
 	}
 	return nil
 }
 
 // fileError names the file in what scanning it found wrong.
-func fileError(name string, err error) error {
+func fileError(name string, err error, gz bool) error {
 	var le *lineError
 	var se *streamError
 	var fe *FormatError
@@ -220,7 +149,7 @@ func fileError(name string, err error) error {
 	case errors.As(err, &le):
 		return &FormatError{File: name, Line: le.Line, Err: le.Err}
 	case errors.As(err, &se):
-		return &CorruptError{File: name, Line: se.Line, Err: se.Err}
+		return &CorruptError{File: name, Line: se.Line, Err: se.Err, Gzip: gz}
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
 }
@@ -245,7 +174,7 @@ func checkFile(name string) error {
 		return err
 	}
 	defer f.Close()
-	r, stop, err := decompressed(name, f)
+	r, stop, gz, err := decompressed(name, f)
 	if err != nil {
 		return err
 	}
@@ -256,43 +185,53 @@ func checkFile(name string) error {
 	if errors.As(err, &cut) {
 		err = nil
 	}
-	if err = fileError(name, err); err != nil {
-		return err
+	if err = fileError(name, err, gz); err != nil {
+		return gzipFault(name, r, gz, err)
 	}
-	return checkFirst(name)
+	_, err = checkFirst(name)
+	return err
 }
 
 // decompressed is the text of a log read from f: itself, or what its gzip
 // stream holds (recognised by its magic number), read ahead.
-func decompressed(name string, f io.Reader) (io.Reader, func(), error) {
+func decompressed(name string, f io.Reader) (r io.Reader, stop func(), gz bool, err error) {
 	br := bufio.NewReaderSize(f, 1<<16)
 	magic, _ := br.Peek(2)
 	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		return br, func() {}, nil
+		return br, func() {}, false, nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, true, fmt.Errorf("%s: not a gzip stream: %w", name, err)
 	}
-	ahead, stop := readAhead(zr)
-	return ahead, func() { stop(); zr.Close() }, nil
+	ahead, stopAhead := readAhead(zr)
+	return ahead, func() { stopAhead(); zr.Close() }, true, nil
+}
+
+// gzipFault is what a line of a gzip log that is no audit event says: a
+// gzip stream damaged within decompresses to garbage before its checksum
+// (at its end) says so, so the rest of the stream is read to tell a
+// corrupt gzip (a CorruptError at that line) from a line that is not an
+// event in a sound one (err as it is).
+func gzipFault(name string, r io.Reader, gz bool, err error) error {
+	var fe *FormatError
+	if !gz || !errors.As(err, &fe) {
+		return err
+	}
+	if _, derr := io.Copy(io.Discard, r); derr != nil {
+		return &CorruptError{File: name, Line: fe.Line, Err: derr, Gzip: true}
+	}
+	return err
 }
 
 // checkFirst reads the first line of a log none of whose lines was about
 // the object, so that a file that is no audit log at all is said to be
-// one, not taken for a log of other objects. Stdin, read once, is not
-// checked again.
-func (rd *reader) checkFirst(name string, stdin io.Reader) error {
-	if name == Stdin {
-		return nil
-	}
-	return checkFirst(name)
-}
-
-func checkFirst(name string) error {
+// one, not taken for a log of other objects; empty is set when it holds
+// no line. Stdin, read once, is not checked again.
+func checkFirst(name string) (empty bool, err error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
@@ -300,7 +239,7 @@ func checkFirst(name string) error {
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return false, fmt.Errorf("%s: %w", name, err)
 		}
 		r = zr
 	}
@@ -309,15 +248,15 @@ func checkFirst(name string) error {
 		line, err := lr.ReadSlice('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			if _, perr := parseLine(line); perr != nil {
-				return &FormatError{File: name, Line: n, Err: perr}
+				return false, &FormatError{File: name, Line: n, Err: perr}
 			}
-			return nil
+			return false, nil
 		}
 		if err == bufio.ErrBufferFull {
-			return &FormatError{File: name, Line: n, Err: errors.New("a first line longer than 1 MiB")}
+			return false, &FormatError{File: name, Line: n, Err: errors.New("a first line longer than 1 MiB")}
 		}
 		if err != nil {
-			return nil // empty
+			return true, nil
 		}
 	}
 }
@@ -328,7 +267,11 @@ func (rd *reader) result(files []string) (*Result, error) {
 	type res struct{ resource, group string }
 	found := map[res]bool{}
 	namespaced, clusterScoped := false, false
-	for _, k := range rd.events {
+	all := append([]kept(nil), rd.events...)
+	for _, k := range rd.received {
+		all = append(all, k)
+	}
+	for _, k := range all {
 		if k.byName {
 			found[res{k.resource, k.group}] = true
 			if k.namespace == "" {
@@ -339,7 +282,7 @@ func (rd *reader) result(files []string) (*Result, error) {
 		}
 	}
 	if len(found) == 0 {
-		return nil, &NoEventsError{Match: rd.m, Files: files}
+		return nil, &NoEventsError{Match: rd.m, Files: files, Empty: rd.empty}
 	}
 	if len(found) > 1 {
 		var names []string
@@ -367,6 +310,11 @@ func (rd *reader) result(files []string) (*Result, error) {
 			continue
 		}
 		out.Events = append(out.Events, k.ev)
+	}
+	for _, k := range rd.received {
+		if k.resource == out.Resource && k.group == out.Group && k.namespace == out.Namespace {
+			out.Unfinished++
+		}
 	}
 	return &out, nil
 }

@@ -230,8 +230,10 @@ func TestLogsThatEndEarlyOrBreak(t *testing.T) {
 	os.WriteFile(bad, corrupt, 0o600)
 	var ce *CorruptError
 	var fe *FormatError
+	// Named as a corrupt gzip, whether the stream fails first or the
+	// garbage it decompressed to does.
 	for _, err := range []error{func() error { _, err := Read([]string{bad}, nil, m); return err }(), Check([]string{bad})} {
-		if !(errors.As(err, &ce) && ce.File == bad && ce.Line > 1) && !(errors.As(err, &fe) && fe.File == bad && fe.Line > 1) {
+		if !errors.As(err, &ce) || ce.File != bad || ce.Line <= 1 || !ce.Gzip || !strings.Contains(err.Error(), "the gzip stream is corrupt") {
 			t.Errorf("a gzip stream corrupt within: %v", err)
 		}
 	}

@@ -39,19 +39,32 @@ type Coverage struct {
 	// Partial names the logs that end early (FILE:LINE and why): what
 	// they held after is missing. Set by whoever read the logs.
 	Partial []string `json:"partial"`
+	// Unfinished counts the object's requests the logs hold only as
+	// received (the RequestReceived stage, with no later one): whether
+	// they were done, and what they stored, is unknown. Set by whoever
+	// read the logs.
+	Unfinished int `json:"unfinished"`
 }
 
 // Judged reports whether every write could be judged and every log was
 // read to its end: only then does finding nothing mean nothing was lost.
-func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 }
+func (c Coverage) Judged() bool { return c.Unjudged == 0 && len(c.Partial) == 0 && c.Unfinished == 0 }
 
 // Lines says in words which writes could not be judged, one line each;
 // none when every write was. The logs that end early are in Partial.
 func (c Coverage) Lines() []string {
 	var out []string
-	if c.WithoutBodies > 0 {
+	switch {
+	case c.WithoutBodies > 0 && c.Level == "Request":
+		out = append(out, fmt.Sprintf("%d of %s logged at Request level: the bodies they sent are there, the objects the server stored are not, so what they changed cannot be judged (writes need RequestResponse)",
+			c.WithoutBodies, words.Count(c.Writes, "write")))
+	case c.WithoutBodies > 0:
 		out = append(out, fmt.Sprintf("%d of %s recorded without their bodies: lost updates cannot be judged (%s; writes need RequestResponse)",
 			c.WithoutBodies, words.Count(c.Writes, "write"), c.levelWords()))
+	}
+	if c.Unfinished > 0 {
+		out = append(out, fmt.Sprintf("%s of the object logged only as received (the RequestReceived stage, with no later one): whether they were done, and what they stored, is unknown (a policy's omitStages must keep ResponseComplete)",
+			words.Count(c.Unfinished, "request")))
 	}
 	if c.WithoutReads > 0 {
 		s := fmt.Sprintf("%d of %s carried no resourceVersion and the log has no read of the object by their client before them: what they saw cannot be judged",
@@ -107,6 +120,9 @@ func (c Coverage) Short() string {
 		}
 		parts = append(parts, s)
 	}
+	if c.Unfinished > 0 {
+		parts = append(parts, words.Count(c.Unfinished, "request")+" logged only as received")
+	}
 	if len(c.Partial) > 0 {
 		parts = append(parts, "the log ends early: partial")
 	}
@@ -114,8 +130,8 @@ func (c Coverage) Short() string {
 }
 
 // coverageOf counts what of versions vs the log lets Analyze judge, with
-// each client's reads.
-func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Coverage {
+// each write's base.
+func coverageOf(vs []Version, bases []base, cr clientReads, events []Event) Coverage {
 	c := Coverage{Writes: len(vs), Partial: []string{}}
 	levels := map[string]bool{}
 	for _, ev := range events {
@@ -133,27 +149,76 @@ func coverageOf(vs []Version, reads map[Client][]interval, events []Event) Cover
 			}
 		}
 	}
-	for _, rs := range reads {
+	for _, rs := range cr.by {
 		c.Reads += len(rs)
 	}
 	for i := range vs {
-		v := &vs[i]
-		switch {
-		case !v.Recorded:
-			c.WithoutBodies++
-		case v.Err != nil:
-			c.Uncompared++
-		case v.AfterGap:
-		case overwriter(vs, i):
-			if _, _, blind := baseOf(vs, i, reads[v.Client]); blind {
-				c.WithoutReads++
-			} else {
-				continue
-			}
-		default:
+		switch unjudgedOf(vs, i, bases[i], cr.logged) {
+		case judged:
 			continue
+		case noBody:
+			c.WithoutBodies++
+		case uncompared:
+			c.Uncompared++
+		case noRead:
+			c.WithoutReads++
 		}
 		c.Unjudged++
 	}
 	return c
+}
+
+// why says why a write could not be judged.
+type why int
+
+const (
+	judged why = iota
+	// noBody: the log holds no stored object of the write.
+	noBody
+	// uncompared: its object could not be compared with the one before.
+	uncompared
+	// afterGap: it came right after a write without its body, whose
+	// changes cannot be told apart from its own.
+	afterGap
+	// noRead: it carried no resourceVersion of its own and its client
+	// has no read of the object before it, where the log holds no reads
+	// at all (its policy leaves them out), or where it changed a field
+	// whose last writer the log does not hold (set before the log
+	// begins): who it replaced unseen is unknown. A field its JSON Patch
+	// tested was read; one whose writer the log holds is judged (replaced
+	// blind, or its own).
+	noRead
+)
+
+// unjudgedOf says why version i could not be judged, with its base (the
+// zero base for a version that is no overwriter) and whether the log
+// holds reads at all (else a write with no read is no news of what its
+// writer saw).
+func unjudgedOf(vs []Version, i int, b base, readsLogged bool) why {
+	v := &vs[i]
+	switch {
+	case !v.Recorded:
+		return noBody
+	case v.Err != nil:
+		return uncompared
+	case v.AfterGap:
+		return afterGap
+	case overwriter(vs, i) && b.blind && (!readsLogged || unknownSetter(vs, i)):
+		return noRead
+	}
+	return judged
+}
+
+// unknownSetter reports whether write i changed a field, untested, whose
+// last writer before it the log does not hold.
+func unknownSetter(vs []Version, i int) bool {
+	for _, c := range vs[i].Changed {
+		if tested(vs, i, c.Path) {
+			continue
+		}
+		if _, ok := setter(vs, i, c.Path); !ok {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,9 @@ func incident(bodies bool) []Event {
 		{Verb: VerbCreate, Client: admin, Manager: "kubectl-create", Received: at(0), Time: at(0), Code: 201, Object: body("1", "1"), Level: level},
 		{Verb: VerbGet, Client: alice, Received: at(10), Time: at(10), Code: 200, Level: "Metadata"},
 		{Verb: VerbGet, Client: bob, Received: at(19), Time: at(19), Code: 200, Level: "Metadata"},
+		// kubectl patch's own get, right before its patch: not what bob
+		// saw.
+		{Verb: VerbGet, Client: bob, Received: at(20).Add(-2 * time.Millisecond), Time: at(20).Add(-time.Millisecond), Code: 200, Level: "Metadata"},
 		{Verb: VerbPatch, Client: bob, Manager: "kubectl-patch", Received: at(20), Time: at(20), Code: 200, Object: body("2", "bob"), Level: level},
 		{Verb: VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(24), Time: at(24), Code: 200, Object: body("3", "alice"), Level: level},
 	}
@@ -65,6 +68,19 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 		t.Errorf("--json coverage %+v (%v):\n%s", back.Coverage, err, js)
 	}
 
+	// At Request level the bodies sent are there, the objects stored
+	// are not: said as such.
+	request := incident(false)
+	for i := range request {
+		if request[i].IsWrite() {
+			request[i].Level = "Request"
+		}
+	}
+	if lines := Analyze(request).Coverage.Lines(); len(lines) == 0 ||
+		!strings.HasPrefix(lines[0], "3 of 3 writes logged at Request level: the bodies they sent are there, the objects the server stored are not") {
+		t.Errorf("Request level: %q", lines)
+	}
+
 	// With the bodies: found, judged.
 	h = Analyze(incident(true))
 	if !h.Coverage.Judged() || len(h.LostUpdates) != 1 {
@@ -87,7 +103,7 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 	}
 
 	// A log that ends early: said once, and nothing found is not OK.
-	h = Analyze(incident(true)[:4])
+	h = Analyze(incident(true)[:5])
 	h.Coverage.Partial = []string{"audit.log.gz:9: the gzip stream ends early (the file is cut short): the lines from 9 on are missing"}
 	text = h.Report(ReportObject{Name: "cm"}).Text()
 	if !strings.HasPrefix(text, "PARTIAL: audit.log.gz:9: the gzip stream ends early") || strings.Count(text, "audit.log.gz:9") != 1 ||
@@ -96,7 +112,7 @@ func TestMetadataLevelWritesAreInconclusive(t *testing.T) {
 	}
 
 	// Everything judged, nothing found.
-	ok := incident(true)[:4]
+	ok := incident(true)[:5]
 	rep = Analyze(ok).Report(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"})
 	if !strings.HasPrefix(rep.Text(), "OK: no lost update, blind write, reverted value or fight among 2 versions; every write judged\n") {
 		t.Errorf("judged, nothing found:\n%s", rep.Text())
@@ -110,16 +126,16 @@ func TestFirstLineIsTheFinding(t *testing.T) {
 	live := cmWith("3", "alice").Object
 	text := h.ReportLive(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"}, live).Text()
 	first, _, _ := strings.Cut(text, "\n")
-	want := `LOST .data.foo: bob's "bob" (05:49:20, kubectl-patch) overwritten by alice's kubectl edit (05:49:24) with "alice"; live now "alice"`
+	want := `LOST .data.foo: bob's "bob" (05:49:20, kubectl-patch) overwritten by alice's kubectl edit (05:49:24) with "alice"; now "alice" (live)`
 	if first != want {
 		t.Errorf("first line\n got %s\nwant %s\n%s", first, want, text)
 	}
 	first, _, _ = strings.Cut(h.Report(ReportObject{Name: "cm"}).Text(), "\n")
-	if !strings.HasSuffix(first, `; newest in the log "alice"`) {
+	if !strings.HasSuffix(first, `; now "alice" (the log's newest version)`) {
 		t.Errorf("without the live object: %s", first)
 	}
 	gone := h.ReportLive(ReportObject{Name: "cm"}, map[string]any{})
-	if l := gone.LostUpdates[0]; l.NowValue != nil || l.NowFrom != "live" || !strings.HasSuffix(gone.Findings()[0], "; live now (absent)") {
+	if l := gone.LostUpdates[0]; l.NowValue != nil || l.NowFrom != "live" || !strings.HasSuffix(gone.Findings()[0], "; now absent (live)") {
 		t.Errorf("a deleted object: %+v %q", l, gone.Findings())
 	}
 }
@@ -138,7 +154,7 @@ func TestVersionTableFits80Columns(t *testing.T) {
 	for i := range 20 {
 		obj.Object["data"].(map[string]any)["key-number-"+string(rune('a'+i))] = "v"
 	}
-	events[4].Object = obj
+	events[5].Object = obj
 	rep := Analyze(events).Report(ReportObject{Resource: "configmaps", Namespace: "ns", Name: "cm"})
 	text := rep.Text()
 	_, table, _ := strings.Cut(text, "\nRV ")

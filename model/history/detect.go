@@ -1,8 +1,6 @@
 package history
 
 import (
-	"fmt"
-	"math"
 	"reflect"
 	"time"
 
@@ -72,44 +70,60 @@ func Analyze(events []Event, opts ...diff.Option) *History {
 			h.Secret = true
 		}
 	}
-	reads := readsByClient(sorted, noops)
+	cr := readsByClient(sorted, noops)
+	bases := make([]base, len(vs))
 	for i := range vs {
-		w := &vs[i]
 		if !overwriter(vs, i) {
 			continue
 		}
-		base, at, blind := baseOf(vs, i, reads[w.Client])
+		b := baseOf(vs, i, cr)
+		bases[i] = b
+		if b.blind {
+			// What its writer saw is unknown: every value of another
+			// client's it replaced, set back or not, is replaced blind.
+			for _, l := range overwrites(vs, i, -1) {
+				if tested(vs, i, l.Path) {
+					if reverts(vs, l) {
+						l.Base = i - 1
+						l.Evidence = revertEvidence(vs, l, b)
+						h.Reverted = append(h.Reverted, l)
+					}
+					continue
+				}
+				l.Evidence = blindEvidence(vs, l, b)
+				h.BlindWrites = append(h.BlindWrites, l)
+			}
+			continue
+		}
 		judged := map[string]bool{}
-		for _, l := range overwrites(vs, i, base) {
-			if tested(vs, i, l.Path) || (blind && reverts(vs, l)) {
+		for _, l := range overwrites(vs, i, b.index) {
+			if tested(vs, i, l.Path) {
 				continue
 			}
 			judged[l.Path.String()] = true
-			l.BaseRead = at
-			if blind {
-				l.Base = -1
-				l.Evidence = blindEvidence(vs, l)
-				h.BlindWrites = append(h.BlindWrites, l)
-				continue
-			}
-			l.Evidence = lostEvidence(vs, l)
+			l.BaseRead = b.at
+			l.Evidence = lostEvidence(vs, l, b)
 			h.LostUpdates = append(h.LostUpdates, l)
 		}
+		// A tested field was read at the moment of the write: set back,
+		// it is reverted knowingly.
 		for _, l := range overwrites(vs, i, -1) {
-			if judged[l.Path.String()] || tested(vs, i, l.Path) || !reverts(vs, l) {
+			if judged[l.Path.String()] || !reverts(vs, l) {
 				continue
 			}
-			l.Base, l.BaseRead = base, at
-			if blind {
-				l.Base = -1
+			l.Base, l.BaseRead = b.index, b.at
+			if tested(vs, i, l.Path) {
+				l.Base, l.BaseRead = i-1, time.Time{}
 			}
-			l.Evidence = revertEvidence(vs, l, blind)
+			l.Evidence = revertEvidence(vs, l, b)
 			h.Reverted = append(h.Reverted, l)
 		}
 	}
+	h.foldLastApplied()
 	h.Fights = fights(vs)
-	h.Coverage = coverageOf(vs, reads, sorted)
+	h.Coverage = coverageOf(vs, bases, cr, sorted)
 	h.ToolChanges = toolChanges(vs)
+	h.setVerdicts(bases, cr.logged)
 	return h
 }
 
@@ -136,7 +150,8 @@ type ToolChange struct {
 }
 
 // toolChanges lists the writes whose manager differs from their client's
-// previous write's. Only managers the requests named count: one that
+// previous write's. A creation is left out: it overwrites nothing, and
+// nothing before it can be lost. Only managers the requests named count: one that
 // managedFields credit with a write may be another writer's, and would
 // make a change of tool that never was.
 func toolChanges(vs []Version) []ToolChange {
@@ -144,7 +159,7 @@ func toolChanges(vs []Version) []ToolChange {
 	var out []ToolChange
 	for i := range vs {
 		v := &vs[i]
-		if v.Deleted || !v.managerNamed {
+		if v.Deleted || v.creation || !v.managerNamed {
 			continue
 		}
 		if j, ok := last[v.Client]; ok && vs[j].Manager != v.Manager {
@@ -161,85 +176,6 @@ func toolChanges(vs []Version) []ToolChange {
 func overwriter(vs []Version, i int) bool {
 	v := &vs[i]
 	return v.Recorded && !v.Deleted && !v.creation && !v.AfterGap && v.Err == nil && len(v.Changed) > 0
-}
-
-// interval is a span of time in which a client saw the object: a point
-// for a get or list, the span of a watch (open-ended for a watch still
-// open at the end of the log).
-type interval struct{ from, to time.Time }
-
-var forever = time.Unix(math.MaxInt32, 0)
-
-// readsByClient gathers each client's reads of the object. The writes
-// that stored nothing new count as reads: their client was sent the
-// object as it was.
-func readsByClient(events []Event, noops []Event) map[Client][]interval {
-	out := map[Client][]interval{}
-	add := func(ev Event) {
-		if ev.Code != 0 && (ev.Code < 200 || ev.Code >= 300) {
-			return
-		}
-		iv := interval{ev.Time, ev.Time}
-		if ev.Verb == VerbWatch {
-			iv = interval{ev.Received, ev.Time}
-			if ev.Open {
-				iv.to = forever
-			}
-		}
-		out[ev.Client] = append(out[ev.Client], iv)
-	}
-	for _, ev := range events {
-		switch ev.Verb {
-		case VerbGet, VerbList, VerbWatch:
-			add(ev)
-		}
-	}
-	for _, ev := range noops {
-		add(ev)
-	}
-	return out
-}
-
-// baseOf finds write i's base: the version before it when its request
-// carried a resourceVersion (the server took it only as the latest),
-// else the latest version its client may have seen when it last read the
-// object before the write. at is that read's time. blind is set when
-// there is neither.
-//
-// A read saw a write only if the write was stored before the read was
-// answered, which the log does not say to the microsecond; a write the
-// server had received by then counts as seen, so that no change is
-// called lost that the reader may have had.
-func baseOf(vs []Version, i int, reads []interval) (base int, at time.Time, blind bool) {
-	w := &vs[i]
-	if w.requestRV != "" {
-		return i - 1, time.Time{}, false
-	}
-	var known time.Time
-	for _, r := range reads {
-		var t time.Time
-		switch {
-		case !r.from.Before(w.Received):
-			continue // began with or after the write
-		case r.to.Before(w.Received):
-			t = r.to
-		default:
-			t = w.Received // a watch open when the write was sent
-		}
-		if t.After(known) {
-			known = t
-		}
-	}
-	if known.IsZero() {
-		return -1, time.Time{}, true
-	}
-	base = -1
-	for j := 0; j < i; j++ {
-		if !vs[j].Received.After(known) {
-			base = j
-		}
-	}
-	return base, known, false
 }
 
 // overwrites lists the fields write i replaced that a client other than
@@ -324,61 +260,6 @@ func within(p, q fieldpath.Path) bool {
 		return false
 	}
 	return p[:len(q)].Equals(q)
-}
-
-func lostEvidence(vs []Version, l Loss) string {
-	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
-	read := "before the log begins"
-	if l.Base >= 0 {
-		read = fmt.Sprintf("at %s (resourceVersion %s)", stamp(l.BaseRead), vs[l.Base].ResourceVersion)
-	}
-	return fmt.Sprintf("%s's %s carried no resourceVersion; %s last read the object %s, before %s set %s at %s (resourceVersion %s)%s",
-		w.Client.User, w.Verb, w.Client.User, read, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion, recreatedSince(vs, l))
-}
-
-// revertEvidence says why a revert is one, and why it is not called a
-// lost update: its writer may have seen the change it undid.
-func revertEvidence(vs []Version, l Loss, blind bool) string {
-	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
-	read := fmt.Sprintf("its request carried resourceVersion %s, later than that change", w.requestRV)
-	switch {
-	case blind:
-		read = fmt.Sprintf("the log has no read of the object by %s before the write, so what %s saw is unknown", w.Client.User, w.Client.User)
-	case w.requestRV == "" && l.Base >= 0:
-		read = fmt.Sprintf("%s last read the object at %s (resourceVersion %s), after that change", w.Client.User, stamp(l.BaseRead), vs[l.Base].ResourceVersion)
-	case w.requestRV == "":
-		read = fmt.Sprintf("%s last read the object at %s, after that change", w.Client.User, stamp(l.BaseRead))
-	}
-	return fmt.Sprintf("%s's %s set %s back to the value it held before %s changed it at %s (resourceVersion %s); not called a lost update, as %s may have read it: %s%s",
-		w.Client.User, w.Verb, l.Path, s.Client.User, stamp(s.Time), s.ResourceVersion, w.Client.User, read, recreatedSince(vs, l))
-}
-
-// recreatedSince says, when the object was deleted and created again
-// between the overwriting write's base and the write, that its writer's
-// read was of the deleted object; "" otherwise.
-func recreatedSince(vs []Version, l Loss) string {
-	if l.Base < 0 {
-		return ""
-	}
-	for k := l.OverwrittenBy; k > l.Base; k-- {
-		c := &vs[k]
-		if !c.Recreated {
-			continue
-		}
-		del := ""
-		if d := &vs[k-1]; d.Deleted {
-			del = fmt.Sprintf(" by %s at %s", d.Client.User, stamp(d.Time))
-		}
-		return fmt.Sprintf("; that read was of the deleted object (uid %s): it was deleted%s and created again (uid %s) by %s at %s (resourceVersion %s)",
-			vs[l.Base].UID, del, c.UID, c.Client.User, stamp(c.Time), c.ResourceVersion)
-	}
-	return ""
-}
-
-func blindEvidence(vs []Version, l Loss) string {
-	w, s := &vs[l.OverwrittenBy], &vs[l.LostAt]
-	return fmt.Sprintf("%s's %s carried no resourceVersion and the log has no read of the object by %s before it; %s had set %s at %s (resourceVersion %s)",
-		w.Client.User, w.Verb, w.Client.User, s.Client.User, l.Path, stamp(s.Time), s.ResourceVersion)
 }
 
 // stamp writes a time as the audit log does, to the microsecond.

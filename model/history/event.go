@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,7 +31,27 @@ func (c Client) String() string {
 	if c.UserAgent == "" {
 		return c.User
 	}
-	return fmt.Sprintf("%s (%s)", c.User, c.UserAgent)
+	return fmt.Sprintf("%s (%s)", c.User, UserAgentText(c.UserAgent))
+}
+
+// unstamped ends the user agent client-go makes for a binary built
+// without version stamps (go build without kube's -ldflags): its commit
+// is the placeholder $Format, its version v0.0.0.
+const unstamped = " kubernetes/$Format"
+
+// UserAgentText is a user agent as the report says it: as it is, but for
+// a build without version stamps, which is said to be one
+// ("localcluster (linux/amd64), a build without version stamps") rather
+// than shown with its placeholders.
+func UserAgentText(ua string) string {
+	if !strings.HasSuffix(ua, unstamped) {
+		return ua
+	}
+	s := strings.TrimSuffix(ua, unstamped)
+	if name, rest, ok := strings.Cut(s, "/v0.0.0 "); ok {
+		s = name + " " + rest
+	}
+	return s + ", a build without version stamps"
 }
 
 // Event is one audit event about the object: a write of it, or a read

@@ -55,7 +55,10 @@ func fights(vs []Version) []Fight {
 			fight.Count++
 			fight.Times, fight.Versions = append(fight.Times, f.Times[k]), append(fight.Versions, id)
 		}
-		if fight.Count >= FightMin {
+		// A side whose every take tested the field only ever took it
+		// knowing what it replaced: the other side's takes are answers to
+		// a writer that asks first, not a fight.
+		if fight.Count >= FightMin && takers(vs, fight.Versions) == 2 {
 			out = append(out, fight)
 		}
 	}
@@ -71,4 +74,13 @@ func testedChange(vs []Version, i int, path string) bool {
 		}
 	}
 	return false
+}
+
+// takers counts the clients among the writes of versions ids.
+func takers(vs []Version, ids []int) int {
+	seen := map[Client]bool{}
+	for _, i := range ids {
+		seen[vs[i].Client] = true
+	}
+	return len(seen)
 }

@@ -78,10 +78,12 @@ func TestFightBetweenHPAAndGitOps(t *testing.T) {
 }
 
 // TestTestedWritesTakeNoFieldInAFight: two clients setting .data.foo in
-// turn, one of them with kedit set --if (a JSON Patch testing the field it
-// sets): each of its writes knew the value it replaced, so neither its
-// hand-overs are counted, nor does it lose or replace blind what it
-// tested. The same writes without the test are a fight.
+// turn, four rounds, one of them with kedit set --if (a JSON Patch testing
+// the field it sets): each of its writes knew the value it replaced, so
+// its hand-overs are not counted and the other side's alone are no fight,
+// nor does it lose or replace blind what it tested, and every write is
+// judged though it reads nothing else. The same writes without the test
+// are a fight.
 func TestTestedWritesTakeNoFieldInAFight(t *testing.T) {
 	alice := Client{User: "alice", UserAgent: "kedit/v1"}
 	bob := Client{User: "bob", UserAgent: "kubectl/v1.33.0"}
@@ -90,7 +92,7 @@ func TestTestedWritesTakeNoFieldInAFight(t *testing.T) {
 	events := func(tests []string) []Event {
 		evs := []Event{{Verb: VerbCreate, Client: bob, Received: at(0), Time: at(0), Code: 201, Object: cmWith("1", "0")},
 			{Verb: VerbWatch, Client: bob, Received: at(0), Time: at(0), Open: true}}
-		for i, c := range []Client{alice, bob, alice, bob, alice} {
+		for i, c := range []Client{alice, bob, alice, bob, alice, bob, alice, bob, alice} {
 			ev := Event{Verb: VerbPatch, Client: c, Received: at(i + 1), Time: at(i + 1), Code: 200, Object: cmWith(strconv.Itoa(i+2), c.User+strconv.Itoa(i))}
 			if c == alice {
 				ev.Tests = tests
@@ -106,6 +108,16 @@ func TestTestedWritesTakeNoFieldInAFight(t *testing.T) {
 	h = Analyze(events([]string{"/data/foo"}))
 	if len(h.Fights) != 0 || len(h.BlindWrites) != 0 || len(h.LostUpdates) != 0 || len(h.Reverted) != 0 {
 		t.Errorf("tested: fights %+v, blind %+v, lost %+v, reverted %+v; want none", h.Fights, h.BlindWrites, h.LostUpdates, h.Reverted)
+	}
+	// Alice never reads but through her tests, which read every field
+	// she changes: every write is judged.
+	if !h.Coverage.Judged() {
+		t.Errorf("tested: coverage %+v; want every write judged", h.Coverage)
+	}
+	for i, v := range h.Versions[1:] {
+		if v.Verdict != VerdictOK {
+			t.Errorf("version %d (%s): verdict %q, want ok", i+1, v.Client.User, v.Verdict)
+		}
 	}
 	// A test of another field reads only that one.
 	h = Analyze(events([]string{"/data/bar"}))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +76,13 @@ func newSim(r *rand.Rand) *sim {
 		s.clients = append(s.clients, c)
 		s.seen[c] = -2
 	}
+	// Lists of the namespace before the object is created did not read
+	// it: a client whose only reads they are writes blind.
+	for _, c := range s.clients {
+		if r.IntN(2) == 0 {
+			s.event(c, VerbList, 200, nil, "")
+		}
+	}
 	data := map[string]string{"keep": "1"}
 	for _, k := range simKeys[:2] {
 		data[k] = "0"
@@ -114,7 +122,7 @@ func (s *sim) event(c Client, verb string, code int, obj *unstructured.Unstructu
 // request carrying the latest resourceVersion) and the keys its JSON
 // Patch tested (read at the moment of the write), and records what the
 // write lost, replaced blind, or set back.
-func (s *sim) store(c Client, verb string, data map[string]string, base int, rv string, tested ...string) {
+func (s *sim) store(c Client, verb, manager string, data map[string]string, base int, rv string, tested ...string) {
 	var tests []string
 	for _, k := range tested {
 		tests = append(tests, "/data/"+k)
@@ -122,8 +130,11 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 	if s.cur != nil && maps.Equal(s.cur, data) {
 		// Nothing new: the server answers with the object as it is.
 		s.event(c, verb, 200, s.object(s.cur), rv)
-		s.events[len(s.events)-1].Tests = tests
-		s.seen[c] = len(s.versions) - 1
+		s.events[len(s.events)-1].Tests, s.events[len(s.events)-1].Manager = tests, manager
+		// kubectl shows its user "(no change)", not the object.
+		if !strings.HasPrefix(c.UserAgent, "kubectl/") {
+			s.seen[c] = len(s.versions) - 1
+		}
 		return
 	}
 	prev := s.cur
@@ -137,7 +148,7 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 				continue
 			}
 			set, ok := s.setter[k]
-			if !ok || s.versions[set].client == c || slices.Contains(tested, k) {
+			if !ok || s.versions[set].client == c {
 				continue
 			}
 			// A revert sets the key back to what it was before the
@@ -151,8 +162,12 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 			l := simLoss{Path: ".data." + k, Value: pv, Present: pok, LostAt: s.versions[set].rv, ByRV: strconv.Itoa(s.rv),
 				LostBy: s.versions[set].client.User, Wrote: c.User}
 			switch {
-			case base == -2 && revert:
-				s.wantReverted = append(s.wantReverted, l)
+			case slices.Contains(tested, k):
+				// Read at the moment of the write: set back knowingly,
+				// else nothing.
+				if revert {
+					s.wantReverted = append(s.wantReverted, l)
+				}
 			case base == -2:
 				s.wantBlind = append(s.wantBlind, l)
 			case base != -3 && set > base:
@@ -172,21 +187,30 @@ func (s *sim) store(c Client, verb string, data map[string]string, base int, rv 
 	s.cur = data
 	s.versions = append(s.versions, simVersion{rv: strconv.Itoa(s.rv), client: c, data: data, creation: verb == VerbCreate})
 	s.event(c, verb, 200, s.object(data), rv)
-	// One user and user agent with two tools: kubectl edit and kubectl
-	// patch, each its own field manager.
-	manager := []string{"kubectl-edit", "kubectl-patch"}[s.r.IntN(2)]
-	if m, ok := s.manager[c]; ok && m != manager {
+	if m, ok := s.manager[c]; ok && m != manager && verb != VerbCreate && !s.versions[i].creation {
 		s.wantTools = append(s.wantTools, s.versions[s.lastWrite(c, i)].rv+"<"+strconv.Itoa(s.rv))
 	}
-	s.manager[c] = manager
+	if verb != VerbCreate {
+		s.manager[c] = manager
+	}
 	s.events[len(s.events)-1].Manager, s.events[len(s.events)-1].Tests = manager, tests
 	s.follow()
+}
+
+// ownRead records the get a write's command makes itself right before
+// it writes, as kubectl's do (kubectl patch always; kubectl replace when
+// its file has no resourceVersion, and it then sends the one it read):
+// the write's client reads the object, but its user sees nothing of it.
+func (s *sim) ownRead(c Client) {
+	t := s.now.Add(time.Second)
+	s.events = append(s.events, Event{Verb: VerbGet, Client: c, Received: t.Add(-3 * time.Millisecond), Time: t.Add(-2 * time.Millisecond),
+		Code: 200, Source: fmt.Sprintf("sim:%d", len(s.events)+1)})
 }
 
 // lastWrite is the index of c's last version before i.
 func (s *sim) lastWrite(c Client, i int) int {
 	for k := i - 1; k >= 0; k-- {
-		if s.versions[k].client == c && s.versions[k].data != nil {
+		if s.versions[k].client == c && s.versions[k].data != nil && !s.versions[k].creation {
 			return k
 		}
 	}
@@ -203,7 +227,7 @@ func (s *sim) follow() {
 func (s *sim) create(c Client, data map[string]string) {
 	s.uid++
 	s.setter = map[string]int{}
-	s.store(c, VerbCreate, data, -3, "")
+	s.store(c, VerbCreate, "kubectl-create", data, -3, "")
 }
 
 // base is what c's write without a resourceVersion was made from.
@@ -237,14 +261,18 @@ func (s *sim) step() {
 			s.watching[c] = s.tick()
 			s.seen[c] = len(s.versions) - 1
 		}
-	case n < 10: // a patch of one key, no resourceVersion (kubectl patch)
+	case n < 10: // a patch of one key, no resourceVersion: kubectl patch (which gets the object first), or kubectl edit
 		data := maps.Clone(s.cur)
 		if n == 9 {
 			delete(data, key)
 		} else {
 			data[key] = val
 		}
-		s.store(c, VerbPatch, data, s.base(c), "")
+		manager := []string{"kubectl-edit", "kubectl-patch"}[s.r.IntN(2)]
+		if manager == "kubectl-patch" {
+			s.ownRead(c)
+		}
+		s.store(c, VerbPatch, manager, data, s.base(c), "")
 	case n < 13: // an update without resourceVersion made from what c saw
 		seen := s.seen[c]
 		if seen < 0 || s.versions[seen].data == nil {
@@ -254,7 +282,14 @@ func (s *sim) step() {
 		}
 		data := maps.Clone(s.versions[seen].data)
 		data[key] = val
-		s.store(c, VerbUpdate, data, seen, "")
+		// kubectl replace of a file without one gets the object and
+		// sends its resourceVersion; a script sends none.
+		if s.r.IntN(2) == 0 {
+			s.ownRead(c)
+			s.store(c, VerbUpdate, "kubectl-replace", data, seen, strconv.Itoa(s.rv))
+			return
+		}
+		s.store(c, VerbUpdate, "script", data, seen, "")
 	case n < 17: // an update with the resourceVersion c saw
 		seen := s.seen[c]
 		if seen < 0 || s.versions[seen].data == nil {
@@ -267,7 +302,7 @@ func (s *sim) step() {
 		}
 		data := maps.Clone(s.cur)
 		data[key] = val
-		s.store(c, VerbUpdate, data, -3, rv)
+		s.store(c, VerbUpdate, []string{"kubectl-replace", "kedit"}[s.r.IntN(2)], data, -3, rv)
 	case n < 18: // a deletion
 		s.rv++
 		s.cur = nil
@@ -292,7 +327,7 @@ func (s *sim) step() {
 		}
 		data := maps.Clone(s.cur)
 		data[key] = val
-		s.store(c, VerbPatch, data, s.base(c), "", tk)
+		s.store(c, VerbPatch, "kedit", data, s.base(c), "", tk)
 	}
 }
 

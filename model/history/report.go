@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
@@ -63,6 +64,13 @@ type ReportVersion struct {
 	// under the name after a deletion; UID is then its uid.
 	CreatedAgain bool   `json:"createdAgain,omitempty"`
 	UID          string `json:"uid,omitempty"`
+	// Command names the command that made the write as the report says
+	// it: "kubectl edit" for the field manager kubectl-edit, else the
+	// manager, else the verb.
+	Command string `json:"command"`
+	// Verdict is what was found of the write: lost, blind, reverted,
+	// inconclusive or ok; empty for a creation or a deletion.
+	Verdict Verdict `json:"verdict"`
 }
 
 // ReportLoss is a lost update, or the value a blind write replaced. Base
@@ -148,7 +156,7 @@ func (h *History) ReportLive(obj ReportObject, live map[string]any) Report {
 func (h *History) version(i int) ReportVersion {
 	v := &h.Versions[i]
 	rv := ReportVersion{ResourceVersion: v.ResourceVersion, Time: stamp(v.Time), User: v.Client.User,
-		UserAgent: v.Client.UserAgent, Manager: v.Manager, Verb: v.Verb}
+		UserAgent: v.Client.UserAgent, Manager: v.Manager, Verb: v.Verb, Command: v.Command(), Verdict: v.Verdict}
 	if v.Subresource != "" {
 		rv.Verb += " " + v.Subresource
 	}
@@ -204,14 +212,30 @@ func (r Report) JSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return []byte(safeJSON(b) + "\n"), nil
+}
+
+// safeJSON is JSON text with every character that could drive a
+// terminal, or that takes no cell, written as a \u escape, which JSON
+// reads back as it was: the one notation of a value the report prints,
+// so that a backslash is never doubled by a second escaping.
+func safeJSON(b []byte) string {
+	s := string(b)
 	var out strings.Builder
-	for _, c := range string(b) {
-		if escape.Unsafe(c) {
-			fmt.Fprintf(&out, `\u%04x`, c)
+	sc := escape.NewScanner(s)
+	for i := 0; i < len(s); {
+		e, n := sc.Unit(i)
+		if e == "" {
+			out.WriteString(s[i : i+n])
+			i += n
 			continue
 		}
-		out.WriteRune(c)
+		for _, c := range s[i : i+n] {
+			for _, u := range utf16.Encode([]rune{c}) {
+				fmt.Fprintf(&out, `\u%04x`, u)
+			}
+		}
+		i += n
 	}
-	out.WriteByte('\n')
-	return []byte(out.String()), nil
+	return out.String()
 }

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -21,6 +22,11 @@ import (
 type findingKind struct {
 	name  string
 	lines func(r Report, c clock) []string
+	// unknown marks what the log cannot settle (a blind write: whether
+	// its writer had seen what it replaced is unknown): it is said among
+	// the first lines, but makes the answer inconclusive (kedit history's
+	// exit status 3), not something found.
+	unknown bool
 }
 
 // findingKinds are the kinds of findings, in the order the report's first
@@ -33,16 +39,16 @@ var findingKinds = []findingKind{
 				writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort), now(l)))
 		}
 		return out
-	}},
+	}, false},
 	{"blind write", func(r Report, c clock) []string {
 		var out []string
 		for _, l := range r.BlindWrites {
-			out = append(out, fmt.Sprintf("BLIND %s: %s replaced by %s with %s, unseen (no resourceVersion, no read by %s in the log); %s",
+			out = append(out, fmt.Sprintf("BLIND %s: %s replaced by %s with %s; the log has no read of it by %s, so whether they had seen it is unknown; %s",
 				escape.String(l.Path), lostBy(l, c), writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort),
 				escape.String(l.OverwrittenBy.User), now(l)))
 		}
 		return out
-	}},
+	}, true},
 	{"reverted value", func(r Report, c clock) []string {
 		var out []string
 		for _, l := range r.Reverted {
@@ -50,7 +56,7 @@ var findingKinds = []findingKind{
 				writtenBy(l.OverwrittenBy, c), value(l.NewValue, maxShort), now(l)))
 		}
 		return out
-	}},
+	}, false},
 	{"fight", func(r Report, c clock) []string {
 		var out []string
 		for _, f := range r.Fights {
@@ -59,20 +65,33 @@ var findingKinds = []findingKind{
 				c.short(f.Times[len(f.Times)-1])))
 		}
 		return out
-	}},
+	}, false},
 }
 
 // Findings are the first lines of the text report: one per finding, of
-// every kind. Any of them is something to look at (kedit history's exit
-// status 1).
-func (r Report) Findings() []string {
+// every kind but the blind writes. Any of them is something to look at
+// (kedit history's exit status 1).
+func (r Report) Findings() []string { return r.firstLines(false) }
+
+// Unknowns are the first lines of the blind writes: values replaced by
+// writers the log has no read of, which make the answer inconclusive.
+func (r Report) Unknowns() []string { return r.firstLines(true) }
+
+func (r Report) firstLines(unknown bool) []string {
 	c := r.clock()
 	var out []string
 	for _, k := range findingKinds {
-		out = append(out, k.lines(r, c)...)
+		if k.unknown == unknown {
+			out = append(out, k.lines(r, c)...)
+		}
 	}
 	return out
 }
+
+// Conclusive reports whether the report's answer stands whole: every
+// write judged, every log read to its end, and no value replaced by a
+// writer the log has no read of. Only then is finding nothing OK.
+func (r Report) Conclusive() bool { return r.Coverage.Judged() && len(r.BlindWrites) == 0 }
 
 // lostBy names a lost value: whose, what, when and by which manager.
 func lostBy(l ReportLoss, c clock) string {
@@ -83,31 +102,27 @@ func lostBy(l ReportLoss, c clock) string {
 	return fmt.Sprintf("%s's %s (%s)", escape.String(l.LostAt.User), value(l.LostValue, maxShort), at)
 }
 
-// writtenBy names a write by its user and tool: kubectl's field
-// managers (kubectl-edit) as the command (kubectl edit), else the
-// manager, else the verb.
+// writtenBy names a write by its user and command (Version.Command).
 func writtenBy(v ReportVersion, c clock) string {
-	tool := v.Manager
-	switch {
-	case strings.HasPrefix(tool, "kubectl-"):
-		tool = "kubectl " + strings.TrimPrefix(tool, "kubectl-")
-	case tool == "":
+	tool := v.Command
+	if tool == "" {
 		tool = v.Verb
 	}
 	return fmt.Sprintf("%s's %s (%s)", escape.String(v.User), escape.String(tool), c.short(v.Time))
 }
 
-// now says a lost field's value now, and where it was read.
+// now says a lost field's value now, and where it was read: the live
+// object, or the newest version the log holds.
 func now(l ReportLoss) string {
-	v := "(absent)"
+	v := "absent"
 	if l.NowValue != nil {
 		v = value(l.NowValue, maxShort)
 	}
 	switch l.NowFrom {
 	case "live":
-		return "live now " + v
+		return "now " + v + " (live)"
 	case "log":
-		return "newest in the log " + v
+		return "now " + v + " (the log's newest version)"
 	}
 	return "its value now unknown"
 }
@@ -144,11 +159,13 @@ func value(v any, n int) string {
 	if s, ok := v.(string); ok && s == SecretValue {
 		return s
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return escape.String(fmt.Sprint(v))
 	}
-	s := escape.String(string(b))
+	s := safeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	if utf8.RuneCountInString(s) > n {
 		s = string([]rune(s)[:n]) + "…"
 	}

@@ -78,6 +78,15 @@ func TestReportSaysRevertsRecreationsAndTools(t *testing.T) {
 		{Verb: VerbGet, Client: carol, Received: at(2), Time: at(2), Code: 200},
 		{Verb: VerbUpdate, Client: carol, Manager: "kubectl-replace", Received: at(3), Time: at(3), Code: 200, Object: cmWith("3", "1")},
 		{Verb: VerbGet, Client: alice, Received: at(4), Time: at(4), Code: 200},
+		// alice's kubectl patch of another key: its own get first, and
+		// her first field manager.
+		{Verb: VerbGet, Client: alice, Received: at(4).Add(400 * time.Millisecond), Time: at(4).Add(401 * time.Millisecond), Code: 200},
+		{Verb: VerbPatch, Client: alice, Manager: "kubectl-patch", Received: at(4).Add(402 * time.Millisecond), Time: at(4).Add(405 * time.Millisecond), Code: 200,
+			Object: func() *unstructured.Unstructured {
+				o := cmWith("4", "1")
+				o.Object["data"].(map[string]any)["bar"] = "alice"
+				return o
+			}()},
 		{Verb: VerbDelete, Client: dave, Received: at(5), Time: at(5), Code: 200, UID: "u1"},
 		{Verb: VerbCreate, Client: dave, Received: at(6), Time: at(6), Code: 201, Object: recreated},
 		{Verb: VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(7), Time: at(7), Code: 200, Object: func() *unstructured.Unstructured {
@@ -98,7 +107,7 @@ func TestReportSaysRevertsRecreationsAndTools(t *testing.T) {
 	text := rep.Text()
 	for _, want := range []string{"created again (uid u2)", "REVERTED: 1", `.data.foo: "bob" set by bob`, "set back by carol (kubectl-replace)",
 		"not called a lost update, as carol may have read it: carol last read the object at 2025-03-01T10:00:02.000000Z (resourceVersion 2), after that change",
-		"note: alice (kubectl) wrote under 2 field managers (kubectl-create, kubectl-edit)"} {
+		"note: alice (kubectl) wrote under 2 field managers (kubectl-patch, kubectl-edit)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text)
 		}
@@ -111,7 +120,7 @@ func TestReportSaysRevertsRecreationsAndTools(t *testing.T) {
 	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Reverted) != 1 || len(back.ToolChanges) != 1 || back.ToolChanges[0].Write.Manager != "kubectl-edit" || !back.Versions[4].CreatedAgain || back.Versions[4].UID != "u2" {
+	if len(back.Reverted) != 1 || len(back.ToolChanges) != 1 || back.ToolChanges[0].Write.Manager != "kubectl-edit" || !back.Versions[5].CreatedAgain || back.Versions[5].UID != "u2" {
 		t.Errorf("JSON report: reverted %+v, tool changes %+v, versions %+v", back.Reverted, back.ToolChanges, back.Versions)
 	}
 }

@@ -43,7 +43,7 @@ func (r Report) TextWith(o TextOptions) string {
 	var b strings.Builder
 	e := escape.String
 	found := r.Findings()
-	for _, f := range found {
+	for _, f := range append(found, r.Unknowns()...) {
 		fmt.Fprintln(&b, f)
 	}
 	for _, c := range r.Coverage.Lines() {
@@ -52,7 +52,7 @@ func (r Report) TextWith(o TextOptions) string {
 	for _, p := range r.Coverage.Partial {
 		fmt.Fprintln(&b, "PARTIAL: "+e(p))
 	}
-	if len(found) == 0 && r.Coverage.Judged() {
+	if len(found) == 0 && r.Conclusive() {
 		var kinds []string
 		for _, k := range findingKinds {
 			kinds = append(kinds, k.name)
@@ -87,9 +87,12 @@ func (r Report) TextWith(o TextOptions) string {
 		case n > 0:
 			fmt.Fprintf(&b, "\n%s: %d\n", title, n)
 			return true
-		case !r.Coverage.Judged():
+		case !r.Conclusive():
 			var see []string
-			if r.Coverage.Unjudged > 0 {
+			if len(r.BlindWrites) > 0 {
+				see = append(see, "BLIND")
+			}
+			if r.Coverage.Unjudged > 0 || r.Coverage.Unfinished > 0 {
 				see = append(see, "INCONCLUSIVE")
 			}
 			if len(r.Coverage.Partial) > 0 {
@@ -118,10 +121,7 @@ func (r Report) TextWith(o TextOptions) string {
 	if section("REVERTED", len(r.Reverted)) {
 		losses(r.Reverted, "set back")
 	}
-	if len(r.Fights) == 0 {
-		fmt.Fprintf(&b, "\nFIGHTS: none\n")
-	} else {
-		fmt.Fprintf(&b, "\nFIGHTS: %d\n", len(r.Fights))
+	if section("FIGHTS", len(r.Fights)) {
 		for _, f := range r.Fights {
 			first, _ := time.Parse(time.RFC3339Nano, f.Times[0])
 			last, _ := time.Parse(time.RFC3339Nano, f.Times[len(f.Times)-1])
@@ -197,7 +197,7 @@ func (r Report) table(b *strings.Builder, vs []ReportVersion, wide bool, c clock
 		tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "RESOURCEVERSION\tTIME\tUSER\tUSER AGENT\tMANAGER\tVERB\tCHANGED")
 		for _, v := range vs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(e(v.ResourceVersion)), v.Time, e(v.User), e(v.UserAgent),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(e(v.ResourceVersion)), v.Time, e(v.User), e(UserAgentText(v.UserAgent)),
 				dash(e(v.Manager)), e(v.Verb), changed(v))
 		}
 		tw.Flush()

@@ -25,6 +25,10 @@ type Row struct {
 	// to its value before another client's change: a Reverted's
 	// OverwrittenBy.
 	Reverted bool
+	// Blind is set when the version is a write that replaced another
+	// client's value with no read of the object by its writer in the
+	// log: a BlindWrites' OverwrittenBy.
+	Blind bool
 	// Fights are the fields this write took from the other side of a
 	// fight: the log's fights (between clients) and the live timeline's
 	// (between field managers, model.TimelineFights).
@@ -52,7 +56,7 @@ func Rows(h *History, live []model.Entry) []Row {
 			matched[j] = true
 		}
 	}
-	lost, reverted := map[int]bool{}, map[int]bool{}
+	lost, reverted, blind := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	logFights := map[int][]string{}
 	if h != nil {
 		for _, l := range h.LostUpdates {
@@ -60,6 +64,9 @@ func Rows(h *History, live []model.Entry) []Row {
 		}
 		for _, l := range h.Reverted {
 			reverted[l.OverwrittenBy] = true
+		}
+		for _, l := range h.BlindWrites {
+			blind[l.OverwrittenBy] = true
 		}
 		for _, f := range h.Fights {
 			for _, i := range f.Versions {
@@ -74,7 +81,7 @@ func Rows(h *History, live []model.Entry) []Row {
 		}
 	}
 	logRow := func(j int) Row {
-		return Row{Version: j, Lost: lost[j], Reverted: reverted[j], Fights: logFights[j]}
+		return Row{Version: j, Lost: lost[j], Reverted: reverted[j], Blind: blind[j], Fights: logFights[j]}
 	}
 	var out []Row
 	p := 0
@@ -93,7 +100,7 @@ func Rows(h *History, live []model.Entry) []Row {
 			if p == j {
 				p++
 			}
-			out = append(out, Row{Version: j, Entry: e, Lost: lost[j], Reverted: reverted[j], Fights: union(logFights[j], liveFights[e.ID])})
+			out = append(out, Row{Version: j, Entry: e, Lost: lost[j], Reverted: reverted[j], Blind: blind[j], Fights: union(logFights[j], liveFights[e.ID])})
 			continue
 		}
 		emitUntil(func(i int) bool { return olderThan(&vs[i], e) })
@@ -123,9 +130,42 @@ func matchLive(vs []Version, live []model.Entry) []int {
 		// log, a Status. The deletion after the same version is the same.
 		if e.Deleted && k > 0 && out[k-1] >= 0 && out[k-1]+1 < len(vs) && vs[out[k-1]+1].Deleted {
 			out[k] = out[k-1] + 1
+			continue
+		}
+		// A write logged without its body (below RequestResponse) has no
+		// resourceVersion to match: the one after the version before it
+		// is the same, and so is the last write before kedit's first
+		// version when the log's versions after it are none.
+		if e.Deleted {
+			continue
+		}
+		if j := unrecordedAt(vs, out, k, &live[k]); j >= 0 {
+			out[k] = j
 		}
 	}
 	return out
+}
+
+// unrecordedAt is the log's version that live entry k is when the log
+// holds it without its body: the version after the one entry k-1 is, or
+// for the first entry the log's last version written before it was
+// observed; -1 when that is not a write without its body.
+func unrecordedAt(vs []Version, out []int, k int, e *model.Entry) int {
+	j := -1
+	switch {
+	case k > 0 && out[k-1] >= 0:
+		j = out[k-1] + 1
+	case k == 0:
+		for i := range vs {
+			if !vs[i].Received.After(e.Observed) {
+				j = i
+			}
+		}
+	}
+	if j < 0 || j >= len(vs) || vs[j].Recorded || vs[j].Deleted {
+		return -1
+	}
+	return j
 }
 
 // olderThan reports whether the log's version v came before the live

@@ -207,8 +207,8 @@ func (s *sim) read(c Client) {
 // a patch with none, made from what c last read.
 func (s *sim) write(c Client, data map[string]string, withRV bool) {
 	if withRV {
-		s.store(c, VerbUpdate, data, -3, s.versions[len(s.versions)-1].rv)
+		s.store(c, VerbUpdate, "kedit", data, -3, s.versions[len(s.versions)-1].rv)
 		return
 	}
-	s.store(c, VerbPatch, data, s.base(c), "")
+	s.store(c, VerbPatch, "kubectl-edit", data, s.base(c), "")
 }

@@ -50,6 +50,8 @@ type Version struct {
 	Object *unstructured.Unstructured
 	// Source is where the write's event is in the log, "FILE:LINE".
 	Source string
+	// Verdict is what Analyze found of the write.
+	Verdict Verdict
 
 	requestRV string
 	// tests are the paths the write's JSON Patch tested, as pointer

@@ -168,7 +168,7 @@ func (m Model) topLines() []string {
 	}
 	if h := m.hint(); h != "" {
 		// Wrapped, not cut: it says what s will take from whom.
-		for _, l := range strings.Split(ansi.Wordwrap(string(h), m.width, ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap(string(h), m.width, ""), "\n") {
 			lines = append(lines, st.Muted.Render(ansi.Truncate(l, m.width, "…")))
 		}
 	}

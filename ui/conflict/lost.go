@@ -134,7 +134,7 @@ func (m *Lost) refit() {
 func lostWordsOf(h *history.History, o history.Overwrite) lostWords {
 	vs := h.Versions
 	w := &vs[o.Write]
-	what := escape.Textf("%s's %s replaced %s it had not read", w.Client.User, w.Verb, words.Count(len(o.Losses), "change"))
+	what := escape.Textf("%s's %s replaced %s it had not read", w.Client.User, w.Command(), words.Count(len(o.Losses), "change"))
 	heading := lostHeading{
 		title: escape.Textf("LOST at rv %s: %s (%d open)", w.ResourceVersion, what, len(o.Losses)),
 	}
@@ -151,7 +151,7 @@ func lostWordsOf(h *history.History, o history.Overwrite) lostWords {
 		read += escape.Textf(", of the deleted object (uid %s), created again since (uid %s)", vs[o.Base].UID, w.UID)
 	}
 	heading.hint = escape.Textf("%s's %s carried no resourceVersion; %s last read %s. u puts the lost values back, as a draft.",
-		w.Client.User, w.Verb, w.Client.User, read)
+		w.Client.User, w.Command(), w.Client.User, read)
 	// Short: three of them share a line at 120 columns.
 	var base escape.Text = "base (unknown: read before the log)"
 	if o.Base >= 0 {

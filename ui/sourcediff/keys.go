@@ -12,8 +12,9 @@ type KeyMap struct {
 	// Scrolling the body.
 	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
 
-	// Write writes the files; Commit writes them and commits them on a
-	// new branch; Close goes back to the object view, writing nothing.
+	// Write writes the files; Commit commits them on a new branch, the
+	// checkout left as it is; Close goes back to the object view, writing
+	// nothing.
 	Write, Commit, Close key.Binding
 
 	Help, Quit, ForceQuit key.Binding
@@ -26,7 +27,7 @@ func DefaultKeyMap() KeyMap {
 		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
 
 		Write:  common.Binding("write the files", "y"),
-		Commit: common.Binding("write and commit on a new branch", "c"),
+		Commit: common.Binding("commit on a new branch", "c"),
 		Close:  common.Binding("close, writing nothing", "esc"),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),

@@ -21,6 +21,10 @@ type Content struct {
 	// Where are the lines saying where it comes from and the file each
 	// field goes into.
 	Where []escape.Text
+	// Notes are what the edit says beside the diff, drawn above it: the
+	// fields it left out, the build's warnings (what kustomize printed
+	// while it built), a line each.
+	Notes []escape.Text
 	// Diff is the files' unified diff, a line each; for a Secret only
 	// the files' names (its values are never drawn).
 	Diff []escape.Text
@@ -52,6 +56,12 @@ func (m *Model) SetContent(c Content) {
 	m.c = c
 	m.layout()
 	var b strings.Builder
+	for _, l := range c.Notes {
+		b.WriteString(m.styles.Changed.Render(string(l)) + "\n")
+	}
+	if len(c.Notes) > 0 && len(c.Diff) > 0 {
+		b.WriteString("\n")
+	}
 	for i, l := range c.Diff {
 		if i > 0 {
 			b.WriteString("\n")

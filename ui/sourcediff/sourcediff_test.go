@@ -14,9 +14,10 @@ func TestViewDrawsTheDiffAndAnswersWithIntents(t *testing.T) {
 	m := New(DefaultKeyMap(), common.NewStyles())
 	m.SetSize(80, 12)
 	m.SetContent(Content{Object: "ConfigMap/settings", Where: []escape.Text{".data.color -> overlays/prod/kustomization.yaml (generator literal)"},
-		Diff: []escape.Text{"--- a/overlays/prod/kustomization.yaml", "+++ b/overlays/prod/kustomization.yaml", "@@ -3 +3 @@", "-  - color=blue # the color", "+  - color=green # the color"}})
+		Notes: []escape.Text{"warning: # Warning: 'commonLabels' is deprecated."},
+		Diff:  []escape.Text{"--- a/overlays/prod/kustomization.yaml", "+++ b/overlays/prod/kustomization.yaml", "@@ -3 +3 @@", "-  - color=blue # the color", "+  - color=green # the color"}})
 	v := m.View()
-	for _, want := range []string{"write ConfigMap/settings to its source (nothing written yet)", ".data.color -> overlays/prod", "+  - color=green # the color"} {
+	for _, want := range []string{"write ConfigMap/settings to its source (nothing written yet)", ".data.color -> overlays/prod", "+  - color=green # the color", "warning: # Warning: 'commonLabels' is deprecated."} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the view lacks %q:\n%s", want, v)
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -149,23 +148,31 @@ func (m Model) logLine() string {
 	case m.h == nil:
 		text = "reading the audit log ..."
 	default:
-		lost := 0
+		// The counts are of what the rows mark: the fights are the log's
+		// and those kedit saw live, each field once.
+		lost, fights := 0, map[string]bool{}
 		for _, r := range m.rows {
 			if r.lost {
 				lost++
+			}
+			for _, f := range r.fights {
+				fights[f] = true
 			}
 		}
 		counts := words.Count(len(m.h.LostUpdates), "lost update") + ", "
 		if n := len(m.h.Reverted); n > 0 {
 			counts += words.Count(n, "reverted value") + ", "
 		}
-		counts += words.Count(len(m.h.Fights), "fight")
+		if n := len(m.h.BlindWrites); n > 0 {
+			counts += words.Count(n, "blind write") + ", "
+		}
+		counts += words.Count(len(fights), "fight")
 		text = "audit log: " + counts
 		if short := m.h.Coverage.Short(); short != "" {
 			// What was not judged is no count of zero: it comes first,
 			// and a count of none found is not said.
 			text = "audit log: " + short
-			if len(m.h.LostUpdates)+len(m.h.Reverted)+len(m.h.Fights) > 0 {
+			if len(m.h.LostUpdates)+len(m.h.Reverted)+len(m.h.BlindWrites)+len(fights) > 0 {
 				text += "; " + counts
 			}
 		}
@@ -191,13 +198,12 @@ func (m *Model) enter() tea.Cmd {
 	switch {
 	case r.lost:
 		return common.Emit(ShowLostMsg{History: m.h, Write: r.version})
-	case r.reverted && r.version >= 0:
-		// The diff, and above it what the write set back and why it is not
-		// called lost.
+	case (r.reverted || r.blind) && r.version >= 0:
+		// The diff, and above it what the write set back or replaced and
+		// why it is not called lost.
 		m.showChange(m.h.Change(r.version), r, "")
-		for _, l := range strings.Split(ansi.Wordwrap(string(revertNote(m.h, r.version)), m.width, " "), "\n") {
-			m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
-		}
+		m.shown.finding = findingNote(m.h, r.version)
+		m.change = m.shown.lines(m.styles, m.width)
 		m.body.SetSize(m.width, m.height, len(m.change))
 		return nil
 	case r.id < 0:
@@ -229,16 +235,21 @@ func (m Model) SelectedLogObject() (*unstructured.Unstructured, bool) {
 	return obj, obj != nil
 }
 
-// revertNote says what write i of h set back, in the words of the
-// evidence: one line per field.
-func revertNote(h *history.History, i int) escape.Text {
+// findingNote says what write i of h set back or replaced blind, in the
+// words of the evidence: one line per field.
+func findingNote(h *history.History, i int) escape.Text {
 	var out escape.Text
-	for _, l := range h.Reverted {
-		if l.OverwrittenBy == i {
-			if out != "" {
-				out += "\n"
+	for _, f := range []struct {
+		mark escape.Text
+		ls   []history.Loss
+	}{{"REVERTED: ", h.Reverted}, {"BLIND: ", h.BlindWrites}} {
+		for _, l := range f.ls {
+			if l.OverwrittenBy == i {
+				if out != "" {
+					out += "\n"
+				}
+				out += f.mark + escape.Safe(l.Evidence)
 			}
-			out += "REVERTED: " + escape.Safe(l.Evidence)
 		}
 	}
 	return out

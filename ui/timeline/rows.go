@@ -30,15 +30,18 @@ type timelineRow struct {
 	changed escape.Text
 	// lost marks a write that lost other clients' changes (LOST),
 	// reverted one that set a field back to its value before another
-	// client's change (REVERTED), fight one that took a field from the
-	// other side of a fight (FIGHT).
-	lost, reverted, fight bool
+	// client's change (REVERTED), blind one that replaced another
+	// client's value with no read of its writer's in the log (BLIND),
+	// fight one that took a field from the other side of a fight (FIGHT).
+	lost, reverted, blind, fight bool
+	// fights are the fields of the fights it took part in.
+	fights []string
 	// value is the followed path's value in this version (escaped), when
 	// the view follows one.
 	value escape.Text
 }
 
-// mark is the row's LOST, REVERTED and FIGHT.
+// mark is the row's LOST, REVERTED, BLIND and FIGHT.
 func (r timelineRow) mark() string {
 	var marks []string
 	if r.lost {
@@ -46,6 +49,9 @@ func (r timelineRow) mark() string {
 	}
 	if r.reverted {
 		marks = append(marks, "REVERTED")
+	}
+	if r.blind {
+		marks = append(marks, "BLIND")
 	}
 	if r.fight {
 		marks = append(marks, "FIGHT")

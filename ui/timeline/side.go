@@ -79,7 +79,7 @@ func (m Model) listLine(l string) string {
 // than the screen cut there).
 func (m Model) wrapped(style lipgloss.Style, text string) []string {
 	var lines []string
-	for _, l := range strings.Split(ansi.Wordwrap(text, m.width, ""), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(text, m.width, ""), "\n") {
 		lines = append(lines, style.Render(ansi.Truncate(l, m.width, "…")))
 	}
 	return lines

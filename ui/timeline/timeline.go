@@ -50,9 +50,11 @@ type Model struct {
 	listX, listWidest int
 
 	// showing is set while the selected version's diff shows; change
-	// holds its lines above the diff, body the diff itself.
+	// holds its lines above the diff (drawn from shown at the width),
+	// body the diff itself.
 	showing bool
 	change  []string
+	shown   shownHead
 	body    pager.Model
 	// side scrolls the diff sideways.
 	side common.Sideways
@@ -73,6 +75,9 @@ func New(keys KeyMap, styles *common.Styles) Model {
 // SetSize sets the view's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
+	if m.showing {
+		m.change = m.shown.lines(m.styles, width)
+	}
 	m.body.SetSize(width, height, len(m.change))
 	m.scroll()
 }
@@ -123,7 +128,19 @@ func (m *Model) fillRows() {
 		} else {
 			row = newLogRow(m.h, r.Version, latest)
 		}
-		row.version, row.lost, row.reverted, row.fight = r.Version, r.Lost, r.Reverted, len(r.Fights) > 0
+		row.version, row.lost, row.reverted, row.blind, row.fight = r.Version, r.Lost, r.Reverted, r.Blind, len(r.Fights) > 0
+		row.fights = r.Fights
+		if r.Entry != nil && r.Version >= 0 {
+			// Both hold it: when it was written, not when kedit saw it,
+			// and by the field manager its request named (managedFields
+			// times are seconds: two writes in one second cannot be told
+			// apart by them).
+			v := &m.h.Versions[r.Version]
+			row.at = escape.Safe(logTime(v.Time, latest))
+			if named := v.NamedManager(); named != "" && !r.Entry.Deleted {
+				row.manager = escape.Safe(named)
+			}
+		}
 		if !m.pathInput.path.IsZero() {
 			row.value = m.pathValue(r)
 		}
@@ -188,13 +205,8 @@ func (m *Model) showChange(c model.TimelineChange, row timelineRow, note string)
 	if c.Before != nil {
 		against = "against rv " + escape.Safe(c.Before.GetResourceVersion())
 	}
-	m.change = []string{m.styles.Title.Render(ansi.Truncate(string(head+", "+against), m.width, "…"))}
-	for _, l := range strings.Split(ansi.Wordwrap(string("changed: "+row.changed), m.width, ", "), "\n") {
-		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate(l, m.width, "…")))
-	}
-	if m.secret {
-		m.change = append(m.change, m.styles.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, m.width, "…")))
-	}
+	m.shown = shownHead{title: head + ", " + against, changed: row.changed, secret: m.secret}
+	m.change = m.shown.lines(m.styles, m.width)
 	text := m.styles.Muted.Render("no difference in the object's " + m.format.String())
 	if hunks := common.DiffHunks(before, after, m.secret); len(hunks) > 0 {
 		text, _ = common.HunkText(m.styles, hunks)
@@ -228,7 +240,9 @@ func (m Model) versionText(obj *unstructured.Unstructured) string {
 }
 
 // HideChange goes back from the diff to the list.
-func (m *Model) HideChange() { m.showing, m.change, m.side = false, nil, common.Sideways{} }
+func (m *Model) HideChange() {
+	m.showing, m.change, m.shown, m.side = false, nil, shownHead{}, common.Sideways{}
+}
 
 // listHeight is how many rows fit under the title lines.
 func (m Model) listHeight() int { return max(1, m.height-len(m.titleLines())) }

@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/fsutil"
+	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/model"
 )
@@ -31,7 +32,8 @@ import (
 // would give it the program's input, which is kedit's paste filter
 // (ui/pasteinput), not a file: os/exec would then copy the filter into a
 // pipe, the editor would have no terminal, and the copying would go on
-// reading kedit's keys after the editor returned.
+// reading kedit's keys after the editor returned. Its stderr is the
+// terminal too.
 func Command(path string) *exec.Cmd {
 	editor := os.Getenv("KUBE_EDITOR")
 	if editor == "" {
@@ -45,6 +47,9 @@ func Command(path string) *exec.Cmd {
 		cmd = exec.Command("sh", "-c", editor+` "$1"`, "kedit", path)
 	}
 	cmd.Stdin = os.Stdin
+	// The terminal's stderr, not the pipe that catches libraries' output
+	// while the app runs (internal/libout).
+	cmd.Stderr = libout.Terminal()
 	return cmd
 }
 

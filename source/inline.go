@@ -1,0 +1,90 @@
+package source
+
+import (
+	"slices"
+
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/kedit/kedit/diff"
+)
+
+// patchSource is one patch of a kustomization: a file, or a patch written
+// inline in the kustomization's patches: (item, -1 for a file).
+type patchSource struct {
+	k    *kustomization
+	rel  string // the patch file, or the kustomization's
+	item int
+	name string // as a refusal names it
+}
+
+// patchesOf are k's patches, the last first: its patches: entries, files
+// and inline, and the files of the older fields kustomize folds into
+// them.
+func (p *planner) patchesOf(k *kustomization) []patchSource {
+	var out []patchSource
+	seen := map[string]bool{}
+	if kf, err := p.yaml(k.file); err == nil && len(kf.nodes) > 0 {
+		if seq := at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches")); seq != nil && seq.Kind == kyaml.SequenceNode {
+			for i, item := range seq.Content {
+				if pn := at(item, fieldpath.MakePathOrDie("path")); pn != nil {
+					rel := k.rel(pn.Value)
+					seen[rel] = true
+					out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+				} else if at(item, fieldpath.MakePathOrDie("patch")) != nil {
+					out = append(out, patchSource{k: k, rel: k.file, item: i, name: "the inline patch in " + k.file})
+				}
+			}
+		}
+	}
+	for _, pt := range k.k.Patches {
+		if rel := k.rel(pt.Path); pt.Path != "" && !seen[rel] {
+			seen[rel] = true
+			out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// inlineNode is the node of an inline patch's text as the plan has it.
+func (ps patchSource) inlineNode(p *planner) *kyaml.Node {
+	kf, err := p.yaml(ps.k.file)
+	if err != nil || len(kf.nodes) == 0 {
+		return nil
+	}
+	return at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches", ps.item, "patch"))
+}
+
+// read returns the patch's documents: the file's, or the inline text's.
+func (ps patchSource) read(p *planner) (*yamlFile, error) {
+	if ps.item < 0 {
+		return p.yaml(ps.rel)
+	}
+	n := ps.inlineNode(p)
+	if n == nil || n.Kind != kyaml.ScalarNode {
+		return nil, &PlaceError{Field: "", Why: ps.name + " is not a patch's text"}
+	}
+	return readYAMLFile(ps.name, []byte(n.Value))
+}
+
+// written records the placement of field in the patch; an inline patch's
+// edited text goes back into its kustomization, spliced as any value.
+func (ps patchSource) written(p *planner, f *yamlFile, field, how string) error {
+	if ps.item >= 0 {
+		text, err := f.bytes()
+		if err != nil {
+			return &PlaceError{Field: field, Why: err.Error()}
+		}
+		kf, err := p.yaml(ps.k.file)
+		if err != nil {
+			return &PlaceError{Field: field, Why: err.Error()}
+		}
+		if err := setAt(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches", ps.item, "patch"), diff.FieldValue{Present: true, Value: string(text)}); err != nil {
+			return &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
+		}
+		how = "inline " + how
+	}
+	p.placed = append(p.placed, Placement{Field: field, File: ps.rel, How: how})
+	return nil
+}
