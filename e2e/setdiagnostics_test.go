@@ -53,6 +53,9 @@ sed -i 's/^\( *\)imagePullPolicyy:/\1imagePullPolicy:/' "$1"`)
 	if len(head) != 1 || head[0][1] != itoa(lineWith(file, "imagePullPolicyy: ")) || !strings.Contains(head[0][0], "the schema:") {
 		t.Fatalf("the head names the field %d times, or not on its line %d, or without the schema's word:\n%s", len(head), lineWith(file, "imagePullPolicyy: "), file)
 	}
+	// The fixed List is taken back before s: the editor has ended and
+	// kedit says what it edited.
+	term.waitFor(screenWait, "1 draft edited")
 	term.send("s")
 	term.waitFor(screenWait, "saved 1 of 1 draft")
 	out := kubetest.MustKubectl(t, "-n", ns, "get", "deployment", "b", "-o", "yaml")

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kedit/kedit/internal/words"
 )
 
 // splice writes the edited documents into text, the documents text was
@@ -22,7 +24,7 @@ func splice(name string, text []byte, edited []*kyaml.Node) ([]byte, error) {
 		return nil, fmt.Errorf("%s %w", name, err)
 	}
 	if len(orig) != len(edited) {
-		return nil, fmt.Errorf("%s: %d documents were read and %d written", name, len(orig), len(edited))
+		return nil, fmt.Errorf("%s: %s were read and %d written", name, words.Count(len(orig), "document"), len(edited))
 	}
 	s := &splicer{t: newYAMLText(text)}
 	s.wide = wideSequences(s.t, orig)

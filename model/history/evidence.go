@@ -42,9 +42,9 @@ func sentWithout(vs []Version, w *Version, b base) string {
 func gap(read, write time.Time) string {
 	d := write.Sub(read)
 	if d < time.Millisecond {
-		return "less than 1 ms"
+		return "less than 1ms"
 	}
-	return fmt.Sprintf("%d ms", d.Milliseconds())
+	return d.Round(time.Millisecond).String()
 }
 
 // revertEvidence says why a revert is one, and why it is not called a

@@ -55,11 +55,11 @@ func TestACommandsOwnReadIsNotItsUsersRead(t *testing.T) {
 		evidence []string
 	}{
 		{"kubectl replace of a file without a resourceVersion", story(true, get(alice, 30, 0), aliceWrites(VerbUpdate, "kubectl-replace", "2")), VerdictLost,
-			[]string{"alice's kubectl replace carried resourceVersion 2, which it read itself 7 ms before it wrote (its file had none): not what alice's file was made from",
+			[]string{"alice's kubectl replace carried resourceVersion 2, which it read itself 7ms before it wrote (its file had none): not what alice's file was made from",
 				"alice last read the object at 2026-12-07T09:00:10.001000Z (resourceVersion 1), before bob set .data.foo"}},
 		{"kubectl get piped to kubectl replace", story(true, get(alice, 29, 700), aliceWrites(VerbUpdate, "kubectl-replace", "2")), VerdictOK, nil},
 		{"kubectl patch", story(true, get(alice, 30, 6), aliceWrites(VerbPatch, "kubectl-patch", "")), VerdictLost,
-			[]string{"alice's kubectl patch carried no resourceVersion; it read the object itself 1 ms before it wrote, which is not what alice saw"}},
+			[]string{"alice's kubectl patch carried no resourceVersion; it read the object itself 1ms before it wrote, which is not what alice saw"}},
 		{"kubectl edit", story(true, get(alice, 25, 0), aliceWrites(VerbPatch, "kubectl-edit", "")), VerdictOK, nil},
 		{"kubectl patch, never read", story(false, get(alice, 30, 6), aliceWrites(VerbPatch, "kubectl-patch", "")), VerdictBlind,
 			[]string{"alice never read configmap/cm in this log: the last read by alice was a list at 2026-12-07T09:00:00.002000Z, before it was created"}},

@@ -35,6 +35,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube/auditlog"
 )
 
@@ -116,7 +117,8 @@ func (s *Source) ask(ctx context.Context, c *auditlog.Collector, what, query str
 		if err != nil {
 			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: failed after %s\n", s.ep.name, what, query, windowWords(w), time.Since(start).Round(time.Millisecond))
 		} else {
-			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %d events, %d bytes in %s\n", s.ep.name, what, query, windowWords(w), a.events, a.bytes, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(s.opts.Debug, "kedit history: %s: %s: %s%s: %s, %s in %s\n", s.ep.name, what, query, windowWords(w),
+				words.Count(a.events, "event"), words.Count(int(a.bytes), "byte"), time.Since(start).Round(time.Millisecond))
 		}
 	}
 	if err != nil {
@@ -129,11 +131,11 @@ func (s *Source) ask(ctx context.Context, c *auditlog.Collector, what, query str
 		}
 	}
 	if a.cut != "" {
-		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %d events: %s", a.events, a.cut)})
+		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what, Why: fmt.Sprintf("the answer ended after %s: %s", words.Count(a.events, "event"), a.cut)})
 	}
 	if n := flattenedBodies(events); n > 0 {
 		c.Incomplete(&auditlog.IncompleteError{Source: s.ep.name, What: what,
-			Why: fmt.Sprintf("%d of %d events hold their requestObject or responseObject flattened to dotted fields, which cannot be put back exactly (empty values, nulls and the types of values are lost, a key with a dot is ambiguous): ingest with preserve_json_keys=requestObject,responseObject", n, len(events))})
+			Why: fmt.Sprintf("%d of %s hold their requestObject or responseObject flattened to dotted fields, which cannot be put back exactly (empty values, nulls and the types of values are lost, a key with a dot is ambiguous): ingest with preserve_json_keys=requestObject,responseObject", n, words.Count(len(events), "event"))})
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/kedit/kedit/internal/testwait"
+	"github.com/kedit/kedit/internal/words"
 )
 
 // Package is the module path and version `go install` builds VictoriaLogs
@@ -315,7 +316,7 @@ func (c *Cluster) Insert(t testing.TB, lines []byte, params url.Values) {
 		got = c.Front.Rows(t)
 		return got >= want
 	}) {
-		t.Fatalf("the cluster counts %d events after %d were inserted into %d\n%s", got, want-before, before, c.Front.Output())
+		t.Fatalf("the cluster counts %s after %d were inserted into %d\n%s", words.Count(got, "event"), want-before, before, c.Front.Output())
 	}
 }
 
