@@ -75,7 +75,7 @@ type objectState struct {
 	oncall oncallState
 	// access is whether the user may save this object (objectintents.go).
 	access accessState
-	// srcLine is what the object view says of its source (sourceline.go).
+	// srcLine is what the object view says of its source (sourcewrite.go).
 	srcLine sourceLineState
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState

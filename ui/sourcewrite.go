@@ -1,21 +1,15 @@
 package ui
 
 import (
-	"context"
 	"errors"
-	"os/exec"
-	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/internal/sourceplan"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
 
@@ -40,28 +34,8 @@ type sourcePlannedMsg struct {
 	// of are the objects whose drafts they are.
 	of     []objectID
 	back   screen
-	plans  []sourcePlan
-	failed []planFailure
-}
-
-// sourcePlan is one object's planned edit.
-type sourcePlan struct {
-	src    *source.Source
-	edit   *source.Edit
-	secret bool
-	// warning says what the search missed: the path of a GitOps owner
-	// the user may not read (kube.SourceHints).
-	warning string
-	// caught is what libraries printed while it was planned: the
-	// build's warnings.
-	caught []string
-}
-
-// planFailure is why one object's edit could not be planned: ref names
-// it ("" when no object was looked at), warning what the search missed.
-type planFailure struct {
-	ref, warning string
-	err          error
+	plans  []sourceplan.Plan
+	failed []sourceplan.Failure
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -69,12 +43,6 @@ type sourceWrittenMsg struct {
 	files  int
 	branch string
 	err    error
-}
-
-// sourceDraft is what planning one object's edit reads of it.
-type sourceDraft struct {
-	base, mine *unstructured.Unstructured
-	readPath   kube.GitOpsPathReader
 }
 
 // planSource plans, in a command, the edits of the drafts of objects sts
@@ -85,16 +53,16 @@ type sourceDraft struct {
 // them, so that two edits of one file both land. back is the screen the
 // source diff goes back to.
 func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
-	var drafts []sourceDraft
+	var drafts []sourceplan.Draft
 	var ids []objectID
 	for _, st := range sts {
 		d := st.sess.Draft()
 		if d == nil || d.Object == nil || st.sess.Base().Object == nil {
 			continue
 		}
-		sd := sourceDraft{base: st.sess.Base().Object.DeepCopy(), mine: d.Object.DeepCopy()}
+		sd := sourceplan.Draft{Base: st.sess.Base().Object.DeepCopy(), Mine: d.Object.DeepCopy()}
 		if st.opened != nil {
-			sd.readPath = st.opened.GitOpsPath
+			sd.ReadPath = st.opened.GitOpsPath
 		}
 		drafts, ids = append(drafts, sd), append(ids, st.id)
 	}
@@ -107,54 +75,10 @@ func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
 	}
 	dir, ctx := m.cfg.SourceDir, m.ctx
 	return m, func() tea.Msg {
-		out := sourcePlannedMsg{of: ids, back: back}
-		if dir == "" {
-			git, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-			if err != nil {
-				out.failed = []planFailure{{err: errNoSourceDir}}
-				return out
-			}
-			dir = strings.TrimSpace(string(git))
-		}
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		// What libraries print while an edit is planned (kustomize's
-		// warnings) is each plan's own.
-		caught := libout.Running()
-		var planned []*source.Edit
-		for _, d := range drafts {
-			ref := source.RefOf(d.base)
-			mark := caught.Mark()
-			hints, warning, err := kube.SourceHints(ctx, d.base, d.readPath)
-			if warning != "" {
-				warning += "; the manifests under " + dir + " were searched"
-			}
-			var src *source.Source
-			if err == nil {
-				src, err = source.Find(dir, ref, hints)
-			}
-			var e *source.Edit
-			if err == nil {
-				e, err = source.PlanOn(planned, src, d.base, d.mine)
-			}
-			if err != nil {
-				out.failed = append(out.failed, planFailure{ref: ref.String(), warning: warning, err: err})
-				continue
-			}
-			planned = append(planned, e)
-			out.plans = append(out.plans, sourcePlan{src: src, edit: e, secret: diff.IsSecret(d.base), warning: warning, caught: caught.Since(mark)})
-		}
-		return out
+		plans, failed := sourceplan.PlanAll(ctx, dir, drafts)
+		return sourcePlannedMsg{of: ids, back: back, plans: plans, failed: failed}
 	}
 }
-
-type sourceDirError struct{}
-
-func (sourceDirError) Error() string {
-	return "kedit runs in no git work tree: start it with --source DIR, the checkout of the manifests"
-}
-
-var errNoSourceDir error = sourceDirError{}
 
 // sourcePlanned shows the planned edits in the source diff, or says why
 // none could be planned: of the object shown, unless it was left
@@ -168,117 +92,27 @@ func (m App) sourcePlanned(msg sourcePlannedMsg) App {
 			return m
 		}
 	}
-	if len(msg.plans) == 0 && msg.back != screenSet && len(msg.failed) == 1 && errors.Is(msg.failed[0].err, source.ErrAlreadyHeld) {
-		m.status.Info(escape.Safe(msg.failed[0].err.Error()))
+	if len(msg.plans) == 0 && msg.back != screenSet && len(msg.failed) == 1 && errors.Is(msg.failed[0].Err, source.ErrAlreadyHeld) {
+		m.status.Info(escape.Safe(msg.failed[0].Err.Error()))
 		return m
 	}
 	if len(msg.plans) == 0 {
-		m.status.Error("not written to the source: " + escape.Safe(failuresText(msg.failed, msg.back == screenSet)))
+		m.status.Error("not written to the source: " + escape.Safe(sourceplan.FailuresText(msg.failed, msg.back == screenSet)))
 		return m
 	}
 	w := &writeBack{back: msg.back}
-	var c sourcediff.Content
+	for _, p := range msg.plans {
+		w.edits, w.refs = append(w.edits, p.Edit), append(w.refs, p.Src.Ref)
+	}
+	c := sourceplan.SetContent(msg.plans, msg.failed)
 	if msg.back != screenSet {
-		p := msg.plans[0]
-		w.edits, w.refs = []*source.Edit{p.edit}, []source.Ref{p.src.Ref}
-		c = sourceContent(p.src, p.edit, p.secret, p.caught)
-		if p.warning != "" {
-			c.Where = append([]escape.Text{escape.Safe("warning: " + p.warning)}, c.Where...)
-		}
-	} else {
-		c = setSourceContent(w, msg)
+		c = sourceplan.OneContent(msg.plans[0])
 	}
 	m.writeBack = w
 	m.sourceView.SetContent(c)
 	m.push(screenSource)
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
-}
-
-// failuresText says why no edit could be planned: for one object, what
-// the search missed and why; for several, a line each naming the object.
-func failuresText(failed []planFailure, several bool) string {
-	var lines []string
-	for _, f := range failed {
-		why := f.err.Error()
-		if f.warning != "" {
-			why = f.warning + ": " + why
-		}
-		if several && f.ref != "" {
-			why = f.ref + ": not written: " + why
-		}
-		lines = append(lines, why)
-	}
-	return strings.Join(lines, "; ")
-}
-
-// setSourceContent is what the source diff draws of the planned edits of
-// a set's objects, each under its name, the ones that could not be
-// planned said after them; w takes the edits.
-func setSourceContent(w *writeBack, msg sourcePlannedMsg) sourcediff.Content {
-	var names []string
-	c := sourcediff.Content{Several: len(msg.plans) > 1}
-	for _, p := range msg.plans {
-		w.edits, w.refs = append(w.edits, p.edit), append(w.refs, p.src.Ref)
-		names = append(names, p.src.Ref.String())
-		one := sourceContent(p.src, p.edit, p.secret, p.caught)
-		where := append([]escape.Text{escape.Safe(p.src.Ref.String() + ":")}, one.Where...)
-		if p.warning != "" {
-			where = append(where, escape.Safe("warning: "+p.warning))
-		}
-		c.Where = append(c.Where, where...)
-		c.Notes = append(c.Notes, one.Notes...)
-		c.Diff = append(c.Diff, one.Diff...)
-	}
-	for _, f := range msg.failed {
-		c.Where = append(c.Where, escape.Safe(failuresText([]planFailure{f}, true)))
-	}
-	c.Object = escape.Safe(words.Count(len(names), "object") + " (" + strings.Join(names, ", ") + ")")
-	return c
-}
-
-// sourceWhere says which file and which kustomization produce the
-// object, and how they were found.
-func sourceWhere(src *source.Source) string {
-	where := "from " + src.File
-	if src.Kustomization != "" {
-		where = "built by " + src.Kustomization + ", " + where
-	}
-	if src.Generator != "" {
-		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
-	}
-	where += " (found by " + src.Via + ")"
-	if src.Note != "" {
-		where += "; " + src.Note
-	}
-	return where
-}
-
-// sourceContent is what the source diff draws of a planned edit.
-// caught is what libraries printed while it was planned: the build's
-// warnings.
-func sourceContent(src *source.Source, e *source.Edit, secret bool, caught []string) sourcediff.Content {
-	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
-	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
-	for _, p := range e.Placed {
-		c.Where = append(c.Where, escape.Safe(p.String()))
-	}
-	for _, n := range e.Notes {
-		c.Notes = append(c.Notes, escape.Safe(n))
-	}
-	for _, l := range caught {
-		c.Notes = append(c.Notes, escape.Safe("warning: "+l))
-	}
-	for _, f := range e.Files {
-		if secret {
-			c.Diff = append(c.Diff, escape.Safe(f.Path+": changed (a Secret's values are not shown)"))
-			continue
-		}
-		for _, l := range strings.Split(strings.TrimSuffix(f.Unified(), "\n"), "\n") {
-			c.Diff = append(c.Diff, escape.Safe(l))
-		}
-	}
-	return c
 }
 
 // sourceIntent acts on the source diff's intents; false for any other
@@ -359,4 +193,60 @@ func (m *App) takePlanAfterSave() tea.Cmd {
 	cmd := m.planAfterSave
 	m.planAfterSave = nil
 	return cmd
+}
+
+// The object view names the object's source before any save: which file
+// and which kustomization produce it, or why none, or the Helm chart that
+// made it. It is found once per object, in a command, and only where the
+// manifests are known to be: under --source, or in the git work tree of
+// the current directory for an object that says it comes from manifests
+// (a GitOps owner, kustomize's origin annotation, Helm's labels), so that
+// kedit started in any repository does not search it for every object.
+
+// sourceLineState is what the object view says of the object's source.
+type sourceLineState struct {
+	asked bool
+	line  escape.Text
+}
+
+// sourceFoundMsg is the object view's line of the object's source; ""
+// says nothing.
+type sourceFoundMsg struct {
+	of   objectID
+	line escape.Text
+}
+
+// findSourceOnce finds the shown object's source once, off the UI
+// goroutine.
+func (m *App) findSourceOnce() tea.Cmd {
+	if m.objectState == nil || m.srcLine.asked || m.screen != screenObject || m.sess == nil {
+		return nil
+	}
+	base := m.sess.Base().Object
+	if base == nil || (m.target != nil && m.target.Subresource != "") {
+		return nil
+	}
+	m.srcLine.asked = true
+	dir := m.cfg.SourceDir
+	if dir == "" && (m.target == nil || !sourceplan.FromManifests(base)) {
+		// The work tree is searched for an object opened from the
+		// cluster only, whose GitOps owner's path can be read.
+		return nil
+	}
+	var readPath kube.GitOpsPathReader
+	if m.opened != nil {
+		readPath = m.opened.GitOpsPath
+	}
+	ctx, id, obj := m.ctx, m.id, base.DeepCopy()
+	return func() tea.Msg {
+		return sourceFoundMsg{of: id, line: sourceplan.Line(ctx, dir, obj, readPath)}
+	}
+}
+
+// sourceFound gives the object its source's line.
+func (m *App) sourceFound(msg sourceFoundMsg) {
+	if st, _ := m.whose(msg.of); st != nil {
+		st.srcLine.line = msg.line
+	}
+	m.refresh()
 }
