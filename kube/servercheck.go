@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,6 +79,11 @@ func serverDiagnostics(text string, err error, warned []string) ([]schemacheck.D
 	out := make([]schemacheck.Diagnostic, 0, len(causes))
 	seen := map[schemacheck.Diagnostic]bool{}
 	for _, c := range causes {
+		if len(causes) > 1 && strings.Contains(c.Message, "some validation rules were not checked") {
+			// The server's note that its rules wait for the other causes
+			// to be fixed: no reason of its own.
+			continue
+		}
 		d := causeDiagnostic(text, c)
 		if !seen[d] {
 			seen[d] = true
@@ -113,11 +119,70 @@ func causeDiagnostic(text string, c model.FieldCause) schemacheck.Diagnostic {
 	if path == "<nil>" {
 		path = ""
 	}
-	msg := shortCause(c.Message)
+	msg := shortCause(cutValue(c.Message))
+	if m := structFieldRE.FindStringSubmatch(c.Message); path == "" && m != nil {
+		// The server could not read the object into its Go type: the
+		// field is in the words (lists without their indexes).
+		path, msg = m[2], "the server cannot read "+article(m[1])+" as "+m[3]
+	}
 	if name := fieldName(path); name != "" {
 		msg = name + ": " + msg
 	}
 	return schemacheck.Diagnostic{Line: schemacheck.FieldLine(text, path), Path: path, Message: msg, Server: true}
+}
+
+// structFieldRE reads the field and the types of a body the server could
+// not decode: `json: cannot unmarshal string into Go struct field
+// DeploymentSpec.spec.replicas of type int32`.
+var structFieldRE = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.(\S+) of type (\S+)`)
+
+// article is a JSON type's name with its article: a string, an object.
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// cutValue cuts out of a cause's message an unquoted value of more than
+// a line (`Invalid value: {"Volumes":null,...}: field is immutable`, the
+// server's Go value of a whole pod template): the field and the reason
+// are what the user needs.
+func cutValue(msg string) string {
+	const head = "Invalid value: "
+	i := strings.Index(msg, head)
+	if i < 0 || i+len(head) >= len(msg) || !strings.ContainsRune("{[", rune(msg[i+len(head)])) {
+		return msg
+	}
+	start := i + len(head)
+	end := matching(msg[start:])
+	if end < 120 {
+		return msg
+	}
+	return msg[:start] + msg[start:start+1] + "…" + msg[start+end-1:start+end] + msg[start+end:]
+}
+
+// matching is the length of the bracketed value s begins with, quoted
+// brackets skipped; len(s) when it does not close.
+func matching(s string) int {
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
 }
 
 // droppedOf are the fields the server's warnings say it would drop

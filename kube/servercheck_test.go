@@ -10,10 +10,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kedit/kedit/kube/kubetest"
 	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/model"
 )
 
 // checkDeployment is a Deployment the server takes.
@@ -34,15 +34,14 @@ spec:
         image: nginx
 `
 
-// draftOf is text read as a draft of base: text's fields in base's
-// namespace, as the draft of an object read from it is.
+// draftOf is text read as the session reads a draft of base, in base's
+// namespace.
 func draftOf(t *testing.T, base *unstructured.Unstructured, text string) *unstructured.Unstructured {
 	t.Helper()
-	var obj map[string]any
-	if err := sigsyaml.Unmarshal([]byte(text), &obj); err != nil {
-		t.Fatalf("%v:\n%s", err, text)
+	u := model.ParseDraft(text).Object()
+	if u == nil {
+		t.Fatalf("the draft does not parse:\n%s", text)
 	}
-	u := &unstructured.Unstructured{Object: obj}
 	u.SetNamespace(base.GetNamespace())
 	return u
 }

@@ -26,6 +26,7 @@ data:
 		"spec.containers[1].ports[0].containerPort": 13,
 		`.spec.containers[name="b"].ports`:          12,
 		"spec.containers[1].image":                  11,
+		"spec.containers.ports.containerPort":       13,
 		"metadata.labels[my.app]":                   6,
 		"data[bad key!]":                            15,
 		"spec.nothing":                              7,

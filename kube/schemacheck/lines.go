@@ -104,7 +104,8 @@ func keysAsFields(path string) string {
 // JSON of one object: field as the server names it in a refusal's cause
 // (spec.template.spec.containers[0].image, data[my key]) or as a strict
 // refusal is worded for the user (.spec.containers[name="web"].imagePullPolicyy,
-// a list's item by its key). A field the text does not have is on the
+// a list's item by its key), or as a decoding error names it
+// (spec.containers.env.value: no item, the first that has the field). A field the text does not have is on the
 // line of the nearest field above it that it has, else the first line.
 func FieldLine(text, field string) int {
 	var doc yaml.Node
@@ -142,6 +143,14 @@ func (step fieldStep) in(n *yaml.Node) (*yaml.Node, int) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == step.name {
 				return n.Content[i+1], n.Content[i].Line
+			}
+		}
+	case n.Kind == yaml.SequenceNode && step.index < 0 && step.key == "":
+		// A path that names no item (a decoding error's, Go's fields):
+		// the first item that has the field.
+		for _, item := range n.Content {
+			if next, at := step.in(item); next != nil {
+				return next, at
 			}
 		}
 	case n.Kind == yaml.SequenceNode && step.index >= 0:
