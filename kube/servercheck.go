@@ -41,12 +41,12 @@ func (r *Runner) ServerCheck(ctx context.Context, base, draft *unstructured.Unst
 	warned := &warnings{}
 	_, err := Save(withWarnings(ctx, warned), r.Client, r.Target, r.Strategy, base, draft, SaveOptions{DryRun: true,
 		MergeOptions: r.MergeOptions, FieldManager: r.FieldManager, Validation: r.Validation})
-	return serverDiagnostics(text, err, warned.take())
+	return serverDiagnostics(text, err, warned.take(), r.Validation)
 }
 
 // serverDiagnostics reads a dry run's answer: err, the typed error of the
-// save (nil when the server would take it), and its warnings.
-func serverDiagnostics(text string, err error, warned []string) ([]schemacheck.Diagnostic, error) {
+// save (nil when the server would take it), and its warnings under v.
+func serverDiagnostics(text string, err error, warned []string, v Validation) ([]schemacheck.Diagnostic, error) {
 	var causes []model.FieldCause
 	var invalid *InvalidError
 	var immutable *ImmutableError
@@ -54,7 +54,7 @@ func serverDiagnostics(text string, err error, warned []string) ([]schemacheck.D
 	var tooLarge *TooLargeError
 	switch {
 	case err == nil:
-		return droppedOf(text, warned), nil
+		return droppedOf(text, warned, v), nil
 	case errors.As(err, &invalid):
 		causes = invalid.Causes
 		if len(causes) == 0 {
@@ -186,8 +186,9 @@ func matching(s string) int {
 }
 
 // droppedOf are the fields the server's warnings say it would drop
-// (fieldValidation=Warn: `unknown field "spec.x"`, `duplicate field ...`).
-func droppedOf(text string, warned []string) []schemacheck.Diagnostic {
+// under v (fieldValidation=Warn: `unknown field "spec.x"`, `duplicate
+// field ...`).
+func droppedOf(text string, warned []string, v Validation) []schemacheck.Diagnostic {
 	var out []schemacheck.Diagnostic
 	for _, w := range warned {
 		for _, m := range unknownFieldRE.FindAllStringSubmatch(w, -1) {
@@ -196,7 +197,7 @@ func droppedOf(text string, warned []string) []schemacheck.Diagnostic {
 				path = s
 			}
 			out = append(out, schemacheck.Diagnostic{Line: schemacheck.FieldLine(text, path), Path: path,
-				Message: fieldName(path) + ": " + m[1] + " field", Dropped: true, Server: true})
+				Message: DropWords(path, v), Dropped: true, Server: true})
 		}
 	}
 	return out

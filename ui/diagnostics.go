@@ -109,10 +109,11 @@ func refusedOf(found []schemacheck.Diagnostic) []schemacheck.Diagnostic {
 	return out
 }
 
-// droppedText sums up found, each of a field the server drops: how many,
-// and the first with its line.
+// droppedText sums up found, each of a field the server drops: the
+// first with its line (its words say what the server will do), and how
+// many more.
 func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("the server drops %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	t := escape.Textf("line %d: %s", found[0].Line, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}
@@ -123,7 +124,7 @@ func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
 func (m App) editorDiagnostics(found []schemacheck.Diagnostic) []editor.Diagnostic {
 	out := make([]editor.Diagnostic, len(found))
 	for i, d := range found {
-		out[i] = editor.Diagnostic{Line: d.Line, Text: m.diagnosticText(d)}
+		out[i] = editor.Diagnostic{Line: d.Line, Text: m.diagnosticText(d), Server: d.Server, Dropped: d.Dropped}
 	}
 	return out
 }

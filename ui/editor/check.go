@@ -94,11 +94,27 @@ func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	m.area.SetNotes(notes)
 }
 
-// Diagnostic is why the server's schema refuses a line of the text: the
-// line (counted from 1) and the words, escaped where they were made.
+// Diagnostic is why the server's schema, or the server's own dry run,
+// refuses a line of the text: the line (counted from 1) and the words,
+// escaped where they were made. Server: the server's dry run said it.
+// Dropped: the field is one the server takes the object without
+// (--validate warn or ignore), and Text says what it will do.
 type Diagnostic struct {
-	Line int
-	Text escape.Text
+	Line            int
+	Text            escape.Text
+	Server, Dropped bool
+}
+
+// Words are d as the note under its line says it: whose refusal it is,
+// or what the server will do.
+func (d Diagnostic) Words() escape.Text {
+	switch {
+	case d.Dropped:
+		return d.Text
+	case d.Server:
+		return "the server refuses: " + d.Text
+	}
+	return "the schema refuses: " + d.Text
 }
 
 // SetDiagnostics marks the lines of ds, diagnostics of the text at
@@ -116,7 +132,7 @@ func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) {
 		}
 	}
 	for _, d := range ds {
-		notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: "the schema refuses: " + d.Text, AtCursor: true})
+		notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true})
 	}
 	m.area.SetNotes(notes)
 }
