@@ -52,6 +52,10 @@ type diagState struct {
 	// listLine is the line of a set's List file where text's first line
 	// was, when text came back in one (setdiagnostics.go); 0 otherwise.
 	listLine int
+	// headLines are the lines of kedit's head above the draft in the
+	// $EDITOR file it came back in: the status bar names a line in the
+	// file, as the user saw it.
+	headLines int
 }
 
 // diagnose checks text, obj parsed, against the schema in the
@@ -80,6 +84,7 @@ func (m App) diagnosed(msg diagnosedMsg) App {
 	}
 	m.diag.text, m.diag.found, m.diag.listLine = msg.text, msg.found, 0
 	if msg.inEditor {
+		m.diag.headLines = 0
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
 			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(msg.found))
 		}
@@ -113,7 +118,7 @@ func refusedOf(found []schemacheck.Diagnostic) []schemacheck.Diagnostic {
 // first with its line (its words say what the server will do), and how
 // many more.
 func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("line %d: %s", found[0].Line, m.diagnosticText(found[0]))
+	t := escape.Textf("line %d: %s", found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}
@@ -146,7 +151,7 @@ func (st *objectState) schemaWord(d schemacheck.Diagnostic) escape.Text {
 // diagnosticsText sums found up for the status bar: how many, and the
 // first with its line.
 func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}

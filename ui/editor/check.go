@@ -46,6 +46,19 @@ func (m *Model) due() tea.Cmd {
 	return checkCmd(m.opening, m.format, m.area.Version(), m.area.Text(), m.causes)
 }
 
+// CheckOpened checks the text just opened in the background, as a pause
+// after typing would (a CheckedMsg): a line that cannot be parsed is
+// marked when the editor opens, without a keystroke. The app asks it when
+// it does not know the text parses (a draft that does not, the merged
+// result).
+func (m *Model) CheckOpened() tea.Cmd {
+	if m.checking {
+		return nil
+	}
+	m.checking = true
+	return checkCmd(m.opening, m.format, m.area.Version(), m.area.Text(), m.causes)
+}
+
 // checkCmd parses text and places the causes on its lines, off the UI's
 // goroutine.
 func checkCmd(opening uint64, f model.Format, version uint64, text string, causes []model.FieldCause) tea.Cmd {
