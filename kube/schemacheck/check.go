@@ -87,7 +87,9 @@ func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic 
 	if k, _ := obj["kind"].(string); k != s.gvk.Kind {
 		return nil
 	}
-	lines := indexLines(text)
+	// Read only when something is said: a valid mebibyte's text is not
+	// parsed again for lines no diagnostic is on.
+	lines := &lazyLines{text: text}
 	var out []Diagnostic
 	add := func(path, msg string) {
 		out = append(out, Diagnostic{Line: lines.line(path), Path: path, Message: msg})

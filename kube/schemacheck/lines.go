@@ -51,6 +51,19 @@ func (idx lineIndex) walk(n *yaml.Node, path string) {
 	}
 }
 
+// lazyLines is the lineIndex of text, read at its first line asked.
+type lazyLines struct {
+	text string
+	idx  lineIndex
+}
+
+func (l *lazyLines) line(path string) int {
+	if l.idx == nil {
+		l.idx = indexLines(l.text)
+	}
+	return l.idx.line(path)
+}
+
 // line is the line of path, or of the nearest field above it that the
 // text has (a missing field's parent), or the first line.
 func (idx lineIndex) line(path string) int {
