@@ -97,6 +97,7 @@ func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	notes := causes
 	if n, ok := parseNote(err); ok {
 		notes = append(append([]textedit.Note(nil), causes...), n)
+		m.schemaFound, m.server.found = nil, nil
 	} else {
 		for _, n := range m.area.Notes() {
 			if n.AtCursor {
@@ -130,22 +131,35 @@ func (d Diagnostic) Words() escape.Text {
 	return "the schema refuses: " + d.Text
 }
 
-// SetDiagnostics marks the lines of ds, diagnostics of the text at
-// version, in the gutter, and says each under its line while the cursor
-// is on it. A text changed since keeps the marks it has: its own come
-// after the next pause.
-func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) {
+// SetDiagnostics marks the lines of ds, the schema's diagnostics of the
+// text at version, in the gutter, and says each under its line while the
+// cursor is on it. A text changed since keeps the marks it has: its own
+// come after the next pause. With the server's checks on
+// (SetServerChecks), a text the schema passes is then asked of the
+// server: the command is its ServerCheckMsg, once typing has paused.
+func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) tea.Cmd {
 	if version != m.area.Version() {
-		return
+		return nil
 	}
+	m.schemaFound, m.schemaVersion = ds, version
+	cmd := m.askServer()
+	m.drawDiagnostics()
+	return cmd
+}
+
+// drawDiagnostics puts the schema's diagnostics and the server's under
+// their lines, beside the notes that are not the cursor's.
+func (m *Model) drawDiagnostics() {
 	var notes []textedit.Note
 	for _, n := range m.area.Notes() {
 		if !n.AtCursor {
 			notes = append(notes, n)
 		}
 	}
-	for _, d := range ds {
-		notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true})
+	for _, ds := range [][]Diagnostic{m.schemaFound, m.server.found} {
+		for _, d := range ds {
+			notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true})
+		}
 	}
 	m.area.SetNotes(notes)
 }
