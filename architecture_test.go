@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -86,6 +87,26 @@ func TestImportsPointOneWay(t *testing.T) {
 			case pkg == mod+"/ui/common" && strings.HasPrefix(imp, mod+"/ui/"):
 				t.Errorf("%s imports %s: what the views share imports none of them", pkg, imp)
 			}
+		}
+	}
+}
+
+// TestBuildLinksNoPlugin: the binary built with the Makefile's tags
+// (buildtags) links no Go plugin loader, whose `plugin` package makes the
+// linker export every symbol and keeps tens of mebibytes more of the
+// binary resident.
+func TestBuildLinksNoPlugin(t *testing.T) {
+	tags, err := os.ReadFile("buildtags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "list", "-tags", strings.TrimSpace(string(tags)), "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "plugin" {
+			t.Fatal("kedit links the plugin package")
 		}
 	}
 }

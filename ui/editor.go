@@ -277,7 +277,9 @@ func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
 func readBack(path string, head []string, original string, merged bool, runErr error) editorFinishedMsg {
 	defer removeEditorFile(path)
 	b, err := os.ReadFile(path)
-	b = []byte(withoutHead(head, string(b)))
+	text := withoutHead(head, string(b))
+	headLines := strings.Count(string(b[:len(b)-len(text)]), "\n")
+	b = []byte(text)
 	var exit *exec.ExitError
 	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
 		return editorFinishedMsg{original: original, merged: merged, err: runErr}
@@ -285,11 +287,12 @@ func readBack(path string, head []string, original string, merged bool, runErr e
 	if err != nil {
 		return editorFinishedMsg{original: original, merged: merged, err: err}
 	}
-	return editorFinishedMsg{text: string(b), original: original, merged: merged}
+	return editorFinishedMsg{text: string(b), original: original, merged: merged, headLines: headLines}
 }
 
 // editorFinished hands what $EDITOR left in the file to the session.
 func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+	m.diag.headLines = msg.headLines
 	switch {
 	case msg.err != nil:
 		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")
