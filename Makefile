@@ -4,6 +4,9 @@ GO ?= go
 # Link-time version of the embedded API server, so /version says v1.36.3.
 LOCALCLUSTER_LDFLAGS := $(shell cat localcluster/ldflags)
 TEST_TIMEOUT ?= 30m
+# kedit's build tags: kustomize without its Go plugin loader, whose `plugin` package makes the
+# linker export every symbol (a binary of 98 MB instead of 63, 27 MiB more of it resident).
+KEDIT_TAGS := $(shell cat buildtags)
 # kedit's version for `kedit version`: the git description of the checkout.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 # A build that may take minutes says what it builds and how far it is
@@ -20,7 +23,7 @@ all: build
 
 ## build: build bin/kedit
 build:
-	$(PROGRESS) kedit build -ldflags "-X main.version=$(VERSION)" -o bin/kedit .
+	$(PROGRESS) kedit build -tags "$(KEDIT_TAGS)" -ldflags "-X main.version=$(VERSION)" -o bin/kedit .
 
 ## localcluster: build bin/localcluster, the real API server for tests and the demo
 localcluster:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,25 @@ func TestUIRootIsTheCoordinator(t *testing.T) {
 	if len(prod) > most {
 		t.Errorf("ui/ has %d non-test files at its root, at most %d: move what is not the app's coordination into a package below it\n%s",
 			len(prod), most, strings.Join(prod, " "))
+	}
+}
+
+// TestBuildLinksNoPlugin: the binary built with the Makefile's tags
+// (buildtags) links no Go plugin loader, whose `plugin` package makes the
+// linker export every symbol and keeps tens of mebibytes more of the
+// binary resident.
+func TestBuildLinksNoPlugin(t *testing.T) {
+	tags, err := os.ReadFile("buildtags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "list", "-tags", strings.TrimSpace(string(tags)), "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "plugin" {
+			t.Fatal("kedit links the plugin package")
+		}
 	}
 }

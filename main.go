@@ -20,6 +20,7 @@ import (
 
 	"github.com/kedit/kedit/internal/cluster"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/internal/memlimit"
 	"github.com/kedit/kedit/kube"
 )
 
@@ -146,6 +147,7 @@ func main() {
 	// stderr belongs to the renderer: klog goes to --debug's log, or
 	// nowhere.
 	klog.SetLogger(logr.Discard())
+	memlimit.Start()
 	if err := newRootCmd().Execute(); err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {

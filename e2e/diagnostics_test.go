@@ -75,10 +75,12 @@ func TestE2EEditorDraftFromEditorIsChecked(t *testing.T) {
 	line := 0
 	for i, l := range strings.Split(screen, "\n") {
 		if strings.Contains(l, "imagePullPolicyy: Always") {
-			line = i - 1 // the header's two lines, counted from 1
+			// The view's header's two lines above the draft, counted
+			// from 1; the file's schema line above it in the file.
+			line = i - 1 + 1
 		}
 	}
 	if !strings.Contains(screen, fmt.Sprintf("line %d: ", line)) {
-		t.Fatalf("the status does not name line %d of the draft:\n%s", line, screen)
+		t.Fatalf("the status does not name line %d of the file:\n%s", line, screen)
 	}
 }

@@ -40,8 +40,14 @@ func keditBinary(t testing.TB) string {
 			return
 		}
 		keditBin = filepath.Join(dir, "kedit")
-		// The module's root, the main package, from e2e/.
-		cmd := exec.Command("go", "build", "-o", keditBin, ".")
+		// The module's root, the main package, from e2e/, with the
+		// Makefile's tags (buildtags).
+		tags, err := os.ReadFile("../buildtags")
+		if err != nil {
+			keditBinErr = err
+			return
+		}
+		cmd := exec.Command("go", "build", "-tags", strings.TrimSpace(string(tags)), "-o", keditBin, ".")
 		cmd.Dir = ".."
 		out, err := cmd.CombinedOutput()
 		if err != nil {

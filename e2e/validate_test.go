@@ -209,7 +209,7 @@ func sendPastTheSchema(term *terminal) {
 // refused, and the first s sends the draft.
 func sendDropped(term *terminal, mode string) {
 	term.t.Helper()
-	term.waitFor(screenWait, "the server drops 1 field: line ", "imagePullPolicyy: unknown field, did you mean imagePullPolicy?; the server drops it (--validate "+mode+")")
+	term.waitFor(screenWait, "line ", ": the server will drop imagePullPolicyy (--validate="+mode+")")
 	term.stillNot("the schema refuses")
 	term.send("s")
 }

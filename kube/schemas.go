@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/openapi"
 	"k8s.io/kube-openapi/pkg/spec3"
 
 	"github.com/kedit/kedit/kube/schemacheck"
@@ -36,9 +37,14 @@ func ServerSchemas(dc discovery.DiscoveryInterface, gv schema.GroupVersion) (man
 	return tc, nil
 }
 
-// openAPIDocument is the server's OpenAPI v3 document of gv, JSON.
+// openAPIDocument is the server's OpenAPI v3 document of gv, JSON. It is
+// read through the discovery client's transport, which keeps it on disk
+// (LoadSchemas), but not kept in memory as the client's own OpenAPIV3
+// would keep every document it read for as long as kedit runs: the
+// caller keeps what it needs of it (a kind's schema), and lets the
+// megabytes go.
 func openAPIDocument(dc discovery.DiscoveryInterface, gv schema.GroupVersion) ([]byte, error) {
-	paths, err := dc.OpenAPIV3().Paths()
+	paths, err := openapi.NewClient(dc.RESTClient()).Paths()
 	if err != nil {
 		return nil, fmt.Errorf("listing the server's OpenAPI v3 documents: %w", err)
 	}

@@ -59,6 +59,14 @@ func (v Validation) param() string {
 	return metav1.FieldValidationStrict
 }
 
+// DropWords says what the server does under v (warn or ignore) with the
+// field at path that it does not know or is given twice: it takes the
+// object without it. "the server will drop imagePullPolicyy
+// (--validate=warn)": short enough for a note at 80 columns.
+func DropWords(path string, v Validation) string {
+	return "the server will drop " + fieldName(path) + " (--validate=" + string(v) + ")"
+}
+
 // warnings collects the warnings the server sent with the requests made
 // under one context (WithWarnings).
 type warnings struct {

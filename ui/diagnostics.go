@@ -64,6 +64,10 @@ type diagState struct {
 	// listLine is the line of a set's List file where text's first line
 	// was, when text came back in one (diagnostics.go); 0 otherwise.
 	listLine int
+	// headLines are the lines of kedit's head above the draft in the
+	// $EDITOR file it came back in: the status bar names a line in the
+	// file, as the user saw it.
+	headLines int
 }
 
 // check is the check of text (obj parsed) against o's schema, to run off
@@ -136,6 +140,7 @@ func (m App) diagnosed(msg diagnosedMsg) App {
 		return m
 	}
 	if msg.inEditor {
+		m.diag.headLines = 0
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
 			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(d.found))
 		}
@@ -164,10 +169,11 @@ func refusedOf(found []schemacheck.Diagnostic) []schemacheck.Diagnostic {
 	return out
 }
 
-// droppedText sums up found, each of a field the server drops: how many,
-// and the first with its line.
+// droppedText sums up found, each of a field the server drops: the
+// first with its line (its words say what the server will do), and how
+// many more.
 func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("the server drops %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	t := escape.Textf("line %d: %s", found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}
@@ -178,7 +184,7 @@ func (m App) droppedText(found []schemacheck.Diagnostic) escape.Text {
 func (m App) editorDiagnostics(found []schemacheck.Diagnostic) []editor.Diagnostic {
 	out := make([]editor.Diagnostic, len(found))
 	for i, d := range found {
-		out[i] = editor.Diagnostic{Line: d.Line, Text: m.diagnosticText(d)}
+		out[i] = editor.Diagnostic{Line: d.Line, Text: m.diagnosticText(d), Server: d.Server, Dropped: d.Dropped}
 	}
 	return out
 }
@@ -200,7 +206,7 @@ func (st *objectState) schemaWord(d schemacheck.Diagnostic) escape.Text {
 // diagnosticsText sums found up for the status bar: how many, and the
 // first with its line.
 func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line, m.diagnosticText(found[0]))
+	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}

@@ -200,12 +200,13 @@ func RemoveEditorFiles(self bool) error { return editfile.RemoveStale(self) }
 // comes back as an editorFinishedMsg.
 func editCmd(head editfile.Head, text string, merged bool, format model.Format) tea.Cmd {
 	return editfile.Cmd(head, text, merged, format, func(r editfile.Result) tea.Msg {
-		return editorFinishedMsg{text: r.Text, original: r.Original, merged: r.Merged, err: r.Err}
+		return editorFinishedMsg{text: r.Text, original: r.Original, merged: r.Merged, err: r.Err, headLines: r.HeadLines}
 	})
 }
 
 // editorFinished hands what $EDITOR left in the file to the session.
 func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+	m.diag.headLines = msg.headLines
 	switch {
 	case msg.err != nil:
 		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")

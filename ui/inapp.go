@@ -87,6 +87,9 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	var diagnose tea.Cmd
 	if d := m.sess.Draft(); d != nil && !merged && d.Text == text && d.Err == nil {
 		diagnose = m.diagnose(true, text, d.Object)
+	} else if d != nil {
+		// Not known to parse: checked at once, its marks there as it opens.
+		diagnose = m.editor.CheckOpened()
 	}
 	var base *unstructured.Unstructured
 	switch {

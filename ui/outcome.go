@@ -49,6 +49,9 @@ type (
 		text, original string
 		merged         bool
 		err            error
+		// headLines are the lines of kedit's head the file still had at
+		// its top: a line of text is that many lines further in the file.
+		headLines int
 	}
 	// storedDraftsMsg is the outcome of recovering, discarding or keeping
 	// aside stored drafts: the file the draft goes to now, and the kept

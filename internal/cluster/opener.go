@@ -290,7 +290,7 @@ func underValidation(found []schemacheck.Diagnostic, v kube.Validation) []schema
 		switch {
 		case !d.Dropped:
 		case v == kube.ValidationWarn || v == kube.ValidationIgnore:
-			found[i].Message = d.Message + "; the server drops it (--validate " + string(v) + ")"
+			found[i].Message = kube.DropWords(d.Path, v)
 		default:
 			found[i].Dropped = false
 		}

@@ -38,6 +38,11 @@ type Diagnostic struct {
 	// the server refuses only with fieldValidation=Strict; with Warn or
 	// Ignore it takes the object and drops the field.
 	Dropped bool
+	// Server: the API server's own dry run of the draft said it
+	// (kube.Runner.ServerCheck), not the schema kedit read: a rule that
+	// lives in the server's code (a replicas below 0, a port above
+	// 65535, a schedule that is no cron).
+	Server bool
 }
 
 // Check returns why the server would refuse text, the YAML or JSON of
@@ -82,7 +87,9 @@ func (s *Schema) CheckUpdate(text string, obj, old map[string]any) []Diagnostic 
 	if k, _ := obj["kind"].(string); k != s.gvk.Kind {
 		return nil
 	}
-	lines := indexLines(text)
+	// Read only when something is said: a valid mebibyte's text is not
+	// parsed again for lines no diagnostic is on.
+	lines := &lazyLines{text: text}
 	var out []Diagnostic
 	add := func(path, msg string) {
 		out = append(out, Diagnostic{Line: lines.line(path), Path: path, Message: msg})

@@ -18,6 +18,7 @@
 package schemacheck
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -64,11 +65,14 @@ func (s *Schema) GVK() schema.GroupVersionKind { return s.gvk }
 // document's schemas put in its place, as the server's own structural
 // schema has it.
 func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
+	// The document of a group-version holds every kind of it (core/v1's is
+	// megabytes): each schema is read only when the kind's refers to it,
+	// and each path only when it may be a status subresource's.
 	var d struct {
 		Components struct {
-			Schemas map[string]map[string]any `json:"schemas"`
+			Schemas map[string]json.RawMessage `json:"schemas"`
 		} `json:"components"`
-		Paths map[string]map[string]any `json:"paths"`
+		Paths map[string]json.RawMessage `json:"paths"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, fmt.Errorf("parsing the OpenAPI v3 document of %s: %w", gvk.GroupVersion(), err)
@@ -77,7 +81,7 @@ func New(doc []byte, gvk schema.GroupVersionKind) (*Schema, error) {
 	if name == "" {
 		return nil, fmt.Errorf("the OpenAPI v3 document of %s has no schema of kind %s", gvk.GroupVersion(), gvk.Kind)
 	}
-	in := &inliner{all: d.Components.Schemas, done: map[string]map[string]any{}, open: map[string]bool{}}
+	in := &inliner{raw: d.Components.Schemas, all: map[string]map[string]any{}, done: map[string]map[string]any{}, open: map[string]bool{}}
 	root := in.ref(name)
 	raw, err := json.Marshal(root)
 	if err != nil {
@@ -155,12 +159,21 @@ func dropZeroDefaults(s *structuralschema.Structural) {
 }
 
 // kindSchemaName is the name of the schema of gvk among schemas: the one
-// whose x-kubernetes-group-version-kind names it.
-func kindSchemaName(schemas map[string]map[string]any, gvk schema.GroupVersionKind) string {
-	for name, s := range schemas {
-		list, _ := s["x-kubernetes-group-version-kind"].([]any)
-		for _, e := range list {
-			m, _ := e.(map[string]any)
+// whose x-kubernetes-group-version-kind names it. Only the schemas that
+// name the kind are read whole.
+func kindSchemaName(schemas map[string]json.RawMessage, gvk schema.GroupVersionKind) string {
+	kind, _ := json.Marshal(gvk.Kind)
+	for name, raw := range schemas {
+		if !bytes.Contains(raw, kind) {
+			continue
+		}
+		var s struct {
+			GVK []map[string]any `json:"x-kubernetes-group-version-kind"`
+		}
+		if json.Unmarshal(raw, &s) != nil {
+			continue
+		}
+		for _, m := range s.GVK {
 			if m["group"] == gvk.Group && m["version"] == gvk.Version && m["kind"] == gvk.Kind {
 				return name
 			}
@@ -171,9 +184,13 @@ func kindSchemaName(schemas map[string]map[string]any, gvk schema.GroupVersionKi
 
 // hasStatusPath reports whether paths serve a status subresource of
 // gvk: a path ending in /status whose update is of that kind.
-func hasStatusPath(paths map[string]map[string]any, gvk schema.GroupVersionKind) bool {
-	for p, ops := range paths {
+func hasStatusPath(raw map[string]json.RawMessage, gvk schema.GroupVersionKind) bool {
+	for p, rawOps := range raw {
 		if !strings.HasSuffix(p, "/{name}/status") {
+			continue
+		}
+		var ops map[string]any
+		if json.Unmarshal(rawOps, &ops) != nil {
 			continue
 		}
 		for _, verb := range []string{"put", "patch"} {
@@ -209,6 +226,9 @@ func hasRules(s *structuralschema.Structural) bool {
 
 // inliner puts each $ref of a document's schemas in its place.
 type inliner struct {
+	// raw are the document's schemas as it has them; all those read so
+	// far.
+	raw  map[string]json.RawMessage
 	all  map[string]map[string]any
 	done map[string]map[string]any
 	// open are the schemas being inlined: a reference to one of them is a
@@ -227,7 +247,7 @@ func (in *inliner) ref(name string) map[string]any {
 	if in.open[name] {
 		return map[string]any{"x-kubernetes-preserve-unknown-fields": true}
 	}
-	s, ok := in.all[name]
+	s, ok := in.schema(name)
 	if !ok {
 		// A reference the document does not resolve: check nothing there.
 		return map[string]any{"x-kubernetes-preserve-unknown-fields": true}
@@ -237,6 +257,23 @@ func (in *inliner) ref(name string) map[string]any {
 	delete(in.open, name)
 	in.done[name] = out
 	return out
+}
+
+// schema is the document's schema name, read once.
+func (in *inliner) schema(name string) (map[string]any, bool) {
+	if s, ok := in.all[name]; ok {
+		return s, true
+	}
+	raw, ok := in.raw[name]
+	if !ok {
+		return nil, false
+	}
+	var s map[string]any
+	if err := json.Unmarshal(raw, &s); err != nil || s == nil {
+		return nil, false
+	}
+	in.all[name] = s
+	return s, true
 }
 
 // node returns s with its references inlined. An allOf of one schema,

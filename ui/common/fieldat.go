@@ -62,6 +62,9 @@ func FieldAt(n int, line func(i int) string, row, col int) FieldContext {
 		}
 		c.Typed = cut(strings.TrimRight(typed[quote:], " "), col-cur.keyCol-quote)
 	}
+	// The mapping's column: the line's key's, or on an empty line the
+	// cursor's.
+	mapping := target
 	itemStart := cur.dash >= 0 && !cur.blank
 	var parents []string
 	for r := row - 1; r >= 0; r-- {
@@ -106,25 +109,23 @@ func FieldAt(n int, line func(i int) string, row, col int) FieldContext {
 		c.Present = nil
 	}
 	// The lines below the position in the same mapping are present too.
-	c.Present = append(c.Present, below(n, line, row)...)
+	c.Present = append(c.Present, below(n, line, row, mapping)...)
 	return c
 }
 
-// below are the keys of the lines after row in row's mapping.
-func below(n int, line func(int) string, row int) []string {
-	first := readLine(line(row))
-	if first.blank {
-		return nil
-	}
+// below are the keys of the lines after row in the mapping whose keys
+// are at column keyCol: the mapping of row's key, or of an empty line
+// the cursor is on, whose keys may all be below it.
+func below(n int, line func(int) string, row, keyCol int) []string {
 	var out []string
 	for r := row + 1; r < n; r++ {
 		ln := readLine(line(r))
 		switch {
 		case ln.separator:
 			return out
-		case ln.blank || ln.keyCol > first.keyCol:
+		case ln.blank || ln.keyCol > keyCol:
 			continue
-		case ln.keyCol < first.keyCol || ln.dash >= 0:
+		case ln.keyCol < keyCol || ln.dash >= 0:
 			return out // the mapping ended, or the next item began
 		}
 		if ln.key != "" {

@@ -43,6 +43,20 @@ spec:
     ]
   }
 }`
+	// An empty line put under spec: its mapping's keys are all below it.
+	const under = `apiVersion: apps/v1
+kind: Deployment
+spec:
+  
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  strategy: {}
+  template:
+    spec:
+      containers: []
+status: {}
+`
 	const items = `items:
 - metadata:
     name: x
@@ -64,6 +78,7 @@ spec:
 		{"json", json, 8, 12, "spec containers", "", "ima", false, "name"},
 		{"json key", json, 7, 11, "spec containers", "name", "na", false, ""},
 		{"a blank line", items, 3, 4, "items metadata", "", "", false, "name"},
+		{"an empty line above its mapping's keys", under, 3, 2, "spec", "", "", false, "replicas selector strategy template"},
 		{"under a dash's key", items, 2, 6, "items metadata", "name", "na", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

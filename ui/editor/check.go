@@ -46,6 +46,19 @@ func (m *Model) due() tea.Cmd {
 	return checkCmd(m.opening, m.format, m.area.Version(), m.area.Text(), m.causes)
 }
 
+// CheckOpened checks the text just opened in the background, as a pause
+// after typing would (a CheckedMsg): a line that cannot be parsed is
+// marked when the editor opens, without a keystroke. The app asks it when
+// it does not know the text parses (a draft that does not, the merged
+// result).
+func (m *Model) CheckOpened() tea.Cmd {
+	if m.checking {
+		return nil
+	}
+	m.checking = true
+	return checkCmd(m.opening, m.format, m.area.Version(), m.area.Text(), m.causes)
+}
+
 // checkCmd parses text and places the causes on its lines, off the UI's
 // goroutine.
 func checkCmd(opening uint64, f model.Format, version uint64, text string, causes []model.FieldCause) tea.Cmd {
@@ -84,6 +97,7 @@ func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	notes := causes
 	if n, ok := parseNote(err); ok {
 		notes = append(append([]textedit.Note(nil), causes...), n)
+		m.schemaFound, m.server.found = nil, nil
 	} else {
 		for _, n := range m.area.Notes() {
 			if n.AtCursor {
@@ -94,29 +108,58 @@ func (m *Model) SetNotes(causes []textedit.Note, err error) {
 	m.area.SetNotes(notes)
 }
 
-// Diagnostic is why the server's schema refuses a line of the text: the
-// line (counted from 1) and the words, escaped where they were made.
+// Diagnostic is why the server's schema, or the server's own dry run,
+// refuses a line of the text: the line (counted from 1) and the words,
+// escaped where they were made. Server: the server's dry run said it.
+// Dropped: the field is one the server takes the object without
+// (--validate warn or ignore), and Text says what it will do.
 type Diagnostic struct {
-	Line int
-	Text escape.Text
+	Line            int
+	Text            escape.Text
+	Server, Dropped bool
 }
 
-// SetDiagnostics marks the lines of ds, diagnostics of the text at
-// version, in the gutter, and says each under its line while the cursor
-// is on it. A text changed since keeps the marks it has: its own come
-// after the next pause.
-func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) {
-	if version != m.area.Version() {
-		return
+// Words are d as the note under its line says it: whose refusal it is,
+// or what the server will do.
+func (d Diagnostic) Words() escape.Text {
+	switch {
+	case d.Dropped:
+		return d.Text
+	case d.Server:
+		return "the server refuses: " + d.Text
 	}
+	return "the schema refuses: " + d.Text
+}
+
+// SetDiagnostics marks the lines of ds, the schema's diagnostics of the
+// text at version, in the gutter, and says each under its line while the
+// cursor is on it. A text changed since keeps the marks it has: its own
+// come after the next pause. With the server's checks on
+// (SetServerChecks), a text the schema passes is then asked of the
+// server: the command is its ServerCheckMsg, once typing has paused.
+func (m *Model) SetDiagnostics(version uint64, ds []Diagnostic) tea.Cmd {
+	if version != m.area.Version() {
+		return nil
+	}
+	m.schemaFound, m.schemaVersion = ds, version
+	cmd := m.askServer()
+	m.drawDiagnostics()
+	return cmd
+}
+
+// drawDiagnostics puts the schema's diagnostics and the server's under
+// their lines, beside the notes that are not the cursor's.
+func (m *Model) drawDiagnostics() {
 	var notes []textedit.Note
 	for _, n := range m.area.Notes() {
 		if !n.AtCursor {
 			notes = append(notes, n)
 		}
 	}
-	for _, d := range ds {
-		notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: "the schema refuses: " + d.Text, AtCursor: true})
+	for _, ds := range [][]Diagnostic{m.schemaFound, m.server.found} {
+		for _, d := range ds {
+			notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true})
+		}
 	}
 	m.area.SetNotes(notes)
 }

@@ -143,19 +143,50 @@ func (m *Model) completeKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// completionView draws the open list over the last lines of the text
-// view (the first, when the cursor is down there): the candidates around
-// the selected one, marked.
+// completionView draws the open list at the cursor: under its line (and
+// the notes drawn under it) when it fits there, else above the line, else
+// on the side with more room, as many candidates as fit around the
+// selected one. It is never open unseen.
 func (m Model) completionView(text string) string {
 	c := m.completing
 	if c == nil {
 		return text
 	}
 	lines := strings.Split(text, "\n")
-	first := max(0, min(c.sel-maxShown/2, len(c.items)-maxShown))
-	shown := c.items[first:min(len(c.items), first+maxShown)]
-	box := []string{m.styles.Muted.Render(ansi.Truncate("completion: ↑/↓ choose • enter or tab takes • esc closes", m.width, "…"))}
-	for i, s := range shown {
+	row, notes := m.area.CursorRows()
+	row = min(row, len(lines)-1)
+	below, above := len(lines)-row-1-notes, row
+	need := 1 + min(len(c.items), maxShown)
+	var at, room int
+	switch {
+	case below >= need:
+		at, room = row+1+notes, need
+	case above >= need:
+		at, room = row-need, need
+	case below >= above && below > 0:
+		at, room = row+1+notes, below
+	case above > 0:
+		at, room = 0, above
+	default:
+		// One row: the list is all that shows.
+		at, room = 0, len(lines)
+	}
+	box := m.completionBox(c, room)
+	copy(lines[at:], box)
+	return strings.Join(lines, "\n")
+}
+
+// completionBox is the list in at most rows rows: its help line when
+// there is room for it and a candidate, then the candidates around the
+// selected one, marked.
+func (m Model) completionBox(c *completion, rows int) []string {
+	var box []string
+	if rows >= 2 {
+		box = append(box, m.styles.Muted.Render(ansi.Truncate("completion: ↑/↓ choose • enter or tab takes • esc closes", m.width, "…")))
+	}
+	shown := max(1, min(maxShown, rows-len(box)))
+	first := max(0, min(c.sel-shown/2, len(c.items)-shown))
+	for i, s := range c.items[first:min(len(c.items), first+shown)] {
 		mark := "  "
 		if first+i == c.sel {
 			mark = "> "
@@ -166,12 +197,5 @@ func (m Model) completionView(text string) string {
 		}
 		box = append(box, row)
 	}
-	if len(box) >= len(lines) {
-		return strings.Join(box[:len(lines)], "\n")
-	}
-	if m.area.CursorRow() >= len(lines)-len(box) {
-		// The cursor's line is where the list would go: it goes on top.
-		return strings.Join(append(box, lines[len(box):]...), "\n")
-	}
-	return strings.Join(append(lines[:len(lines)-len(box)], box...), "\n")
+	return box
 }

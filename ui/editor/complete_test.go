@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -22,6 +24,8 @@ func (containerSchema) FieldNames(path []string) []string {
 		return []string{"image", "imagePullPolicy", "name", "ports"}
 	case "":
 		return []string{"apiVersion", "kind", "metadata", "spec"}
+	case "spec":
+		return []string{"minReadySeconds", "replicas", "selector", "strategy", "template"}
 	}
 	return nil
 }
@@ -142,5 +146,77 @@ func TestDocsAndNoCompletionSayWhy(t *testing.T) {
 	m = typingEditor(t, "spec:\n  zz")
 	if _, msgs = press(m, ctrlSpace); len(msgs) != 1 || msgs[0].(NoCompletionMsg).Why != "nothing to complete here" {
 		t.Errorf("ctrl+space with nothing to offer: %v", msgs)
+	}
+}
+
+// TestCompletionOffersOnlyWhatTheMappingLacks: ctrl+space on an empty
+// line put under a Deployment's spec: offers the fields spec has not,
+// whether they are above the line or all below it.
+func TestCompletionOffersOnlyWhatTheMappingLacks(t *testing.T) {
+	const deploy = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 2\n  selector: {}\n  strategy: {}\n  template: {}\n"
+	for _, at := range []int{3, 5, 7} {
+		lines := strings.Split(deploy, "\n")
+		text := strings.Join(append(append(append([]string(nil), lines[:at]...), "  "), lines[at:]...), "\n")
+		m := New(DefaultKeyMap(), common.NewStyles())
+		m.SetSize(60, 15)
+		m.SetSchema(containerSchema{})
+		m.Open(text, false, nil)
+		m.SetCursor(textedit.Pos{Line: at, Col: 2})
+		m, msgs := press(m, ctrlSpace)
+		if m.completing != nil || !strings.HasSuffix(m.Text(), "\n  minReadySeconds: \n"+strings.Join(lines[at:], "\n")) {
+			t.Errorf("an empty line at %d: %+v %v\n%s", at, m.completing, msgs, m.Text())
+		}
+	}
+}
+
+// TestCompletionListIsNeverUnseen: whatever the screen's height and the
+// cursor's line, the open list shows its selected candidate, next to the
+// cursor's line: under it when it fits, else above it, the cursor's line
+// kept in sight.
+func TestCompletionListIsNeverUnseen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	b.WriteString("spec:\n  template:\n    spec:\n      containers:\n      - name: web\n")
+	for i := 0; i < 38; i++ {
+		fmt.Fprintf(&b, "        # line %d\n", i+6)
+	}
+	b.WriteString("        ")
+	text := b.String()
+	last := strings.Count(text, "\n")
+	for i := 0; i < 300; i++ {
+		m := New(DefaultKeyMap(), common.NewStyles())
+		height := 2 + rng.IntN(40)
+		m.SetSize(60+rng.IntN(60), height)
+		m.SetSchema(containerSchema{})
+		m.Open(text, false, nil)
+		line := 5 + rng.IntN(last-4)
+		m.SetCursor(textedit.Pos{Line: line, Col: 8})
+		m, _ = press(m, ctrlSpace)
+		if m.completing == nil {
+			t.Fatalf("line %d: no list", line)
+		}
+		if rng.IntN(2) == 0 {
+			m, _ = press(m, tea.KeyMsg{Type: tea.KeyUp})
+		}
+		view := strings.Split(ansi.Strip(m.View()), "\n")
+		sel := "> " + m.completing.items[m.completing.sel]
+		selRow, cursorRow := -1, -1
+		for r, l := range view {
+			if strings.HasPrefix(l, sel) {
+				selRow = r
+			}
+			if strings.HasPrefix(strings.TrimLeft(l, " "), fmt.Sprintf("%d ", line+1)) {
+				cursorRow = r
+			}
+		}
+		if selRow < 0 {
+			t.Fatalf("height %d, cursor on line %d: the selected %q is not drawn:\n%s", height, line+1, sel, strings.Join(view, "\n"))
+		}
+		if height > 1+1+2 && cursorRow < 0 {
+			t.Fatalf("height %d, cursor on line %d: the cursor's line is covered:\n%s", height, line+1, strings.Join(view, "\n"))
+		}
+		if cursorRow >= 0 && height >= 1+1+1+maxShown+1+1+maxShown && (selRow < cursorRow-maxShown-1 || selRow > cursorRow+maxShown+1) {
+			t.Fatalf("height %d, cursor on line %d: the list is not at the cursor:\n%s", height, line+1, strings.Join(view, "\n"))
+		}
 	}
 }

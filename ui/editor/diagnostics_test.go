@@ -40,3 +40,31 @@ func TestDiagnosticsAreSaidAtTheCursor(t *testing.T) {
 		t.Fatalf("a text that does not parse keeps its diagnostics:\n%s", m.View())
 	}
 }
+
+// TestDiagnosticsSayWhose: the schema's refusal, the server's own, and a
+// field the server will drop are each said so at the cursor, within 80
+// columns, a long reason wrapped whole under its line.
+func TestDiagnosticsSayWhose(t *testing.T) {
+	for _, tc := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{Line: 1, Text: "replicass: unknown field, did you mean replicas?"}, "↑ the schema refuses: replicass: unknown field, did you mean replicas?"},
+		{Diagnostic{Line: 1, Text: "replicas: Invalid value: -1: must be greater than or equal to 0", Server: true}, "↑ the server refuses: replicas: Invalid value: -1: must be greater than or equal to 0"},
+		{Diagnostic{Line: 1, Text: "the server will drop imagePullPolicyy (--validate=warn)", Dropped: true}, "↑ the server will drop imagePullPolicyy (--validate=warn)"},
+	} {
+		m := New(DefaultKeyMap(), common.NewStyles())
+		m.SetSize(80, 10)
+		m.Open("imagePullPolicyy: Always\n", false, nil)
+		m.SetDiagnostics(m.Version(), []Diagnostic{tc.d})
+		v := m.View()
+		if !strings.Contains(strings.Join(strings.Fields(v), " "), tc.want) {
+			t.Errorf("want %q at the cursor:\n%s", tc.want, v)
+		}
+		for _, row := range strings.Split(v, "\n") {
+			if strings.Contains(row, "…") {
+				t.Errorf("a reason is cut:\n%s", v)
+			}
+		}
+	}
+}

@@ -100,6 +100,13 @@ type Model struct {
 	// keptOnce: the last key was a ctrl+c that kept the text (KeepMsg),
 	// so that the next quits.
 	keptOnce bool
+
+	// schemaFound are the schema's diagnostics of the text at
+	// schemaVersion (SetDiagnostics); server is the server's own check
+	// of the text (servercheck.go).
+	schemaFound   []Diagnostic
+	schemaVersion uint64
+	server        serverChecks
 }
 
 // New returns an editor with nothing in it until Open.
@@ -119,6 +126,7 @@ func (m *Model) Open(text string, merged bool, causes []model.FieldCause) {
 	m.dirtySince = time.Time{}
 	m.causes = causes
 	m.completing = nil
+	m.schemaFound, m.server.found, m.server.wanted = nil, nil, 0
 	if len(causes) > 0 {
 		m.area.SetNotes(causeNotes(text, causes))
 	}

@@ -117,6 +117,12 @@ func (m Model) edit(msg tea.Msg) (Model, tea.Cmd) {
 		m.ticking = false
 		cmd := m.due()
 		return m, cmd
+	case serverDueMsg:
+		if msg.opening != m.opening {
+			return m, nil
+		}
+		m.server.ticking = false
+		return m, m.askServer()
 	case baseMsg:
 		if msg.opening != m.opening {
 			return m, nil

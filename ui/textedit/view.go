@@ -232,15 +232,20 @@ func (m *Model) hasNote(l int) bool {
 }
 
 // noteTexts returns the rows of line l's notes (escaped where they were
-// made).
+// made), each wrapped at words to the text's width: a reason is read
+// whole, not cut.
 func (m *Model) noteTexts(l int) []string {
 	i := sort.Search(len(m.notes), func(i int) bool { return m.notes[i].Line >= l })
 	var rows []string
+	_, tw := m.gutter()
 	for ; i < len(m.notes) && m.notes[i].Line == l; i++ {
 		if m.notes[i].AtCursor && l != m.cur.Line {
 			continue
 		}
 		t := strings.ReplaceAll(string(m.notes[i].Text), "\t", " ")
+		if tw > 2 && ansi.StringWidth(t) > tw-2 {
+			t = ansi.Wrap(t, tw-2, " ")
+		}
 		for j, r := range strings.Split(t, "\n") {
 			if j == 0 {
 				r = "↑ " + r

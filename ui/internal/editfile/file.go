@@ -197,6 +197,9 @@ type Result struct {
 	Text, Original string
 	Merged         bool
 	Err            error
+	// HeadLines are the lines of kedit's head the file still had at its
+	// top when it came back, taken off Text.
+	HeadLines int
 }
 
 // Cmd writes text to a file of Dir with head's lines at its top, runs the
@@ -285,7 +288,9 @@ func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
 func readBack(path string, head []string, original string, merged bool, runErr error) Result {
 	defer remove(path)
 	b, err := os.ReadFile(path)
-	b = []byte(WithoutHead(head, string(b)))
+	text := WithoutHead(head, string(b))
+	headLines := strings.Count(string(b[:len(b)-len(text)]), "\n")
+	b = []byte(text)
 	var exit *exec.ExitError
 	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
 		return Result{Original: original, Merged: merged, Err: runErr}
@@ -293,5 +298,5 @@ func readBack(path string, head []string, original string, merged bool, runErr e
 	if err != nil {
 		return Result{Original: original, Merged: merged, Err: err}
 	}
-	return Result{Text: string(b), Original: original, Merged: merged}
+	return Result{Text: string(b), Original: original, Merged: merged, HeadLines: headLines}
 }

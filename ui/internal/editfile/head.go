@@ -26,8 +26,9 @@ func WithHead(head []string, text string) string {
 
 // WithoutHead is text with the head's lines taken off its top: all of
 // them when the head is there whole, else those of its lines, in order,
-// that the top still holds (the user deleted some). The first line that
-// is not one of the head's ends it.
+// that the top still holds (the user deleted some), whatever their line
+// ends (an editor that saves CRLF). The first line that is not one of
+// the head's ends it.
 func WithoutHead(head []string, text string) string {
 	if len(head) == 0 {
 		return text
@@ -41,7 +42,8 @@ func WithoutHead(head []string, text string) string {
 		if end < 0 {
 			break // a line without its end is the user's
 		}
-		line := text[pos : pos+end]
+		// A line end the user's editor made CRLF is still a line end.
+		line := strings.TrimSuffix(text[pos:pos+end], "\r")
 		j := next
 		for j < len(head) && head[j] != line {
 			j++

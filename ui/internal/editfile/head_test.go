@@ -36,6 +36,39 @@ func TestEditorHeadRoundTripKeepsTheDraft(t *testing.T) {
 	}
 }
 
+// TestEditorHeadGoesWhateverTheLineEnds: a file whose editor saved it
+// with CRLF line ends (and the draft's lines with them) comes back
+// without any of kedit's lines, a few of them deleted or not.
+func TestEditorHeadGoesWhateverTheLineEnds(t *testing.T) {
+	head := []string{
+		schemaLine("/run/user/1000/kedit/edit-1-2.schema.json"),
+		HeadLine("kedit: the draft was refused; these lines go when the file is saved"),
+		HeadLine("line 9: spec.replicass: unknown field"),
+	}
+	pieces := []string{"# mine", "a: 1", "  - x", "", "b: |", "  # not a comment"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		var lines []string
+		for range 1 + r.IntN(6) {
+			lines = append(lines, pieces[r.IntN(len(pieces))])
+		}
+		draft := strings.Join(lines, "\n") + "\n"
+		h := head[:1+r.IntN(len(head))]
+		file := WithHead(h, draft)
+		if r.IntN(3) > 0 {
+			// The user deleted a line of the head.
+			fl := strings.Split(file, "\n")
+			k := r.IntN(len(h))
+			file = strings.Join(append(fl[:k:k], fl[k+1:]...), "\n")
+		}
+		crlf := strings.ReplaceAll(file, "\n", "\r\n")
+		got := WithoutHead(h, crlf)
+		if want := strings.ReplaceAll(draft, "\n", "\r\n"); got != want {
+			t.Fatalf("case %d: %q back as %q, want %q", i, crlf, got, want)
+		}
+	}
+}
+
 // What the user did to the head: a line of it deleted, a comment of
 // their own added below it; only kedit's lines go.
 func TestEditorHeadTakesOffOnlyItsOwnLines(t *testing.T) {
