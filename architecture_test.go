@@ -3,17 +3,21 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestImportsPointOneWay holds the house's one-way imports (ARCHITECTURE.md):
 // internal/cluster (the app's ui.Cluster) may use ui, kube, model and
-// diff, and none of them it; ui may use kube, model and diff; kube may use
-// model and diff; model and diff do no I/O of an API client and know no
-// terminal, so that they test without either. Each rule is checked on
-// every package's whole dependency graph, so an import through a third
-// package counts too.
+// diff, and none of them it; ui may use kube, model and diff, and
+// internal/demo for the demo writer's reports; kube may use model and
+// diff, and source for an object's source hints (kube.SourceHints);
+// source uses no cluster; internal/demo is used by ui and the commands
+// alone, and uses neither; model and diff do no I/O of an API client and
+// know no terminal, so that they test without either. Each rule is
+// checked on every package's whole dependency graph, so an import through
+// a third package counts too.
 func TestImportsPointOneWay(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/kedit/kedit"
@@ -23,17 +27,23 @@ func TestImportsPointOneWay(t *testing.T) {
 	// and hand to the app: it may use ui, kube, model and internal/*, and
 	// none of them may use it.
 	opener := mod + "/internal/cluster"
+	// internal/demo is kedit demo's cluster and second writer: the
+	// commands start it, and the app reads its writer's reports.
+	demo := mod + "/internal/demo"
 	rules := []struct {
 		pkgs      string // a pattern for go list
 		forbidden []string
 	}{
-		{"./model/...", append(append([]string{mod + "/kube", mod + "/ui", mod + "/internal/drafts", opener}, terminal...), client...)},
-		{"./diff/...", append(append([]string{mod + "/model", mod + "/kube", mod + "/ui", opener}, terminal...), client...)},
-		{"./kube/...", append([]string{mod + "/ui", opener}, terminal...)},
+		{"./model/...", append(append([]string{mod + "/kube", mod + "/ui", mod + "/internal/drafts", mod + "/source", opener, demo}, terminal...), client...)},
+		{"./diff/...", append(append([]string{mod + "/model", mod + "/kube", mod + "/ui", mod + "/source", opener, demo}, terminal...), client...)},
+		// kube reads an object's source hints with source (kube.SourceHints),
+		// which never reads the cluster.
+		{"./kube/...", append([]string{mod + "/ui", opener, demo}, terminal...)},
 		{"./ui/...", []string{opener}},
 		{"./internal/drafts", []string{"k8s.io/", mod + "/kube", mod + "/model", mod + "/ui"}},
+		{"./internal/demo/...", append([]string{mod + "/ui", opener}, terminal...)},
 		// source reads and writes manifests: no cluster, no terminal.
-		{"./source/...", append(append([]string{mod + "/kube", mod + "/ui", opener}, terminal...), client...)},
+		{"./source/...", append(append([]string{mod + "/kube", mod + "/ui", opener, demo}, terminal...), client...)},
 	}
 	golist := func(args ...string) []string {
 		out, err := exec.Command("go", append([]string{"list"}, args...)...).CombinedOutput()
@@ -62,13 +72,19 @@ func TestImportsPointOneWay(t *testing.T) {
 	shared := map[string]bool{
 		mod + "/ui/common":             true, // styles, bindings, shared intents, the question, drawing server text
 		mod + "/ui/textedit":           true, // the text editor component
+		mod + "/ui/pager":              true, // the body that scrolls under a header
+		mod + "/ui/list":               true, // a list's selection and the rows in view
 		mod + "/ui/pasteinput":         true,
 		mod + "/ui/internal/benchkeys": true,
 	}
 	// The app's own parts: packages only the root ui package imports,
-	// which may read kube's values (the typed errors) but import no view.
+	// which may read kube's values (the typed errors) and build the views'
+	// values.
 	appOnly := map[string]bool{
-		mod + "/ui/internal/say": true, // what the app says of outcomes
+		mod + "/ui/internal/say":        true, // what the app says of outcomes
+		mod + "/ui/internal/editfile":   true, // the $EDITOR file and its head
+		mod + "/ui/internal/wire":       true, // the request log as the request pane and the tour draw it
+		mod + "/ui/internal/sourceplan": true, // an object's source found, its edit planned, as the views say them
 	}
 	for _, line := range strings.Split(strings.TrimSpace(strings.Join(golist("-f", `{{.ImportPath}}:{{join .Imports ","}}`, "./ui/..."), "\n")), "\n") {
 		pkg, imports, _ := strings.Cut(line, ":")
@@ -80,6 +96,8 @@ func TestImportsPointOneWay(t *testing.T) {
 			case appOnly[imp]:
 				t.Errorf("%s imports %s: only the app uses it", pkg, imp)
 			case appOnly[pkg] && (imp == mod+"/kube" || strings.HasPrefix(imp, mod+"/kube/")):
+			case appOnly[pkg] && strings.HasPrefix(imp, mod+"/ui/") && !appOnly[imp]:
+				// The app's own parts build the views' values.
 			case imp == mod+"/ui", imp == mod+"/kube", strings.HasPrefix(imp, mod+"/kube/"):
 				t.Errorf("%s imports %s: a view gets what it draws as values from the app", pkg, imp)
 			case strings.HasPrefix(imp, mod+"/ui/") && !shared[imp]:
@@ -88,6 +106,30 @@ func TestImportsPointOneWay(t *testing.T) {
 				t.Errorf("%s imports %s: what the views share imports none of them", pkg, imp)
 			}
 		}
+	}
+}
+
+// TestUIRootIsTheCoordinator holds ui/'s root package to the app's
+// coordination (App, the open objects, the table of views, the intents
+// and outcomes): at most 25 non-test files, what else it needs living in
+// packages below it (the views, ui/internal/say, ui/internal/editfile ...),
+// so that a reader finds the app's few parts at a glance.
+func TestUIRootIsTheCoordinator(t *testing.T) {
+	t.Parallel()
+	const most = 25
+	files, err := filepath.Glob("ui/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prod []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			prod = append(prod, filepath.Base(f))
+		}
+	}
+	if len(prod) > most {
+		t.Errorf("ui/ has %d non-test files at its root, at most %d: move what is not the app's coordination into a package below it\n%s",
+			len(prod), most, strings.Join(prod, " "))
 	}
 }
 

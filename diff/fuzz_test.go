@@ -78,8 +78,7 @@ func FuzzMerge3TextSwap(f *testing.F) {
 	})
 }
 
-// FuzzMerge3TextNoPanic feeds anything to Merge3Text, MarkerSizeFor and
-// LineDiff and checks that the results hang together.
+// FuzzMerge3TextNoPanic feeds anything to Merge3Text and LineDiff and checks that the results hang together.
 func FuzzMerge3TextNoPanic(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s[0], s[1], s[2], 0)
@@ -88,7 +87,6 @@ func FuzzMerge3TextNoPanic(f *testing.F) {
 	f.Fuzz(func(t *testing.T, mine, base, theirs string, size int) {
 		m := Merge3Text(mine, base, theirs, TextOptions{MarkerSize: size % 64})
 		checkHunks(t, "fuzz", mine, base, theirs, m)
-		_ = MarkerSizeFor(mine, base, theirs)
 		checkLineEdits(t, base, mine, LineDiff(base, mine))
 		checkLineEdits(t, base, mine, lineDiffXdiff(base, mine))
 	})

@@ -56,9 +56,7 @@ type TextOptions struct {
 	Labels *Labels
 	// MarkerSize is the length of the conflict markers, 0 or less meaning
 	// DefaultMarkerSize, as git merge-file's --marker-size. Merge3Text does
-	// not lengthen markers by itself, since git does not; pass
-	// MarkerSizeFor(mine, base, theirs) for markers that no line of the
-	// texts can be taken for.
+	// not lengthen markers by itself, since git does not.
 	MarkerSize int
 	// Style is how a conflict is written.
 	Style Style

@@ -65,7 +65,6 @@ type walker struct {
 	changes            []Change
 	conflicts          []Conflict
 	units              []unit
-	pathBuf            fieldpath.Path
 }
 
 // merge returns the merged value of the field at path and whether it is

@@ -173,7 +173,7 @@ func compareWith(toTyped func(runtime.Object, ...typed.ValidationOptions) (*type
 	pw := &walker{schema: tb.Schema()}
 	pb, pm, pt := pw.prune(tb.TypeRef(), b.Object, m.Object, t.Object)
 	asTyped := func(v any) *typed.TypedValue {
-		//nolint:staticcheck // deprecated for callers that skip validation by accident; see above.
+		//lint:ignore SA1019 deprecated for callers that skip validation by accident; see above.
 		return typed.AsTypedUnvalidated(value.NewValueInterface(v), tb.Schema(), tb.TypeRef())
 	}
 	cb := asTyped(pb)

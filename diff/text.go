@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"sort"
-	"strings"
 )
 
 // DefaultMarkerSize is the length of conflict markers when TextOptions does
@@ -29,9 +28,8 @@ const DefaultMarkerSize = 7
 // final newline and CRLF line ends are handled, and Conflicts is the count
 // git reports (before git caps its exit code at 127). Git's merge-file does
 // not lengthen markers by itself; neither does Merge3Text, so that the
-// output stays git's. Callers that need unambiguous blocks pass
-// MarkerSizeFor's result in opts.MarkerSize, which is what `--marker-size`
-// would do for git.
+// output stays git's. Callers that need longer markers pass
+// opts.MarkerSize, as `--marker-size` does for git.
 //
 // Hunks lists the changed regions, clean and conflicting, with a clean
 // region both sides changed alike reported once.
@@ -313,32 +311,4 @@ func (m *merge3) doMerge(s1, s2 []xdchange) (list, both []xdmerge) {
 			c2.i1, c2.chg1, c2.i1+m.mineL.n()-m.baseL.n(), c2.chg1, c2.i2, c2.chg2)
 	}
 	return list, both
-}
-
-// MarkerSizeFor returns a conflict marker size that no line of texts can be
-// mistaken for: DefaultMarkerSize, or one more than the longest run of '<',
-// '|', '=' or '>' that starts a line, if that is longer. Git never picks a
-// size by itself (its conflict-marker-size attribute is set by hand), so
-// Merge3Text keeps git's output unless the caller passes this in
-// TextOptions.MarkerSize, as the object-level merge does for values that
-// hold such lines.
-func MarkerSizeFor(texts ...string) int {
-	size := DefaultMarkerSize
-	for _, s := range texts {
-		for len(s) > 0 {
-			if c := s[0]; c == '<' || c == '|' || c == '=' || c == '>' {
-				n := 1
-				for n < len(s) && s[n] == c {
-					n++
-				}
-				size = max(size, n+1)
-			}
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				break
-			}
-			s = s[i+1:]
-		}
-	}
-	return size
 }

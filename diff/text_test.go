@@ -257,29 +257,3 @@ func TestMerge3Text(t *testing.T) {
 		})
 	}
 }
-
-func TestMarkerSizeFor(t *testing.T) {
-	tests := []struct {
-		texts []string
-		want  int
-	}{
-		{nil, 7},
-		{[]string{"a\nb\n"}, 7},
-		{[]string{"<<< short\n=== x"}, 7},
-		{[]string{"a\n=======\n"}, 8},
-		{[]string{"x", "a\n>>>>>>>>>> y\n", "||||||||"}, 11},
-		{[]string{"not at start =========\n"}, 7},
-	}
-	for _, tt := range tests {
-		if got := MarkerSizeFor(tt.texts...); got != tt.want {
-			t.Errorf("MarkerSizeFor(%q) = %d, want %d", tt.texts, got, tt.want)
-		}
-	}
-	// With the size it picks, no content line reads as a marker line.
-	mine, base, theirs := lines("=======", "m"), lines("=======", "b"), lines("=======", "t")
-	size := MarkerSizeFor(mine, base, theirs)
-	got := Merge3Text(mine, base, theirs, TextOptions{MarkerSize: size})
-	if n := strings.Count(got.Merged, "\n"+strings.Repeat("=", size)+"\n"); n != 1 {
-		t.Errorf("with size %d, %d separator lines in\n%s", size, n, got.Merged)
-	}
-}

@@ -105,8 +105,6 @@ func (s *stream) await(tb testing.TB, from int, re *regexp.Regexp, timeout time.
 	}
 }
 
-func (s *stream) len() int { s.mu.Lock(); defer s.mu.Unlock(); return len(s.buf) }
-
 // patches numbers the patches, so that each changes the object: the
 // benchmark runs its function more than once, and a patch that changes
 // nothing makes no event.

@@ -251,3 +251,51 @@ func TestE2EMayNotUpdateSaidOnEdit(t *testing.T) {
 		t.Errorf("foo = %q on the server", data["foo"])
 	}
 }
+
+// TestE2ELeftObjectsSaveIsTriedAgain: a save that got no answer (the
+// network to the API server cut) is tried again once its back-off is over
+// also after esc left its object for the browser: the browser's status
+// line says each attempt with the object's name. Another writer changes
+// another key meanwhile, so once the network is back the retry meets a
+// conflict, which --auto-rebase resubmits: the line says what it merged,
+// as it does for the object shown, and that the save went through. The
+// server holds both changes, and the DRAFT mark goes.
+func TestE2ELeftObjectsSaveIsTriedAgain(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), "--auto-rebase")
+	term.waitFor(screenWait, "connected")
+	term.editAndWait("foo: mine")
+
+	proxy.cut()
+	term.waitFor(screenWait, "reconnecting since")
+	term.send("s")
+	term.waitForText(screenWait, "retrying (attempt 1)")
+	term.send("Escape")
+	term.waitForText(screenWait, "the draft of configmaps/testmap stays on disk in")
+	// The back-off's next attempt, from the browser.
+	term.waitForText(screenWait, "configmaps/testmap: the save", "retrying (attempt 2)")
+	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--type=merge", "-p", `{"data":{"bar":"theirs"}}`)
+	proxy.restore(t)
+
+	screen := term.waitForText(time.Minute, "configmaps/testmap: saved rv")
+	data, rv := configMapData(t, ns, "testmap")
+	if data["foo"] != "mine" || data["bar"] != "theirs" {
+		t.Errorf("the server holds %v, want foo mine and bar theirs", data)
+	}
+	if want := "configmaps/testmap: saved rv " + rv + " (auto-rebased onto rv "; !strings.Contains(screen, want) ||
+		!strings.Contains(screen, ".data.bar (theirs), .data.foo (mine)") {
+		t.Errorf("want %q, saying what was merged, on:\n%s", want, screen)
+	}
+	term.waitUntil(screenWait, "the DRAFT mark gone", func(screen string) bool {
+		for _, l := range strings.Split(screen, "\n") {
+			if f := strings.Fields(strings.TrimPrefix(l, "> ")); len(f) > 1 && f[0] == "testmap" {
+				return !strings.Contains(l, "stored")
+			}
+		}
+		return false
+	})
+	term.send("q")
+	term.waitFor(screenWait, "EXIT=0")
+}

@@ -55,7 +55,7 @@ func editorFiles(t *testing.T, runtime string) []string {
 
 // TestE2ESignalsEndWithTheDraftStored: SIGTERM and SIGHUP store the latest
 // draft (also what the in-app editor holds), leave no $EDITOR file,
-// restore the terminal and exit 143 / 129 (#10, defect 5).
+// restore the terminal and exit 143 / 129.
 func TestE2ESignalsEndWithTheDraftStored(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ sig, exit string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}} {
@@ -88,7 +88,7 @@ func TestE2ESignalsEndWithTheDraftStored(t *testing.T) {
 }
 
 // TestE2ESigtermWhileEditorOpen: SIGTERM while $EDITOR runs ends kedit once
-// the editor returns, keeping what it wrote as the draft (#10, defect 10).
+// the editor returns, keeping what it wrote as the draft.
 func TestE2ESigtermWhileEditorOpen(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -115,7 +115,7 @@ while [ ! -e %[1]s/go ]; do sleep 0.05; done`, sync)))
 // --allow-secret-drafts, and any draft when the draft directory cannot be
 // written, exist only in memory; q and the first ctrl+c say it will be
 // lost, the second ctrl+c quits, and nothing of the Secret reaches the
-// disk (#10, defect 3).
+// disk.
 func TestE2EMemoryOnlyDraftsSayTheyWillBeLost(t *testing.T) {
 	t.Parallel()
 	const lost = "the draft exists only in memory and will be lost"
@@ -168,8 +168,7 @@ func TestE2EMemoryOnlyDraftsSayTheyWillBeLost(t *testing.T) {
 
 // TestE2EUnrecoverableDraftIsKeptAside: a stored draft that cannot be
 // recovered is moved to <file>.<UTC time>.kept, the user is told where,
-// the next edit does not touch it, and kedit drafts lists it as kept
-// (#10, defect 4).
+// the next edit does not touch it, and kedit drafts lists it as kept.
 func TestE2EUnrecoverableDraftIsKeptAside(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -278,8 +277,7 @@ func TestE2EOlderKeditsDraftIsRecovered(t *testing.T) {
 
 // TestE2ETwoKeditsOnOneObject: a second kedit on an object is told which
 // one edits it and keeps its draft in a file of its own; the first's save
-// removes only its own; a killed kedit's draft is offered by the next
-// (#10, defect 9).
+// removes only its own; a killed kedit's draft is offered by the next.
 func TestE2ETwoKeditsOnOneObject(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -317,7 +315,7 @@ func TestE2ETwoKeditsOnOneObject(t *testing.T) {
 // is not offered, nor written over, by a kedit whose context has the same
 // name but reaches another server; a draft of an object deleted and
 // created again is offered with a warning, and saves over the new object
-// without a rebase (#10, defect 9).
+// without a rebase.
 func TestE2EDraftsBelongToTheirCluster(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -383,8 +381,7 @@ func kubeconfigWithServer(t *testing.T, server func(host, port string) string) s
 
 // TestE2EEditorFilesArePrivate: $EDITOR's file is 0600 in
 // $XDG_RUNTIME_DIR/kedit (0700), removed once read back; a file a killed
-// kedit left there is removed at the next start, a running kedit's is not
-// (#10, defect 6).
+// kedit left there is removed at the next start, a running kedit's is not.
 func TestE2EEditorFilesArePrivate(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -429,7 +426,7 @@ func deadPID(t *testing.T) int {
 }
 
 // TestE2ESpinnerSpinsDuringASlowSave: while a save takes seconds (the
-// connection to the server slowed down), the spinner moves (#10, defect 7).
+// connection to the server slowed down), the spinner moves.
 func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)

@@ -51,9 +51,9 @@ func TestE2EEditorSelectCutPaste(t *testing.T) {
 	// the end of the word, up; then typing replaces what it selected.
 	term.send("i")
 	term.waitFor(screenWait, "editing the draft", "    second")
-	term.sendBytes("[<0;9;5M")
-	term.sendBytes("[<32;15;5M")
-	term.sendBytes("[<0;15;5m")
+	term.sendBytes("\x1b[<0;9;5M")
+	term.sendBytes("\x1b[<32;15;5M")
+	term.sendBytes("\x1b[<0;15;5m")
 	term.waitFor(screenWait, "ctrl+x cut")
 	term.send("2nd")
 	term.waitFor(screenWait, "    2nd\n")

@@ -187,9 +187,6 @@ func waitFile(t *testing.T, path string, ok func(b []byte) bool) []byte {
 	return b
 }
 
-// exists is waitFile's test for a file that is there.
-func exists(b []byte) bool { return b != nil }
-
 func holds(s string) func([]byte) bool {
 	return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
 }

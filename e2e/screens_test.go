@@ -71,7 +71,7 @@ func TestE2ESidewaysScrolling(t *testing.T) {
 				t.Fatalf("the long line is not cut with a sign at the right edge: %q\n%s", row, screen)
 			}
 			term.send("l")
-			screen, _ = term.waitUntil(screenWait, "l scrolls right", func(s string) bool {
+			term.waitUntil(screenWait, "l scrolls right", func(s string) bool {
 				row := rowOfText(s, "seg00")
 				return strings.HasPrefix(row, "…") && !strings.Contains(row, "long:")
 			})

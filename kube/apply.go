@@ -81,10 +81,6 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 	if err := checkRemovals(t, base, draft, opts.LeftOut, opts.MergeOptions, opts.manager()); err != nil {
 		return nil, err
 	}
-	var dryRun []string
-	if opts.DryRun {
-		dryRun = []string{metav1.DryRunAll}
-	}
 	at := base
 	// The fields kedit wrote by update to a subresource are recorded for
 	// it, which client-go's move does not handle: an apply there goes as
@@ -108,7 +104,7 @@ func applyDraft(ctx context.Context, ri dynamic.ResourceInterface, t *Target, ba
 		return nil, err
 	}
 	force := opts.Force
-	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: opts.manager(), Force: &force, DryRun: dryRun, FieldValidation: opts.Validation.param()},
+	out, err := ri.Patch(ctx, t.Name, types.ApplyPatchType, body, opts.query().patch(&force),
 		t.Subresource.args()...)
 	out = t.viewOf(out)
 	err = sizeRefusal(t, strictRefusal(t, classifyApply(t, err), obj), obj)

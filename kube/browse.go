@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -228,29 +227,17 @@ func (b *Browse) snapshot() (BrowseSnapshot, bool) {
 // connection state, as Watch.observe does; a refusal is not an outage and
 // says which verb was refused.
 func (b *Browse) observe(ctx context.Context, verb string, err error) {
-	switch {
-	case err == nil:
-		b.setConnection(Connected, nil)
-	case notLost(ctx, err):
-		// Stopping, or an expired resourceVersion the reflector answers
-		// with a relist: neither is a lost connection.
-	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
-		b.setConnection(Refused, classifyList(b.coll, verb, err))
-	default:
-		b.setConnection(Reconnecting, err)
+	if state, cause, ok := requestState(ctx, err, func(err error) error { return classifyList(b.coll, verb, err) }); ok {
+		b.setConnection(state, cause)
 	}
 }
 
 // watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
 // err and will be retried after a backoff.
 func (b *Browse) watchError(ctx context.Context, _ *cache.Reflector, err error) {
-	if watchEndNotLost(ctx, err) {
-		return // a watch closed normally, or a relist is due
+	if watchEndLost(ctx, err) {
+		b.setConnection(Reconnecting, err)
 	}
-	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		return // observe has said so, naming the verb
-	}
-	b.setConnection(Reconnecting, err)
 }
 
 func (b *Browse) setConnection(state ConnectionState, err error) {

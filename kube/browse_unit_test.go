@@ -15,7 +15,7 @@ func TestTrimForRow(t *testing.T) {
 		tm := metav1.NewTime(time.Date(2026, 11, 22, 12, 0, sec, 0, time.UTC))
 		return &tm
 	}
-	fields := &metav1.FieldsV1{Raw: []byte(`{"f:data":{"f:foo":{}}}`)}
+	fields := metav1.NewFieldsV1(`{"f:data":{"f:foo":{}}}`)
 	in := &metav1.PartialObjectMetadata{
 		TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"},
 		ObjectMeta: metav1.ObjectMeta{

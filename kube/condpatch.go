@@ -224,15 +224,9 @@ func conditionalPatch(ctx context.Context, dc dynamic.Interface, t *Target, mana
 	if err != nil {
 		return nil, err
 	}
-	if manager == "" {
-		manager = FieldManager
-	}
-	opts := metav1.PatchOptions{FieldManager: manager, FieldValidation: validation.param()}
-	if dryRun {
-		opts.DryRun = []string{metav1.DryRunAll}
-	}
+	opts := SaveOptions{FieldManager: manager, Validation: validation, DryRun: dryRun}
 	ri := t.Resource(dc)
-	obj, err := ri.Patch(ctx, t.Name, types.JSONPatchType, patch, opts)
+	obj, err := ri.Patch(ctx, t.Name, types.JSONPatchType, patch, opts.query().patch(nil))
 	if err == nil {
 		return obj, nil
 	}

@@ -33,6 +33,10 @@ const (
 	// instead; Err says which request was refused (a *ForbiddenError).
 	// Changes and conflicts are still seen, up to PollInterval late.
 	Polling
+	// Stopped: the watch ended and nothing more comes from it (its
+	// channel was closed). Only the reader of the channel sees it: a
+	// Watch never sends it.
+	Stopped
 )
 
 // String names the state for logs and tests.
@@ -48,6 +52,8 @@ func (s ConnectionState) String() string {
 		return "refused"
 	case Polling:
 		return "polling"
+	case Stopped:
+		return "stopped"
 	}
 	return fmt.Sprintf("ConnectionState(%d)", int(s))
 }
@@ -112,6 +118,34 @@ func notLost(ctx context.Context, err error) bool {
 // a watch the server closed normally (EOF) is not a lost connection either.
 func watchEndNotLost(ctx context.Context, err error) bool {
 	return notLost(ctx, err) || errors.Is(err, io.EOF)
+}
+
+// requestState is the connection state the outcome err of a list, watch
+// or poll request says, the one mapping for a Watch, a Browse and a set's
+// groups: Connected when it succeeded; Refused when the server answered
+// and says no (forbidden, or the credentials), with refusal(err), the
+// error naming the verb refused; else Reconnecting, with err. ok is false
+// when the outcome says nothing of the connection (notLost).
+func requestState(ctx context.Context, err error, refusal func(error) error) (state ConnectionState, cause error, ok bool) {
+	switch {
+	case err == nil:
+		return Connected, nil, true
+	case notLost(ctx, err):
+		return 0, nil, false
+	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
+		// The server is there and says no: not an outage.
+		return Refused, refusal(err), true
+	}
+	return Reconnecting, err, true
+}
+
+// watchEndLost reports whether the error a ListAndWatch ended with (the
+// reflector's WatchErrorHandler, which retries after a backoff) is a lost
+// connection: not a watch closed normally or a relist due
+// (watchEndNotLost), nor a refusal, which the request's own outcome has
+// said, naming the verb (requestState).
+func watchEndLost(ctx context.Context, err error) bool {
+	return !watchEndNotLost(ctx, err) && !apierrors.IsForbidden(err) && !apierrors.IsUnauthorized(err)
 }
 
 // lostConnection reports whether a request's error says the server could

@@ -62,7 +62,8 @@ func (e *engine) setDraftData(kv map[string]string) {
 	}
 }
 
-// TestEngineTakeMineKeepsTheirsCleanLines is defect 1: the draft changes
+// TestEngineTakeMineKeepsTheirsCleanLines: taking mine for a conflict in
+// a multi-line value takes only the lines that collide. The draft changes
 // lines 5 and 10 of app.conf, theirs lines 10 and 30. Only line 10
 // collides; after m and s the server has mine's 5 and 10 and theirs' 30.
 func TestEngineTakeMineKeepsTheirsCleanLines(t *testing.T) {
@@ -101,9 +102,10 @@ func TestEngineTakeMineKeepsTheirsCleanLines(t *testing.T) {
 	}
 }
 
-// TestEngineCustomResourceListMergesByItem is defect 2: a CRD's list of
-// type map, mine edits item a, theirs item b. With the server's schema the
-// rebase is clean and both edits land.
+// TestEngineCustomResourceListMergesByItem: a custom resource's list is
+// merged by item as its schema says. A CRD's list of type map, mine edits
+// item a, theirs item b. With the server's schema the rebase is clean and
+// both edits land.
 func TestEngineCustomResourceListMergesByItem(t *testing.T) {
 	t.Parallel()
 	ns := kubetest.Namespace(t)
@@ -139,7 +141,7 @@ func (e *engine) editDraftText(text string) {
 	}
 }
 
-// TestEngineRefusedMergedTextKeepsTheRebase is defect 4: a diff3 block
+// TestEngineRefusedMergedTextKeepsTheRebase: a diff3 block
 // left in the merged text is refused, and the rebase, its resolutions and
 // the draft stay.
 func TestEngineRefusedMergedTextKeepsTheRebase(t *testing.T) {
@@ -312,8 +314,7 @@ func TestEngineApplyOwnUpdateFieldsDoNotConflict(t *testing.T) {
 	}
 }
 
-// TestEngineApplyRemovalOfOwnedFieldOffersUpdate is defect 3's first part:
-// a draft that removes a key kubectl patch owns is not sent by apply (it
+// TestEngineApplyRemovalOfOwnedFieldOffersUpdate: a draft that removes a key kubectl patch owns is not sent by apply (it
 // would be reported saved with the key still there); sent as an update it
 // removes the key.
 func TestEngineApplyRemovalOfOwnedFieldOffersUpdate(t *testing.T) {
@@ -347,8 +348,8 @@ func TestEngineApplyRemovalOfOwnedFieldOffersUpdate(t *testing.T) {
 	}
 }
 
-// TestEngineApplyConcurrentChangeIsAConflict is defect 3's last part: the
-// draft changes a field another manager owns while someone else changed
+// TestEngineApplyConcurrentChangeIsAConflict: an apply's change meanwhile
+// is a conflict, not an ownership refusal alone. The draft changes a field another manager owns while someone else changed
 // the object. The apply's ownership check comes first on the server, but
 // the change made meanwhile goes through the rebase, then the ownership.
 func TestEngineApplyConcurrentChangeIsAConflict(t *testing.T) {

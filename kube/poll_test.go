@@ -21,10 +21,6 @@ func grantViewer(t *testing.T, ns, verbs string) testCluster {
 	return testCluster{kubeconfig: kc, cfg: clusterConfig(t, kc)}
 }
 
-// pollingDeadline bounds how long a change takes to be seen by polling:
-// two polls, and a loaded machine.
-const pollingDeadline = 4*PollInterval + 10*time.Second
-
 // TestWatchPollsWhenNotAllowedToWatch: a user who may get, list and update
 // configmaps but not watch them, by a real Role on the real API server.
 // The watch says polling, naming the refused verb (never reconnecting: the

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
@@ -45,6 +44,13 @@ type Runner struct {
 	Validation Validation
 }
 
+// saveOptions are the options of the save e asks for: the one builder of
+// a save's options, from the effect and the Runner's settings.
+func (r *Runner) saveOptions(e model.Save) SaveOptions {
+	return SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut,
+		MergeOptions: r.MergeOptions, FieldManager: r.FieldManager, Validation: r.Validation}
+}
+
 func (r *Runner) now() time.Time {
 	if r.Now != nil {
 		return r.Now()
@@ -70,8 +76,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			strategy = StrategyUpdate
 		}
 		warned := &warnings{}
-		saved, err := Save(withWarnings(ctx, warned), r.Client, r.Target, strategy, base, e.Object, SaveOptions{DryRun: e.DryRun, Force: e.Force, LeftOut: e.LeftOut,
-			MergeOptions: r.MergeOptions, FieldManager: r.FieldManager, Validation: r.Validation})
+		saved, err := Save(withWarnings(ctx, warned), r.Client, r.Target, strategy, base, e.Object, r.saveOptions(e))
 		if e.DryRun {
 			return model.Previewed{Object: saved, Err: err}, nil
 		}
@@ -87,8 +92,7 @@ func (r *Runner) Perform(ctx context.Context, effect model.Effect) (model.Event,
 			return model.SaveFailed{Err: fmt.Errorf("%s was deleted; kedit edits its %s subresource, which cannot create it again", r.Target, r.Target.Subresource)}, nil
 		}
 		warned := &warnings{}
-		created, err := r.Target.Resource(r.Client).Create(withWarnings(ctx, warned), e.Object, metav1.CreateOptions{FieldManager: SaveOptions{FieldManager: r.FieldManager}.manager(),
-			FieldValidation: r.Validation.param()})
+		created, err := r.Target.Resource(r.Client).Create(withWarnings(ctx, warned), e.Object, r.saveOptions(model.Save{}).query().create())
 		if apierrors.IsAlreadyExists(err) {
 			// Someone created it again first: theirs now exists, rebase onto it.
 			return model.SaveFailed{Err: &ConflictError{Target: r.Target, Err: err}}, nil

@@ -84,6 +84,42 @@ func (o SaveOptions) manager() string {
 	return o.FieldManager
 }
 
+// The query parameters of every write kedit sends (an update, a merge
+// patch, an apply, a create, a conditional patch), built in one place:
+// a parameter added to writeQuery reaches each of them.
+
+// writeQuery is what a write's query says: the field manager, a dry
+// run, and what the server does with an unknown or duplicate field.
+type writeQuery struct {
+	fieldManager    string
+	dryRun          []string
+	fieldValidation string
+}
+
+// query is the query of a write with options o.
+func (o SaveOptions) query() writeQuery {
+	q := writeQuery{fieldManager: o.manager(), fieldValidation: o.Validation.param()}
+	if o.DryRun {
+		q.dryRun = []string{metav1.DryRunAll}
+	}
+	return q
+}
+
+// update is q as an update's options.
+func (q writeQuery) update() metav1.UpdateOptions {
+	return metav1.UpdateOptions{FieldManager: q.fieldManager, DryRun: q.dryRun, FieldValidation: q.fieldValidation}
+}
+
+// patch is q as a patch's options; force is an apply's (nil for others).
+func (q writeQuery) patch(force *bool) metav1.PatchOptions {
+	return metav1.PatchOptions{FieldManager: q.fieldManager, Force: force, DryRun: q.dryRun, FieldValidation: q.fieldValidation}
+}
+
+// create is q as a create's options.
+func (q writeQuery) create() metav1.CreateOptions {
+	return metav1.CreateOptions{FieldManager: q.fieldManager, DryRun: q.dryRun, FieldValidation: q.fieldValidation}
+}
+
 // Save sends draft as the new state of the object base was read from,
 // conditioned on base's resourceVersion, and returns what the server stored
 // (or, with DryRun, would store). Failures are the typed errors of this
@@ -98,10 +134,6 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 	if err := diff.SameObject(base, draft, "mine"); err != nil {
 		return nil, err
 	}
-	var dryRun []string
-	if opts.DryRun {
-		dryRun = []string{metav1.DryRunAll}
-	}
 	ri := t.Resource(dc)
 	sub := t.Subresource.args()
 	switch strategy {
@@ -110,7 +142,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		obj.SetResourceVersion(rv)
 		// Leaving managedFields out of an update keeps the server's record.
 		diff.DropManagedFields(obj)
-		out, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
+		out, err := ri.Update(ctx, obj, opts.query().update(), sub...)
 		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "update", err), obj), obj)
 
 	case StrategyPatch:
@@ -118,7 +150,7 @@ func Save(ctx context.Context, dc dynamic.Interface, t *Target, strategy Strateg
 		if err != nil {
 			return nil, err
 		}
-		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.manager(), DryRun: dryRun, FieldValidation: opts.Validation.param()}, sub...)
+		out, err := ri.Patch(ctx, t.Name, types.MergePatchType, patch, opts.query().patch(nil), sub...)
 		return t.viewOf(out), sizeRefusal(t, strictRefusal(t, classify(t, "patch", err), draft), draft)
 
 	case StrategyApply:

@@ -38,7 +38,7 @@ spec:
 // namespace.
 func draftOf(t *testing.T, base *unstructured.Unstructured, text string) *unstructured.Unstructured {
 	t.Helper()
-	u := model.ParseDraft(text).Object()
+	u := model.FormatYAML.ParseDraft(text).Object()
 	if u == nil {
 		t.Fatalf("the draft does not parse:\n%s", text)
 	}

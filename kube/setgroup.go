@@ -190,21 +190,14 @@ func (g *setGroup) toWatches() {
 // observe turns the outcome of every list and watch request into the
 // group's connection state, as Browse.observe does.
 func (g *setGroup) observe(ctx context.Context, verb string, err error) {
-	switch {
-	case err == nil:
-		g.s.state(g, Connection{State: Connected})
-	case notLost(ctx, err):
-	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
-		g.s.state(g, Connection{State: Refused, Err: classifyList(g.coll, verb, err)})
-	default:
-		g.s.state(g, Connection{State: Reconnecting, Err: err})
+	if state, cause, ok := requestState(ctx, err, func(err error) error { return classifyList(g.coll, verb, err) }); ok {
+		g.s.state(g, Connection{State: state, Err: cause})
 	}
 }
 
 // watchError is the reflector's WatchErrorHandler, as Browse's.
 func (g *setGroup) watchError(ctx context.Context, _ *cache.Reflector, err error) {
-	if watchEndNotLost(ctx, err) || apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		return
+	if watchEndLost(ctx, err) {
+		g.s.state(g, Connection{State: Reconnecting, Err: err})
 	}
-	g.s.state(g, Connection{State: Reconnecting, Err: err})
 }

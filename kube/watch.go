@@ -324,30 +324,21 @@ func (w *Watch) pushObject(typ WatchEventType, obj any) {
 // inside its watch loop without calling the watch error handler, so this
 // is where an API server that went away is first seen.
 func (w *Watch) observe(ctx context.Context, verb string, err error) {
-	switch {
-	case err == nil:
+	switch state, cause, ok := requestState(ctx, err, func(err error) error { return classify(w.target, verb, err) }); {
+	case !ok:
+	case state == Connected:
 		w.setUp()
-	case notLost(ctx, err):
-		// Stopping, or an expired resourceVersion the reflector answers
-		// with a relist: neither is a lost connection.
-	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
-		// The server is there and says no: not an outage.
-		w.setConnection(Refused, classify(w.target, verb, err))
 	default:
-		w.setConnection(Reconnecting, err)
+		w.setConnection(state, cause)
 	}
 }
 
 // watchError is the reflector's WatchErrorHandler: ListAndWatch ended with
 // err and will be retried after a backoff.
 func (w *Watch) watchError(ctx context.Context, _ *cache.Reflector, err error) {
-	if watchEndNotLost(ctx, err) {
-		return // a watch closed normally, or a relist is due
+	if watchEndLost(ctx, err) {
+		w.setConnection(Reconnecting, err)
 	}
-	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		return // observe has said so, naming the verb
-	}
-	w.setConnection(Reconnecting, err)
 }
 
 // setUp says that a request succeeded: connected, or polling while the

@@ -578,6 +578,7 @@ func TestWatchExpiredIsNotReconnecting(t *testing.T) {
 	ctx := context.Background()
 	w.observe(ctx, "list", nil)
 	w.observe(ctx, "watch", apierrors.NewResourceExpired("too old resource version: 5 (812)"))
+	//lint:ignore SA1019 a server may still answer 410 Gone, which is no lost connection either
 	w.observe(ctx, "watch", apierrors.NewGone("gone"))
 	w.watchError(ctx, nil, io.EOF)
 	w.observe(ctx, "list", errors.New("connection refused"))

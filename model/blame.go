@@ -32,6 +32,10 @@ type BlameLine struct {
 	// (`.spec.template.spec.containers[name="app"].image`); every line of
 	// a multi-line value belongs to its field.
 	Path string
+	// Field names the same field by its keys from the object's root, list
+	// items left out: what `kubectl explain` and the field docs take
+	// (spec, template, spec, containers, image).
+	Field []string
 	// Owners are the managers that own the field, the latest operation
 	// first (server-side apply lets several managers share a field);
 	// empty when no manager owns it or anything around it (the server's
@@ -214,6 +218,11 @@ func (b *blamer) line(path fieldpath.Path) BlameLine {
 		return l
 	}
 	l := BlameLine{Path: key}
+	for _, pe := range path {
+		if pe.FieldName != nil {
+			l.Field = append(l.Field, *pe.FieldName)
+		}
+	}
 	for n := len(path); n > 0 && len(l.Owners) == 0; n-- {
 		for _, s := range b.sets {
 			if s.set.Has(path[:n]) {

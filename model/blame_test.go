@@ -179,6 +179,17 @@ func TestBlameDeploymentContainersAndEnv(t *testing.T) {
 			l.Owners[0].Operation != "Update" || l.Owners[0].Time.IsZero() {
 			t.Errorf("sidecar image: %+v", l)
 		}
+		// The field docs' path of a line: its keys, list items left out.
+		for _, tc := range []struct{ line, want string }{
+			{"image: envoy:1.31", "spec template spec containers image"},
+			{"- name: B", "spec template spec containers env name"},
+			{"- --port", "spec template spec containers args"},
+			{"replicas: 2", "spec replicas"},
+		} {
+			if got := strings.Join(blameFor(t, text, lines, tc.line).Field, " "); got != tc.want {
+				t.Errorf("full=%v: %q's field %q, want %q", full, tc.line, got, tc.want)
+			}
+		}
 		if full {
 			l := blameFor(t, text, lines, "type: Available")
 			if owner(l) != "kube-controller-manager" || l.Owners[0].Subresource != "status" {

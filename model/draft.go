@@ -79,9 +79,6 @@ type ParsedDraft struct {
 	err    error
 }
 
-// ParseDraft is FormatYAML.ParseDraft.
-func ParseDraft(text string) *ParsedDraft { return FormatYAML.ParseDraft(text) }
-
 // Object is the object the text holds, as the server would get it (a
 // Secret's values encoded); nil when it does not parse.
 func (p *ParsedDraft) Object() *unstructured.Unstructured {

@@ -35,11 +35,11 @@ func TestHotObjectRebasesAtOnce(t *testing.T) {
 	must(t, s, SaveRequested{})
 	base := s.Base().Object
 	theirs := withStatus(base, "5", "12:00:01")
-	effects := must(t, s, SaveFailed{Err: &APIError{Kind: ErrorConflict}})
+	must(t, s, SaveFailed{Err: &APIError{Kind: ErrorConflict}})
 	if st := s.State(); st != StateWaitingTheirs {
 		t.Fatalf("state %s, want waiting for theirs (live was not newer)", st)
 	}
-	effects = must(t, s, Conflicted{Theirs: theirs})
+	effects := must(t, s, Conflicted{Theirs: theirs})
 	wantState(t, s, StateSaving)
 	save := saveOf(t, effects)
 	if save.ResourceVersion != "5" || !save.Resubmit {

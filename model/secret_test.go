@@ -133,10 +133,10 @@ func TestSecretDraftErrorsNeverQuoteValues(t *testing.T) {
 		{"bad indentation", "password: old", "password: hunter2-indent\n   bad: `hunter2-tick`\n  x: y", ""},
 	} {
 		edited := strings.Replace(text, c.from, c.to, 1)
-		// The in-app editor parses in the background (ParseDraft) and hands
+		// The in-app editor parses in the background (Format.ParseDraft) and hands
 		// the result over: the same rule holds for both ways and for what
 		// the editor draws on the line (ParsedDraft.Err).
-		parsed := ParseDraft(edited)
+		parsed := FormatYAML.ParseDraft(edited)
 		for _, way := range []struct {
 			name string
 			err  func() error

@@ -1117,14 +1117,14 @@ func TestParsedDraftIsParsing(t *testing.T) {
 			return fmt.Sprintf("%s %s %v draft %q %v %s", state, describe(effects), err, d.Text, d.Err, obj)
 		}
 		want := outcome(nil)
-		if got := outcome(ParseDraft(text)); got != want {
+		if got := outcome(FormatYAML.ParseDraft(text)); got != want {
 			t.Errorf("%q parsed ahead:\n%s\nwant\n%s", text, got, want)
 		}
-		if got := outcome(ParseDraft(good + "# another text\n")); got != want {
+		if got := outcome(FormatYAML.ParseDraft(good + "# another text\n")); got != want {
 			t.Errorf("%q with another text's ParsedDraft:\n%s\nwant\n%s", text, got, want)
 		}
 	}
-	if p := ParseDraft("a: [\n"); p.Err(cmRef) == nil {
+	if p := FormatYAML.ParseDraft("a: [\n"); p.Err(cmRef) == nil {
 		t.Error("ParseDraft took YAML that does not parse")
 	}
 }

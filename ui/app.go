@@ -50,7 +50,7 @@ type App struct {
 	// state, shared with the set or the shelf that holds the object when
 	// it is not shown, never a copy of it.
 	*objectState
-	// objects are the open objects, each's one home (registry.go): the
+	// objects are the open objects, each's one home (objectstate.go): the
 	// one shown, the set's, those left for the browser with a draft.
 	objects registry
 	// shelf is where the store has drafts; browsing is the app's side of
@@ -61,15 +61,19 @@ type App struct {
 	// objects not shown, and its save round (set.go).
 	set *setState
 
-	// screen is the view that fills the body; views are the views, one
-	// of each (m.object, m.conflict ...), and status the status bar.
+	// screen is the view that fills the body, the top of the page stack
+	// whose screens under it are under (views.go: goTo, push, pop); views
+	// are the views, one of each (m.object, m.conflict ...), and status
+	// the status bar. The views are held by pointer, as the objects are:
+	// the app's copies (Update's value receiver) share them, so that
+	// copying the app copies no view, and handing a view to the table of
+	// views (pages) does not move the app to the heap at every message.
 	screen screen
-	views
+	under  []screen
+	*views
 	status statusbar.Model
 	// confirm is the question on the bottom line, if any.
 	confirm confirmState
-	// docsFrom is the screen the field docs were opened over.
-	docsFrom screen
 	// writeBack is the edit of the object's source the source diff
 	// shows, nil when none (sourcewrite.go).
 	writeBack *writeBack
@@ -124,14 +128,8 @@ func New(cfg Config) App {
 		m.life.initCmd = m.startSet(cfg.Set)
 	case cfg.Object != nil:
 		m.life.initCmd = m.show(cfg.Object)
-	case cfg.Session != nil:
-		m.take(m.objects.add(&objectState{sess: cfg.Session, runner: cfg.Runner, drafts: cfg.Drafts, events: cfg.Events, demo: cfg.Demo, history: cfg.History}), true)
-		m.life.initCmd = demoCmd(cfg.Demo)
-		if cfg.Notice != "" {
-			m.status.Info(escape.Safe(cfg.Notice))
-		}
 	case cfg.List != nil:
-		m.screen = screenBrowser
+		m.goTo(screenBrowser)
 		m.browsing.list = cfg.List
 		m.life.initCmd = m.setList(cfg.List.Collection(), cfg.List.Snapshots())
 		if cfg.First != nil {
@@ -143,10 +141,10 @@ func New(cfg Config) App {
 	return m
 }
 
-// Init starts reading the watch and the list, and asks for what the
-// browser completes and marks.
+// Init starts what New prepared (the object's watch, the list's reader,
+// the set's watch), and asks for what the browser completes and marks.
 func (m App) Init() tea.Cmd {
-	cmds := []tea.Cmd{watchCmd(m.events), m.life.initCmd}
+	cmds := []tea.Cmd{m.life.initCmd}
 	if m.cfg.Cluster != nil {
 		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
 	}

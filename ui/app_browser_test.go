@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/browser"
 )
 
@@ -295,5 +296,79 @@ func TestAppComesBackToAChangedObject(t *testing.T) {
 	}
 	if m.Session().Draft() == nil {
 		t.Error("the draft is gone")
+	}
+}
+
+// TestLeftObjectsSaveIsTriedAgain: a save that got no answer is tried
+// again once its back-off is over also when its object was left for the
+// browser meanwhile, as for the object shown and a set's. Another writer
+// changed the object meanwhile, so the retry meets a conflict, which
+// --auto-rebase resubmits at once: the status line says so, and then the
+// save, each named by the object; the object, its draft saved, is let go
+// of and its DRAFT mark goes.
+func TestLeftObjectsSaveIsTriedAgain(t *testing.T) {
+	c := newFakeCluster(t)
+	c.add("configmaps", "default", "testmap")
+	m := browserApp(t, c, c.collection("configmaps", "default", false), 160, 30)
+	m.cfg.AutoRebase = true
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	m = editDraft(t, m, "mine")
+	r := c.runners[keyOf(m.target)]
+	r.failOnce = []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
+
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	d.until(func(m App) bool { return strings.Contains(m.status.Text(), "retrying (attempt 1), next try in 1s") })
+	d.send(keyMsg("esc"))
+	m = d.until(func(m App) bool { return m.screen == screenBrowser })
+	if mark(m, "testmap") != "stored" {
+		t.Fatalf("the draft left for the browser is not marked:\n%s", plain(m))
+	}
+	theirsOnServer(t, c, "testmap", "bar", "theirs")
+	m = d.until(func(m App) bool {
+		return strings.HasPrefix(m.status.Text(), "configmaps/testmap: auto-rebased onto rv 13")
+	})
+	if s := m.status.Text(); !strings.Contains(s, ".data.bar (theirs)") || !strings.Contains(s, ".data.foo (mine)") {
+		t.Errorf("the announcement: %q", s)
+	}
+	m = d.settle()
+	if s := m.status.Text(); !strings.HasPrefix(s, "configmaps/testmap: saved rv 14 (auto-rebased onto rv 13") {
+		t.Errorf("the status line once the save is back: %q", s)
+	}
+	if r.saves != 3 || r.server.Object["data"].(map[string]any)["foo"] != "mine" || r.server.Object["data"].(map[string]any)["bar"] != "theirs" {
+		t.Errorf("%d saves, the server holds %v", r.saves, r.server.Object["data"])
+	}
+	if mark(m, "testmap") != "" || c.closed != 1 {
+		t.Errorf("mark %q, %d closed, once its draft is saved:\n%s", mark(m, "testmap"), c.closed, plain(m))
+	}
+}
+
+// TestLeftObjectsRetryMeetsAConflict: without --auto-rebase, the save of
+// an object left for the browser, tried again, that meets a change on the
+// server says so with the object's name; the draft stays, marked, and
+// enter takes it up with its rebase.
+func TestLeftObjectsRetryMeetsAConflict(t *testing.T) {
+	c := newFakeCluster(t)
+	c.add("configmaps", "default", "testmap")
+	m := browserApp(t, c, c.collection("configmaps", "default", false), 160, 30)
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	m = editDraft(t, m, "mine")
+	r := c.runners[keyOf(m.target)]
+	r.failOnce = []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "the server is shutting down"}, 0}}
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	d.until(func(m App) bool { return strings.Contains(m.status.Text(), "retrying (attempt 1)") })
+	d.send(keyMsg("esc"))
+	theirsOnServer(t, c, "testmap", "foo", "theirs")
+	m = d.settle()
+	if s := m.status.Text(); s != "configmaps/testmap: the save met a change on the server; the draft is kept: enter opens it, c its conflicts" {
+		t.Errorf("the status line: %q", s)
+	}
+	if mark(m, "testmap") != "stored" || c.closed != 0 {
+		t.Fatalf("mark %q, %d closed:\n%s", mark(m, "testmap"), c.closed, plain(m))
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter}, keyMsg("c"))
+	if m.screen != screenConflict || m.Session().OpenConflicts() != 1 {
+		t.Errorf("screen %d, %d conflicts open:\n%s", m.screen, m.Session().OpenConflicts(), plain(m))
 	}
 }

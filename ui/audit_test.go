@@ -59,7 +59,7 @@ func auditApp(t *testing.T, w, h int, r *fakeRunner) (App, *atomic.Int32) {
 		reads.Add(1)
 		return hist, nil
 	}
-	return newApp(t, w, h, r, func(c *Config) { c.History = read }), reads
+	return newApp(t, w, h, r, func(c *Config) { c.Object.History = read }), reads
 }
 
 // TestTimelineMarksTheAuditLogsLostUpdate: t lists the log's versions
@@ -113,7 +113,7 @@ func TestTimelineSaysWhatTheLogCannotJudge(t *testing.T) {
 	}
 	hist := history.Analyze(events)
 	read := func(context.Context) (*history.History, error) { return hist, nil }
-	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.History = read })
+	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Object.History = read })
 	m = drive(t, m, keys("t")...)
 	out := timeless(m)
 	if !strings.Contains(out, "audit log: cannot judge 3 writes (Metadata level)") || strings.Contains(out, "0 lost updates") {
@@ -122,7 +122,7 @@ func TestTimelineSaysWhatTheLogCannotJudge(t *testing.T) {
 	partial := history.Analyze(raceEvents())
 	partial.Coverage.Partial = []string{"audit.log:9: the last line is cut short (a log still being written?) and left out"}
 	read = func(context.Context) (*history.History, error) { return partial, nil }
-	m = newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.History = read })
+	m = newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Object.History = read })
 	m = drive(t, m, keys("t")...)
 	if out := timeless(m); !strings.Contains(out, "audit log: the log ends early: partial; 1 lost update, 0 fights; LOST: enter shows it") {
 		t.Errorf("the header of a log cut short:\n%s", out)
@@ -215,7 +215,7 @@ func TestUndoAsksBeforeReplacingADraft(t *testing.T) {
 // reason is said under the title.
 func TestTimelineSaysWhyTheLogCannotBeRead(t *testing.T) {
 	m := newApp(t, 100, 30, &fakeRunner{}, func(c *Config) {
-		c.History = func(context.Context) (*history.History, error) {
+		c.Object.History = func(context.Context) (*history.History, error) {
 			return nil, errors.New("audit.log:3: not an audit log line: invalid character")
 		}
 	})
@@ -234,7 +234,7 @@ func TestTimelineReadsALogThatIsBehindAgain(t *testing.T) {
 	early := history.Analyze(raceEvents()[:4])
 	var reads atomic.Int32
 	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) {
-		c.History = func(context.Context) (*history.History, error) {
+		c.Object.History = func(context.Context) (*history.History, error) {
 			if reads.Add(1) == 1 {
 				return early, nil
 			}
@@ -243,7 +243,7 @@ func TestTimelineReadsALogThatIsBehindAgain(t *testing.T) {
 	})
 	d := newDriver(t, m)
 	d.send(keyMsg("t"))
-	m = d.until(func(m App) bool { return strings.Contains(plain(m), "LOST") })
+	d.until(func(m App) bool { return strings.Contains(plain(m), "LOST") })
 	if n := reads.Load(); n != 2 {
 		t.Errorf("%d reads, want 2", n)
 	}
@@ -268,8 +268,8 @@ func secretLostApp(t *testing.T, w, h int) App {
 	if _, _, err := sess.Handle(model.Opened{Object: secretAt("812", "czNjcmV0LWE="), At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	m := drive(t, New(Config{Session: sess, Runner: &fakeRunner{server: secretAt("812", "czNjcmV0LWE=")},
-		History: func(context.Context) (*history.History, error) { return hist, nil }}), tea.WindowSizeMsg{Width: w, Height: h})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{server: secretAt("812", "czNjcmV0LWE=")},
+		History: func(context.Context) (*history.History, error) { return hist, nil }}}), tea.WindowSizeMsg{Width: w, Height: h})
 	return drive(t, m, keys("t", "enter")...)
 }
 
@@ -308,7 +308,7 @@ func TestFightInTheBanner(t *testing.T) {
 		step(model.LiveChanged{Type: model.LiveModified, Object: configMap(strings.Repeat("9", i+3), map[string]any{"foo": w}, w, sec, "foo"),
 			At: t0.Add(time.Duration(sec) * time.Second)})
 	}
-	m := drive(t, New(Config{Session: sess, Runner: &fakeRunner{}}), tea.WindowSizeMsg{Width: 100, Height: 30})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}}), tea.WindowSizeMsg{Width: 100, Height: 30})
 	if out := plain(m); !strings.Contains(out, "fight: .data.foo changed hands 3 times between hpa and argocd in 2 min") {
 		t.Errorf("no fight in the banner:\n%s", out)
 	}
@@ -322,7 +322,7 @@ func TestFightInTheBanner(t *testing.T) {
 	argo := history.Client{User: "argocd", UserAgent: "argocd-application-controller/v2.13"}
 	hist := history.Analyze([]history.Event{{Verb: history.VerbCreate, Client: argo, Manager: "argocd", Received: t0, Time: t0, Code: 201,
 		Object: configMap("812", map[string]any{"foo": "1"}, "argocd", 0, "foo")}})
-	m = drive(t, New(Config{Session: sess, Runner: &fakeRunner{}, History: func(context.Context) (*history.History, error) { return hist, nil }}),
+	m = drive(t, New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}, History: func(context.Context) (*history.History, error) { return hist, nil }}}),
 		tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = drive(t, m, keys("t")...)
 	if out := plain(m); !strings.Contains(out, "audit log: 0 lost updates, 1 fight") || strings.Count(out, "FIGHT") != 3 {
@@ -382,7 +382,7 @@ func TestAuditLogTextIsEscaped(t *testing.T) {
 	events[4].Object = configMap("811", map[string]any{"foo": "bob" + evil, "bar": "1"}, "m"+evil, 2, "foo")
 	hist := history.Analyze(events)
 	m := newApp(t, 120, 30, &fakeRunner{}, func(c *Config) {
-		c.History = func(context.Context) (*history.History, error) { return hist, nil }
+		c.Object.History = func(context.Context) (*history.History, error) { return hist, nil }
 	})
 	screens := map[string]string{}
 	m = drive(t, m, keys("t")...)
@@ -435,7 +435,7 @@ func TestTimelineMarksRevertedAndCreatedAgain(t *testing.T) {
 		t.Fatalf("reverted %+v, lost %+v", hist.Reverted, hist.LostUpdates)
 	}
 	m := newApp(t, 160, 30, &fakeRunner{}, func(c *Config) {
-		c.History = func(context.Context) (*history.History, error) { return hist, nil }
+		c.Object.History = func(context.Context) (*history.History, error) { return hist, nil }
 	})
 	m = drive(t, m, keys("t")...)
 	out := timeless(m)

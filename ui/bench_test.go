@@ -36,7 +36,7 @@ func benchApp(b *testing.B, size int) App {
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": fixture.BenchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(keyMsg("i"))
 	app := m.(App)
@@ -103,7 +103,7 @@ func BenchmarkAppKeep(b *testing.B) {
 				b.StopTimer()
 				app := m
 				app.editor.SetKept(0)
-				msg := editor.CheckedMsg{Opening: app.editor.Opening(), Version: app.editor.Version(), Text: text, Parsed: model.ParseDraft(text)}
+				msg := editor.CheckedMsg{Opening: app.editor.Opening(), Version: app.editor.Version(), Text: text, Parsed: model.FormatYAML.ParseDraft(text)}
 				b.StartTimer()
 				t0 := time.Now()
 				next, _ := app.Update(msg)

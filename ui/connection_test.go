@@ -18,8 +18,8 @@ import (
 var cmTarget = &kube.Target{Mapping: fakeMapping("configmaps"), Namespace: "rb", Name: "testmap"}
 
 // connEvent is the watch's event of a connection state.
-func connEvent(state kube.ConnectionState, err error) watchEventMsg {
-	return watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: state, Since: t0, Err: err}}}
+func connEvent(state kube.ConnectionState, err error) shownWatchEvent {
+	return shownWatchEvent(kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: state, Since: t0, Err: err}})
 }
 
 // TestHeaderSaysHowTheConnectionStands: the header says what is true of
@@ -29,7 +29,7 @@ func TestHeaderSaysHowTheConnectionStands(t *testing.T) {
 	refusedWatch := &kube.ForbiddenError{Target: cmTarget, Verb: "watch", Err: errors.New("forbidden")}
 	m := newApp(t, 160, 30, nil)
 	for _, tc := range []struct {
-		ev      watchEventMsg
+		ev      shownWatchEvent
 		want    string
 		notWant []string
 	}{
@@ -42,11 +42,11 @@ func TestHeaderSaysHowTheConnectionStands(t *testing.T) {
 		m = drive(t, m, tc.ev)
 		header := strings.SplitN(plain(m), "\n", 2)[0]
 		if !strings.Contains(header, tc.want) {
-			t.Errorf("after %s: header %q, want %q", tc.ev.ev.Connection.State, header, tc.want)
+			t.Errorf("after %s: header %q, want %q", tc.ev.Connection.State, header, tc.want)
 		}
 		for _, nw := range tc.notWant {
 			if strings.Contains(header, nw) {
-				t.Errorf("after %s: header %q still says %q", tc.ev.ev.Connection.State, header, nw)
+				t.Errorf("after %s: header %q still says %q", tc.ev.Connection.State, header, nw)
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func TestHeaderKeepsTheObjectsName(t *testing.T) {
 // busyErr is the server's 429 with its Retry-After: no answer, and
 // nothing written.
 type busyErr struct {
-	model.APIError
+	apiError
 	after time.Duration
 }
 
@@ -81,8 +81,8 @@ func (e *busyErr) MayHaveLanded() bool       { return false }
 // as the watch connects again, not when the back-off ends; the back-off's
 // own timer, firing later, sends nothing more.
 func TestWaitingSaveIsTriedWhenTheServerIsBack(t *testing.T) {
-	for _, back := range []watchEventMsg{connEvent(kube.Connected, nil), connEvent(kube.Polling, &kube.ForbiddenError{Target: cmTarget, Verb: "watch", Err: errors.New("x")})} {
-		r := &fakeRunner{failOnce: []error{&busyErr{model.APIError{Kind: model.ErrorUnavailable, Message: "too many requests"}, time.Minute}}}
+	for _, back := range []shownWatchEvent{connEvent(kube.Connected, nil), connEvent(kube.Polling, &kube.ForbiddenError{Target: cmTarget, Verb: "watch", Err: errors.New("x")})} {
+		r := &fakeRunner{failOnce: []error{&busyErr{apiError{Kind: model.ErrorUnavailable, Message: "too many requests"}, time.Minute}}}
 		m := edit(t, newApp(t, 160, 30, r), `foo: "1"`, "foo: mine")
 		m = drive(t, m, connEvent(kube.Reconnecting, errors.New("connection refused")))
 		d := newDriver(t, m)
@@ -101,7 +101,7 @@ func TestWaitingSaveIsTriedWhenTheServerIsBack(t *testing.T) {
 			t.Errorf("status %q after the save", m.status.Text())
 		}
 		// The back-off's timer, when it fires, finds nothing waiting.
-		d.send(retryDueMsg{attempt: 1})
+		d.send(retryDueMsg{of: d.m.id, attempt: 1})
 		d.send(back)
 		m = d.settleExcept(1)
 		if r.saves != 2 || m.Session().State() != model.StateSaved {
@@ -125,7 +125,7 @@ func (d *driver) settleExcept(n int) App {
 // the draft kept; no retry is scheduled, and the server being back does
 // not send it again.
 func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
-	refusal := &model.APIError{Kind: model.ErrorRefused, Message: "failed to create typed patch object",
+	refusal := &apiError{Kind: model.ErrorRefused, Message: "failed to create typed patch object",
 		Causes: []model.FieldCause{{Field: ".spec.bogus", Message: "field not declared in schema"}}}
 	r := &fakeRunner{fail: refusal}
 	m := edit(t, newApp(t, 160, 30, r), `foo: "1"`, "foo: mine")
@@ -141,7 +141,7 @@ func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
 			t.Errorf("status %q says %q of an answer", got, never)
 		}
 	}
-	m = drive(t, m, connEvent(kube.Reconnecting, errors.New("x")), connEvent(kube.Connected, nil), retryDueMsg{attempt: 0})
+	m = drive(t, m, connEvent(kube.Reconnecting, errors.New("x")), connEvent(kube.Connected, nil), retryDueMsg{of: m.id, attempt: 0})
 	if r.saves != 1 || m.Session().Draft() == nil {
 		t.Errorf("%d saves, draft %v: a refusal was sent again", r.saves, m.Session().Draft() != nil)
 	}

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -29,16 +31,26 @@ import (
 // --validate warn or ignore): it is said, but holds no save.
 type SchemaCheck func(ctx context.Context, text string, obj, old *unstructured.Unstructured) ([]schemacheck.Diagnostic, error)
 
-// diagnosedMsg is the schema's word on a text of the object of: of the
-// in-app editor's text at version of opening, or (inEditor false) of a
-// draft back from $EDITOR.
+// diagnosis is the schema's word on text, the draft of the object of;
+// listLine is the line of a set's List file where text began, 0 when it
+// did not come back in one.
+type diagnosis struct {
+	of       objectID
+	text     string
+	listLine int
+	found    []schemacheck.Diagnostic
+	err      error
+}
+
+// diagnosedMsg is the schema's word on the drafts of objects: of the
+// shown object's in-app editor's text at version of opening (inEditor),
+// of a draft back from $EDITOR, or (set) of each draft a set's List file
+// gave its objects.
 type diagnosedMsg struct {
-	of               objectID
+	drafts           []diagnosis
+	set              bool
 	inEditor         bool
 	opening, version uint64
-	text             string
-	found            []schemacheck.Diagnostic
-	err              error
 }
 
 // diagState is the schema's word on the draft, for the save.
@@ -50,7 +62,7 @@ type diagState struct {
 	// found: the next one sends it.
 	armed string
 	// listLine is the line of a set's List file where text's first line
-	// was, when text came back in one (setdiagnostics.go); 0 otherwise.
+	// was, when text came back in one (diagnostics.go); 0 otherwise.
 	listLine int
 	// headLines are the lines of kedit's head above the draft in the
 	// $EDITOR file it came back in: the status bar names a line in the
@@ -58,46 +70,89 @@ type diagState struct {
 	headLines int
 }
 
-// diagnose checks text, obj parsed, against the schema in the
-// background; inEditor: it is the in-app editor's text as it is now.
-// Nothing without a schema check (an app started on a session alone).
-func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructured) tea.Cmd {
-	if m.opened == nil || m.opened.Check == nil || obj == nil {
+// check is the check of text (obj parsed) against o's schema, to run off
+// the UI's goroutine; false without a schema check (an Object without
+// Check).
+func (o *objectState) check(ctx context.Context, text string, obj *unstructured.Unstructured, listLine int) (func() diagnosis, bool) {
+	if o.opened == nil || o.opened.Check == nil || obj == nil {
+		return nil, false
+	}
+	check, old, d := o.opened.Check, o.sess.Base().Object, diagnosis{of: o.id, text: text, listLine: listLine}
+	return func() diagnosis {
+		d.found, d.err = check(ctx, text, obj, old)
+		return d
+	}, true
+}
+
+// diagnoseCmd runs the checks in one command, whose message is msg with
+// their words.
+func diagnoseCmd(msg diagnosedMsg, checks []func() diagnosis) tea.Cmd {
+	if len(checks) == 0 {
 		return nil
 	}
-	check, ctx, old := m.opened.Check, m.ctx, m.sess.Base().Object
-	msg := diagnosedMsg{of: m.id, inEditor: inEditor, text: text}
-	if inEditor {
-		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
-	}
 	return func() tea.Msg {
-		msg.found, msg.err = check(ctx, text, obj, old)
+		for _, c := range checks {
+			msg.drafts = append(msg.drafts, c())
+		}
 		return msg
 	}
 }
 
-// diagnosed takes the schema's word: marks in the in-app editor, or for
-// a draft back from $EDITOR, the status bar.
+// diagnose checks text, obj parsed, the shown object's, against the
+// schema in the background; inEditor: it is the in-app editor's text as
+// it is now.
+func (m *App) diagnose(inEditor bool, text string, obj *unstructured.Unstructured) tea.Cmd {
+	c, ok := m.objectState.check(m.ctx, text, obj, 0)
+	if !ok {
+		return nil
+	}
+	msg := diagnosedMsg{inEditor: inEditor}
+	if inEditor {
+		msg.opening, msg.version = m.editor.Opening(), m.editor.Version()
+	}
+	return diagnoseCmd(msg, []func() diagnosis{c})
+}
+
+// diagnosed keeps d, the schema's word on o's draft, unless it could not
+// be said (then the server judges).
+func (o *objectState) diagnosed(d diagnosis) bool {
+	if d.err != nil || d.of != o.id {
+		return false
+	}
+	o.diag.text, o.diag.found, o.diag.listLine = d.text, d.found, d.listLine
+	return true
+}
+
+// diagnosed takes the schema's word: each object keeps it, for its next
+// save; for the object shown, marks in the in-app editor, or for a draft
+// back from $EDITOR, the status bar; for a set's List, its rows and the
+// status bar (setDiagnosed).
 func (m App) diagnosed(msg diagnosedMsg) App {
-	if _, shown := m.whose(msg.of); !shown || msg.err != nil {
+	if msg.set {
+		return m.setDiagnosed(msg)
+	}
+	if len(msg.drafts) != 1 {
 		return m
 	}
-	m.diag.text, m.diag.found, m.diag.listLine = msg.text, msg.found, 0
+	d := msg.drafts[0]
+	st, shown := m.whose(d.of)
+	if st == nil || !st.diagnosed(d) || !shown {
+		return m
+	}
 	if msg.inEditor {
 		m.diag.headLines = 0
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
-			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(msg.found))
+			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(d.found))
 		}
 		return m
 	}
-	d := m.sess.Draft()
-	if d == nil || d.Text != msg.text {
+	if dr := m.sess.Draft(); dr == nil || dr.Text != d.text {
 		return m
 	}
-	if refused := refusedOf(msg.found); len(refused) > 0 {
+	if refused := refusedOf(d.found); len(refused) > 0 {
 		m.status.Error(m.diagnosticsText(refused) + "; p asks the server")
-	} else if len(msg.found) > 0 {
-		m.status.Info(m.droppedText(msg.found))
+	} else if len(d.found) > 0 {
+		m.status.Info(m.droppedText(d.found))
 	}
 	return m
 }
@@ -158,18 +213,149 @@ func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
 	return t
 }
 
-// schemaHold reports whether a save of the draft waits for a second
-// asking: the schema refuses the draft as it is, and the save was not
-// asked for since. It says why, and what sends it.
+// schemaHold reports whether a save of the shown object's draft waits
+// for a second asking (objectState.schemaHeld), and says why and what
+// sends it.
 func (m *App) schemaHold(again escape.Text) bool {
-	d := m.sess.Draft()
-	refused := refusedOf(m.diag.found)
-	if d == nil || d.Err != nil || len(refused) == 0 || m.diag.text != d.Text || m.diag.armed == d.Text {
+	if !m.objectState.schemaHeld() {
 		return false
 	}
-	m.diag.armed = d.Text
 	// The server may take what its schema, as kedit read it, refuses:
 	// the second asking sends it.
-	m.status.Error(m.diagnosticsText(refused) + "; " + again + " again sends it, p asks the server")
+	m.status.Error(m.diagnosticsText(m.schemaRefusals()) + "; " + again + " again sends it, p asks the server")
+	return true
+}
+
+// The schema's word on each object of a set's List file, as on one
+// draft back from $EDITOR: checked off the UI's goroutine once the file
+// is back, each refused field said with its line in the List, on the
+// object's row and in the status bar; s on a set with drafts the schema
+// refuses asks first, as s on one object does.
+
+// diagnoseSet checks, in the background, the draft of each object the
+// List file held (lines: each one's first line in it) against its
+// kind's schema.
+func (m *App) diagnoseSet(lines map[int]int) tea.Cmd {
+	var checks []func() diagnosis
+	for _, i := range slices.Sorted(maps.Keys(lines)) {
+		st := m.member(i)
+		d := st.sess.Draft()
+		if d == nil || d.Err != nil {
+			continue
+		}
+		if c, ok := st.check(m.ctx, d.Text, d.Object, lines[i]); ok {
+			checks = append(checks, c)
+		}
+	}
+	return diagnoseCmd(diagnosedMsg{set: true}, checks)
+}
+
+// setDiagnosed takes the schema's word on each object's draft, for its
+// row, the status bar and the next s. A field the server would drop
+// (--validate warn or ignore) holds no set's save: only refusals are said.
+func (m App) setDiagnosed(msg diagnosedMsg) App {
+	if m.set == nil {
+		return m
+	}
+	var refused []int
+	for _, d := range msg.drafts {
+		i, ok := m.memberByID(d.of)
+		if !ok {
+			continue
+		}
+		if st := m.member(i); st.diagnosed(d) && st.schemaRefuses() {
+			refused = append(refused, i)
+		}
+	}
+	if len(refused) > 0 {
+		m.status.Error(m.setDiagnosticsText(refused) + "; each row says why, p (enter) asks the server")
+	}
+	m.refreshSet()
+	return m
+}
+
+// schemaRefusals are the diagnostics of the schema that refuse o's draft as it
+// is now; none when its word is on another text, or said nothing.
+func (o *objectState) schemaRefusals() []schemacheck.Diagnostic {
+	d := o.sess.Draft()
+	if d == nil || d.Err != nil || o.diag.text != d.Text {
+		return nil
+	}
+	return refusedOf(o.diag.found)
+}
+
+// schemaRefuses reports whether the schema refuses the object's draft
+// as it is now.
+func (o *objectState) schemaRefuses() bool { return len(o.schemaRefusals()) > 0 }
+
+// schemaHeld is the schema-hold rule, for one object and each object of
+// a set alike: a save of the draft waits for a second asking when the
+// schema refuses the draft as it is now and the save was not asked for
+// since. It arms the second asking.
+func (o *objectState) schemaHeld() bool {
+	if !o.schemaRefuses() || o.diag.armed == o.sess.Draft().Text {
+		return false
+	}
+	o.diag.armed = o.sess.Draft().Text
+	return true
+}
+
+// diagLine is the line of d to say: in the List file the draft came
+// back in, when it did.
+func (st *objectState) diagLine(d schemacheck.Diagnostic) (int, escape.Text) {
+	if st.diag.listLine > 0 && d.Line > 0 {
+		return st.diag.listLine + d.Line - 1, " of the List"
+	}
+	return d.Line, ""
+}
+
+// memberDiagnosticsText sums up the schema's word on object i's draft
+// for its row.
+func (m App) memberDiagnosticsText(i int) escape.Text {
+	st := m.member(i)
+	found := st.schemaRefusals()
+	line, where := st.diagLine(found[0])
+	t := escape.Textf("the schema refuses %s: line %d%s: %s", words.Count(len(found), "field"), line, where, st.schemaWord(found[0]))
+	if len(found) > 1 {
+		t += escape.Textf(" (and %d more)", len(found)-1)
+	}
+	return t
+}
+
+// setDiagnosticsText sums up the schema's word on the drafts of refused
+// for the status bar: how many fields of which objects, and the first.
+func (m App) setDiagnosticsText(refused []int) escape.Text {
+	n := 0
+	for _, i := range refused {
+		n += len(m.member(i).schemaRefusals())
+	}
+	st := m.member(refused[0])
+	first := st.schemaRefusals()[0]
+	line, where := st.diagLine(first)
+	t := escape.Textf("the schema refuses %s of %s: line %d%s: ", words.Count(n, "field"), m.setNames(refused), line, where)
+	if len(refused) > 1 {
+		t += objectName(keyOf(st.target)) + ": "
+	}
+	return t + st.schemaWord(first)
+}
+
+// setSchemaHold reports whether s on the set waits for a second asking
+// for drafts of the set (objectState.schemaHeld), and says why and what
+// sends them.
+func (m *App) setSchemaHold() bool {
+	var held []int
+	for i, st := range m.set.states {
+		if st.schemaHeld() {
+			held = append(held, i)
+		}
+	}
+	if len(held) == 0 {
+		return false
+	}
+	// The server may take what its schema, as kedit read it, refuses:
+	// the second asking sends them.
+	m.status.Error(m.setDiagnosticsText(held) + "; " + escape.Safe(m.keys.Set.Save.Help().Key) + " again sends " +
+		escape.Safe(words.Agree(len(held), "it", "them")) + " (each row says why)")
+	m.refreshSet()
 	return true
 }

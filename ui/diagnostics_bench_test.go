@@ -109,13 +109,13 @@ func benchDiagnosed(b *testing.B, prefix string, obj *unstructured.Unstructured,
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var tm tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}})
+	var tm tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	tm, _ = tm.Update(keyMsg("i"))
 	m := tm.(App)
 	text := m.editor.Text()
 	found := refused(strings.Split(text, "\n"))
-	msg := diagnosedMsg{of: m.id, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version(), text: text, found: found}
+	msg := diagnosedMsg{drafts: []diagnosis{{of: m.id, text: text, found: found}}, inEditor: true, opening: m.editor.Opening(), version: m.editor.Version()}
 	b.Run(prefix+"take", func(b *testing.B) {
 		b.ReportAllocs()
 		d := make([]time.Duration, 0, b.N)

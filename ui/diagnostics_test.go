@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/kube/schemacheck"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
 // refuseBaz is a schema check that refuses a field baz on its line.
@@ -120,7 +121,7 @@ func TestMergedResultGetsTheDraftsDiagnostics(t *testing.T) {
 		t.Fatal("no head is made for the merged result")
 	}
 	head, _ := late()
-	file := withHead(head, withBaz)
+	file := editfile.WithHead(head, withBaz)
 	if want := "# line " + strconv.Itoa(lineOf(file, "baz: typed")) + ": baz: unknown field"; len(head) != 2 || !strings.HasPrefix(head[1], want) {
 		t.Fatalf("head %q, want %q", head, want)
 	}

@@ -1,37 +1,51 @@
 // Package ui is kedit's Bubble Tea application: the root model, App, which
 // routes messages, owns the sessions and the effects, and draws the frame.
 // The views are packages of their own under ui/, each a component after
-// charmbracelet/bubbles:
+// charmbracelet/bubbles, and one line each of the app's table of views
+// (views.go):
 //
-//	ui/browser     the live, filterable list of objects
-//	ui/objectset   the set of objects kedit was started on
 //	ui/object      one object: live, draft, diff, blame
-//	ui/editor      the in-app editor (on ui/textedit)
 //	ui/conflict    the three-way conflict view, and a LOST row's lost updates
+//	ui/editor      the in-app editor (on ui/textedit)
 //	ui/timeline    the versions kedit saw, with an audit log's history
 //	ui/preview     the server's dry run of the draft
+//	ui/browser     the live, filterable list of objects
+//	ui/objectset   the set of objects kedit was started on
+//	ui/fielddoc    a field's docs from the schema (alt+k, K)
+//	ui/sourcediff  the draft written to its source manifests, before the
+//	               files are (g)
+//
+// and, over whichever of them shows:
+//
 //	ui/helppage    every key of the active view (? or f1)
 //	ui/requests    the request pane: every request and watch event (L)
 //	ui/tour        kedit demo --tour's line over every view: the next step,
 //	               and what the last one sent and the server answered
 //	ui/statusbar   the line under the body
-//	ui/common      what the views share: styles, bindings, shared intents,
-//	               the question on the bottom line, drawing server text
 //
-// A view package imports ui/common, model, diff and the escape rule, never
-// ui, kube or another view (TestImportsPointOneWay): it draws values the
-// app hands it, and answers with intents. All I/O runs in tea.Cmd closures
+// with what they share:
+//
+//	ui/common      styles, bindings, shared intents, the question on the
+//	               bottom line, drawing server text
+//	ui/pager       the body that scrolls under a view's header
+//	ui/list        a list's selection and the rows in view
+//	ui/textedit    the text editor component
+//
+// A view package imports what the views share (above), model, diff and the
+// escape rule, never ui, kube or another view (TestImportsPointOneWay): it
+// draws values the app hands it, and answers with intents. All I/O runs in tea.Cmd closures
 // the app builds.
 //
 // # The app and its views
 //
-// App owns the session, the objects left for the browser, the set's
-// objects not shown (set.go) and the effects (the tea.Cmd builders:
+// App owns the open objects (objectstate.go: the one shown, the set's, those
+// left for the browser) and the effects (the tea.Cmd builders:
 // performCmd, openCmd, editCmd ...). It routes each message: a key to the
 // question on the bottom line if one waits, else to the help page while
-// it shows, else to the active view (route.go); an outcome of a command
-// to the app itself (outcome.go; an outcome of an object of the set not
-// shown to that object, setOutcome). It draws the frame:
+// it shows, else to the active view (intent.go); an outcome of an object's
+// commands or watch to that object, wherever it is (App.outcome, one path
+// for every object, which says its notices where the object is:
+// App.notify). It draws the frame:
 // the active view, the status bar or the question, and the footer of the
 // active view's keys (view.go). After every event it builds each view's
 // Content from the session (views.go: objectContent, timelineContent ...)
@@ -54,7 +68,9 @@
 //     in its keys.go; a field for it in ui.KeyMap (ui/keys.go). Use the
 //     shared bindings (common.HelpKey, common.QuitKey, common.ForceQuitKey,
 //     the scrolling keys) so that ?, q and ctrl+c mean the same everywhere;
-//     every view answers those three.
+//     every view answers those three. A body that scrolls under a header
+//     is a ui/pager, a list with a selection a ui/list: not a copy of
+//     their code.
 //
 //  2. Model, made by New(keys, styles), with SetSize(width, height) and
 //     View() string, and a Content: the plain value of what it draws
@@ -78,10 +94,15 @@
 //     everyView in help_test.go). The README's key table lists every key
 //     (TestREADMEListsEveryKey).
 //
-//  5. In the app: a screen, a field in views (views.go, with a case in
-//     views.update and in setSize, and its Content built in refresh), a
-//     case in App.body and App.helpSource, and an App.xIntent method that
-//     acts on its intents, added to App.intent's list.
+//  5. In the app: a screen (app.go) and a field in views (views.go), made
+//     in renew (or newViews for a view that lives as long as the app), its
+//     Content built in views.refresh, and its one line in the table of
+//     views, pages (views.go): its name on the help page and its help key,
+//     through which the app hands it messages and its size, draws it and
+//     reads its keys (no switch on the screen elsewhere). A view opened
+//     over another is pushed on the page stack (App.push) and popped when
+//     it closes (App.pop); one of its own is gone to (App.goTo). An
+//     App.xIntent method acts on its intents, added to App.intent's list.
 //
 //  6. Tests that drive only the view live in its package; tests of the
 //     app with it stay in ui, through the view's exported API.

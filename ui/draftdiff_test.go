@@ -18,7 +18,7 @@ func openObject(t *testing.T, r model.ObjectRef, obj *unstructured.Unstructured)
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	return drive(t, New(Config{Session: sess, Runner: &fakeRunner{server: obj.DeepCopy()}}), tea.WindowSizeMsg{Width: 120, Height: 40})
+	return drive(t, New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{server: obj.DeepCopy()}}}), tea.WindowSizeMsg{Width: 120, Height: 40})
 }
 
 // changedLines are the + and - lines the object view's body shows.

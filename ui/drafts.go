@@ -28,14 +28,6 @@ func storeSeq(e model.Effect) uint64 {
 	return 0
 }
 
-// draftStored takes the outcome of the draft write or delete number seq
-// for the object shown, and says what there is to say of it.
-func (m *App) draftStored(effect model.Effect, seq uint64, err error) {
-	if n, ok := m.objectState.draftStored(effect, seq, err); ok {
-		n.say(&m.status)
-	}
-}
-
 // draftStored takes the outcome of the draft write or delete number seq.
 // Outcomes may come back in any order; only the newest one says where the
 // draft is. It returns what there is to say of it, if anything.
@@ -51,21 +43,21 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 		// The default for Secrets, not a failure: say it once, without alarm.
 		if !o.secretSaid {
 			o.secretSaid = true
-			return notice{common.ErrorText(err), false}, true
+			return notice{common.ErrorText(err), noticeInfo}, true
 		}
 	case errors.As(err, &write):
 		o.diskFailed = true
 		if !o.diskWarned {
 			// Once: every edit would say it again.
 			o.diskWarned = true
-			return notice{common.ErrorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", true}, true
+			return notice{common.ErrorText(err) + "; editing goes on in memory, and the draft is lost if kedit ends", noticeFailure}, true
 		}
 	case err != nil:
-		return notice{common.ErrorText(err), true}, true
+		return notice{common.ErrorText(err), noticeFailure}, true
 	default:
 		if _, ok := effect.(model.WriteDraft); ok && o.diskFailed {
 			o.diskFailed, o.diskWarned = false, false
-			return notice{"the draft is written to disk again: " + escape.Safe(o.draftPath), false}, true
+			return notice{"the draft is written to disk again: " + escape.Safe(o.draftPath), noticeInfo}, true
 		}
 	}
 	return notice{}, false
@@ -74,14 +66,12 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 // storedDrafts takes the outcome of recovering, discarding or keeping
 // aside stored drafts, and returns what there is to say of it.
 func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
-	if msg.of != (objectID{}) {
-		o.inflight--
-	}
+	o.inflight--
 	switch {
 	case msg.err != nil:
-		return notice{common.ErrorText(msg.err), true}, true
+		return notice{common.ErrorText(msg.err), noticeFailure}, true
 	case msg.kept != "":
-		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), true}, true
+		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), noticeFailure}, true
 	case msg.path != "":
 		o.draftPath = msg.path
 	}
@@ -203,4 +193,119 @@ func (m *App) takeEditorText() tea.Cmd {
 	}
 	m.editor.SetKept(m.editor.Version())
 	return m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom})
+}
+
+// The questions the app asks on the bottom line (the common.Prompt view shows
+// them and takes the answer), and what it does with the answers.
+
+// confirmation is what a question asks about.
+type confirmation int
+
+const (
+	confirmNone confirmation = iota
+	confirmQuit
+	confirmDiscard
+	confirmRecover
+	confirmTimelineTake
+	confirmGitOps
+	confirmNewObject
+	confirmUndo
+	confirmSetRecover
+	confirmSetGitOps
+)
+
+// confirmState is the question on the bottom line, if any.
+type confirmState struct {
+	kind confirmation
+	// forceArmed: ctrl+c asked once about a draft that exists only in
+	// memory; the next one quits.
+	forceArmed bool
+}
+
+// ask puts question c on the bottom line; its answer comes back from the
+// prompt as common.AnswerMsg.
+func (m *App) ask(c confirmation) {
+	m.confirm.kind = c
+	picks := 0
+	if c == confirmRecover {
+		picks = len(m.stored)
+	}
+	m.prompt.Ask(picks)
+	if c == confirmGitOps || c == confirmSetGitOps {
+		m.prompt.OfferSource()
+	}
+}
+
+// question is the pending question's words.
+func (m App) question() escape.Text {
+	switch m.confirm.kind {
+	case confirmQuit:
+		return m.quitQuestion()
+	case confirmDiscard:
+		return "discard the draft? (y/n)"
+	case confirmRecover:
+		return m.recoverQuestion()
+	case confirmTimelineTake, confirmGitOps, confirmUndo:
+		return m.oncallQuestion()
+	case confirmNewObject:
+		return newObjectQuestion
+	case confirmSetRecover:
+		return m.setRecoverQuestion()
+	case confirmSetGitOps:
+		return m.setGitOpsQuestion()
+	}
+	return ""
+}
+
+// answered acts on the answer to the pending question.
+func (m App) answered(a common.AnswerMsg) (App, tea.Cmd) {
+	c := m.confirm.kind
+	switch c {
+	case confirmRecover:
+		return m.answerRecover(a)
+	case confirmSetRecover:
+		return m.answerSetRecover(a)
+	}
+	m.confirm.kind = confirmNone
+	switch c {
+	case confirmQuit:
+		if a.Yes {
+			return m, tea.Quit
+		}
+		m.confirm.forceArmed = false
+	case confirmDiscard:
+		if a.Yes {
+			cmd := m.handle(model.DiscardDraft{})
+			m.status.Info("draft discarded")
+			return m, cmd
+		}
+		m.status.Info("the draft is kept")
+	case confirmGitOps:
+		switch {
+		case a.Source && a.Yes:
+			// The draft is read now, before the save takes it; its
+			// source is planned once the save's outcome is said, so
+			// that what the source diff or its failure says comes last.
+			next, plan := m.planSource(screenObject, m.objectState)
+			next.planAfterSave = plan
+			return next.answerOncall(c, true)
+		case a.Source:
+			m.oncall.gitOpsSave = nil
+			return m.planSource(screenObject, m.objectState)
+		}
+		return m.answerOncall(c, a.Yes)
+	case confirmTimelineTake, confirmUndo:
+		return m.answerOncall(c, a.Yes)
+	case confirmNewObject:
+		return m.answerNewObject(a.Yes)
+	case confirmSetGitOps:
+		if a.Source {
+			// The drafts are read before the save takes them.
+			next, plan := m.planSource(screenSet, m.setMembers(m.set.gitOps)...)
+			next, save := next.answerSetGitOps(a.Yes)
+			return next, tea.Batch(save, plan)
+		}
+		return m.answerSetGitOps(a.Yes)
+	}
+	return m, nil
 }

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/kedit/kedit/internal/drafts"
-	"github.com/kedit/kedit/internal/fsutil"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
@@ -65,12 +64,12 @@ func (f *fakeDrafts) KeepAside(path string) (string, error) {
 	return path + ".20261122T120000Z.kept", nil
 }
 
-func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Drafts = d } }
+func withDrafts(d Drafts) func(*Config) { return func(c *Config) { c.Object.Drafts = d } }
 
 // TestQuitSaysWhereTheDraftIs: a draft that exists only in memory (a
 // Secret's without --allow-secret-drafts, or one the disk refused) is said
 // to be lost on quitting, by q and by the first ctrl+c; a second ctrl+c
-// quits (#10, defect 3).
+// quits.
 func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 	const lost = "the draft exists only in memory and will be lost"
 	for _, tc := range []struct {
@@ -87,13 +86,13 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 			m := newApp(t, 200, 24, nil, withDrafts(tc.drafts))
 			m = edit(t, m, `foo: "1"`, "foo: mine")
 			if tc.fail != nil {
-				m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: tc.fail})
+				m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: tc.fail})
 				if got := m.status.Text(); !strings.Contains(got, "read-only file system") || !strings.Contains(got, "editing goes on in memory") {
 					t.Errorf("a refused write says %q", got)
 				}
 				// Once: the next refusal does not say it again.
 				m.status.Info("")
-				if m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: tc.fail}); m.status.Text() != "" {
+				if m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: tc.fail}); m.status.Text() != "" {
 					t.Errorf("the warning is repeated: %q", m.status.Text())
 				}
 			}
@@ -120,10 +119,10 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 		t.Error("ctrl+c with a draft on disk does not quit at once")
 	}
 	// A write that goes through again puts the draft back on disk.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 3}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 3}})
 	// An older write's outcome, coming back last, changes nothing.
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
 	if m.inMemory() {
 		t.Error("the draft is still said to be only in memory after a write went through")
 	}
@@ -131,8 +130,7 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 
 // TestInEditorSaveLeavesNoDraftFile: ctrl+s in the in-app editor writes
 // the draft and saves it at once; with a slow disk the write finishes after
-// the save's deletion of the draft. The file must not outlive the save
-// (#10, defects 1 and 2).
+// the save's deletion of the draft. The file must not outlive the save.
 func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	store := &drafts.Store{Dir: filepath.Join(t.TempDir(), "kedit", "drafts")}
 	target := &kube.Target{Context: ref.Context, Namespace: ref.Namespace, Name: ref.Name,
@@ -158,7 +156,7 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	d := newDriver(t, m)
 	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: second", 1)})
 	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: third", 1)})
-	m = d.settle()
+	d.settle()
 	b, err := os.ReadFile(drafts.Path())
 	if err != nil || !strings.Contains(string(b), "baz: third") {
 		t.Errorf("the draft file holds %q (%v), want the latest edit", b, err)
@@ -166,7 +164,7 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 }
 
 // TestSpinnerSpinsDuringSave: the spinner's ticks run while the save is in
-// flight, not after it (#10, defect 7).
+// flight, not after it.
 func TestSpinnerSpinsDuringSave(t *testing.T) {
 	r := &fakeRunner{saving: make(chan struct{})}
 	m := edit(t, newApp(t, 80, 24, r), `foo: "1"`, "foo: mine")
@@ -189,7 +187,7 @@ func TestSpinnerSpinsDuringSave(t *testing.T) {
 }
 
 // TestStaleStoredDraftIsKeptAside: a stored draft that cannot be recovered
-// is moved aside, and the user told where (#10, defect 4).
+// is moved aside, and the user told where.
 func TestStaleStoredDraftIsKeptAside(t *testing.T) {
 	stored := &drafts.Draft{Path: "/d/testmap.yaml", BaseResourceVersion: "3", SavedAt: t0, Text: []byte("data:\n  foo: old\n"), UID: "u-1"}
 	fd := &fakeDrafts{path: "/d/testmap_2.yaml", stored: []*drafts.Draft{stored}}
@@ -211,8 +209,7 @@ func TestStaleStoredDraftIsKeptAside(t *testing.T) {
 
 // TestRecoveryOffersEveryStoredDraft: every stored draft is offered, one of
 // a deleted-and-recreated object with a warning; the one chosen is adopted,
-// the others stay stored; another kedit editing the object is named
-// (#10, defect 9).
+// the others stay stored; another kedit editing the object is named.
 func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 	mine := "apiVersion: v1\ndata:\n  bar: \"1\"\n  foo: recovered\nkind: ConfigMap\nmetadata:\n  name: testmap\n  namespace: default\n"
 	fd := &fakeDrafts{path: "/d/testmap_3.yaml", others: []drafts.Editor{{PID: 4242, Path: "/d/testmap_4.yaml"}}, stored: []*drafts.Draft{
@@ -258,7 +255,7 @@ func TestRecoveryOffersEveryStoredDraft(t *testing.T) {
 
 // TestSignalEndsAfterEditor: a signal quits at once, keeping what the
 // in-app editor holds; while $EDITOR runs it waits for it, and keeps what
-// it wrote (#10, defects 5 and 10).
+// it wrote.
 func TestSignalEndsAfterEditor(t *testing.T) {
 	m := newApp(t, 80, 24, &fakeRunner{})
 	m = drive(t, m, keys("i")...)
@@ -293,232 +290,11 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 	}
 }
 
-// TestEditorFiles: $EDITOR's file is created O_EXCL, 0600, in a private
-// 0700 directory ($XDG_RUNTIME_DIR/kedit, else kedit-<uid> in /dev/shm
-// when it is a tmpfs, else in the temp directory), removed once read back;
-// a killed kedit's leftover is removed at the next start, a running
-// kedit's is not.
-func TestEditorFiles(t *testing.T) {
-	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	path, err := writeEditorFile("secret: value\n", model.FormatYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Dir(path) != filepath.Join(runtime, "kedit") {
-		t.Errorf("file in %s, want $XDG_RUNTIME_DIR/kedit", filepath.Dir(path))
-	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
-		t.Errorf("file mode %o", fi.Mode().Perm())
-	}
-	if fi, _ := os.Stat(filepath.Dir(path)); fi.Mode().Perm() != 0o700 {
-		t.Errorf("directory mode %o", fi.Mode().Perm())
-	}
-	if err := os.WriteFile(path, []byte("secret: edited\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if msg := readBack(path, nil, "secret: value\n", false, nil); msg.text != "secret: edited\n" || msg.err != nil {
-		t.Errorf("read back %+v", msg)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Error("the file is not removed once read back")
-	}
-	// A hang-up after the editor wrote: what it wrote is kept.
-	path, _ = writeEditorFile("a: 1\n", model.FormatYAML)
-	_ = os.WriteFile(path, []byte("a: 2\n"), 0o600)
-	if msg := readBack(path, nil, "a: 1\n", false, errors.New("could not restore the terminal")); msg.text != "a: 2\n" {
-		t.Errorf("after a failed terminal restore: %+v", msg)
-	}
-
-	dir := filepath.Join(runtime, "kedit")
-	dead := filepath.Join(dir, "edit-"+strconv.Itoa(deadPID(t))+"-1.yaml")
-	alive := filepath.Join(dir, "edit-1-1.yaml") // init never ends
-	mine, _ := writeEditorFile("x", model.FormatYAML)
-	foreign := filepath.Join(dir, "notes.txt")
-	for _, p := range []string{dead, alive, foreign} {
-		if err := os.WriteFile(p, nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := RemoveEditorFiles(false); err != nil {
-		t.Fatal(err)
-	}
-	for p, want := range map[string]bool{dead: false, alive: true, mine: true, foreign: true} {
-		if _, err := os.Stat(p); (err == nil) != want {
-			t.Errorf("%s exists: %v, want %v", filepath.Base(p), err == nil, want)
-		}
-	}
-	if err := RemoveEditorFiles(true); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(mine); err == nil {
-		t.Error("this kedit's own file stays as it ends")
-	}
-
-	// Without XDG_RUNTIME_DIR and without a tmpfs at /dev/shm: kedit-<uid>
-	// in the temp directory.
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	setShmDir(t, t.TempDir())
-	if fsutil.IsTmpfs(shmDir) {
-		t.Fatalf("the test's stand-in for a disk, %s, is a tmpfs", shmDir)
-	}
-	if got, err := EditorDir(); err != nil || got != filepath.Join(tmp, "kedit-"+strconv.Itoa(os.Getuid())) {
-		t.Errorf("EditorDir = %s, %v", got, err)
-	}
-	// A symlink there is refused, never followed.
-	t.Setenv("TMPDIR", t.TempDir())
-	if err := os.Symlink(t.TempDir(), filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := writeEditorFile("x", model.FormatYAML); err == nil || !strings.Contains(err.Error(), "symlink") {
-		t.Errorf("a symlinked directory: %v", err)
-	}
-}
-
-// deadPID returns the pid of a process that has ended.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	p, err := os.StartProcess("/bin/true", []string{"true"}, &os.ProcAttr{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	return p.Pid
-}
-
 // TestPickKeysAreInTheKeyMap: the keys that choose a stored draft are data.
 func TestPickKeysAreInTheKeyMap(t *testing.T) {
 	for i := 1; i <= 9; i++ {
 		if !key.Matches(keyMsg(strconv.Itoa(i)), common.DefaultPromptKeyMap().Pick) {
 			t.Errorf("%d does not pick", i)
-		}
-	}
-}
-
-// setShmDir points EditorDir's shared-memory fallback at dir for the test.
-func setShmDir(t *testing.T, dir string) {
-	old := shmDir
-	shmDir = dir
-	t.Cleanup(func() { shmDir = old })
-}
-
-// TestEditorDirPrefersATmpfs: without XDG_RUNTIME_DIR, $EDITOR's files go
-// to kedit-<uid> in /dev/shm when that is a tmpfs (the file system holds
-// them in memory), else to the temp directory. Which of the two this
-// machine gets is read from /dev/shm itself, so both answers are checked
-// against the rule.
-func TestEditorDirPrefersATmpfs(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	want := filepath.Join(tmp, "kedit-"+strconv.Itoa(os.Getuid()))
-	if fsutil.IsTmpfs("/dev/shm") {
-		want = filepath.Join("/dev/shm", "kedit-"+strconv.Itoa(os.Getuid()))
-	}
-	got, err := EditorDir()
-	if err != nil || got != want {
-		t.Fatalf("EditorDir = %s, %v; want %s", got, err, want)
-	}
-	if fi, err := os.Lstat(got); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		t.Errorf("%s: %v, %v", got, fi, err)
-	}
-	// A relative XDG_RUNTIME_DIR is not one (the spec wants it absolute).
-	t.Setenv("XDG_RUNTIME_DIR", "run")
-	if again, err := EditorDir(); err != nil || again != want {
-		t.Errorf("with a relative XDG_RUNTIME_DIR: %s, %v", again, err)
-	}
-}
-
-// TestEditorFileOf names the $EDITOR file each side file belongs to.
-func TestEditorFileOf(t *testing.T) {
-	for name, want := range map[string]string{
-		"edit-12-34.yaml":        "edit-12-34.yaml",
-		".edit-12-34.yaml.swp":   "edit-12-34.yaml",
-		".edit-12-34.yaml.swo":   "edit-12-34.yaml",
-		".edit-12-34.yaml.swn":   "edit-12-34.yaml",
-		"edit-12-34.yaml~":       "edit-12-34.yaml",
-		"#edit-12-34.yaml#":      "edit-12-34.yaml",
-		".#edit-12-34.yaml":      "edit-12-34.yaml",
-		".edit-12-34.yaml.tmp":   ".edit-12-34.yaml.tmp",
-		"notes.txt":              "notes.txt",
-		"#":                      "#",
-		".sw":                    ".sw",
-		"edit-12-34.yaml.orig~~": "edit-12-34.yaml.orig~",
-	} {
-		if got := editorFileOf(name); got != want {
-			t.Errorf("editorFileOf(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
-// TestEditorSideFilesGoWithTheFile: what an editor leaves beside the file
-// (vim's swap files, backups, Emacs's auto-save and lock) holds the same
-// decoded values, so it is removed with the file when it is read back, and
-// with a killed kedit's file at the next start; another file's are kept.
-func TestEditorSideFilesGoWithTheFile(t *testing.T) {
-	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	path, err := writeEditorFile("password: hunter2\n", model.FormatYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, base := filepath.Split(path)
-	other, err := writeEditorFile("b: 2\n", model.FormatYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sides := func(base string) []string {
-		return []string{"." + base + ".swp", "." + base + ".swo", base + "~", "#" + base + "#"}
-	}
-	plant := func(names ...string) {
-		for _, n := range names {
-			if err := os.WriteFile(filepath.Join(dir, n), []byte("password: hunter2\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	plant(sides(base)...)
-	plant(sides(filepath.Base(other))...)
-	if err := os.Symlink("user@host.1:1", filepath.Join(dir, ".#"+base)); err != nil {
-		t.Fatal(err)
-	}
-	if msg := readBack(path, nil, "password: hunter2\n", false, nil); msg.err != nil {
-		t.Fatal(msg.err)
-	}
-	left := map[string]bool{}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		left[e.Name()] = true
-	}
-	for _, n := range append(sides(base), base, ".#"+base) {
-		if left[n] {
-			t.Errorf("%s is left after the file was read back", n)
-		}
-	}
-	for _, n := range append(sides(filepath.Base(other)), filepath.Base(other)) {
-		if !left[n] {
-			t.Errorf("another file's %s was removed", n)
-		}
-	}
-
-	// A killed kedit's side files go at the next start, with its file.
-	dead := "edit-" + strconv.Itoa(deadPID(t)) + "-1.yaml"
-	plant(append(sides(dead), dead)...)
-	if err := RemoveEditorFiles(false); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range append(sides(dead), dead) {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-			t.Errorf("a killed kedit's %s is left", n)
-		}
-	}
-	for _, n := range sides(filepath.Base(other)) {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
-			t.Errorf("a running kedit's %s was removed: %v", n, err)
 		}
 	}
 }

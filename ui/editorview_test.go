@@ -151,7 +151,7 @@ func TestEditorCheckResults(t *testing.T) {
 	m := drive(t, newApp(t, 80, 24, &fakeRunner{}), keys("i")...)
 	text := m.editor.Text()
 	bad := text + "x: ["
-	m = drive(t, m, editor.CheckedMsg{Opening: m.editor.Opening() - 1, Version: m.editor.Version() + 1, Text: bad, Parsed: model.ParseDraft(bad)})
+	m = drive(t, m, editor.CheckedMsg{Opening: m.editor.Opening() - 1, Version: m.editor.Version() + 1, Text: bad, Parsed: model.FormatYAML.ParseDraft(bad)})
 	if m.Session().Draft() != nil {
 		t.Fatal("a check of another opening reached the session")
 	}
@@ -220,7 +220,7 @@ func TestEditorParseErrorNote(t *testing.T) {
 }
 
 // invalidCause is a 422 on metadata.labels.
-var invalidCause = &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+var invalidCause = &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 	Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}
 
 // TestEditorCauseNotes: the field causes of a refused save are drawn under
@@ -393,17 +393,5 @@ func TestEditorDraftErrorsStillSaid(t *testing.T) {
 	var de *model.DraftError
 	if r.saves != 0 || m.screen != screenObject || !errors.As(m.Session().Draft().Err, &de) {
 		t.Fatalf("saves %d, screen %v", r.saves, m.screen)
-	}
-}
-
-// TestEditorCommandGetsTheTerminal: $EDITOR reads the terminal itself, not
-// the program's input (kedit's paste filter), which os/exec would copy
-// into a pipe, leaving the editor without a terminal.
-func TestEditorCommandGetsTheTerminal(t *testing.T) {
-	for _, editor := range []string{"vi", "code --wait"} {
-		t.Setenv("KUBE_EDITOR", editor)
-		if c := editorCommand("/tmp/x.yaml"); c.Stdin != os.Stdin {
-			t.Errorf("%s: the editor's input is %v, want os.Stdin", editor, c.Stdin)
-		}
 	}
 }

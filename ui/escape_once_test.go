@@ -191,7 +191,7 @@ func headerDrawnOnce(t *testing.T, r *rand.Rand) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 300, Height: 30})
+	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 300, Height: 30})
 	header := m.views.object.Header()
 	all := []string{name, ns, ctx, rv}
 	for i, what := range []string{"name", "namespace", "context", "resourceVersion"} {
@@ -216,7 +216,7 @@ func theirsWriteBy(t *testing.T, m App, r *fakeRunner, key, value, manager strin
 		t.Fatal(err)
 	}
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}))
 }
 
 // bannerDrawnOnce has manager change the object under a draft.

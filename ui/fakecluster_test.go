@@ -247,6 +247,17 @@ func (w *fakeWatch) Events() <-chan kube.WatchEvent { return nil }
 func (w *fakeWatch) Stop()                          { w.mu.Lock(); w.stop = true; w.mu.Unlock() }
 func (w *fakeWatch) stopped() bool                  { w.mu.Lock(); defer w.mu.Unlock(); return w.stop }
 
+// chanWatch is a watch whose events the test sends on its channel.
+type chanWatch <-chan kube.WatchEvent
+
+func (w chanWatch) Events() <-chan kube.WatchEvent { return w }
+func (w chanWatch) Stop()                          {}
+
+// watchOn is an Object's Watch whose events come on ch.
+func watchOn(ch <-chan kube.WatchEvent) func(context.Context) (Watcher, error) {
+	return func(context.Context) (Watcher, error) { return chanWatch(ch), nil }
+}
+
 // browserNow is the browser's clock in the app's tests: AGE and CHANGED
 // count from it.
 var browserNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

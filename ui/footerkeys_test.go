@@ -44,18 +44,18 @@ var objectModes = []struct {
 	{"deleted_draft", func(t *testing.T) App {
 		r := &fakeRunner{}
 		m := drafted(t, r)
-		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+		return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	}},
 	{"deleted", func(t *testing.T) App {
 		r := &fakeRunner{}
 		m := newApp(t, 100, 30, r)
-		return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+		return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	}},
 	{"from_set", func(t *testing.T) App {
 		return drive(t, setApp(t, newFakeCluster(t), 100, 30, "a", "b"), tea.KeyMsg{Type: tea.KeyEnter})
 	}},
 	{"cannot_remove", func(t *testing.T) App {
-		r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
+		r := &fakeRunner{fail: &apiError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
 			Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}
 		m := edit(t, newApp(t, 100, 30, r), "  bar: \"1\"\n", "")
 		return drive(t, m, keys("s")...)

@@ -11,7 +11,7 @@ import (
 // jsonApp is newApp with the session in JSON (-o json).
 func jsonApp(t *testing.T, w, h int, r *fakeRunner) App {
 	t.Helper()
-	return newApp(t, w, h, r, func(c *Config) { c.Session.SetFormat(model.FormatJSON) })
+	return newApp(t, w, h, r, func(c *Config) { c.Object.Session.SetFormat(model.FormatJSON) })
 }
 
 // TestJSONObjectViewDiffAndConflict: with -o json the object view shows
@@ -58,7 +58,7 @@ func TestJSONDraftErrorNamesLineAndColumn(t *testing.T) {
 	if view := plain(m); !strings.Contains(view, "column") || !strings.Contains(view, `a comma before "}"`) {
 		t.Errorf("the object view does not name the column:\n%s", view)
 	}
-	m = drive(t, m, keys("s")...)
+	drive(t, m, keys("s")...)
 	if r.saves != 0 {
 		t.Errorf("%d saves of a draft that does not parse", r.saves)
 	}
@@ -75,7 +75,7 @@ func TestObjectViewNamesTheSubresource(t *testing.T) {
 		if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0), At: t0}); err != nil {
 			t.Fatal(err)
 		}
-		c.Session = sess
+		c.Object.Session = sess
 	})
 	first := strings.SplitN(plain(m), "\n", 2)[0]
 	if !strings.Contains(first, "--subresource status") {

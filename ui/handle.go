@@ -5,43 +5,63 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/internal/say"
 )
 
-// handle hands ev to the session, turns its effects into commands and
-// brings the views up to date.
+// handle hands ev to the object shown (apply).
 func (m *App) handle(ev model.Event) tea.Cmd {
-	if m.gitOpsAsks(ev) {
-		// The first save of an object a GitOps tool reconciles waits for
-		// a yes (oncall.go).
-		return nil
-	}
-	cmd, _ := m.handleErr(ev)
+	cmd, _ := m.apply(m.objectState, ev)
 	return cmd
 }
 
 // handleErr is handle, and also returns why the session refused ev.
 func (m *App) handleErr(ev model.Event) (tea.Cmd, error) {
-	h := m.objectState.handle(m.ctx, ev)
-	theirs := m.theirsReadCmd(m.target, m.sess, ev)
-	if h.retry != "" {
-		m.status.Error(h.retry)
-	}
-	cmds := h.cmds
-	m.refresh()
-	// Even a refused event can move the session: merged text edited by
-	// hand with a block left in ends the rebase as a draft that cannot be
-	// saved yet.
-	cmds = append(cmds, m.moved(h.before, h.after, ev), theirs)
-	if h.err != nil {
-		m.refused(ev, h.err)
-	}
+	return m.apply(m.objectState, ev)
+}
+
+// apply hands ev to st's session, wherever st is (shown, a set's, left
+// for the browser): the one way an event reaches an object. It runs the
+// effects, says what there is to say where st is (notify), brings the
+// views up to date when st is shown, and sends what a set's save round
+// may send now. It also returns why the session refused ev.
+func (m *App) apply(st *objectState, ev model.Event) (tea.Cmd, error) {
+	shown := st == m.objectState
+	h := st.handle(m.ctx, ev)
 	// At once, as the effects are independent: a draft's write that
 	// finishes after a newer write or the deletion after a save is dropped
 	// by the store (their Seq), and the spinner's tick must not wait for
 	// a save to come back.
+	cmds := append(h.cmds, m.theirsReadCmd(st.target, st.sess, ev))
+	var yes *model.GitOpsYesError
+	switch {
+	case shown && errors.As(h.err, &yes):
+		// The first save of an object a GitOps tool reconciles waits for
+		// the user's yes (model/gitops.go): ask, and save at the yes.
+		m.oncall.gitOpsSave, m.oncall.gitOpsOwner = ev, escape.Safe(yes.Owner.Description())
+		m.ask(confirmGitOps)
+	case shown:
+		m.refresh()
+		// Even a refused event can move the session: merged text edited by
+		// hand with a block left in ends the rebase as a draft that cannot be
+		// saved yet.
+		cmds = append(cmds, m.moved(h.before, h.after, ev))
+		if h.err != nil {
+			m.refused(ev, h.err)
+		}
+	case h.err != nil:
+		m.notify(st, notice{common.ErrorText(h.err), noticeFailure})
+	default:
+		if n, ok := m.leftNotice(st, h, ev); ok {
+			m.notify(st, n)
+		}
+	}
+	for _, n := range h.notices {
+		m.notify(st, n)
+	}
+	cmds = append(cmds, m.pumpSet())
 	return tea.Batch(cmds...), h.err
 }
 
@@ -82,15 +102,6 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	if editing && state == before {
 		return nil
 	}
-	if over := m.screen; over == screenTimeline || over == screenLost || over == screenPreview || over == screenSource {
-		// These views only look: a new version or a save's outcome
-		// meanwhile leaves them open, but a conflict still takes over.
-		defer func() {
-			if m.screen == screenObject {
-				m.screen = over
-			}
-		}()
-	}
 	cmd := m.busy(state)
 	switch state {
 	case model.StateSaved:
@@ -118,14 +129,15 @@ func (m *App) moved(before, state model.State, ev model.Event) tea.Cmd {
 	default:
 		return cmd
 	}
-	if !editing {
-		m.screen = screenObject
+	if !editing && !m.looking() {
+		// A view that only looks stays open over the object view.
+		m.goTo(screenObject)
 	}
 	return cmd
 }
 
 // busy runs the spinner while a save is in flight, and says what a
-// rebase resubmitted at once merged.
+// rebase of a hot object resubmitted at once merged.
 func (m *App) busy(state model.State) tea.Cmd {
 	if state != model.StateSaving {
 		m.status.SetBusy("")
@@ -135,12 +147,9 @@ func (m *App) busy(state model.State) tea.Cmd {
 	m.status.Info("")
 	if a, ok := m.sess.RebasedAgain(); ok && a.Rounds > 0 {
 		// The save in flight is a rebase resubmitted at once: say what it
-		// merged.
+		// merged. (What --auto-rebase resubmitted is the session's
+		// notice: objectState.handle.)
 		m.status.Info(say.Again(a))
-	} else if a, ok := m.sess.AutoRebased(); ok {
-		// --auto-rebase resubmitted a clean rebase, never shown: the
-		// status bar still says what was merged.
-		m.status.Info(say.AutoRebased(a))
 	}
 	return cmd
 }
@@ -148,27 +157,35 @@ func (m *App) busy(state model.State) tea.Cmd {
 // saidSaved says that a save went through, and what --auto-rebase merged
 // on its way.
 func (m *App) saidSaved(ev model.Event) {
+	kept := say.Kept
+	if m.screen == screenSet {
+		kept = say.KeptInSet
+	}
+	if n, ok := savedNotice(m.sess, ev, kept); ok {
+		n.say(&m.status)
+	}
+}
+
+// savedNotice says that a save went through (ev, Saved or SaveVerified),
+// and what --auto-rebase merged on its way; kept ends it when the draft
+// keeps what the user wrote.
+func savedNotice(sess *model.Session, ev model.Event, kept escape.Text) (notice, bool) {
 	_, saved := ev.(model.Saved)
 	_, verified := ev.(model.SaveVerified)
 	if !saved && !verified {
-		return
+		return notice{}, false
 	}
-	text, whole := say.Saved(m.sess.Base().ResourceVersion, m.sess.LastSave(), m.sess.Ref().IsSecret())
-	if r := m.sess.LastSave(); r != nil && r.AutoRebased != nil {
+	text, whole := say.Saved(sess.Base().ResourceVersion, sess.LastSave(), sess.Ref().IsSecret())
+	if r := sess.LastSave(); r != nil && r.AutoRebased != nil {
 		text += " (" + say.AutoRebased(*r.AutoRebased) + ")"
 	}
-	if _, kept := m.sess.KeptAfterSave(); kept {
-		if m.screen == screenSet {
-			text += say.KeptInSet
-		} else {
-			text += say.Kept
-		}
+	if _, k := sess.KeptAfterSave(); k {
+		text += kept
 	}
 	if whole {
-		m.status.OK(text)
-	} else {
-		m.status.Error(text)
+		return notice{text, noticeOK}, true
 	}
+	return notice{text, noticeFailure}, true
 }
 
 // saidFailed says why a save failed, and asks before saving onto an
@@ -208,7 +225,8 @@ func (m *App) rebased(before model.State, ev model.Event, editing bool) {
 	case editing:
 		m.status.Error("the save met a change on the server: esc leaves the editor for the conflict view")
 	default:
-		m.screen = screenConflict
+		// A conflict takes over, from any view.
+		m.goTo(screenConflict)
 	}
 	if a, ok := m.sess.RebasedAgain(); ok && a.Stopped && afterConflict {
 		m.status.Info(say.AgainStopped(a))
@@ -226,4 +244,48 @@ func (m *App) refresh() {
 			m.views.object.SetSource(m.srcLine.line)
 		}
 	}
+}
+
+// The question before saving a draft made on an earlier object of this
+// name onto the object created again since, and the words for the rebases
+// resubmitted at once while an object's data keeps changing.
+
+// newObjectQuestion is asked before such a save, with or without
+// --auto-rebase.
+const newObjectQuestion = "your draft was made on an earlier object of this name, deleted since; save it onto the new one? (y/n)"
+
+// asksNewObject turns the session's refusal of a save (or a resubmit) of a
+// draft made on an earlier object into the question; the save waits for
+// the answer. It reports false for any other refusal.
+func (m *App) asksNewObject(ev model.Event, err error) bool {
+	var re *model.RecreatedError
+	if !errors.As(err, &re) {
+		return false
+	}
+	switch e := ev.(type) {
+	case model.SaveRequested:
+		e.OntoNewObject = true
+		m.newObjectSave = e
+	case model.Resubmit:
+		e.OntoNewObject = true
+		m.newObjectSave = e
+	default:
+		return false
+	}
+	m.ask(confirmNewObject)
+	return true
+}
+
+// answerNewObject takes y or n to newObjectQuestion: y saves onto the new
+// object (through the conflict view when it holds anything the draft's
+// object did not), n leaves the draft as it is.
+func (m App) answerNewObject(yes bool) (App, tea.Cmd) {
+	ev := m.newObjectSave
+	m.newObjectSave = nil
+	if !yes || ev == nil {
+		m.status.Info("not saved; the draft is kept, made on the earlier object")
+		return m, nil
+	}
+	cmd := m.handle(ev)
+	return m, cmd
 }

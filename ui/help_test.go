@@ -37,7 +37,7 @@ var everyView = []struct {
 	{"object_blame", func(t *testing.T, w, h int) App { return drive(t, newApp(t, w, h, &fakeRunner{}), keys("b")...) }},
 	{"object_demo", func(t *testing.T, w, h int) App {
 		fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-		return newApp(t, w, h, &fakeRunner{}, func(c *Config) { c.Demo = fake })
+		return newApp(t, w, h, &fakeRunner{}, func(c *Config) { c.Object.Demo = fake })
 	}},
 	{"secret", func(t *testing.T, w, h int) App { return newSecretApp(t, w, h, &fakeRunner{}) }},
 	{"conflict", func(t *testing.T, w, h int) App {

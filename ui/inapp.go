@@ -1,8 +1,10 @@
 package ui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	"encoding/base64"
+	"io"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -56,7 +58,7 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 		// A save met a conflict while the editor was open (reopened
 		// while it was in flight): its view opens now, with the text
 		// just kept merged in.
-		m.screen = screenConflict
+		m.goTo(screenConflict)
 		return m, tea.Batch(cmds...)
 	}
 	if save && !m.schemaHold(escape.Safe(m.keys.Editor.Save.Help().Key)) {
@@ -73,7 +75,8 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 // own base: no marks. The causes of a refused save are drawn under their
 // fields' lines.
 func (m *App) openEditor(text string, merged bool) tea.Cmd {
-	m.screen, m.editingMerged, m.editorFrom = screenEditor, merged, text
+	m.editingMerged, m.editorFrom = merged, text
+	m.goTo(screenEditor)
 	var causes []model.FieldCause
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
@@ -101,7 +104,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 // closeEditor leaves the in-app editor for screen s, bringing the views
 // up to the session: they are not while the editor is open.
 func (m *App) closeEditor(s screen) {
-	m.screen = s
+	m.goTo(s)
 	m.refresh()
 }
 
@@ -180,4 +183,94 @@ func editorHelpPage(e editor.Model, k helppage.KeyMap) helppage.KeyMap {
 	t := e.TextKeys()
 	k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom = t.Up, t.Down, t.PageUp, t.PageDown, t.DocStart, t.DocEnd
 	return k
+}
+
+// The in-app editor's intents that stay in it: ctrl+c keeping the text,
+// and a copy handed to the terminal's clipboard.
+
+// keepEditorText answers ctrl+c in the in-app editor (editor.KeepMsg):
+// what is typed becomes the draft at once, the editor stays open, and the
+// status line says so, and that a second ctrl+c quits (as ctrl+c does
+// elsewhere, asking first when the draft would be lost). The merged result
+// is not the draft until the rebase takes it: quitting keeps it as the
+// draft, as every end of kedit does.
+func (m App) keepEditorText() (App, tea.Cmd) {
+	if m.screen != screenEditor {
+		return m, nil
+	}
+	again := m.keys.Editor.ForceQuit.Help().Key
+	leave := m.keys.Editor.Leave.Help().Key
+	if m.editingMerged {
+		m.status.Info(escape.Textf("editing the merged result: %s again quits and keeps it as the draft, %s leaves", again, leave))
+		return m, nil
+	}
+	var cmd tea.Cmd
+	if m.editor.Unkept() {
+		cmd = m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom})
+		m.editor.SetKept(m.editor.Version())
+	}
+	switch d := m.sess.Draft(); {
+	case d == nil:
+		m.status.Info(escape.Textf("nothing typed to keep: %s again quits, %s leaves", again, leave))
+	case d.Err != nil:
+		// The note under its line says why.
+		m.status.Info(escape.Textf("draft kept, not yet one that can be saved: %s again quits, %s leaves", again, leave))
+	case m.inMemory():
+		m.status.Info(escape.Textf("draft kept, in memory only: %s again asks before it is lost, %s leaves", again, leave))
+	default:
+		m.status.Info(escape.Textf("draft kept: %s again quits, %s leaves", again, leave))
+	}
+	return m, cmd
+}
+
+// maxClipboard is the longest text handed to the terminal's clipboard:
+// terminals refuse longer OSC 52 sequences (xterm's default limit is
+// about this, in base64).
+const maxClipboard = 74_994
+
+// copied says what a copy or a cut in the in-app editor took and hands it
+// to the terminal's clipboard (editor.CopyMsg); kedit's own register has it
+// in any case.
+func (m App) copied(c editor.CopyMsg) (App, tea.Cmd) {
+	if len(c.Text) > maxClipboard {
+		return m.sayOfEditorText(c.Said + ": too long for the terminal's clipboard, in kedit's register only")
+	}
+	m, cmd := m.sayOfEditorText(c.Said)
+	if m.cfg.Clipboard == nil {
+		return m, cmd
+	}
+	return m, tea.Batch(cmd, clipboardCmd(m.cfg.Clipboard, c.Text))
+}
+
+// sayOfEditorText says what a key did to the in-app editor's text (a cut,
+// a replace). A status line is of the draft it was said of, and the text
+// typed becomes the draft once typing pauses, which would take it away
+// at once: the text becomes the draft first, as ctrl+c makes it, so that
+// what is said stays until the text changes again. (The merged result
+// is not the draft while it is edited: nothing changes the state then.)
+func (m App) sayOfEditorText(said escape.Text) (App, tea.Cmd) {
+	var cmd tea.Cmd
+	if m.screen == screenEditor && !m.editingMerged && m.editor.Unkept() {
+		cmd = m.handle(model.DraftEdited{Text: m.editor.Text(), From: m.editorFrom})
+		m.editor.SetKept(m.editor.Version())
+	}
+	m.status.Info(said)
+	return m, cmd
+}
+
+// clipboardCmd writes text to the terminal's clipboard as an OSC 52
+// sequence. A terminal that does not allow it ignores the sequence, so
+// there is nothing to report. The renderer writes to the same terminal
+// from its own goroutine; each write of an *os.File is whole.
+func clipboardCmd(w io.Writer, text string) tea.Cmd {
+	seq := osc52(text)
+	return func() tea.Msg {
+		_, _ = w.Write(seq)
+		return nil
+	}
+}
+
+// osc52 is the sequence that sets the clipboard to text.
+func osc52(text string) []byte {
+	return []byte("\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\a")
 }

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -101,7 +103,7 @@ func (m App) forceQuit() (App, tea.Cmd) {
 
 // edit opens the draft, or the rebase's merged result, in $EDITOR or in the
 // in-app editor. Editing the draft asks once whether the user may save the
-// object (access.go).
+// object (objectintents.go).
 func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 	text, err := m.sess.DraftText()
 	if e.Merged {
@@ -116,20 +118,112 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 		cmd = m.openEditor(text, e.Merged)
 	} else {
 		m.life.editorOpen = true
-		var head editorHead
-		head.refused, head.refusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
+		var head editfile.Head
+		head.Refused, head.RefusedAfterSchema = m.refusedHead(text, 0), m.refusedHead(text, 1)
 		if e.Merged && m.diag.text != text {
 			// The merged result has not been checked: it is, as the
 			// file is written, and its head says what the schema refuses.
-			head.late = m.mergedHead(text)
+			head.Late = m.mergedHead(text)
 		}
 		if m.opened != nil && m.opened.Schema != nil {
-			head.schema = m.opened.Schema
+			head.Schema = m.opened.Schema
 		}
-		cmd = editHeadCmd(head, text, e.Merged, m.sess.Format())
+		cmd = editCmd(head, text, e.Merged, m.sess.Format())
 	}
 	if !e.Merged {
 		cmd = tea.Batch(cmd, m.askAccess())
 	}
+	return m, cmd
+}
+
+// Routing the user's input: a key goes to a pending question, else to the
+// help page while it shows, else to the active view; each answers with
+// what it asks of the app (intent.go).
+
+// key routes a key: a pending question takes its answer, the help page
+// when it shows takes its keys, and else the active view takes it. Each
+// acts on its own keys and answers with what it asks of the app (answer),
+// ctrl+c included.
+func (m App) key(msg tea.KeyMsg) (App, tea.Cmd) {
+	if key.Matches(msg, m.keys.Screen.Redraw) {
+		return m, tea.ClearScreen
+	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.screen != screenEditor && m.screen != screenBrowser {
+		// Keys typed faster than the terminal is read (a quick typist, a
+		// slow link, tmux) arrive as one message, which would match no
+		// binding: each is a key of its own. One that opens the in-app
+		// editor makes the rest typing. (The editor takes runes as text,
+		// and the browser splits them itself.)
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			one := msg
+			one.Runes = []rune{r}
+			var cmd tea.Cmd
+			m, cmd = m.key(one)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
+	if msg.Paste && m.screen == screenEditor && m.confirm.kind == confirmNone {
+		// A paste is text for the editor, never a key of the app's, and
+		// a long one comes as thousands: matching bindings would render
+		// each as a string, once per binding. It goes where it is seen.
+		m.help.Close()
+		var cmd tea.Cmd
+		m.editor, cmd = m.editor.Update(msg)
+		return m, cmd
+	}
+	if m.confirm.kind != confirmNone {
+		var cmd tea.Cmd
+		m.prompt, cmd = m.prompt.Update(msg)
+		return m.answer(cmd)
+	}
+	if m.help.Shown() {
+		var cmd tea.Cmd
+		m.help, cmd = m.help.Update(msg)
+		return m.answer(cmd)
+	}
+	if m.requestsOpen {
+		var cmd tea.Cmd
+		m.requests, cmd = m.requests.Update(msg)
+		return m.answer(cmd)
+	}
+	if m.tourTakes(msg) {
+		var cmd tea.Cmd
+		m.tour, cmd = m.tour.Update(msg)
+		return m.answer(cmd)
+	}
+	if m.opensRequests(msg) {
+		return m.openRequests()
+	}
+	return m.toView(msg)
+}
+
+// toView hands a key to the active view, and acts on its answer.
+func (m App) toView(msg tea.KeyMsg) (App, tea.Cmd) {
+	blaming := m.screen == screenObject && m.object.Blaming()
+	cmd := m.views.update(m.screen, msg)
+	if blaming && !m.object.Blaming() {
+		// The status bar named the blame cursor's line: it goes with the
+		// blame, before the key's own answer is said.
+		m.status.Info("")
+	}
+	return m.answer(cmd)
+}
+
+// mouse hands a mouse event to the view that scrolls or clicks with it.
+func (m App) mouse(msg tea.MouseMsg) (App, tea.Cmd) {
+	// The views count their lines from the body's top, under the tour's
+	// line when it shows.
+	msg.Y -= m.frame.topHeight()
+	if m.requestsOpen {
+		var cmd tea.Cmd
+		m.requests, cmd = m.requests.Update(msg)
+		return m, cmd
+	}
+	if !pages[m.screen].mouse {
+		return m, nil // the view does not take the mouse
+	}
+	cmd := m.views.update(m.screen, msg)
 	return m, cmd
 }

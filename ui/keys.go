@@ -73,25 +73,66 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// EditorKeyMap is the in-app editor's keys besides its text's own
-// (textedit.KeyMap): leaving it, saving, and its help. Every other key is
-// typed into the text, q and ? included.
-type EditorKeyMap struct {
-	// Leave goes back, keeping what was typed as the draft; inside the
-	// find or go-to-line prompt it closes the prompt instead. Save keeps
-	// it and saves, from the prompt too.
-	Leave, Save key.Binding
-
-	// Help shows every key, as ? does elsewhere (? is typed).
-	Help, ForceQuit key.Binding
+// helpSource is what the footer and the help page show of the active
+// view: its name, its bindings for the footer and in groups, its help key,
+// and the help page's keys over it.
+type helpSource struct {
+	name  string
+	short []key.Binding
+	full  [][]key.Binding
+	help  key.Binding
+	page  helppage.KeyMap
 }
 
-// DefaultEditorKeyMap returns the in-app editor's keys.
-func DefaultEditorKeyMap() EditorKeyMap {
-	return EditorKeyMap{
-		Leave:     common.Binding("leave, keep the draft", "esc"),
-		Save:      common.Binding("save", "ctrl+s"),
-		Help:      common.Binding("help", "f1"),
-		ForceQuit: common.ForceQuitKey(),
+// keyHelp is a view's keys for the footer and the help page.
+type keyHelp interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// helpSource returns the active view's keys.
+func (m App) helpSource() helpSource {
+	src := func(name string, v keyHelp, help key.Binding) helpSource {
+		page := m.keys.HelpPage
+		page.Close = help
+		return helpSource{name: name, short: v.ShortHelp(), full: v.FullHelp(), help: help, page: page}
 	}
+	k := m.keys
+	if m.requestsOpen {
+		return src("request pane", m.requests, k.Requests.Help)
+	}
+	s := m.viewHelpSource(src)
+	// The request pane opens over every view: its key is in each one's
+	// help (alt+l in the in-app editor's, where L is typed).
+	open := k.Requests.Open
+	if m.screen == screenEditor {
+		open = k.Requests.OpenInEditor
+	}
+	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open})
+	if m.cfg.Tour && m.tour.Step() < len(tour.Steps) {
+		// kedit demo --tour's skip key, over every view.
+		s.short = append(s.short[:len(s.short):len(s.short)], m.keys.Tour.ShortHelp()...)
+		s.full = append(s.full, m.keys.Tour.FullHelp()...)
+	}
+	return s
+}
+
+// viewHelpSource returns the active view's own keys, from its page.
+func (m App) viewHelpSource(src func(string, keyHelp, key.Binding) helpSource) helpSource {
+	p := pages[m.screen]
+	s := src(p.name, p.keys(m.views), p.help(m.keys))
+	if p.helpPage != nil {
+		s.page = p.helpPage(m.views, s.page)
+	}
+	return s
+}
+
+// helpView is the footer: the active view's keys, or, with the help page
+// shown, how to scroll and close it.
+func (m App) helpView() string {
+	if m.help.Shown() {
+		return common.FooterLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width, common.FooterRows(m.frame.height))
+	}
+	src := m.helpSource()
+	return common.FooterLine(m.styles, src.short, src.help, m.frame.width, common.FooterRows(m.frame.height))
 }

@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"sort"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/say"
 )
 
 // Leaving an object for the browser (esc): waiting for its outcomes,
@@ -42,7 +46,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	if st.watch != nil {
 		cmds = append(cmds, stopCmd(st.watch.Stop))
 	}
-	st.watch, st.events = nil, nil
+	st.watch, st.events, st.connKnown = nil, nil, false
 	if d := st.sess.Draft(); d != nil {
 		// It stays open, in the registry, until opened again.
 		if st.inMemory() {
@@ -58,7 +62,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 		m.status.Info("")
 	}
 	m.objectState = &objectState{}
-	m.screen = screenBrowser
+	m.goTo(screenBrowser)
 	m.help.Close()
 	coll := st.target.Collection()
 	if cur := m.browsing.listed; cur == nil || cur.Mapping.Resource != coll.Mapping.Resource ||
@@ -80,41 +84,53 @@ func closeCmd(st *objectState) tea.Cmd {
 	return stopCmd(st.opened.Close)
 }
 
-// leftOutcome takes an outcome of the commands of st, an object left for
-// the browser with a draft, or closing: the draft's write or deletion, a
-// failure said with the object's name. A closing object whose last outcome is
-// back is closed, and the store's drafts are listed again, as its
-// deletion may have come after the last listing.
-func (m App) leftOutcome(st *objectState, msg tea.Msg) (App, tea.Cmd) {
-	var cmds []tea.Cmd
-	var n notice
-	said := false
-	switch msg := msg.(type) {
-	case performedMsg:
-		st.inflight--
-		if seq := storeSeq(msg.effect); seq > 0 {
-			n, said = st.draftStored(msg.effect, seq, msg.err)
-		} else if msg.err != nil {
-			n, said = notice{common.ErrorText(msg.err), true}, true
-		}
-		if msg.event != nil {
-			cmds = append(cmds, st.handle(m.ctx, msg.event).cmds...)
-		}
-	case storedDraftsMsg:
-		n, said = st.storedDrafts(msg)
+// leftNotice says what ev did to st, an object left for the browser (or
+// closing), that no view of it shows: how its save ended. A retry's
+// attempt and what --auto-rebase resubmitted are the session's own
+// notices (objectState.handle).
+func (m *App) leftNotice(st *objectState, h handled, ev model.Event) (notice, bool) {
+	if _, member := m.memberOf(st); member || h.after == h.before {
+		return notice{}, false
 	}
-	// A retry's back-off ends unheard: a failed save of an object not
-	// shown waits for the user, who sees it failed when it is opened. Only
-	// a failure is said: where the draft is was said on leaving.
-	if said && n.err {
-		n.text = objectName(st.key()) + ": " + n.text
-		n.say(&m.status)
+	switch h.after {
+	case model.StateSaved:
+		// The browser's row of the object opens the draft it keeps.
+		return savedNotice(st.sess, ev, say.KeptInSet)
+	case model.StateFailed:
+		if f := st.sess.Failure(); f != nil && !f.Kind.Retryable() {
+			return notice{say.Failure(f), noticeFailure}, true
+		}
+	case model.StateRebasing, model.StateResolving:
+		return notice{"the save met a change on the server; the draft is kept: enter opens it, c its conflicts", noticeFailure}, true
+	}
+	return notice{}, false
+}
+
+// settleLeft lets go of st, an object left for the browser (or closing),
+// once its draft is gone (its save, tried again, went through), closes it
+// once its last outcome is back (and lists the store's drafts again, as its
+// deletion may have come after the last listing), and marks the browser's
+// drafts again.
+func (m *App) settleLeft(st *objectState) []tea.Cmd {
+	var cmds []tea.Cmd
+	if cur, open := m.objects.open[st.id.key]; open && cur == st && !st.keepsDraft() {
+		m.shelf.forget(st.key())
+		if m.objects.release(st) {
+			cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
+		}
 	}
 	if m.objects.closed(st) {
 		cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
 	}
 	m.browser.SetDrafts(m.shelf.marks(m.left()))
-	return m, tea.Batch(cmds...)
+	return cmds
+}
+
+// keepsDraft reports whether an object not shown has anything of the
+// user's to keep open for: a draft, a rebase, or a save on its way.
+func (o *objectState) keepsDraft() bool {
+	st := o.sess.State()
+	return o.sess.Draft() != nil || o.sess.Rebase() != nil || st == model.StateSaving || st == model.StateWaitingTheirs
 }
 
 // listOn shows collection c in the browser, in place of what it listed.
@@ -148,11 +164,98 @@ func (m App) showsContent() bool {
 	return false
 }
 
-// othersInMemory names the objects not shown whose draft exists only in
-// memory, which quitting loses, sorted: those left for the browser, and
+// othersInMemory names the open objects not shown whose draft exists only
+// in memory, which quitting loses, sorted: those left for the browser, or
 // the set's.
 func (m App) othersInMemory() []DraftKey {
-	out := append(inMemory(m.left()), m.setInMemory()...)
+	var out []DraftKey
+	for k, st := range m.objects.open {
+		if st != m.objectState && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
+			out = append(out, k)
+		}
+	}
 	sortKeys(out)
 	return out
+}
+
+// shelf is which objects the store has drafts of on this cluster. With
+// the objects left for the browser with a draft (left), which stay open
+// and are taken up again when opened again, so that the draft comes back
+// without the recovery question, they are the browser's DRAFT column.
+type shelf struct {
+	stored map[DraftKey]DraftPlace
+}
+
+// left are the objects left for the browser with a draft: the open objects
+// but the one shown, as the browser and a set never go together.
+func (m App) left() map[DraftKey]*objectState {
+	out := map[DraftKey]*objectState{}
+	if m.set != nil {
+		return out
+	}
+	for k, st := range m.objects.open {
+		if st != m.objectState {
+			out[k] = st
+		}
+	}
+	return out
+}
+
+// leftWith returns the object key if it was left with a draft.
+func (m App) leftWith(key DraftKey) (*objectState, bool) {
+	st, ok := m.left()[key]
+	return st, ok
+}
+
+// setStored takes the store's drafts on this cluster.
+func (s *shelf) setStored(entries []drafts.Entry) {
+	s.stored = map[DraftKey]DraftPlace{}
+	for _, e := range entries {
+		s.stored[entryKey(e)] = DraftStored
+	}
+}
+
+// forget drops the store's mark of key: its draft was saved or discarded,
+// and the store's answer follows.
+func (s *shelf) forget(key DraftKey) { delete(s.stored, key) }
+
+// marks are the objects with a draft, for the browser: the store's, and
+// those left with a draft in this run (left), which may exist only in
+// memory.
+func (s shelf) marks(left map[DraftKey]*objectState) map[DraftKey]DraftPlace {
+	marks := make(map[DraftKey]DraftPlace, len(s.stored)+len(left))
+	for k, p := range s.stored {
+		marks[k] = p
+	}
+	for k, st := range left {
+		if st.inMemory() {
+			marks[k] = DraftInMemory
+		} else {
+			marks[k] = DraftStored
+		}
+	}
+	return marks
+}
+
+// sortKeys sorts objects by name, then namespace.
+func sortKeys(keys []DraftKey) {
+	sort.Slice(keys, func(i, j int) bool {
+		return string(objectName(keys[i]))+keys[i].Namespace < string(objectName(keys[j]))+keys[j].Namespace
+	})
+}
+
+// lostText says that the objects keys, not shown, have a draft only in
+// memory, for the quit question; "" for none.
+func lostText(keys []DraftKey) escape.Text {
+	if len(keys) == 0 {
+		return ""
+	}
+	names := make([]escape.Text, len(keys))
+	for i, k := range keys {
+		names[i] = objectName(k)
+	}
+	if len(names) == 1 {
+		return "the draft of " + names[0] + " exists only in memory and will be lost"
+	}
+	return "the drafts of " + escape.Join(names, ", ") + " exist only in memory and will be lost"
 }

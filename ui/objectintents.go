@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"errors"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/escape"
+	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/conflict"
@@ -28,7 +31,7 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		cmd = m.handle(model.RebaseRequested{})
 		if m.sess.Rebase() != nil {
 			// Also when a rebase was already under way: r shows it again.
-			m.screen = screenConflict
+			m.goTo(screenConflict)
 		}
 	case object.DiscardMsg:
 		if m.sess.Draft() == nil {
@@ -38,18 +41,18 @@ func (m App) objectIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 	case object.ShowConflictsMsg:
 		if m.sess.Rebase() != nil {
-			m.screen = screenConflict
+			m.goTo(screenConflict)
 		}
 	case object.ShowTimelineMsg:
 		m.timeline.Open(timelineContent(m.sess, history.Path{}))
-		m.screen = screenTimeline
+		m.push(screenTimeline)
 		// The audit log is read again each time: a write logged since is
 		// in it.
 		cmd = m.timeline.ReadHistory(m.ctx, m.history)
 	case object.PreviewMsg:
 		var err error
 		if cmd, err = m.handleErr(model.PreviewRequested{}); err == nil {
-			m.screen = screenPreview
+			m.push(screenPreview)
 			m.preview.SetContent(previewContent(m.sess))
 		}
 	case object.DemoWriteMsg:
@@ -82,7 +85,7 @@ func (m App) conflictIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		// Back to the draft, unchanged: the rebase and its resolutions
 		// are dropped; r (or a save that conflicts) starts a new one.
 		cmd = m.handle(model.AbandonRebase{})
-		m.screen = screenObject
+		m.goTo(screenObject)
 		m.status.Info("back to the draft, unchanged; r rebases again")
 	default:
 		return m, nil, false
@@ -121,4 +124,64 @@ func (m *App) demoAct(act func(DemoWriter), doing, outside escape.Text) {
 	}
 	act(m.demo)
 	m.status.Info(doing)
+}
+
+// A user who may read an object but not save it learns so when starting a
+// draft, not only at the 403 of the save: the first e or i of an object
+// asks the server once (one SelfSubjectAccessReview, not at start-up, which
+// stays one GET), and a no is said at that e or i and every later one. The
+// draft can still be made; the save is still sent when asked, as rights
+// may have been given meanwhile.
+
+// accessCheckedMsg is the server's answer to whether the user may save
+// the object of session sess.
+type accessCheckedMsg struct {
+	of  objectID
+	err error
+}
+
+// accessState is what the app learnt of the user's right to save one
+// object.
+type accessState struct {
+	asked bool
+	// denied is the server's no; nil while unknown or allowed.
+	denied *kube.ForbiddenError
+}
+
+// askAccess says a known no, or asks the server, once per object.
+func (m *App) askAccess() tea.Cmd {
+	if m.access.denied != nil {
+		m.sayDenied()
+		return nil
+	}
+	if m.access.asked || m.opened == nil || m.opened.MaySave == nil {
+		return nil
+	}
+	m.access.asked = true
+	ctx, id, may := m.ctx, m.id, m.opened.MaySave
+	return func() tea.Msg { return accessCheckedMsg{of: id, err: may(ctx)} }
+}
+
+// accessChecked takes the server's answer. A question that could not be
+// asked says nothing: the save's own answer will.
+func (m *App) accessChecked(msg accessCheckedMsg) {
+	var denied *kube.ForbiddenError
+	if !errors.As(msg.err, &denied) {
+		return
+	}
+	st, shown := m.whose(msg.of)
+	if st == nil {
+		return // let go of meanwhile
+	}
+	// An object left for the browser meanwhile learns it too.
+	st.access.denied = denied
+	if shown {
+		m.sayDenied()
+	}
+}
+
+// sayDenied says that the draft can be made but not saved.
+func (m *App) sayDenied() {
+	d := m.access.denied
+	m.status.ObjectError(escape.Textf("you may not %s %s: a draft can be made but not saved", d.Verb, d.Target.Objects()))
 }

@@ -22,21 +22,25 @@ import (
 // browser with a draft and taken up again when opened again), so that no
 // copy of it can fall behind the other.
 type objectState struct {
-	// id names it for the outcomes of its commands (registry.go).
+	// id names it for the outcomes of its commands (objectstate.go).
 	id     objectID
 	sess   *model.Session
 	runner Performer
 	drafts Drafts
-	// target names the object, opened the Cluster's handle on it; both
-	// nil for an app started on Config.Session.
+	// target names the object (nil for an Object without one, which only
+	// tests make), opened the Cluster's handle on it.
 	target *kube.Target
 	opened *Object
 	// events is the watch's channel, watch the watch the app started.
 	events <-chan kube.WatchEvent
 	watch  Watcher
+	// conn is how the watch's link to the server stands, once connKnown:
+	// the object's own watch's, or the set's.
+	conn      kube.Connection
+	connKnown bool
 	// inflight counts the commands whose outcome has not come back
 	// (effects, moves of stored drafts): an object let go of is closing
-	// until they are (registry.go).
+	// until they are (objectstate.go).
 	inflight int
 
 	// stored are the drafts earlier runs left, offered until answered.
@@ -69,9 +73,9 @@ type objectState struct {
 	// oncall is what the on-call keys keep for this object: a GitOps
 	// owner's save confirmed once is confirmed for this object only.
 	oncall oncallState
-	// access is whether the user may save this object (access.go).
+	// access is whether the user may save this object (objectintents.go).
 	access accessState
-	// srcLine is what the object view says of its source (sourceline.go).
+	// srcLine is what the object view says of its source (sourcewrite.go).
 	srcLine sourceLineState
 	// diag is the schema's word on the draft (diagnostics.go).
 	diag diagState
@@ -99,9 +103,10 @@ func (m *App) take(st *objectState, fresh bool) {
 		}
 	}
 	m.objectState = st
-	m.screen = screenObject
+	m.goTo(screenObject)
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
+	m.showConnection()
 	if m.set != nil {
 		m.views.conflict.SetObject(objectName(keyOf(m.target)))
 	}
@@ -113,32 +118,32 @@ func (m *App) take(st *objectState, fresh bool) {
 
 // handled is what an event did to an object: its session's state before
 // and after, the commands performing the effects, why the session refused
-// the event, and what there is to say of it.
+// the event, and what there is to say of it wherever the object is.
 type handled struct {
 	before, after model.State
 	cmds          []tea.Cmd
 	err           error
-	// retry says when a failed save is tried again, if it is.
-	retry escape.Text
-	// autoRebased is what --auto-rebase resubmitted at once, if it did
-	// so now.
-	autoRebased *model.AutoRebase
+	// notices say what the object's state does not show: when a failed
+	// save is tried again, and what a rebase --auto-rebase resubmitted at
+	// once merged (the announcement's one home, for an object shown or
+	// not alike).
+	notices []notice
 }
 
 // handle hands ev to o's session and runs its effects: the one way an
-// event reaches an object, shown or not.
+// event reaches an object, shown or not (App.apply says what it did).
 func (o *objectState) handle(ctx context.Context, ev model.Event) handled {
 	h := handled{before: o.sess.State()}
 	prev, _ := o.sess.AutoRebased()
 	var effects []model.Effect
 	h.after, effects, h.err = o.sess.Handle(ev)
+	if a, ok := o.sess.AutoRebased(); ok && a != prev {
+		h.notices = append(h.notices, notice{say.AutoRebased(a), noticeInfo})
+	}
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			h.retry = say.Retry(o.sess.Failure(), r.Delay)
+			h.notices = append(h.notices, notice{say.Retry(o.sess.Failure(), r.Delay), noticeFailure})
 		}
-	}
-	if a, ok := o.sess.AutoRebased(); ok && a != prev {
-		h.autoRebased = &a
 	}
 	h.cmds = o.run(ctx, effects...)
 	return h
@@ -162,7 +167,7 @@ func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cm
 	return cmds
 }
 
-// key names the object: the zero key for an app started on a session.
+// key names the object: the zero key for an Object without a target.
 func (o *objectState) key() DraftKey {
 	if o.target == nil {
 		return DraftKey{}
@@ -170,20 +175,50 @@ func (o *objectState) key() DraftKey {
 	return keyOf(o.target)
 }
 
-// notice is something to say of an object, in the status bar or on its
-// row in the set.
+// notice is something to say of an object: in the status bar when it is
+// shown, on its row in a set, with its name when it is left for the
+// browser (App.notify).
 type notice struct {
 	text escape.Text
-	err  bool
+	kind noticeKind
 }
+
+// noticeKind is how a notice is said: news, a success, or a failure.
+type noticeKind int
+
+const (
+	noticeInfo noticeKind = iota
+	noticeOK
+	noticeFailure
+)
 
 // say says n in the status bar.
 func (n notice) say(sb *statusbar.Model) {
-	if n.err {
+	switch n.kind {
+	case noticeFailure:
 		sb.Error(n.text)
-	} else {
+	case noticeOK:
+		sb.OK(n.text)
+	default:
 		sb.Info(n.text)
 	}
+}
+
+// notify says n where the object st is, the one place that decides it: in
+// the status bar when st is shown, on its row when it is a set's, and
+// with its name on the status line when it is left for the browser (or
+// closing).
+func (m *App) notify(st *objectState, n notice) {
+	if st == m.objectState {
+		n.say(&m.status)
+		return
+	}
+	if i, ok := m.memberOf(st); ok {
+		m.noteMember(i, n)
+		return
+	}
+	n.text = objectName(st.key()) + ": " + n.text
+	n.say(&m.status)
 }
 
 // init takes what an object just opened needs from its share of the
@@ -207,15 +242,97 @@ func (o *objectState) init(cfg Config) []notice {
 	o.draftPath, o.memoryOnly = d.Path(), d.MemoryOnly()
 	if w := d.Warnings(); len(w) > 0 {
 		// A file at a draft's name that kedit did not write: left alone.
-		out = append(out, notice{common.ErrorText(w[0]) + "; kedit leaves it alone", true})
+		out = append(out, notice{common.ErrorText(w[0]) + "; kedit leaves it alone", noticeFailure})
 	}
 	if others := d.Others(); len(others) > 0 {
-		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), false})
+		out = append(out, notice{escape.Textf("another kedit (pid %d) is editing this object; this one stores its draft in %s", others[0].PID, o.draftPath), noticeInfo})
 	}
 	if err := d.Problem(); err != nil {
 		o.diskFailed, o.diskWarned = true, true
-		out = append(out, notice{"drafts exist only in memory: " + common.ErrorText(err), true})
+		out = append(out, notice{"drafts exist only in memory: " + common.ErrorText(err), noticeFailure})
 	}
 	o.stored = d.Stored()
 	return out
+}
+
+// One home for each open object. The registry holds every object the app
+// has open (the one shown, a set's objects, those left for the browser with
+// a draft) by its key, each an *objectState held by pointer and never
+// copied. The set's order and the shelf's objects are views of it. The
+// commands of an object carry its objectID, so that each outcome finds its
+// object, shown or not, and the outcome of an object let go of finds none.
+
+// objectID names one opening of an object: its key, and the registry's
+// count of openings when it was opened, so that an object opened again is
+// another. Every outcome of an object's commands and watch carries it; the
+// zero objectID names no object.
+type objectID struct {
+	key DraftKey
+	n   uint64
+}
+
+// registry is the app's open objects.
+type registry struct {
+	open map[DraftKey]*objectState
+	// closing are objects let go of whose commands' outcomes are not all
+	// back (a draft's deletion), kept until they are: each outcome finds
+	// its object, and what waits for them (the store's drafts listed
+	// again, the object's handle closed) comes after.
+	closing map[objectID]*objectState
+	opened  uint64
+}
+
+func newRegistry() registry {
+	return registry{open: map[DraftKey]*objectState{}, closing: map[objectID]*objectState{}}
+}
+
+// add makes st an open object, and returns it.
+func (r *registry) add(st *objectState) *objectState {
+	r.opened++
+	st.id = objectID{key: st.key(), n: r.opened}
+	r.open[st.id.key] = st
+	return st
+}
+
+// find returns the object id names, if it is still open or closing.
+func (r registry) find(id objectID) (*objectState, bool) {
+	if st, ok := r.open[id.key]; ok && st.id == id {
+		return st, true
+	}
+	st, ok := r.closing[id]
+	return st, ok
+}
+
+// release lets go of st. It reports whether st is closed: else outcomes
+// of its commands are still to come, and st is closing until they are
+// back (closed).
+func (r *registry) release(st *objectState) bool {
+	if cur, ok := r.open[st.id.key]; ok && cur == st {
+		delete(r.open, st.id.key)
+	}
+	if st.inflight > 0 {
+		r.closing[st.id] = st
+		return false
+	}
+	return true
+}
+
+// closed reports whether st, closing, has all its outcomes back, and lets
+// go of it if so.
+func (r *registry) closed(st *objectState) bool {
+	if _, ok := r.closing[st.id]; !ok || st.inflight > 0 {
+		return false
+	}
+	delete(r.closing, st.id)
+	return true
+}
+
+// whose finds the open object an outcome of id is of, and reports whether
+// it is the one shown; nil for an object let go of meanwhile.
+func (m App) whose(id objectID) (st *objectState, shown bool) {
+	st, ok := m.objects.find(id)
+	if !ok {
+		return nil, false
+	}
+	return st, st == m.objectState
 }

@@ -209,8 +209,8 @@ func TestTimelineDeletesAndRecreations(t *testing.T) {
 	again := configMap("900", map[string]any{"foo": "2"}, "kubectl-create", 60, "foo")
 	again.SetUID("u-2")
 	m = drive(t, m,
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectAdded, Object: again}},
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}),
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectAdded, Object: again}),
 		keyMsg("t"))
 	out := timeless(m)
 	for _, want := range []string{
@@ -244,7 +244,7 @@ func TestTimelineSaysHowManyWereDropped(t *testing.T) {
 	if sess.TimelineDropped() != 2 {
 		t.Fatalf("the session dropped %d versions, want 2", sess.TimelineDropped())
 	}
-	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 100, Height: 30}, keyMsg("t"))
+	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 100, Height: 30}, keyMsg("t"))
 	out := plain(m)
 	if !strings.Contains(out, "1000 versions since kedit opened it") ||
 		!strings.Contains(out, "2 older versions dropped (the timeline keeps at most 1000 versions and 32 MiB)") {
@@ -289,8 +289,8 @@ func TestSecretValuesNeverInTheTimelineOrPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: secret("11", map[string]any{"password": rotated, "token": old})}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 100, Height: 30},
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
 	if !strings.Contains(out, "changed: .data.password, .data.token") || !strings.Contains(out, "+   token: ••••") ||
@@ -353,7 +353,7 @@ func blameApp(t *testing.T, w, h int) App {
 	if _, _, err := sess.Handle(model.Opened{Object: twoManagers(t), At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	return drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: w, Height: h}, keyMsg("b"))
+	return drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: w, Height: h}, keyMsg("b"))
 }
 
 // cursorTo moves the blame cursor down to the first line containing s.
@@ -420,7 +420,7 @@ func TestBlameShowsTheLiveObjectBesideADraftAndEscapes(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("b", "j")...)
 	out := m.View()
@@ -487,7 +487,7 @@ func TestPreviewOfAnUnchangedDraftAndOfRefusals(t *testing.T) {
 		t.Errorf("a preview with nothing added:\n%s", out)
 	}
 
-	r = &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+	r = &fakeRunner{fail: &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 		Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
 	m = edit(t, newApp(t, 100, 30, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
 	out := plain(drive(t, m, keyMsg("p")))
@@ -532,7 +532,7 @@ func gitOpsApp(t *testing.T, tool string, w, h int, extra ...func(*Config)) (App
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: obj.DeepCopy()}
-	cfg := Config{Session: sess, Runner: r}
+	cfg := Config{Object: &Object{Session: sess, Runner: r}}
 	for _, f := range extra {
 		f(&cfg)
 	}
@@ -616,7 +616,7 @@ func (f *fakeDemo) Writes() <-chan demo.Write { return f.writes }
 // program does: Init's command first, which reads the writer's reports.
 func demoDriver(t *testing.T) (*fakeDemo, *driver) {
 	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-	d := newDriver(t, newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake }))
+	d := newDriver(t, newApp(t, 100, 30, &fakeRunner{}, func(c *Config) { c.Object.Demo = fake }))
 	d.running++
 	initCmd := d.m.Init()
 	go func() { d.exec(initCmd); d.done <- struct{}{} }()
@@ -645,7 +645,7 @@ func TestDemoWriterKeyAndStatusLine(t *testing.T) {
 	}
 	watched := func(rv, foo string) {
 		obj := configMap(rv, map[string]any{"foo": foo, "bar": "1"}, demo.WriterManager, 9, "foo")
-		d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}})
+		d.send(shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: rv}))
 	}
 	watched("1043", "7")
 	m = d.until(func(m App) bool { return m.status.Text() != "demo-writer is writing ..." })
@@ -685,7 +685,7 @@ func historyApp(t *testing.T, w, h int) App {
 	step(model.DraftEdited{Text: strings.Replace(text, `foo: "2"`, `foo: "3"`, 1)})
 	step(model.SaveRequested{})
 	step(model.Saved{Object: configMap("823", map[string]any{"foo": "3", "bar": "7"}, model.FieldManager, 190, "foo"), At: t0.Add(190 * time.Second)})
-	return drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: w, Height: h})
+	return drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: w, Height: h})
 }
 
 func TestOncallGolden(t *testing.T) {
@@ -737,7 +737,7 @@ func TestOncallViewsEscapeServerText(t *testing.T) {
 	r := &fakeRunner{server: changed.DeepCopy(), stored: func(o *unstructured.Unstructured) {
 		_ = unstructured.SetNestedField(o.Object, "d"+evil, "data", "defaulted")
 	}}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 100, Height: 30})
 	screens := map[string]string{"object": m.View()}
 	m = drive(t, m, keys("t")...)
 	screens["timeline"] = m.View()

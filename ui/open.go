@@ -270,7 +270,7 @@ func (m *App) resume(st *objectState) tea.Cmd {
 // startWatch starts the shown object's watch and reads it.
 func (m *App) startWatch() tea.Cmd {
 	if m.opened == nil || m.opened.Watch == nil {
-		return watchCmd(m.events)
+		return watchCmd(m.id, m.events)
 	}
 	w, err := m.opened.Watch(m.ctx)
 	if err != nil {
@@ -278,7 +278,7 @@ func (m *App) startWatch() tea.Cmd {
 		return nil
 	}
 	m.watch, m.events = w, w.Events()
-	return watchCmd(m.events)
+	return watchCmd(m.id, m.events)
 }
 
 // reread hands the session the object as read on coming back to it.

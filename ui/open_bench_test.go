@@ -22,7 +22,7 @@ func BenchmarkOpenFirstFrame(b *testing.B) {
 		if _, _, err := sess.Handle(model.Opened{Object: base.DeepCopy(), At: t0}); err != nil {
 			b.Fatal(err)
 		}
-		var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{server: base}})
+		var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{server: base}}})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 		_ = m.View()
 	}
@@ -47,7 +47,7 @@ func BenchmarkOpenEditor(b *testing.B) {
 				if _, _, err := sess.Handle(model.Opened{Object: base.DeepCopy(), At: t0}); err != nil {
 					b.Fatal(err)
 				}
-				var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{server: base}})
+				var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{server: base}}})
 				if warm {
 					m = drive(b, m.(App), tea.WindowSizeMsg{Width: 160, Height: 50})
 				} else {

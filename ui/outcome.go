@@ -14,21 +14,22 @@ import (
 	"github.com/kedit/kedit/ui/timeline"
 )
 
-// The outcomes of the shown object's commands: its watch, its session's
-// effects, its stored drafts, $EDITOR, and the background work for its
-// views.
+// The outcomes of an object's commands and of its watch: each carries the
+// objectID of the object it is of, and goes to that object wherever it is
+// (outcome); and the outcomes of the shown object's $EDITOR and of the
+// background work for its views.
 
 // Messages: results of commands, named in the past tense.
 type (
-	// watchEventMsg is one event from the watch's channel.
-	watchEventMsg struct{ ev kube.WatchEvent }
-	// watchClosedMsg says the watch's channel was closed.
-	watchClosedMsg struct{}
-	// watchedMsg is a watchEventMsg or watchClosedMsg from the watch of
-	// channel ch: one of an object left for the browser is dropped.
+	// watchedMsg is one event of the watch of the object of, read from
+	// channel ch (nil for a set's, whose watch is the set's), or, closed,
+	// that the watch ended. One of a watch stopped since (the object left
+	// for the browser, or watched again) is dropped.
 	watchedMsg struct {
-		ch  <-chan kube.WatchEvent
-		msg tea.Msg
+		of     objectID
+		ch     <-chan kube.WatchEvent
+		ev     kube.WatchEvent
+		closed bool
 	}
 	// performedMsg is the outcome of one effect of the object of.
 	performedMsg struct {
@@ -65,29 +66,22 @@ type (
 	}
 )
 
-// objectOutcome takes an outcome of the shown object's commands; false
-// for any other message. An outcome of an object left for the browser
-// meanwhile is dropped (or kept for it: the access check's).
+// objectOutcome takes an outcome of an object's commands or watch, and of
+// the background work for the shown object's views; false for any other
+// message.
 func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case watchedMsg:
-		if msg.ch != m.events {
-			return m, nil, true // the watch of an object left for the browser
-		}
-		next, cmd := m.update(msg.msg)
-		return next, cmd, true
-	case watchEventMsg:
-		if m.sess != nil {
-			cmd = m.watched(msg.ev)
-			cmd = tea.Batch(cmd, watchCmd(m.events))
-		}
-	case watchClosedMsg:
-		m.object.SetConnection("watch stopped")
+		cmd = m.outcome(msg.of, msg)
+	case performedMsg:
+		cmd = m.outcome(msg.of, msg)
+	case storedDraftsMsg:
+		cmd = m.outcome(msg.of, msg)
+	case retryDueMsg:
+		cmd = m.outcome(msg.of, msg)
 	case demoWroteMsg, demoStoppedMsg:
 		m, cmd = m.demoWrote(msg)
-	case performedMsg, storedDraftsMsg, retryDueMsg:
-		m, cmd = m.outcomeOf(msg)
 	case editorFinishedMsg:
 		m, cmd = m.editorDone(msg)
 	case docsReadMsg:
@@ -111,98 +105,120 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	return m, cmd, true
 }
 
-// outcomeOf hands the outcome of an object's command (performedMsg,
-// storedDraftsMsg, retryDueMsg) to its object: shown, in the set, or left
-// for the browser. One of an object let go of is dropped.
-func (m App) outcomeOf(msg tea.Msg) (App, tea.Cmd) {
-	var id objectID
-	switch msg := msg.(type) {
-	case performedMsg:
-		id = msg.of
-	case storedDraftsMsg:
-		id = msg.of
-	case retryDueMsg:
-		id = msg.of
-	}
-	st, shown := m.whose(id)
-	switch {
-	case shown:
-		return m.shownOutcome(msg)
-	case st == nil:
-		return m, nil
-	}
-	i, ok := m.memberOf(st)
+// outcome hands msg, an outcome of the commands or the watch of the
+// object id, to that object wherever it is: shown, a set's, or left for
+// the browser, one path for each (reach). An outcome of an object let go
+// of is dropped.
+func (m *App) outcome(id objectID, msg tea.Msg) tea.Cmd {
+	st, ok := m.objects.find(id)
 	if !ok {
-		return m.leftOutcome(st, msg)
+		return nil
+	}
+	cmd := m.reach(st, msg)
+	if st != m.objectState {
+		m.refreshSet()
+	}
+	return cmd
+}
+
+// reach hands msg to st: its state takes the outcome (objectState.take),
+// its session the event that makes (apply), and what there is to say
+// goes where the object is (notify).
+func (m *App) reach(st *objectState, msg tea.Msg) tea.Cmd {
+	ev, notices, cmds := st.take(msg)
+	for _, n := range notices {
+		m.notify(st, n)
+	}
+	if ev != nil {
+		cmd, _ := m.apply(st, ev)
+		cmds = append(cmds, cmd)
+	}
+	switch {
+	case st == m.objectState:
+		if _, ok := msg.(watchedMsg); ok {
+			m.showConnection()
+			if _, live := ev.(model.LiveChanged); live {
+				m.sayDemoWrite()
+			}
+		}
+		if m.set != nil {
+			// An object n opened goes back to the set once saved.
+			var cmd tea.Cmd
+			*m, cmd = m.shownSettled(nil)
+			cmds = append(cmds, cmd)
+		}
+	case m.set == nil:
+		cmds = append(cmds, m.settleLeft(st)...)
+	}
+	return tea.Batch(cmds...)
+}
+
+// take takes an outcome of o's commands or watch: what it says of o (a
+// draft's write that failed, where the draft is now), and the event it
+// makes for o's session, nil for none: the effect's answer, a save
+// tried again once its back-off is over, or the watch's news. A watch's
+// next event is read, unless it ended.
+func (o *objectState) take(msg tea.Msg) (model.Event, []notice, []tea.Cmd) {
+	var ns []notice
+	add := func(n notice, ok bool) {
+		if ok {
+			ns = append(ns, n)
+		}
 	}
 	switch msg := msg.(type) {
 	case performedMsg:
-		return m.memberPerformed(i, msg)
+		o.inflight--
+		if seq := storeSeq(msg.effect); seq > 0 {
+			add(o.draftStored(msg.effect, seq, msg.err))
+		} else if msg.err != nil {
+			add(notice{common.ErrorText(msg.err), noticeFailure}, true)
+		}
+		return msg.event, ns, nil
 	case storedDraftsMsg:
-		return m.memberStoredDrafts(i, msg)
+		add(o.storedDrafts(msg))
 	case retryDueMsg:
-		return m.memberRetry(i, msg)
-	}
-	return m, nil
-}
-
-// shownOutcome takes an outcome of the shown object's commands.
-func (m App) shownOutcome(msg tea.Msg) (App, tea.Cmd) {
-	switch msg := msg.(type) {
-	case performedMsg:
-		return m.performed(msg)
-	case storedDraftsMsg:
-		return m.storedDrafts(msg)
-	case retryDueMsg:
-		return m.retryDue(msg)
-	}
-	return m, nil
-}
-
-// performed hands the outcome of an effect to the shown object's session.
-func (m App) performed(msg performedMsg) (App, tea.Cmd) {
-	if msg.of != (objectID{}) {
-		m.inflight--
-	}
-	var cmd tea.Cmd
-	if seq := storeSeq(msg.effect); seq > 0 {
-		m.draftStored(msg.effect, seq, msg.err)
-	} else if msg.err != nil {
-		m.status.Error(common.ErrorText(msg.err))
-	}
-	if msg.event != nil {
-		cmd = m.handle(msg.event)
-	}
-	if m.set != nil {
-		// The save round goes on, and an object n opened goes back to the
-		// set once saved.
-		cmd = tea.Batch(cmd, m.pumpSet())
-		m, cmd = m.shownSettled(cmd)
-	}
-	return m, cmd
-}
-
-// storedDrafts takes the outcome of recovering, discarding or keeping
-// aside stored drafts.
-func (m App) storedDrafts(msg storedDraftsMsg) (App, tea.Cmd) {
-	if n, ok := m.objectState.storedDrafts(msg); ok {
-		n.say(&m.status)
-	}
-	return m, nil
-}
-
-// retryDue tries a save again once its back-off is over.
-func (m App) retryDue(msg retryDueMsg) (App, tea.Cmd) {
-	if m.sess == nil {
-		return m, nil
-	}
-	if !m.sess.RetryWaiting() || m.sess.Failure().Attempt != msg.attempt {
+		if o.sess != nil && o.sess.RetryWaiting() && o.sess.Failure().Attempt == msg.attempt {
+			return model.SaveRequested{}, nil, nil
+		}
 		// The user did something else meanwhile (discarded, edited and
 		// saved), or the save was tried already (the server came back).
-		return m, nil
+	case watchedMsg:
+		if msg.ch != o.events || o.sess == nil {
+			return nil, nil, nil // a watch stopped since
+		}
+		if msg.closed {
+			o.conn, o.connKnown = kube.Connection{State: kube.Stopped}, true
+			return nil, nil, nil
+		}
+		return o.watched(msg.ev), nil, []tea.Cmd{watchCmd(o.id, o.events)}
 	}
-	cmd := m.handle(model.SaveRequested{})
-	return m, cmd
+	return nil, ns, nil
+}
+
+// watched takes a watch event of o: the connection's state is kept, and
+// a save waiting out its back-off goes at once when the server answers
+// again (Reconnected); a change of the object is a LiveChanged.
+func (o *objectState) watched(ev kube.WatchEvent) model.Event {
+	if ev.Type == kube.ConnectionChanged {
+		o.conn, o.connKnown = ev.Connection, true
+		if ev.Connection.State.Up() && o.sess.RetryWaiting() {
+			return model.Reconnected{}
+		}
+		return nil
+	}
+	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Type]
+	if typ == 0 || ev.Object == nil {
+		return nil
+	}
+	return model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()}
+}
+
+// showConnection puts the shown object's connection state in the object
+// view's header, once one is known.
+func (m *App) showConnection() {
+	if m.connKnown {
+		m.object.SetConnection(say.Connection(m.conn))
+	}
 }
 
 // editorDone takes what $EDITOR left, and ends the app if a signal came
@@ -217,24 +233,4 @@ func (m App) editorDone(msg editorFinishedMsg) (App, tea.Cmd) {
 		return m, tea.Batch(cmd, tea.Quit)
 	}
 	return m, cmd
-}
-
-// watched turns a watch event into a LiveChanged, or a connection state.
-func (m *App) watched(ev kube.WatchEvent) tea.Cmd {
-	if ev.Type == kube.ConnectionChanged {
-		m.object.SetConnection(say.Connection(ev.Connection))
-		if ev.Connection.State.Up() && m.sess.RetryWaiting() {
-			// The server answers again: a save waiting out its back-off
-			// goes now, not when the back-off ends.
-			return m.handle(model.Reconnected{})
-		}
-		return nil
-	}
-	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Type]
-	if typ == 0 || ev.Object == nil {
-		return nil
-	}
-	cmd := m.handle(model.LiveChanged{Type: typ, Object: ev.Object, At: time.Now()})
-	m.sayDemoWrite()
-	return cmd
 }

@@ -134,7 +134,7 @@ func rebaseAppTB(b testing.TB, c rebaseCase) App {
 	if _, _, err := sess.Handle(model.Opened{Object: base, At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	m := drive(b, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 160, Height: 50})
+	m := drive(b, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 160, Height: 50})
 	text, err := m.Session().DraftText()
 	if err != nil {
 		b.Fatal(err)
@@ -147,7 +147,7 @@ func rebaseAppTB(b testing.TB, c rebaseCase) App {
 	r.mu.Lock()
 	r.server = theirs
 	r.mu.Unlock()
-	m = drive(b, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: theirs.DeepCopy(), ResourceVersion: theirs.GetResourceVersion()}})
+	m = drive(b, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: theirs.DeepCopy(), ResourceVersion: theirs.GetResourceVersion()}))
 	if m.Session().Draft() == nil {
 		b.Fatal("no draft")
 	}

@@ -30,8 +30,8 @@ func recreate(t *testing.T, m App, r *fakeRunner, uid string, data map[string]an
 		return m
 	}
 	return drive(t, m,
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectAdded, Object: again.DeepCopy(), ResourceVersion: "820"}})
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: last}),
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectAdded, Object: again.DeepCopy(), ResourceVersion: "820"}))
 }
 
 // TestRecreatedAsksBeforeSaving: the banner says the object was deleted
@@ -142,7 +142,7 @@ func (h *hotRunner) Perform(ctx context.Context, eff model.Effect) (model.Event,
 // resubmitted at once, and the save lands saying what was merged.
 func TestHotDataLandsAfterOneView(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: 6}
-	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h })
+	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s")...)
@@ -173,12 +173,12 @@ func TestHotDataLandsAfterOneView(t *testing.T) {
 // object's save never shows the conflict view at all.
 func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: 6}
-	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h; c.AutoRebase = true })
+	m := newAppWith(t, 160, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h; c.AutoRebase = true })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	d := newDriver(t, m)
 	d.send(keyMsg("s"))
-	m = d.until(func(a App) bool {
+	d.until(func(a App) bool {
 		if a.screen == screenConflict {
 			t.Fatalf("the conflict view shows with --auto-rebase:\n%s", plain(a))
 		}
@@ -195,7 +195,7 @@ func TestHotDataWithAutoRebaseShowsNoView(t *testing.T) {
 // status says why.
 func TestHotDataBoundSaysSo(t *testing.T) {
 	h := &hotRunner{fakeRunner: &fakeRunner{}, beats: model.MaxRebasesAgain + 3}
-	m := newAppWith(t, 200, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Runner = h })
+	m := newAppWith(t, 200, 40, nil, map[string]any{"foo": "1", "heartbeat": "0"}, func(c *Config) { c.Object.Runner = h })
 	h.server = m.sess.Base().Object.DeepCopy()
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s", "s")...)
@@ -218,7 +218,7 @@ func TestHotDataBoundSaysSo(t *testing.T) {
 func TestDeletedBannerOffersWhatWorks(t *testing.T) {
 	r := &fakeRunner{}
 	m := edit(t, newApp(t, 160, 40, r), `foo: "1"`, `foo: mine`)
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectDeleted, Object: r.object()}))
 	screen := plain(m)
 	if !strings.Contains(screen, "deleted on server") || !strings.Contains(screen, "s offers to create it again from the draft") {
 		t.Fatalf("no banner of the deletion:\n%s", screen)

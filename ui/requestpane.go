@@ -1,18 +1,16 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/url"
-	"strings"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/wire"
 	"github.com/kedit/kedit/ui/requests"
+	"github.com/kedit/kedit/ui/tour"
 )
 
 // The request pane (ui/requests) is over every view, as the help page is:
@@ -43,7 +41,7 @@ func (m App) opensRequests(k tea.KeyMsg) bool {
 func (m App) openRequests() (App, tea.Cmd) {
 	m.requestsOpen = true
 	m.requestsGen++
-	m.requests.SetRows(requestRows(m.cfg.Requests))
+	m.requests.SetRows(wire.Rows(m.cfg.Requests))
 	m.requests.Reset()
 	return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen)
 }
@@ -71,10 +69,10 @@ func (m App) requestsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			// that shows reads the log, and waits, itself.
 			return m, nil, true
 		}
-		m.requests.SetRows(requestRows(m.cfg.Requests))
+		m.requests.SetRows(wire.Rows(m.cfg.Requests))
 		return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen), true
 	case requests.ShowRequestMsg:
-		if d, ok := requestDetail(m.cfg.Requests, msg.Seq); ok {
+		if d, ok := wire.Detail(m.cfg.Requests, msg.Seq); ok {
 			m.requests.ShowDetail(d)
 		}
 		return m, nil, true
@@ -123,87 +121,101 @@ func (m App) theirsReadCmd(target *kube.Target, sess *model.Session, ev model.Ev
 	}
 }
 
-// requestRows are log's rows as the pane lists them, every server text
-// escaped.
-func requestRows(log *kube.RequestLog) []requests.Row {
-	if log == nil {
-		return nil
-	}
-	rows := log.Rows()
-	out := make([]requests.Row, len(rows))
-	for i, r := range rows {
-		path, query, _ := strings.Cut(r.Path, "?")
-		if q, err := url.ParseQuery(query); err == nil && q.Get("watch") != "" && r.Method != "WATCH" {
-			path += " (watch)"
-		}
-		row := requests.Row{Seq: r.Seq, Time: r.Time, Method: escape.String(r.Method), Path: escape.Safe(path),
-			SentRV: escape.Safe(r.SentRV), ReturnedRV: escape.Safe(r.ReturnedRV), Status: escape.Safe(r.StatusText()),
-			Failed: r.Method != "WATCH" && (r.Status == 0 || r.Status >= 400) || r.Event == "ERROR", Latency: r.Latency}
-		if r.Method == "WATCH" {
-			// The event's type, version and writer are its line.
-			row.Status, row.ReturnedRV = "", ""
-		}
-		row.Said, row.By = escape.Safe(r.Said()), escape.Safe(r.By)
-		out[i] = row
-	}
-	return out
+// kedit demo --tour: the tour's line (ui/tour) over every view. After
+// each event the app tells it the session's state and the writes sent;
+// it moves on when a step is done, and the app then prepares the demo
+// writer for the step that starts.
+
+// tourWriter is the demo writer as the tour prepares it (*demo.Writer).
+type tourWriter interface {
+	NextWrites(mine bool)
+	Reset()
 }
 
-// requestDetail is row seq of log in full: its path and query, the
-// versions, and the bodies (a Secret's values masked when the log kept
-// them), JSON indented.
-func requestDetail(log *kube.RequestLog, seq uint64) (requests.Detail, bool) {
-	if log == nil {
-		return requests.Detail{}, false
+// tourUpdate hands the tour the session's state, and prepares the demo
+// writer when a step starts; nothing outside the tour.
+func (m *App) tourUpdate() {
+	if !m.cfg.Tour || m.sess == nil {
+		return
 	}
-	for _, r := range log.Rows() {
-		if r.Seq != seq {
-			continue
-		}
-		d := requests.Detail{Seq: seq, Title: escape.Textf("%s %s: %s", r.Method, r.Path, r.StatusText())}
-		at := escape.Textf("at %s", r.Time.Format("15:04:05.000"))
-		if r.Method != "WATCH" {
-			at += escape.Textf(", answered in %s", r.Latency.String())
-		}
-		if r.By != "" {
-			at = escape.Textf("sent by %s, %s", r.By, at)
-		}
-		d.Lines = append(d.Lines, at)
-		if r.Method != "WATCH" {
-			sent := r.SentRV
-			if sent == "" {
-				sent = "none"
-			}
-			back := r.ReturnedRV
-			if back == "" {
-				back = "none"
-			}
-			d.Lines = append(d.Lines, escape.Textf("rv sent: %s; rv returned: %s", sent, back))
-		}
-		if said := r.Said(); said != "" {
-			d.Lines = append(d.Lines, escape.Safe(said))
-		}
-		if r.ContentType != "" {
-			d.Lines = append(d.Lines, escape.Textf("request body: %s", r.ContentType))
-		}
-		if r.BodiesDropped {
-			d.Lines = append(d.Lines, escape.Textf("the bodies were let go for newer requests' (the log keeps %d MiB of them)", kube.RequestLogBodiesSize>>20))
-		}
-		d.Request, d.Answer = bodyText(r.RequestBody), bodyText(r.ResponseBody)
-		return d, true
+	if !m.tour.SetContent(m.tourContent()) {
+		return
 	}
-	return requests.Detail{}, false
+	m.tourPrepare()
 }
 
-// bodyText is a body as the pane shows it: JSON indented, escaped.
-func bodyText(body string) escape.Text {
-	if body == "" {
+// tourContent is the session's state and the writes sent, for the tour.
+func (m *App) tourContent() tour.Content {
+	return tour.Content{Facts: m.tourFacts(), Requests: wire.TourRequests(m.cfg.Requests, m.target)}
+}
+
+// tourPrepare prepares the demo writer for the step that starts: foo set
+// back to "1" when the step starts from there, the field its next write
+// changes.
+func (m *App) tourPrepare() {
+	i := m.tour.Step()
+	if i >= len(tour.Steps) {
+		return
+	}
+	w, ok := m.demo.(tourWriter)
+	if !ok {
+		return
+	}
+	if tour.Steps[i].Reset {
+		w.Reset()
+	}
+	switch tour.Steps[i].Writes {
+	case tour.WritesMine:
+		w.NextWrites(true)
+	case tour.WritesOther:
+		w.NextWrites(false)
+	}
+}
+
+// tourFacts are the session's state as the tour's steps read it.
+func (m *App) tourFacts() tour.Facts {
+	s := m.sess
+	base := s.Base()
+	live, _ := s.Live()
+	f := tour.Facts{BaseFoo: dataFoo(base.Object), BaseRV: escape.Safe(base.ResourceVersion), Timeline: m.screen == screenTimeline,
+		Blame: m.screen == screenObject && m.object.Blaming(), Lost: m.screen == screenLost, LiveFoo: dataFoo(live.Object), Races: m.tourRaces}
+	if d := s.Draft(); d != nil {
+		f.Draft, f.DraftFoo = true, dataFoo(d.Object)
+	}
+	if r := s.Rebase(); r != nil && r.Merge != nil {
+		f.Rebasing = true
+		f.Conflicts, f.OpenConflicts, f.Merged = len(r.Merge.Conflicts), s.OpenConflicts(), len(r.Merge.Changes)
+		f.TheirsRV = escape.Safe(r.Theirs.ResourceVersion)
+	}
+	if r := s.LastSave(); r != nil {
+		f.SavedRV = r.ResourceVersion
+	}
+	return f
+}
+
+// dataFoo is the demo's field: .data.foo of obj, "" for none.
+func dataFoo(obj *unstructured.Unstructured) string {
+	if obj == nil {
 		return ""
 	}
-	var b bytes.Buffer
-	if json.Indent(&b, []byte(body), "", "  ") == nil {
-		body = b.String()
+	v, _, _ := unstructured.NestedString(obj.Object, "data", "foo")
+	return v
+}
+
+// tourIntent acts on the tour's skip key: the next step starts, prepared
+// as if the one under way were done; false for any other message.
+func (m App) tourIntent(msg tea.Msg) (App, tea.Cmd, bool) {
+	if _, ok := msg.(tour.SkipMsg); !ok {
+		return m, nil, false
 	}
-	// JSON has escapes of its own: backslashes stay as they are.
-	return escape.SafeYAML(body)
+	if m.cfg.Tour && m.sess != nil && m.tour.Skip(m.tourContent()) {
+		m.tourPrepare()
+	}
+	return m, nil, true
+}
+
+// tourTakes says whether key is the tour's, which it takes over every
+// view while a step is under way.
+func (m App) tourTakes(msg tea.KeyMsg) bool {
+	return m.cfg.Tour && m.tour.Step() < len(tour.Steps) && m.tour.Takes(msg)
 }

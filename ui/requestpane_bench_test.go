@@ -60,7 +60,7 @@ func benchPaneOpen(b *testing.B, log *kube.RequestLog) App {
 	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0), At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var m tea.Model = New(Config{Session: sess, Runner: &fakeRunner{}, Requests: log})
+	var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}, Requests: log})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(keyMsg("L"))
 	if !m.(App).requestsOpen {

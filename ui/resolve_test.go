@@ -25,7 +25,7 @@ func TestTakeMineOnARegionKeepsTheirsCleanLine(t *testing.T) {
 		t.Fatalf("conflict view:\n%s", screen)
 	}
 	m = drive(t, m, keys("m")...)
-	m = drive(t, m, keys("s")...)
+	drive(t, m, keys("s")...)
 	want := fixture.AppConfMineAt10
 	if got := dataOf(r.server, "app.conf"); got != want {
 		t.Errorf("app.conf on the server:\n%s\nwant\n%s", got, want)
@@ -96,7 +96,7 @@ func TestSavedReportSaysWhatTheServerKept(t *testing.T) {
 }
 
 func TestSaveAsUpdateKey(t *testing.T) {
-	r := &fakeRunner{failOnce: []error{&model.APIError{Kind: model.ErrorApplyCannotRemove,
+	r := &fakeRunner{failOnce: []error{&apiError{Kind: model.ErrorApplyCannotRemove,
 		Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}}
 	m := newApp(t, 120, 40, r)
 	m = drive(t, m, keys("u")...)
@@ -121,7 +121,7 @@ func TestSaveAsUpdateKey(t *testing.T) {
 }
 
 func TestApplyConflictThroughTheApp(t *testing.T) {
-	r := &fakeRunner{failOnce: []error{&model.APIError{Kind: model.ErrorFieldManagerConflict,
+	r := &fakeRunner{failOnce: []error{&apiError{Kind: model.ErrorFieldManagerConflict,
 		Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}}
 	m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, `foo: mine`)
 	m = drive(t, m, keys("s")...)

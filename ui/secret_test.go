@@ -79,9 +79,9 @@ func newSecretApp(t *testing.T, w, h int, runner *fakeRunner) App {
 	if runner != nil && runner.server == nil {
 		runner.server = base.DeepCopy()
 	}
-	cfg := Config{Session: sess}
+	cfg := Config{Object: &Object{Session: sess}}
 	if runner != nil {
-		cfg.Runner = runner
+		cfg.Object.Runner = runner
 	}
 	return drive(t, New(cfg), tea.WindowSizeMsg{Width: w, Height: h})
 }
@@ -93,7 +93,7 @@ func theirsSecretWrite(t *testing.T, m App, r *fakeRunner, values map[string]str
 	rv, _ := strconv.Atoi(r.server.GetResourceVersion())
 	obj := secretAt(strconv.Itoa(rv+3), values, "kubectl-patch")
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}))
 }
 
 // secretConflict: mine changes the PEM's first line and the password,
@@ -192,20 +192,22 @@ func TestSecretValuesShowOnlyOnR(t *testing.T) {
 		t.Fatal("b does not blame")
 	}
 	showsNone(t, plain(m), "the blame")
-	if s := plain(drive(t, m, keys("R")...)); !strings.Contains(s, testPassword) {
+	m = drive(t, m, keys("R")...)
+	if s := plain(m); !strings.Contains(s, testPassword) {
 		t.Errorf("R does not reveal the values beside the blame:\n%s", s)
 	}
-	m = drive(t, m, keys("b")...)
+	m = drive(t, m, keys("R", "b")...)
 
 	// The editors show the values, decoded: editing needs them.
 	text, err := m.Session().DraftText()
 	if err != nil || !strings.Contains(text, "  password: |\n    "+testPassword+"\n") || !strings.Contains(text, "    "+pemFirst+"\n") {
 		t.Errorf("the editor's text:\n%s", text)
 	}
-	in := drive(t, m, keys("i")...)
-	if s := plain(in); !strings.Contains(s, testPassword) {
+	m = drive(t, m, keys("i")...)
+	if s := plain(m); !strings.Contains(s, testPassword) {
 		t.Errorf("the in-app editor hides the value:\n%s", s)
 	}
+	m = drive(t, m, keys("esc")...)
 
 	// The diff is masked line for line: the changed key shows, not its value.
 	m = edit(t, m, testPassword, "mine-password")

@@ -1,8 +1,7 @@
 package ui
 
 import (
-	"errors"
-	"time"
+	"context"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -91,6 +90,8 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		if ns := ost.init(m.cfg); len(ns) > 0 {
 			ost.note, ost.noteOf = ns[0], model.MemberLive
 		}
+		// Each object's connection is the set's watch's.
+		ost.connKnown = true
 		if len(ost.stored) > 0 {
 			waiting++
 		}
@@ -103,7 +104,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 	m.setView = objectset.New(m.keys.Set, m.styles)
 	m.setView.SetTitle(s.Title)
 	m.setView.SetConnection(say.Connection(st.conn))
-	m.screen = screenSet
+	m.goTo(screenSet)
 	if waiting > 0 {
 		m.ask(confirmSetRecover)
 	}
@@ -125,14 +126,6 @@ func (m *App) member(i int) *objectState {
 	return m.set.states[i]
 }
 
-// memberOf finds st in the set.
-func (m *App) memberOf(st *objectState) (int, bool) {
-	if m.set == nil || st == nil || st.sess == nil {
-		return -1, false
-	}
-	return m.set.model.Index(st.sess)
-}
-
 // setOutcome takes an outcome of the set's commands: its watch and the
 // edit of several objects in $EDITOR; false for any other message. (The
 // outcomes of each object's commands find it by their objectID.)
@@ -148,10 +141,7 @@ func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
 		}
 	case setWatchClosedMsg:
-		m.set.conn = kube.Connection{State: kube.Refused, Err: errors.New("watch stopped")}
-		m.setView.SetConnection(say.Connection(m.set.conn))
-	case setDiagnosedMsg:
-		m = m.setDiagnosed(msg)
+		cmd = m.setConnection(watchedMsg{closed: true}, kube.Connection{State: kube.Stopped})
 	case editorFinishedMsg:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's
@@ -181,7 +171,8 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			break
 		}
 		m.enterMember(i)
-		m.set.viaNext, m.screen = true, screenConflict
+		m.set.viaNext = true
+		m.goTo(screenConflict)
 	case objectset.EditMsg:
 		cmd = m.editSet(msg.Members)
 	case objectset.SaveMsg:
@@ -193,36 +184,34 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 }
 
 // setWatched hands an event of the set's watch to its object, shown or
-// not, or takes the set's connection state.
+// not, as one object's watch's event; the set's connection state is each
+// object's.
 func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
-		s.conn = ev.Event.Connection
-		m.setView.SetConnection(say.Connection(s.conn))
-		var cmds []tea.Cmd
-		if s.shown >= 0 {
-			cmds = append(cmds, m.watched(ev.Event))
-		}
-		if s.conn.State.Up() {
-			// The server answers again: saves waiting out their back-off
-			// go now.
-			for i := range s.states {
-				if i != s.shown && s.model.Session(i).RetryWaiting() {
-					cmds = append(cmds, m.memberHandle(i, model.Reconnected{}))
-				}
-			}
-		}
-		return tea.Batch(cmds...)
+		return m.setConnection(watchedMsg{ev: ev.Event}, ev.Event.Connection)
 	}
-	if ev.Member == s.shown {
-		cmd := m.watched(ev.Event)
-		return tea.Batch(cmd, m.pumpSet())
-	}
-	typ := map[kube.WatchEventType]model.LiveType{kube.ObjectAdded: model.LiveAdded, kube.ObjectModified: model.LiveModified, kube.ObjectDeleted: model.LiveDeleted}[ev.Event.Type]
-	if typ == 0 || ev.Event.Object == nil {
+	if ev.Member >= len(s.states) {
 		return nil
 	}
-	return m.memberHandle(ev.Member, model.LiveChanged{Type: typ, Object: ev.Event.Object, At: time.Now()})
+	id := s.states[ev.Member].id
+	return m.outcome(id, watchedMsg{of: id, ev: ev.Event})
+}
+
+// setConnection takes the set's connection state c, which msg brings to
+// each of its objects (a save waiting out its back-off goes once the
+// server answers again).
+func (m *App) setConnection(msg watchedMsg, c kube.Connection) tea.Cmd {
+	s := m.set
+	s.conn = c
+	m.setView.SetConnection(say.Connection(c))
+	var cmds []tea.Cmd
+	for _, st := range s.states {
+		msg.of = st.id
+		cmds = append(cmds, m.reach(st, msg))
+	}
+	m.refreshSet()
+	return tea.Batch(cmds...)
 }
 
 // enterMember shows object i in the object view.
@@ -233,9 +222,8 @@ func (m *App) enterMember(i int) {
 	m.take(st, false)
 	m.status.Info("")
 	if r := st.sess.Rebase(); r != nil {
-		m.screen = screenConflict
+		m.goTo(screenConflict)
 	}
-	m.object.SetConnection(say.Connection(s.conn))
 }
 
 // backToSet goes from the object shown to the set view (esc), which needs
@@ -246,7 +234,7 @@ func (m App) backToSet() (App, tea.Cmd) {
 	m.watch, m.events = nil, nil
 	s.shown, s.viaNext = -1, false
 	m.objectState = &objectState{}
-	m.screen = screenSet
+	m.goTo(screenSet)
 	m.help.Close()
 	m.setView.Select(i)
 	m.refreshSet()
@@ -276,21 +264,6 @@ func (m App) shownSettled(cmd tea.Cmd) (App, tea.Cmd) {
 	return m, tea.Batch(cmd, back)
 }
 
-// setInMemory names the objects of the set, not shown, whose draft exists
-// only in memory.
-func (m App) setInMemory() []DraftKey {
-	if m.set == nil {
-		return nil
-	}
-	var out []DraftKey
-	for i, st := range m.set.states {
-		if i != m.set.shown && st.sess != nil && st.sess.Draft() != nil && st.inMemory() {
-			out = append(out, keyOf(st.target))
-		}
-	}
-	return out
-}
-
 // setNames names objects of the set for a sentence: the first three, and
 // how many more.
 func (m App) setNames(members []int) escape.Text {
@@ -313,4 +286,88 @@ func (m App) objectKeys() KeyMap {
 		k.Object.BackToList = common.StateHelp(k.Object.BackToList, "back to the set")
 	}
 	return k
+}
+
+// Set is the objects of a set, opened: kedit cm/a cm/b, -l, -f.
+type Set struct {
+	// Objects are the set's objects, in order, each opened as
+	// Cluster.Open opens one, but without a watch of its own (Watch is
+	// nil): the set watches them all.
+	Objects []*Object
+	// Title says how the set was named, for the header: `configmaps -l
+	// app=web in namespace "web"`.
+	Title string
+	// Format is the format of the set's edit in $EDITOR (-o); "" is YAML.
+	Format model.Format
+	// Watch starts the watch of every object; the app stops it when it
+	// ends.
+	Watch func(ctx context.Context) (SetWatcher, error)
+}
+
+// SetWatcher is a started watch of a set's objects (*kube.SetWatch).
+type SetWatcher interface {
+	Events() <-chan kube.SetEvent
+	Stop()
+}
+
+// Each object of the set, shown or not, is one object as any other: its
+// outcomes find it by its objectID (App.outcome), and the save round goes
+// on after each of its events (App.apply).
+
+// pumpSet sends what the save round may send now.
+func (m *App) pumpSet() tea.Cmd {
+	if m.set == nil {
+		return nil
+	}
+	cmd := m.runSetEffects(m.set.model.Pump())
+	m.refreshSet()
+	return cmd
+}
+
+// runSetEffects performs the set's effects, each with its object's runner.
+func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, e := range effects {
+		cmds = append(cmds, m.member(e.Member).run(m.ctx, e.Effect)...)
+		if e.Member == m.set.shown {
+			m.refresh()
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// memberOf finds the object st in the set, by its objectID.
+func (m *App) memberOf(st *objectState) (int, bool) {
+	if st == nil {
+		return -1, false
+	}
+	return m.memberByID(st.id)
+}
+
+// memberByID finds the object id names in the set.
+func (m *App) memberByID(id objectID) (int, bool) {
+	if m.set == nil {
+		return -1, false
+	}
+	for i, o := range m.set.states {
+		if o.id == id {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// noteMember says n on object i's row, until its state changes.
+func (m *App) noteMember(i int, n notice) {
+	st := m.set.states[i]
+	st.note, st.noteOf = n, m.set.model.Status(i).State
+}
+
+// setMembers are the objects members of the set.
+func (m *App) setMembers(members []int) []*objectState {
+	out := make([]*objectState, len(members))
+	for k, i := range members {
+		out[k] = m.member(i)
+	}
+	return out
 }

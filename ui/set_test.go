@@ -347,7 +347,7 @@ func TestSetRefusedSaveKeepsItsDraft(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
-	runnerOf(c, "a").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	runnerOf(c, "a").fail = &apiError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
 	m = drive(t, m, keys("s")...)
 	r := rowOf(t, m, "a")
 	if r.Status.State != model.MemberRefused || !strings.Contains(string(r.Note), "not allowed") || m.set.model.Session(0).Draft() == nil {
@@ -450,6 +450,23 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 	}
 	if r := rowOf(t, m, "b"); strings.Contains(string(r.Note), "changed on server") {
 		t.Errorf("b's row: %+v", r)
+	}
+}
+
+// TestSetWatchStoppedIsSaid: a set whose watch ends says so in the words
+// one object's header uses, "watch stopped", never "refused" (the server
+// refused nothing), on the set and on the object shown from it.
+func TestSetWatchStoppedIsSaid(t *testing.T) {
+	c := newFakeCluster(t)
+	m := setApp(t, c, 160, 30, "a", "b")
+	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	m = drive(t, m, setWatchClosedMsg{})
+	if s := plain(m); !strings.Contains(s, "watch stopped") || strings.Contains(s, "refused") {
+		t.Errorf("the set's header once its watch ended:\n%s", s)
+	}
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyEnter})
+	if s := plain(m); !strings.Contains(s, "watch stopped") {
+		t.Errorf("the object shown from the set:\n%s", s)
 	}
 }
 

@@ -42,7 +42,7 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	effects, round := s.model.SaveAll(declined...)
 	cmd := m.runSetEffects(effects)
 	for _, i := range round.Skipped {
-		m.noteMember(i, notice{"not saved: you declined, as " + m.gitOpsOwner(i) + " reconciles it; the draft is kept (s asks again)", false})
+		m.noteMember(i, notice{"not saved: you declined, as " + m.gitOpsOwner(i) + " reconciles it; the draft is kept (s asks again)", noticeInfo})
 	}
 	if len(round.Queued) == 0 {
 		switch n := s.model.Conflicts(); {
@@ -214,7 +214,7 @@ func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			uid = string(b.GetUID())
 		}
 		if model.MadeOnEarlierObject(d.UID, uid) {
-			m.noteMember(i, notice{"a stored draft made on an earlier object of this name waits: enter says more", false})
+			m.noteMember(i, notice{"a stored draft made on an earlier object of this name waits: enter says more", noticeInfo})
 			continue
 		}
 		st.stored = nil
@@ -226,7 +226,7 @@ func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			st.inflight++
 			cmds = append(cmds, cmd, keepAsideCmd(st.id, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 		case err != nil:
-			m.noteMember(i, notice{common.ErrorText(err), true})
+			m.noteMember(i, notice{common.ErrorText(err), noticeFailure})
 			cmds = append(cmds, cmd)
 		default:
 			recovered++

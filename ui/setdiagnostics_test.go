@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
 // lineOf is the 1-based line of text holding sub, 0 for none.
@@ -64,7 +65,7 @@ func TestSetListFileDiagnostics(t *testing.T) {
 	m = pressE(t, m)
 	e := m.set.edit
 	head := m.setRefusedHead(e)
-	file := withHead(head, e.Text)
+	file := editfile.WithHead(head, e.Text)
 	re := regexp.MustCompile(`^# line (\d+): configmaps/b: baz: unknown field`)
 	var named int
 	for _, l := range head {
@@ -89,12 +90,12 @@ func TestSetListFileHeadNamesServerRefusals(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
-	runnerOf(c, "b").fail = &model.APIError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
+	runnerOf(c, "b").fail = &apiError{Kind: model.ErrorInvalid, Message: "data.foo: Invalid value", Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value: not allowed"}}}
 	m = drive(t, m, keys("s")...)
 	m = pressE(t, m)
 	e := m.set.edit
 	head := m.setRefusedHead(e)
-	file := withHead(head, e.Text)
+	file := editfile.WithHead(head, e.Text)
 	at := secondItem(file)
 	wantLine := strings.Count(file[:at], "\n") + lineOf(file[at:], "foo: mine")
 	want := fmt.Sprintf("# line %d: configmaps/b: data.foo: Invalid value: not allowed", wantLine)

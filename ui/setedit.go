@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/editfile"
 )
 
 // The edit of several objects in one $EDITOR file: the file in the set's
@@ -61,7 +62,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		return nil
 	}
 	s.edit, m.life.editorOpen = e, true
-	return editHeadCmd(editorHead{refused: m.setRefusedHead(e)}, e.Text, false, e.Format)
+	return editCmd(editfile.Head{Refused: m.setRefusedHead(e)}, e.Text, false, e.Format)
 }
 
 // apartText says which objects an edit left out for their format, and

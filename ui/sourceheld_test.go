@@ -6,13 +6,16 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/internal/sourceplan"
 )
 
 // A draft whose values the source already holds: the status line says
 // so, as news, not as a failure to write, and no source diff opens.
 func TestSourceAlreadyHoldingTheDraftIsSaid(t *testing.T) {
 	m := newApp(t, 120, 30, &fakeRunner{})
-	got, _ := m.Update(sourcePlannedMsg{of: m.id, err: fmt.Errorf("%w (.data.foo): nothing to write", source.ErrAlreadyHeld)})
+	held := fmt.Errorf("%w (.data.foo): nothing to write", source.ErrAlreadyHeld)
+	got, _ := m.Update(sourcePlannedMsg{of: []objectID{m.id}, back: screenObject,
+		failed: []sourceplan.Failure{{Ref: "v1/ConfigMap rb/testmap", Err: held}}})
 	a := got.(App)
 	status := string(a.status.Text())
 	if !strings.Contains(status, "the source already holds it (.data.foo): nothing to write") || strings.Contains(status, "not written") || strings.Contains(status, "uncommitted") {

@@ -1,20 +1,15 @@
 package ui
 
 import (
-	"context"
 	"errors"
-	"os/exec"
-	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/internal/sourceplan"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
 
@@ -32,19 +27,15 @@ type writeBack struct {
 	back  screen
 }
 
-// sourcePlannedMsg is the planned edit of the draft's source, or why
-// there is none.
+// sourcePlannedMsg is the planned edits of the drafts of objects in their
+// sources, one for each object whose edit could be planned, and why the
+// others' could not; back is the screen the source diff goes back to.
 type sourcePlannedMsg struct {
-	// of is the object whose draft it is.
-	of   objectID
-	src  *source.Source
-	edit *source.Edit
-	// warning says what the search missed: the path of a GitOps owner
-	// the user may not read.
-	warning string
-	// caught is what libraries printed while it was planned.
-	caught []string
-	err    error
+	// of are the objects whose drafts they are.
+	of     []objectID
+	back   screen
+	plans  []sourceplan.Plan
+	failed []sourceplan.Failure
 }
 
 // sourceWrittenMsg says the files were written (and committed on branch).
@@ -54,128 +45,74 @@ type sourceWrittenMsg struct {
 	err    error
 }
 
-// planSource finds the draft's source under Config.SourceDir (else the
-// git work tree of the current directory), where the path its GitOps
-// owner builds says when its origin annotation does not, and plans the
-// edit, in a command.
-func (m App) planSource() (App, tea.Cmd) {
-	d := m.sess.Draft()
-	if d == nil || d.Object == nil {
+// planSource plans, in a command, the edits of the drafts of objects sts
+// (the object shown, or a set's GitOps objects) in their sources: each
+// found under Config.SourceDir (else the git work tree of the current
+// directory), where the path its GitOps owner builds says when its origin
+// annotation does not, and planned on the files as the ones before it left
+// them, so that two edits of one file both land. back is the screen the
+// source diff goes back to.
+func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
+	var drafts []sourceplan.Draft
+	var ids []objectID
+	for _, st := range sts {
+		d := st.sess.Draft()
+		if d == nil || d.Object == nil || st.sess.Base().Object == nil {
+			continue
+		}
+		sd := sourceplan.Draft{Base: st.sess.Base().Object.DeepCopy(), Mine: d.Object.DeepCopy()}
+		if st.opened != nil {
+			sd.ReadPath = st.opened.GitOpsPath
+		}
+		drafts, ids = append(drafts, sd), append(ids, st.id)
+	}
+	if len(drafts) == 0 {
 		m.status.Info("no draft to write to the source")
 		return m, nil
 	}
-	base, mine, dir, id := m.sess.Base().Object.DeepCopy(), d.Object.DeepCopy(), m.cfg.SourceDir, m.id
-	var readPath kube.GitOpsPathReader
-	if m.opened != nil {
-		readPath = m.opened.GitOpsPath
+	if back == screenObject {
+		m.status.Info("finding the object's source ...")
 	}
-	ctx := m.ctx
-	m.status.Info("finding the object's source ...")
+	dir, ctx := m.cfg.SourceDir, m.ctx
 	return m, func() tea.Msg {
-		if dir == "" {
-			out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-			if err != nil {
-				return sourcePlannedMsg{of: id, err: errNoSourceDir}
-			}
-			dir = strings.TrimSpace(string(out))
-		}
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		out, mark := libout.Running(), libout.Running().Mark()
-		hints, warning, err := kube.SourceHints(ctx, base, readPath)
-		if err != nil {
-			return sourcePlannedMsg{of: id, err: err}
-		}
-		if warning != "" {
-			warning += "; the manifests under " + dir + " were searched"
-		}
-		src, err := source.Find(dir, source.RefOf(base), hints)
-		if err != nil {
-			return sourcePlannedMsg{of: id, warning: warning, err: err}
-		}
-		e, err := source.Plan(src, base, mine)
-		return sourcePlannedMsg{of: id, src: src, edit: e, warning: warning, caught: out.Since(mark), err: err}
+		plans, failed := sourceplan.PlanAll(ctx, dir, drafts)
+		return sourcePlannedMsg{of: ids, back: back, plans: plans, failed: failed}
 	}
 }
 
-type sourceDirError struct{}
-
-func (sourceDirError) Error() string {
-	return "kedit runs in no git work tree: start it with --source DIR, the checkout of the manifests"
-}
-
-var errNoSourceDir error = sourceDirError{}
-
-// sourcePlanned shows the planned edit in the source diff.
+// sourcePlanned shows the planned edits in the source diff, or says why
+// none could be planned: of the object shown, unless it was left
+// meanwhile (its draft is kept), or of the set's objects.
 func (m App) sourcePlanned(msg sourcePlannedMsg) App {
-	if _, shown := m.whose(msg.of); !shown {
-		return m // the object was left meanwhile: its draft is kept
-	}
-	if errors.Is(msg.err, source.ErrAlreadyHeld) {
-		m.status.Info(escape.Safe(msg.err.Error()))
+	switch {
+	case msg.back == screenSet && m.set == nil:
 		return m
-	}
-	if msg.err != nil {
-		said := msg.err.Error()
-		if msg.warning != "" {
-			said = msg.warning + ": " + said
+	case msg.back != screenSet:
+		if _, shown := m.whose(msg.of[0]); !shown {
+			return m
 		}
-		m.status.Error("not written to the source: " + escape.Safe(said))
+	}
+	if len(msg.plans) == 0 && msg.back != screenSet && len(msg.failed) == 1 && errors.Is(msg.failed[0].Err, source.ErrAlreadyHeld) {
+		m.status.Info(escape.Safe(msg.failed[0].Err.Error()))
 		return m
 	}
-	m.writeBack = &writeBack{edits: []*source.Edit{msg.edit}, refs: []source.Ref{msg.src.Ref}, back: screenObject}
-	c := sourceContent(msg.src, msg.edit, diff.IsSecret(m.sess.Base().Object), msg.caught)
-	if msg.warning != "" {
-		c.Where = append([]escape.Text{escape.Safe("warning: " + msg.warning)}, c.Where...)
+	if len(msg.plans) == 0 {
+		m.status.Error("not written to the source: " + escape.Safe(sourceplan.FailuresText(msg.failed, msg.back == screenSet)))
+		return m
 	}
+	w := &writeBack{back: msg.back}
+	for _, p := range msg.plans {
+		w.edits, w.refs = append(w.edits, p.Edit), append(w.refs, p.Src.Ref)
+	}
+	c := sourceplan.SetContent(msg.plans, msg.failed)
+	if msg.back != screenSet {
+		c = sourceplan.OneContent(msg.plans[0])
+	}
+	m.writeBack = w
 	m.sourceView.SetContent(c)
-	m.screen = screenSource
+	m.push(screenSource)
 	m.status.Info("y writes the files, c commits them on a new branch, esc writes nothing")
 	return m
-}
-
-// sourceWhere says which file and which kustomization produce the
-// object, and how they were found.
-func sourceWhere(src *source.Source) string {
-	where := "from " + src.File
-	if src.Kustomization != "" {
-		where = "built by " + src.Kustomization + ", " + where
-	}
-	if src.Generator != "" {
-		where = "built by " + src.Kustomization + ", its " + src.Generator + " in " + src.GeneratorIn
-	}
-	where += " (found by " + src.Via + ")"
-	if src.Note != "" {
-		where += "; " + src.Note
-	}
-	return where
-}
-
-// sourceContent is what the source diff draws of a planned edit.
-// caught is what libraries printed while it was planned: the build's
-// warnings.
-func sourceContent(src *source.Source, e *source.Edit, secret bool, caught []string) sourcediff.Content {
-	c := sourcediff.Content{Object: escape.Safe(src.Ref.String())}
-	c.Where = append(c.Where, escape.Safe(sourceWhere(src)))
-	for _, p := range e.Placed {
-		c.Where = append(c.Where, escape.Safe(p.String()))
-	}
-	for _, n := range e.Notes {
-		c.Notes = append(c.Notes, escape.Safe(n))
-	}
-	for _, l := range caught {
-		c.Notes = append(c.Notes, escape.Safe("warning: "+l))
-	}
-	for _, f := range e.Files {
-		if secret {
-			c.Diff = append(c.Diff, escape.Safe(f.Path+": changed (a Secret's values are not shown)"))
-			continue
-		}
-		for _, l := range strings.Split(strings.TrimSuffix(f.Unified(), "\n"), "\n") {
-			c.Diff = append(c.Diff, escape.Safe(l))
-		}
-	}
-	return c
 }
 
 // sourceIntent acts on the source diff's intents; false for any other
@@ -187,7 +124,8 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.writeBack != nil {
 			back = m.writeBack.back
 		}
-		m.writeBack, m.screen = nil, back
+		m.writeBack = nil
+		m.goTo(back)
 		if back == screenSet {
 			m.status.Info("nothing written; the drafts are kept")
 		} else {
@@ -222,8 +160,6 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}, true
 	case sourcePlannedMsg:
 		return m.sourcePlanned(msg), nil, true
-	case setSourcePlannedMsg:
-		return m.setSourcePlanned(msg), nil, true
 	case sourceFoundMsg:
 		m.sourceFound(msg)
 		return m, nil, true
@@ -236,7 +172,8 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if m.writeBack != nil {
 			back = m.writeBack.back
 		}
-		m.writeBack, m.screen = nil, back
+		m.writeBack = nil
+		m.goTo(back)
 		said := "wrote " + words.Count(msg.files, "file") + " of the source"
 		if msg.branch != "" {
 			said = "committed " + words.Count(msg.files, "file") + " of the source on branch " + msg.branch + " (not pushed; your checkout is as it was)"
@@ -256,4 +193,60 @@ func (m *App) takePlanAfterSave() tea.Cmd {
 	cmd := m.planAfterSave
 	m.planAfterSave = nil
 	return cmd
+}
+
+// The object view names the object's source before any save: which file
+// and which kustomization produce it, or why none, or the Helm chart that
+// made it. It is found once per object, in a command, and only where the
+// manifests are known to be: under --source, or in the git work tree of
+// the current directory for an object that says it comes from manifests
+// (a GitOps owner, kustomize's origin annotation, Helm's labels), so that
+// kedit started in any repository does not search it for every object.
+
+// sourceLineState is what the object view says of the object's source.
+type sourceLineState struct {
+	asked bool
+	line  escape.Text
+}
+
+// sourceFoundMsg is the object view's line of the object's source; ""
+// says nothing.
+type sourceFoundMsg struct {
+	of   objectID
+	line escape.Text
+}
+
+// findSourceOnce finds the shown object's source once, off the UI
+// goroutine.
+func (m *App) findSourceOnce() tea.Cmd {
+	if m.objectState == nil || m.srcLine.asked || m.screen != screenObject || m.sess == nil {
+		return nil
+	}
+	base := m.sess.Base().Object
+	if base == nil || (m.target != nil && m.target.Subresource != "") {
+		return nil
+	}
+	m.srcLine.asked = true
+	dir := m.cfg.SourceDir
+	if dir == "" && (m.target == nil || !sourceplan.FromManifests(base)) {
+		// The work tree is searched for an object opened from the
+		// cluster only, whose GitOps owner's path can be read.
+		return nil
+	}
+	var readPath kube.GitOpsPathReader
+	if m.opened != nil {
+		readPath = m.opened.GitOpsPath
+	}
+	ctx, id, obj := m.ctx, m.id, base.DeepCopy()
+	return func() tea.Msg {
+		return sourceFoundMsg{of: id, line: sourceplan.Line(ctx, dir, obj, readPath)}
+	}
+}
+
+// sourceFound gives the object its source's line.
+func (m *App) sourceFound(msg sourceFoundMsg) {
+	if st, _ := m.whose(msg.of); st != nil {
+		st.srcLine.line = msg.line
+	}
+	m.refresh()
 }

@@ -33,7 +33,7 @@ func twoConflicts(t *testing.T) (App, *fakeRunner) {
 	_ = unstructured.SetNestedField(obj.Object, "theirs", "data", "bar")
 	obj.SetResourceVersion("815")
 	r.server = obj
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: "815"}))
 	m = drive(t, m, keys("s")...)
 	if n := len(m.Session().Conflicts()); m.screen != screenConflict || n != 2 {
 		t.Fatalf("screen %v with %d conflicts, want the conflict view with 2", m.screen, n)
@@ -72,8 +72,8 @@ func TestStatusOfAnInvalidDraftGoesOnceFixed(t *testing.T) {
 	m = replaceText(t, m, strings.Replace(valid, "foo: \"1\"", "foo: fixed", 1))
 	m = drive(t, m, keys("esc")...)
 	// The server goes away and comes back meanwhile.
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: t0}}},
-		watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: t0}}),
+		shownWatchEvent(kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}))
 	if d := m.Session().Draft(); d == nil || d.Err != nil {
 		t.Fatalf("the fixed draft is %+v", d)
 	}
@@ -206,7 +206,7 @@ func (w *statusWalker) theirs(key string) {
 	obj.SetResourceVersion(strconv.Itoa(rv + 1))
 	r.server = obj
 	r.mu.Unlock()
-	w.send("theirs:"+key, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+	w.send("theirs:"+key, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}))
 }
 
 // editorText is $EDITOR's answer on text: unchanged, a value changed, or
@@ -240,14 +240,14 @@ func (w *statusWalker) step() {
 	case n < 20:
 		// The server refuses the next save as invalid, naming the field.
 		w.runner.mu.Lock()
-		w.runner.failOnce = append(w.runner.failOnce, &model.APIError{Kind: model.ErrorInvalid, Message: "invalid",
+		w.runner.failOnce = append(w.runner.failOnce, &apiError{Kind: model.ErrorInvalid, Message: "invalid",
 			Causes: []model.FieldCause{{Field: "data.foo", Message: "Invalid value"}}})
 		w.runner.mu.Unlock()
 		w.log = append(w.log, "(next save refused)")
 		return
 	case n < 24:
-		w.send("reconnecting", watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: t0}}})
-		w.send("connected", watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}})
+		w.send("reconnecting", shownWatchEvent(kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: t0}}))
+		w.send("connected", shownWatchEvent(kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}))
 		return
 	}
 	switch m.screen {
@@ -338,7 +338,7 @@ func TestStatusWalk(t *testing.T) {
 // draft does not drop it.
 func TestDemoWriteSaidBesideTheBanner(t *testing.T) {
 	fake := &fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}
-	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Demo = fake }), `foo: "1"`, "foo: mine")
+	m := edit(t, newApp(t, 120, 30, &fakeRunner{}, func(c *Config) { c.Object.Demo = fake }), `foo: "1"`, "foo: mine")
 	d := newDriver(t, m)
 	d.running++
 	initCmd := d.m.Init()
@@ -348,7 +348,7 @@ func TestDemoWriteSaidBesideTheBanner(t *testing.T) {
 	fake.writes <- demo.Write{Path: ".data.foo", Value: "2", ResourceVersion: "813"}
 	d.until(func(m App) bool { return m.oncall.demoWrite != nil })
 	obj := configMap("813", map[string]any{"foo": "2", "bar": "1"}, demo.WriterManager, 9, "foo")
-	d.send(watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: "813"}})
+	d.send(shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: "813"}))
 	out := plain(d.m)
 	for _, want := range []string{"changed on server: rv 812 -> 813 by demo-writer: .data.foo", `demo-writer set .data.foo = "2" (rv 813)`} {
 		if !strings.Contains(out, want) {

@@ -62,10 +62,10 @@ func TestTimelineDiffScrollsSideways(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: v1.DeepCopy()}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	v2 := configMap("815", map[string]any{"foo": long}, "dave", 5, "foo")
 	r.server = v2
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
 	line := lineWith(out, "+   foo: ")
@@ -121,7 +121,7 @@ func TestLostHeaderFitsWithLongNames(t *testing.T) {
 		w, h  int
 		short bool
 	}{{120, 40, false}, {80, 30, true}, {400, 40, false}} {
-		m := newApp(t, v.w, v.h, &fakeRunner{}, func(c *Config) { c.History = read })
+		m := newApp(t, v.w, v.h, &fakeRunner{}, func(c *Config) { c.Object.History = read })
 		m = drive(t, m, keys("t", "enter")...)
 		out := timeless(m)
 		lines := strings.Split(out, "\n")
@@ -146,5 +146,52 @@ func TestLostHeaderFitsWithLongNames(t *testing.T) {
 		if v.w <= 120 && !strings.Contains(out, "theirs (rv 811)  ") && !strings.Contains(out, "theirs (rv 811)\n") {
 			t.Errorf("at %d columns the versions are not titled by their rvs:\n%s", v.w, out)
 		}
+	}
+}
+
+// TestPageStackGoesBackToWhatWasUnder: a view opened over another goes
+// back to it when closed, and one that only looks stays open while the
+// object changes under it: the timeline over the object view, a new
+// version meanwhile, esc back to the object view; the preview likewise;
+// a conflict takes over from any view, and its abandon goes to the
+// object view with nothing under it.
+func TestPageStackGoesBackToWhatWasUnder(t *testing.T) {
+	r := &fakeRunner{}
+	m := newApp(t, 120, 30, r)
+	m = drive(t, m, keys("t")...)
+	if m.screen != screenTimeline || len(m.under) != 1 || m.under[0] != screenObject {
+		t.Fatalf("t: screen %d over %v", m.screen, m.under)
+	}
+	obj := configMap("813", map[string]any{"foo": "1", "bar": "2"}, "kubectl-patch", 9, "bar")
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj, ResourceVersion: "813"}))
+	if m.screen != screenTimeline {
+		t.Fatalf("a new version closed the timeline: screen %d", m.screen)
+	}
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenObject || len(m.under) != 0 {
+		t.Fatalf("esc: screen %d over %v", m.screen, m.under)
+	}
+	m = edit(t, m, `foo: "1"`, "foo: mine")
+	m = drive(t, m, keys("p")...)
+	if m.screen != screenPreview {
+		t.Fatalf("p: screen %d", m.screen)
+	}
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenObject || len(m.under) != 0 {
+		t.Fatalf("esc from the preview: screen %d over %v", m.screen, m.under)
+	}
+	theirs := configMap("814", map[string]any{"foo": "theirs", "bar": "2"}, "kubectl-patch", 9, "foo")
+	r.server = theirs.DeepCopy()
+	// s, then t while the save is on its way: its conflict comes back
+	// over the timeline.
+	d := newDriver(t, m)
+	d.send(keyMsg("s"))
+	d.send(keyMsg("t"))
+	if d.m.screen != screenTimeline {
+		t.Fatalf("t while saving: screen %d", d.m.screen)
+	}
+	m = d.settle()
+	if m.screen != screenConflict || len(m.under) != 0 {
+		t.Fatalf("a conflict from the timeline: screen %d over %v", m.screen, m.under)
 	}
 }

@@ -45,7 +45,7 @@ var altN = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n"), Alt: true}
 // the demo writer for the race.
 func TestTourSkipKeyPreparesEachStep(t *testing.T) {
 	fake := &tourDemo{fakeDemo: fakeDemo{now: make(chan struct{}, 1), writes: make(chan demo.Write)}}
-	d := newDriver(t, newApp(t, 160, 30, &fakeRunner{}, func(c *Config) { c.Demo, c.Tour = fake, true }))
+	d := newDriver(t, newApp(t, 160, 30, &fakeRunner{}, func(c *Config) { c.Object.Demo, c.Tour = fake, true }))
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
 	if r, _, _ := fake.counts(); r != 1 || !strings.Contains(plain(d.m), "tour 1/8: "+tour.Steps[0].Do) {
 		t.Fatalf("the first step: %d resets\n%s", r, plain(d.m))

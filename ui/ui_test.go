@@ -87,7 +87,7 @@ func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, 
 			return model.SaveFailed{Err: err}, nil
 		}
 		if e.ResourceVersion != f.server.GetResourceVersion() {
-			return model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
+			return model.SaveFailed{Err: &apiError{Kind: model.ErrorConflict, Message: "the object has been modified"}}, nil
 		}
 		obj := e.Object.DeepCopy()
 		rv, _ := strconv.Atoi(f.server.GetResourceVersion())
@@ -136,7 +136,7 @@ func (f *fakeRunner) dryRun(e model.Save) model.Previewed {
 		return model.Previewed{Err: f.fail}
 	}
 	if e.ResourceVersion != f.server.GetResourceVersion() {
-		return model.Previewed{Err: &model.APIError{Kind: model.ErrorConflict, Message: "the object has been modified"}}
+		return model.Previewed{Err: &apiError{Kind: model.ErrorConflict, Message: "the object has been modified"}}
 	}
 	obj := e.Object.DeepCopy()
 	if f.stored != nil {
@@ -187,9 +187,22 @@ func drive(t testing.TB, m App, msgs ...tea.Msg) App {
 	return d.m
 }
 
+// shownWatchEvent is an event of the watch of the object shown when it is
+// sent: the driver hands it to Update as that watch's command reads it
+// (shownWatched).
+type shownWatchEvent kube.WatchEvent
+
+// shownWatched is ev as the watch of the object m shows brings it.
+func shownWatched(m App, ev kube.WatchEvent) watchedMsg {
+	return watchedMsg{of: m.id, ch: m.events, ev: ev}
+}
+
 // send hands msg to Update and starts the command it returns.
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
+	if ev, ok := msg.(shownWatchEvent); ok {
+		msg = shownWatched(d.m, kube.WatchEvent(ev))
+	}
 	switch msg.(type) {
 	case nil:
 		return
@@ -367,9 +380,9 @@ func newAppWith(t testing.TB, w, h int, runner *fakeRunner, data map[string]any,
 	if runner != nil && runner.server == nil {
 		runner.server = base.DeepCopy()
 	}
-	cfg := Config{Session: sess}
+	cfg := Config{Object: &Object{Session: sess}}
 	if runner != nil {
-		cfg.Runner = runner
+		cfg.Object.Runner = runner
 	}
 	for _, f := range extra {
 		f(&cfg)
@@ -405,7 +418,7 @@ func theirsWrite(t testing.TB, m App, r *fakeRunner, key, value string) App {
 		"fieldsV1": map[string]any{"f:data": map[string]any{"f:" + key: map[string]any{}}},
 	}}, "metadata", "managedFields")
 	r.server = obj
-	return drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}})
+	return drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: obj.DeepCopy(), ResourceVersion: obj.GetResourceVersion()}))
 }
 
 func plain(m App) string { return ansi.Strip(m.View()) }
@@ -493,21 +506,21 @@ func TestGolden(t *testing.T) {
 			return drive(t, m, keys(strings.Split(strings.Repeat("j", 9), "")...)...)
 		}},
 		{"apply_conflict", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
 				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, m, keys("s")...)
 		}},
 		{"apply_conflict_resolved", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorFieldManagerConflict, Message: "Apply failed with 1 conflict",
 				Owners: []model.OwnedField{{Field: ".data.foo", Manager: "kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), `foo: "1"`, `foo: mine`)
 			m = edit(t, m, `bar: "1"`, `bar: mine`)
 			return drive(t, drive(t, m, keys("s")...), keys("m")...)
 		}},
 		{"apply_cannot_remove", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorApplyCannotRemove, Message: "not sent",
 				Causes: []model.FieldCause{{Field: ".data.bar", Message: "owned by kubectl-patch"}}}}
 			m := edit(t, newApp(t, w, h, r), "  bar: \"1\"\n", "")
 			return drive(t, m, keys("s")...)
@@ -541,7 +554,7 @@ func TestGolden(t *testing.T) {
 			return drive(t, m, keys("i")...)
 		}},
 		{"invalid", func(t *testing.T, w, h int) App {
-			r := &fakeRunner{fail: &model.APIError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
+			r := &fakeRunner{fail: &apiError{Kind: model.ErrorInvalid, Message: "ConfigMap is invalid",
 				Causes: []model.FieldCause{{Field: "metadata.labels", Message: `Invalid value: "bad key!": name part must consist of alphanumeric characters`}}}}
 			m := edit(t, newApp(t, w, h, r), "  name: testmap\n", "  labels:\n    \"bad key!\": x\n  name: testmap\n")
 			return drive(t, m, keys("s")...)

@@ -211,7 +211,7 @@ func TestFailuresInWords(t *testing.T) {
 		{model.ErrorTooLarge, "too large"},
 		{model.ErrorImmutable, "immutable"},
 	} {
-		r := &fakeRunner{fail: &model.APIError{Kind: tc.kind, Message: "no"}}
+		r := &fakeRunner{fail: &apiError{Kind: tc.kind, Message: "no"}}
 		m := edit(t, newApp(t, 120, 40, r), `foo: "1"`, "foo: mine")
 		m = drive(t, m, keys("s")...)
 		if got := m.status.Text(); !strings.Contains(got, tc.want) || !strings.Contains(got, "draft is kept") {
@@ -225,9 +225,9 @@ func TestFailuresInWords(t *testing.T) {
 
 func TestWatchEvents(t *testing.T) {
 	ch := make(chan kube.WatchEvent, 1)
-	m := newApp(t, 120, 40, nil, func(c *Config) { c.Events = ch })
+	m := newApp(t, 120, 40, nil, func(c *Config) { c.Object.Watch = watchOn(ch) })
 	since := time.Date(2026, 11, 22, 12, 1, 3, 0, time.Local)
-	next, cmd := m.Update(watchEventMsg{kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}})
+	next, cmd := m.Update(shownWatched(m, kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Reconnecting, Since: since}}))
 	m = next.(App)
 	if !strings.Contains(plain(m), "reconnecting since 12:01:03") {
 		t.Errorf("no reconnecting state in the header:\n%s", plain(m))
@@ -245,7 +245,7 @@ func TestWatchEvents(t *testing.T) {
 		t.Errorf("live is rv %s after the event", live.ResourceVersion)
 	}
 	close(ch)
-	next, _ = m.Update(watchCmd(ch)())
+	next, _ = m.Update(watchCmd(m.id, ch)())
 	m = next.(App)
 	if !strings.Contains(plain(m), "watch stopped") {
 		t.Error("a closed watch is not shown")
@@ -258,7 +258,7 @@ func TestServerTextIsEscaped(t *testing.T) {
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	m := drive(t, New(Config{Session: sess}), tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 120, Height: 40})
 	// The draft is the user's text, but it holds the server's values.
 	m = drive(t, m, editorFinishedMsg{original: "", text: "data:\n  evil: \"\x1b[2J\"\nraw: \x1b]52;c;x\x07\n"})
 	for _, k := range []string{"", "d", "f"} {
@@ -426,7 +426,7 @@ func TestResolveSelectedConflict(t *testing.T) {
 		t.Fatalf("%d conflicts:\n%s", n, plain(m))
 	}
 	// Conflicts come in field order: .data.bar, then .data.foo.
-	m = drive(t, m, keys("n", "t", "p", "m", "s")...)
+	drive(t, m, keys("n", "t", "p", "m", "s")...)
 	if got := r.server.Object["data"]; dataOf(r.server, "bar") != "mine" || dataOf(r.server, "foo") != "theirs" {
 		t.Errorf("server data %v, want bar mine and foo theirs", got)
 	}
@@ -453,7 +453,7 @@ func TestConflictColumnsShowTheCollidingLines(t *testing.T) {
 		model.Opened{Object: base, At: t0},
 		model.DraftEdited{Text: mustRender(t, mineObj)},
 		model.SaveRequested{},
-		model.SaveFailed{Err: &model.APIError{Kind: model.ErrorConflict}},
+		model.SaveFailed{Err: &apiError{Kind: model.ErrorConflict}},
 		model.Conflicted{Theirs: theirs, At: t0},
 	} {
 		if _, _, err := sess.Handle(ev); err != nil {
@@ -487,11 +487,11 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
 	if m.status.Kind() != statusbar.KindInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
 		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.Kind(), m.status.Text())
 	}
-	m = drive(t, m, performedMsg{effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
+	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
 	if m.status.Kind() != statusbar.KindError {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.Kind())
 	}

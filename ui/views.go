@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -52,7 +53,7 @@ type views struct {
 	requests     requests.Model
 	requestsOpen bool
 	requestsGen  int
-	// tour is kedit demo --tour's line over every view (tourline.go),
+	// tour is kedit demo --tour's line over every view (requestpane.go),
 	// drawn while the Config asks for it.
 	tour tour.Model
 	// tourRaces counts the demo's races answered, for the tour's last
@@ -60,8 +61,8 @@ type views struct {
 	tourRaces int
 }
 
-func newViews(keys KeyMap, styles *common.Styles) views {
-	v := views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
+func newViews(keys KeyMap, styles *common.Styles) *views {
+	v := &views{browser: browser.New(keys.Browser, styles), setView: objectset.New(keys.Set, styles),
 		help: helppage.New(keys.HelpPage, styles), prompt: common.NewPrompt(keys.Prompt, styles),
 		requests: requests.New(keys.Requests, styles), tour: tour.New(keys.Tour, styles)}
 	v.renew(keys, styles, false)
@@ -101,45 +102,14 @@ func objectContent(sess *model.Session) object.Content {
 }
 
 // update hands msg to the view of screen s.
-func (v *views) update(s screen, msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	switch s {
-	case screenObject:
-		v.object, cmd = v.object.Update(msg)
-	case screenConflict:
-		v.conflict, cmd = v.conflict.Update(msg)
-	case screenTimeline:
-		v.timeline, cmd = v.timeline.Update(msg)
-	case screenLost:
-		v.lost, cmd = v.lost.Update(msg)
-	case screenPreview:
-		v.preview, cmd = v.preview.Update(msg)
-	case screenDocs:
-		v.docs, cmd = v.docs.Update(msg)
-	case screenSource:
-		v.sourceView, cmd = v.sourceView.Update(msg)
-	case screenEditor:
-		v.editor, cmd = v.editor.Update(msg)
-	case screenBrowser:
-		v.browser, cmd = v.browser.Update(msg)
-	case screenSet:
-		v.setView, cmd = v.setView.Update(msg)
-	}
-	return cmd
-}
+func (v *views) update(s screen, msg tea.Msg) tea.Cmd { return pages[s].update(v, msg) }
 
-// setSize gives every view the body's size.
+// setSize gives every view the body's size: each of the table's, and the
+// help page and the request pane, which show over any of them.
 func (v *views) setSize(width, height int) {
-	v.object.SetSize(width, height)
-	v.conflict.SetSize(width, height)
-	v.editor.SetSize(width, height)
-	v.timeline.SetSize(width, height)
-	v.lost.SetSize(width, height)
-	v.preview.SetSize(width, height)
-	v.docs.SetSize(width, height)
-	v.sourceView.SetSize(width, height)
-	v.browser.SetSize(width, height)
-	v.setView.SetSize(width, height)
+	for _, p := range pages {
+		p.setSize(v, width, height)
+	}
 	v.help.SetSize(width, height)
 	v.requests.SetSize(width, height)
 }
@@ -204,4 +174,126 @@ func previewContent(sess *model.Session) preview.Content {
 		c.Refusal = say.Refusal(model.KindOf(p.Err), p.Err)
 	}
 	return c
+}
+
+// The table of views: the one place the app tells its views apart. Each
+// screen's view is one line of pages, and the app hands a view its
+// messages, its size, draws it and reads its keys through its page alone
+// (views.update, views.setSize, App.body, App.helpSource). Adding a view
+// is a package under ui/ and a line here (doc.go).
+
+// component is what every view is, after soft-serve's common.Component
+// and bubbles' models: Update returns the view's own type, and it draws
+// itself, takes its size and says its keys.
+type component[M any] interface {
+	*M
+	Update(tea.Msg) (M, tea.Cmd)
+	View() string
+	SetSize(width, height int)
+	keyHelp
+}
+
+// page is one view of the table: its name on the help page, its help key,
+// whether it takes the mouse, and its component, reached in views.
+type page struct {
+	name string
+	help func(KeyMap) key.Binding
+	// mouse: the view scrolls or clicks with the mouse.
+	mouse   bool
+	update  func(*views, tea.Msg) tea.Cmd
+	view    func(*views) string
+	setSize func(*views, int, int)
+	keys    func(*views) keyHelp
+	// helpPage, when set, changes the help page's keys over the view (the
+	// in-app editor's own scrolling keys).
+	helpPage func(*views, helppage.KeyMap) helppage.KeyMap
+}
+
+// pageOf is the page of the view at of in views.
+func pageOf[M any, P component[M]](name string, of func(*views) *M, help func(KeyMap) key.Binding) page {
+	return page{name: name, help: help,
+		update: func(v *views, msg tea.Msg) tea.Cmd {
+			next, cmd := P(of(v)).Update(msg)
+			*of(v) = next
+			return cmd
+		},
+		view:    func(v *views) string { return P(of(v)).View() },
+		setSize: func(v *views, w, h int) { P(of(v)).SetSize(w, h) },
+		keys:    func(v *views) keyHelp { return P(of(v)) },
+	}
+}
+
+// withMouse is p, which takes the mouse.
+func withMouse(p page) page {
+	p.mouse = true
+	return p
+}
+
+// pages are the views, by their screen.
+var pages = [...]page{
+	screenObject: withMouse(pageOf("object view", func(v *views) *object.Model { return &v.object },
+		func(k KeyMap) key.Binding { return k.Object.Help })),
+	screenConflict: pageOf("conflict view", func(v *views) *conflict.Model { return &v.conflict },
+		func(k KeyMap) key.Binding { return k.Conflict.Help }),
+	screenEditor: editorPage(withMouse(pageOf("in-app editor", func(v *views) *editor.Model { return &v.editor },
+		func(k KeyMap) key.Binding { return k.Editor.Help }))),
+	screenTimeline: pageOf("timeline", func(v *views) *timeline.Model { return &v.timeline },
+		func(k KeyMap) key.Binding { return k.Timeline.Help }),
+	screenPreview: pageOf("preview", func(v *views) *preview.Model { return &v.preview },
+		func(k KeyMap) key.Binding { return k.Preview.Help }),
+	screenBrowser: withMouse(pageOf("browser", func(v *views) *browser.Model { return &v.browser },
+		func(k KeyMap) key.Binding { return k.Browser.Help })),
+	screenLost: pageOf("lost updates", func(v *views) *conflict.Lost { return &v.lost },
+		func(k KeyMap) key.Binding { return k.Lost.Help }),
+	screenSet: withMouse(pageOf("set view", func(v *views) *objectset.Model { return &v.setView },
+		func(k KeyMap) key.Binding { return k.Set.Help })),
+	screenDocs: pageOf("field docs", func(v *views) *fielddoc.Model { return &v.docs },
+		func(k KeyMap) key.Binding { return k.Docs.Help }),
+	screenSource: pageOf("source diff", func(v *views) *sourcediff.Model { return &v.sourceView },
+		func(k KeyMap) key.Binding { return k.Source.Help }),
+}
+
+// The page stack, as k9s's: a view opened over another (the timeline and
+// the preview over the object view, a LOST row's lost updates over the
+// timeline, the field docs over blame or the in-app editor) is pushed, and
+// closing it pops back to the one under it; going to a screen of its own
+// (the object view, the conflict view, the in-app editor, the browser, the
+// set) starts the stack again.
+
+// goTo shows s, and nothing under it.
+func (m *App) goTo(s screen) { m.screen, m.under = s, m.under[:0] }
+
+// push shows s over the screen shown.
+func (m *App) push(s screen) {
+	m.under = append(m.under[:len(m.under):len(m.under)], m.screen)
+	m.screen = s
+}
+
+// pop closes the screen shown, back to the one under it; the object view
+// when there is none.
+func (m *App) pop() {
+	if n := len(m.under); n > 0 {
+		m.screen, m.under = m.under[n-1], m.under[:n-1]
+		return
+	}
+	m.screen = screenObject
+}
+
+// looking reports whether the screen shown only looks at the object (the
+// timeline, its lost updates, the preview, the source diff), over the
+// object view: a new version or a save's outcome leaves it open, where a
+// conflict takes over.
+func (m App) looking() bool {
+	switch m.screen {
+	case screenTimeline, screenLost, screenPreview, screenSource:
+		return true
+	}
+	return false
+}
+
+// editorPage is p, the in-app editor's, whose help page scrolls with the
+// editor's own keys.
+func editorPage(p page) page {
+	p.helpPage = func(v *views, k helppage.KeyMap) helppage.KeyMap { return editorHelpPage(v.editor, k) }
+	return p
 }

@@ -25,11 +25,11 @@ func TestUnknownWriterIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: v1.DeepCopy()}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 120, Height: 30})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = edit(t, m, `foo: "1"`, `foo: mine`)
 	v2 := carol("815", map[string]any{"foo": "1"}, "foo")
 	r.server = v2
-	m = drive(t, m, watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}})
+	m = drive(t, m, shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: v2.DeepCopy(), ResourceVersion: "815"}))
 	out := plain(m)
 	if !strings.Contains(out, "changed on server: rv 812 -> 815 by unknown writer (no managedFields entry changed): .data.bar") {
 		t.Errorf("the banner does not say the writer is unknown:\n%s", out)
@@ -66,8 +66,8 @@ func TestSecretVersionDiffShowsMaskedLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &fakeRunner{server: secret("11", map[string]any{"password": rotated})}
-	m := drive(t, New(Config{Session: sess, Runner: r}), tea.WindowSizeMsg{Width: 100, Height: 30},
-		watchEventMsg{kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}})
+	m := drive(t, New(Config{Object: &Object{Session: sess, Runner: r}}), tea.WindowSizeMsg{Width: 100, Height: 30},
+		shownWatchEvent(kube.WatchEvent{Type: kube.ObjectModified, Object: r.object()}))
 	m = drive(t, m, keys("t", "enter")...)
 	out := plain(m)
 	for _, want := range []string{"changed: .data.password", "-   password: ••••", "+   password: ••••"} {

@@ -93,19 +93,12 @@ type Demo struct {
 	lock *os.File
 }
 
-// Start makes a fresh directory under parent (os.TempDir() when
-// empty), starts the localcluster bin in it and creates the demo's
-// objects. On failure everything started is stopped and removed again.
-// Directories of earlier demos whose kedit is gone (killed before it could
-// clean up) are removed first.
-func Start(ctx context.Context, bin, parent string) (*Demo, error) {
-	return Open(ctx, bin, Options{Parent: parent})
-}
-
-// Open starts the demo where o says: in a fresh temporary directory as
-// Start does, or in a directory to keep (o.Keep), or again on a kept
-// one (o.Dir), whose objects and audit log are as the last demo left
-// them. A directory that is not a kept demo, or that another demo runs
+// Open starts the demo where o says: in a fresh directory under
+// o.Parent (os.TempDir() when empty), or in a directory to keep (o.Keep),
+// or again on a kept one (o.Dir), whose objects and audit log are as the
+// last demo left them; it starts the localcluster bin there and creates
+// the demo's objects. Directories of earlier demos whose kedit is gone
+// (killed before it could clean up) are removed first. A directory that is not a kept demo, or that another demo runs
 // on, is an error (NotKeptError, NotEmptyError, InUseError) before
 // anything starts. On failure everything started is stopped, and a
 // temporary directory removed.
@@ -160,15 +153,6 @@ func Open(ctx context.Context, bin string, o Options) (_ *Demo, err error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// ClusterPID returns the demo cluster's process id, 0 when it did not
-// start.
-func (d *Demo) ClusterPID() int {
-	if d.cluster == nil {
-		return 0
-	}
-	return d.cluster.Pid()
 }
 
 // Close stops the cluster and removes the directory, unless it is kept.

@@ -32,7 +32,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	}
 	parent := t.TempDir()
 	ctx := context.Background()
-	d, err := Start(ctx, bin, parent)
+	d, err := Open(ctx, bin, Options{Parent: parent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestDemoStartAndClose(t *testing.T) {
 	if filepath.Dir(d.Dir) != parent || !strings.HasPrefix(filepath.Base(d.Dir), "kedit-demo-") {
 		t.Errorf("demo directory %s, want a kedit-demo-* under %s", d.Dir, parent)
 	}
-	pid := d.ClusterPID()
+	pid := d.cluster.Pid()
 	if pid == 0 || !fsutil.ProcessAlive(pid) {
 		t.Fatalf("cluster pid %d is not running", pid)
 	}

@@ -43,7 +43,7 @@ func TestKeptDemoStartsAgain(t *testing.T) {
 	if _, err := Open(ctx, bin, Options{Dir: dir}); !errors.As(err, new(*InUseError)) || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("a second demo on the running one's directory: %v; want InUseError", err)
 	}
-	pid := d.ClusterPID()
+	pid := d.cluster.Pid()
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // TestDraftWritesSettleOnTheLatest: the session's draft writes and deletes
 // run as concurrent commands, and a slow disk lets an older one finish
 // last. Whatever the order, once they settle the file holds the latest
-// draft, and after a save there is none (#10, defect 1).
+// draft, and after a save there is none.
 func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapKey("c", "ns", "slow")
@@ -73,7 +73,7 @@ func TestDraftWritesSettleOnTheLatest(t *testing.T) {
 
 // TestUnwritableDraftDir: a draft directory that cannot be used is said
 // once, by Problem, and every write fails with a *WriteError; a disk
-// that refuses a write later fails that write alone (#10, defect 3).
+// that refuses a write later fails that write alone.
 func TestUnwritableDraftDir(t *testing.T) {
 	s, state := newTestDraftStore(t, false)
 	// A file where the kedit directory should be: as unusable as a
@@ -121,7 +121,7 @@ func TestUnwritableDraftDir(t *testing.T) {
 // TestTwoKeditsNeverShareAFile: a second kedit on the same object is told
 // which kedit edits it and writes a file of its own; one's save never
 // removes the other's draft; a lock a killed kedit left is taken over and
-// its draft offered (#10, defect 9).
+// its draft offered.
 func TestTwoKeditsNeverShareAFile(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	tgt := configMapKey("c", "ns", "shared")
@@ -230,7 +230,7 @@ func TestDraftsKeyedByClusterAndObject(t *testing.T) {
 
 // TestKeptDraftIsNeverWrittenAgain: a draft that cannot be recovered is
 // moved to <file>.<UTC time>.kept, and the edits that follow go to the
-// draft's own file, never to the kept one (#10, defect 4).
+// draft's own file, never to the kept one.
 func TestKeptDraftIsNeverWrittenAgain(t *testing.T) {
 	s, _ := newTestDraftStore(t, false)
 	s.now = func() time.Time { return time.Date(2026, 11, 22, 4, 1, 3, 0, time.UTC) }

@@ -98,12 +98,6 @@ func Start(ctx context.Context, bin, dir string, timeout time.Duration, args ...
 // Pid returns the cluster's process id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
-// Stderr returns what the cluster wrote on stderr so far.
-func (p *Process) Stderr() string { return p.stderr.String() }
-
-// Exited is closed once the process has exited.
-func (p *Process) Exited() <-chan struct{} { return p.exited }
-
 // Stop sends SIGTERM, kills the process if it has not exited after the
 // grace period, and returns once it has exited. It is safe to call more
 // than once.

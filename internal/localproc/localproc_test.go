@@ -50,8 +50,8 @@ func TestStartWaitsForReadyAndStopEnds(t *testing.T) {
 	}
 	// stderr is copied by a goroutine of its own: it may come after the
 	// ready line.
-	if !testwait.Until(10*time.Second, func() bool { return strings.Contains(p.Stderr(), "starting") }) {
-		t.Fatalf("stderr %q", p.Stderr())
+	if !testwait.Until(10*time.Second, func() bool { return strings.Contains(p.stderr.String(), "starting") }) {
+		t.Fatalf("stderr %q", p.stderr.String())
 	}
 	// Its own process group: a terminal's Ctrl-C reaches only the parent.
 	if pgid, err := syscall.Getpgid(p.Pid()); err != nil || pgid != p.Pid() {

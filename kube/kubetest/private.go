@@ -151,16 +151,6 @@ func (c *Cluster) Kill(t testing.TB) {
 	}
 }
 
-// Exited is closed once the running server has exited; nil when none runs.
-func (c *Cluster) Exited() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.proc == nil {
-		return nil
-	}
-	return c.proc.Exited()
-}
-
 // RESTConfig is a client configuration for the admin kubeconfig.
 func (c *Cluster) RESTConfig(t testing.TB) *rest.Config {
 	t.Helper()

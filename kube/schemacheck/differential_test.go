@@ -235,9 +235,6 @@ var (
 	typeField   = regexp.MustCompile(`cannot unmarshal \w+ into Go struct field ([A-Za-z0-9]+)\.(\S+) of type`)
 	// metaAt: the metadata a custom resource's ObjectMeta error is of.
 	metaAt = regexp.MustCompile(`(\S+): Invalid value: .*Go struct field ObjectMeta\.`)
-	// valueField: a value the Go type cannot hold (a quantity's syntax,
-	// base64), said by the decode.
-	valueField = regexp.MustCompile(`unable to decode .*: (?:json: )?cannot unmarshal`)
 )
 
 // judge reads err, the server's answer to a dry run.

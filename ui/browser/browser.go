@@ -50,11 +50,6 @@ type (
 	TickMsg struct{ List int }
 )
 
-// browserMsg marks the browser's own messages for Handles.
-func (SnapshotMsg) browserMsg()   {}
-func (listClosedMsg) browserMsg() {}
-func (TickMsg) browserMsg()       {}
-
 // browserMode is what keys go to.
 type browserMode int
 
@@ -297,8 +292,11 @@ func (m Model) Rows() []string {
 // Handles reports whether msg is one of the browser's own messages, which
 // the app passes to Update whatever screen is shown.
 func (m Model) Handles(msg tea.Msg) bool {
-	_, ok := msg.(interface{ browserMsg() })
-	return ok
+	switch msg.(type) {
+	case SnapshotMsg, listClosedMsg, TickMsg:
+		return true
+	}
+	return false
 }
 
 // namespaced reports whether the type listed lives in a namespace; true

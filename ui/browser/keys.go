@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
 )
 
 // The browser's keys: the list's, the filter's and the : prompt's.
@@ -43,7 +44,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 // listKey handles a key while the list has the keys.
 func (m Model) listKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	if d, ok := (common.ListKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.shown)); ok {
+	if d, ok := (list.Keys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.shown)); ok {
 		m.move(d)
 		return m, nil
 	}

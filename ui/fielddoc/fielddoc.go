@@ -10,12 +10,12 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // CloseMsg asks to close the docs (esc, q), back to where they were
@@ -57,22 +57,19 @@ type Model struct {
 	styles  *common.Styles
 	width   int
 	height  int
-	body    viewport.Model
+	body    pager.Model
 	content Content
 }
 
 // New returns the docs with nothing to show until SetContent.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
 // SetSize sets the view's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
-	m.body.Width, m.body.Height = width, max(1, height-1)
+	m.body.SetSize(width, height, 1) // under the title
 	m.render()
 }
 
@@ -154,7 +151,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+	m.body, cmd = m.body.Update(msg)
 	return m, cmd
 }
 

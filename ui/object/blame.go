@@ -74,13 +74,14 @@ func (b blame) status() escape.Text {
 }
 
 // fieldPath names the field of the line under the cursor from the
-// object's root, as the field docs take it.
+// object's root, as the field docs take it: its blame line's, worked out
+// with its owners from the live object (model.Blame), not read back from
+// the rows drawn.
 func (b blame) fieldPath() []string {
-	lines := make([]string, len(b.rows))
-	for i, r := range b.rows {
-		_, lines[i], _ = strings.Cut(ansi.Strip(r), " │ ")
+	if b.cursor >= len(b.lines) {
+		return nil
 	}
-	return common.FieldAt(len(lines), func(i int) string { return lines[i] }, b.cursor, len(lines[min(b.cursor, len(lines)-1)])).Path()
+	return b.lines[b.cursor].Field
 }
 
 // cursorLine returns the YAML of the line under the cursor.

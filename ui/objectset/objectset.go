@@ -18,6 +18,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
 )
 
 // The set view's intents, for the app to carry out.
@@ -71,8 +72,8 @@ type Model struct {
 	marked []bool
 	// conn says how the link to the API server stands.
 	conn escape.Text
-	// selected is the row selected, offset the first row on the screen.
-	selected, offset int
+	// cur is the row selected and the first row on the screen.
+	cur list.Cursor
 }
 
 // New returns a set view, untitled and empty until SetTitle and SetRows.
@@ -97,7 +98,7 @@ func (m *Model) SetRows(rows []Row) {
 	if len(m.marked) > len(rows) {
 		m.marked = m.marked[:len(rows):len(rows)]
 	}
-	m.selected = min(m.selected, max(len(rows)-1, 0))
+	m.cur.Selected = min(m.cur.Selected, max(len(rows)-1, 0))
 	m.scroll()
 }
 
@@ -111,13 +112,13 @@ func (m Model) Rows() []Row { return m.rows }
 // Select selects row i.
 func (m *Model) Select(i int) {
 	if i >= 0 && i < len(m.rows) {
-		m.selected = i
+		m.cur.Selected = i
 		m.scroll()
 	}
 }
 
 // Selected returns the selected row's index.
-func (m Model) Selected() int { return m.selected }
+func (m Model) Selected() int { return m.cur.Selected }
 
 // Marked returns the marked rows, in order.
 func (m Model) Marked() []int {
@@ -153,19 +154,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		k := m.keys
-		if d, ok := (common.ListKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.rows)); ok {
+		if d, ok := (list.Keys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}).Step(msg, m.tableHeight(), len(m.rows)); ok {
 			m.move(d)
 			return m, nil
 		}
 		switch {
 		case key.Matches(msg, k.Mark):
 			if len(m.rows) > 0 {
-				m.toggle(m.selected)
+				m.toggle(m.cur.Selected)
 				m.move(1)
 			}
 			return m, nil
 		case key.Matches(msg, k.Open):
-			return m, common.EmitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.selected})
+			return m, common.EmitIf(len(m.rows) > 0, OpenMemberMsg{Member: m.cur.Selected})
 		case key.Matches(msg, k.Edit):
 			return m, common.Emit(EditMsg{Members: m.Marked()})
 		case key.Matches(msg, k.Save):
@@ -184,26 +185,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // move moves the selection by d rows, within the rows.
-func (m *Model) move(d int) {
-	m.selected = max(0, min(m.selected+d, len(m.rows)-1))
-	m.scroll()
-}
+func (m *Model) move(d int) { m.cur.Move(d, len(m.rows), m.tableHeight()) }
 
 // tableHeight is how many rows fit: the view less its header, the column
 // titles and the note line.
 func (m Model) tableHeight() int { return max(m.height-3, 1) }
 
 // scroll keeps the selected row on the screen.
-func (m *Model) scroll() {
-	h := m.tableHeight()
-	switch {
-	case m.selected < m.offset:
-		m.offset = m.selected
-	case m.selected >= m.offset+h:
-		m.offset = m.selected - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-h))
-}
+func (m *Model) scroll() { m.cur.Show(len(m.rows), m.tableHeight()) }
 
 // View draws the header, the table and the selected row's note.
 func (m Model) View() string {
@@ -213,8 +202,8 @@ func (m Model) View() string {
 		lines = append(lines, "")
 	}
 	var note escape.Text
-	if m.selected < len(m.rows) {
-		note = m.rows[m.selected].Note
+	if m.cur.Selected < len(m.rows) {
+		note = m.rows[m.cur.Selected].Note
 	}
 	return strings.Join(append(lines[:h], ansi.Truncate(m.styles.Muted.Render(string(note)), m.width, "…")), "\n")
 }
@@ -254,8 +243,8 @@ func (m Model) table() []string {
 		titles[i] = c.Title
 	}
 	lines := []string{"    " + m.styles.ColumnTitle.Render(strings.TrimRight(common.Cells(cols, titles), " "))}
-	end := min(m.offset+m.tableHeight(), len(m.rows))
-	for i := m.offset; i < end; i++ {
+	end := min(m.cur.Offset+m.tableHeight(), len(m.rows))
+	for i := m.cur.Offset; i < end; i++ {
 		lines = append(lines, m.rowLine(i, cols))
 	}
 	return lines
@@ -307,7 +296,7 @@ func (m Model) rowLine(i int, cols []common.Column) string {
 	if m.isMarked(i) {
 		mark = "* "
 	}
-	if i == m.selected {
+	if i == m.cur.Selected {
 		line = m.styles.Selected.Render("> " + mark + line + strings.Repeat(" ", max(0, m.width-4-ansi.StringWidth(line))))
 	} else {
 		line = strings.TrimRight("  "+mark+line, " ")

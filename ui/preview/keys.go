@@ -2,9 +2,9 @@ package preview
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // KeyMap is the dry run's preview's keys.
@@ -30,7 +30,8 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// viewport gives the body's viewport the view's scrolling keys.
-func (k KeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+// pager is the body's scrolling keys.
+func (k KeyMap) pager() pager.KeyMap {
+	return pager.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, Home: k.Home, End: k.End}
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -13,6 +12,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Model shows the server's dry run of the draft (p): the draft's save
@@ -25,7 +25,7 @@ type Model struct {
 	styles *common.Styles
 	width  int
 	height int
-	body   viewport.Model
+	body   pager.Model
 
 	baseRV escape.Text
 	secret bool
@@ -46,10 +46,7 @@ type Model struct {
 
 // New returns a preview with nothing to show until SetContent.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
 // SetSize sets the view's size.
@@ -61,7 +58,7 @@ func (m *Model) SetSize(width, height int) {
 	if m.answered != nil {
 		m.render(*m.answered)
 	}
-	m.body.Width, m.body.Height = width, max(1, height-len(m.header()))
+	m.body.SetSize(width, height, len(m.header()))
 }
 
 // Content is what the preview draws of the session: the draft's base,
@@ -137,7 +134,7 @@ func (m *Model) render(p model.DryRunResult) {
 	if m.secret {
 		m.summary = append(m.summary, wrapLines(st.Muted, "a Secret: its values are shown as "+common.SecretMask, m.width)...)
 	}
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.header()))
+	m.body.SetSize(m.width, m.height, len(m.header()))
 	m.body.SetContent(strings.TrimSuffix(text, "\n"))
 	m.body.GotoTop()
 }
@@ -170,7 +167,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+	m.body, cmd = m.body.Update(msg)
 	return m, cmd
 }
 

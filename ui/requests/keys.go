@@ -2,9 +2,10 @@ package requests
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // KeyMap is the request pane's keys.
@@ -41,7 +42,14 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// viewport gives the bodies' viewport the pane's scrolling keys.
-func (k KeyMap) viewport() viewport.KeyMap {
-	return common.ViewportKeys(k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+// list is the keys that move the selection.
+func (k KeyMap) list() list.Keys {
+	return list.Keys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, Home: k.Home, End: k.End}
+}
+
+// pager is the body's scrolling keys.
+func (k KeyMap) pager() pager.KeyMap {
+	return pager.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, Home: k.Home, End: k.End}
 }

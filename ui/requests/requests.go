@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Row is one request and its answer, or one event a watch read, as the
@@ -64,15 +65,15 @@ type Model struct {
 	height int
 
 	rows []Row
-	// selected indexes rows; offset is the first row in view; follow is
-	// set while the newest row is selected, so that new rows keep it so.
-	selected, offset int
-	follow           bool
+	// cur is the selected row and the first row in view; follow is set
+	// while the newest row is selected, so that new rows keep it so.
+	cur    list.Cursor
+	follow bool
 
 	// showing is set while a request's bodies show, in body.
 	showing bool
 	title   []string
-	body    viewport.Model
+	body    pager.Model
 
 	// heading is the columns' heading as last drawn, for its widths:
 	// underlined, it is costly to draw, and the same frame after frame.
@@ -86,16 +87,13 @@ type heading struct {
 
 // New returns an empty pane, the newest row selected once rows come.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp, follow: true, heading: &heading{}}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager()), follow: true, heading: &heading{}}
 }
 
 // SetSize sets the pane's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
-	m.body.Width, m.body.Height = width, max(1, height-len(m.title))
+	m.body.SetSize(width, height, len(m.title))
 	m.scroll()
 }
 
@@ -103,18 +101,18 @@ func (m *Model) SetSize(width, height int) {
 // or the newest when it was.
 func (m *Model) SetRows(rows []Row) {
 	var seq uint64
-	if m.selected < len(m.rows) {
-		seq = m.rows[m.selected].Seq
+	if m.cur.Selected < len(m.rows) {
+		seq = m.rows[m.cur.Selected].Seq
 	}
 	m.rows = rows
 	switch {
 	case m.follow || len(rows) == 0:
-		m.selected = max(0, len(rows)-1)
+		m.cur.Selected = max(0, len(rows)-1)
 	default:
-		m.selected = 0
+		m.cur.Selected = 0
 		for i, r := range rows {
 			if r.Seq <= seq {
-				m.selected = i
+				m.cur.Selected = i
 			}
 		}
 	}
@@ -125,7 +123,7 @@ func (m *Model) SetRows(rows []Row) {
 // opened.
 func (m *Model) Reset() {
 	m.follow, m.showing, m.title = true, false, nil
-	m.selected = max(0, len(m.rows)-1)
+	m.cur.Selected = max(0, len(m.rows)-1)
 	m.scroll()
 }
 
@@ -134,7 +132,7 @@ func (m Model) Selected() (Row, bool) {
 	if len(m.rows) == 0 {
 		return Row{}, false
 	}
-	return m.rows[m.selected], true
+	return m.rows[m.cur.Selected], true
 }
 
 // ShowingDetail reports whether a request's bodies show.
@@ -163,7 +161,7 @@ func (m *Model) ShowDetail(d Detail) {
 	b.WriteString("\n")
 	section("answer's body", d.Answer)
 	m.showing = true
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.title))
+	m.body.SetSize(m.width, m.height, len(m.title))
 	m.body.SetContent(strings.TrimSuffix(b.String(), "\n"))
 	m.body.GotoTop()
 }
@@ -175,17 +173,7 @@ func (m *Model) hideDetail() { m.showing, m.title = false, nil }
 func (m Model) listHeight() int { return max(1, m.height-2) }
 
 // scroll keeps the selection in view.
-func (m *Model) scroll() {
-	h := m.listHeight()
-	m.selected = max(0, min(m.selected, len(m.rows)-1))
-	if m.selected < m.offset {
-		m.offset = m.selected
-	}
-	if m.selected >= m.offset+h {
-		m.offset = m.selected - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-h))
-}
+func (m *Model) scroll() { m.cur.Show(len(m.rows), m.listHeight()) }
 
 // View draws the rows in view, or the selected request's bodies.
 func (m Model) View() string {
@@ -210,12 +198,12 @@ func (m Model) View() string {
 	// A style's codes around a line, taken once a frame: a line of a
 	// keystroke's frame costs no rendering of its own.
 	failedOn, failedOff := around(m.styles.Error)
-	end := min(len(m.rows), m.offset+m.listHeight())
-	for i := m.offset; i < end; i++ {
+	end := min(len(m.rows), m.cur.Offset+m.listHeight())
+	for i := m.cur.Offset; i < end; i++ {
 		r := m.rows[i]
 		line := m.rowLine(r, pathW)
 		switch {
-		case i == m.selected:
+		case i == m.cur.Selected:
 			line = m.styles.Selected.Render(line)
 		case r.Failed:
 			line = failedOn + line + failedOff
@@ -259,8 +247,8 @@ const (
 // third of the width.
 func (m Model) pathWidth() int {
 	w := 4
-	end := min(len(m.rows), m.offset+m.listHeight())
-	for i := m.offset; i < end; i++ {
+	end := min(len(m.rows), m.cur.Offset+m.listHeight())
+	for i := m.cur.Offset; i < end; i++ {
 		w = max(w, width(string(m.rows[i].Path)))
 	}
 	return min(w, max(16, m.width/3))

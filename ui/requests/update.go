@@ -25,7 +25,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		if m.showing {
 			var cmd tea.Cmd
-			m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+			m.body, cmd = m.body.Update(msg)
 			return m, cmd
 		}
 		return m, nil
@@ -39,7 +39,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case m.showing:
 		var cmd tea.Cmd
-		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		m.body, cmd = m.body.Update(msg)
 		return m, cmd
 	case key.Matches(k, m.keys.Show):
 		r, ok := m.Selected()
@@ -47,22 +47,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Close):
 		return m, common.Emit(CloseMsg{})
 	}
-	page := m.listHeight()
-	switch {
-	case key.Matches(k, m.keys.Up):
-		m.selected--
-	case key.Matches(k, m.keys.Down):
-		m.selected++
-	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.HalfPageUp):
-		m.selected -= page
-	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.HalfPageDown):
-		m.selected += page
-	case key.Matches(k, m.keys.Home):
-		m.selected = 0
-	case key.Matches(k, m.keys.End):
-		m.selected = len(m.rows) - 1
+	if d, ok := m.keys.list().Step(k, m.listHeight(), len(m.rows)); ok {
+		m.cur.Move(d, len(m.rows), m.listHeight())
 	}
 	m.scroll()
-	m.follow = m.selected == len(m.rows)-1
+	m.follow = m.cur.Selected == len(m.rows)-1
 	return m, nil
 }

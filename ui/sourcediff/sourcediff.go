@@ -4,12 +4,12 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Content is what the view draws: the app builds it from the planned
@@ -36,16 +36,13 @@ type Model struct {
 	styles *common.Styles
 	width  int
 	height int
-	body   viewport.Model
+	body   pager.Model
 	c      Content
 }
 
 // New returns the view with nothing to show until SetContent.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
 // SetSize sets the view's size.
@@ -86,9 +83,7 @@ func (m *Model) SetContent(c Content) {
 	m.body.GotoTop()
 }
 
-func (m *Model) layout() {
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.header()))
-}
+func (m *Model) layout() { m.body.SetSize(m.width, m.height, len(m.header())) }
 
 // header is the title and where the fields go.
 func (m Model) header() []string {
@@ -121,7 +116,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
-	m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+	m.body, cmd = m.body.Update(msg)
 	return m, cmd
 }
 

@@ -194,7 +194,7 @@ func (m *Model) enter() tea.Cmd {
 	if len(m.rows) == 0 {
 		return nil
 	}
-	r := m.rows[m.selected]
+	r := m.rows[m.cur.Selected]
 	switch {
 	case r.lost:
 		return common.Emit(ShowLostMsg{History: m.h, Write: r.version})
@@ -204,7 +204,7 @@ func (m *Model) enter() tea.Cmd {
 		m.showChange(m.h.Change(r.version), r, "")
 		m.shown.finding = findingNote(m.h, r.version)
 		m.change = m.shown.lines(m.styles, m.width)
-		m.body.Height = max(1, m.height-len(m.change))
+		m.body.SetSize(m.width, m.height, len(m.change))
 		return nil
 	case r.id < 0:
 		note := ""
@@ -219,19 +219,19 @@ func (m *Model) enter() tea.Cmd {
 
 // undo asks to undo a LOST row's overwrite.
 func (m Model) undo() tea.Cmd {
-	if len(m.rows) == 0 || !m.rows[m.selected].lost {
+	if len(m.rows) == 0 || !m.rows[m.cur.Selected].lost {
 		return common.Emit(common.SayMsg{Text: "u undoes the overwrite of a row marked LOST: this version lost nothing"})
 	}
-	return common.Emit(common.UndoOverwriteMsg{History: m.h, Write: m.rows[m.selected].version})
+	return common.Emit(common.UndoOverwriteMsg{History: m.h, Write: m.rows[m.cur.Selected].version})
 }
 
 // SelectedLogObject returns the object of the selected version when only
 // the audit log holds it (y makes it the draft); false for any other.
 func (m Model) SelectedLogObject() (*unstructured.Unstructured, bool) {
-	if len(m.rows) == 0 || m.rows[m.selected].id >= 0 || m.h == nil {
+	if len(m.rows) == 0 || m.rows[m.cur.Selected].id >= 0 || m.h == nil {
 		return nil, false
 	}
-	obj := m.h.Versions[m.rows[m.selected].version].Object
+	obj := m.h.Versions[m.rows[m.cur.Selected].version].Object
 	return obj, obj != nil
 }
 

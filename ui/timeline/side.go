@@ -93,7 +93,7 @@ func (m Model) diffView() string {
 		return m.body.View()
 	}
 	x := min(m.side.X, max(0, m.side.Longest-m.width))
-	return sidewaysWindow(m.styles, m.side.Lines, m.body.YOffset, m.body.Height, 0, x, m.width)
+	return sidewaysWindow(m.styles, m.side.Lines, m.body.YOffset(), m.body.Height(), 0, x, m.width)
 }
 
 // sidewaysWindow draws height lines of lines from top on, each cut by

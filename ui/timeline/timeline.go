@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -14,6 +13,8 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/list"
+	"github.com/kedit/kedit/ui/pager"
 )
 
 // Model lists every version of the object kedit observed since it
@@ -42,10 +43,10 @@ type Model struct {
 	secret  bool
 	// format is the session's: versions are diffed in it.
 	format model.Format
-	// selected indexes rows; offset is the first row in view; listX is
-	// how many columns of the list are scrolled off to the left, and
+	// cur is the selected row and the first row in view; listX is how
+	// many columns of the list are scrolled off to the left, and
 	// listWidest the width of its widest line (fillRows).
-	selected, offset  int
+	cur               list.Cursor
 	listX, listWidest int
 
 	// showing is set while the selected version's diff shows; change
@@ -54,7 +55,7 @@ type Model struct {
 	showing bool
 	change  []string
 	shown   shownHead
-	body    viewport.Model
+	body    pager.Model
 	// side scrolls the diff sideways.
 	side common.Sideways
 
@@ -68,10 +69,7 @@ type Model struct {
 
 // New returns a timeline view with nothing to list until SetContent.
 func New(keys KeyMap, styles *common.Styles) Model {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = keys.viewport()
-	vp.MouseWheelEnabled = true
-	return Model{keys: keys, styles: styles, body: vp}
+	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
 // SetSize sets the view's size.
@@ -80,7 +78,7 @@ func (m *Model) SetSize(width, height int) {
 	if m.showing {
 		m.change = m.shown.lines(m.styles, width)
 	}
-	m.body.Width, m.body.Height = width, max(1, height-len(m.change))
+	m.body.SetSize(width, height, len(m.change))
 	m.scroll()
 }
 
@@ -117,7 +115,7 @@ func (m *Model) fillRows() {
 	var key string
 	keep := len(m.rows) > 0
 	if keep {
-		key = m.rows[m.selected].key
+		key = m.rows[m.cur.Selected].key
 	}
 	rows := history.Rows(m.h, m.live)
 	latest := latestTime(m.h, rows)
@@ -152,10 +150,10 @@ func (m *Model) fillRows() {
 		}
 		m.rows = append(m.rows, row)
 	}
-	m.selected = 0
+	m.cur.Selected = 0
 	for i, r := range m.rows {
 		if keep && r.key == key {
-			m.selected = i
+			m.cur.Selected = i
 		}
 	}
 	m.listWidest = m.listLongest()
@@ -164,7 +162,7 @@ func (m *Model) fillRows() {
 
 // Open lists c's versions afresh, the newest version selected.
 func (m *Model) Open(c Content) {
-	m.rows, m.selected, m.offset, m.listX = nil, 0, 0, 0
+	m.rows, m.cur.Selected, m.cur.Offset, m.listX = nil, 0, 0, 0
 	m.pathInput = pathInput{}
 	m.HideChange()
 	m.SetContent(c)
@@ -177,7 +175,7 @@ func (m Model) Selected() (id int, rv escape.Text, ok bool) {
 	if len(m.rows) == 0 {
 		return 0, "", false
 	}
-	r := m.rows[m.selected]
+	r := m.rows[m.cur.Selected]
 	return r.id, r.rv, true
 }
 
@@ -217,7 +215,7 @@ func (m *Model) showChange(c model.TimelineChange, row timelineRow, note string)
 		text = m.styles.Muted.Render(note)
 	}
 	m.showing = true
-	m.body.Width, m.body.Height = m.width, max(1, m.height-len(m.change))
+	m.body.SetSize(m.width, m.height, len(m.change))
 	text = strings.TrimSuffix(text, "\n")
 	m.body.SetContent(text)
 	m.body.GotoTop()
@@ -250,16 +248,7 @@ func (m *Model) HideChange() {
 func (m Model) listHeight() int { return max(1, m.height-len(m.titleLines())) }
 
 // scroll keeps the selection in view.
-func (m *Model) scroll() {
-	h := m.listHeight()
-	if m.selected < m.offset {
-		m.offset = m.selected
-	}
-	if m.selected >= m.offset+h {
-		m.offset = m.selected - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-h))
-}
+func (m *Model) scroll() { m.cur.Show(len(m.rows), m.listHeight()) }
 
 // titleLines are the lines above the list: what it is, how many old
 // versions were let go, and what the audit log says.
@@ -341,10 +330,10 @@ func (m Model) View() string {
 		return strings.Join(m.change, "\n") + "\n" + m.diffView()
 	}
 	lines := m.titleLines()
-	end := min(m.offset+m.listHeight(), len(m.rows))
-	for i := m.offset; i < end; i++ {
+	end := min(m.cur.Offset+m.listHeight(), len(m.rows))
+	for i := m.cur.Offset; i < end; i++ {
 		text := m.rowText(m.rows[i], m.rows[i].mark())
-		if i == m.selected {
+		if i == m.cur.Selected {
 			lines = append(lines, m.styles.Selected.Render(ansi.Truncate(m.listLine(">"+text[1:]), m.width, "…")))
 			continue
 		}
@@ -368,7 +357,7 @@ func (m Model) ShortHelp() []key.Binding {
 		// esc goes back to the list (t closes the timeline).
 		return append(append([]key.Binding{k.Take, k.Back, k.Up, k.Down}, side...), k.Help, k.Quit)
 	}
-	if len(m.rows) > 0 && m.rows[m.selected].lost {
+	if len(m.rows) > 0 && m.rows[m.cur.Selected].lost {
 		return append(append([]key.Binding{common.StateHelp(k.Diff, "lost updates"), k.Undo, k.Close, k.Up, k.Down}, side...), k.Take, k.Help, k.Quit)
 	}
 	if !m.pathInput.path.IsZero() {

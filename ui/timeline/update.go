@@ -106,29 +106,16 @@ func (m Model) take() tea.Cmd {
 func (m Model) ownMsg(msg tea.Msg) (Model, tea.Cmd) {
 	if m.showing {
 		var cmd tea.Cmd
-		m.body, cmd = common.ScrollBody(m.body, msg, m.keys.Home, m.keys.End)
+		m.body, cmd = m.body.Update(msg)
 		return m, cmd
 	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
-	page := m.listHeight()
-	switch {
-	case key.Matches(k, m.keys.Up):
-		m.selected--
-	case key.Matches(k, m.keys.Down):
-		m.selected++
-	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.HalfPageUp):
-		m.selected -= page
-	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.HalfPageDown):
-		m.selected += page
-	case key.Matches(k, m.keys.Home):
-		m.selected = 0
-	case key.Matches(k, m.keys.End):
-		m.selected = len(m.rows) - 1
+	if d, ok := m.keys.list().Step(k, m.listHeight(), len(m.rows)); ok {
+		m.cur.Move(d, len(m.rows), m.listHeight())
 	}
-	m.selected = max(0, min(m.selected, len(m.rows)-1))
 	m.scroll()
 	return m, nil
 }

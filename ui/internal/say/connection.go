@@ -28,6 +28,8 @@ func Connection(c kube.Connection) escape.Text {
 			return escape.Safe(forbidden.Short())
 		}
 		return "refused"
+	case kube.Stopped:
+		return "watch stopped"
 	}
 	return "connecting"
 }

@@ -1,4 +1,4 @@
-package ui
+package editfile
 
 import (
 	"errors"
@@ -18,8 +18,8 @@ import (
 // head's, no final line end, CRLF.
 func TestEditorHeadRoundTripKeepsTheDraft(t *testing.T) {
 	head := []string{
-		headLine("kedit: the draft was refused; these lines go when the file is saved"),
-		headLine("line 9: spec.replicass: unknown field"),
+		HeadLine("kedit: the draft was refused; these lines go when the file is saved"),
+		HeadLine("line 9: spec.replicass: unknown field"),
 	}
 	pieces := []string{"# ", "a: 1", "\n", "\r\n", "  - x", head[0], head[1], "#", "", "ü", "\t", "b: |\n  # not a comment\n"}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -30,7 +30,7 @@ func TestEditorHeadRoundTripKeepsTheDraft(t *testing.T) {
 		}
 		draft := b.String()
 		h := head[:r.IntN(len(head)+1)]
-		if got := withoutHead(h, withHead(h, draft)); got != draft {
+		if got := WithoutHead(h, WithHead(h, draft)); got != draft {
 			t.Fatalf("case %d: round trip of %q with %d head lines gave %q", i, draft, len(h), got)
 		}
 	}
@@ -42,8 +42,8 @@ func TestEditorHeadRoundTripKeepsTheDraft(t *testing.T) {
 func TestEditorHeadGoesWhateverTheLineEnds(t *testing.T) {
 	head := []string{
 		schemaLine("/run/user/1000/kedit/edit-1-2.schema.json"),
-		headLine("kedit: the draft was refused; these lines go when the file is saved"),
-		headLine("line 9: spec.replicass: unknown field"),
+		HeadLine("kedit: the draft was refused; these lines go when the file is saved"),
+		HeadLine("line 9: spec.replicass: unknown field"),
 	}
 	pieces := []string{"# mine", "a: 1", "  - x", "", "b: |", "  # not a comment"}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -54,7 +54,7 @@ func TestEditorHeadGoesWhateverTheLineEnds(t *testing.T) {
 		}
 		draft := strings.Join(lines, "\n") + "\n"
 		h := head[:1+r.IntN(len(head))]
-		file := withHead(h, draft)
+		file := WithHead(h, draft)
 		if r.IntN(3) > 0 {
 			// The user deleted a line of the head.
 			fl := strings.Split(file, "\n")
@@ -62,7 +62,7 @@ func TestEditorHeadGoesWhateverTheLineEnds(t *testing.T) {
 			file = strings.Join(append(fl[:k:k], fl[k+1:]...), "\n")
 		}
 		crlf := strings.ReplaceAll(file, "\n", "\r\n")
-		got := withoutHead(h, crlf)
+		got := WithoutHead(h, crlf)
 		if want := strings.ReplaceAll(draft, "\n", "\r\n"); got != want {
 			t.Fatalf("case %d: %q back as %q, want %q", i, crlf, got, want)
 		}
@@ -72,7 +72,7 @@ func TestEditorHeadGoesWhateverTheLineEnds(t *testing.T) {
 // What the user did to the head: a line of it deleted, a comment of
 // their own added below it; only kedit's lines go.
 func TestEditorHeadTakesOffOnlyItsOwnLines(t *testing.T) {
-	head := []string{headLine("kedit: refused"), headLine("line 4: spec.x: unknown field"), headLine("line 5: spec.y: bad")}
+	head := []string{HeadLine("kedit: refused"), HeadLine("line 4: spec.x: unknown field"), HeadLine("line 5: spec.y: bad")}
 	for _, c := range []struct{ in, want string }{
 		{"# kedit: refused\n# line 5: spec.y: bad\nspec: {}\n", "spec: {}\n"},
 		{"# kedit: refused\n# mine\n# line 5: spec.y: bad\nspec: {}\n", "# mine\n# line 5: spec.y: bad\nspec: {}\n"},
@@ -80,15 +80,15 @@ func TestEditorHeadTakesOffOnlyItsOwnLines(t *testing.T) {
 		{"spec: {}\n", "spec: {}\n"},
 		{"# kedit: refused", "# kedit: refused"},
 	} {
-		if got := withoutHead(head, c.in); got != c.want {
-			t.Errorf("withoutHead(%q) = %q, want %q", c.in, got, c.want)
+		if got := WithoutHead(head, c.in); got != c.want {
+			t.Errorf("WithoutHead(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
 
 // A reason's words cannot end the head's line or carry an escape.
 func TestEditorHeadLineIsOneLine(t *testing.T) {
-	if l := headLine("spec.x: bad\nvalue\x1b[31m"); strings.ContainsAny(l, "\n\x1b") {
+	if l := HeadLine("spec.x: bad\nvalue\x1b[31m"); strings.ContainsAny(l, "\n\x1b") {
 		t.Errorf("headLine = %q", l)
 	}
 }
@@ -104,8 +104,8 @@ func TestEditorHeadNamesTheSchemaInYAMLOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := editorHead{refused: []string{"# one"}, refusedAfterSchema: []string{"# two"},
-		schema: func() (*schemacheck.Schema, error) { return s, nil }}
+	head := Head{Refused: []string{"# one"}, RefusedAfterSchema: []string{"# two"},
+		Schema: func() (*schemacheck.Schema, error) { return s, nil }}
 	lines, path := head.lines(model.FormatYAML)
 	if len(lines) != 2 || lines[0] != schemaLine(path) || lines[1] != "# two" {
 		t.Fatalf("YAML: %q, %q", lines, path)
@@ -116,7 +116,7 @@ func TestEditorHeadNamesTheSchemaInYAMLOnly(t *testing.T) {
 	if lines, path := head.lines(model.FormatJSON); len(lines) != 1 || lines[0] != "# one" || path != "" {
 		t.Fatalf("JSON: %q, %q", lines, path)
 	}
-	head.schema = func() (*schemacheck.Schema, error) { return nil, errors.New("no schema") }
+	head.Schema = func() (*schemacheck.Schema, error) { return nil, errors.New("no schema") }
 	if lines, path := head.lines(model.FormatYAML); len(lines) != 1 || lines[0] != "# one" || path != "" {
 		t.Fatalf("no schema: %q, %q", lines, path)
 	}
@@ -146,12 +146,12 @@ func TestRefusedHeadListsAFieldOnce(t *testing.T) {
 			}
 		}
 		secret := r.IntN(4) == 0
-		rs := refusals(text, causes, found, secret)
-		head := strings.Join(headOf("t", rs, 0), "\n")
+		rs := Refusals(text, causes, found, secret)
+		head := strings.Join(HeadOf("t", rs, 0), "\n")
 		for _, f := range fields {
 			n := 0
 			for _, r := range rs {
-				if r.field == f || strings.Contains(r.what, "schema-word "+f) {
+				if r.Field == f || strings.Contains(r.What, "schema-word "+f) {
 					n++
 				}
 			}
@@ -173,4 +173,14 @@ func TestRefusedHeadListsAFieldOnce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lineOf is the line of text (from 1) holding sub, 0 for none.
+func lineOf(text, sub string) int {
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, sub) {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -1,4 +1,10 @@
-package ui
+// Package editfile is kedit's $EDITOR file: written private, on a RAM-backed
+// file system where there is one (a Secret's decoded values are in it),
+// the editor run on it as kubectl runs one, what it left read back and
+// the file removed with its editor's side files; a draft that was refused
+// opens with the reasons at its top (the head), taken off again. Only the
+// app uses it.
+package editfile
 
 import (
 	"errors"
@@ -16,10 +22,9 @@ import (
 	"github.com/kedit/kedit/internal/libout"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/model"
-	"github.com/kedit/kedit/ui/common"
 )
 
-// editorCommand returns the command that edits path, looked up as kubectl
+// Command returns the command that edits path, looked up as kubectl
 // does: KUBE_EDITOR, EDITOR, then vi. An editor with arguments
 // ("code --wait") runs through the shell, as kubectl runs it.
 //
@@ -29,7 +34,7 @@ import (
 // pipe, the editor would have no terminal, and the copying would go on
 // reading kedit's keys after the editor returned. Its stderr is the
 // terminal too.
-func editorCommand(path string) *exec.Cmd {
+func Command(path string) *exec.Cmd {
 	editor := os.Getenv("KUBE_EDITOR")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -48,7 +53,7 @@ func editorCommand(path string) *exec.Cmd {
 	return cmd
 }
 
-// EditorDir returns the private directory for $EDITOR's temporary files,
+// Dir returns the private directory for $EDITOR's temporary files,
 // on a RAM-backed file system wherever the machine has one, since a
 // Secret's decoded values are in these files: $XDG_RUNTIME_DIR/kedit when
 // XDG_RUNTIME_DIR is set (a tmpfs under systemd), else kedit-<uid> in
@@ -56,7 +61,7 @@ func editorCommand(path string) *exec.Cmd {
 // CI, su), else kedit-<uid> in the system's temporary directory. It is
 // created with mode 0700 and refused when it is a symlink or another
 // user's (fsutil.PrivateDir).
-func EditorDir() (string, error) {
+func Dir() (string, error) {
 	dir := filepath.Join(os.TempDir(), "kedit-"+strconv.Itoa(os.Getuid()))
 	switch rt := os.Getenv("XDG_RUNTIME_DIR"); {
 	case rt != "" && filepath.IsAbs(rt):
@@ -70,24 +75,24 @@ func EditorDir() (string, error) {
 	return dir, nil
 }
 
-// shmDir is the shared-memory file system EditorDir falls back to; a
+// shmDir is the shared-memory file system Dir falls back to; a
 // variable so that tests can point it at a directory that is not one.
 var shmDir = "/dev/shm"
 
 // An $EDITOR file is edit-<pid>-<random>.yaml (.json for JSON): the pid of the kedit that
 // made it tells a leftover of a killed kedit from a file another kedit
 // has open in its editor now.
-const editorFilePrefix = "edit-"
+const prefix = "edit-"
 
-// writeEditorFile writes text, in format, to a new file in EditorDir,
+// Write writes text, in format, to a new file in Dir,
 // created with O_EXCL and mode 0600, named with the format's extension so
 // that the editor highlights it.
-func writeEditorFile(text string, format model.Format) (string, error) {
-	dir, err := EditorDir()
+func Write(text string, format model.Format) (string, error) {
+	dir, err := Dir()
 	if err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*"+format.Ext())
+	f, err := os.CreateTemp(dir, prefix+strconv.Itoa(os.Getpid())+"-*"+format.Ext())
 	if err != nil {
 		return "", err
 	}
@@ -103,11 +108,11 @@ func writeEditorFile(text string, format model.Format) (string, error) {
 	return path, nil
 }
 
-// editorFileOf returns the name of the $EDITOR file that name is, or is a
+// fileOf returns the name of the $EDITOR file that name is, or is a
 // side file of: the copies an editor keeps beside the file it edits hold
 // the same decoded values (vim's swap files .NAME.swp, .swo ..., backups
 // NAME~, Emacs's auto-save #NAME# and lock .#NAME).
-func editorFileOf(name string) string {
+func fileOf(name string) string {
 	switch {
 	case strings.HasPrefix(name, ".#"):
 		return name[2:]
@@ -121,9 +126,9 @@ func editorFileOf(name string) string {
 	return name
 }
 
-// removeEditorFile removes path and the side files its editor left beside
+// remove removes path and the side files its editor left beside
 // it.
-func removeEditorFile(path string) error {
+func remove(path string) error {
 	dir, base := filepath.Split(path)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -131,7 +136,7 @@ func removeEditorFile(path string) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		if editorFileOf(e.Name()) != base {
+		if fileOf(e.Name()) != base {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -141,12 +146,12 @@ func removeEditorFile(path string) error {
 	return errors.Join(errs...)
 }
 
-// RemoveEditorFiles removes the $EDITOR files in EditorDir, with their
+// RemoveStale removes the $EDITOR files in Dir, with their
 // editors' side files, that no running kedit has open: those of kedits
 // that are gone (killed before they could remove theirs), and with self,
 // this kedit's own, as it ends.
-func RemoveEditorFiles(self bool) error {
-	dir, err := EditorDir()
+func RemoveStale(self bool) error {
+	dir, err := Dir()
 	if err != nil {
 		return err
 	}
@@ -156,7 +161,7 @@ func RemoveEditorFiles(self bool) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(editorFileOf(e.Name()), editorFilePrefix)
+		rest, ok := strings.CutPrefix(fileOf(e.Name()), prefix)
 		num, _, ok2 := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(num)
 		// An Emacs lock is a symlink; nothing else but a regular file is one
@@ -174,62 +179,68 @@ func RemoveEditorFiles(self bool) error {
 	return errors.Join(errs...)
 }
 
-// editCmd writes text to a file of EditorDir, runs the editor on it
-// through tea.ExecProcess, which hands it the terminal, and reports what
-// the file holds afterwards. The file is removed once read back.
-func editCmd(text string, merged bool, format model.Format) tea.Cmd {
-	return editHeadCmd(editorHead{}, text, merged, format)
-}
-
-// editorHead is what goes at the top of an $EDITOR file before the text
-// (editorhead.go): the reasons a draft was refused, counted with the
-// schema's line and without it, and the kind's schema for a YAML
-// language server.
-type editorHead struct {
-	refused, refusedAfterSchema []string
-	schema                      func() (*schemacheck.Schema, error)
-	// late, when set, makes refused and refusedAfterSchema as the file is
+// Head is what goes at the top of an $EDITOR file before the text
+// (head.go): the reasons a draft was refused, counted with the schema's
+// line and without it, and the kind's schema for a YAML language server.
+type Head struct {
+	Refused, RefusedAfterSchema []string
+	Schema                      func() (*schemacheck.Schema, error)
+	// Late, when set, makes Refused and RefusedAfterSchema as the file is
 	// written, off the UI's goroutine (a check of the text).
-	late func() (refused, refusedAfterSchema []string)
+	Late func() (refused, refusedAfterSchema []string)
 }
 
-// editHeadCmd is editCmd with head's lines at the top of the file, taken
-// off again when it comes back. A YAML file's first line names a JSON
-// Schema of the kind, written beside it and removed with it; without
-// the schema the file has no such line.
-func editHeadCmd(head editorHead, text string, merged bool, format model.Format) tea.Cmd {
+// Result is what $EDITOR left: the text, the text it was opened on
+// (Original), whether that was a rebase's merged result, and why there is
+// no text.
+type Result struct {
+	Text, Original string
+	Merged         bool
+	Err            error
+	// HeadLines are the lines of kedit's head the file still had at its
+	// top when it came back, taken off Text.
+	HeadLines int
+}
+
+// Cmd writes text to a file of Dir with head's lines at its top, runs the
+// editor on it through tea.ExecProcess, which hands it the terminal, and
+// reports what the file holds afterwards, head's lines taken off again, as
+// done's message. The file is removed once read back. A YAML file's first
+// line names a JSON Schema of the kind, written beside it and removed with
+// it; without the schema the file has no such line.
+func Cmd(head Head, text string, merged bool, format model.Format, done func(Result) tea.Msg) tea.Cmd {
 	return func() tea.Msg {
-		if head.late != nil {
-			head.refused, head.refusedAfterSchema = head.late()
+		if head.Late != nil {
+			head.Refused, head.RefusedAfterSchema = head.Late()
 		}
 		lines, schemaPath := head.lines(format)
-		path, err := writeEditorFile(withHead(lines, text), format)
+		path, err := Write(WithHead(lines, text), format)
 		if err != nil {
 			if schemaPath != "" {
 				os.Remove(schemaPath)
 			}
-			return editorFinishedMsg{original: text, merged: merged, err: err}
+			return done(Result{Original: text, Merged: merged, Err: err})
 		}
 		// ExecProcess's command only returns its message; the program runs
 		// the editor once it receives it.
-		return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg {
+		return tea.ExecProcess(Command(path), func(err error) tea.Msg {
 			if schemaPath != "" {
 				os.Remove(schemaPath)
 			}
-			return readBack(path, lines, text, merged, err)
+			return done(readBack(path, lines, text, merged, err))
 		})()
 	}
 }
 
 // lines are the head's lines in a file of format, and the schema file
 // the first names ("" for none: a JSON file, a schema not read).
-func (head editorHead) lines(format model.Format) ([]string, string) {
-	if format == model.FormatYAML && head.schema != nil {
-		if p, err := writeSchemaFile(head.schema); err == nil {
-			return append([]string{schemaLine(p)}, head.refusedAfterSchema...), p
+func (head Head) lines(format model.Format) ([]string, string) {
+	if format == model.FormatYAML && head.Schema != nil {
+		if p, err := writeSchemaFile(head.Schema); err == nil {
+			return append([]string{schemaLine(p)}, head.RefusedAfterSchema...), p
 		}
 	}
-	return head.refused, ""
+	return head.Refused, ""
 }
 
 // schemaLine is the line that tells a YAML language server (VS Code's,
@@ -250,11 +261,11 @@ func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := EditorDir()
+	dir, err := Dir()
 	if err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, editorFilePrefix+strconv.Itoa(os.Getpid())+"-*.schema.json")
+	f, err := os.CreateTemp(dir, prefix+strconv.Itoa(os.Getpid())+"-*.schema.json")
 	if err != nil {
 		return "", err
 	}
@@ -274,43 +285,18 @@ func writeSchemaFile(read func() (*schemacheck.Schema, error)) (string, error) {
 // be taken back afterwards (a hang-up) does not lose what it wrote. The
 // file goes with the side files its editor left; head's lines are taken
 // off what it holds.
-func readBack(path string, head []string, original string, merged bool, runErr error) editorFinishedMsg {
-	defer removeEditorFile(path)
+func readBack(path string, head []string, original string, merged bool, runErr error) Result {
+	defer remove(path)
 	b, err := os.ReadFile(path)
-	text := withoutHead(head, string(b))
+	text := WithoutHead(head, string(b))
 	headLines := strings.Count(string(b[:len(b)-len(text)]), "\n")
 	b = []byte(text)
 	var exit *exec.ExitError
 	if runErr != nil && (errors.As(runErr, &exit) || err != nil || string(b) == original) {
-		return editorFinishedMsg{original: original, merged: merged, err: runErr}
+		return Result{Original: original, Merged: merged, Err: runErr}
 	}
 	if err != nil {
-		return editorFinishedMsg{original: original, merged: merged, err: err}
+		return Result{Original: original, Merged: merged, Err: err}
 	}
-	return editorFinishedMsg{text: string(b), original: original, merged: merged, headLines: headLines}
-}
-
-// editorFinished hands what $EDITOR left in the file to the session.
-func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
-	m.diag.headLines = msg.headLines
-	switch {
-	case msg.err != nil:
-		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")
-		return m, nil
-	case msg.text == msg.original:
-		m.status.Info("no change")
-		return m, nil
-	case msg.merged:
-		cmd, _ := m.mergedEdited(msg.text)
-		if d := m.sess.Draft(); m.sess.Rebase() == nil && d != nil && d.Err == nil && d.Text == msg.text {
-			// Taken, the merged result is the draft: checked as one.
-			cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
-		}
-		return m, cmd
-	}
-	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
-	if d := m.sess.Draft(); d != nil && d.Err == nil && d.Text == msg.text {
-		cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
-	}
-	return m, cmd
+	return Result{Text: string(b), Original: original, Merged: merged, HeadLines: headLines}
 }
