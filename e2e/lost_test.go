@@ -48,7 +48,7 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 		term.waitFor(screenWait, "LOST at rv", "alice's kubectl edit replaced 1 change it had not read (1 open)",
 			"open    .data.foo  set by bob (kubectl-patch)", "theirs (rv", "by bob (kubectl-patch))", "by alice (kubectl-edit))")
 		term.send("u")
-		term.waitFor(screenWait, "unsaved draft", "foo: bob", `the draft puts back .data.foo = "bob", lost by alice's patch; s saves it`)
+		term.waitFor(screenWait, "unsaved draft", "foo: bob", `the draft puts back .data.foo = "bob", lost by alice's kubectl edit; s saves it`)
 		term.send("s")
 		term.waitFor(screenWait, "saved rv")
 		if data := e.getData("incident"); data["foo"] != "bob" || data["bar"] != "1" {

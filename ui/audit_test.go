@@ -164,7 +164,7 @@ func TestLostViewAndUndo(t *testing.T) {
 	if m.screen != screenObject || d == nil || !strings.Contains(d.Text, "foo: bob") || !strings.Contains(d.Text, `bar: "1"`) {
 		t.Fatalf("u: screen %v, draft %+v", m.screen, d)
 	}
-	if got := m.status.Text(); got != `the draft puts back .data.foo = "bob", lost by alice's patch; s saves it` {
+	if got := m.status.Text(); got != `the draft puts back .data.foo = "bob", lost by alice's kubectl edit; s saves it` {
 		t.Errorf("status %q", got)
 	}
 	if base := m.Session().Base().ResourceVersion; base != "812" {
@@ -261,8 +261,8 @@ func secretLostApp(t *testing.T, w, h int) App {
 		{Verb: history.VerbCreate, Client: admin, Received: at(0), Time: at(0), Code: 201, Object: secretAt("810", "Zmlyc3Q=")},
 		{Verb: history.VerbGet, Client: alice, Received: at(1), Time: at(1), Code: 200},
 		{Verb: history.VerbGet, Client: bob, Received: at(1).Add(time.Second / 2), Time: at(1).Add(time.Second / 2), Code: 200},
-		{Verb: history.VerbPatch, Client: bob, Received: at(2), Time: at(2), Code: 200, Object: secretAt("811", "Ym9icy12YWx1ZQ==")},
-		{Verb: history.VerbPatch, Client: alice, Received: at(5), Time: at(5), Code: 200, Object: secretAt("812", "czNjcmV0LWE=")},
+		{Verb: history.VerbPatch, Client: bob, Manager: "kubectl-edit", Received: at(2), Time: at(2), Code: 200, Object: secretAt("811", "Ym9icy12YWx1ZQ==")},
+		{Verb: history.VerbPatch, Client: alice, Manager: "kubectl-edit", Received: at(5), Time: at(5), Code: 200, Object: secretAt("812", "czNjcmV0LWE=")},
 	})
 	sess := model.NewSession(secretRef)
 	if _, _, err := sess.Handle(model.Opened{Object: secretAt("812", "czNjcmV0LWE="), At: t0}); err != nil {
@@ -286,7 +286,7 @@ func TestSecretsLostValuesStayMasked(t *testing.T) {
 		t.Errorf("no mask:\n%s", plain(m))
 	}
 	m = drive(t, m, keys("u")...)
-	if got := m.status.Text(); got != "the draft puts back .data.password = "+common.SecretMask+", lost by alice's patch; s saves it" {
+	if got := m.status.Text(); got != "the draft puts back .data.password = "+common.SecretMask+", lost by alice's kubectl edit; s saves it" {
 		t.Errorf("status %q", got)
 	}
 }

@@ -305,7 +305,7 @@ func undoText(h *history.History, o history.Overwrite, notes []history.UndoNote,
 	var parts []escape.Text
 	if len(back) > 0 {
 		parts = append(parts, escape.Textf("the draft puts back %s, lost by %s's %s; s saves it", escape.Join(back, ", "),
-			w.Client.User, w.Verb))
+			w.Client.User, w.Command()))
 	}
 	switch {
 	case len(kept) > 0 && len(back) == 0:
