@@ -213,7 +213,9 @@ func TestE2ETimelineFollowsAPath(t *testing.T) {
 	term.waitUntil(screenWait, "bar absent before the writer set it", func(s string) bool {
 		return row("kedit-demo", "absent")(s) && row("kedit", "absent")(s) && row("demo-writer", `"1"`)(s)
 	})
+	// One escape at a time: two sent at once reach kedit as alt+esc.
 	term.send("Escape")
+	term.waitGone(screenWait, "absent")
 	term.send("Escape")
 	term.waitGone(screenWait, "timeline of ConfigMap/testmap")
 	term.send("q")

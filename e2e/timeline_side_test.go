@@ -19,6 +19,8 @@ func TestE2ETimelineScrollsSideways(t *testing.T) {
 	term := openKedit(t, ns, "wide", "true", 80, 24)
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "wide", "--type=merge", "--field-manager=dave", "-p",
 		`{"data":{"first-rather-long-key-name":"1","second-rather-long-key-name":"1","third-rather-long-key-name":"1"}}`)
+	// The watch brought the patch before t: the timeline opens on it.
+	term.waitFor(screenWait, "third-rather-long-key-name")
 	term.send("t")
 	screen := term.waitFor(screenWait, "timeline of ConfigMap/wide: 2 versions", "dave")
 	selected := regexp.MustCompile(`(?m)^> .*$`)

@@ -122,7 +122,10 @@ func TestE2ETimelineCreditsOnlyAKnownWriter(t *testing.T) {
 
 	kubetest.MustKubectl(t, "-n", ns, "create", "secret", "generic", "creds", "--from-literal=password=old-secret")
 	term = openKeditOn(t, ns, "secret/creds", "Secret/creds", "true", 120, 40)
-	kubetest.MustKubectl(t, "-n", ns, "patch", "secret", "creds", "--type=merge", "-p", `{"data":{"password":"bmV3LXNlY3JldA=="}}`)
+	rv := kubetest.MustKubectl(t, "-n", ns, "patch", "secret", "creds", "--type=merge", "-p", `{"data":{"password":"bmV3LXNlY3JldA=="}}`,
+		"-o", "jsonpath={.metadata.resourceVersion}")
+	// The watch brought the patch before t: the timeline opens on it.
+	term.waitFor(screenWait, "rv "+strings.TrimSpace(rv))
 	term.send("t")
 	term.waitFor(screenWait, "timeline of Secret/creds: 2 versions")
 	term.send("Enter")
