@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -103,7 +104,7 @@ func sameEvents(t *testing.T, engine inserter, u string) {
 			}
 			a, b := comparable(kept), comparable(got.Events)
 			if len(a) == 0 || len(b) != len(a) {
-				t.Fatalf("round %d, match %v (ingest %s): the engine gave %d events, the file %d of the object, %d with the writers' reads", round, m, in.params.Encode(), len(b), len(want.Events), len(a))
+				t.Fatalf("round %d, match %v (ingest %s): the engine gave %d events, the file %d of the object, %d with the writers' reads; only the engine's:\n%s\nonly the file's:\n%s", round, m, in.params.Encode(), len(b), len(want.Events), len(a), only(b, a), only(a, b))
 			}
 			for i := range a {
 				if !reflect.DeepEqual(a[i], b[i]) {
@@ -125,6 +126,24 @@ func sameEvents(t *testing.T, engine inserter, u string) {
 			}
 		}
 	}
+}
+
+// only lists the events of a that b lacks, one a line.
+func only(a, b []history.Event) string {
+	var out []string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if reflect.DeepEqual(x, y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, fmt.Sprintf("%+v", x))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // comparable are events in one order, without where each was read.

@@ -108,7 +108,13 @@ func (g *logGen) step() {
 		ev := g.open[i]
 		g.open = append(g.open[:i], g.open[i+1:]...)
 		ev.Stage = auditv1.StageResponseComplete
-		ev.StageTimestamp = metav1.NewMicroTime(g.tick())
+		// It ends after it began: the next tick may come before the
+		// time its answer started.
+		end := g.tick()
+		if began := ev.StageTimestamp.Add(time.Microsecond); end.Before(began) {
+			end = began
+		}
+		ev.StageTimestamp = metav1.NewMicroTime(end)
 		g.emit(ev)
 	default: // a write
 		verb := pick(r, []string{"update", "patch", "patch", "create", "delete"})
