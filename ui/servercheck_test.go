@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,11 +12,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
 
 	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/wire"
 )
 
 // dryRunLog is what fakeRunner's dry runs as the user types saw.
@@ -300,5 +303,22 @@ func TestServerChecksTheDraftFromEditor(t *testing.T) {
 	want := "# line " + strconv.Itoa(lineOf(file, `  baz: "-1"`)) + `: baz: Invalid value: "-1"`
 	if len(head) != 2 || !strings.HasPrefix(head[1], want) {
 		t.Fatalf("head %q, want %q", head, want)
+	}
+}
+
+// TestDryRunOnTheWire: the request pane marks a dry run, which writes
+// nothing, and the tour's line of the demo object's writes leaves it out.
+func TestDryRunOnTheWire(t *testing.T) {
+	log := kube.NewRequestLog(nil)
+	rt := kube.LogRequests(&rest.Config{}, log).WrapTransport(fakeAPI{})
+	path := cmTarget.APIPath()
+	send(t, rt, http.MethodPut, path+"?dryRun=All&fieldManager=kedit", `{"metadata":{"name":"testmap","resourceVersion":"202"}}`)
+	send(t, rt, http.MethodPut, path+"?fieldManager=kedit", `{"metadata":{"name":"testmap","resourceVersion":"202"}}`)
+	rows := wire.Rows(log)
+	if len(rows) != 2 || !strings.HasSuffix(string(rows[0].Path), " (dry run)") || strings.Contains(string(rows[1].Path), "dry run") {
+		t.Fatalf("rows %+v: want the first marked a dry run, the second not", rows)
+	}
+	if writes := wire.TourRequests(log, cmTarget); len(writes) != 1 || writes[0].Seq != rows[1].Seq {
+		t.Fatalf("the tour's writes %+v: want the save alone", writes)
 	}
 }
