@@ -19,6 +19,7 @@ import (
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/ui/internal/editfile"
 	"github.com/kedit/kedit/ui/internal/wire"
+	"github.com/kedit/kedit/ui/textedit"
 )
 
 // dryRunLog is what fakeRunner's dry runs as the user types saw.
@@ -320,5 +321,29 @@ func TestDryRunOnTheWire(t *testing.T) {
 	}
 	if writes := wire.TourRequests(log, cmTarget); len(writes) != 1 || writes[0].Seq != rows[1].Seq {
 		t.Fatalf("the tour's writes %+v: want the save alone", writes)
+	}
+}
+
+// TestServerWordOnASecretNamesTheFieldOnly: the server's refusal of a
+// Secret's draft may quote a value; the editor names the field only.
+func TestServerWordOnASecretNamesTheFieldOnly(t *testing.T) {
+	r := &fakeRunner{}
+	m := newSecretApp(t, 120, 30, r)
+	m.opened = &Object{Check: passAll, ServerCheck: func(_ context.Context, _, _ *unstructured.Unstructured, text string) ([]schemacheck.Diagnostic, error) {
+		r.checks.mu.Lock()
+		r.checks.texts = append(r.checks.texts, text)
+		r.checks.mu.Unlock()
+		return []schemacheck.Diagnostic{{Line: schemacheck.FieldLine(text, "data.password"), Path: "data.password",
+			Message: `password: Invalid value: "` + testPassword + `": too weak`, Server: true}}, nil
+	}}
+	m = drive(t, m, keys("i")...)
+	m = typeIn(t, m, keyMsg("down"), keyMsg("end"), tea.KeyMsg{Type: tea.KeyEnter}, runes(`x: "1"`))
+	if len(r.checks.asked()) == 0 {
+		t.Fatal("the Secret's draft was not asked")
+	}
+	m.editor.SetCursor(textedit.Pos{Line: schemacheck.FieldLine(m.editor.Text(), "data.password") - 1})
+	v := plain(m)
+	if !strings.Contains(v, "the server refuses: data.password") || strings.Contains(v, "too weak") {
+		t.Fatalf("the note does not name the field alone:\n%s", v)
 	}
 }
