@@ -72,14 +72,14 @@ type keditEnv struct {
 
 // newKeditEnv is an environment of the test's own, on the test cluster,
 // with editor as $EDITOR.
-func newKeditEnv(t *testing.T, editor string) keditEnv {
+func newKeditEnv(t testing.TB, editor string) keditEnv {
 	return keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: editor, kubeconfig: kubetest.Kubeconfig(t)}
 }
 
 // vars is kedit's environment in the terminal. CI is set, as it is in CI, where termenv once took the terminal for none
 // and kedit drew no style at all (useTerminalProfile): the tests see what
 // CI sees, on any machine.
-func (e keditEnv) vars(t *testing.T) []string {
+func (e keditEnv) vars(t testing.TB) []string {
 	v := []string{"KUBE_EDITOR=" + e.editor, "XDG_STATE_HOME=" + e.state, "XDG_RUNTIME_DIR=" + e.runtime,
 		"KUBECACHEDIR=" + t.TempDir(), "TERM=xterm-256color", "CI=true"}
 	return append(v, e.extra...)
@@ -87,7 +87,7 @@ func (e keditEnv) vars(t *testing.T) []string {
 
 // argv is the command line of kedit with args: --kubeconfig first, when
 // the environment has one.
-func (e keditEnv) argv(t *testing.T, args []string) []string {
+func (e keditEnv) argv(t testing.TB, args []string) []string {
 	bin := e.binary
 	if bin == "" {
 		bin = keditBinary(t)
@@ -100,7 +100,7 @@ func (e keditEnv) argv(t *testing.T, args []string) []string {
 
 // run starts kedit with args in a terminal of width by height: the one way
 // the tests start kedit in tmux.
-func (e keditEnv) run(t *testing.T, width, height int, args ...string) *terminal {
+func (e keditEnv) run(t testing.TB, width, height int, args ...string) *terminal {
 	t.Helper()
 	return startTerminal(t, width, height, e.vars(t), e.argv(t, args)...)
 }
@@ -152,7 +152,7 @@ func openKeditOn(t *testing.T, ns, object, header, editor string, width, height 
 // editorScript writes an editor that runs body with the file as $1. On
 // its way out, whatever body did, it adds a line to its runs file
 // (editorRuns), which editAndWait counts.
-func editorScript(t *testing.T, body string) string {
+func editorScript(t testing.TB, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "editor.sh")
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+editorRunsTrap+"\nset -e\n"+body+"\n"), 0o755); err != nil {

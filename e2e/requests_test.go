@@ -16,7 +16,7 @@ import (
 
 // debugRequests returns the requests the debug log at path holds, from
 // the from-th on.
-func debugRequests(t *testing.T, path string, from int) []string {
+func debugRequests(t testing.TB, path string, from int) []string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -61,6 +61,11 @@ func TestE2ECleanRebaseCostsOneRequest(t *testing.T) {
 	// wait for it).
 	testwait.Eventually(t, screenWait, "the schema's document read", func() bool {
 		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "/openapi/v3/api/v1?")
+	})
+	// The draft the schema passed is then the server's to check: one
+	// dry run.
+	testwait.Eventually(t, screenWait, "the draft's dry run", func() bool {
+		return strings.Contains(strings.Join(debugRequests(t, log, 0), "\n"), "dryRun=All")
 	})
 	idleFrom := len(debugRequests(t, log, 0))
 	if testwait.Until(5*time.Second, func() bool { return len(debugRequests(t, log, idleFrom)) > 0 }) {

@@ -23,7 +23,7 @@ import (
 // terminal is one tmux session on a private server, so tests never touch
 // the user's own tmux.
 type terminal struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 	name   string
 	// editor is the KUBE_EDITOR the terminal was started with, if any:
@@ -34,7 +34,7 @@ type terminal struct {
 // startTerminal runs argv in a new tmux session of the given size, with
 // env added to the environment. Tests start kedit with keditEnv.run,
 // which calls it.
-func startTerminal(t *testing.T, width, height int, env []string, argv ...string) *terminal {
+func startTerminal(t testing.TB, width, height int, env []string, argv ...string) *terminal {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatalf("tmux is needed for the end-to-end tests: %v", err)

@@ -27,16 +27,22 @@ import (
 // the screen.
 
 // benchApp opens testmap holding a config of size bytes, 120x40, with
-// colours on, and the in-app editor open at the config's middle line.
+// colours on, and the in-app editor open at the config's middle line,
+// the server's checks on.
 func benchApp(b *testing.B, size int) App {
 	b.Helper()
 	lipgloss.SetColorProfile(termenv.TrueColor)
 	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	sess := model.NewSession(ref)
-	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"config.yaml": fixture.BenchConfig(size)}, "kubectl-create", 0), At: t0}); err != nil {
+	obj := configMap("812", map[string]any{"config.yaml": fixture.BenchConfig(size)}, "kubectl-create", 0)
+	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
+	// The server's checks as you type are on, as they are against a
+	// server (their requests run off the UI's goroutine, once typing
+	// pauses: not in a keystroke).
+	r := &fakeRunner{server: obj}
+	var m tea.Model = New(Config{Object: &Object{Session: sess, Runner: r, ServerCheck: r.ServerCheck}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(keyMsg("i"))
 	app := m.(App)

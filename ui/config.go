@@ -224,6 +224,9 @@ type Object struct {
 	// Check checks a draft against the server's schema of the object's
 	// kind (diagnostics.go); nil checks nothing.
 	Check SchemaCheck
+	// ServerCheck asks the server's own dry run of a draft the schema
+	// passed (servercheck.go); nil asks nothing.
+	ServerCheck ServerCheck
 	// Schema returns the server's schema of the object's kind, for the
 	// field docs and completion (docs.go); nil has none.
 	Schema FieldSchema

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -53,11 +51,16 @@ type diagnosedMsg struct {
 	opening, version uint64
 }
 
-// diagState is the schema's word on the draft, for the save.
+// diagState is the schema's and the server's word on the draft, for the
+// save.
 type diagState struct {
 	// text is the text found is about.
 	text  string
 	found []schemacheck.Diagnostic
+	// server are the server's diagnostics of serverText, from its dry run
+	// (servercheck.go).
+	server     []schemacheck.Diagnostic
+	serverText string
 	// armed is the draft text whose save was asked for once in spite of
 	// found: the next one sends it.
 	armed string
@@ -126,35 +129,47 @@ func (o *objectState) diagnosed(d diagnosis) bool {
 // diagnosed takes the schema's word: each object keeps it, for its next
 // save; for the object shown, marks in the in-app editor, or for a draft
 // back from $EDITOR, the status bar; for a set's List, its rows and the
-// status bar (setDiagnosed).
-func (m App) diagnosed(msg diagnosedMsg) App {
+// status bar (setDiagnosed). A text the schema passes is then the
+// server's to check (servercheck.go): the in-app editor asks once typing
+// pauses, a draft back from $EDITOR is asked at once. A schema that
+// could not be read says nothing, and passes the text to the server.
+func (m App) diagnosed(msg diagnosedMsg) (App, tea.Cmd) {
 	if msg.set {
-		return m.setDiagnosed(msg)
+		return m.setDiagnosed(msg), nil
 	}
 	if len(msg.drafts) != 1 {
-		return m
+		return m, nil
 	}
 	d := msg.drafts[0]
 	st, shown := m.whose(d.of)
-	if st == nil || !st.diagnosed(d) || !shown {
-		return m
+	if st == nil {
+		return m, nil
+	}
+	known := st.diagnosed(d)
+	if !shown || d.of != st.id {
+		return m, nil
+	}
+	var found []schemacheck.Diagnostic
+	if known {
+		found = d.found
 	}
 	if msg.inEditor {
 		m.diag.headLines = 0
 		if m.screen == screenEditor && msg.opening == m.editor.Opening() {
-			m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(d.found))
+			return m, m.editor.SetDiagnostics(msg.version, m.editorDiagnostics(found))
 		}
-		return m
+		return m, nil
 	}
 	if dr := m.sess.Draft(); dr == nil || dr.Text != d.text {
-		return m
+		return m, nil
 	}
-	if refused := refusedOf(d.found); len(refused) > 0 {
+	if refused := refusedOf(found); len(refused) > 0 {
 		m.status.Error(m.diagnosticsText(refused) + "; p asks the server")
-	} else if len(d.found) > 0 {
-		m.status.Info(m.droppedText(d.found))
+		return m, nil
+	} else if len(found) > 0 {
+		m.status.Info(m.droppedText(found))
 	}
-	return m
+	return m, m.serverCheckDraft()
 }
 
 // refusedOf are the diagnostics of found that the server refuses the
@@ -197,16 +212,37 @@ func (m App) diagnosticText(d schemacheck.Diagnostic) escape.Text {
 
 // schemaWord is diagnosticText for the object's draft.
 func (st *objectState) schemaWord(d schemacheck.Diagnostic) escape.Text {
-	if st.sess.Ref().IsSecret() {
-		return escape.Safe(d.Path) + ": not as the schema says"
+	switch {
+	case !st.sess.Ref().IsSecret():
+		return escape.Safe(d.Message)
+	case d.Server && d.Path != "":
+		return escape.Safe(d.Path)
+	case d.Server:
+		return "the object"
 	}
-	return escape.Safe(d.Message)
+	return escape.Safe(d.Path) + ": not as the schema says"
 }
 
-// diagnosticsText sums found up for the status bar: how many, and the
-// first with its line.
+// whoseRefusal names who refuses found: the schema, the server (its dry
+// run), or both.
+func whoseRefusal(found []schemacheck.Diagnostic) escape.Text {
+	schema, server := false, false
+	for _, d := range found {
+		schema, server = schema || !d.Server, server || d.Server
+	}
+	switch {
+	case schema && server:
+		return "the schema and the server refuse"
+	case server:
+		return "the server refuses"
+	}
+	return "the schema refuses"
+}
+
+// diagnosticsText sums found up for the status bar: who refuses, how
+// many, and the first with its line.
 func (m App) diagnosticsText(found []schemacheck.Diagnostic) escape.Text {
-	t := escape.Textf("the schema refuses %s: line %d: %s", words.Count(len(found), "field"), found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
+	t := escape.Textf("%s %s: line %d: %s", whoseRefusal(found), words.Count(len(found), "field"), found[0].Line+m.diag.headLines, m.diagnosticText(found[0]))
 	if len(found) > 1 {
 		t += escape.Textf(" (and %d more)", len(found)-1)
 	}
@@ -220,68 +256,34 @@ func (m *App) schemaHold(again escape.Text) bool {
 	if !m.objectState.schemaHeld() {
 		return false
 	}
-	// The server may take what its schema, as kedit read it, refuses:
-	// the second asking sends it.
-	m.status.Error(m.diagnosticsText(m.schemaRefusals()) + "; " + again + " again sends it, p asks the server")
+	// The server may take what its schema, as kedit read it, refuses
+	// (or what its dry run refused on an older base): the second asking
+	// sends it.
+	refused := m.schemaRefusals()
+	t := m.diagnosticsText(refused) + "; " + again + " again sends it"
+	if whoseRefusal(refused) == "the schema refuses" {
+		t += ", p asks the server"
+	}
+	m.status.Error(t)
 	return true
 }
 
-// The schema's word on each object of a set's List file, as on one
-// draft back from $EDITOR: checked off the UI's goroutine once the file
-// is back, each refused field said with its line in the List, on the
-// object's row and in the status bar; s on a set with drafts the schema
-// refuses asks first, as s on one object does.
-
-// diagnoseSet checks, in the background, the draft of each object the
-// List file held (lines: each one's first line in it) against its
-// kind's schema.
-func (m *App) diagnoseSet(lines map[int]int) tea.Cmd {
-	var checks []func() diagnosis
-	for _, i := range slices.Sorted(maps.Keys(lines)) {
-		st := m.member(i)
-		d := st.sess.Draft()
-		if d == nil || d.Err != nil {
-			continue
-		}
-		if c, ok := st.check(m.ctx, d.Text, d.Object, lines[i]); ok {
-			checks = append(checks, c)
-		}
-	}
-	return diagnoseCmd(diagnosedMsg{set: true}, checks)
-}
-
-// setDiagnosed takes the schema's word on each object's draft, for its
-// row, the status bar and the next s. A field the server would drop
-// (--validate warn or ignore) holds no set's save: only refusals are said.
-func (m App) setDiagnosed(msg diagnosedMsg) App {
-	if m.set == nil {
-		return m
-	}
-	var refused []int
-	for _, d := range msg.drafts {
-		i, ok := m.memberByID(d.of)
-		if !ok {
-			continue
-		}
-		if st := m.member(i); st.diagnosed(d) && st.schemaRefuses() {
-			refused = append(refused, i)
-		}
-	}
-	if len(refused) > 0 {
-		m.status.Error(m.setDiagnosticsText(refused) + "; each row says why, p (enter) asks the server")
-	}
-	m.refreshSet()
-	return m
-}
-
-// schemaRefusals are the diagnostics of the schema that refuse o's draft as it
-// is now; none when its word is on another text, or said nothing.
+// schemaRefusals are the diagnostics of the schema, and of the server's
+// dry run, that refuse o's draft as it is now; none when their word is on
+// another text, or said nothing.
 func (o *objectState) schemaRefusals() []schemacheck.Diagnostic {
 	d := o.sess.Draft()
-	if d == nil || d.Err != nil || o.diag.text != d.Text {
+	if d == nil || d.Err != nil {
 		return nil
 	}
-	return refusedOf(o.diag.found)
+	var out []schemacheck.Diagnostic
+	if o.diag.text == d.Text {
+		out = refusedOf(o.diag.found)
+	}
+	if o.diag.serverText == d.Text {
+		out = append(out, refusedOf(o.diag.server)...)
+	}
+	return out
 }
 
 // schemaRefuses reports whether the schema refuses the object's draft
@@ -297,65 +299,5 @@ func (o *objectState) schemaHeld() bool {
 		return false
 	}
 	o.diag.armed = o.sess.Draft().Text
-	return true
-}
-
-// diagLine is the line of d to say: in the List file the draft came
-// back in, when it did.
-func (st *objectState) diagLine(d schemacheck.Diagnostic) (int, escape.Text) {
-	if st.diag.listLine > 0 && d.Line > 0 {
-		return st.diag.listLine + d.Line - 1, " of the List"
-	}
-	return d.Line, ""
-}
-
-// memberDiagnosticsText sums up the schema's word on object i's draft
-// for its row.
-func (m App) memberDiagnosticsText(i int) escape.Text {
-	st := m.member(i)
-	found := st.schemaRefusals()
-	line, where := st.diagLine(found[0])
-	t := escape.Textf("the schema refuses %s: line %d%s: %s", words.Count(len(found), "field"), line, where, st.schemaWord(found[0]))
-	if len(found) > 1 {
-		t += escape.Textf(" (and %d more)", len(found)-1)
-	}
-	return t
-}
-
-// setDiagnosticsText sums up the schema's word on the drafts of refused
-// for the status bar: how many fields of which objects, and the first.
-func (m App) setDiagnosticsText(refused []int) escape.Text {
-	n := 0
-	for _, i := range refused {
-		n += len(m.member(i).schemaRefusals())
-	}
-	st := m.member(refused[0])
-	first := st.schemaRefusals()[0]
-	line, where := st.diagLine(first)
-	t := escape.Textf("the schema refuses %s of %s: line %d%s: ", words.Count(n, "field"), m.setNames(refused), line, where)
-	if len(refused) > 1 {
-		t += objectName(keyOf(st.target)) + ": "
-	}
-	return t + st.schemaWord(first)
-}
-
-// setSchemaHold reports whether s on the set waits for a second asking
-// for drafts of the set (objectState.schemaHeld), and says why and what
-// sends them.
-func (m *App) setSchemaHold() bool {
-	var held []int
-	for i, st := range m.set.states {
-		if st.schemaHeld() {
-			held = append(held, i)
-		}
-	}
-	if len(held) == 0 {
-		return false
-	}
-	// The server may take what its schema, as kedit read it, refuses:
-	// the second asking sends them.
-	m.status.Error(m.setDiagnosticsText(held) + "; " + escape.Safe(m.keys.Set.Save.Help().Key) + " again sends " +
-		escape.Safe(words.Agree(len(held), "it", "them")) + " (each row says why)")
-	m.refreshSet()
 	return true
 }

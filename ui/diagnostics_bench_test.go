@@ -98,7 +98,8 @@ func rebaseCaseNamed(b *testing.B, name string) rebaseCase {
 // on obj (of kind, in resource gvr) in the in-app editor: "take", the
 // app taking the schema's diagnostics that refused picks from the text's
 // lines, and "keystroke", a keystroke with them drawn, the cursor on the
-// middle refused line, whose note says note.
+// middle refused line, whose note says note. The server's checks are on,
+// as against a server.
 func benchDiagnosed(b *testing.B, prefix string, obj *unstructured.Unstructured, kind string, gvr schema.GroupVersionResource,
 	refused func(lines []string) []schemacheck.Diagnostic, note string) {
 	lipgloss.SetColorProfile(termenv.TrueColor)
@@ -109,7 +110,8 @@ func benchDiagnosed(b *testing.B, prefix string, obj *unstructured.Unstructured,
 	if _, _, err := sess.Handle(model.Opened{Object: obj, At: t0}); err != nil {
 		b.Fatal(err)
 	}
-	var tm tea.Model = New(Config{Object: &Object{Session: sess, Runner: &fakeRunner{}}})
+	r := &fakeRunner{server: obj}
+	var tm tea.Model = New(Config{Object: &Object{Session: sess, Runner: r, ServerCheck: r.ServerCheck}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	tm, _ = tm.Update(keyMsg("i"))
 	m := tm.(App)

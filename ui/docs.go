@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
@@ -204,9 +205,11 @@ func editCmd(head editfile.Head, text string, merged bool, format model.Format) 
 	})
 }
 
-// editorFinished hands what $EDITOR left in the file to the session.
+// editorFinished hands what $EDITOR left in the file to the session, and
+// checks the draft it makes: the schema's word, then the server's.
 func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 	m.diag.headLines = msg.headLines
+	m.server.said = ""
 	switch {
 	case msg.err != nil:
 		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")
@@ -218,15 +221,25 @@ func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
 		cmd, _ := m.mergedEdited(msg.text)
 		if d := m.sess.Draft(); m.sess.Rebase() == nil && d != nil && d.Err == nil && d.Text == msg.text {
 			// Taken, the merged result is the draft: checked as one.
-			cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
+			cmd = tea.Batch(cmd, m.checkReturned(d.Text, d.Object))
 		}
 		return m, cmd
 	}
 	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
 	if d := m.sess.Draft(); d != nil && d.Err == nil && d.Text == msg.text {
-		cmd = tea.Batch(cmd, m.diagnose(false, d.Text, d.Object))
+		cmd = tea.Batch(cmd, m.checkReturned(d.Text, d.Object))
 	}
 	return m, cmd
+}
+
+// checkReturned checks text (obj parsed), the draft back from $EDITOR:
+// against the schema, whose word passing it asks the server's
+// (diagnosed); without a schema check, the server's at once.
+func (m *App) checkReturned(text string, obj *unstructured.Unstructured) tea.Cmd {
+	if c := m.diagnose(false, text, obj); c != nil {
+		return c
+	}
+	return m.serverCheckDraft()
 }
 
 // refusalsOf are why the object's text was refused: its last save's
@@ -239,6 +252,9 @@ func (st *objectState) refusalsOf(text string) []editfile.Refusal {
 	var found []schemacheck.Diagnostic
 	if st.diag.text == text {
 		found = refusedOf(st.diag.found)
+	}
+	if st.diag.serverText == text {
+		found = append(found, refusedOf(st.diag.server)...)
 	}
 	return editfile.Refusals(text, causes, found, st.sess.Ref().IsSecret())
 }

@@ -29,6 +29,9 @@ func (m App) editorIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	case editor.ReplacedMsg:
 		next, cmd := m.sayOfEditorText(msg.Said)
 		return next, cmd, true
+	case editor.ServerCheckMsg:
+		next, cmd := m.askServer(msg)
+		return next, cmd, true
 	}
 	leave, ok := msg.(editor.LeaveMsg)
 	if !ok {
@@ -73,10 +76,12 @@ func (m App) leaveEditor(save bool) (App, tea.Cmd) {
 // what the resubmit changes on the server), each rendered as the session
 // renders a draft, in the background. A draft that is base itself is its
 // own base: no marks. The causes of a refused save are drawn under their
-// fields' lines.
+// fields' lines. The server's checks are on when it may be asked
+// (servercheck.go).
 func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	m.editingMerged, m.editorFrom = merged, text
 	m.goTo(screenEditor)
+	m.server.said = ""
 	var causes []model.FieldCause
 	if f := m.sess.Failure(); f != nil && !merged {
 		causes = f.Causes
@@ -98,7 +103,7 @@ func (m *App) openEditor(text string, merged bool) tea.Cmd {
 	case m.sess.Draft() != nil:
 		base = m.sess.Base().Object
 	}
-	return tea.Batch(m.editor.RenderBase(m.sess.Format(), base), diagnose, m.readSchema())
+	return tea.Batch(m.editor.RenderBase(m.sess.Format(), base), diagnose, m.readSchema(), m.serverChecks(), m.accessQuestion())
 }
 
 // closeEditor leaves the in-app editor for screen s, bringing the views

@@ -102,8 +102,8 @@ func (m App) forceQuit() (App, tea.Cmd) {
 }
 
 // edit opens the draft, or the rebase's merged result, in $EDITOR or in the
-// in-app editor. Editing the draft asks once whether the user may save the
-// object (objectintents.go).
+// in-app editor. Editing asks once whether the user may save the object
+// (objectintents.go).
 func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 	text, err := m.sess.DraftText()
 	if e.Merged {
@@ -130,7 +130,8 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 		}
 		cmd = editCmd(head, text, e.Merged, m.sess.Format())
 	}
-	if !e.Merged {
+	if !e.Merged && !e.InApp {
+		// The in-app editor asks as it opens, and says a no itself.
 		cmd = tea.Batch(cmd, m.askAccess())
 	}
 	return m, cmd

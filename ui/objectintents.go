@@ -143,7 +143,9 @@ type accessCheckedMsg struct {
 // accessState is what the app learnt of the user's right to save one
 // object.
 type accessState struct {
-	asked bool
+	// asked: the question was sent; known: its answer came (a question
+	// that could not be asked too).
+	asked, known bool
 	// denied is the server's no; nil while unknown or allowed.
 	denied *kube.ForbiddenError
 }
@@ -154,6 +156,12 @@ func (m *App) askAccess() tea.Cmd {
 		m.sayDenied()
 		return nil
 	}
+	return m.accessQuestion()
+}
+
+// accessQuestion asks the server whether the user may save the object
+// shown, unless it was asked.
+func (m *App) accessQuestion() tea.Cmd {
 	if m.access.asked || m.opened == nil || m.opened.MaySave == nil {
 		return nil
 	}
@@ -163,21 +171,27 @@ func (m *App) askAccess() tea.Cmd {
 }
 
 // accessChecked takes the server's answer. A question that could not be
-// asked says nothing: the save's own answer will.
-func (m *App) accessChecked(msg accessCheckedMsg) {
-	var denied *kube.ForbiddenError
-	if !errors.As(msg.err, &denied) {
-		return
-	}
+// asked says nothing: the save's own answer will. The in-app editor's
+// server checks wait for it (servercheck.go); in the editor, their line
+// says a no.
+func (m *App) accessChecked(msg accessCheckedMsg) tea.Cmd {
 	st, shown := m.whose(msg.of)
 	if st == nil {
-		return // let go of meanwhile
+		return nil // let go of meanwhile
 	}
 	// An object left for the browser meanwhile learns it too.
-	st.access.denied = denied
-	if shown {
+	st.access.known = true
+	var denied *kube.ForbiddenError
+	if errors.As(msg.err, &denied) {
+		st.access.denied = denied
+	}
+	switch {
+	case shown && m.screen == screenEditor:
+		return m.serverChecks()
+	case shown && denied != nil:
 		m.sayDenied()
 	}
+	return nil
 }
 
 // sayDenied says that the draft can be made but not saved.

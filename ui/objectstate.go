@@ -77,8 +77,11 @@ type objectState struct {
 	access accessState
 	// srcLine is what the object view says of its source (sourcewrite.go).
 	srcLine sourceLineState
-	// diag is the schema's word on the draft (diagnostics.go).
-	diag diagState
+	// diag is the schema's and the server's word on the draft
+	// (diagnostics.go); server what the app keeps of the server's checks
+	// (servercheck.go).
+	diag   diagState
+	server serverState
 	// fieldSchema is the schema the in-app editor completes from, once
 	// read (docs.go); schemaReading while it is read, schemaErr why it
 	// could not be.

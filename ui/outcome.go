@@ -91,9 +91,11 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	case editor.CheckedMsg:
 		m, cmd = m.editorChecked(msg)
 	case diagnosedMsg:
-		m = m.diagnosed(msg)
+		m, cmd = m.diagnosed(msg)
+	case serverCheckedMsg:
+		m, cmd = m.serverChecked(msg)
 	case accessCheckedMsg:
-		m.accessChecked(msg)
+		cmd = m.accessChecked(msg)
 	case baseRenderedMsg:
 		m, cmd = m.baseRendered(msg)
 	case timeline.HistoryReadMsg, timeline.HistoryDueMsg:
@@ -135,8 +137,12 @@ func (m *App) reach(st *objectState, msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case st == m.objectState:
-		if _, ok := msg.(watchedMsg); ok {
+		if w, ok := msg.(watchedMsg); ok {
 			m.showConnection()
+			if w.ev.Type == kube.ConnectionChanged {
+				// The in-app editor's server checks follow the connection.
+				cmds = append(cmds, m.serverChecks())
+			}
 			if _, live := ev.(model.LiveChanged); live {
 				m.sayDemoWrite()
 			}
@@ -201,6 +207,11 @@ func (o *objectState) take(msg tea.Msg) (model.Event, []notice, []tea.Cmd) {
 func (o *objectState) watched(ev kube.WatchEvent) model.Event {
 	if ev.Type == kube.ConnectionChanged {
 		o.conn, o.connKnown = ev.Connection, true
+		if ev.Connection.State.Up() {
+			// The server answers again: its checks may be sent, and a
+			// second outage is said again.
+			o.server.offline, o.server.said = false, ""
+		}
 		if ev.Connection.State.Up() && o.sess.RetryWaiting() {
 			return model.Reconnected{}
 		}

@@ -63,6 +63,8 @@ type fakeRunner struct {
 	slow   time.Duration
 	// saving, when set, holds every save until it is closed.
 	saving chan struct{}
+	// checks are the dry runs as the user types (servercheck_test.go).
+	checks dryRunLog
 }
 
 func (f *fakeRunner) Perform(_ context.Context, eff model.Effect) (model.Event, error) {

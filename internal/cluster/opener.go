@@ -256,6 +256,8 @@ func (o *Opener) openRead(ctx context.Context, t *kube.Target, obj *unstructured
 		Target: t, Session: ob.sess, Runner: ob.runner, Drafts: drafts, Notice: notice,
 		Read:    func(ctx context.Context) (*unstructured.Unstructured, error) { return kube.Get(ctx, o.Dynamic, t) },
 		MaySave: func(ctx context.Context) error { return kube.MaySave(ctx, o.Dynamic, t, o.strategy) },
+		// The save's own request with dryRun=All, as the user types.
+		ServerCheck: ob.runner.ServerCheck,
 		GitOpsPath: func(ctx context.Context, owner model.GitOpsOwner) (string, string, error) {
 			return kube.GitOpsPath(ctx, o.Dynamic, owner)
 		},

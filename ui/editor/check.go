@@ -156,9 +156,16 @@ func (m *Model) drawDiagnostics() {
 			notes = append(notes, n)
 		}
 	}
+	// The schema and the server may say the same of a line (a field
+	// both say the server drops): said once.
+	said := map[textedit.Note]bool{}
 	for _, ds := range [][]Diagnostic{m.schemaFound, m.server.found} {
 		for _, d := range ds {
-			notes = append(notes, textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true})
+			n := textedit.Note{Line: max(d.Line-1, 0), Text: d.Words(), AtCursor: true}
+			if !said[n] {
+				said[n] = true
+				notes = append(notes, n)
+			}
 		}
 	}
 	m.area.SetNotes(notes)

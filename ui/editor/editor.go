@@ -127,6 +127,9 @@ func (m *Model) Open(text string, merged bool, causes []model.FieldCause) {
 	m.causes = causes
 	m.completing = nil
 	m.schemaFound, m.server.found, m.server.wanted = nil, nil, 0
+	// The pause of another opening is dropped when it ends: this one
+	// starts its own. (A question out stays out until answered.)
+	m.server.ticking = false
 	if len(causes) > 0 {
 		m.area.SetNotes(causeNotes(text, causes))
 	}

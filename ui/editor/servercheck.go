@@ -55,13 +55,21 @@ type serverChecks struct {
 // SetServerChecks turns the server's checks on or off: off when there is
 // no server to ask (offline), the user may not update the object (a dry
 // run needs it), or the app has none to send. Off draws none of the
-// server's diagnostics.
-func (m *Model) SetServerChecks(on bool) {
+// server's diagnostics. Turned on, the text as it is is asked when the
+// schema has passed it: the command is its ServerCheckMsg (the app may
+// learn that it may ask only after the schema's word on the text).
+func (m *Model) SetServerChecks(on bool) tea.Cmd {
+	was := m.server.on
 	m.server.on = on
 	if !on {
 		m.server.found, m.server.wanted = nil, 0
 		m.drawDiagnostics()
+		return nil
 	}
+	if was {
+		return nil
+	}
+	return m.askServer()
 }
 
 // ServerChecking reports whether a ServerCheckMsg awaits its answer.

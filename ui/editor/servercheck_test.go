@@ -43,8 +43,8 @@ func TestServerIsAskedWhatTheSchemaPasses(t *testing.T) {
 	if _, ok := asked(m.SetDiagnostics(m.Version(), nil)); ok {
 		t.Fatal("asked with the server's checks off")
 	}
-	m.SetServerChecks(true)
-	msg, ok := asked(m.SetDiagnostics(m.Version(), nil))
+	// Turned on, the text the schema passed is asked.
+	msg, ok := asked(m.SetServerChecks(true))
 	if !ok || msg.Version != m.Version() || msg.Opening != m.Opening() || msg.Text != m.Text() {
 		t.Fatalf("not asked: %+v %v", msg, ok)
 	}
@@ -140,4 +140,58 @@ func itoa(v uint64) string {
 		b = append([]byte{byte('0' + v%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestServerIsAskedWhenTurnedOn: the app may learn that it may ask only
+// after the schema passed the text (the access check's answer comes
+// later): turned on, the text is asked at once; turned on again, not
+// twice.
+func TestServerIsAskedWhenTurnedOn(t *testing.T) {
+	m := serverEditor(t)
+	m.SetServerChecks(false)
+	if _, ok := asked(m.SetDiagnostics(m.Version(), nil)); ok {
+		t.Fatal("asked with the server's checks off")
+	}
+	msg, ok := asked(m.SetServerChecks(true))
+	if !ok || msg.Version != m.Version() {
+		t.Fatalf("not asked when turned on: %+v", msg)
+	}
+	if _, ok := asked(m.SetServerChecks(true)); ok {
+		t.Fatal("asked again when turned on twice")
+	}
+}
+
+// TestServerPauseOfAnotherOpeningIsDropped: a pause under way when the
+// editor opens again ends unheard; the new opening's text is still asked
+// after a pause of its own.
+func TestServerPauseOfAnotherOpeningIsDropped(t *testing.T) {
+	m := serverEditor(t)
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	if cmd := m.SetDiagnostics(m.Version(), nil); cmd == nil || !m.server.ticking {
+		t.Fatal("no pause started")
+	}
+	old := m.Opening()
+	m.Open("replicas: 2\n", false, nil)
+	m, _ = m.Update(serverDueMsg{opening: old})
+	m.typedAt = time.Now()
+	if cmd := m.SetDiagnostics(m.Version(), nil); cmd == nil {
+		t.Fatal("the new opening's text starts no pause: the old one's holds it")
+	}
+	m.typedAt = time.Now().Add(-ServerQuiet)
+	m, cmd := m.Update(serverDueMsg{opening: m.Opening()})
+	if msg, ok := asked(cmd); !ok || msg.Opening != m.Opening() || msg.Text != "replicas: 2\n" {
+		t.Fatalf("the new opening's text is not asked: %+v", msg)
+	}
+}
+
+// TestServerAndSchemaSayALineOnce: the schema and the server saying the
+// same of a line (a field each says the server drops) is one note.
+func TestServerAndSchemaSayALineOnce(t *testing.T) {
+	m := serverEditor(t)
+	drop := Diagnostic{Line: 1, Text: "the server will drop x (--validate=warn)", Dropped: true}
+	msg, _ := asked(m.SetDiagnostics(m.Version(), []Diagnostic{drop}))
+	m.ServerChecked(msg.Opening, msg.Version, []Diagnostic{drop})
+	if v := m.View(); strings.Count(v, "the server will drop x") != 1 {
+		t.Fatalf("said other than once:\n%s", v)
+	}
 }

@@ -72,10 +72,12 @@ type Refusal struct {
 }
 
 // Refusals are why text was refused: the server's field causes of its
-// refused save and the schema's word on it (found), each on its line of
-// text. A field both refuse is one refusal with both words: the
-// server's cause, then the schema's. A Secret's name the field and not
-// the words, which may quote its value.
+// refused save and the schema's word on it, and the server's dry run's
+// (found, those of the dry run marked Server), each on its line of text.
+// A field both refuse is one refusal with both words: the server's
+// cause, then the schema's; the dry run's word on a field the save's
+// causes name is said once. A Secret's name the field and not the
+// words, which may quote its value.
 func Refusals(text string, causes []model.FieldCause, found []schemacheck.Diagnostic, secret bool) []Refusal {
 	var out []Refusal
 	lines := strings.Split(text, "\n")
@@ -88,6 +90,18 @@ func Refusals(text string, causes []model.FieldCause, found []schemacheck.Diagno
 	}
 	server := len(out)
 	for _, d := range found {
+		if d.Server {
+			if sameRefusal(out[:server], d) >= 0 {
+				continue
+			}
+			// The dry run's message names its field, as the schema's.
+			r := Refusal{Line: d.Line, What: d.Message}
+			if secret {
+				r.Field, r.What = d.Path, "refused by the server"
+			}
+			out = append(out, r)
+			continue
+		}
 		if k := sameRefusal(out[:server], d); k >= 0 {
 			if secret {
 				out[k].What = "refused by the server, and not as the schema says"

@@ -1,6 +1,7 @@
 // Package wire is what went over the wire, as the app's views draw it:
 // kube's request log as the request pane's rows and a request's bodies,
-// and the writes of the demo's object as the tour's line says them. Only
+// and the writes of the demo's object as the tour's line says them (a dry
+// run, which writes nothing, is none). Only
 // the app uses it; it reads kube's log and hands the views their values.
 package wire
 
@@ -30,6 +31,10 @@ func Rows(log *kube.RequestLog) []requests.Row {
 		path, query, _ := strings.Cut(r.Path, "?")
 		if q, err := url.ParseQuery(query); err == nil && q.Get("watch") != "" && r.Method != "WATCH" {
 			path += " (watch)"
+		} else if err == nil && q.Get("dryRun") != "" {
+			// The server's check of a draft (as it is typed, or back
+			// from $EDITOR, or p): nothing was written.
+			path += " (dry run)"
 		}
 		row := requests.Row{Seq: r.Seq, Time: r.Time, Method: escape.String(r.Method), Path: escape.Safe(path),
 			SentRV: escape.Safe(r.SentRV), ReturnedRV: escape.Safe(r.ReturnedRV), Status: escape.Safe(r.StatusText()),
@@ -125,7 +130,8 @@ func TourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 			continue
 		}
 		u, err := url.Parse(r.Path)
-		if err != nil || u.Path != path {
+		if err != nil || u.Path != path || u.Query().Get("dryRun") != "" {
+			// A dry run (the server's check of a draft) writes nothing.
 			continue
 		}
 		who := "kedit"
