@@ -85,10 +85,11 @@ func TestREADMEKeyTables(t *testing.T) {
 		{"<a id=\"lost-updates\">", lostBindings()},
 		{"#### Sets: several objects in one session", set},
 		{"<a id=\"request-pane\">", []key.Binding{k.Requests.Show, k.Requests.Back, k.Requests.Close, k.Requests.Up, k.Requests.Down,
-			k.Requests.PageUp, k.Requests.PageDown, k.Requests.HalfPageUp, k.Requests.HalfPageDown, k.Requests.Home, k.Requests.End}},
+			k.Requests.PageUp, k.Requests.PageDown, k.Requests.HalfPageUp, k.Requests.HalfPageDown, k.Requests.Home, k.Requests.End,
+			k.Requests.Left, k.Requests.Right}},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
-		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}
+		shown := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn", " ": "space"}
 		for _, b := range tc.keys {
 			for _, kk := range b.Keys() {
 				if s, ok := shown[kk]; ok {

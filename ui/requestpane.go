@@ -183,9 +183,7 @@ func requestDetail(log *kube.RequestLog, seq uint64) (requests.Detail, bool) {
 		if said := r.Said(); said != "" {
 			d.Lines = append(d.Lines, escape.Safe(said))
 		}
-		if r.ContentType != "" {
-			d.Lines = append(d.Lines, escape.Textf("request body: %s", r.ContentType))
-		}
+		d.ContentType = escape.Safe(r.ContentType)
 		if r.BodiesDropped {
 			d.Lines = append(d.Lines, escape.Textf("the bodies were let go for newer requests' (the log keeps %d MiB of them)", kube.RequestLogBodiesSize>>20))
 		}
