@@ -48,8 +48,9 @@ Users alice and bob may edit the demo's ConfigMaps (RBAC: a Role and its
 RoleBinding, kedit-demo-edit); anyone else gets the server's 403. The demo
 prints, and shows under the keys on ?, how a second terminal joins the same
 cluster as bob (export KUBECONFIG=DIR/cluster/kubeconfig; kedit --as bob
-configmap/testmap), or as alice with kubectl --as alice edit, so that two
-people race each other on one object.
+--field-manager kedit-bob configmap/testmap: bob's writes named as his on
+every screen), or as alice with kubectl --as alice edit, so that two people
+race each other on one object.
 
 When kedit quits (also after Ctrl-C or a signal), the writer and the server
 stop and the directory is removed. With --keep DIR the demo is made in DIR

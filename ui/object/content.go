@@ -42,7 +42,7 @@ type Content struct {
 // on.
 func (m *Model) SetContent(c Content) {
 	m.shown = shown{ref: c.Ref, secret: c.Ref.IsSecret(),
-		liveRV: escape.Safe(c.Live.ResourceVersion), live: c.Live.Object, deleted: c.Deleted,
+		liveRV: escape.Safe(c.Live.ResourceVersion), liveBy: escape.Safe(c.Live.Manager), live: c.Live.Object, deleted: c.Deleted,
 		base: c.Base.Object, baseRV: escape.Safe(c.Base.ResourceVersion), draft: c.Draft,
 		rebasing: c.Rebasing, causes: c.Causes, canUpdate: c.CanUpdate, fight: fightText(c.Fights)}
 	m.renders.TF = c.TextForm

@@ -65,8 +65,11 @@ type Model struct {
 // shown is what the object view draws of the session, its server text
 // escaped (escape.Text).
 type shown struct {
-	ref     model.ObjectRef
-	liveRV  escape.Text
+	ref    model.ObjectRef
+	liveRV escape.Text
+	// liveBy is the field manager that most likely wrote the live
+	// version: who the person is that changed it (kedit-bob, not kedit).
+	liveBy  escape.Text
 	deleted bool
 	live    *unstructured.Unstructured
 	base    *unstructured.Unstructured
@@ -147,7 +150,7 @@ func (m Model) HunkStarts() []int { return m.hunkAt }
 // header returns the lines above the body.
 func (m Model) header() []string {
 	st := m.styles
-	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
+	lines := append([]string{ansi.Truncate(m.titleLine(), m.width, "…")}, m.stateLines()...)
 	if m.shown.gitOps != "" {
 		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
 	}
@@ -199,33 +202,69 @@ func (m Model) titleLine() string {
 
 // stateLine says what the body shows (the live object, the draft, its
 // diff or blame) and what else holds: a Secret's mask, a draft that does
-// not parse, a rebase under way, the fields hidden.
-func (m Model) stateLine() string {
+// not parse, a rebase under way, the fields hidden. Its parts go on a
+// line of their own where the width ends (stateLines), never cut.
+func (m Model) stateLine() []string {
 	st := m.styles
-	var line string
+	var parts []string
 	switch {
 	case m.blame.on:
-		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)"))
+		parts = append(parts, st.Draft.Render("blame")+st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)")))
+	case m.shown.draft == nil && m.shown.liveBy != "":
+		parts = append(parts, st.Muted.Render(string("live object by "+m.shown.liveBy+"; e edits a draft")))
 	case m.shown.draft == nil:
-		line = st.Muted.Render("live object; e edits a draft")
+		parts = append(parts, st.Muted.Render("live object; e edits a draft"))
 	case m.showDiff:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)"))
+		parts = append(parts, st.Draft.Render("unsaved draft")+"  "+st.Muted.Render(string("diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)")))
 	default:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.shown.baseRV+" (d: diff against base)"))
+		parts = append(parts, st.Draft.Render("unsaved draft")+"  "+st.Muted.Render(string("based on rv "+m.shown.baseRV+" (d: diff against base)")))
 	}
 	switch {
 	case m.shown.secret && m.revealed:
-		line += "  " + st.Muted.Render("values shown (R hides)")
+		parts = append(parts, st.Muted.Render("values shown (R hides)"))
 	case m.shown.secret:
-		line += "  " + st.Muted.Render("values hidden (R reveals)")
+		parts = append(parts, st.Muted.Render("values hidden (R reveals)"))
 	}
 	if m.shown.draft != nil && m.shown.draft.Err != nil {
-		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err)))
+		parts = append(parts, st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err))))
 	}
 	if m.shown.rebasing {
-		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
+		parts = append(parts, st.Muted.Render("rebase in progress (c: conflict view)"))
 	}
-	return line + m.renders.TF.Notes(st, m.full)
+	return append(parts, m.renders.TF.Notes(st, m.full)...)
+}
+
+// stateLines lays the state line's parts out at the width: as many as
+// fit on a line, two spaces apart, the next on the line below; a part
+// wider than the width is wrapped at words.
+func (m Model) stateLines() []string {
+	var lines []string
+	cur := ""
+	for _, p := range m.stateLine() {
+		w := ansi.StringWidth(p)
+		switch {
+		case cur == "" && w <= m.width:
+			cur = p
+			continue
+		case cur != "" && ansi.StringWidth(cur)+2+w <= m.width:
+			cur += "  " + p
+			continue
+		case cur != "":
+			lines = append(lines, cur)
+			cur = ""
+		}
+		if w <= m.width {
+			cur = p
+			continue
+		}
+		wrapped := common.WrapWords(p, m.width)
+		lines = append(lines, wrapped[:len(wrapped)-1]...)
+		cur = wrapped[len(wrapped)-1]
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
 }
 
 // content renders the body's text: the live object, the draft or its
