@@ -5,10 +5,11 @@
 package statusbar
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
@@ -175,26 +176,34 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// View draws the bar, cut to its width.
+// View draws the bar, wrapped at words to its width: a message is never
+// cut, nor a word split over two lines (a path too long for a line gets
+// lines of its own).
 func (m Model) View() string {
-	var s string
-	if m.busy != "" {
-		s = m.spinner.View() + " " + string(m.busy) + "  "
-	}
+	style := m.styles.Muted
 	switch m.kind {
 	case KindOK:
-		s += m.styles.OK.Render(string(m.text))
+		style = m.styles.OK
 	case KindError:
-		s += m.styles.Error.Render(string(m.text))
-	default:
-		s += m.styles.Muted.Render(string(m.text))
+		style = m.styles.Error
 	}
-	if m.kind == KindError {
-		// A failure with its field causes may take more than a line: wrap
-		// it rather than cut off the cause that matters.
-		return m.styles.Error.Width(m.width).Render(ansi.Strip(s))
+	text, width := string(m.text), m.width
+	if m.busy != "" {
+		text, width = string(m.busy)+"  "+text, m.width-2
 	}
-	return ansi.Truncate(s, m.width, "…")
+	lines := common.WrapWords(text, max(1, width))
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	if m.busy != "" {
+		// The spinner before the first line, the lines after it under
+		// its text.
+		lines[0] = m.spinner.View() + " " + lines[0]
+		for i := 1; i < len(lines); i++ {
+			lines[i] = "  " + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ShortHelp has no keys: the bar only reports.
