@@ -80,7 +80,7 @@ func TestREADMEKeyTables(t *testing.T) {
 	}{
 		{"**Browser**", append(browserKeys, k.Browser.ForceQuit, k.Browser.Back)},
 		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit,
-			k.Object.Help, k.Object.DemoKubectlEdit, k.Requests.Open, k.Requests.OpenInEditor}},
+			k.Object.Help, k.Object.DemoKubectlEdit, k.Object.Suspend, k.Requests.Open, k.Requests.OpenInEditor}},
 		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
 		{"<a id=\"lost-updates\">", lostBindings()},
 		{"#### Sets: several objects in one session", set},

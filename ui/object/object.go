@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
-	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -147,126 +146,6 @@ func (m Model) SidewaysOffset() int { return m.side.X }
 // HunkStarts are the body's lines where the diff's hunks start (n, N).
 func (m Model) HunkStarts() []int { return m.hunkAt }
 
-// header returns the lines above the body.
-func (m Model) header() []string {
-	st := m.styles
-	lines := append([]string{ansi.Truncate(m.titleLine(), m.width, "…")}, m.stateLines()...)
-	if m.shown.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
-	}
-	if m.source != "" {
-		lines = append(lines, strings.Split(st.Muted.Width(m.width).Render(string(m.source)), "\n")...)
-	}
-	if m.shown.fight != "" {
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.shown.fight)), "\n")...)
-	}
-	if m.shown.banner != "" {
-		// A deleted object has nothing to rebase onto: its banner says
-		// what s does instead.
-		text := m.shown.banner
-		if !m.shown.deleted {
-			text += "  (r: rebase now)"
-		}
-		// Width wraps a long list of paths instead of cutting it off.
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(text)), "\n")...)
-	}
-	return lines
-}
-
-// titleLine names the object, its live resourceVersion and the
-// connection's state.
-func (m Model) titleLine() string {
-	st := m.styles
-	parts := []escape.Text{common.ObjectTitle(m.shown.ref)}
-	if m.shown.ref.Namespace != "" {
-		parts = append(parts, "namespace "+escape.Safe(m.shown.ref.Namespace))
-	}
-	if m.shown.ref.Context != "" {
-		parts = append(parts, "context "+escape.Safe(m.shown.ref.Context))
-	}
-	rv := "rv " + m.shown.liveRV
-	if m.shown.deleted {
-		rv += " (deleted)"
-	}
-	// The live resourceVersion and the connection state matter most while
-	// editing: on a narrow terminal the namespace and context give way,
-	// but not the object's name (up to half the width), which a long
-	// connection state then shares the line with.
-	right := ansi.StringWidth(string(rv + "  " + m.conn))
-	name := ansi.StringWidth(string(parts[0]))
-	// One more cell than the name: the "…" of the parts that gave way.
-	avail := max(m.width-right-2, min(name+1, m.width/2), 1)
-	left := ansi.Truncate(string(escape.Join(parts, "  ")), avail, "…")
-	return st.Header.Render(left+"  "+string(rv)) + "  " + st.Muted.Render(string(m.conn))
-}
-
-// stateLine says what the body shows (the live object, the draft, its
-// diff or blame) and what else holds: a Secret's mask, a draft that does
-// not parse, a rebase under way, the fields hidden. Its parts go on a
-// line of their own where the width ends (stateLines), never cut.
-func (m Model) stateLine() []string {
-	st := m.styles
-	var parts []string
-	switch {
-	case m.blame.on:
-		parts = append(parts, st.Draft.Render("blame")+st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)")))
-	case m.shown.draft == nil && m.shown.liveBy != "":
-		parts = append(parts, st.Muted.Render(string("live object by "+m.shown.liveBy+"; e edits a draft")))
-	case m.shown.draft == nil:
-		parts = append(parts, st.Muted.Render("live object; e edits a draft"))
-	case m.showDiff:
-		parts = append(parts, st.Draft.Render("unsaved draft")+"  "+st.Muted.Render(string("diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)")))
-	default:
-		parts = append(parts, st.Draft.Render("unsaved draft")+"  "+st.Muted.Render(string("based on rv "+m.shown.baseRV+" (d: diff against base)")))
-	}
-	switch {
-	case m.shown.secret && m.revealed:
-		parts = append(parts, st.Muted.Render("values shown (R hides)"))
-	case m.shown.secret:
-		parts = append(parts, st.Muted.Render("values hidden (R reveals)"))
-	}
-	if m.shown.draft != nil && m.shown.draft.Err != nil {
-		parts = append(parts, st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err))))
-	}
-	if m.shown.rebasing {
-		parts = append(parts, st.Muted.Render("rebase in progress (c: conflict view)"))
-	}
-	return append(parts, m.renders.TF.Notes(st, m.full)...)
-}
-
-// stateLines lays the state line's parts out at the width: as many as
-// fit on a line, two spaces apart, the next on the line below; a part
-// wider than the width is wrapped at words.
-func (m Model) stateLines() []string {
-	var lines []string
-	cur := ""
-	for _, p := range m.stateLine() {
-		w := ansi.StringWidth(p)
-		switch {
-		case cur == "" && w <= m.width:
-			cur = p
-			continue
-		case cur != "" && ansi.StringWidth(cur)+2+w <= m.width:
-			cur += "  " + p
-			continue
-		case cur != "":
-			lines = append(lines, cur)
-			cur = ""
-		}
-		if w <= m.width {
-			cur = p
-			continue
-		}
-		wrapped := common.WrapWords(p, m.width)
-		lines = append(lines, wrapped[:len(wrapped)-1]...)
-		cur = wrapped[len(wrapped)-1]
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
-}
-
 // content renders the body's text: the live object, the draft or its
 // diff, and the lines where the diff's hunks start.
 func (m Model) content() (string, []int) {
@@ -385,7 +264,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		draft,
-		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
+		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit, k.Suspend),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		oncall,
 	}

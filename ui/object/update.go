@@ -71,6 +71,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if in := common.FirstIntent(k, m.anywhereIntents()); in != nil {
 		return m, common.Emit(in)
 	}
+	if key.Matches(k, m.keys.Suspend) {
+		// Bubble Tea gives the terminal back and takes it again on fg;
+		// the drafts are on disk as they are.
+		return m, tea.Suspend
+	}
 	if key.Matches(k, m.keys.Blame) {
 		m.ToggleBlame()
 		return m, common.Emit(common.SayMsg{Text: m.BlameStatus()})
