@@ -90,6 +90,11 @@ type State struct {
 	Behind bool
 	// List counts the browser's lists (Browser.SetList).
 	List int
+	// View is the screen shown (the app's own value, compared only): a
+	// plain message or one of success (saved rv N) is about what was on
+	// screen, and goes when another view shows; a failure stays true in
+	// every view of its object, and stays.
+	View any
 }
 
 // Settle ties a message set since the last Settle to state, and drops the
@@ -99,15 +104,19 @@ func (m *Model) Settle(state State) {
 	switch {
 	case m.fresh:
 		m.of, m.fresh = state, false
-	case !m.of.same(state, m.scope):
+	case !m.of.same(state, m.scope, m.kind):
 		m.text, m.kind, m.of, m.scope = "", KindInfo, state, scopeState
 	}
 }
 
-// same reports whether state is, in the part sc names, the state s.
-func (s State) same(state State, sc scope) bool {
+// same reports whether state is, in the part sc names, the state s, for
+// a message of kind.
+func (s State) same(state State, sc scope, kind Kind) bool {
 	if sc == scopeObject {
 		return s.Object == state.Object && s.Browsing == state.Browsing && s.List == state.List
+	}
+	if kind == KindError {
+		state.View = s.View
 	}
 	return s == state
 }
@@ -161,6 +170,11 @@ func (m Model) Kind() Kind { return m.kind }
 // MadeFor returns the state the message shown was made for; ok is false
 // while a message set since the last Settle has no state yet.
 func (m Model) MadeFor() (state State, ok bool) { return m.of, !m.fresh }
+
+// Describes reports whether the message shown was made for state, in the
+// part of it the message is about (a failure is about every view of its
+// object), as Settle judges it; false while it has no state yet.
+func (m Model) Describes(state State) bool { return !m.fresh && m.of.same(state, m.scope, m.kind) }
 
 // Update advances the spinner while a save is in flight.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {

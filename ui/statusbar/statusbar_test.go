@@ -61,3 +61,25 @@ func TestMessagesWrapAtWords(t *testing.T) {
 		t.Errorf("the spinner's line and the lines under it:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestSuccessGoesWithItsView: "saved rv N" said in the object view is
+// gone once the timeline shows (it stayed over the timeline and its
+// diff), while a failure, true in every view of its object, stays.
+func TestSuccessGoesWithItsView(t *testing.T) {
+	obj := new(int)
+	objectView := State{Object: obj, View: 0}
+	timeline := State{Object: obj, View: 3}
+	m := New(common.NewStyles())
+	m.OK("saved rv 224")
+	m.Settle(objectView)
+	m.Settle(timeline)
+	if m.Text() != "" {
+		t.Errorf("the timeline shows %q", m.Text())
+	}
+	m.Error("the server refused the draft")
+	m.Settle(objectView)
+	m.Settle(timeline)
+	if m.Text() == "" || !m.Describes(timeline) {
+		t.Errorf("a failure went with the view: %q", m.Text())
+	}
+}
