@@ -59,9 +59,10 @@ and DIR is kept: its objects, their history and its audit log
 again on it. A DIR that is not a kept demo, or that another demo runs on, is
 refused.
 
-A races ten kedit set /data/foo=2 --if /data/foo=1 at once through kedit's
-client (the class question: set foo to 2 only if foo is 1) and says the one
-winner and the refusals with the status the server sent (422 Unprocessable
+A has the writer set foo back to 1 first (when it is not), then races ten
+kedit set /data/foo=2 --if /data/foo=1 at once through kedit's client (the
+class question: set foo to 2 only if foo is 1) and says the one winner and
+the refusals with the status the server sent (422 Unprocessable
 Entity: a failed JSON Patch test). The writer's requests go through kedit's
 client too: the request pane (L) marks them by demo-writer.
 

@@ -153,7 +153,7 @@ func TestE2EDemoKubectlEditLostAndUndone(t *testing.T) {
 	term.send("t")
 	term.waitFor(screenWait, "audit log: 1 lost update", "LOST", "kubectl-edit")
 	term.send("Enter")
-	term.waitFor(screenWait, "LOST at rv", "alice's patch replaced 1 change it had not read", "(kedit))", "mine")
+	term.waitFor(screenWait, "LOST at rv", "alice's kubectl edit replaced 1 change it had not read", "(kedit))", "mine")
 	term.send("u")
 	term.waitFor(screenWait, "unsaved draft", "foo: mine", `the draft puts back .data.foo = "mine"`)
 	term.send("s")

@@ -114,6 +114,15 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 // follow does what the tour's instruction says, in its order.
 func follow(t *testing.T, term *terminal, value, do string) {
 	t.Helper()
+	followThen(t, term, value, do, nil)
+}
+
+// followThen is follow, with after called after each part of the
+// instruction is done (its words as the instruction says them). A text
+// waited for is found with its words whole, wherever the screen wrapped
+// it (a narrow screen wraps a status line).
+func followThen(t *testing.T, term *terminal, value, do string, after func(part string)) {
+	t.Helper()
 	do = strings.ReplaceAll(do, "save and quit your editor", "save-and-quit")
 	parts := regexp.MustCompile(`, then |; then |, |; `).Split(do, -1)
 	for i, part := range parts {
@@ -124,6 +133,7 @@ func follow(t *testing.T, term *terminal, value, do string) {
 		}
 	}
 	for _, part := range parts {
+		shown := strings.ReplaceAll(part, "save-and-quit", "save and quit your editor")
 		switch {
 		case strings.HasPrefix(part, "press "):
 			// kedit's names of keys, as tmux names them.
@@ -143,9 +153,12 @@ func follow(t *testing.T, term *terminal, value, do string) {
 		case strings.HasPrefix(part, `wait for "`):
 			// On the screen under the tour's lines, which quote it.
 			text := strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`)
-			term.waitUntil(screenWait, text, func(s string) bool { return strings.Contains(underTour(s), text) })
+			term.waitUntil(screenWait, text, func(s string) bool { return strings.Contains(flatWords(underTour(s)), text) })
 		default:
 			t.Fatalf("the tour says %q, which this test cannot follow (all of it: %q)", part, do)
+		}
+		if after != nil {
+			after(shown)
 		}
 	}
 }

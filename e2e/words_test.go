@@ -43,3 +43,7 @@ func wordsOf(texts ...string) func(string) bool {
 		return true
 	}
 }
+
+// flatWords is screen's words, one space between each: its lines read as
+// one text.
+func flatWords(screen string) string { return strings.Join(strings.Fields(screen), " ") }
