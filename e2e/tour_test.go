@@ -27,7 +27,9 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	env, tmp := demoEnv(t)
 	value := filepath.Join(t.TempDir(), "value")
 	env.editor = editorScript(t, `sed -i "s/^  foo: .*/  foo: $(cat `+value+`)/" "$1"`)
-	term := env.run(t, 300, 40, "demo", "--tour")
+	// A projector's 80×24: the tour's lines wrap at words, and the test
+	// reads them as a reader does, whole.
+	term := env.run(t, 80, 24, "demo", "--tour")
 	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`, "tour 1/")
 
 	said := map[int]string{}
@@ -36,9 +38,10 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		// A step that starts from foo "1" is getting ready until the
 		// watch brings the demo writer's reset.
 		term.waitUntil(screenWait, "a step's line or the end", func(s string) bool {
-			top = strings.TrimSpace(strings.Split(s, "\n")[0])
+			top, _, _ = tourLines(s)
 			return strings.HasPrefix(top, "tour done") || tourLineRE.MatchString(top)
 		})
+		noCutLines(t, term.screen())
 		if strings.HasPrefix(top, "tour done") {
 			break
 		}
@@ -55,7 +58,8 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		// the next step is done.
 		term.waitUntil(screenWait, "the next step's line", func(s string) bool {
 			next = s
-			return strings.TrimSpace(strings.Split(s, "\n")[0]) != top
+			now, _, _ := tourLines(s)
+			return now != top
 		})
 		said[step] = wireLine(next)
 		t.Logf("step %d: %s\n  on the wire: %s", step, m[3], said[step])
@@ -92,7 +96,10 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	if len(said) != 8 {
 		t.Errorf("the tour had %d steps, want 8", len(said))
 	}
-	term.waitFor(screenWait, "1 won (200, rv ", "9 refusals (9 × 422 Unprocessable Entity)", `foo: "2"`)
+	term.waitUntil(screenWait, "the race's answer", func(s string) bool {
+		flat := flatWords(s)
+		return strings.Contains(flat, "1 won (200, rv ") && strings.Contains(flat, "9 refusals (9 × 422 Unprocessable Entity)") && wordsOf(`foo: "2"`)(s)
+	})
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
 	if len(dirs) != 1 {
 		t.Fatalf("demo directories: %v", dirs)
@@ -163,28 +170,50 @@ func followThen(t *testing.T, term *terminal, value, do string, after func(part 
 	}
 }
 
-// wireLine is what the screen's tour says went over the wire: its second
-// line (the screen is wide enough for it not to wrap).
+// wireLine is what the screen's tour says went over the wire, its lines
+// read as one.
 func wireLine(screen string) string {
-	lines := strings.Split(screen, "\n")
-	if len(lines) < 2 {
-		return ""
-	}
-	return strings.TrimPrefix(strings.TrimSpace(lines[1]), "on the wire: ")
+	_, wire, _ := tourLines(screen)
+	return strings.TrimPrefix(wire, "on the wire: ")
 }
 
 // underTour is the screen under the tour's lines: its instruction, and
-// what the last step did on the wire (the screen is wide enough for
-// neither to wrap).
+// what the last step did on the wire.
 func underTour(screen string) string {
+	_, _, rest := tourLines(screen)
+	return rest
+}
+
+// viewStarts are how the views' first lines begin: where the tour's lines
+// end, however many the width wrapped them into.
+var viewStarts = []string{"ConfigMap/", "conflict: ", "clean rebase: ", "timeline of ", "LOST at ", "requests kedit sent", "keys of the "}
+
+// tourLines splits screen into the tour's instruction and what it says
+// went over the wire, each its lines read as one (words one space apart),
+// and the rest of the screen; the instruction is "" when the screen has
+// no tour.
+func tourLines(screen string) (do, wire, rest string) {
 	lines := strings.Split(screen, "\n")
-	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "tour ") {
-		lines = lines[1:]
+	if len(lines) == 0 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "tour ") {
+		return "", "", screen
 	}
-	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "on the wire: ") {
-		lines = lines[1:]
+	viewStart := func(l string) bool {
+		for _, p := range viewStarts {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+		return false
 	}
-	return strings.Join(lines, "\n")
+	var doLines, wireLines []string
+	i := 0
+	for ; i < len(lines) && !viewStart(lines[i]) && !strings.HasPrefix(lines[i], "on the wire: "); i++ {
+		doLines = append(doLines, lines[i])
+	}
+	for ; i < len(lines) && !viewStart(lines[i]) && (len(wireLines) > 0 || strings.HasPrefix(lines[i], "on the wire: ")); i++ {
+		wireLines = append(wireLines, lines[i])
+	}
+	return flatWords(strings.Join(doLines, " ")), flatWords(strings.Join(wireLines, " ")), strings.Join(lines[i:], "\n")
 }
 
 // TestE2ETourOnAKeptDemoStartsFromItsOwnState: a kept demo whose foo was

@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
@@ -159,8 +158,8 @@ type SkipMsg struct{}
 type Model struct {
 	keys   KeyMap
 	styles *common.Styles
-	// wrap wraps the lines at the screen's width (SetSize).
-	wrap lipgloss.Style
+	// width is the screen's, which the lines wrap at (SetSize).
+	width int
 	// step is the index in Steps of the step under way, len(Steps) at
 	// the end; ready whether its reset showed (always, without one);
 	// start are the facts when it was ready, seen what showed since,
@@ -183,7 +182,7 @@ func New(keys KeyMap, styles *common.Styles) Model {
 }
 
 // SetSize sets the width the lines wrap at.
-func (m *Model) SetSize(width, _ int) { m.wrap = lipgloss.NewStyle().Width(max(width, 20)) }
+func (m *Model) SetSize(width, _ int) { m.width = max(width, 20) }
 
 // Step is the index of the step under way, len(Steps) once all are done.
 func (m Model) Step() int { return m.step }
@@ -372,9 +371,13 @@ func (m Model) View() string {
 	} else {
 		do = "tour done: every step is in README's Try it in two minutes; q quits"
 	}
-	lines := []string{m.styles.Title.Render(m.wrap.Render(do))}
+	// Wrapped at words, never cut: a reader follows them word for word.
+	var lines []string
+	for _, l := range common.WrapWords(do, m.width) {
+		lines = append(lines, m.styles.Title.Render(l))
+	}
 	if m.explained != "" {
-		lines = append(lines, m.wrap.Render("on the wire: "+m.explained))
+		lines = append(lines, common.WrapWords("on the wire: "+m.explained, m.width)...)
 	}
 	return strings.Join(lines, "\n")
 }
