@@ -13,7 +13,8 @@ import (
 var tourLineRE = regexp.MustCompile(`^tour (\d+)/(\d+): (.*)$`)
 
 // TestE2ETourWalkedAsItSays walks kedit demo --tour from its first step to
-// its last doing what its top line says, word for word: press a key,
+// its last, on a projector's 80×24, doing what its top line says, word for
+// word (the draft's step then says what e read and why): press a key,
 // change foo to a value (the editor then does it), save and quit the
 // editor, wait for a text. A step that starts from foo "1" says it is
 // getting ready until the demo writer has set it back. After the
@@ -78,7 +79,11 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	if !regexp.MustCompile(`demo-writer sent PUT .*; then kedit sent PUT with rv \d+; the server holds rv \d+; 409 Conflict: nothing was overwritten; then kedit sent PUT with rv \d+; 200: stored as rv \d+$`).MatchString(said[4]) {
 		t.Errorf("after the clean rebase: %q", said[4])
 	}
-	if !strings.Contains(said[1], "nothing was sent") || !strings.Contains(said[5], "nothing was sent") {
+	// The draft's e read the schema and asked about access: said, with
+	// why, and that nothing was written (the request pane's rows hold
+	// them: GET /openapi/v3, POST ...selfsubjectaccessreviews).
+	if !regexp.MustCompile(`^kedit read the schema to check the draft as the server will \(GET /openapi/v3[^)]*\) and asked whether you may save it \(POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews\); nothing was written: the draft is on your disk, based on rv \d+$`).MatchString(said[1]) ||
+		!strings.Contains(said[5], "nothing was sent") {
 		t.Errorf("after the draft and the timeline: %q, %q", said[1], said[5])
 	}
 	if !regexp.MustCompile(`^demo-writer sent PUT with rv \d+; 200: stored as rv \d+; then nothing more was sent: blame reads the managedFields`).MatchString(said[6]) {
@@ -256,4 +261,39 @@ func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
 	}
 	again.send("q")
 	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
+}
+
+// TestE2ETourSaysWhenAStepLeavesItsPath: in the clean rebase's step, w
+// pressed before e spends the write the step prepared (bar) early; e, w
+// and s then meet a conflict on foo, and the tour says that the session
+// left the step's path and the ways back (alt+n, or finish and redo),
+// at 80×24, with alt+n in the footer while a draft is open.
+func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
+	env, _ := demoEnv(t)
+	term := env.run(t, 80, 24, "demo", "--tour")
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`, "tour 1/")
+	for step := 2; step <= 4; step++ {
+		term.send("M-n")
+		term.waitUntil(screenWait, "step "+itoa(step), func(s string) bool { return strings.HasPrefix(s, "tour "+itoa(step)+"/8: ") })
+	}
+	term.send("w")
+	term.waitUntil(screenWait, "the writer's early write", func(s string) bool { return strings.Contains(flatWords(s), "demo-writer set .data.bar = ") })
+	term.editAndWait("foo: mine")
+	if !strings.Contains(term.screen(), "alt+n tour: skip the step") {
+		t.Errorf("with a draft open, the footer does not name alt+n:\n%s", term.screen())
+	}
+	term.send("w")
+	term.waitUntil(screenWait, "changed on server", func(s string) bool { return strings.Contains(flatWords(s), "changed on server") })
+	term.send("s")
+	screen, _ := term.waitUntil(screenWait, "the tour's word", func(s string) bool {
+		return strings.Contains(flatWords(s), "off the step's path: a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes; alt+n skips to the next step, prepared")
+	})
+	if do, _, _ := tourLines(screen); !strings.HasPrefix(do, "tour 4/8: ") {
+		t.Errorf("the tour left step 4:\n%s", screen)
+	}
+	noCutLines(t, screen)
+	term.send("M-n")
+	term.waitUntil(screenWait, "step 5", func(s string) bool {
+		return strings.HasPrefix(s, "tour 5/8: ") && !strings.Contains(flatWords(s), "off the step's path")
+	})
 }

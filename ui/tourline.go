@@ -2,8 +2,8 @@ package ui
 
 import (
 	"net/http"
-
 	"net/url"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -55,7 +55,9 @@ func (m *App) tourPrepare() {
 	if !ok {
 		return
 	}
-	if tour.Steps[i].Reset {
+	if live, _ := m.sess.Live(); tour.Steps[i].Reset && dataFoo(live.Object) != tour.ResetFoo {
+		// A step that starts where the one before left foo needs no
+		// write: one would only say it found foo so already.
 		w.Reset()
 	}
 	switch tour.Steps[i].Writes {
@@ -108,6 +110,11 @@ func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 	path := target.APIPath()
 	var out []tour.Request
 	for _, r := range log.Rows() {
+		if read := tourRead(r); read != "" {
+			p, _, _ := strings.Cut(r.Path, "?")
+			out = append(out, tour.Request{Seq: r.Seq, Who: "kedit", Method: escape.Safe(r.Method), Path: escape.Safe(p), Status: escape.Safe(r.StatusText()), Read: read})
+			continue
+		}
 		switch r.Method {
 		case http.MethodPut, http.MethodPatch, http.MethodPost:
 		case "WATCH":
@@ -133,6 +140,20 @@ func tourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict})
 	}
 	return out
+}
+
+// tourRead is why kedit read what r asked for the object: its schema (the
+// OpenAPI documents), or whether the user may save it (an access review);
+// "" for any other request.
+func tourRead(r kube.RequestRow) tour.Read {
+	switch {
+	case r.By != "":
+	case r.Method == http.MethodGet && strings.HasPrefix(r.Path, "/openapi/"):
+		return tour.ReadSchema
+	case r.Method == http.MethodPost && strings.Contains(r.Path, "/selfsubjectaccessreviews"):
+		return tour.ReadAccess
+	}
+	return ""
 }
 
 // tourIntent acts on the tour's skip key: the next step starts, prepared
