@@ -153,4 +153,3 @@ func orNone(t escape.Text) string {
 	}
 	return string(t)
 }
-
