@@ -105,6 +105,11 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		flat := flatWords(s)
 		return strings.Contains(flat, "1 won (200, rv ") && strings.Contains(flat, "9 refusals (9 × 422 Unprocessable Entity)") && wordsOf(`foo: "2"`)(s)
 	})
+	// The tour's writes (its resets, the w of its steps) hand foo back
+	// and forth with kedit: a fight, said to be the tour's.
+	if flat := flatWords(term.screen()); strings.Contains(flat, "fight: ") && !strings.Contains(flat, "(the tour's: demo-writer writes as each step prepares)") {
+		t.Errorf("the tour's fight is not said to be the tour's:\n%s", term.screen())
+	}
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
 	if len(dirs) != 1 {
 		t.Fatalf("demo directories: %v", dirs)

@@ -59,6 +59,8 @@ type Model struct {
 	// demo: kedit demo's writer is there for w and W, which the help
 	// names only then.
 	demo bool
+	// tourWriter is kedit demo --tour's writer (SetTour), "" without it.
+	tourWriter string
 }
 
 // shown is what the object view draws of the session, its server text
@@ -272,7 +274,7 @@ func (m Model) FullHelp() [][]key.Binding {
 
 // fightText names the fight whose last hand-over is the latest, as the
 // banner says it, and how many more the timeline marks.
-func fightText(fs []model.Fight) escape.Text {
+func fightText(fs []model.Fight, prepares string) escape.Text {
 	if len(fs) == 0 {
 		return ""
 	}
@@ -283,6 +285,11 @@ func fightText(fs []model.Fight) escape.Text {
 		}
 	}
 	text := escape.Safe(latest.Banner())
+	if prepares != "" && (latest.Between[0] == prepares || latest.Between[1] == prepares) {
+		// kedit demo --tour's writer writes as each step prepares it:
+		// the fight is the tour's doing, not another person's.
+		text += escape.Textf(" (the tour's: %s writes as each step prepares)", prepares)
+	}
 	if len(fs) > 1 {
 		text += escape.Textf(" (and %s: FIGHT in the timeline, t)", model.Count(len(fs)-1, "more fight"))
 	}

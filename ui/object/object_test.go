@@ -3,6 +3,7 @@ package object
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -179,5 +180,23 @@ func TestDemoFirstScreenAndSuspend(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.SuspendMsg); !ok {
 		t.Errorf("ctrl+z answers %#v, want tea.SuspendMsg", cmd())
+	}
+}
+
+// TestTheToursFightIsSaidToBe: in kedit demo --tour a fight with the
+// tour's writer is said to be the tour's doing; any other fight, and any
+// fight without the tour, is said as it is.
+func TestTheToursFightIsSaidToBe(t *testing.T) {
+	f := model.Fight{Path: ".data.foo", Between: [2]string{"demo-writer", "kedit"}, Count: 3, Times: []time.Time{t0, t0.Add(time.Second), t0.Add(2 * time.Second)}}
+	if got := string(fightText([]model.Fight{f}, "demo-writer")); !strings.HasPrefix(got, f.Banner()) || !strings.HasSuffix(got, " (the tour's: demo-writer writes as each step prepares)") {
+		t.Errorf("in the tour: %q", got)
+	}
+	if got := string(fightText([]model.Fight{f}, "")); got != f.Banner() {
+		t.Errorf("without the tour: %q", got)
+	}
+	other := f
+	other.Between = [2]string{"bob", "kedit"}
+	if got := string(fightText([]model.Fight{other}, "demo-writer")); got != other.Banner() {
+		t.Errorf("another person's fight in the tour: %q", got)
 	}
 }

@@ -51,6 +51,10 @@ func (m *Model) SetBackToList(ok bool) { m.backToList = ok }
 // SetDemo says whether kedit demo's writer is there for w and W.
 func (m *Model) SetDemo(ok bool) { m.demo = ok }
 
+// SetTour names kedit demo --tour's writer, whose writes the tour
+// prepares: a fight with it is said to be the tour's; "" without the tour.
+func (m *Model) SetTour(writer string) { m.tourWriter = writer }
+
 // Update handles a key or a mouse event. Scrolling, the blame gutter and
 // what the body shows (f, d, R) are the view's own; what needs the session
 // or another view comes back as an intent. While blame shows, the movement
