@@ -45,7 +45,7 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 			"audit log: 1 lost update, 0 fights", "LOST  opened: the first version kedit saw",
 			"kubectl-patch", "from the audit log: .data.foo", "from the audit log: created")
 		term.send("Enter")
-		term.waitFor(screenWait, "LOST at rv", "alice's patch replaced 1 change it had not read (1 open)",
+		term.waitFor(screenWait, "LOST at rv", "alice's kubectl edit replaced 1 change it had not read (1 open)",
 			"open    .data.foo  set by bob (kubectl-patch)", "theirs (rv", "by bob (kubectl-patch))", "by alice (kubectl-edit))")
 		term.send("u")
 		term.waitFor(screenWait, "unsaved draft", "foo: bob", `the draft puts back .data.foo = "bob", lost by alice's patch; s saves it`)
@@ -80,7 +80,7 @@ func TestE2ELostUpdateInTheTimelineIsUndone(t *testing.T) {
 			return strings.Contains(regexp.MustCompile(`(?m)^> .*$`).FindString(s), "LOST")
 		})
 		term.send("Enter")
-		screen := term.waitFor(screenWait, "(1 open)", "alice's patch replaced 1 change it had not read.", "u puts the lost values")
+		screen := term.waitFor(screenWait, "(1 open)", "alice's kubectl edit replaced 1 change it had not read.", "u puts the lost values")
 		head := strings.Split(screen, "\n")
 		for _, l := range head[:slices.IndexFunc(head, func(l string) bool { return strings.HasPrefix(l, "> open") })] {
 			if strings.Contains(l, "…") {
