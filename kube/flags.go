@@ -263,7 +263,7 @@ func discoveryCacheLine(dir string, now time.Time) string {
 	if err != nil || now.Sub(fi.ModTime()) > discoveryTTL {
 		return fmt.Sprintf("discovery: kubectl's cache %s holds none younger than %v hours: discovery's requests are sent, and cached there", escape.String(dir), discoveryTTL.Hours())
 	}
-	return fmt.Sprintf("discovery: read from kubectl's cache %s (written %s, trusted for %v hours): no discovery request is sent for what it holds",
+	return fmt.Sprintf("discovery: read from kubectl's cache %s (written %s, trusted for %v hours): discovery asks the server nothing the cache holds",
 		escape.String(dir), fi.ModTime().Format("2006-01-02 15:04:05"), discoveryTTL.Hours())
 }
 
