@@ -167,7 +167,8 @@ func readArgs(cmd *cobra.Command, flags *kube.ConnFlags, opts *appOptions, args 
 }
 
 // setUpLogs points what kedit logs at --debug's file (debug), or nowhere:
-// klog, every request (discovery's included) with its status and time,
+// klog, every request (discovery's included, or a line saying it was read
+// from kubectl's cache) with its status and time,
 // --output-patch's record, and the server's warnings, which otherwise go
 // only to the save that got them. Every request goes to the request log
 // (requests), the request pane's, with or without --debug, whose log
@@ -187,6 +188,7 @@ func setUpLogs(flags *kube.ConnFlags, debug string, edit editSettings) (logger l
 		logger = funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{Verbosity: 4})
 		klog.SetLogger(logger)
 		requestLine = log.Printf
+		flags.Debugf = log.Printf
 		edit.logToDebug()
 		warnLog = func(w string) { log.Print("server warning: " + w) }
 	}

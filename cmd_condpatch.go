@@ -57,9 +57,10 @@ the value the server would store at each PATH, one per line, in order.
 
 --output-patch prints the request sent on stderr: its method and path, the
 JSON Patch as sent (a Secret's values masked) and the answer's status.
---debug[=FILE] writes every request (discovery's too) to FILE, as kedit's
-own --debug does: method, path, the resourceVersion sent and returned, the
-status and the time taken.
+--debug[=FILE] writes every request to FILE, as kedit's own --debug does:
+method, path, the resourceVersion sent and returned, the status and the time
+taken; and whether discovery was read from kubectl's cache (then none of its
+requests is sent).
 
 Exit status: 0 applied (prints the new resourceVersion; with --dry-run, the
 values); 3 a condition does not hold (prints the current value; the object is
@@ -108,7 +109,7 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 			if err != nil {
 				return fail(condPatchExitError, fmt.Errorf("--validate: %w", err))
 			}
-			requests, closeLog, err := setRequestLog(flags, debug)
+			requests, closeLog, err := setRequestLog(flags, debug, cmd.ErrOrStderr())
 			if err != nil {
 				return fail(condPatchExitError, fmt.Errorf("--debug: %w", err))
 			}
@@ -170,18 +171,27 @@ unchanged); 1 any other error. A Secret's values are never printed.`,
 
 // setRequestLog keeps every request kedit set sends (the flags' REST
 // configs logged), and with debug writes each to that file as kedit's
-// --debug does. closeLog closes the file.
-func setRequestLog(flags *kube.ConnFlags, debug string) (requests *kube.RequestLog, closeLog func(), err error) {
+// --debug does, with the line that says whether discovery is read from
+// kubectl's cache. A debug file that is stderr (--debug=/dev/stderr) is
+// written through stderr itself, so that its lines and --output-patch's
+// come in the order they were written (a file of its own, opened again,
+// would write at its own offset over stderr's). closeLog closes the file.
+func setRequestLog(flags *kube.ConnFlags, debug string, stderr io.Writer) (requests *kube.RequestLog, closeLog func(), err error) {
 	closeLog = func() {}
 	var logf func(string, ...any)
 	if debug != "" {
-		f, err := os.OpenFile(debug, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, nil, err
+		var w io.Writer = stderr
+		if !sameFileAs(debug, stderr) {
+			f, err := os.OpenFile(debug, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			if err != nil {
+				return nil, nil, err
+			}
+			closeLog = func() { _ = f.Close() }
+			w = f
 		}
-		closeLog = func() { _ = f.Close() }
 		// The prefix and flags of kedit's own (tea.LogToFile).
-		logf = log.New(f, "kedit ", log.LstdFlags).Printf
+		logf = log.New(w, "kedit ", log.LstdFlags).Printf
+		flags.Debugf = logf
 	}
 	requests = kube.NewRequestLog(logf)
 	wrap := flags.WrapConfigFn
@@ -192,6 +202,21 @@ func setRequestLog(flags *kube.ConnFlags, debug string) (requests *kube.RequestL
 		return kube.LogRequests(c, requests)
 	}
 	return requests, closeLog, nil
+}
+
+// sameFileAs reports whether path names the file w writes to, when w is
+// a file.
+func sameFileAs(path string, w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	a, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	b, err := f.Stat()
+	return err == nil && os.SameFile(a, b)
 }
 
 // printPatchRequests prints the patches requests holds (--output-patch),

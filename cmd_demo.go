@@ -48,8 +48,9 @@ Users alice and bob may edit the demo's ConfigMaps (RBAC: a Role and its
 RoleBinding, kedit-demo-edit); anyone else gets the server's 403. The demo
 prints, and shows under the keys on ?, how a second terminal joins the same
 cluster as bob (export KUBECONFIG=DIR/cluster/kubeconfig; kedit --as bob
-configmap/testmap), or as alice with kubectl --as alice edit, so that two
-people race each other on one object.
+--field-manager kedit-bob configmap/testmap: bob's writes named as his on
+every screen), or as alice with kubectl --as alice edit, so that two people
+race each other on one object.
 
 When kedit quits (also after Ctrl-C or a signal), the writer and the server
 stop and the directory is removed. With --keep DIR the demo is made in DIR
@@ -58,9 +59,10 @@ and DIR is kept: its objects, their history and its audit log
 again on it. A DIR that is not a kept demo, or that another demo runs on, is
 refused.
 
-A races ten kedit set /data/foo=2 --if /data/foo=1 at once through kedit's
-client (the class question: set foo to 2 only if foo is 1) and says the one
-winner and the refusals with the status the server sent (422 Unprocessable
+A has the writer set foo back to 1 first (when it is not), then races ten
+kedit set /data/foo=2 --if /data/foo=1 at once through kedit's client (the
+class question: set foo to 2 only if foo is 1) and says the one winner and
+the refusals with the status the server sent (422 Unprocessable
 Entity: a failed JSON Patch test). The writer's requests go through kedit's
 client too: the request pane (L) marks them by demo-writer.
 

@@ -361,3 +361,25 @@ func TestSetOutputPatchAndDebug(t *testing.T) {
 		t.Errorf("the Secret's patch: its value printed, or not masked:\n%s", stderr)
 	}
 }
+
+// TestSetDebugSaysWhereDiscoveryCameFrom: --debug's log has discovery's
+// requests when kubectl's discovery cache has nothing fresh, and says so;
+// once the cache holds it, the log says that discovery is read from it
+// and no discovery request is sent, and has none.
+func TestSetDebugSaysWhereDiscoveryCameFrom(t *testing.T) {
+	ns, flags := setEnv(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+	cache := t.TempDir()
+	for i, want := range []string{"holds none younger than 6 hours: discovery's requests are sent", "discovery: read from kubectl's cache "} {
+		debug := filepath.Join(t.TempDir(), "debug.log")
+		_, stderr, code := runKedit(t, append([]string{"set", "configmap/testmap", "/data/foo=" + strconv.Itoa(i+2), "--debug=" + debug, "--cache-dir", cache}, flags...)...)
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		b, _ := os.ReadFile(debug)
+		discovered := regexp.MustCompile(`(?m) request GET /apis?\?\S* 200 `).Match(b)
+		if !strings.Contains(string(b), want) || discovered != (i == 0) {
+			t.Errorf("run %d: --debug's log does not say %q, or has discovery's requests (%v) when it says otherwise:\n%s", i+1, want, discovered, b)
+		}
+	}
+}

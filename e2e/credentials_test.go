@@ -52,7 +52,7 @@ func TestE2ESecretsAndCredentialsNeverPrinted(t *testing.T) {
 	term.send("Escape")
 	term.waitGone(screenWait, "changed: .data.token")
 	term.send("t")
-	term.waitFor(screenWait, "live object; e edits a draft")
+	term.waitFor(screenWait, "; e edits a draft")
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
 	if got := secretValue(t, ns); got != mine {

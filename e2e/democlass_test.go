@@ -17,8 +17,11 @@ import (
 
 // TestE2EDemoSecondUserJoins: the demo's ? says how a second terminal
 // joins; a second kedit started with exactly that, as bob, saves foo, and
-// the first one's save of foo is a conflict, which its request pane
-// shows (bob's write by the watch, then the 409). alice's kubectl edit edits,
+// the first one's first screen names him (live object by kedit-bob); its
+// save of foo is then a conflict with theirs by kedit-bob, which its
+// request pane shows (bob's write by the watch, by kedit-bob, then the
+// 409); the timeline's rows and kedit history on the demo's audit log
+// name him (kedit-bob, user bob). alice's kubectl edit edits,
 // carol's is refused by RBAC (403), and the join lines stay on the
 // terminal after the demo.
 func TestE2EDemoSecondUserJoins(t *testing.T) {
@@ -27,9 +30,9 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 
 	term.send("?")
 	screen := term.waitFor(screenWait, "A second terminal joins this cluster as bob", "export KUBECONFIG="+kubeconfig,
-		" --as bob configmap/testmap", "kubectl --as alice edit configmap/testmap")
+		" --as bob --field-manager kedit-bob configmap/testmap", "kubectl --as alice edit configmap/testmap")
 	export := regexp.MustCompile(`(?m)^\s*(export KUBECONFIG=\S+)\s*$`).FindStringSubmatch(screen)
-	join := regexp.MustCompile(`(?m)^\s*(\S+ --as bob configmap/testmap)\s*$`).FindStringSubmatch(screen)
+	join := regexp.MustCompile(`(?m)^\s*(\S+ --as bob --field-manager kedit-bob configmap/testmap)\s*$`).FindStringSubmatch(screen)
 	if export == nil || join == nil {
 		t.Fatalf("no join lines on ?:\n%s", screen)
 	}
@@ -37,30 +40,44 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 	term.waitGone(screenWait, "A second terminal joins")
 
 	// bob, in a second terminal, runs what the page says, word for word.
-	bobEditor := editorScript(t, `sed -i 's/^  foo: .*/  foo: bob/' "$1"`)
+	// bob's editor writes foo as the value file says, bob at first.
+	bobValue := filepath.Join(t.TempDir(), "value")
+	if err := os.WriteFile(bobValue, []byte("bob"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bobEditor := editorScript(t, `sed -i "s/^  foo: .*/  foo: $(cat `+bobValue+`)/" "$1"`)
 	bobEnv := keditEnv{state: t.TempDir(), runtime: t.TempDir(), editor: bobEditor, extra: []string{"PATH=/usr/bin:/bin"}}
 	bob := startTerminal(t, 200, 40, bobEnv.vars(t), "sh", "-c", export[1]+"; "+join[1])
 	bob.waitFor(screenWait, "ConfigMap/testmap", `foo: "1"`)
 
-	term.editAndWait("foo: mine")
+	// bob's save, named as his on the first kedit's first screen.
 	bob.editAndWait("foo: bob")
 	bob.send("s")
 	bob.waitFor(screenWait, "saved rv")
+	term.waitFor(screenWait, "foo: bob", "live object by kedit-bob; e edits a draft")
+
+	term.editAndWait("foo: mine")
+	if err := os.WriteFile(bobValue, []byte("bob2"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bob.editAndWait("foo: bob2")
+	bob.send("s")
+	bob.waitGone(screenWait, "unsaved draft")
+	term.waitFor(screenWait, "changed on server", "by kedit-bob")
 	term.send("s")
-	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "bob")
+	term.waitFor(screenWait, "conflict: base rv", "1 conflict,", ".data.foo", "theirs by kedit-bob")
 	// The first kedit's request pane shows it: bob's write as its watch
-	// brought it, then its own PUT refused with 409.
+	// brought it, named his, then its own PUT refused with 409.
 	term.send("L")
 	screen = term.waitFor(screenWait, "requests kedit sent and watch events it read", "409 Conflict", "this write was based on")
-	if event, refused := strings.Index(screen, "MODIFIED rv "), strings.Index(screen, "409 Conflict"); event < 0 || event > refused {
-		t.Errorf("the pane has no watch event of bob's write before the 409:\n%s", screen)
+	if event, refused := strings.Index(screen, "by kedit-bob"), strings.Index(screen, "409 Conflict"); event < 0 || event > refused {
+		t.Errorf("the pane has no watch event of bob's write, by kedit-bob, before the 409:\n%s", screen)
 	}
 	term.send("Escape")
 	term.waitGone(screenWait, "requests kedit sent")
 	if !auditHas(t, filepath.Join(demoDir, "audit.log"), "bob", "update", "testmap") {
 		t.Errorf("the demo's audit log has no update of testmap by bob (impersonated)")
 	}
-
 	// alice's kubectl edit edits; carol is not of the class: 403.
 	aliceEditor := editorScript(t, `sed -i 's/^  foo: .*/  foo: alice/' "$1"`)
 	kubectl := func(user string) (string, error) {
@@ -81,6 +98,17 @@ func TestE2EDemoSecondUserJoins(t *testing.T) {
 
 	term.send("Escape")
 	term.waitGone(screenWait, "merged without conflict")
+	// The timeline's rows and kedit history on the demo's audit log name
+	// him: his field manager, and his user.
+	term.send("t")
+	term.waitUntil(screenWait, "bob's rows in the timeline", regexp.MustCompile(`(?m)^[ >] \d+\s+\S+\s+kedit-bob\s+Update`).MatchString)
+	term.send("Escape")
+	term.waitGone(screenWait, "timeline of")
+	out, stderr, _ := runBinary(t, "", "history", "configmap/testmap", "--kubeconfig", kubeconfig, "--audit-log", filepath.Join(demoDir, "audit.log"))
+	if !regexp.MustCompile(`(?m)^\S+\s+\S+\s+bob\s.*kedit-bob`).MatchString(out) {
+		t.Errorf("kedit history does not name bob and kedit-bob on a version:\n%s%s", out, stderr)
+	}
+
 	term.send("q")
 	term.waitFor(screenWait, "quit with an unsaved draft?")
 	term.send("y")

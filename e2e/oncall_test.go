@@ -67,7 +67,7 @@ func TestE2EDemo(t *testing.T) {
 		t.Errorf("timeline rows:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), screen)
 	}
 	term.send("t")
-	term.waitFor(screenWait, "live object; e edits a draft")
+	term.waitFor(screenWait, "; e edits a draft")
 
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")

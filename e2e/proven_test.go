@@ -159,7 +159,7 @@ func TestE2ETerminalInjectionNeverReachesTheTerminal(t *testing.T) {
 	term.send("Escape")
 	term.waitGone(screenWait, "-   payload: \"theirs")
 	term.send("t")
-	term.waitFor(screenWait, "live object; e edits a draft")
+	term.waitFor(screenWait, "; e edits a draft")
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
 	if title := term.display("#{pane_title}"); strings.Contains(title, "TITLE-MARK") {

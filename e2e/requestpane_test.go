@@ -126,3 +126,97 @@ func TestE2ERequestPaneAutoRebase(t *testing.T) {
 	term.waitFor(screenWait, "409 Conflict", "the server holds rv "+theirs+"; this write was based on "+base)
 	term.waitUntil(screenWait, "the resubmit's 200", regexp.MustCompile(`PUT +\S+ +`+theirs+` +200 +`+saved+` `).MatchString)
 }
+
+// TestE2ERequestPaneReadableOnAProjector: on a projector of 80×24 or
+// 100×30, the 409's explanation, the watch event's writer and the time a
+// request took are cut from the rows; the strip under them says the
+// selected row whole, wrapped at words; l and → scroll the rows until the
+// explanation ends in view, the time and the method in place; enter's
+// bodies name the request body's type once, and a line wider than the
+// pane ends in "…".
+func TestE2ERequestPaneReadableOnAProjector(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct{ w, h int }{{80, 24}, {100, 30}} {
+		t.Run(itoa(size.w), func(t *testing.T) {
+			t.Parallel()
+			ns := kubetest.Namespace(t)
+			kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1")
+			_, base := configMapData(t, ns, "testmap")
+			term := openKedit(t, ns, "testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), size.w, size.h)
+			term.editAndWait()
+			kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "testmap", "--field-manager=demo-writer", "--type=merge", "-p", `{"data":{"foo":"theirs"}}`)
+			_, theirs := configMapData(t, ns, "testmap")
+			term.waitFor(screenWait, "changed on server")
+			term.send("s")
+			term.waitFor(screenWait, "conflict: base rv")
+
+			term.send("L")
+			explained := "the server holds rv " + theirs + "; this write was based on " + base
+			screen, _ := term.waitUntil(screenWait, "the 409 in the strip", wordsOf("requests kedit sent", "PUT 409 Conflict: "+explained+"; rv sent "+base+"; took"))
+			rows := strings.Split(screen, "\n")
+			for _, l := range rows[:len(rows)-8] {
+				if strings.Contains(l, explained) && size.w == 80 {
+					t.Errorf("at 80 columns the 409's explanation fits a row, so this test tests nothing:\n%s", screen)
+				}
+			}
+			// The watch's event of the other writer, a row or two up (the
+			// GET of theirs may come between): k a row at a time.
+			for strip := stripOf(screen); !wholeWords(strip, "WATCH MODIFIED rv "+theirs+" by demo-writer; at"); {
+				if strings.HasPrefix(strip, "GET 200; rv sent none; took") && strings.HasSuffix(strip, "; /api") {
+					t.Fatalf("no row of the watch's event in the strip up to the first row:\n%s", screen)
+				}
+				term.send("k")
+				screen, _ = term.waitUntil(screenWait, "the strip of a row up", func(s string) bool { return stripOf(s) != strip })
+				strip = stripOf(screen)
+			}
+			term.send("G")
+			term.waitUntil(screenWait, "the 409 selected again", wordsOf(explained+";"))
+			for range 4 {
+				term.send("l")
+			}
+			term.waitUntil(screenWait, "the rows scrolled to the explanation", func(s string) bool {
+				for _, l := range strings.Split(s, "\n") {
+					if strings.Contains(l, " PUT    …") && strings.HasSuffix(strings.TrimSpace(l), explained) {
+						return true
+					}
+				}
+				return false
+			})
+			term.send("Right")
+			term.send("h")
+			term.send("Left")
+			term.send("h")
+			term.send("h")
+			term.waitFor(screenWait, "TIME         METHOD PATH")
+
+			term.send("Enter")
+			screen = term.waitFor(screenWait, "request body (application/json)")
+			if strings.Count(screen, "request body") != 1 {
+				t.Errorf("the request body's heading is said twice:\n%s", screen)
+			}
+			// The answer's body, a Status, at the bottom.
+			term.send("G")
+			screen = term.waitFor(screenWait, "answer's body", `"message": `)
+			for _, l := range strings.Split(screen, "\n") {
+				if strings.Contains(l, `"message": `) && !strings.HasSuffix(strings.TrimSpace(l), "…") {
+					t.Errorf("the message's line is cut without a …: %q", l)
+				}
+			}
+			term.send("Escape")
+			term.send("Escape")
+			term.waitGone(screenWait, "requests kedit sent")
+		})
+	}
+}
+
+// stripOf is the request pane's strip on screen, its lines read as one.
+func stripOf(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "───") {
+			// Up to the footer, the screen's last line.
+			return strings.Join(strings.Fields(strings.Join(lines[i+1:len(lines)-1], " ")), " ")
+		}
+	}
+	return ""
+}

@@ -13,7 +13,8 @@ import (
 var tourLineRE = regexp.MustCompile(`^tour (\d+)/(\d+): (.*)$`)
 
 // TestE2ETourWalkedAsItSays walks kedit demo --tour from its first step to
-// its last doing what its top line says, word for word: press a key,
+// its last, on a projector's 80×24, doing what its top line says, word for
+// word (the draft's step then says what e read and why): press a key,
 // change foo to a value (the editor then does it), save and quit the
 // editor, wait for a text. A step that starts from foo "1" says it is
 // getting ready until the demo writer has set it back. After the
@@ -27,7 +28,9 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	env, tmp := demoEnv(t)
 	value := filepath.Join(t.TempDir(), "value")
 	env.editor = editorScript(t, `sed -i "s/^  foo: .*/  foo: $(cat `+value+`)/" "$1"`)
-	term := env.run(t, 300, 40, "demo", "--tour")
+	// A projector's 80×24: the tour's lines wrap at words, and the test
+	// reads them as a reader does, whole.
+	term := env.run(t, 80, 24, "demo", "--tour")
 	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`, "tour 1/")
 
 	said := map[int]string{}
@@ -36,9 +39,10 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		// A step that starts from foo "1" is getting ready until the
 		// watch brings the demo writer's reset.
 		term.waitUntil(screenWait, "a step's line or the end", func(s string) bool {
-			top = strings.TrimSpace(strings.Split(s, "\n")[0])
+			top, _, _ = tourLines(s)
 			return strings.HasPrefix(top, "tour done") || tourLineRE.MatchString(top)
 		})
+		noCutLines(t, term.screen())
 		if strings.HasPrefix(top, "tour done") {
 			break
 		}
@@ -55,7 +59,8 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 		// the next step is done.
 		term.waitUntil(screenWait, "the next step's line", func(s string) bool {
 			next = s
-			return strings.TrimSpace(strings.Split(s, "\n")[0]) != top
+			now, _, _ := tourLines(s)
+			return now != top
 		})
 		said[step] = wireLine(next)
 		t.Logf("step %d: %s\n  on the wire: %s", step, m[3], said[step])
@@ -74,7 +79,11 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	if !regexp.MustCompile(`demo-writer sent PUT .*; then kedit sent PUT with rv \d+; the server holds rv \d+; 409 Conflict: nothing was overwritten; then kedit sent PUT with rv \d+; 200: stored as rv \d+$`).MatchString(said[4]) {
 		t.Errorf("after the clean rebase: %q", said[4])
 	}
-	if !strings.Contains(said[1], "nothing was sent") || !strings.Contains(said[5], "nothing was sent") {
+	// The draft's e read the schema and asked about access: said, with
+	// why, and that nothing was written (the request pane's rows hold
+	// them: GET /openapi/v3, POST ...selfsubjectaccessreviews).
+	if !regexp.MustCompile(`^kedit read the schema to check the draft as the server will \(GET /openapi/v3[^)]*\) and asked whether you may save it \(POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews\); nothing was written: the draft is on your disk, based on rv \d+$`).MatchString(said[1]) ||
+		!strings.Contains(said[5], "nothing was sent") {
 		t.Errorf("after the draft and the timeline: %q, %q", said[1], said[5])
 	}
 	if !regexp.MustCompile(`^demo-writer sent PUT with rv \d+; 200: stored as rv \d+; then nothing more was sent: blame reads the managedFields`).MatchString(said[6]) {
@@ -92,7 +101,15 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 	if len(said) != 8 {
 		t.Errorf("the tour had %d steps, want 8", len(said))
 	}
-	term.waitFor(screenWait, "1 won (200, rv ", "9 refusals (9 × 422 Unprocessable Entity)", `foo: "2"`)
+	term.waitUntil(screenWait, "the race's answer", func(s string) bool {
+		flat := flatWords(s)
+		return strings.Contains(flat, "1 won (200, rv ") && strings.Contains(flat, "9 refusals (9 × 422 Unprocessable Entity)") && wordsOf(`foo: "2"`)(s)
+	})
+	// The tour's writes (its resets, the w of its steps) hand foo back
+	// and forth with kedit: a fight, said to be the tour's.
+	if flat := flatWords(term.screen()); strings.Contains(flat, "fight: ") && !strings.Contains(flat, "(the tour's: demo-writer writes as each step prepares)") {
+		t.Errorf("the tour's fight is not said to be the tour's:\n%s", term.screen())
+	}
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "kedit-demo-*"))
 	if len(dirs) != 1 {
 		t.Fatalf("demo directories: %v", dirs)
@@ -114,6 +131,15 @@ func TestE2ETourWalkedAsItSays(t *testing.T) {
 // follow does what the tour's instruction says, in its order.
 func follow(t *testing.T, term *terminal, value, do string) {
 	t.Helper()
+	followThen(t, term, value, do, nil)
+}
+
+// followThen is follow, with after called after each part of the
+// instruction is done (its words as the instruction says them). A text
+// waited for is found with its words whole, wherever the screen wrapped
+// it (a narrow screen wraps a status line).
+func followThen(t *testing.T, term *terminal, value, do string, after func(part string)) {
+	t.Helper()
 	do = strings.ReplaceAll(do, "save and quit your editor", "save-and-quit")
 	parts := regexp.MustCompile(`, then |; then |, |; `).Split(do, -1)
 	for i, part := range parts {
@@ -124,6 +150,7 @@ func follow(t *testing.T, term *terminal, value, do string) {
 		}
 	}
 	for _, part := range parts {
+		shown := strings.ReplaceAll(part, "save-and-quit", "save and quit your editor")
 		switch {
 		case strings.HasPrefix(part, "press "):
 			// kedit's names of keys, as tmux names them.
@@ -143,35 +170,60 @@ func follow(t *testing.T, term *terminal, value, do string) {
 		case strings.HasPrefix(part, `wait for "`):
 			// On the screen under the tour's lines, which quote it.
 			text := strings.TrimSuffix(strings.TrimPrefix(part, `wait for "`), `"`)
-			term.waitUntil(screenWait, text, func(s string) bool { return strings.Contains(underTour(s), text) })
+			term.waitUntil(screenWait, text, func(s string) bool { return strings.Contains(flatWords(underTour(s)), text) })
 		default:
 			t.Fatalf("the tour says %q, which this test cannot follow (all of it: %q)", part, do)
+		}
+		if after != nil {
+			after(shown)
 		}
 	}
 }
 
-// wireLine is what the screen's tour says went over the wire: its second
-// line (the screen is wide enough for it not to wrap).
+// wireLine is what the screen's tour says went over the wire, its lines
+// read as one.
 func wireLine(screen string) string {
-	lines := strings.Split(screen, "\n")
-	if len(lines) < 2 {
-		return ""
-	}
-	return strings.TrimPrefix(strings.TrimSpace(lines[1]), "on the wire: ")
+	_, wire, _ := tourLines(screen)
+	return strings.TrimPrefix(wire, "on the wire: ")
 }
 
 // underTour is the screen under the tour's lines: its instruction, and
-// what the last step did on the wire (the screen is wide enough for
-// neither to wrap).
+// what the last step did on the wire.
 func underTour(screen string) string {
+	_, _, rest := tourLines(screen)
+	return rest
+}
+
+// viewStarts are how the views' first lines begin: where the tour's lines
+// end, however many the width wrapped them into.
+var viewStarts = []string{"ConfigMap/", "conflict: ", "clean rebase: ", "timeline of ", "LOST at ", "requests kedit sent", "keys of the "}
+
+// tourLines splits screen into the tour's instruction and what it says
+// went over the wire, each its lines read as one (words one space apart),
+// and the rest of the screen; the instruction is "" when the screen has
+// no tour.
+func tourLines(screen string) (do, wire, rest string) {
 	lines := strings.Split(screen, "\n")
-	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "tour ") {
-		lines = lines[1:]
+	if len(lines) == 0 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "tour ") {
+		return "", "", screen
 	}
-	if len(lines) > 0 && strings.HasPrefix(strings.TrimSpace(lines[0]), "on the wire: ") {
-		lines = lines[1:]
+	viewStart := func(l string) bool {
+		for _, p := range viewStarts {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+		return false
 	}
-	return strings.Join(lines, "\n")
+	var doLines, wireLines []string
+	i := 0
+	for ; i < len(lines) && !viewStart(lines[i]) && !strings.HasPrefix(lines[i], "on the wire: "); i++ {
+		doLines = append(doLines, lines[i])
+	}
+	for ; i < len(lines) && !viewStart(lines[i]) && (len(wireLines) > 0 || strings.HasPrefix(lines[i], "on the wire: ")); i++ {
+		wireLines = append(wireLines, lines[i])
+	}
+	return flatWords(strings.Join(doLines, " ")), flatWords(strings.Join(wireLines, " ")), strings.Join(lines[i:], "\n")
 }
 
 // TestE2ETourOnAKeptDemoStartsFromItsOwnState: a kept demo whose foo was
@@ -214,4 +266,39 @@ func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
 	}
 	again.send("q")
 	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
+}
+
+// TestE2ETourSaysWhenAStepLeavesItsPath: in the clean rebase's step, w
+// pressed before e spends the write the step prepared (bar) early; e, w
+// and s then meet a conflict on foo, and the tour says that the session
+// left the step's path and the ways back (alt+n, or finish and redo),
+// at 80×24, with alt+n in the footer while a draft is open.
+func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
+	env, _ := demoEnv(t)
+	term := env.run(t, 80, 24, "demo", "--tour")
+	term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`, "tour 1/")
+	for step := 2; step <= 4; step++ {
+		term.send("M-n")
+		term.waitUntil(screenWait, "step "+itoa(step), func(s string) bool { return strings.HasPrefix(s, "tour "+itoa(step)+"/8: ") })
+	}
+	term.send("w")
+	term.waitUntil(screenWait, "the writer's early write", func(s string) bool { return strings.Contains(flatWords(s), "demo-writer set .data.bar = ") })
+	term.editAndWait("foo: mine")
+	if !strings.Contains(term.screen(), "alt+n tour: skip the step") {
+		t.Errorf("with a draft open, the footer does not name alt+n:\n%s", term.screen())
+	}
+	term.send("w")
+	term.waitUntil(screenWait, "changed on server", func(s string) bool { return strings.Contains(flatWords(s), "changed on server") })
+	term.send("s")
+	screen, _ := term.waitUntil(screenWait, "the tour's word", func(s string) bool {
+		return strings.Contains(flatWords(s), "off the step's path: a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes; alt+n skips to the next step, prepared")
+	})
+	if do, _, _ := tourLines(screen); !strings.HasPrefix(do, "tour 4/8: ") {
+		t.Errorf("the tour left step 4:\n%s", screen)
+	}
+	noCutLines(t, screen)
+	term.send("M-n")
+	term.waitUntil(screenWait, "step 5", func(s string) bool {
+		return strings.HasPrefix(s, "tour 5/8: ") && !strings.Contains(flatWords(s), "off the step's path")
+	})
 }

@@ -172,7 +172,7 @@ func TestE2EDraftDiffShowsOnlyTheDraftsChange(t *testing.T) {
 		term.send("x")
 		term.waitFor(screenWait, "discard the draft?")
 		term.send("y")
-		term.waitFor(screenWait, "live object; e edits a draft")
+		term.waitFor(screenWait, "; e edits a draft")
 		term.send("q")
 		term.waitFor(screenWait, "EXIT=0")
 	}

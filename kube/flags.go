@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/client-go/util/homedir"
+
+	"github.com/kedit/kedit/internal/escape"
 )
 
 // ConnFlags are kubectl's connection flags (--kubeconfig, --context, -n,
@@ -65,6 +68,10 @@ type ConnFlags struct {
 	// WrapConfigFn, when set, transforms every REST config ToRESTConfig
 	// returns (the discovery client's too): --debug's request log.
 	WrapConfigFn func(*rest.Config) *rest.Config
+	// Debugf, when set, gets what --debug's log says of the connection
+	// that is no request: that discovery is read from kubectl's cache, so
+	// that its requests are not sent.
+	Debugf func(format string, args ...any)
 	// UserAgent, when set, is every request's user agent (kedit/VERSION
 	// (OS/ARCH)), so that an audit log names kedit's version: client-go's
 	// default is a build without version stamps (kubernetes/$Format).
@@ -213,11 +220,13 @@ func (f *ConnFlags) ToDiscoveryClient() (discovery.CachedDiscoveryInterface, err
 	if f.CacheDir != "" && f.CacheDir != cacheDir {
 		cacheDir = f.CacheDir
 	}
-	dc, err := diskcached.NewCachedDiscoveryClientForConfig(config,
-		discoveryCacheDir(filepath.Join(cacheDir, "discovery"), config.Host),
-		filepath.Join(cacheDir, "http"), discoveryTTL)
+	dir := discoveryCacheDir(filepath.Join(cacheDir, "discovery"), config.Host)
+	dc, err := diskcached.NewCachedDiscoveryClientForConfig(config, dir, filepath.Join(cacheDir, "http"), discoveryTTL)
 	if err != nil {
 		return nil, err
+	}
+	if f.Debugf != nil {
+		f.Debugf("%s", discoveryCacheLine(dir, time.Now()))
 	}
 	f.discovery = dc
 	return dc, nil
@@ -243,6 +252,19 @@ func (f *ConnFlags) ToRESTMapper() (meta.RESTMapper, error) {
 	// renderer once the UI runs.
 	f.mapper = restmapper.NewShortcutExpander(restmapper.NewDeferredDiscoveryRESTMapper(dc), dc, func(string) {})
 	return f.mapper, nil
+}
+
+// discoveryCacheLine says, for --debug's log, whether discovery will be
+// read from kubectl's cache in dir, as the cached client decides it: its
+// list of groups written less than discoveryTTL ago is read, and no
+// discovery request is sent for what the cache holds.
+func discoveryCacheLine(dir string, now time.Time) string {
+	fi, err := os.Stat(filepath.Join(dir, "servergroups.json"))
+	if err != nil || now.Sub(fi.ModTime()) > discoveryTTL {
+		return fmt.Sprintf("discovery: kubectl's cache %s holds none younger than %v hours: discovery's requests are sent, and cached there", escape.String(dir), discoveryTTL.Hours())
+	}
+	return fmt.Sprintf("discovery: read from kubectl's cache %s (written %s, trusted for %v hours): discovery asks the server nothing the cache holds",
+		escape.String(dir), fi.ModTime().Format("2006-01-02 15:04:05"), discoveryTTL.Hours())
 }
 
 // contextName is the kubeconfig context in use, which errors name (Target

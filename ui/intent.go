@@ -37,6 +37,9 @@ func (m App) answer(cmd tea.Cmd) (App, tea.Cmd) {
 		return m, nil
 	case tea.BatchMsg:
 		return m, func() tea.Msg { return msg }
+	case tea.SuspendMsg:
+		// A view's ctrl+z: Bubble Tea's to act on.
+		return m, tea.Suspend
 	default:
 		return m.update(msg)
 	}

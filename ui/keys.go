@@ -110,8 +110,9 @@ func (m App) helpSource() helpSource {
 	}
 	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open})
 	if m.cfg.Tour && m.tour.Step() < len(tour.Steps) {
-		// kedit demo --tour's skip key, over every view.
-		s.short = append(s.short[:len(s.short):len(s.short)], m.keys.Tour.ShortHelp()...)
+		// kedit demo --tour's skip key, over every view, first: a
+		// footer too narrow for every key keeps it.
+		s.short = append(m.keys.Tour.ShortHelp(), s.short...)
 		s.full = append(s.full, m.keys.Tour.FullHelp()...)
 	}
 	return s

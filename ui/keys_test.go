@@ -80,15 +80,16 @@ func TestREADMEKeyTables(t *testing.T) {
 	}{
 		{"**Browser**", append(browserKeys, k.Browser.ForceQuit, k.Browser.Back)},
 		{"| `e` | edit the draft in", []key.Binding{k.Object.BackToList, k.Object.Edit, k.Object.Save, k.Object.Quit, k.Object.ForceQuit,
-			k.Object.Help, k.Object.DemoKubectlEdit, k.Requests.Open, k.Requests.OpenInEditor}},
+			k.Object.Help, k.Object.DemoKubectlEdit, k.Object.Suspend, k.Requests.Open, k.Requests.OpenInEditor}},
 		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
 		{"<a id=\"lost-updates\">", lostBindings()},
 		{"#### Sets: several objects in one session", set},
 		{"<a id=\"request-pane\">", []key.Binding{k.Requests.Show, k.Requests.Back, k.Requests.Close, k.Requests.Up, k.Requests.Down,
-			k.Requests.PageUp, k.Requests.PageDown, k.Requests.HalfPageUp, k.Requests.HalfPageDown, k.Requests.Home, k.Requests.End}},
+			k.Requests.PageUp, k.Requests.PageDown, k.Requests.HalfPageUp, k.Requests.HalfPageDown, k.Requests.Home, k.Requests.End,
+			k.Requests.Left, k.Requests.Right}},
 	} {
 		table := readmeTable(t, string(readme), tc.table)
-		shown := map[string]string{"up": "↑", "down": "↓", "pgdown": "pgdn", " ": "space"}
+		shown := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn", " ": "space"}
 		for _, b := range tc.keys {
 			for _, kk := range b.Keys() {
 				if s, ok := shown[kk]; ok {

@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kedit/kedit/internal/demo"
 	"github.com/kedit/kedit/internal/drafts"
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
@@ -110,6 +111,9 @@ func (m *App) take(st *objectState, fresh bool) {
 	m.views.renew(m.objectKeys(), m.styles, m.canLeave())
 	m.views.object.SetDemo(m.demo != nil)
 	m.showConnection()
+	if m.demo != nil && m.cfg.Tour {
+		m.views.object.SetTour(demo.WriterManager)
+	}
 	if m.set != nil {
 		m.views.conflict.SetObject(objectName(keyOf(m.target)))
 	}

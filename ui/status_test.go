@@ -169,7 +169,7 @@ func (w *statusWalker) check() {
 		w.t.Helper()
 		w.t.Fatalf("after %s\nthe status says %q, but "+format, append([]any{strings.Join(w.log, " "), text}, args...)...)
 	}
-	if of, ok := m.status.MadeFor(); !ok || of != m.statusState() {
+	if of, _ := m.status.MadeFor(); !m.status.Describes(m.statusState()) {
 		fail("it was made for %+v and the state is %+v", of, m.statusState())
 	}
 	for _, c := range claims {

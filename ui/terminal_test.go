@@ -25,14 +25,17 @@ import (
 // family is a ZWJ sequence: four emoji joined into one, two cells wide.
 const family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
 
-// inTerminal runs m as kedit runs it (alternate screen, mouse), its output
-// going to an emulated terminal of w×h, sends msgs, and waits until the
-// terminal shows the frame the app draws after them (the app driven as the
-// program drives it, beside: want), or fails; it returns the terminal and
-// its cells then (each row's grapheme clusters, by column).
-func inTerminal(t *testing.T, m App, w, h int, msgs ...tea.Msg) [][]string {
+// inTerminal runs an app mk makes as kedit runs it (alternate screen,
+// mouse), its output going to an emulated terminal of w×h, sends msgs, and
+// waits until the terminal shows the frame the app draws after them
+// (another app mk makes, driven as the program drives it, beside: want;
+// an app's copies share their views, so one app cannot be both), or
+// fails; it returns the terminal and its cells then (each row's grapheme
+// clusters, by column).
+func inTerminal(t *testing.T, mk func() App, w, h int, msgs ...tea.Msg) [][]string {
 	t.Helper()
-	want := plain(drive(t, m, append([]tea.Msg{tea.WindowSizeMsg{Width: w, Height: h}}, msgs...)...))
+	want := plain(drive(t, mk(), append([]tea.Msg{tea.WindowSizeMsg{Width: w, Height: h}}, msgs...)...))
+	m := mk()
 	term := &lockedTerminal{e: vt.NewEmulator(w, h)}
 	go func() { _, _ = io.Copy(io.Discard, term.e) }() // its answers to queries
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(nil),
@@ -150,21 +153,22 @@ func TestTerminalShowsWideAndJoinedCharacters(t *testing.T) {
 	for _, s := range smallSizes {
 		for _, sc := range screens {
 			t.Run(sc.name+"_"+s.name, func(t *testing.T) {
-				r := &fakeRunner{}
-				m := newAppWith(t, s.w, s.h, r, data)
-				checkTerminal(t, inTerminal(t, m, s.w, s.h, sc.msgs(r)...), family, `a\u200db`, `x\u200by`)
+				mk := func() App { return newAppWith(t, s.w, s.h, &fakeRunner{}, data) }
+				checkTerminal(t, inTerminal(t, mk, s.w, s.h, sc.msgs(&fakeRunner{})...), family, `a\u200db`, `x\u200by`)
 			})
 		}
 	}
 	// The conflict view: the three versions of a value with the sequence.
 	for _, s := range smallSizes {
 		t.Run("conflict_"+s.name, func(t *testing.T) {
-			r := &fakeRunner{}
-			m := newAppWith(t, s.w, s.h, r, data)
-			m = edit(t, m, "family: "+family, "family: mine "+family)
-			m = theirsWrite(t, m, r, "family", "theirs "+family+"\u200d")
-			m = drive(t, m, keys("s")...)
-			cells := inTerminal(t, m, s.w, s.h)
+			mk := func() App {
+				r := &fakeRunner{}
+				m := newAppWith(t, s.w, s.h, r, data)
+				m = edit(t, m, "family: "+family, "family: mine "+family)
+				m = theirsWrite(t, m, r, "family", "theirs "+family+"\u200d")
+				return drive(t, m, keys("s")...)
+			}
+			cells := inTerminal(t, mk, s.w, s.h)
 			checkTerminal(t, cells, "mine "+family, "theirs "+family+`\u200d`)
 		})
 	}

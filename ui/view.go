@@ -154,7 +154,7 @@ func (m App) body() string {
 
 // statusState sums up the app's state for the status bar.
 func (m App) statusState() statusbar.State {
-	st := statusbar.State{Browsing: m.screen == screenBrowser, List: m.browser.List()}
+	st := statusbar.State{Browsing: m.screen == screenBrowser, List: m.browser.List(), View: m.screen}
 	if m.sess != nil {
 		// No session is a nil Object, never a nil *model.Session in one:
 		// states compare with ==.

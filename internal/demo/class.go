@@ -27,8 +27,14 @@ import (
 // class.
 var Users = []string{EditorUser, "bob"}
 
-// JoinUser is the user the join command names.
-const JoinUser = "bob"
+// JoinUser is the user the join command names, and JoinManager the field
+// manager its kedit writes under: the person's own, so that every screen
+// (a conflict's theirs, the watch's event, the timeline, blame) and kedit
+// history name bob, where kedit's own name would stand for anyone's kedit.
+const (
+	JoinUser    = "bob"
+	JoinManager = "kedit-" + JoinUser
+)
 
 // editRole names the Role and the RoleBinding that let Users edit.
 const editRole = "kedit-demo-edit"
@@ -80,7 +86,7 @@ func Join(kubeconfig, object string) []string {
 	return []string{
 		fmt.Sprintf("A second terminal joins this cluster as %s (%s may edit its ConfigMaps):", JoinUser, strings.Join(Users, " or ")),
 		"  export KUBECONFIG=" + shellWord(kubeconfig),
-		"  " + keditCommand() + " --as " + JoinUser + " " + shellWord(object),
+		"  " + keditCommand() + " --as " + JoinUser + " --field-manager " + JoinManager + " " + shellWord(object),
 		"  kubectl --as " + EditorUser + " edit " + shellWord(object),
 	}
 }

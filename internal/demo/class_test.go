@@ -65,7 +65,7 @@ func TestJoinNamesTheClusterAndTheObject(t *testing.T) {
 	lines := Join("/tmp/a b/cluster/kubeconfig", "configmap/testmap")
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{"as bob (alice or bob may edit", "  export KUBECONFIG='/tmp/a b/cluster/kubeconfig'\n",
-		" --as bob configmap/testmap\n", "  kubectl --as alice edit configmap/testmap"} {
+		" --as bob --field-manager kedit-bob configmap/testmap\n", "  kubectl --as alice edit configmap/testmap"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("join lines lack %q:\n%s", want, text)
 		}
@@ -82,7 +82,7 @@ func TestJoinNamesTheClusterAndTheObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", onPath)
-	if got := Join("/k", "cm/x")[2]; got != "  kedit --as bob cm/x" {
+	if got := Join("/k", "cm/x")[2]; got != "  kedit --as bob --field-manager kedit-bob cm/x" {
 		t.Errorf("with this kedit on PATH the line is %q", got)
 	}
 }

@@ -96,8 +96,9 @@ func raceEntry(obj *unstructured.Unstructured, err error) RaceEntry {
 
 // raceText says the race's outcome, for the status line: `10 × kedit set
 // /data/foo=2 --if /data/foo=1: 1 won (200, rv 215); 9 refused (422
-// Unprocessable Entity)`.
-func raceText(path string, race []RaceEntry) escape.Text {
+// Unprocessable Entity)`, after `demo-writer set .data.foo back to "1" (rv
+// 214), then ` when the writer prepared it.
+func raceText(path string, race []RaceEntry, prepared string) escape.Text {
 	won, refused := 0, map[string]int{}
 	var order []string
 	var rv string
@@ -118,6 +119,9 @@ func raceText(path string, race []RaceEntry) escape.Text {
 	}
 	p := "/data/" + strings.TrimPrefix(path, ".data.")
 	said := escape.Textf("%d × kedit set %s=%s --if %s=%s: %d won", len(race), p, RaceTo, p, RaceFrom, won)
+	if prepared != "" {
+		said = escape.Textf("%s set %s back to %q (rv %s), then ", WriterManager, escape.Safe(path), RaceFrom, escape.Safe(prepared)) + said
+	}
 	if won > 0 {
 		said += escape.Textf(" (200, rv %s)", rv)
 	}

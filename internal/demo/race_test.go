@@ -15,8 +15,8 @@ import (
 )
 
 // TestRaceHasOneWinner answers the class question on a real API server:
-// ten `kedit set /data/foo=2 --if /data/foo=1` at once, after Reset put
-// foo back to 1. One is taken (200), the nine others are refused with the
+// ten `kedit set /data/foo=2 --if /data/foo=1` at once, foo set back to 1
+// first by the race itself (and by Reset, as the tour does). One is taken (200), the nine others are refused with the
 // status the server sent (a failed JSON Patch test: 422), and foo is 2.
 // Through kedit's own request log, the writer's requests are marked as
 // demo-writer's and the race's, which are kedit set's, are not.
@@ -51,8 +51,17 @@ func TestRaceHasOneWinner(t *testing.T) {
 		t.Errorf("reset: %+v (%s)", r, r)
 	}
 
+	// foo is no longer 1: the race sets it back first.
+	w.NextWrites(true)
+	w.WriteNow()
+	if r := nextWrite(t, w); r.Path != ".data.foo" || r.Value == RaceFrom {
+		t.Fatalf("write: %+v", r)
+	}
 	w.Race()
 	r := nextWrite(t, w)
+	if r.Prepared == "" {
+		t.Errorf("the race did not set foo back to 1 first: %+v", r)
+	}
 	won, refused := 0, 0
 	for _, e := range r.Race {
 		switch {
@@ -67,7 +76,7 @@ func TestRaceHasOneWinner(t *testing.T) {
 	if len(r.Race) != RaceRacers || won != 1 || refused != RaceRacers-1 {
 		t.Fatalf("race: %d racers, %d won, %d refused with 422: %+v", len(r.Race), won, refused, r.Race)
 	}
-	want := `10 × kedit set /data/foo=2 --if /data/foo=1: 1 won (200, rv ` + r.ResourceVersion + `); 9 refusals (9 × 422 Unprocessable Entity)`
+	want := `demo-writer set .data.foo back to "1" (rv ` + r.Prepared + `), then 10 × kedit set /data/foo=2 --if /data/foo=1: 1 won (200, rv ` + r.ResourceVersion + `); 9 refusals (9 × 422 Unprocessable Entity)`
 	if !strings.HasPrefix(r.String(), want) {
 		t.Errorf("race said %q, want it to start %q", r, want)
 	}
@@ -102,8 +111,8 @@ func TestRaceHasOneWinner(t *testing.T) {
 			}
 		}
 	}
-	if puts != 2 || patches != RaceRacers || patch422 != RaceRacers-1 {
-		t.Errorf("the log: %d PUTs, %d PATCHes, %d of them 422; want 2, 10, 9", puts, patches, patch422)
+	if puts != 4 || patches != RaceRacers || patch422 != RaceRacers-1 {
+		t.Errorf("the log: %d PUTs, %d PATCHes, %d of them 422; want 4 (two writes, the reset, the race's), 10, 9", puts, patches, patch422)
 	}
 	for _, row := range log.Rows() {
 		if row.Method == http.MethodPut && !strings.HasSuffix(row.Line(), " by demo-writer") {

@@ -44,6 +44,9 @@ type Write struct {
 	// Race is the outcome of each racer of Race, in the order sent; nil
 	// for any other report.
 	Race []RaceEntry
+	// Prepared is, for a race, the version demo-writer made setting the
+	// field back to RaceFrom first; "" when it was so already.
+	Prepared string
 }
 
 // Text says what was written, for the status line:
@@ -57,7 +60,7 @@ func (w Write) Text() escape.Text {
 		return w.editText(where)
 	}
 	if w.Race != nil {
-		return raceText(w.Path, w.Race)
+		return raceText(w.Path, w.Race, w.Prepared)
 	}
 	if w.Err != nil && w.Path == "" {
 		// Nothing to set was found: the race's or the reset's field.
@@ -236,7 +239,14 @@ func (w *Writer) run(ctx context.Context) {
 		case <-w.reset:
 			report = w.resetMine(ctx)
 		case <-w.race:
+			// The race answers "set foo to 2 only if foo is 1": foo is
+			// set back to 1 first, by the writer, so that one racer wins
+			// whatever the steps before it left.
+			prepared := w.resetMine(ctx)
 			report = w.runRace(raceCtx)
+			if prepared.Err == nil && !prepared.Unchanged {
+				report.Prepared = prepared.ResourceVersion
+			}
 		case <-w.edit:
 			if edit != nil {
 				report = Write{Path: edit.path(), Edit: EditBusy}

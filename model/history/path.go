@@ -43,7 +43,9 @@ func ParsePath(s string) (Path, error) {
 		rest = "." + rest
 	}
 	bad := func(why string) (Path, error) {
-		return Path{}, fmt.Errorf("%q is not a field path such as .data.foo or .data[\"nginx.conf\"]: %s", s, why)
+		// The path as typed, between quotes but not escaped: whoever
+		// shows the error escapes it, once.
+		return Path{}, fmt.Errorf("\"%s\" is not a field path such as .data.foo or .metadata.labels[\"app.kubernetes.io/name\"]: %s", s, why)
 	}
 	for rest != "" {
 		switch rest[0] {

@@ -1,6 +1,8 @@
 package common
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -81,8 +83,15 @@ func (m Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	return m, nil
 }
 
-// View draws the question, wrapped to the width.
-func (m Prompt) View() string { return m.styles.Banner.Width(m.width).Render(string(m.text)) }
+// View draws the question, wrapped at words to the width: a path (where
+// the drafts are kept) starts a line rather than break mid-name.
+func (m Prompt) View() string {
+	lines := WrapWords(string(m.text), max(1, m.width))
+	for i, l := range lines {
+		lines[i] = m.styles.Banner.Render(l)
+	}
+	return strings.Join(lines, "\n")
+}
 
 // ShortHelp is the answers; the question names them, so the footer goes
 // on showing the view's keys.

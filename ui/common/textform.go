@@ -23,21 +23,22 @@ func TextFormOf(sess *model.Session) TextForm {
 	return TextForm{format: sess.Format(), status: sess.Ref().Subresource == "status"}
 }
 
-// Notes are what the object view's header says of tf, each after two
-// spaces: JSON, and what f shows.
-func (tf TextForm) Notes(st *Styles, full bool) string {
-	var s string
+// Notes are what the object view's header says of tf, each a part of its
+// own (a part that does not fit goes on the next line): JSON, and what f
+// shows.
+func (tf TextForm) Notes(st *Styles, full bool) []string {
+	var parts []string
 	if tf.format == model.FormatJSON {
-		s += "  " + st.Muted.Render("JSON")
+		parts = append(parts, st.Muted.Render("JSON"))
 	}
 	switch {
 	case full:
 	case tf.status:
-		s += "  " + st.Muted.Render("managedFields hidden (f)")
+		parts = append(parts, st.Muted.Render("managedFields hidden (f)"))
 	default:
-		s += "  " + st.Muted.Render("managedFields, status hidden (f)")
+		parts = append(parts, st.Muted.Render("managedFields, status hidden (f)"))
 	}
-	return s
+	return parts
 }
 
 // ObjectTitle names the object as the object view's header does,

@@ -89,15 +89,20 @@ func (m Model) lines() []string {
 	title := st.Title.Render(ansi.Truncate("keys of the "+m.name, m.width, "…"))
 	lines := append([]string{title, ""}, common.HelpLines(st, m.groups, m.width)...)
 	lines = append(lines, "")
-	for _, l := range strings.Split(ansi.Wrap(common.EscapeLegend(st), m.width, " "), "\n") {
+	for _, l := range common.WrapWords(common.EscapeLegend(st), m.width) {
 		lines = append(lines, st.Muted.Render(l))
 	}
 	if len(m.note) > 0 {
 		lines = append(lines, "")
 	}
 	for _, l := range m.note {
-		// Wrapped, never cut: a note is a command to copy.
-		lines = append(lines, strings.Split(ansi.Hardwrap(string(l), m.width, false), "\n")...)
+		// Never cut: a sentence is wrapped at words; a command to copy
+		// (indented) runs on from line to line, as one text.
+		if strings.HasPrefix(string(l), "  ") {
+			lines = append(lines, strings.Split(ansi.Hardwrap(string(l), m.width, false), "\n")...)
+			continue
+		}
+		lines = append(lines, common.WrapWords(string(l), m.width)...)
 	}
 	return lines
 }

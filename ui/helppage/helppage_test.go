@@ -60,13 +60,15 @@ func TestScrollsClosesAndHandsOn(t *testing.T) {
 
 // TestNoteUnderTheKeys: a note the app gives (kedit demo's how to join)
 // is said under the keys, escaped as it came, wrapped at the width and
-// never cut.
+// never cut: a sentence at words (was "ConfigMap" then "s):"), a command
+// running on from line to line.
 func TestNoteUnderTheKeys(t *testing.T) {
 	keys := DefaultKeyMap()
 	m := New(keys, common.NewStyles())
 	m.SetView("object view", [][]key.Binding{{common.Binding("saves", "s")}}, keys)
 	long := "  export KUBECONFIG=/tmp/" + strings.Repeat("d", 60) + "/cluster/kubeconfig"
-	m.SetNote([]escape.Text{escape.Safe("A second terminal joins\x1b[31m:"), escape.Safe(long)})
+	m.SetNote([]escape.Text{escape.Safe("A second terminal joins\x1b[31m:"), escape.Safe(long),
+		"A second terminal joins this cluster as bob (alice or bob may edit its ConfigMaps):"})
 	m.Open()
 	m.SetSize(50, 40)
 	page := ansi.Strip(m.View())
@@ -75,6 +77,9 @@ func TestNoteUnderTheKeys(t *testing.T) {
 	}
 	if got := strings.ReplaceAll(page[strings.Index(page, "  export"):], "\n", ""); !strings.HasPrefix(got, strings.TrimRight(long, " ")) {
 		t.Errorf("the long line is not whole, wrapped:\n%s", page)
+	}
+	if !strings.Contains(page, "\nA second terminal joins this cluster as bob (alice\nor bob may edit its ConfigMaps):") {
+		t.Errorf("the sentence is not wrapped at words:\n%s", page)
 	}
 	for _, l := range strings.Split(page, "\n") {
 		if ansi.StringWidth(l) > 50 {

@@ -42,9 +42,9 @@ type Content struct {
 // on.
 func (m *Model) SetContent(c Content) {
 	m.shown = shown{ref: c.Ref, secret: c.Ref.IsSecret(),
-		liveRV: escape.Safe(c.Live.ResourceVersion), live: c.Live.Object, deleted: c.Deleted,
+		liveRV: escape.Safe(c.Live.ResourceVersion), liveBy: escape.Safe(c.Live.Manager), live: c.Live.Object, deleted: c.Deleted,
 		base: c.Base.Object, baseRV: escape.Safe(c.Base.ResourceVersion), draft: c.Draft,
-		rebasing: c.Rebasing, causes: c.Causes, canUpdate: c.CanUpdate, fight: fightText(c.Fights)}
+		rebasing: c.Rebasing, causes: c.Causes, canUpdate: c.CanUpdate, fight: fightText(c.Fights, m.tourWriter)}
 	m.renders.TF = c.TextForm
 	if c.Changed {
 		m.shown.banner = common.BannerText(c.Change)

@@ -34,6 +34,11 @@ type KeyMap struct {
 	// namespace, when kedit has a list to go back to.
 	BackToList key.Binding
 
+	// Suspend stops kedit and gives the shell the terminal (fg resumes
+	// it), as a terminal user expects of ctrl+z; the in-app editor keeps
+	// ctrl+z for undo.
+	Suspend key.Binding
+
 	Help, Quit, ForceQuit key.Binding
 }
 
@@ -68,6 +73,7 @@ func DefaultKeyMap() KeyMap {
 		DemoRace:        common.Binding("demo race: 10 × kedit set --if", "A"),
 
 		BackToList: common.Binding("list", "esc"),
+		Suspend:    common.Binding("suspend (fg resumes)", "ctrl+z"),
 
 		Help: common.HelpKey(), Quit: common.QuitKey(), ForceQuit: common.ForceQuitKey(),
 	}

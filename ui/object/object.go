@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
-	"github.com/charmbracelet/x/ansi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
@@ -60,13 +59,18 @@ type Model struct {
 	// demo: kedit demo's writer is there for w and W, which the help
 	// names only then.
 	demo bool
+	// tourWriter is kedit demo --tour's writer (SetTour), "" without it.
+	tourWriter string
 }
 
 // shown is what the object view draws of the session, its server text
 // escaped (escape.Text).
 type shown struct {
-	ref     model.ObjectRef
-	liveRV  escape.Text
+	ref    model.ObjectRef
+	liveRV escape.Text
+	// liveBy is the field manager that most likely wrote the live
+	// version: who the person is that changed it (kedit-bob, not kedit).
+	liveBy  escape.Text
 	deleted bool
 	live    *unstructured.Unstructured
 	base    *unstructured.Unstructured
@@ -143,90 +147,6 @@ func (m Model) SidewaysOffset() int { return m.side.X }
 
 // HunkStarts are the body's lines where the diff's hunks start (n, N).
 func (m Model) HunkStarts() []int { return m.hunkAt }
-
-// header returns the lines above the body.
-func (m Model) header() []string {
-	st := m.styles
-	lines := []string{ansi.Truncate(m.titleLine(), m.width, "…"), ansi.Truncate(m.stateLine(), m.width, "…")}
-	if m.shown.gitOps != "" {
-		lines = append(lines, strings.Split(st.Error.Width(m.width).Render(string(m.shown.gitOps)), "\n")...)
-	}
-	if m.source != "" {
-		lines = append(lines, strings.Split(st.Muted.Width(m.width).Render(string(m.source)), "\n")...)
-	}
-	if m.shown.fight != "" {
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(m.shown.fight)), "\n")...)
-	}
-	if m.shown.banner != "" {
-		// A deleted object has nothing to rebase onto: its banner says
-		// what s does instead.
-		text := m.shown.banner
-		if !m.shown.deleted {
-			text += "  (r: rebase now)"
-		}
-		// Width wraps a long list of paths instead of cutting it off.
-		lines = append(lines, strings.Split(st.Banner.Width(m.width).Render(string(text)), "\n")...)
-	}
-	return lines
-}
-
-// titleLine names the object, its live resourceVersion and the
-// connection's state.
-func (m Model) titleLine() string {
-	st := m.styles
-	parts := []escape.Text{common.ObjectTitle(m.shown.ref)}
-	if m.shown.ref.Namespace != "" {
-		parts = append(parts, "namespace "+escape.Safe(m.shown.ref.Namespace))
-	}
-	if m.shown.ref.Context != "" {
-		parts = append(parts, "context "+escape.Safe(m.shown.ref.Context))
-	}
-	rv := "rv " + m.shown.liveRV
-	if m.shown.deleted {
-		rv += " (deleted)"
-	}
-	// The live resourceVersion and the connection state matter most while
-	// editing: on a narrow terminal the namespace and context give way,
-	// but not the object's name (up to half the width), which a long
-	// connection state then shares the line with.
-	right := ansi.StringWidth(string(rv + "  " + m.conn))
-	name := ansi.StringWidth(string(parts[0]))
-	// One more cell than the name: the "…" of the parts that gave way.
-	avail := max(m.width-right-2, min(name+1, m.width/2), 1)
-	left := ansi.Truncate(string(escape.Join(parts, "  ")), avail, "…")
-	return st.Header.Render(left+"  "+string(rv)) + "  " + st.Muted.Render(string(m.conn))
-}
-
-// stateLine says what the body shows (the live object, the draft, its
-// diff or blame) and what else holds: a Secret's mask, a draft that does
-// not parse, a rebase under way, the fields hidden.
-func (m Model) stateLine() string {
-	st := m.styles
-	var line string
-	switch {
-	case m.blame.on:
-		line = st.Draft.Render("blame") + st.Muted.Render(string(" of live rv "+m.shown.liveRV+": who owns each line's field, and when (b hides)"))
-	case m.shown.draft == nil:
-		line = st.Muted.Render("live object; e edits a draft")
-	case m.showDiff:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  diff against base rv "+m.shown.baseRV+" (d: the draft, n/N: next/previous hunk)"))
-	default:
-		line = st.Draft.Render("unsaved draft") + st.Muted.Render(string("  based on rv "+m.shown.baseRV+" (d: diff against base)"))
-	}
-	switch {
-	case m.shown.secret && m.revealed:
-		line += "  " + st.Muted.Render("values shown (R hides)")
-	case m.shown.secret:
-		line += "  " + st.Muted.Render("values hidden (R reveals)")
-	}
-	if m.shown.draft != nil && m.shown.draft.Err != nil {
-		line += "  " + st.Error.Render(string("cannot be saved: "+common.ErrorText(m.shown.draft.Err)))
-	}
-	if m.shown.rebasing {
-		line += "  " + st.Muted.Render("rebase in progress (c: conflict view)")
-	}
-	return line + m.renders.TF.Notes(st, m.full)
-}
 
 // content renders the body's text: the live object, the draft or its
 // diff, and the lines where the diff's hunks start.
@@ -346,7 +266,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		draft,
-		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit),
+		m.secretKeys(k.Diff, k.NextHunk, k.PrevHunk, k.Fields, k.Help, k.Quit, k.ForceQuit, k.Suspend),
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		oncall,
 	}
@@ -354,7 +274,7 @@ func (m Model) FullHelp() [][]key.Binding {
 
 // fightText names the fight whose last hand-over is the latest, as the
 // banner says it, and how many more the timeline marks.
-func fightText(fs []model.Fight) escape.Text {
+func fightText(fs []model.Fight, prepares string) escape.Text {
 	if len(fs) == 0 {
 		return ""
 	}
@@ -365,6 +285,11 @@ func fightText(fs []model.Fight) escape.Text {
 		}
 	}
 	text := escape.Safe(latest.Banner())
+	if prepares != "" && (latest.Between[0] == prepares || latest.Between[1] == prepares) {
+		// kedit demo --tour's writer writes as each step prepares it:
+		// the fight is the tour's doing, not another person's.
+		text += escape.Textf(" (the tour's: %s writes as each step prepares)", prepares)
+	}
 	if len(fs) > 1 {
 		text += escape.Textf(" (and %s: FIGHT in the timeline, t)", model.Count(len(fs)-1, "more fight"))
 	}

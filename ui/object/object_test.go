@@ -3,6 +3,7 @@ package object
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -140,5 +141,62 @@ func TestNarrowHeaderKeepsVersionAndConnection(t *testing.T) {
 	}
 	if w := ansi.StringWidth(first); w > 80 {
 		t.Errorf("header is %d columns wide", w)
+	}
+}
+
+// TestDemoFirstScreenAndSuspend: in kedit demo the header says that it is
+// the demo and names w, W, A, L and ? (until a draft opens), wrapped at
+// words within 80 columns; the live version's writer is named (live
+// object by kubectl-create); ctrl+z asks Bubble Tea to suspend.
+func TestDemoFirstScreenAndSuspend(t *testing.T) {
+	sess := model.NewSession(ref)
+	if _, _, err := sess.Handle(model.Opened{Object: configMap("812", map[string]any{"foo": "1"}, "kubectl-create", 0, "foo"), At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	v := New(DefaultKeyMap(), common.NewStyles())
+	v.SetSize(80, 24)
+	v.SetDemo(true)
+	v.SetContent(contentOf(sess))
+	out := ansi.Strip(v.View())
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"live object by kubectl-create; e edits a draft",
+		"kedit demo (a cluster of its own): w demo-writer writes, W alice's kubectl edit, A race of kedit set --if, L requests; ? how a second terminal joins"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the first screen does not say %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a line wider than 80: %q", l)
+		}
+	}
+	v.SetDemo(false)
+	if out := ansi.Strip(v.View()); strings.Contains(out, "kedit demo") {
+		t.Errorf("outside the demo the header names it:\n%s", out)
+	}
+	_, cmd := v.Update(tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if cmd == nil {
+		t.Fatal("ctrl+z answers nothing")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Errorf("ctrl+z answers %#v, want tea.SuspendMsg", cmd())
+	}
+}
+
+// TestTheToursFightIsSaidToBe: in kedit demo --tour a fight with the
+// tour's writer is said to be the tour's doing; any other fight, and any
+// fight without the tour, is said as it is.
+func TestTheToursFightIsSaidToBe(t *testing.T) {
+	f := model.Fight{Path: ".data.foo", Between: [2]string{"demo-writer", "kedit"}, Count: 3, Times: []time.Time{t0, t0.Add(time.Second), t0.Add(2 * time.Second)}}
+	if got := string(fightText([]model.Fight{f}, "demo-writer")); !strings.HasPrefix(got, f.Banner()) || !strings.HasSuffix(got, " (the tour's: demo-writer writes as each step prepares)") {
+		t.Errorf("in the tour: %q", got)
+	}
+	if got := string(fightText([]model.Fight{f}, "")); got != f.Banner() {
+		t.Errorf("without the tour: %q", got)
+	}
+	other := f
+	other.Between = [2]string{"bob", "kedit"}
+	if got := string(fightText([]model.Fight{other}, "demo-writer")); got != other.Banner() {
+		t.Errorf("another person's fight in the tour: %q", got)
 	}
 }

@@ -51,6 +51,10 @@ func (m *Model) SetBackToList(ok bool) { m.backToList = ok }
 // SetDemo says whether kedit demo's writer is there for w and W.
 func (m *Model) SetDemo(ok bool) { m.demo = ok }
 
+// SetTour names kedit demo --tour's writer, whose writes the tour
+// prepares: a fight with it is said to be the tour's; "" without the tour.
+func (m *Model) SetTour(writer string) { m.tourWriter = writer }
+
 // Update handles a key or a mouse event. Scrolling, the blame gutter and
 // what the body shows (f, d, R) are the view's own; what needs the session
 // or another view comes back as an intent. While blame shows, the movement
@@ -70,6 +74,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if in := common.FirstIntent(k, m.anywhereIntents()); in != nil {
 		return m, common.Emit(in)
+	}
+	if key.Matches(k, m.keys.Suspend) {
+		// Bubble Tea gives the terminal back and takes it again on fg;
+		// the drafts are on disk as they are.
+		return m, tea.Suspend
 	}
 	if key.Matches(k, m.keys.Blame) {
 		m.ToggleBlame()

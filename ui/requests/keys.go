@@ -17,6 +17,8 @@ type KeyMap struct {
 
 	// Moving through the rows, or scrolling a request's bodies.
 	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown, Home, End key.Binding
+	// Left and Right scroll the rows sideways.
+	Left, Right key.Binding
 
 	// Show shows the selected request's body and its answer's (Back or
 	// Show goes back to the rows); Close closes the pane.
@@ -33,6 +35,7 @@ func DefaultKeyMap() KeyMap {
 
 		Up: common.UpKey(), Down: common.DownKey(), PageUp: common.PageUpKey(), PageDown: common.PageDownKey(),
 		HalfPageUp: common.HalfPageUpKey(), HalfPageDown: common.HalfPageDownKey(), Home: common.HomeKey(), End: common.EndKey(),
+		Left: common.LeftKey(), Right: common.RightKey(),
 
 		Show:  common.Binding("the bodies", "enter"),
 		Back:  common.BackKey(),

@@ -52,8 +52,10 @@ type Detail struct {
 	Title escape.Text
 	// Lines say the rest of the row: the versions, what happened.
 	Lines []escape.Text
-	// Request and Answer are the bodies, "" for none.
+	// Request and Answer are the bodies, "" for none; ContentType is the
+	// request body's media type, "" when it has none.
 	Request, Answer escape.Text
+	ContentType     escape.Text
 }
 
 // Model is the request pane: the rows newest last, one selected, or the
@@ -69,11 +71,18 @@ type Model struct {
 	// while the newest row is selected, so that new rows keep it so.
 	cur    list.Cursor
 	follow bool
+	// x is how many columns of the rows are scrolled off to the left,
+	// past the fixed ones (side.go).
+	x int
 
 	// showing is set while a request's bodies show, in body.
 	showing bool
 	title   []string
 	body    pager.Model
+	// detail is the request shown, drawn again at a new width; side
+	// scrolls its bodies sideways.
+	detail Detail
+	side   common.Sideways
 
 	// heading is the columns' heading as last drawn, for its widths:
 	// underlined, it is costly to draw, and the same frame after frame.
@@ -81,8 +90,8 @@ type Model struct {
 }
 
 type heading struct {
-	width, pathW int
-	text         string
+	width, pathW, x int
+	text            string
 }
 
 // New returns an empty pane, the newest row selected once rows come.
@@ -93,6 +102,9 @@ func New(keys KeyMap, styles *common.Styles) Model {
 // SetSize sets the pane's size.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
+	if m.showing {
+		m.layDetail()
+	}
 	m.body.SetSize(width, height, len(m.title))
 	m.scroll()
 }
@@ -122,7 +134,7 @@ func (m *Model) SetRows(rows []Row) {
 // Reset selects the newest row and goes back to the rows, as the pane is
 // opened.
 func (m *Model) Reset() {
-	m.follow, m.showing, m.title = true, false, nil
+	m.follow, m.showing, m.title, m.x = true, false, nil, 0
 	m.cur.Selected = max(0, len(m.rows)-1)
 	m.scroll()
 }
@@ -144,9 +156,25 @@ func (m *Model) ShowDetail(d Detail) {
 	if r, ok := m.Selected(); !ok || r.Seq != d.Seq {
 		return
 	}
-	m.title = []string{m.styles.Title.Render(ansi.Truncate(string(d.Title), m.width, "…"))}
+	m.detail, m.showing, m.side.X = d, true, 0
+	m.layDetail()
+	m.body.GotoTop()
+}
+
+// layDetail lays out the request shown at the pane's width: its title
+// and lines wrapped at words, its bodies as they are (a line wider than
+// the pane scrolls sideways).
+func (m *Model) layDetail() {
+	d := m.detail
+	m.title = nil
+	for i, l := range common.WrapWords(string(d.Title), m.width) {
+		if i == 0 {
+			l = m.styles.Title.Render(l)
+		}
+		m.title = append(m.title, l)
+	}
 	for _, l := range d.Lines {
-		m.title = append(m.title, ansi.Truncate(string(l), m.width, "…"))
+		m.title = append(m.title, common.WrapWords(string(l), m.width)...)
 	}
 	var b strings.Builder
 	section := func(name string, text escape.Text) {
@@ -157,20 +185,26 @@ func (m *Model) ShowDetail(d Detail) {
 		}
 		b.WriteString(string(text) + "\n")
 	}
-	section("request body", d.Request)
+	request := "request body"
+	if d.ContentType != "" {
+		request += " (" + string(d.ContentType) + ")"
+	}
+	section(request, d.Request)
 	b.WriteString("\n")
 	section("answer's body", d.Answer)
-	m.showing = true
 	m.body.SetSize(m.width, m.height, len(m.title))
-	m.body.SetContent(strings.TrimSuffix(b.String(), "\n"))
-	m.body.GotoTop()
+	text := strings.TrimSuffix(b.String(), "\n")
+	m.body.SetContent(text)
+	m.side.Measure(text)
+	m.side.X = min(m.side.X, max(0, m.side.Longest-m.width))
 }
 
 // hideDetail goes back to the rows.
 func (m *Model) hideDetail() { m.showing, m.title = false, nil }
 
-// listHeight is how many rows fit under the title and the heading.
-func (m Model) listHeight() int { return max(1, m.height-2) }
+// listHeight is how many rows fit under the title and the heading, over
+// the strip.
+func (m Model) listHeight() int { return max(1, m.height-2-m.stripHeight()) }
 
 // scroll keeps the selection in view.
 func (m *Model) scroll() { m.cur.Show(len(m.rows), m.listHeight()) }
@@ -178,7 +212,7 @@ func (m *Model) scroll() { m.cur.Show(len(m.rows), m.listHeight()) }
 // View draws the rows in view, or the selected request's bodies.
 func (m Model) View() string {
 	if m.showing {
-		return strings.Join(m.title, "\n") + "\n" + m.body.View()
+		return strings.Join(m.title, "\n") + "\n" + m.bodyView()
 	}
 	title := fmt.Sprintf("requests kedit sent and watch events it read: %s, newest last", words.Count(len(m.rows), "row"))
 	if len(m.rows) > 0 && m.rows[0].Seq > 1 {
@@ -190,9 +224,14 @@ func (m Model) View() string {
 		return strings.Join(append(lines, m.styles.Muted.Render("nothing sent yet")), "\n")
 	}
 	pathW := m.pathWidth()
-	if h := m.heading; h.text == "" || h.width != m.width || h.pathW != pathW {
-		*h = heading{width: m.width, pathW: pathW,
-			text: m.styles.ColumnTitle.Render(cut(m.line("TIME", "METHOD", "PATH", "RV SENT", "STATUS", "RV BACK", "TOOK", "", pathW), m.width))}
+	x := m.x
+	if x > 0 {
+		// Rows wider than the pane may have scrolled out of view.
+		x = min(x, m.maxX())
+	}
+	if h := m.heading; h.text == "" || h.width != m.width || h.pathW != pathW || h.x != x {
+		*h = heading{width: m.width, pathW: pathW, x: x,
+			text: m.styles.ColumnTitle.Render(m.shown(m.line("TIME", "METHOD", "PATH", "RV SENT", "STATUS", "RV BACK", "TOOK", "", pathW), x))}
 	}
 	lines = append(lines, m.heading.text)
 	// A style's codes around a line, taken once a frame: a line of a
@@ -201,7 +240,7 @@ func (m Model) View() string {
 	end := min(len(m.rows), m.cur.Offset+m.listHeight())
 	for i := m.cur.Offset; i < end; i++ {
 		r := m.rows[i]
-		line := m.rowLine(r, pathW)
+		line := m.shown(m.rowLine(r, pathW), x)
 		switch {
 		case i == m.cur.Selected:
 			line = m.styles.Selected.Render(line)
@@ -209,6 +248,12 @@ func (m Model) View() string {
 			line = failedOn + line + failedOff
 		}
 		lines = append(lines, line)
+	}
+	if strip := m.strip(); strip != nil {
+		for len(lines) < 2+m.listHeight() {
+			lines = append(lines, "")
+		}
+		lines = append(lines, strip...)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -254,7 +299,7 @@ func (m Model) pathWidth() int {
 	return min(w, max(16, m.width/3))
 }
 
-// rowLine is one row, cut to the width.
+// rowLine is one row, whole: View cuts it to the width.
 func (m Model) rowLine(r Row, pathW int) string {
 	sent, back, took := string(r.SentRV), string(r.ReturnedRV), r.Latency.String()
 	if r.Method == "WATCH" {
@@ -270,7 +315,7 @@ func (m Model) rowLine(r Row, pathW int) string {
 		// As a watch event names its writer.
 		said = strings.TrimSuffix("by "+string(r.By)+"; "+said, "; ")
 	}
-	return cut(m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, said, pathW), m.width)
+	return m.line(r.Time.Format("15:04:05.000"), r.Method, string(r.Path), sent, string(r.Status), back, took, said, pathW)
 }
 
 // line lays out one line's columns; a path too long keeps its end, where
@@ -297,16 +342,23 @@ func (m Model) line(at, method, path, sent, status, back, took, said string, pat
 // ShortHelp is the footer's keys.
 func (m Model) ShortHelp() []key.Binding {
 	if m.showing {
+		if m.side.Longest > m.width || m.side.X > 0 {
+			return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Left, m.keys.Right, m.keys.Back}
+		}
 		return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Back}
 	}
-	return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Show, m.keys.Close}
+	bindings := []key.Binding{m.keys.Up, m.keys.Down, m.keys.Show, m.keys.Close}
+	if m.Wider() {
+		bindings = append(bindings, m.keys.Left, m.keys.Right)
+	}
+	return bindings
 }
 
 // FullHelp is every key of the pane, for the help page.
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Left, k.Right},
 		{k.Show, k.Back, k.Close, k.Open, k.OpenInEditor},
 		{k.Help, k.Quit, k.ForceQuit},
 	}

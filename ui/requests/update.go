@@ -37,6 +37,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case m.showing && (key.Matches(k, m.keys.Show) || key.Matches(k, m.keys.Back)):
 		m.hideDetail()
 		return m, nil
+	case m.showing && m.bodySidewaysKey(k):
+		return m, nil
 	case m.showing:
 		var cmd tea.Cmd
 		m.body, cmd = m.body.Update(msg)
@@ -46,6 +48,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, common.EmitIf(ok, ShowRequestMsg{Seq: r.Seq})
 	case key.Matches(k, m.keys.Close):
 		return m, common.Emit(CloseMsg{})
+	case m.sidewaysKey(k):
+		return m, nil
 	}
 	if d, ok := m.keys.list().Step(k, m.listHeight(), len(m.rows)); ok {
 		m.cur.Move(d, len(m.rows), m.listHeight())

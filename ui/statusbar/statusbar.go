@@ -5,10 +5,11 @@
 package statusbar
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/diff"
 	"github.com/kedit/kedit/internal/escape"
@@ -89,6 +90,11 @@ type State struct {
 	Behind bool
 	// List counts the browser's lists (Browser.SetList).
 	List int
+	// View is the screen shown (the app's own value, compared only): a
+	// plain message or one of success (saved rv N) is about what was on
+	// screen, and goes when another view shows; a failure stays true in
+	// every view of its object, and stays.
+	View any
 }
 
 // Settle ties a message set since the last Settle to state, and drops the
@@ -98,15 +104,19 @@ func (m *Model) Settle(state State) {
 	switch {
 	case m.fresh:
 		m.of, m.fresh = state, false
-	case !m.of.same(state, m.scope):
+	case !m.of.same(state, m.scope, m.kind):
 		m.text, m.kind, m.of, m.scope = "", KindInfo, state, scopeState
 	}
 }
 
-// same reports whether state is, in the part sc names, the state s.
-func (s State) same(state State, sc scope) bool {
+// same reports whether state is, in the part sc names, the state s, for
+// a message of kind.
+func (s State) same(state State, sc scope, kind Kind) bool {
 	if sc == scopeObject {
 		return s.Object == state.Object && s.Browsing == state.Browsing && s.List == state.List
+	}
+	if kind == KindError {
+		state.View = s.View
 	}
 	return s == state
 }
@@ -161,6 +171,11 @@ func (m Model) Kind() Kind { return m.kind }
 // while a message set since the last Settle has no state yet.
 func (m Model) MadeFor() (state State, ok bool) { return m.of, !m.fresh }
 
+// Describes reports whether the message shown was made for state, in the
+// part of it the message is about (a failure is about every view of its
+// object), as Settle judges it; false while it has no state yet.
+func (m Model) Describes(state State) bool { return !m.fresh && m.of.same(state, m.scope, m.kind) }
+
 // Update advances the spinner while a save is in flight.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if _, ok := msg.(spinner.TickMsg); ok {
@@ -175,26 +190,34 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// View draws the bar, cut to its width.
+// View draws the bar, wrapped at words to its width: a message is never
+// cut, nor a word split over two lines (a path too long for a line gets
+// lines of its own).
 func (m Model) View() string {
-	var s string
-	if m.busy != "" {
-		s = m.spinner.View() + " " + string(m.busy) + "  "
-	}
+	style := m.styles.Muted
 	switch m.kind {
 	case KindOK:
-		s += m.styles.OK.Render(string(m.text))
+		style = m.styles.OK
 	case KindError:
-		s += m.styles.Error.Render(string(m.text))
-	default:
-		s += m.styles.Muted.Render(string(m.text))
+		style = m.styles.Error
 	}
-	if m.kind == KindError {
-		// A failure with its field causes may take more than a line: wrap
-		// it rather than cut off the cause that matters.
-		return m.styles.Error.Width(m.width).Render(ansi.Strip(s))
+	text, width := string(m.text), m.width
+	if m.busy != "" {
+		text, width = string(m.busy)+"  "+text, m.width-2
 	}
-	return ansi.Truncate(s, m.width, "…")
+	lines := common.WrapWords(text, max(1, width))
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	if m.busy != "" {
+		// The spinner before the first line, the lines after it under
+		// its text.
+		lines[0] = m.spinner.View() + " " + lines[0]
+		for i := 1; i < len(lines); i++ {
+			lines[i] = "  " + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ShortHelp has no keys: the bar only reports.

@@ -29,7 +29,7 @@ func (h shownHead) lines(st *common.Styles, width int) []string {
 		out = append(out, st.Muted.Render(ansi.Truncate("a Secret: its values are shown as "+common.SecretMask, width, "…")))
 	}
 	if h.finding != "" {
-		for _, l := range strings.Split(ansi.Wrap(string(h.finding), width, " "), "\n") {
+		for _, l := range common.WrapWords(string(h.finding), width) {
 			out = append(out, st.Muted.Render(l))
 		}
 	}

@@ -28,7 +28,11 @@ type FollowPathMsg struct{}
 type pathInput struct {
 	typing bool
 	text   string
-	path   history.Path
+	// err says why the path last entered is none, under the path typed,
+	// until enter is pressed again: never on the status line, where it
+	// would outlive the prompt.
+	err  escape.Text
+	path history.Path
 	// live are the followed path's values in the versions kedit saw, by
 	// their entry's ID (Content.PathValues).
 	live map[int]history.PathValue
@@ -48,7 +52,7 @@ func (m Model) pathKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	p := &m.pathInput
 	switch {
 	case key.Matches(k, m.keys.Back):
-		p.typing = false
+		p.typing, p.err = false, ""
 	case key.Matches(k, m.keys.Diff):
 		if strings.TrimSpace(p.text) == "" {
 			p.typing = false
@@ -56,9 +60,10 @@ func (m Model) pathKey(k tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		path, err := history.ParsePath(p.text)
 		if err != nil {
-			return m, common.Emit(common.SayMsg{Text: common.ErrorText(err)})
+			p.err = common.ErrorText(err)
+			return m, nil
 		}
-		p.typing, p.path = false, path
+		p.typing, p.path, p.err = false, path, ""
 		m.fillRows()
 		return m, common.Emit(FollowPathMsg{})
 	default:
@@ -117,9 +122,50 @@ func (m Model) valueWidth() int {
 // pathHeader is the value column's title: the path as typed, escaped.
 func (m Model) pathHeader() escape.Text { return escape.Safe(m.pathInput.path.String()) }
 
-// pathLine is the line under the title while a path is typed.
-func (m Model) pathLine() string {
+// pathLines are the lines under the title while a path is typed: the
+// path, with examples of this object's own fields, and why the path last
+// entered is none; wrapped at words, never cut.
+func (m Model) pathLines() []string {
 	text := "follow the value of: " + escape.String(m.pathInput.text) + "█"
-	hint := "  (.data.foo, .data[\"nginx.conf\"]; enter follows it, esc cancels)"
-	return m.styles.Title.Render(ansi.Truncate(text, m.width, "…")) + m.styles.Muted.Render(ansi.Truncate(hint, max(0, m.width-ansi.StringWidth(text)), "…"))
+	hint := "(such as " + strings.Join(m.examplePaths(), ", ") + "; enter follows it, esc cancels)"
+	var lines []string
+	for i, l := range common.WrapWords(text+"  "+hint, m.width) {
+		if i == 0 && strings.HasPrefix(l, text) {
+			l = m.styles.Title.Render(text) + m.styles.Muted.Render(strings.TrimPrefix(l, text))
+		} else {
+			l = m.styles.Muted.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	if m.pathInput.err != "" {
+		for _, l := range common.WrapWords(string(m.pathInput.err), m.width) {
+			lines = append(lines, m.styles.Error.Render(l))
+		}
+	}
+	return lines
+}
+
+// examplePaths are two fields this object's versions changed, written as
+// a path is typed (.data.foo), newest first: what the object has, not
+// what some other object might; .metadata.name when its versions show
+// none. Only paths of two keys are taken: a changed field's path names a
+// key with a dot as if it were two keys.
+func (m Model) examplePaths() []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := len(m.live) - 1; i >= 0 && len(out) < 2; i-- {
+		for _, c := range m.live[i].Changes {
+			if strings.Count(c.Path, ".") != 2 || strings.ContainsAny(c.Path, "[]\"") || seen[c.Path] || len(out) == 2 {
+				continue
+			}
+			if _, err := history.ParsePath(c.Path); err == nil {
+				seen[c.Path] = true
+				out = append(out, escape.String(c.Path))
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, ".metadata.name")
+	}
+	return out
 }

@@ -82,13 +82,16 @@ func TestFollowAPath(t *testing.T) {
 	m, _ = press(m, runes(".data["))
 	if m, got = press(m, tea.KeyMsg{Type: tea.KeyEnter}); !m.Typing() {
 		t.Errorf("a bad path was taken")
-	} else if say, ok := got.(common.SayMsg); !ok || !strings.Contains(string(say.Text), "is not a field path") {
-		t.Errorf("a bad path answers %#v", got)
+	} else if out := ansi.Strip(m.View()); got != nil || !strings.Contains(out, `".data[" is not a field path`) {
+		t.Errorf("a bad path answers %#v, and the view does not say why under it:\n%s", got, out)
 	}
 	m, _ = press(m, tea.KeyMsg{Type: tea.KeyBackspace})
 	m, _ = press(m, runes(".foo"))
 	if m, got = press(m, tea.KeyMsg{Type: tea.KeyEnter}); got != (FollowPathMsg{}) || m.Typing() || m.Path().String() != ".data.foo" {
 		t.Fatalf("enter answers %#v, typing %v, path %q", got, m.Typing(), m.Path())
+	}
+	if out := ansi.Strip(m.View()); strings.Contains(out, "is not a field path") {
+		t.Errorf("the bad path's error outlives the path followed:\n%s", out)
 	}
 	// The app's answer: the values of the versions kedit saw.
 	content.PathValues = map[int]history.PathValue{0: {State: history.PathSet, Value: "mine\x1b[2J"}, 1: {State: history.PathSet, Value: ""}}
@@ -150,5 +153,41 @@ func TestFollowedSecretIsMasked(t *testing.T) {
 	out := ansi.Strip(m.View())
 	if strings.Contains(out, "aHVudGVyMg") || !strings.Contains(out, `"`+common.SecretMask+`"`) {
 		t.Errorf("the Secret's value is not masked:\n%s", out)
+	}
+}
+
+// TestPathPromptAt80: the prompt's examples are fields this object's
+// versions changed (.data.foo, not another object's .data["nginx.conf"]);
+// a backslash typed is escaped once in the error (was twice: "[[[\\\\");
+// the prompt and the error wrap at words within 80 columns, none cut.
+func TestPathPromptAt80(t *testing.T) {
+	live := []model.Entry{
+		{ID: 0, ResourceVersion: "4", Manager: "kedit-demo", Operation: "Update"},
+		{ID: 1, ResourceVersion: "5", Manager: "kedit", Operation: "Update", Changes: []model.FieldChange{{Path: ".data.foo"}}},
+		{ID: 2, ResourceVersion: "6", Manager: "demo-writer", Operation: "Update", Changes: []model.FieldChange{{Path: ".data.bar"}, {Path: `.spec.containers[name="app"].image`}}},
+	}
+	m := New(DefaultKeyMap(), common.NewStyles())
+	m.SetSize(80, 20)
+	m.Open(Content{Object: "ConfigMap/testmap", Format: model.FormatYAML, Live: live})
+	m, _ = press(m, runes("/"))
+	out := ansi.Strip(m.View())
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "(such as .data.bar, .data.foo; enter follows it, esc cancels)") || strings.Contains(out, "nginx.conf") {
+		t.Errorf("the prompt's examples are not this object's fields:\n%s", out)
+	}
+	m, _ = press(m, runes(`[[[\`))
+	m, _ = press(m, tea.KeyMsg{Type: tea.KeyEnter})
+	out = ansi.Strip(m.View())
+	if !strings.Contains(out, `"[[[\\" is not a field path`) {
+		t.Errorf("the backslash typed is not escaped once:\n%s", out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, `is not a field path such as .data.foo or .metadata.labels["app.kubernetes.io/name"]: the key in brackets is not a quoted string`) &&
+		!strings.Contains(flat, `is not a field path such as .data.foo or .metadata.labels["app.kubernetes.io/name"]:`) {
+		t.Errorf("the error is cut:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a line wider than 80: %q", l)
+		}
 	}
 }

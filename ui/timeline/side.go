@@ -75,12 +75,12 @@ func (m Model) listLine(l string) string {
 	return strings.TrimRight(ansi.Strip(common.CutSideways(m.styles, l, m.listFixed(), x, m.width)), " ")
 }
 
-// wrapped is text in style, wrapped at the screen's width (a word wider
-// than the screen cut there).
+// wrapped is text in style, wrapped at words to the screen's width (a
+// word wider than the screen on lines of its own).
 func (m Model) wrapped(style lipgloss.Style, text string) []string {
-	var lines []string
-	for _, l := range strings.Split(ansi.Wrap(text, m.width, ""), "\n") {
-		lines = append(lines, style.Render(ansi.Truncate(l, m.width, "…")))
+	lines := common.WrapWords(text, m.width)
+	for i, l := range lines {
+		lines[i] = style.Render(l)
 	}
 	return lines
 }

@@ -276,7 +276,7 @@ func (m Model) titleLines() []string {
 		lines = append(lines, strings.Split(l, "\n")...)
 	}
 	if m.pathInput.typing {
-		lines = append(lines, m.pathLine())
+		lines = append(lines, m.pathLines()...)
 	}
 	return append(lines, m.styles.ColumnTitle.Render(ansi.Truncate(m.listLine(m.headerRow()), m.width, "")))
 }

@@ -10,10 +10,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kedit/kedit/internal/escape"
-	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/ui/common"
 )
 
@@ -41,7 +39,14 @@ type Step struct {
 	// quiet is what the step did on the wire when it sent nothing.
 	quiet string
 	done  func(start, now Facts, seen seen) bool
+	// off says how the session left the step's path (keys pressed out
+	// of its order spent what it prepared), "" while it is on it.
+	off func(now Facts) string
 }
+
+// offText is how the tour says that the session left a step's path, and
+// the ways back.
+const offText = "off the step's path: %s; alt+n skips to the next step, prepared, or finish this one the way it goes (resolve, save) and redo it"
 
 // seen is what showed while the step was under way: a clean rebase, the
 // timeline, a lost update (lostSaved: the save there was then).
@@ -56,20 +61,37 @@ var Steps = []Step{
 	{Title: "Make a draft.", Do: "press e, change foo to mine, save and quit your editor", Reset: true,
 		done: func(_, now Facts, _ seen) bool { return now.Draft && now.DraftFoo != now.BaseFoo }},
 	{Title: "Make a same-field conflict.", Do: "press w, wait for \"changed on server\", then press s", Writes: WritesMine,
-		done: func(_, now Facts, _ seen) bool { return now.OpenConflicts > 0 }},
+		done: func(_, now Facts, _ seen) bool { return now.OpenConflicts > 0 },
+		off: func(now Facts) string {
+			return when(now.clean(), "a clean rebase opened, not a conflict: demo-writer wrote another field than your draft changes")
+		}},
 	{Title: "Resolve it.", Do: "press m, then press s",
 		done: func(start, now Facts, _ seen) bool { return saved(start.SavedRV, now) }},
 	{Title: "Make a clean rebase.", Do: "press e, change foo to mine2, save and quit your editor; then press w, wait for \"changed on server\", press s, wait for \"clean rebase\", press s", Writes: WritesOther,
-		done: func(start, now Facts, s seen) bool { return s.clean && saved(start.SavedRV, now) }},
+		done: func(start, now Facts, s seen) bool { return s.clean && saved(start.SavedRV, now) },
+		off: func(now Facts) string {
+			return when(now.Rebasing && now.Conflicts > 0, "a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes")
+		}},
 	{Title: "Read the timeline.", Do: "press t, then press esc", quiet: "nothing was sent: the timeline shows the versions the watch brought",
 		done: func(_, now Facts, s seen) bool { return s.timeline && !now.Timeline }},
 	{Title: "Read the blame.", Do: "press b", Reset: true,
 		quiet: "nothing more was sent: blame reads the managedFields of the version the watch brought",
 		done:  func(_, now Facts, _ seen) bool { return now.Blame }},
 	{Title: "Lose an update, find it, undo it.", Do: "press e, change foo to mine, save and quit your editor; then press W, wait for \"writes it back in 5 s\", press s, wait for \"a lost update\", press t, wait for \"LOST\", press enter, press u, press s", Reset: true,
-		done: func(_, now Facts, s seen) bool { return s.lost && saved(s.lostSaved, now) }},
+		done: func(_, now Facts, s seen) bool { return s.lost && saved(s.lostSaved, now) },
+		off: func(now Facts) string {
+			return when(now.Rebasing, "a rebase opened: the object changed before your save, so alice's write cannot lose it")
+		}},
 	{Title: "Set foo to 2 only if foo is 1.", Do: "press A, wait for \"1 won\"", Reset: true,
 		done: func(start, now Facts, _ seen) bool { return now.Races > start.Races }},
+}
+
+// when is text when cond holds, else "".
+func when(cond bool, text string) string {
+	if cond {
+		return text
+	}
+	return ""
 }
 
 // saved: a save the server took since the one before (before, "" for
@@ -122,7 +144,22 @@ type Request struct {
 	// 409 Conflict) as the request pane shows them.
 	Method, SentRV, ServerRV, ReturnedRV, Status escape.Text
 	Conflict                                     bool
+	// Read says why kedit sent a request that writes nothing of the
+	// object: ReadSchema, ReadAccess; "" for a write. Path is then the
+	// request's path.
+	Read Read
+	Path escape.Text
 }
+
+// Read is why kedit read something for the object: its schema, to check
+// the draft as the server will; the access review, to say whether the
+// user may save it.
+type Read string
+
+const (
+	ReadSchema Read = "schema"
+	ReadAccess Read = "access"
+)
 
 // Content is what the app hands over after each event.
 type Content struct {
@@ -159,8 +196,8 @@ type SkipMsg struct{}
 type Model struct {
 	keys   KeyMap
 	styles *common.Styles
-	// wrap wraps the lines at the screen's width (SetSize).
-	wrap lipgloss.Style
+	// width is the screen's, which the lines wrap at (SetSize).
+	width int
 	// step is the index in Steps of the step under way, len(Steps) at
 	// the end; ready whether its reset showed (always, without one);
 	// start are the facts when it was ready, seen what showed since,
@@ -173,6 +210,9 @@ type Model struct {
 	started bool
 	// explained is what the step done last did on the wire.
 	explained string
+	// off is how the session left the step under way's path, "" while
+	// it has not.
+	off string
 }
 
 // New is the tour at its first step.
@@ -183,7 +223,7 @@ func New(keys KeyMap, styles *common.Styles) Model {
 }
 
 // SetSize sets the width the lines wrap at.
-func (m *Model) SetSize(width, _ int) { m.wrap = lipgloss.NewStyle().Width(max(width, 20)) }
+func (m *Model) SetSize(width, _ int) { m.width = max(width, 20) }
 
 // Step is the index of the step under way, len(Steps) once all are done.
 func (m Model) Step() int { return m.step }
@@ -226,6 +266,9 @@ func (m *Model) SetContent(c Content) bool {
 			m.seen.lost, m.seen.lostSaved = true, c.Facts.SavedRV
 		}
 		if !Steps[m.step].done(m.start, c.Facts, m.seen) {
+			if f := Steps[m.step].off; f != nil && m.off == "" {
+				m.off = f(c.Facts)
+			}
 			break
 		}
 		m.explained = explain(m.step, c, m.lastSeq)
@@ -251,112 +294,11 @@ func (m *Model) Skip(c Content) bool {
 // begin starts the step under way on c: at once, or once its reset
 // shows.
 func (m *Model) begin(c Content) {
-	m.start, m.seen = c.Facts, seen{}
+	m.start, m.seen, m.off = c.Facts, seen{}, ""
 	m.ready = m.step >= len(Steps) || !Steps[m.step].Reset || c.Facts.reset()
 	if n := len(c.Requests); n > 0 {
 		m.lastSeq = c.Requests[n-1].Seq
 	}
-}
-
-// explain says what step i did on the wire: the writes sent since it
-// started, each with its answer (a run of the same request, as the
-// race's, counted by answer), and the versions other clients wrote.
-func explain(i int, c Content, since uint64) string {
-	var reqs []Request
-	for _, r := range c.Requests {
-		if r.Seq > since {
-			reqs = append(reqs, r)
-		}
-	}
-	var said []string
-	for len(reqs) > 0 {
-		r := reqs[0]
-		if n := run(reqs); n >= 3 {
-			said = append(said, explainRun(reqs[:n]))
-			reqs = reqs[n:]
-			continue
-		}
-		reqs = reqs[1:]
-		switch {
-		case r.Method == "WATCH":
-			said = append(said, fmt.Sprintf("the watch brought rv %s by %s, another client: its request is not kedit's", r.ReturnedRV, r.Who))
-		case r.Conflict:
-			// The log learns the server's version once kedit read
-			// theirs, which may come after the rebase showed.
-			server := "a newer version"
-			switch {
-			case r.ServerRV != "":
-				server = "rv " + string(r.ServerRV)
-			case c.Facts.TheirsRV != "":
-				server = "rv " + string(c.Facts.TheirsRV)
-			}
-			said = append(said, fmt.Sprintf("%s sent %s with rv %s; the server holds %s; %s: nothing was overwritten",
-				r.Who, r.Method, orNone(r.SentRV), server, r.Status))
-		default:
-			said = append(said, fmt.Sprintf("%s sent %s with rv %s; %s: stored as rv %s", r.Who, r.Method, orNone(r.SentRV), r.Status, orNone(r.ReturnedRV)))
-		}
-	}
-	switch {
-	case len(said) > 0:
-		if i < len(Steps) && Steps[i].quiet != "" && i != 0 {
-			said = append(said, Steps[i].quiet)
-		}
-		return strings.Join(said, "; then ")
-	case i == 0:
-		return fmt.Sprintf("nothing was sent: the draft is on your disk, based on rv %s", c.Facts.BaseRV)
-	case Steps[i].quiet != "":
-		return Steps[i].quiet
-	}
-	return "nothing was sent"
-}
-
-// run is how many of reqs, from the first, are the same request sent
-// again: who, method and resourceVersion.
-func run(reqs []Request) int {
-	n := 1
-	for n < len(reqs) && reqs[n].Method != "WATCH" && reqs[n].Who == reqs[0].Who && reqs[n].Method == reqs[0].Method && reqs[n].SentRV == reqs[0].SentRV {
-		n++
-	}
-	if reqs[0].Method == "WATCH" {
-		return 1
-	}
-	return n
-}
-
-// explainRun says a run of the same request by answer: `kedit sent 10 PATCH
-// requests with rv none at once: 1 × 200 (stored as rv 215), 9 × 422
-// Unprocessable Entity: nothing was written`.
-func explainRun(reqs []Request) string {
-	counts := map[escape.Text]int{}
-	var order []escape.Text
-	var stored escape.Text
-	for _, r := range reqs {
-		if counts[r.Status] == 0 {
-			order = append(order, r.Status)
-		}
-		counts[r.Status]++
-		if r.ReturnedRV != "" && !r.Conflict && strings.HasPrefix(string(r.Status), "2") {
-			stored = r.ReturnedRV
-		}
-	}
-	parts := make([]string, 0, len(order))
-	for _, st := range order {
-		p := fmt.Sprintf("%d × %s", counts[st], st)
-		if strings.HasPrefix(string(st), "2") && stored != "" {
-			p += " (stored as rv " + string(stored) + ")"
-		} else if !strings.HasPrefix(string(st), "2") {
-			p += ": nothing was written"
-		}
-		parts = append(parts, p)
-	}
-	return fmt.Sprintf("%s sent %s with rv %s at once: %s", reqs[0].Who, words.Count(len(reqs), string(reqs[0].Method)+" request"), orNone(reqs[0].SentRV), strings.Join(parts, ", "))
-}
-
-func orNone(t escape.Text) string {
-	if t == "" {
-		return "none"
-	}
-	return string(t)
 }
 
 // View is the instruction, and under it what the last step did.
@@ -372,9 +314,18 @@ func (m Model) View() string {
 	} else {
 		do = "tour done: every step is in README's Try it in two minutes; q quits"
 	}
-	lines := []string{m.styles.Title.Render(m.wrap.Render(do))}
+	// Wrapped at words, never cut: a reader follows them word for word.
+	var lines []string
+	for _, l := range common.WrapWords(do, m.width) {
+		lines = append(lines, m.styles.Title.Render(l))
+	}
+	if m.off != "" && m.step < len(Steps) {
+		for _, l := range common.WrapWords(fmt.Sprintf(offText, m.off), m.width) {
+			lines = append(lines, m.styles.Error.Render(l))
+		}
+	}
 	if m.explained != "" {
-		lines = append(lines, m.wrap.Render("on the wire: "+m.explained))
+		lines = append(lines, common.WrapWords("on the wire: "+m.explained, m.width)...)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
@@ -194,5 +195,50 @@ func TestStepsPrepareTheWriter(t *testing.T) {
 	}
 	if fmt.Sprint(reset) != "[1 6 7 8]" {
 		t.Errorf("steps that reset foo: %v", reset)
+	}
+}
+
+// TestReadsAreSaidWithWhy: the first step's e reads the schema and asks
+// whether the user may save: the line says what was sent and why, and
+// that nothing was written (was "nothing was sent").
+func TestReadsAreSaidWithWhy(t *testing.T) {
+	m := newTour(t)
+	reads := []Request{
+		{Seq: 3, Who: "kedit", Method: "GET", Path: "/openapi/v3", Status: "200", Read: ReadSchema},
+		{Seq: 4, Who: "kedit", Method: "POST", Path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", Status: "201", Read: ReadAccess},
+		{Seq: 5, Who: "kedit", Method: "GET", Path: "/openapi/v3/api/v1", Status: "200", Read: ReadSchema},
+	}
+	m.SetContent(Content{Facts: Facts{Draft: true, DraftFoo: "mine", BaseFoo: "1", BaseRV: "202"}, Requests: reads})
+	want := "on the wire: kedit read the schema to check the draft as the server will (GET /openapi/v3, GET /openapi/v3/api/v1) and asked whether you may save it (POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews); nothing was written: the draft is on your disk, based on rv 202"
+	if got := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(got, want) {
+		t.Errorf("after step 1:\n%s\nwant %q", got, want)
+	}
+}
+
+// TestOffThePathIsSaid: w pressed before e in the clean rebase's step
+// spends the write on foo, and s opens a conflict: the tour says the
+// session left the step's path and the ways back, wrapped at words within
+// 80 columns, until the step is skipped.
+func TestOffThePathIsSaid(t *testing.T) {
+	m := newTour(t)
+	m.SetSize(80, 2)
+	for m.Step() < 3 {
+		m.Skip(Content{Facts: Facts{LiveFoo: "1"}})
+	}
+	m.SetContent(Content{Facts: Facts{LiveFoo: "2", Draft: true, Rebasing: true, Conflicts: 1, OpenConflicts: 1}})
+	out := ansi.Strip(m.View())
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "tour 4/8: "+Steps[3].Do) ||
+		!strings.Contains(flat, "off the step's path: a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes; alt+n skips to the next step, prepared") {
+		t.Errorf("the conflict off the step's path is not said:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a line wider than 80: %q", l)
+		}
+	}
+	m.Skip(Content{Facts: Facts{LiveFoo: "1"}})
+	if strings.Contains(m.View(), "off the step's path") {
+		t.Errorf("the next step still says the last one's path was left:\n%s", m.View())
 	}
 }

@@ -83,9 +83,7 @@ func Detail(log *kube.RequestLog, seq uint64) (requests.Detail, bool) {
 		if said := r.Said(); said != "" {
 			d.Lines = append(d.Lines, escape.Safe(said))
 		}
-		if r.ContentType != "" {
-			d.Lines = append(d.Lines, escape.Textf("request body: %s", r.ContentType))
-		}
+		d.ContentType = escape.Safe(r.ContentType)
 		if r.BodiesDropped {
 			d.Lines = append(d.Lines, escape.Textf("the bodies were let go for newer requests' (the log keeps %d MiB of them)", kube.RequestLogBodiesSize>>20))
 		}
@@ -120,6 +118,11 @@ func TourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 	path := target.APIPath()
 	var out []tour.Request
 	for _, r := range log.Rows() {
+		if read := tourRead(r); read != "" {
+			p, _, _ := strings.Cut(r.Path, "?")
+			out = append(out, tour.Request{Seq: r.Seq, Who: "kedit", Method: escape.Safe(r.Method), Path: escape.Safe(p), Status: escape.Safe(r.StatusText()), Read: read})
+			continue
+		}
 		switch r.Method {
 		case http.MethodPut, http.MethodPatch, http.MethodPost:
 		case "WATCH":
@@ -146,4 +149,18 @@ func TourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict})
 	}
 	return out
+}
+
+// tourRead is why kedit read what r asked for the object: its schema (the
+// OpenAPI documents), or whether the user may save it (an access review);
+// "" for any other request.
+func tourRead(r kube.RequestRow) tour.Read {
+	switch {
+	case r.By != "":
+	case r.Method == http.MethodGet && strings.HasPrefix(r.Path, "/openapi/"):
+		return tour.ReadSchema
+	case r.Method == http.MethodPost && strings.Contains(r.Path, "/selfsubjectaccessreviews"):
+		return tour.ReadAccess
+	}
+	return ""
 }
