@@ -219,11 +219,11 @@ func TestMergeCommandTrouble(t *testing.T) {
 // every flag of the command in its table, and its exit statuses. The
 // driver line it gives is what e2e's TestMergeDriverInGit runs.
 func TestREADMEListsMergeFlags(t *testing.T) {
-	section := readmeSection(t, "### `kedit merge ")
+	section := readmeSection(t, "`kedit merge ")
 	checkREADMEFlags(t, "kedit merge", section, newMergeCmd().LocalFlags())
 	for _, status := range []string{"`127`", "`255`", "`129`", "Cannot merge binary files"} {
 		if !strings.Contains(section, status) {
-			t.Errorf("README's kedit merge section does not say %s", status)
+			t.Errorf("docs/commands.md's kedit merge section does not say %s", status)
 		}
 	}
 }

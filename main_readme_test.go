@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,33 +15,42 @@ import (
 // kubectl connection flags, shared by all, in the root's row of them).
 func TestREADMEListsEveryFlag(t *testing.T) {
 	root := newRootCmd()
-	checkREADMEFlags(t, root.CommandPath(), readmeSection(t, "### `kedit [flags] [TYPE]`"), root.LocalNonPersistentFlags())
+	checkREADMEFlags(t, root.CommandPath(), readmeSection(t, "`kedit [flags] [TYPE]`"), root.LocalNonPersistentFlags())
 	for _, sub := range root.Commands() {
 		if sub.Name() == "help" || sub.Name() == "completion" {
 			continue
 		}
-		checkREADMEFlags(t, sub.CommandPath(), readmeSection(t, "### `kedit "+sub.Name()), sub.LocalNonPersistentFlags())
+		checkREADMEFlags(t, sub.CommandPath(), readmeSection(t, "`kedit "+sub.Name()), sub.LocalNonPersistentFlags())
 	}
 }
 
-// readmeSection is the README's section under heading, up to the next of
-// its level.
-func readmeSection(t *testing.T, heading string) string {
+// readmeSection is the section of the reference (docs/*.md, where the
+// README's front page links to) under the heading that starts with title,
+// up to the next heading of its level.
+func readmeSection(t *testing.T, title string) string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no reference pages in docs/: %v", err)
 	}
-	readme := string(b)
-	start := strings.Index(readme, heading)
-	if start < 0 {
-		t.Fatalf("README has no section %q", heading)
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?m)^(#+) ` + regexp.QuoteMeta(title)).FindStringIndex(string(b))
+		if m == nil {
+			continue
+		}
+		section := string(b)[m[0]:]
+		level := "\n" + strings.SplitN(section, " ", 2)[0] + " "
+		if end := strings.Index(section[len(level):], level); end >= 0 {
+			section = section[:end+len(level)]
+		}
+		return section
 	}
-	section := readme[start:]
-	if end := strings.Index(section[4:], "\n### "); end >= 0 {
-		section = section[:end+4]
-	}
-	return section
+	t.Fatalf("no page of docs/ has a section %q", title)
+	return ""
 }
 
 // checkREADMEFlags fails for each flag of fs (but --help) that section,
@@ -51,10 +62,10 @@ func checkREADMEFlags(t *testing.T, command, section string, fs *pflag.FlagSet) 
 			return
 		}
 		if !strings.Contains(section, "`--"+f.Name) {
-			t.Errorf("README's section of %q does not list --%s", command, f.Name)
+			t.Errorf("the reference's section of %q (docs/) does not list --%s", command, f.Name)
 		}
 		if f.Shorthand != "" && !strings.Contains(section, "`-"+f.Shorthand) {
-			t.Errorf("README's section of %q does not list -%s", command, f.Shorthand)
+			t.Errorf("the reference's section of %q (docs/) does not list -%s", command, f.Shorthand)
 		}
 	})
 }

@@ -10,17 +10,18 @@ import (
 	"github.com/kedit/kedit/internal/testgit"
 )
 
-// readmeDriver is the git merge driver line the README's kedit merge
-// section tells users to configure, with the binary under test for kedit.
+// readmeDriver is the git merge driver line the kedit merge section of the
+// reference (docs/commands.md) tells users to configure, with the binary
+// under test for kedit.
 func readmeDriver(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "docs", "commands.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`git config merge\.kedit\.driver 'kedit( [^']*)'`).FindSubmatch(b)
 	if m == nil {
-		t.Fatal("the README gives no git merge driver line")
+		t.Fatal("docs/commands.md gives no git merge driver line")
 	}
 	return keditBinary(t) + string(m[1])
 }

@@ -128,17 +128,17 @@ func readmeQuote(t *testing.T, steps map[int]string, n int, prefix string) strin
 	return rest[:end]
 }
 
-// readmeDemoQuote is what README's kedit demo section says the first
-// screen says.
+// readmeDemoQuote is what the reference's kedit demo page (docs/demo.md,
+// where the README links to) says the first screen says.
 func readmeDemoQuote(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/demo.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)Its first screen says that it is the demo.*?`(kedit demo \\(a cluster[^`]*)`").FindStringSubmatch(string(b))
 	if m == nil {
-		t.Fatal("README's kedit demo section does not quote its first screen")
+		t.Fatal("docs/demo.md does not quote the demo's first screen")
 	}
 	return flatWords(m[1])
 }

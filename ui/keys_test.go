@@ -18,7 +18,7 @@ import (
 // DefaultKeyMap: the keys are a contract, and the README is where users
 // read it.
 func TestREADMEListsEveryKey(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/keys.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestREADMEListsEveryKey(t *testing.T) {
 				k = s
 			}
 			if !strings.Contains(string(readme), "`"+k+"`") {
-				t.Errorf("README does not list `%s` (%s)", k, name)
+				t.Errorf("docs/keys.md does not list `%s` (%s)", k, name)
 			}
 		}
 	}
@@ -61,7 +61,7 @@ func bindingsOf(viewKeys any) map[string]key.Binding {
 // TestREADMEKeyTables checks the README's tables of the browser's and the
 // object view's keys against the keys the views answer to.
 func TestREADMEKeyTables(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/keys.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestREADMEKeyTables(t *testing.T) {
 			k.Object.Help, k.Object.DemoKubectlEdit, k.Object.Suspend, k.Requests.Open, k.Requests.OpenInEditor}},
 		{"**With an audit log**", []key.Binding{k.Timeline.Diff, k.Timeline.Undo, k.Timeline.Take, k.Timeline.Close}},
 		{"<a id=\"lost-updates\">", lostBindings()},
-		{"#### Sets: several objects in one session", set},
+		{"## Sets: several objects in one session", set},
 		{"<a id=\"request-pane\">", []key.Binding{k.Requests.Show, k.Requests.Back, k.Requests.Close, k.Requests.Up, k.Requests.Down,
 			k.Requests.PageUp, k.Requests.PageDown, k.Requests.HalfPageUp, k.Requests.HalfPageDown, k.Requests.Home, k.Requests.End,
 			k.Requests.Left, k.Requests.Right}},

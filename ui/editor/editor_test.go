@@ -16,7 +16,7 @@ import (
 // editor's keys against the keys it answers to: textedit's KeyMap, and the
 // app's own in it (esc, ctrl+s, f1, ctrl+c).
 func TestREADMEEditorKeyTable(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/keys.md")
 	if err != nil {
 		t.Fatal(err)
 	}
