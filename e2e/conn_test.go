@@ -235,9 +235,13 @@ func TestE2EMayNotUpdateSaidOnEdit(t *testing.T) {
 		t.Fatalf("%d access reviews at start-up, want none", n)
 	}
 	const said = "you may not update configmaps in "
-	term.editAndWait("foo: mine", said+ns+": a draft can be made but not saved")
+	// The line goes on to say that the server's checks are off, and may
+	// wrap.
+	term.editAndWait("foo: mine")
+	term.waitForText(screenWait, said+ns+": a draft can be made but not saved")
 	term.send("i")
-	term.waitFor(screenWait, "editing the draft", said+ns+": a draft can be made but not saved")
+	term.waitFor(screenWait, "editing the draft")
+	term.waitForText(screenWait, said+ns+": a draft can be made but not saved")
 	// Escape is tmux's name for the key ("esc" would type three letters);
 	// s sent before the editor closed would reach kedit as alt+s.
 	term.send("Escape")
