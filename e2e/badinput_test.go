@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,18 +40,7 @@ func TestE2EBadInputFirstTen(t *testing.T) {
 			term := env.start(t, ns, typ+"/"+name)
 			term.editAndWait()
 			if c.Via == "save" {
-				term.send("s")
-				// The server's dry run of the draft back from $EDITOR may
-				// have refused it already: then s asks first, and s again
-				// sends it, which the server refuses in its own words.
-				squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
-				screen, _ := term.waitUntil(screenWait, fmt.Sprintf("%q or s asking first", c.Screen), func(s string) bool {
-					s = squeeze(s)
-					return strings.Contains(s, squeeze(c.Screen)) || strings.Contains(s, squeeze("s again sends it"))
-				})
-				if strings.Contains(squeeze(screen), squeeze("s again sends it")) {
-					term.send("s")
-				}
+				term.saveExpecting(c.Screen)
 			}
 			term.waitForText(screenWait, c.Screen)
 			term.waitFor(screenWait, "unsaved draft")
