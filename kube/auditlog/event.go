@@ -69,11 +69,19 @@ func (rd *reader) consider(a *auditEvent, source string) {
 			rd.events[i].ev.Time, rd.events[i].ev.Open, rd.events[i].ev.Code = a.Time, false, a.Code
 			return
 		}
-		if a.Stage == "ResponseStarted" {
+		switch {
+		case a.Stage == "ResponseStarted" && a.AuditID != "" && rd.ended[a.AuditID]:
+			// The beginning of a watch whose end was read first (a
+			// rotated file read before an older one): the span is kept
+			// already, and this watch is not open.
+			return
+		case a.Stage == "ResponseStarted":
 			ev.Open = true
 			if a.AuditID != "" {
 				rd.open[a.AuditID] = len(rd.events)
 			}
+		case a.AuditID != "":
+			rd.ended[a.AuditID] = true
 		}
 	}
 	if !read {

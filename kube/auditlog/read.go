@@ -62,7 +62,7 @@ func Read(files []string, stdin io.Reader, m Match) (*Result, error) {
 }
 
 func newReader(m Match) *reader {
-	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}, received: map[string]kept{}, answered: map[string]bool{}}
+	return &reader{m: m, scanner: newScanner(m), open: map[string]int{}, ended: map[string]bool{}, received: map[string]kept{}, answered: map[string]bool{}}
 }
 
 type kept struct {
@@ -81,6 +81,10 @@ type reader struct {
 	// open are the watches begun (ResponseStarted) and not yet ended, by
 	// audit ID, as indexes in events.
 	open map[string]int
+	// ended are the watches whose end (ResponseComplete) was read before
+	// any beginning: rotated files read in any order. Their beginning,
+	// read after, is the same span.
+	ended map[string]bool
 	// seen are the events kept, so that one held twice is kept once.
 	seen map[seenKey]bool
 	// received are the requests of the object logged as received

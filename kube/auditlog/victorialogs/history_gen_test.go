@@ -1,9 +1,15 @@
 package victorialogs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
 	"time"
 
 	authnv1 "k8s.io/api/authentication/v1"
@@ -11,6 +17,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
+
+	"github.com/kedit/kedit/internal/testseed"
+	"github.com/kedit/kedit/kube/auditlog"
+	"github.com/kedit/kedit/model/history"
 )
 
 // A random audit log of a busy namespace around one object, ConfigMap
@@ -150,4 +160,56 @@ func randomLog(r *rand.Rand, n int, start time.Time) [][]byte {
 		g.step()
 	}
 	return g.lines
+}
+
+// TestRotatedFilesInAnyOrderGiveTheSameEvents: a random log cut into
+// rotated files at random lines, the files read newest first, gives the
+// object the events the whole log gives, and the same report: a watch
+// whose end is read before its beginning is one span, never an end and
+// a watch still open (which would be a read up to the log's end).
+func TestRotatedFilesInAnyOrderGiveTheSameEvents(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 11))
+	m := auditlog.Match{Resources: []string{"configmaps"}, Namespace: "shop", Name: "r1", Scoped: true, Namespaced: true}
+	obj := history.ReportObject{Resource: "configmaps", Namespace: "shop", Name: "r1"}
+	for round := range 20 {
+		lines := randomLog(r, 300, time.Now().Add(-time.Hour))
+		dir := t.TempDir()
+		whole := filepath.Join(dir, "audit.log")
+		if err := os.WriteFile(whole, append(bytes.Join(lines, []byte("\n")), '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// Cut points, then the files newest first, as a shell's glob of
+		// audit-*.log may list them.
+		cuts := []int{0}
+		for range 1 + r.IntN(4) {
+			cuts = append(cuts, r.IntN(len(lines)))
+		}
+		cuts = append(cuts, len(lines))
+		sort.Ints(cuts)
+		var files []string
+		for i := len(cuts) - 2; i >= 0; i-- {
+			name := filepath.Join(dir, fmt.Sprintf("audit-%d.log", i))
+			part := lines[cuts[i]:cuts[i+1]]
+			if err := os.WriteFile(name, append(bytes.Join(part, []byte("\n")), '\n'), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
+		}
+		want, err := auditlog.Read([]string{whole}, nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := auditlog.Read(files, nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := comparable(want.Events), comparable(got.Events)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("round %d, cut at %v: the files newest first give %d events, the whole log %d; only theirs:\n%s\nonly the whole log's:\n%s",
+				round, cuts, len(b), len(a), only(b, a), only(a, b))
+		}
+		if x, y := history.Analyze(want.Events).Report(obj), history.Analyze(got.Events).Report(obj); !reflect.DeepEqual(x, y) {
+			t.Fatalf("round %d, cut at %v: the reports differ:\n%+v\n%+v", round, cuts, x, y)
+		}
+	}
 }
