@@ -119,7 +119,6 @@ func TestE2EServerNotAskedWithoutTheRight(t *testing.T) {
 	if sentAny(t, log, 0) {
 		t.Fatalf("kedit sent for a user who may not update:\n%s", strings.Join(debugRequests(t, log, 0), "\n"))
 	}
-	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
 	if screen := term.screen(); strings.Count(squeeze(screen), squeeze("the server's checks of it are off")) != 1 {
 		t.Fatalf("the line is not said once:\n%s", screen)
 	}

@@ -196,11 +196,14 @@ func (term *terminal) waitFor(timeout time.Duration, texts ...string) string {
 	return screen
 }
 
+// squeeze is s without its spaces and line breaks: text as the screen
+// shows it however it wraps, a word cut at the line's end too.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), "") }
+
 // waitForText is waitFor for text the screen may wrap: spaces and line
 // breaks do not count.
 func (term *terminal) waitForText(timeout time.Duration, texts ...string) string {
 	term.t.Helper()
-	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
 	screen, _ := term.waitUntil(timeout, fmt.Sprintf("%q (wrapped or not)", texts), func(s string) bool {
 		for _, text := range texts {
 			if !strings.Contains(squeeze(s), squeeze(text)) {

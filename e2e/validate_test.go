@@ -201,7 +201,6 @@ func TestE2ESetValidatesEachObject(t *testing.T) {
 // s again sends it, which the server answers in its own words.
 func (term *terminal) saveExpecting(want string) string {
 	term.t.Helper()
-	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
 	term.send("s")
 	screen, _ := term.waitUntil(screenWait, fmt.Sprintf("%q or s asking first", want), func(s string) bool {
 		s = squeeze(s)
