@@ -457,8 +457,8 @@ func TestE2ESpinnerSpinsDuringASlowSave(t *testing.T) {
 // the client sends by a second per read while slow is set. With loseNext
 // set, the next request the client sends (a read of more than loseOver
 // bytes: a TLS record carrying a request, not an HTTP/2 window update)
-// reaches the server, but the connection is cut before the answer comes
-// back: a lost answer.
+// reaches the server, but the connection is cut as its answer (the next
+// read as large from the server) comes back: a lost answer.
 type slowProxy struct {
 	address  string
 	target   string
@@ -563,12 +563,13 @@ func (p *slowProxy) serve(ln net.Listener) {
 					if p.slow.Load() {
 						time.Sleep(time.Second) // the slow network under test
 					}
-					lose := n > loseOver && p.loseNext.CompareAndSwap(true, false)
+					if n > loseOver && p.loseNext.CompareAndSwap(true, false) {
+						// Cut before the request goes on: set after it, a
+						// fast answer could be on its way back already.
+						cut.Store(true)
+					}
 					if _, werr := server.Write(buf[:n]); werr != nil {
 						return
-					}
-					if lose {
-						cut.Store(true)
 					}
 				}
 				if err != nil {
@@ -581,9 +582,12 @@ func (p *slowProxy) serve(ln net.Listener) {
 			buf := make([]byte, 64<<10)
 			for {
 				n, err := server.Read(buf)
-				if cut.Load() {
-					// The request went through; its answer is lost
-					// with the connection.
+				if cut.Load() && n > loseOver {
+					// The request went through, and the server wrote its
+					// answer (the first read as large as a request's: not
+					// a flow-control frame, which the server sends as it
+					// reads the body, before its handler is done); the
+					// answer is lost with the connection.
 					server.Close()
 					return
 				}

@@ -151,9 +151,27 @@ func TestE2ESaveAnswerLost(t *testing.T) {
 	// client's small HTTP/2 frames (loseOver).
 	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "testmap", "--from-literal=foo=1",
 		"--from-literal=pad="+strings.Repeat("p", 2048))
-	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`))
+	log := filepath.Join(t.TempDir(), "debug.log")
+	term, proxy := startThroughSlowProxy(t, ns, "configmap/testmap", editorScript(t, `sed -i 's/foo: "1"/foo: mine/' "$1"`), "--debug="+log)
 	term.editAndWait()
+	// The server's check of the draft back from $EDITOR, a dry run, is as
+	// large a request as the save: the proxy is to lose the save's answer,
+	// so it waits until the dry run was answered (--debug's log has a
+	// request's line once its answer came).
+	term.waitUntil(screenWait, "the draft's dry run answered", func(string) bool {
+		for _, r := range debugRequests(t, log, 0) {
+			if strings.Contains(r, "dryRun=All") {
+				return true
+			}
+		}
+		return false
+	})
 	_, before := configMapData(t, ns, "testmap")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the requests --debug logged:\n%s", strings.Join(debugRequests(t, log, 0), "\n"))
+		}
+	})
 	proxy.loseNext.Store(true)
 	term.send("s")
 	screen := term.waitForText(screenWait, "the server's answer was lost; read back, the object holds the draft, so nothing was sent again")

@@ -190,6 +190,13 @@ func (m *App) accessChecked(msg accessCheckedMsg) tea.Cmd {
 		return m.serverChecks()
 	case shown && denied != nil:
 		m.sayDenied()
+	case shown && msg.err == nil:
+		// A draft back from $EDITOR before the answer came was not
+		// asked of the server (whether it may be was not known): it is
+		// now, before the first s, as any other.
+		if d := m.sess.Draft(); d != nil && d.Err == nil && st.diag.serverText != d.Text {
+			return m.checkReturned(d.Text, d.Object)
+		}
 	}
 	return nil
 }

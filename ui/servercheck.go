@@ -72,6 +72,10 @@ type serverState struct {
 	// (or the draft came back from $EDITOR): said once. shown is the last
 	// one said, taken off the status bar when the checks are on again.
 	said, shown escape.Text
+	// asked is the draft's text last sent from the object view (a draft
+	// back from $EDITOR): each text is asked once, however many answers
+	// (the schema's, the access check's) say it may be.
+	asked string
 }
 
 // serverCheckCmd asks the server's check of msg.text (obj parsed; nil
@@ -196,6 +200,10 @@ func (m *App) serverCheckDraft() tea.Cmd {
 		m.sayServerNotAsked(why)
 		return nil
 	}
+	if m.server.asked == d.Text {
+		return nil
+	}
+	m.server.asked = d.Text
 	msg := serverCheckedMsg{of: m.id, text: d.Text}
 	return serverCheckCmd(m.ctx, m.opened.ServerCheck, m.sess.Format(), m.sess.Ref(), m.sess.Base().Object, d.Object, msg)
 }
@@ -231,6 +239,8 @@ func (m App) serverChecked(msg serverCheckedMsg) (App, tea.Cmd) {
 		return m, cmd
 	}
 	if msg.err != nil {
+		// Not judged: the same text may be asked again.
+		st.server.asked = ""
 		m.sayServerNotAsked(msg.err)
 		return m, nil
 	}

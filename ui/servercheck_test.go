@@ -349,3 +349,32 @@ func TestServerWordOnASecretNamesTheFieldOnly(t *testing.T) {
 		t.Fatalf("the note does not name the field alone:\n%s", v)
 	}
 }
+
+// TestServerChecksTheDraftBackBeforeTheRight: a draft back from $EDITOR
+// before the access check answered is not asked (whether the user may
+// was not known); the access check's yes asks it, before the first s.
+func TestServerChecksTheDraftBackBeforeTheRight(t *testing.T) {
+	r := &fakeRunner{}
+	m := serverApp(t, r)
+	m.opened.MaySave = func(context.Context) error { return nil }
+	text, err := m.Session().DraftText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(text, "data:\n", "data:\n  baz: \"-1\"\n", 1)
+	m = drive(t, m, editorFinishedMsg{original: text, text: bad, headLines: 1})
+	if n := len(r.checks.asked()); n != 0 {
+		t.Fatalf("%d dry runs before the access check answered", n)
+	}
+	m = drive(t, m, accessCheckedMsg{of: m.id})
+	if n := len(r.checks.asked()); n != 1 {
+		t.Fatalf("%d dry runs once the access check said yes, want 1", n)
+	}
+	if v := plain(m); !strings.Contains(v, "the server refuses 1 field: line "+strconv.Itoa(lineOf(bad, "baz:")+1)+": baz: Invalid value") {
+		t.Fatalf("the dry run's refusal is not said:\n%s", v)
+	}
+	m = drive(t, m, keys("s")...)
+	if v := plain(m); r.saves != 0 || !strings.Contains(v, "s again sends it") {
+		t.Fatalf("s sent the draft (%d saves) or did not say why:\n%s", r.saves, v)
+	}
+}
