@@ -31,7 +31,7 @@ type Process struct {
 	Kubeconfig string
 
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *LockedBuffer
 	exited chan struct{}
 	once   sync.Once
 }
@@ -51,7 +51,7 @@ func Start(ctx context.Context, bin, dir string, timeout time.Duration, args ...
 	}
 	cmd := exec.Command(bin, append([]string{"--dir", dir}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	p := &Process{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, stderr: &LockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -124,18 +124,20 @@ func (p *Process) Kill() {
 	<-p.exited
 }
 
-type lockedBuffer struct {
+// LockedBuffer is a process's output as it writes it, read while it
+// runs: a bytes.Buffer behind a lock.
+type LockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+func (b *LockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+func (b *LockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

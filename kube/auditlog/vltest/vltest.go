@@ -30,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/internal/localproc"
 	"github.com/kedit/kedit/internal/testwait"
 	"github.com/kedit/kedit/internal/words"
 )
@@ -115,7 +116,7 @@ type Server struct {
 	Dir string
 
 	cmd    *exec.Cmd
-	out    *lockedBuffer
+	out    *localproc.LockedBuffer
 	exited chan struct{}
 	once   sync.Once
 }
@@ -152,7 +153,7 @@ func start(dir string, args ...string) (*Server, error) {
 			return nil, err
 		}
 		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		s := &Server{URL: "http://" + addr, Addr: addr, Dir: dir, out: &lockedBuffer{}, exited: make(chan struct{})}
+		s := &Server{URL: "http://" + addr, Addr: addr, Dir: dir, out: &localproc.LockedBuffer{}, exited: make(chan struct{})}
 		flags := append([]string{"-storageDataPath=" + filepath.Join(dir, "data"), "-httpListenAddr=" + addr}, Flags...)
 		s.cmd = exec.Command(bin, append(flags, args...)...)
 		s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
@@ -361,21 +362,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
