@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/statusbar"
 )
 
@@ -146,7 +147,7 @@ func New(cfg Config) App {
 func (m App) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.life.initCmd}
 	if m.cfg.Cluster != nil {
-		cmds = append(cmds, typesCmd(m.cfg.Cluster), draftsCmd(m.cfg.Cluster, false))
+		cmds = append(cmds, effect.ListTypes(m.cfg.Cluster.Types), effect.ListDrafts(m.cfg.Cluster.Drafts, false))
 	}
 	return tea.Batch(cmds...)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kedit/kedit/ui/internal/effect"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -247,7 +249,7 @@ func TestAppBrowserGolden(t *testing.T) {
 			}
 			o.Close()
 			entries, err := c.Drafts()
-			return drive(t, m, draftsListedMsg{entries: entries, err: err}, keyMsg("j"))
+			return drive(t, m, effect.DraftsListed{Entries: entries, Err: err}, keyMsg("j"))
 		}},
 		{"browser_all_namespaces", func(t *testing.T, w, h int) App {
 			m, _ := build(t, w, h, true)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/browser"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // The app's browser: going from the list to an object and back, the
@@ -212,7 +213,7 @@ func TestAppLeaveFindsTheOutcomesAfterIt(t *testing.T) {
 	c.runners[k].slow = 200 * time.Millisecond
 	text, _ := m.Session().DraftText()
 	d := newDriver(t, m)
-	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
+	d.send(effect.EditorFinished{Original: text, Text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
 	d.send(keyMsg("esc"))
 	if d.m.screen != screenBrowser {
 		t.Fatalf("esc with a write on its way: screen %d", d.m.screen)

@@ -3,9 +3,7 @@ package ui
 import (
 	"context"
 	"io"
-	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -14,33 +12,19 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
-// What the app is started with and what it calls, and the commands that
-// carry out one object's I/O.
+// What the app is started with and what it calls (the commands that call
+// it are ui/internal/effect's).
 
-// Performer carries out a session's effects: *kube.Runner against the API
-// server, or a fake in tests of the UI alone.
-type Performer interface {
-	Perform(ctx context.Context, effect model.Effect) (model.Event, error)
-}
+// Performer carries out a session's effects (effect.Performer).
+type Performer = effect.Performer
 
 // Drafts is this kedit's share of the draft store for the object
-// (*drafts.Object): where its draft is written, the stored drafts to
-// offer for recovery, and what to do with them. The app reads the first
-// six once, when it starts; the last three it calls inside commands.
-type Drafts interface {
-	Path() string
-	Stored() []*drafts.Draft
-	Others() []drafts.Editor
-	Problem() error
-	Warnings() []error
-	MemoryOnly() bool
-	Adopt(path string) (string, error)
-	Discard(paths ...string) (string, error)
-	KeepAside(path string) (string, error)
-}
+// (effect.Drafts, *drafts.Object).
+type Drafts = effect.Drafts
 
 // Config is what the app is started with: the object, the list or the
 // set to show first, and the options of every object.
@@ -98,59 +82,7 @@ type Config struct {
 	Tour bool
 }
 
-// watchCmd reads the next event from the watch of the object id. The app
-// returns it again after each event, so the informer never waits on the UI
-// (Program.Send would block while an editor runs).
-func watchCmd(id objectID, ch <-chan kube.WatchEvent) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-ch
-		return watchedMsg{of: id, ch: ch, ev: ev, closed: !ok}
-	}
-}
-
-// performCmd performs one effect of the object id and reports its outcome.
-func performCmd(ctx context.Context, id objectID, r Performer, effect model.Effect) tea.Cmd {
-	return func() tea.Msg {
-		ev, err := r.Perform(ctx, effect)
-		return performedMsg{effect: effect, event: ev, err: err, of: id}
-	}
-}
-
-// retryCmd waits out a RetrySave's delay.
-func retryCmd(id objectID, r model.RetrySave) tea.Cmd {
-	return tea.Tick(r.Delay, func(time.Time) tea.Msg { return retryDueMsg{id, r.Attempt} })
-}
-
-// adoptCmd makes a recovered stored draft's file this kedit's own.
-func adoptCmd(id objectID, d Drafts, path string) tea.Cmd {
-	return func() tea.Msg {
-		p, err := d.Adopt(path)
-		return storedDraftsMsg{path: p, err: err, of: id}
-	}
-}
-
-// discardCmd removes stored drafts the user declined to recover.
-func discardCmd(id objectID, d Drafts, paths []string) tea.Cmd {
-	return func() tea.Msg {
-		p, err := d.Discard(paths...)
-		return storedDraftsMsg{path: p, err: err, of: id}
-	}
-}
-
-// keepAsideCmd moves a stored draft that cannot be recovered (why says
-// so) out of the way, where nothing writes it again.
-func keepAsideCmd(id objectID, d Drafts, path string, why escape.Text) tea.Cmd {
-	return func() tea.Msg {
-		kept, err := d.KeepAside(path)
-		return storedDraftsMsg{kept: kept, why: why, err: err, of: id}
-	}
-}
-
-// What the app needs of the cluster beyond the object shown, and the
-// commands that ask it.
+// What the app needs of the cluster beyond the object shown.
 
 // Cluster is what the app needs of the API server beyond the object shown:
 // the browser's lists, types, namespaces and drafts, and opening an object
@@ -236,43 +168,6 @@ type Object struct {
 	Close func()
 }
 
-// Results of the browser's commands, named in the past tense.
-type (
-	// objectOpenedMsg is the outcome of opening the object key.
-	objectOpenedMsg struct {
-		key DraftKey
-		obj *Object
-		err error
-	}
-	// objectReadMsg is the object of as read when the app took it up
-	// again.
-	objectReadMsg struct {
-		of  objectID
-		obj *unstructured.Unstructured
-		err error
-	}
-	// collectionResolvedMsg is the outcome of :TYPE.
-	collectionResolvedMsg struct {
-		coll *kube.Collection
-		err  error
-	}
-	typesListedMsg struct {
-		types []kube.ResourceType
-		err   error
-	}
-	namespacesListedMsg struct {
-		names []string
-		err   error
-	}
-	// draftsListedMsg is the store's drafts on this cluster; show says
-	// that :drafts asked for them.
-	draftsListedMsg struct {
-		entries []drafts.Entry
-		err     error
-		show    bool
-	}
-)
-
 // keyOf names t's object as the draft marks do.
 func keyOf(t *kube.Target) DraftKey {
 	return DraftKey{Resource: t.Mapping.Resource.GroupResource(), Namespace: t.Namespace, Name: t.Name}
@@ -281,61 +176,6 @@ func keyOf(t *kube.Target) DraftKey {
 // objectName names the object of key for messages: configmaps/testmap.
 func objectName(k DraftKey) escape.Text {
 	return escape.Safe(kube.ResourceName(k.Resource)) + "/" + escape.Safe(k.Name)
-}
-
-func openCmd(ctx context.Context, c Cluster, key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
-	return func() tea.Msg {
-		t, err := target()
-		if err != nil {
-			return objectOpenedMsg{key: key, err: err}
-		}
-		obj, err := c.Open(ctx, t)
-		return objectOpenedMsg{key: key, obj: obj, err: err}
-	}
-}
-
-func readCmd(ctx context.Context, id objectID, read func(context.Context) (*unstructured.Unstructured, error)) tea.Cmd {
-	return func() tea.Msg {
-		obj, err := read(ctx)
-		return objectReadMsg{of: id, obj: obj, err: err}
-	}
-}
-
-func collectionCmd(c Cluster, typ string, all bool) tea.Cmd {
-	return func() tea.Msg {
-		coll, err := c.Collection(typ, all)
-		return collectionResolvedMsg{coll: coll, err: err}
-	}
-}
-
-func typesCmd(c Cluster) tea.Cmd {
-	return func() tea.Msg {
-		types, err := c.Types()
-		return typesListedMsg{types: types, err: err}
-	}
-}
-
-func namespacesCmd(ctx context.Context, c Cluster) tea.Cmd {
-	return func() tea.Msg {
-		names, err := c.Namespaces(ctx)
-		return namespacesListedMsg{names: names, err: err}
-	}
-}
-
-func draftsCmd(c Cluster, show bool) tea.Cmd {
-	return func() tea.Msg {
-		entries, err := c.Drafts()
-		return draftsListedMsg{entries: entries, err: err, show: show}
-	}
-}
-
-// stopCmd stops a list or a watch, which waits for its goroutines, off the
-// UI's goroutine. It reports nothing.
-func stopCmd(stop func()) tea.Cmd {
-	return func() tea.Msg {
-		stop()
-		return nil
-	}
 }
 
 // The app's names for the draft marks the views share (common.DraftKey,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 var cmTarget = &kube.Target{Mapping: fakeMapping("configmaps"), Namespace: "rb", Name: "testmap"}
@@ -101,7 +102,7 @@ func TestWaitingSaveIsTriedWhenTheServerIsBack(t *testing.T) {
 			t.Errorf("status %q after the save", m.status.Text())
 		}
 		// The back-off's timer, when it fires, finds nothing waiting.
-		d.send(retryDueMsg{of: d.m.id, attempt: 1})
+		d.send(effect.RetryDue{Of: d.m.id, Attempt: 1})
 		d.send(back)
 		m = d.settleExcept(1)
 		if r.saves != 2 || m.Session().State() != model.StateSaved {
@@ -141,7 +142,7 @@ func TestRefusalIsFinalAndNamesTheField(t *testing.T) {
 			t.Errorf("status %q says %q of an answer", got, never)
 		}
 	}
-	m = drive(t, m, connEvent(kube.Reconnecting, errors.New("x")), connEvent(kube.Connected, nil), retryDueMsg{of: m.id, attempt: 0})
+	m = drive(t, m, connEvent(kube.Reconnecting, errors.New("x")), connEvent(kube.Connected, nil), effect.RetryDue{Of: m.id, Attempt: 0})
 	if r.saves != 1 || m.Session().Draft() == nil {
 		t.Errorf("%d saves, draft %v: a refusal was sent again", r.saves, m.Session().Draft() != nil)
 	}
@@ -186,7 +187,7 @@ func TestEditSaysWhenTheUserMayNotSave(t *testing.T) {
 	// changed (here by $EDITOR) does not make it untrue.
 	m = drive(t, m, keyMsg("esc"))
 	text, _ := m.Session().DraftText()
-	m = drive(t, m, editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: strings.Replace(text, `foo: "1"`, "foo: mine", 1)})
 	if d := m.Session().Draft(); d == nil || !strings.Contains(d.Text, "foo: mine") {
 		t.Fatalf("the draft is not made: %+v", d)
 	}

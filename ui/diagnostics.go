@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // The draft checked against the server's schema of its kind (the
@@ -33,7 +34,7 @@ type SchemaCheck func(ctx context.Context, text string, obj, old *unstructured.U
 // listLine is the line of a set's List file where text began, 0 when it
 // did not come back in one.
 type diagnosis struct {
-	of       objectID
+	of       effect.ID
 	text     string
 	listLine int
 	found    []schemacheck.Diagnostic

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // refuseBaz is a schema check that refuses a field baz on its line.
@@ -126,7 +127,7 @@ func TestMergedResultGetsTheDraftsDiagnostics(t *testing.T) {
 		t.Fatalf("head %q, want %q", head, want)
 	}
 	saves := r.saves
-	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: withBaz})
+	m = drive(t, m, effect.EditorFinished{Merged: true, Original: merged, Text: withBaz})
 	if v := plain(m); !strings.Contains(v, "the schema refuses 1 field: line "+strconv.Itoa(lineOf(withBaz, "baz: typed"))) {
 		t.Fatalf("the merged result's check is not said:\n%s", v)
 	}

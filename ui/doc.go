@@ -39,8 +39,9 @@
 // # The app and its views
 //
 // App owns the open objects (objectstate.go: the one shown, the set's, those
-// left for the browser) and the effects (the tea.Cmd builders:
-// performCmd, openCmd, editCmd ...). It routes each message: a key to the
+// left for the browser) and decides which effect each needs; the tea.Cmd
+// builders that carry them out, and the messages they answer with, are
+// ui/internal/effect's (effect.Perform, effect.Open, effect.Edit ...). It routes each message: a key to the
 // question on the bottom line if one waits, else to the help page while
 // it shows, else to the active view (intent.go); an outcome of an object's
 // commands or watch to that object, wherever it is (App.outcome, one path

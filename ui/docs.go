@@ -14,6 +14,7 @@ import (
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/fielddoc"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/object"
 )
 
@@ -27,22 +28,13 @@ import (
 // wait for the server the first time.
 type FieldSchema func() (*schemacheck.Schema, error)
 
-type (
-	// docsReadMsg is the docs of a field of the object of, read while
-	// screen from showed.
-	docsReadMsg struct {
-		of      objectID
-		from    screen
-		content fielddoc.Content
-	}
-	// schemaReadMsg is the schema of the kind of the object of, for the
-	// in-app editor's completion, or why it could not be read.
-	schemaReadMsg struct {
-		of     objectID
-		schema *schemacheck.Schema
-		err    error
-	}
-)
+// docsReadMsg is the docs of a field of the object of, read while screen
+// from showed.
+type docsReadMsg struct {
+	of      effect.ID
+	from    screen
+	content fielddoc.Content
+}
 
 // docsIntent acts on the asks for a field's docs and on the docs' own;
 // false for any other message.
@@ -134,25 +126,21 @@ func (m *App) readSchema() tea.Cmd {
 		return nil
 	}
 	m.schemaReading, m.schemaErr = true, nil
-	read, id := m.opened.Schema, m.id
-	return func() tea.Msg {
-		s, err := read()
-		return schemaReadMsg{of: id, schema: s, err: err}
-	}
+	return effect.ReadSchema(m.id, m.opened.Schema)
 }
 
 // schemaRead keeps the schema for the object's in-app editor.
-func (m App) schemaRead(msg schemaReadMsg) App {
-	st, shown := m.whose(msg.of)
+func (m App) schemaRead(msg effect.SchemaRead) App {
+	st, shown := m.whose(msg.Of)
 	if st == nil {
 		return m
 	}
 	st.schemaReading = false
-	if msg.err != nil {
-		st.schemaErr = msg.err
+	if msg.Err != nil {
+		st.schemaErr = msg.Err
 		return m
 	}
-	st.fieldSchema = completionSchema{msg.schema}
+	st.fieldSchema = completionSchema{msg.Schema}
 	if shown {
 		m.editor.SetSchema(st.fieldSchema)
 	}
@@ -197,36 +185,28 @@ func (m App) noCompletionText(msg editor.NoCompletionMsg) escape.Text {
 // ends (editfile.RemoveStale).
 func RemoveEditorFiles(self bool) error { return editfile.RemoveStale(self) }
 
-// editCmd runs $EDITOR on text with head at the file's top; what it left
-// comes back as an editorFinishedMsg.
-func editCmd(head editfile.Head, text string, merged bool, format model.Format) tea.Cmd {
-	return editfile.Cmd(head, text, merged, format, func(r editfile.Result) tea.Msg {
-		return editorFinishedMsg{text: r.Text, original: r.Original, merged: r.Merged, err: r.Err, headLines: r.HeadLines}
-	})
-}
-
 // editorFinished hands what $EDITOR left in the file to the session, and
 // checks the draft it makes: the schema's word, then the server's.
-func (m App) editorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
-	m.diag.headLines = msg.headLines
+func (m App) editorFinished(msg effect.EditorFinished) (App, tea.Cmd) {
+	m.diag.headLines = msg.HeadLines
 	m.server.said = ""
 	switch {
-	case msg.err != nil:
-		m.status.Error("editor: " + common.ErrorText(msg.err) + " (the draft is unchanged)")
+	case msg.Err != nil:
+		m.status.Error("editor: " + common.ErrorText(msg.Err) + " (the draft is unchanged)")
 		return m, nil
-	case msg.text == msg.original:
+	case msg.Text == msg.Original:
 		m.status.Info("no change")
 		return m, nil
-	case msg.merged:
-		cmd, _ := m.mergedEdited(msg.text)
-		if d := m.sess.Draft(); m.sess.Rebase() == nil && d != nil && d.Err == nil && d.Text == msg.text {
+	case msg.Merged:
+		cmd, _ := m.mergedEdited(msg.Text)
+		if d := m.sess.Draft(); m.sess.Rebase() == nil && d != nil && d.Err == nil && d.Text == msg.Text {
 			// Taken, the merged result is the draft: checked as one.
 			cmd = tea.Batch(cmd, m.checkReturned(d.Text, d.Object))
 		}
 		return m, cmd
 	}
-	cmd := m.handle(model.DraftEdited{Text: msg.text, From: msg.original})
-	if d := m.sess.Draft(); d != nil && d.Err == nil && d.Text == msg.text {
+	cmd := m.handle(model.DraftEdited{Text: msg.Text, From: msg.Original})
+	if d := m.sess.Draft(); d != nil && d.Err == nil && d.Text == msg.Text {
 		cmd = tea.Batch(cmd, m.checkReturned(d.Text, d.Object))
 	}
 	return m, cmd

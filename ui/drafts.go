@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // Where the draft is, and what the app says about it: the quit questions
@@ -65,15 +66,15 @@ func (o *objectState) draftStored(effect model.Effect, seq uint64, err error) (n
 
 // storedDrafts takes the outcome of recovering, discarding or keeping
 // aside stored drafts, and returns what there is to say of it.
-func (o *objectState) storedDrafts(msg storedDraftsMsg) (notice, bool) {
+func (o *objectState) storedDrafts(msg effect.StoredDrafts) (notice, bool) {
 	o.inflight--
 	switch {
-	case msg.err != nil:
-		return notice{common.ErrorText(msg.err), noticeFailure}, true
-	case msg.kept != "":
-		return notice{msg.why + "; it is kept in " + escape.Safe(msg.kept), noticeFailure}, true
-	case msg.path != "":
-		o.draftPath = msg.path
+	case msg.Err != nil:
+		return notice{common.ErrorText(msg.Err), noticeFailure}, true
+	case msg.Kept != "":
+		return notice{msg.Why + "; it is kept in " + escape.Safe(msg.Kept), noticeFailure}, true
+	case msg.Path != "":
+		o.draftPath = msg.Path
 	}
 	return notice{}, false
 }
@@ -149,7 +150,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 			m.status.Info(escape.Textf("%s discarded", words.Count(len(paths), "stored draft")))
 		}
 		m.inflight++
-		return m, discardCmd(m.id, m.drafts, paths)
+		return m, effect.Discard(m.id, m.drafts, paths)
 	}
 	i := a.Pick
 	if i < 0 || i >= len(m.stored) {
@@ -164,7 +165,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 		// It cannot be taken up, and must not be written over by the
 		// edits to come: it goes aside, and the status bar says where.
 		m.inflight++
-		return m, tea.Batch(cmd, keepAsideCmd(m.id, m.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
+		return m, tea.Batch(cmd, effect.KeepAside(m.id, m.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 	case m.sess.Draft() == nil:
 		// Refused (said why), or the object as it is now: nothing to take.
 		return m, cmd
@@ -176,7 +177,7 @@ func (m App) answerRecover(a common.AnswerMsg) (App, tea.Cmd) {
 	m.status.Info(text)
 	// The file becomes this kedit's before the recovered draft is written.
 	m.inflight++
-	return m, tea.Sequence(adoptCmd(m.id, m.drafts, d.Path), cmd)
+	return m, tea.Sequence(effect.Adopt(m.id, m.drafts, d.Path), cmd)
 }
 
 // takeEditorText makes what the in-app editor holds the draft, when kedit

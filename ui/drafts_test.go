@@ -20,6 +20,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // fakeDrafts is a draft store's share for the app's tests: it records what
@@ -86,13 +87,13 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 			m := newApp(t, 200, 24, nil, withDrafts(tc.drafts))
 			m = edit(t, m, `foo: "1"`, "foo: mine")
 			if tc.fail != nil {
-				m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: tc.fail})
+				m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 1}, Err: tc.fail})
 				if got := m.status.Text(); !strings.Contains(got, "read-only file system") || !strings.Contains(got, "editing goes on in memory") {
 					t.Errorf("a refused write says %q", got)
 				}
 				// Once: the next refusal does not say it again.
 				m.status.Info("")
-				if m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: tc.fail}); m.status.Text() != "" {
+				if m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 2}, Err: tc.fail}); m.status.Text() != "" {
 					t.Errorf("the warning is repeated: %q", m.status.Text())
 				}
 			}
@@ -119,10 +120,10 @@ func TestQuitSaysWhereTheDraftIs(t *testing.T) {
 		t.Error("ctrl+c with a draft on disk does not quit at once")
 	}
 	// A write that goes through again puts the draft back on disk.
-	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
-	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 3}})
+	m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 1}, Err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 3}})
 	// An older write's outcome, coming back last, changes nothing.
-	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
+	m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 2}, Err: &drafts.WriteError{Path: "/d/testmap.yaml", Err: syscall.ENOSPC}})
 	if m.inMemory() {
 		t.Error("the draft is still said to be only in memory after a write went through")
 	}
@@ -154,8 +155,8 @@ func TestInEditorSaveLeavesNoDraftFile(t *testing.T) {
 	m = edit(t, m, `baz: typed`, `baz: first`)
 	text, _ := m.Session().DraftText()
 	d := newDriver(t, m)
-	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: second", 1)})
-	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, "baz: first", "baz: third", 1)})
+	d.send(effect.EditorFinished{Original: text, Text: strings.Replace(text, "baz: first", "baz: second", 1)})
+	d.send(effect.EditorFinished{Original: text, Text: strings.Replace(text, "baz: first", "baz: third", 1)})
 	d.settle()
 	b, err := os.ReadFile(drafts.Path())
 	if err != nil || !strings.Contains(string(b), "baz: third") {
@@ -280,7 +281,7 @@ func TestSignalEndsAfterEditor(t *testing.T) {
 	if d.quit {
 		t.Fatal("SIGTERM quit while $EDITOR runs")
 	}
-	d.send(editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: edited", 1)})
+	d.send(effect.EditorFinished{Original: text, Text: strings.Replace(text, `foo: "1"`, "foo: edited", 1)})
 	m = d.settle()
 	if !d.quit || m.Terminated() != syscall.SIGTERM {
 		t.Fatalf("after the editor returned: quit %v", d.quit)

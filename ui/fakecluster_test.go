@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kedit/kedit/ui/internal/effect"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -300,7 +302,7 @@ func browserApp(t *testing.T, c *fakeCluster, coll *kube.Collection, w, h int) A
 	m := New(Config{Cluster: c, List: l, First: &first})
 	m.browser.SetNow(func() time.Time { return browserNow })
 	entries, err := c.Drafts()
-	return drive(t, m, tea.WindowSizeMsg{Width: w, Height: h}, draftsListedMsg{entries: entries, err: err})
+	return drive(t, m, tea.WindowSizeMsg{Width: w, Height: h}, effect.DraftsListed{Entries: entries, Err: err})
 }
 
 func selected(m App) string {
@@ -315,7 +317,7 @@ func editDraft(t *testing.T, m App, value string) App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return drive(t, m, editorFinishedMsg{original: text, text: strings.Replace(text, `foo: "1"`, "foo: "+value, 1)})
+	return drive(t, m, effect.EditorFinished{Original: text, Text: strings.Replace(text, `foo: "1"`, "foo: "+value, 1)})
 }
 
 // mark is the DRAFT column of the row of name.

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/object"
 )
 
@@ -171,7 +172,7 @@ func TestMergedEditSaysTheRebasedDraftWaits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: fixed})
+			m = drive(t, m, effect.EditorFinished{Merged: true, Original: merged, Text: fixed})
 		}
 		if m.screen != screenObject || m.Session().Rebase() != nil || m.status.Text() != "rebased draft: s resubmits" {
 			t.Fatalf("in app %v: screen %v, rebase %v, status %q", inApp, m.screen, m.Session().Rebase() != nil, m.status.Text())

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"encoding/base64"
-	"io"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -11,6 +8,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/editor"
 	"github.com/kedit/kedit/ui/helppage"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // The in-app editor as the app drives it: opening it on the draft or the
@@ -244,7 +242,7 @@ func (m App) copied(c editor.CopyMsg) (App, tea.Cmd) {
 	if m.cfg.Clipboard == nil {
 		return m, cmd
 	}
-	return m, tea.Batch(cmd, clipboardCmd(m.cfg.Clipboard, c.Text))
+	return m, tea.Batch(cmd, effect.Copy(m.cfg.Clipboard, c.Text))
 }
 
 // sayOfEditorText says what a key did to the in-app editor's text (a cut,
@@ -261,21 +259,4 @@ func (m App) sayOfEditorText(said escape.Text) (App, tea.Cmd) {
 	}
 	m.status.Info(said)
 	return m, cmd
-}
-
-// clipboardCmd writes text to the terminal's clipboard as an OSC 52
-// sequence. A terminal that does not allow it ignores the sequence, so
-// there is nothing to report. The renderer writes to the same terminal
-// from its own goroutine; each write of an *os.File is whole.
-func clipboardCmd(w io.Writer, text string) tea.Cmd {
-	seq := osc52(text)
-	return func() tea.Msg {
-		_, _ = w.Write(seq)
-		return nil
-	}
-}
-
-// osc52 is the sequence that sets the clipboard to text.
-func osc52(text string) []byte {
-	return []byte("\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\a")
 }

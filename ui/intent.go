@@ -7,6 +7,7 @@ import (
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/helppage"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // How a view tells the app what the user asked for (doc.go has the whole
@@ -131,7 +132,7 @@ func (m App) edit(e common.EditMsg) (App, tea.Cmd) {
 		if m.opened != nil && m.opened.Schema != nil {
 			head.Schema = m.opened.Schema
 		}
-		cmd = editCmd(head, text, e.Merged, m.sess.Format())
+		cmd = effect.Edit(head, text, e.Merged, m.sess.Format())
 	}
 	if !e.Merged && !e.InApp {
 		// The in-app editor asks as it opens, and says a no itself.

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 )
 
@@ -44,7 +45,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	key := keyOf(st.target)
 	var cmds []tea.Cmd
 	if st.watch != nil {
-		cmds = append(cmds, stopCmd(st.watch.Stop))
+		cmds = append(cmds, effect.Stop(st.watch.Stop))
 	}
 	st.watch, st.events, st.connKnown = nil, nil, false
 	if d := st.sess.Draft(); d != nil {
@@ -71,7 +72,7 @@ func (m App) leaveNow() (App, tea.Cmd) {
 	}
 	m.browser.Select(st.target.Namespace, st.target.Name)
 	m.browser.SetDrafts(m.shelf.marks(m.left()))
-	cmds = append(cmds, draftsCmd(m.cfg.Cluster, false))
+	cmds = append(cmds, effect.ListDrafts(m.cfg.Cluster.Drafts, false))
 	return m, tea.Batch(cmds...)
 }
 
@@ -81,7 +82,7 @@ func closeCmd(st *objectState) tea.Cmd {
 	if st.opened == nil || st.opened.Close == nil {
 		return nil
 	}
-	return stopCmd(st.opened.Close)
+	return effect.Stop(st.opened.Close)
 }
 
 // leftNotice says what ev did to st, an object left for the browser (or
@@ -113,14 +114,14 @@ func (m *App) leftNotice(st *objectState, h handled, ev model.Event) (notice, bo
 // drafts again.
 func (m *App) settleLeft(st *objectState) []tea.Cmd {
 	var cmds []tea.Cmd
-	if cur, open := m.objects.open[st.id.key]; open && cur == st && !st.keepsDraft() {
+	if cur, open := m.objects.open[st.id.Key]; open && cur == st && !st.keepsDraft() {
 		m.shelf.forget(st.key())
 		if m.objects.release(st) {
-			cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
+			cmds = append(cmds, closeCmd(st), effect.ListDrafts(m.cfg.Cluster.Drafts, false))
 		}
 	}
 	if m.objects.closed(st) {
-		cmds = append(cmds, closeCmd(st), draftsCmd(m.cfg.Cluster, false))
+		cmds = append(cmds, closeCmd(st), effect.ListDrafts(m.cfg.Cluster.Drafts, false))
 	}
 	m.browser.SetDrafts(m.shelf.marks(m.left()))
 	return cmds
@@ -137,7 +138,7 @@ func (o *objectState) keepsDraft() bool {
 func (m *App) listOn(c *kube.Collection) tea.Cmd {
 	var cmds []tea.Cmd
 	if l := m.browsing.list; l != nil {
-		cmds = append(cmds, stopCmd(l.Stop))
+		cmds = append(cmds, effect.Stop(l.Stop))
 		m.browsing.list = nil
 	}
 	l, err := m.cfg.Cluster.Browse(m.ctx, c)

@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/conflict"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/object"
 )
 
@@ -133,13 +134,6 @@ func (m *App) demoAct(act func(DemoWriter), doing, outside escape.Text) {
 // draft can still be made; the save is still sent when asked, as rights
 // may have been given meanwhile.
 
-// accessCheckedMsg is the server's answer to whether the user may save
-// the object of session sess.
-type accessCheckedMsg struct {
-	of  objectID
-	err error
-}
-
 // accessState is what the app learnt of the user's right to save one
 // object.
 type accessState struct {
@@ -166,23 +160,22 @@ func (m *App) accessQuestion() tea.Cmd {
 		return nil
 	}
 	m.access.asked = true
-	ctx, id, may := m.ctx, m.id, m.opened.MaySave
-	return func() tea.Msg { return accessCheckedMsg{of: id, err: may(ctx)} }
+	return effect.AskAccess(m.ctx, m.id, m.opened.MaySave)
 }
 
 // accessChecked takes the server's answer. A question that could not be
 // asked says nothing: the save's own answer will. The in-app editor's
 // server checks wait for it (servercheck.go); in the editor, their line
 // says a no.
-func (m *App) accessChecked(msg accessCheckedMsg) tea.Cmd {
-	st, shown := m.whose(msg.of)
+func (m *App) accessChecked(msg effect.AccessChecked) tea.Cmd {
+	st, shown := m.whose(msg.Of)
 	if st == nil {
 		return nil // let go of meanwhile
 	}
 	// An object left for the browser meanwhile learns it too.
 	st.access.known = true
 	var denied *kube.ForbiddenError
-	if errors.As(msg.err, &denied) {
+	if errors.As(msg.Err, &denied) {
 		st.access.denied = denied
 	}
 	switch {
@@ -190,7 +183,7 @@ func (m *App) accessChecked(msg accessCheckedMsg) tea.Cmd {
 		return m.serverChecks()
 	case shown && denied != nil:
 		m.sayDenied()
-	case shown && msg.err == nil:
+	case shown && msg.Err == nil:
 		// A draft back from $EDITOR before the answer came was not
 		// asked of the server (whether it may be was not known): it is
 		// now, before the first s, as any other.

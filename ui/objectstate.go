@@ -12,6 +12,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/statusbar"
 	"github.com/kedit/kedit/ui/timeline"
@@ -24,7 +25,7 @@ import (
 // copy of it can fall behind the other.
 type objectState struct {
 	// id names it for the outcomes of its commands (objectstate.go).
-	id     objectID
+	id     effect.ID
 	sess   *model.Session
 	runner Performer
 	drafts Drafts
@@ -163,12 +164,12 @@ func (o *objectState) run(ctx context.Context, effects ...model.Effect) []tea.Cm
 	var cmds []tea.Cmd
 	for _, eff := range effects {
 		if r, ok := eff.(model.RetrySave); ok {
-			cmds = append(cmds, retryCmd(o.id, r))
+			cmds = append(cmds, effect.Retry(o.id, r))
 			continue
 		}
 		if o.runner != nil {
 			o.inflight++
-			cmds = append(cmds, performCmd(ctx, o.id, o.runner, eff))
+			cmds = append(cmds, effect.Perform(ctx, o.id, o.runner, eff))
 		}
 	}
 	return cmds
@@ -266,17 +267,8 @@ func (o *objectState) init(cfg Config) []notice {
 // has open (the one shown, a set's objects, those left for the browser with
 // a draft) by its key, each an *objectState held by pointer and never
 // copied. The set's order and the shelf's objects are views of it. The
-// commands of an object carry its objectID, so that each outcome finds its
+// commands of an object carry its effect.ID, so that each outcome finds its
 // object, shown or not, and the outcome of an object let go of finds none.
-
-// objectID names one opening of an object: its key, and the registry's
-// count of openings when it was opened, so that an object opened again is
-// another. Every outcome of an object's commands and watch carries it; the
-// zero objectID names no object.
-type objectID struct {
-	key DraftKey
-	n   uint64
-}
 
 // registry is the app's open objects.
 type registry struct {
@@ -285,25 +277,25 @@ type registry struct {
 	// back (a draft's deletion), kept until they are: each outcome finds
 	// its object, and what waits for them (the store's drafts listed
 	// again, the object's handle closed) comes after.
-	closing map[objectID]*objectState
+	closing map[effect.ID]*objectState
 	opened  uint64
 }
 
 func newRegistry() registry {
-	return registry{open: map[DraftKey]*objectState{}, closing: map[objectID]*objectState{}}
+	return registry{open: map[DraftKey]*objectState{}, closing: map[effect.ID]*objectState{}}
 }
 
 // add makes st an open object, and returns it.
 func (r *registry) add(st *objectState) *objectState {
 	r.opened++
-	st.id = objectID{key: st.key(), n: r.opened}
-	r.open[st.id.key] = st
+	st.id = effect.ID{Key: st.key(), N: r.opened}
+	r.open[st.id.Key] = st
 	return st
 }
 
 // find returns the object id names, if it is still open or closing.
-func (r registry) find(id objectID) (*objectState, bool) {
-	if st, ok := r.open[id.key]; ok && st.id == id {
+func (r registry) find(id effect.ID) (*objectState, bool) {
+	if st, ok := r.open[id.Key]; ok && st.id == id {
 		return st, true
 	}
 	st, ok := r.closing[id]
@@ -314,8 +306,8 @@ func (r registry) find(id objectID) (*objectState, bool) {
 // of its commands are still to come, and st is closing until they are
 // back (closed).
 func (r *registry) release(st *objectState) bool {
-	if cur, ok := r.open[st.id.key]; ok && cur == st {
-		delete(r.open, st.id.key)
+	if cur, ok := r.open[st.id.Key]; ok && cur == st {
+		delete(r.open, st.id.Key)
 	}
 	if st.inflight > 0 {
 		r.closing[st.id] = st
@@ -336,7 +328,7 @@ func (r *registry) closed(st *objectState) bool {
 
 // whose finds the open object an outcome of id is of, and reports whether
 // it is the one shown; nil for an object let go of meanwhile.
-func (m App) whose(id objectID) (st *objectState, shown bool) {
+func (m App) whose(id effect.ID) (st *objectState, shown bool) {
 	st, ok := m.objects.find(id)
 	if !ok {
 		return nil, false

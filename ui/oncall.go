@@ -11,6 +11,7 @@ import (
 	"github.com/kedit/kedit/model/history"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/preview"
 	"github.com/kedit/kedit/ui/timeline"
 )
@@ -20,43 +21,8 @@ import (
 // confirmation before the first save, and the demo writer's w.
 
 // DemoWriter is the demo's second writer as the app sees it
-// (*demo.Writer): w asks it to write at once, W to play a kubectl edit
-// that loses a value saved meanwhile, A to race ten conditional patches
-// (kedit set --if), and each write's report comes on Writes, which is
-// closed when the writer stops.
-type DemoWriter interface {
-	WriteNow()
-	KubectlEdit()
-	Race()
-	Writes() <-chan demo.Write
-}
-
-// demoWroteMsg is one report of the demo writer; demoStoppedMsg says its
-// channel was closed.
-type (
-	demoWroteMsg struct {
-		write demo.Write
-		from  DemoWriter
-	}
-	demoStoppedMsg struct{}
-)
-
-// demoCmd reads the demo writer's next report. The app returns it again
-// after each one, as it does with the watch, so the writer never waits on
-// the UI (Program.Send would block while $EDITOR runs).
-func demoCmd(d DemoWriter) tea.Cmd {
-	if d == nil {
-		return nil
-	}
-	ch := d.Writes()
-	return func() tea.Msg {
-		w, ok := <-ch
-		if !ok {
-			return demoStoppedMsg{}
-		}
-		return demoWroteMsg{w, d}
-	}
-}
+// (effect.DemoWriter, *demo.Writer).
+type DemoWriter = effect.DemoWriter
 
 // oncallState is what the app keeps for the on-call keys.
 type oncallState struct {
@@ -80,24 +46,24 @@ type oncallState struct {
 // `demo-writer set .data.foo = "7" (rv 1043)`, and reads the next. The
 // writer of an object left for the browser goes on writing unsaid.
 func (m App) demoWrote(msg tea.Msg) (App, tea.Cmd) {
-	w, ok := msg.(demoWroteMsg)
+	w, ok := msg.(effect.DemoWrote)
 	if !ok {
 		// The writer stopped: nothing more to read.
 		return m, nil
 	}
-	if w.from != m.demo || m.screen == screenBrowser {
-		return m, demoCmd(w.from)
+	if w.From != m.demo || m.screen == screenBrowser {
+		return m, effect.ReadDemo(w.From)
 	}
-	if w.write.Err != nil {
-		m.status.Error(w.write.Text())
-		return m, demoCmd(w.from)
+	if w.Write.Err != nil {
+		m.status.Error(w.Write.Text())
+		return m, effect.ReadDemo(w.From)
 	}
-	if w.write.Race != nil {
+	if w.Write.Race != nil {
 		m.tourRaces++
 	}
-	m.oncall.demoWrite = &w.write
+	m.oncall.demoWrite = &w.Write
 	m.sayDemoWrite()
-	return m, demoCmd(w.from)
+	return m, effect.ReadDemo(w.From)
 }
 
 // sayDemoWrite says the demo writer's last write once the session has the

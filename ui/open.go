@@ -4,6 +4,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/kedit/kedit/ui/internal/effect"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -57,13 +59,13 @@ func (m App) browserIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		if cur := m.browsing.listed; cur != nil {
 			all = cur.AllNamespaces
 		}
-		cmd = collectionCmd(c, msg.Type, all)
+		cmd = effect.ResolveCollection(c.Collection, msg.Type, all)
 	case browser.SwitchNamespaceMsg:
 		cmd = m.switchNamespace(msg)
 	case browser.NamespacesWantedMsg:
-		cmd = namespacesCmd(m.ctx, c)
+		cmd = effect.ListNamespaces(m.ctx, c.Namespaces)
 	case browser.DraftsWantedMsg:
-		cmd = draftsCmd(c, true)
+		cmd = effect.ListDrafts(c.Drafts, true)
 	default:
 		return m, nil, false
 	}
@@ -92,7 +94,7 @@ func (m *App) switchNamespace(msg browser.SwitchNamespaceMsg) tea.Cmd {
 		// Typed, not picked: the list of a namespace that does not exist
 		// is empty, as if it had nothing in it. Ask first.
 		m.browsing.checkingNamespace = msg.Namespace
-		return checkNamespaceCmd(m.ctx, m.cfg.Cluster, msg.Namespace)
+		return effect.CheckNamespace(m.ctx, m.cfg.Cluster.CheckNamespace, msg.Namespace)
 	}
 	next := cur.InNamespace(msg.Namespace)
 	if msg.AllNamespaces {
@@ -107,23 +109,23 @@ func (m *App) switchNamespace(msg browser.SwitchNamespaceMsg) tea.Cmd {
 func (m App) browserOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case objectOpenedMsg:
+	case effect.Opened[*Object]:
 		cmd = m.showOpened(msg)
-	case objectReadMsg:
-		if _, shown := m.whose(msg.of); shown && m.sess != nil { // else left again meanwhile
-			cmd = m.reread(msg.obj, msg.err)
+	case effect.ObjectRead:
+		if _, shown := m.whose(msg.Of); shown && m.sess != nil { // else left again meanwhile
+			cmd = m.reread(msg.Obj, msg.Err)
 		}
-	case collectionResolvedMsg:
+	case effect.CollectionResolved:
 		cmd = m.collectionResolved(msg)
-	case namespaceCheckedMsg:
+	case effect.NamespaceChecked:
 		cmd = m.namespaceChecked(msg)
-	case namespacesListedMsg:
-		m.browser.SetNamespaces(msg.names, msg.err)
-	case typesListedMsg:
-		if msg.err == nil {
-			m.browser.SetTypes(browserTypesOf(msg.types))
+	case effect.NamespacesListed:
+		m.browser.SetNamespaces(msg.Names, msg.Err)
+	case effect.TypesListed:
+		if msg.Err == nil {
+			m.browser.SetTypes(browserTypesOf(msg.Types))
 		}
-	case draftsListedMsg:
+	case effect.DraftsListed:
 		m.draftsListed(msg)
 	default:
 		return m, nil, false
@@ -132,31 +134,31 @@ func (m App) browserOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 }
 
 // showOpened shows the object just opened, unless the user moved on.
-func (m *App) showOpened(msg objectOpenedMsg) tea.Cmd {
-	if m.browsing.opening == nil || *m.browsing.opening != msg.key || m.screen != screenBrowser {
+func (m *App) showOpened(msg effect.Opened[*Object]) tea.Cmd {
+	if m.browsing.opening == nil || *m.browsing.opening != msg.Key || m.screen != screenBrowser {
 		// Another pick or a screen since: the user moved on.
-		if msg.obj != nil && msg.obj.Close != nil {
-			return stopCmd(msg.obj.Close)
+		if msg.Obj != nil && msg.Obj.Close != nil {
+			return effect.Stop(msg.Obj.Close)
 		}
 		return nil
 	}
 	m.browsing.opening = nil
 	m.status.SetBusy("")
-	if msg.err != nil {
-		m.status.Error("cannot open " + objectName(msg.key) + ": " + common.ErrorText(msg.err))
+	if msg.Err != nil {
+		m.status.Error("cannot open " + objectName(msg.Key) + ": " + common.ErrorText(msg.Err))
 		return nil
 	}
 	m.status.Info("")
-	return m.show(msg.obj)
+	return m.show(msg.Obj)
 }
 
 // collectionResolved lists the type :TYPE named.
-func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.status.Error(common.ErrorText(msg.err))
+func (m *App) collectionResolved(msg effect.CollectionResolved) tea.Cmd {
+	if msg.Err != nil {
+		m.status.Error(common.ErrorText(msg.Err))
 		return nil
 	}
-	coll := msg.coll
+	coll := msg.Collection
 	if cur := m.browsing.listed; cur != nil && cur.Namespace != "" {
 		// :TYPE keeps the namespace chosen with :ns.
 		coll = coll.InNamespace(cur.Namespace)
@@ -169,10 +171,10 @@ func (m *App) collectionResolved(msg collectionResolvedMsg) tea.Cmd {
 // draftsListed marks the store's drafts of what this kedit edits in the
 // browser (a subresource's drafts are apart from the object's), and shows
 // them all when :drafts asked.
-func (m *App) draftsListed(msg draftsListedMsg) {
-	if msg.err == nil {
+func (m *App) draftsListed(msg effect.DraftsListed) {
+	if msg.Err == nil {
 		var mine []drafts.Entry
-		for _, e := range msg.entries {
+		for _, e := range msg.Entries {
 			if kube.Subresource(e.Subresource) == m.cfg.Subresource {
 				mine = append(mine, e)
 			}
@@ -180,8 +182,8 @@ func (m *App) draftsListed(msg draftsListedMsg) {
 		m.shelf.setStored(mine)
 		m.browser.SetDrafts(m.shelf.marks(m.left()))
 	}
-	if msg.show {
-		m.browser.ShowDrafts(m.draftItems(msg.entries), msg.err)
+	if msg.Show {
+		m.browser.ShowDrafts(m.draftItems(msg.Entries), msg.Err)
 	}
 }
 
@@ -240,7 +242,7 @@ func (m *App) open(key DraftKey, target func() (*kube.Target, error)) tea.Cmd {
 	}
 	m.browsing.opening = &key
 	m.status.Info("opening " + objectName(key))
-	return tea.Batch(m.status.SetBusy("opening "+objectName(key)), openCmd(m.ctx, m.cfg.Cluster, key, target))
+	return tea.Batch(m.status.SetBusy("opening "+objectName(key)), effect.Open(m.ctx, m.cfg.Cluster.Open, key, target))
 }
 
 // show shows an object just opened, and starts its watch.
@@ -252,7 +254,7 @@ func (m *App) show(obj *Object) tea.Cmd {
 	}
 	// The demo writer's reports are read from here on, whichever object is
 	// shown, so that one reader reads them; only the shown object's are said.
-	return tea.Batch(m.startWatch(), demoCmd(obj.Demo))
+	return tea.Batch(m.startWatch(), effect.ReadDemo(obj.Demo))
 }
 
 // resume shows again an object left with a draft: its session is as it
@@ -262,7 +264,7 @@ func (m *App) resume(st *objectState) tea.Cmd {
 	m.status.Info("back to the draft of " + objectName(keyOf(st.target)))
 	cmds := []tea.Cmd{m.startWatch()}
 	if st.opened != nil && st.opened.Read != nil {
-		cmds = append(cmds, readCmd(m.ctx, m.id, st.opened.Read))
+		cmds = append(cmds, effect.Read(m.ctx, m.id, st.opened.Read))
 	}
 	return tea.Batch(cmds...)
 }
@@ -270,7 +272,7 @@ func (m *App) resume(st *objectState) tea.Cmd {
 // startWatch starts the shown object's watch and reads it.
 func (m *App) startWatch() tea.Cmd {
 	if m.opened == nil || m.opened.Watch == nil {
-		return watchCmd(m.id, m.events)
+		return effect.Watch(m.id, m.events)
 	}
 	w, err := m.opened.Watch(m.ctx)
 	if err != nil {
@@ -278,7 +280,7 @@ func (m *App) startWatch() tea.Cmd {
 		return nil
 	}
 	m.watch, m.events = w, w.Events()
-	return watchCmd(m.id, m.events)
+	return effect.Watch(m.id, m.events)
 }
 
 // reread hands the session the object as read on coming back to it.

@@ -5,66 +5,19 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/timeline"
 )
 
 // The outcomes of an object's commands and of its watch: each carries the
-// objectID of the object it is of, and goes to that object wherever it is
+// effect.ID of the object it is of, and goes to that object wherever it is
 // (outcome); and the outcomes of the shown object's $EDITOR and of the
 // background work for its views.
-
-// Messages: results of commands, named in the past tense.
-type (
-	// watchedMsg is one event of the watch of the object of, read from
-	// channel ch (nil for a set's, whose watch is the set's), or, closed,
-	// that the watch ended. One of a watch stopped since (the object left
-	// for the browser, or watched again) is dropped.
-	watchedMsg struct {
-		of     objectID
-		ch     <-chan kube.WatchEvent
-		ev     kube.WatchEvent
-		closed bool
-	}
-	// performedMsg is the outcome of one effect of the object of.
-	performedMsg struct {
-		effect model.Effect
-		event  model.Event
-		err    error
-		of     objectID
-	}
-	// retryDueMsg says the delay of RetrySave attempt is over, for the
-	// object of.
-	retryDueMsg struct {
-		of      objectID
-		attempt int
-	}
-	// editorFinishedMsg is $EDITOR's result.
-	editorFinishedMsg struct {
-		text, original string
-		merged         bool
-		err            error
-		// headLines are the lines of kedit's head the file still had at
-		// its top: a line of text is that many lines further in the file.
-		headLines int
-	}
-	// storedDraftsMsg is the outcome of recovering, discarding or keeping
-	// aside stored drafts: the file the draft goes to now, and the kept
-	// file for a draft kept aside.
-	storedDraftsMsg struct {
-		path, kept string
-		// why a draft was kept aside, said with where it is kept.
-		why escape.Text
-		err error
-		// of is the object whose drafts they are.
-		of objectID
-	}
-)
 
 // objectOutcome takes an outcome of an object's commands or watch, and of
 // the background work for the shown object's views; false for any other
@@ -72,31 +25,31 @@ type (
 func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case watchedMsg:
-		cmd = m.outcome(msg.of, msg)
-	case performedMsg:
-		cmd = m.outcome(msg.of, msg)
-	case storedDraftsMsg:
-		cmd = m.outcome(msg.of, msg)
-	case retryDueMsg:
-		cmd = m.outcome(msg.of, msg)
-	case demoWroteMsg, demoStoppedMsg:
+	case effect.Watched:
+		cmd = m.outcome(msg.Of, msg)
+	case effect.Performed:
+		cmd = m.outcome(msg.Of, msg)
+	case effect.StoredDrafts:
+		cmd = m.outcome(msg.Of, msg)
+	case effect.RetryDue:
+		cmd = m.outcome(msg.Of, msg)
+	case effect.DemoWrote, effect.DemoStopped:
 		m, cmd = m.demoWrote(msg)
-	case editorFinishedMsg:
+	case effect.EditorFinished:
 		m, cmd = m.editorDone(msg)
 	case docsReadMsg:
 		m = m.docsRead(msg)
-	case schemaReadMsg:
+	case effect.SchemaRead:
 		m = m.schemaRead(msg)
 	case editor.CheckedMsg:
 		m, cmd = m.editorChecked(msg)
 	case diagnosedMsg:
 		m, cmd = m.diagnosed(msg)
-	case serverCheckedMsg:
+	case effect.ServerChecked:
 		m, cmd = m.serverChecked(msg)
-	case accessCheckedMsg:
+	case effect.AccessChecked:
 		cmd = m.accessChecked(msg)
-	case baseRenderedMsg:
+	case effect.BaseRendered:
 		m, cmd = m.baseRendered(msg)
 	case timeline.HistoryReadMsg, timeline.HistoryDueMsg:
 		// Whatever shows: the rows are ready when the timeline is.
@@ -111,7 +64,7 @@ func (m App) objectOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 // object id, to that object wherever it is: shown, a set's, or left for
 // the browser, one path for each (reach). An outcome of an object let go
 // of is dropped.
-func (m *App) outcome(id objectID, msg tea.Msg) tea.Cmd {
+func (m *App) outcome(id effect.ID, msg tea.Msg) tea.Cmd {
 	st, ok := m.objects.find(id)
 	if !ok {
 		return nil
@@ -137,9 +90,9 @@ func (m *App) reach(st *objectState, msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case st == m.objectState:
-		if w, ok := msg.(watchedMsg); ok {
+		if w, ok := msg.(effect.Watched); ok {
 			m.showConnection()
-			if w.ev.Type == kube.ConnectionChanged {
+			if w.Event.Type == kube.ConnectionChanged {
 				// The in-app editor's server checks follow the connection.
 				cmds = append(cmds, m.serverChecks())
 			}
@@ -172,31 +125,31 @@ func (o *objectState) take(msg tea.Msg) (model.Event, []notice, []tea.Cmd) {
 		}
 	}
 	switch msg := msg.(type) {
-	case performedMsg:
+	case effect.Performed:
 		o.inflight--
-		if seq := storeSeq(msg.effect); seq > 0 {
-			add(o.draftStored(msg.effect, seq, msg.err))
-		} else if msg.err != nil {
-			add(notice{common.ErrorText(msg.err), noticeFailure}, true)
+		if seq := storeSeq(msg.Effect); seq > 0 {
+			add(o.draftStored(msg.Effect, seq, msg.Err))
+		} else if msg.Err != nil {
+			add(notice{common.ErrorText(msg.Err), noticeFailure}, true)
 		}
-		return msg.event, ns, nil
-	case storedDraftsMsg:
+		return msg.Event, ns, nil
+	case effect.StoredDrafts:
 		add(o.storedDrafts(msg))
-	case retryDueMsg:
-		if o.sess != nil && o.sess.RetryWaiting() && o.sess.Failure().Attempt == msg.attempt {
+	case effect.RetryDue:
+		if o.sess != nil && o.sess.RetryWaiting() && o.sess.Failure().Attempt == msg.Attempt {
 			return model.SaveRequested{}, nil, nil
 		}
 		// The user did something else meanwhile (discarded, edited and
 		// saved), or the save was tried already (the server came back).
-	case watchedMsg:
-		if msg.ch != o.events || o.sess == nil {
+	case effect.Watched:
+		if msg.Ch != o.events || o.sess == nil {
 			return nil, nil, nil // a watch stopped since
 		}
-		if msg.closed {
+		if msg.Closed {
 			o.conn, o.connKnown = kube.Connection{State: kube.Stopped}, true
 			return nil, nil, nil
 		}
-		return o.watched(msg.ev), nil, []tea.Cmd{watchCmd(o.id, o.events)}
+		return o.watched(msg.Event), nil, []tea.Cmd{effect.Watch(o.id, o.events)}
 	}
 	return nil, ns, nil
 }
@@ -234,7 +187,7 @@ func (m *App) showConnection() {
 
 // editorDone takes what $EDITOR left, and ends the app if a signal came
 // while it ran.
-func (m App) editorDone(msg editorFinishedMsg) (App, tea.Cmd) {
+func (m App) editorDone(msg effect.EditorFinished) (App, tea.Cmd) {
 	if m.sess == nil {
 		return m, nil // cannot happen: no object is left while $EDITOR runs
 	}

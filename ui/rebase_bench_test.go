@@ -14,6 +14,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/internal/benchkeys"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // The rebase's benchmark: from the 409 to the conflict view drawn, on the
@@ -139,7 +140,7 @@ func rebaseAppTB(b testing.TB, c rebaseCase) App {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m = drive(b, m, editorFinishedMsg{original: text, text: c.mine(text)})
+	m = drive(b, m, effect.EditorFinished{Original: text, Text: c.mine(text)})
 	theirs := r.object()
 	c.theirs(theirs)
 	rv, _ := strconv.Atoi(theirs.GetResourceVersion())

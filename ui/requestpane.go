@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/wire"
 	"github.com/kedit/kedit/ui/requests"
 	"github.com/kedit/kedit/ui/tour"
@@ -19,10 +20,6 @@ import (
 // when it opens and when the log changes while it shows; closed, it costs
 // nothing: no row is read, nothing drawn, and the log's change is not
 // waited on.
-
-// requestsChangedMsg says that the request log kept a row, or changed
-// one, since the pane's opening gen read it.
-type requestsChangedMsg struct{ gen int }
 
 // opensRequests says whether k opens the request pane over the active
 // view: L, unless the view takes it as text (the browser's filter or
@@ -43,34 +40,21 @@ func (m App) openRequests() (App, tea.Cmd) {
 	m.requestsGen++
 	m.requests.SetRows(wire.Rows(m.cfg.Requests))
 	m.requests.Reset()
-	return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen)
-}
-
-// waitRequestsCmd waits until the log changes, for the pane's opening
-// gen; nil without a log.
-func waitRequestsCmd(log *kube.RequestLog, gen int) tea.Cmd {
-	if log == nil {
-		return nil
-	}
-	changed := log.Changed()
-	return func() tea.Msg {
-		<-changed
-		return requestsChangedMsg{gen: gen}
-	}
+	return m, effect.WaitRequests(m.cfg.Requests, m.requestsGen)
 }
 
 // requestsIntent acts on the pane's intents and the log's changes; false
 // for any other message.
 func (m App) requestsIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case requestsChangedMsg:
-		if !m.requestsOpen || msg.gen != m.requestsGen {
+	case effect.RequestsChanged:
+		if !m.requestsOpen || msg.Gen != m.requestsGen {
 			// Closed, or the wait of an earlier opening: the opening
 			// that shows reads the log, and waits, itself.
 			return m, nil, true
 		}
 		m.requests.SetRows(wire.Rows(m.cfg.Requests))
-		return m, waitRequestsCmd(m.cfg.Requests, m.requestsGen), true
+		return m, effect.WaitRequests(m.cfg.Requests, m.requestsGen), true
 	case requests.ShowRequestMsg:
 		if d, ok := wire.Detail(m.cfg.Requests, msg.Seq); ok {
 			m.requests.ShowDetail(d)
@@ -115,10 +99,7 @@ func (m App) theirsReadCmd(target *kube.Target, sess *model.Session, ev model.Ev
 	}
 	path := target.APIPath()
 	// --debug's log may get a line: a file's write, so in a command.
-	return func() tea.Msg {
-		log.TheirsRead(path, rv)
-		return nil
-	}
+	return effect.Do(func() { log.TheirsRead(path, rv) })
 }
 
 // kedit demo --tour: the tour's line (ui/tour) over every view. After

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/internal/benchkeys"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // benchPaneApp is the app on testmap, 120x40 with colours on, its request
@@ -72,7 +73,7 @@ func benchPaneOpen(b *testing.B, log *kube.RequestLog) App {
 // BenchmarkRequestPaneKeystroke is one keystroke with the request pane
 // open over a full log: App.Update and App.View ("move": j and k in
 // turn), and the pane taking a new row of the log (a request sent while
-// it shows: requestsChangedMsg, the rows read and drawn).
+// it shows: effect.RequestsChanged, the rows read and drawn).
 func BenchmarkRequestPaneKeystroke(b *testing.B) {
 	b.Run("move", func(b *testing.B) {
 		m, _, _ := benchPaneApp(b)
@@ -103,7 +104,7 @@ func BenchmarkRequestPaneKeystroke(b *testing.B) {
 			}
 			b.StartTimer()
 			t0 := time.Now()
-			next, _ := m.Update(requestsChangedMsg{gen: m.requestsGen})
+			next, _ := m.Update(effect.RequestsChanged{Gen: m.requestsGen})
 			m = next.(App)
 			_ = m.View()
 			d = append(d, time.Since(t0))

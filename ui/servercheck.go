@@ -1,18 +1,14 @@
 package ui
 
 import (
-	"context"
 	"errors"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
-	"github.com/kedit/kedit/kube/schemacheck"
-	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/editor"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 )
 
@@ -38,29 +34,9 @@ import (
 // why (say.ServerNotAsked), once each time the editor opens. A 409 is no
 // diagnostic: the banner says the object changed.
 
-// ServerCheck asks the API server whether it would take draft, read from
-// text, as the next version of base, with the save's own request sent
-// with dryRun=All (kube.Runner.ServerCheck): each reason of a refusal a
-// diagnostic marked Server on its line of text; an error when the server
-// did not judge (a *kube.ConflictError, a *kube.ForbiddenError, a
-// *kube.UnavailableError, another failure).
-type ServerCheck func(ctx context.Context, base, draft *unstructured.Unstructured, text string) ([]schemacheck.Diagnostic, error)
-
-// serverCheckTimeout bounds one dry run: the editor asks no more while
-// one is out, so a request that hangs must not hold the next for ever.
-const serverCheckTimeout = 15 * time.Second
-
-// serverCheckedMsg is the server's word on text, the draft of the object
-// of: the in-app editor's at version of opening (inEditor), or one back
-// from $EDITOR. err: the server did not judge it.
-type serverCheckedMsg struct {
-	of               objectID
-	inEditor         bool
-	opening, version uint64
-	text             string
-	found            []schemacheck.Diagnostic
-	err              error
-}
+// ServerCheck asks the API server whether it would take a draft
+// (effect.ServerCheck).
+type ServerCheck = effect.ServerCheck
 
 // serverState is what the app keeps of the server's checks of an
 // object's drafts.
@@ -76,24 +52,6 @@ type serverState struct {
 	// back from $EDITOR): each text is asked once, however many answers
 	// (the schema's, the access check's) say it may be.
 	asked string
-}
-
-// serverCheckCmd asks the server's check of msg.text (obj parsed; nil
-// to parse it here, off the UI's goroutine) as the next version of base,
-// and answers with msg.
-func serverCheckCmd(ctx context.Context, check ServerCheck, format model.Format, ref model.ObjectRef, base, obj *unstructured.Unstructured, msg serverCheckedMsg) tea.Cmd {
-	return func() tea.Msg {
-		if obj == nil {
-			if obj = format.ParseDraft(msg.text).Object(); obj == nil {
-				// Not a draft: its own note says why; nothing to ask.
-				return msg
-			}
-		}
-		ctx, cancel := context.WithTimeout(ctx, serverCheckTimeout)
-		defer cancel()
-		msg.found, msg.err = check(ctx, base, obj, msg.text)
-		return msg
-	}
 }
 
 // serverMay reports whether o's drafts may be asked of the server now,
@@ -183,8 +141,8 @@ func (m App) askServer(q editor.ServerCheckMsg) (App, tea.Cmd) {
 	if r := m.sess.Rebase(); m.editingMerged && r != nil {
 		base = r.Theirs.Object
 	}
-	msg := serverCheckedMsg{of: m.id, inEditor: true, opening: q.Opening, version: q.Version, text: q.Text}
-	return m, serverCheckCmd(m.ctx, m.opened.ServerCheck, m.sess.Format(), m.sess.Ref(), base, nil, msg)
+	msg := effect.ServerChecked{Of: m.id, InEditor: true, Opening: q.Opening, Version: q.Version, Text: q.Text}
+	return m, effect.AskServer(m.ctx, m.opened.ServerCheck, m.sess.Format(), base, nil, msg)
 }
 
 // serverCheckDraft asks the server's check of the shown object's draft,
@@ -204,8 +162,8 @@ func (m *App) serverCheckDraft() tea.Cmd {
 		return nil
 	}
 	m.server.asked = d.Text
-	msg := serverCheckedMsg{of: m.id, text: d.Text}
-	return serverCheckCmd(m.ctx, m.opened.ServerCheck, m.sess.Format(), m.sess.Ref(), m.sess.Base().Object, d.Object, msg)
+	msg := effect.ServerChecked{Of: m.id, Text: d.Text}
+	return effect.AskServer(m.ctx, m.opened.ServerCheck, m.sess.Format(), m.sess.Base().Object, d.Object, msg)
 }
 
 // serverChecked takes the server's word on a draft: the object keeps it
@@ -214,43 +172,43 @@ func (m *App) serverCheckDraft() tea.Cmd {
 // again); for a draft back from $EDITOR, the status bar says it. A dry
 // run the server did not judge says why, once, and a user who may not
 // update the object, or no server, turns the checks off.
-func (m App) serverChecked(msg serverCheckedMsg) (App, tea.Cmd) {
-	st, shown := m.whose(msg.of)
+func (m App) serverChecked(msg effect.ServerChecked) (App, tea.Cmd) {
+	st, shown := m.whose(msg.Of)
 	if st == nil {
 		return m, nil // let go of meanwhile
 	}
-	if msg.err == nil {
-		st.diag.server, st.diag.serverText = msg.found, msg.text
+	if msg.Err == nil {
+		st.diag.server, st.diag.serverText = msg.Found, msg.Text
 	}
-	st.serverFailed(msg.err)
+	st.serverFailed(msg.Err)
 	if !shown {
 		return m, nil
 	}
-	if msg.inEditor {
+	if msg.InEditor {
 		var ds []editor.Diagnostic
-		if msg.err == nil {
-			ds = m.editorDiagnostics(msg.found)
+		if msg.Err == nil {
+			ds = m.editorDiagnostics(msg.Found)
 		}
-		cmd := m.editor.ServerChecked(msg.opening, msg.version, ds)
-		if msg.err != nil {
+		cmd := m.editor.ServerChecked(msg.Opening, msg.Version, ds)
+		if msg.Err != nil {
 			cmd = tea.Batch(cmd, m.serverChecks())
-			m.sayServerNotAsked(msg.err)
+			m.sayServerNotAsked(msg.Err)
 		}
 		return m, cmd
 	}
-	if msg.err != nil {
+	if msg.Err != nil {
 		// Not judged: the same text may be asked again.
 		st.server.asked = ""
-		m.sayServerNotAsked(msg.err)
+		m.sayServerNotAsked(msg.Err)
 		return m, nil
 	}
-	if d := m.sess.Draft(); d == nil || d.Text != msg.text {
+	if d := m.sess.Draft(); d == nil || d.Text != msg.Text {
 		return m, nil
 	}
-	if refused := refusedOf(msg.found); len(refused) > 0 {
+	if refused := refusedOf(msg.Found); len(refused) > 0 {
 		m.status.Error(m.diagnosticsText(refused))
-	} else if len(msg.found) > 0 {
-		m.status.Info(m.droppedText(msg.found))
+	} else if len(msg.Found) > 0 {
+		m.status.Info(m.droppedText(msg.Found))
 	}
 	return m, nil
 }

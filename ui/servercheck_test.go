@@ -18,6 +18,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/kube/schemacheck"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/wire"
 	"github.com/kedit/kedit/ui/textedit"
 )
@@ -293,7 +294,7 @@ func TestServerChecksTheDraftFromEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := strings.Replace(text, "data:\n", "data:\n  baz: \"-1\"\n", 1)
-	m = drive(t, m, editorFinishedMsg{original: text, text: bad, headLines: 1})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: bad, HeadLines: 1})
 	if v := plain(m); !strings.Contains(v, "the server refuses 1 field: line "+strconv.Itoa(lineOf(bad, "baz:")+1)+": baz: Invalid value") {
 		t.Fatalf("the dry run's refusal is not said with its line in the file:\n%s", v)
 	}
@@ -362,11 +363,11 @@ func TestServerChecksTheDraftBackBeforeTheRight(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := strings.Replace(text, "data:\n", "data:\n  baz: \"-1\"\n", 1)
-	m = drive(t, m, editorFinishedMsg{original: text, text: bad, headLines: 1})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: bad, HeadLines: 1})
 	if n := len(r.checks.asked()); n != 0 {
 		t.Fatalf("%d dry runs before the access check answered", n)
 	}
-	m = drive(t, m, accessCheckedMsg{of: m.id})
+	m = drive(t, m, effect.AccessChecked{Of: m.id})
 	if n := len(r.checks.asked()); n != 1 {
 		t.Fatalf("%d dry runs once the access check said yes, want 1", n)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
@@ -56,30 +57,6 @@ type setState struct {
 	gitOps []int
 }
 
-// Messages of the set's watch.
-type (
-	setWatchedMsg struct {
-		ch <-chan kube.SetEvent
-		ev kube.SetEvent
-	}
-	setWatchClosedMsg struct{}
-)
-
-// setWatchCmd reads the next event of the set's watch; the app returns it
-// again after each one.
-func setWatchCmd(ch <-chan kube.SetEvent) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return setWatchClosedMsg{}
-		}
-		return setWatchedMsg{ch, ev}
-	}
-}
-
 // startSet shows set s and starts its watch.
 func (m *App) startSet(s *Set) tea.Cmd {
 	st := &setState{shown: -1}
@@ -118,7 +95,7 @@ func (m *App) startSet(s *Set) tea.Cmd {
 		return nil
 	}
 	st.events = w.Events()
-	return setWatchCmd(st.events)
+	return effect.WatchSet(st.events)
 }
 
 // member returns object i's state, shown or not.
@@ -128,21 +105,21 @@ func (m *App) member(i int) *objectState {
 
 // setOutcome takes an outcome of the set's commands: its watch and the
 // edit of several objects in $EDITOR; false for any other message. (The
-// outcomes of each object's commands find it by their objectID.)
+// outcomes of each object's commands find it by their effect.ID.)
 func (m App) setOutcome(msg tea.Msg) (App, tea.Cmd, bool) {
 	if m.set == nil {
 		return m, nil, false
 	}
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case setWatchedMsg:
-		if msg.ch == m.set.events {
-			cmd = m.setWatched(msg.ev)
-			cmd = tea.Batch(cmd, setWatchCmd(m.set.events))
+	case effect.SetWatched:
+		if msg.Ch == m.set.events {
+			cmd = m.setWatched(msg.Event)
+			cmd = tea.Batch(cmd, effect.WatchSet(m.set.events))
 		}
-	case setWatchClosedMsg:
-		cmd = m.setConnection(watchedMsg{closed: true}, kube.Connection{State: kube.Stopped})
-	case editorFinishedMsg:
+	case effect.SetWatchClosed:
+		cmd = m.setConnection(effect.Watched{Closed: true}, kube.Connection{State: kube.Stopped})
+	case effect.EditorFinished:
 		if m.set.edit == nil {
 			return m, nil, false // the object shown's
 		}
@@ -189,25 +166,25 @@ func (m App) setIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 func (m *App) setWatched(ev kube.SetEvent) tea.Cmd {
 	s := m.set
 	if ev.Member < 0 {
-		return m.setConnection(watchedMsg{ev: ev.Event}, ev.Event.Connection)
+		return m.setConnection(effect.Watched{Event: ev.Event}, ev.Event.Connection)
 	}
 	if ev.Member >= len(s.states) {
 		return nil
 	}
 	id := s.states[ev.Member].id
-	return m.outcome(id, watchedMsg{of: id, ev: ev.Event})
+	return m.outcome(id, effect.Watched{Of: id, Event: ev.Event})
 }
 
 // setConnection takes the set's connection state c, which msg brings to
 // each of its objects (a save waiting out its back-off goes once the
 // server answers again).
-func (m *App) setConnection(msg watchedMsg, c kube.Connection) tea.Cmd {
+func (m *App) setConnection(msg effect.Watched, c kube.Connection) tea.Cmd {
 	s := m.set
 	s.conn = c
 	m.setView.SetConnection(say.Connection(c))
 	var cmds []tea.Cmd
 	for _, st := range s.states {
-		msg.of = st.id
+		msg.Of = st.id
 		cmds = append(cmds, m.reach(st, msg))
 	}
 	m.refreshSet()
@@ -311,7 +288,7 @@ type SetWatcher interface {
 }
 
 // Each object of the set, shown or not, is one object as any other: its
-// outcomes find it by its objectID (App.outcome), and the save round goes
+// outcomes find it by its effect.ID (App.outcome), and the save round goes
 // on after each of its events (App.apply).
 
 // pumpSet sends what the save round may send now.
@@ -336,7 +313,7 @@ func (m *App) runSetEffects(effects []model.SetEffect) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// memberOf finds the object st in the set, by its objectID.
+// memberOf finds the object st in the set, by its effect.ID.
 func (m *App) memberOf(st *objectState) (int, bool) {
 	if st == nil {
 		return -1, false
@@ -345,7 +322,7 @@ func (m *App) memberOf(st *objectState) (int, bool) {
 }
 
 // memberByID finds the object id names in the set.
-func (m *App) memberByID(id objectID) (int, bool) {
+func (m *App) memberByID(id effect.ID) (int, bool) {
 	if m.set == nil {
 		return -1, false
 	}

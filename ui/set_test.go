@@ -11,11 +11,12 @@ import (
 
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/objectset"
 )
 
 // fakeSetWatch is a set's watch whose events the test hands the app
-// (setWatchedMsg), as the fake watches of single objects do.
+// (effect.SetWatched), as the fake watches of single objects do.
 type fakeSetWatch struct{ stopped bool }
 
 func (w *fakeSetWatch) Events() <-chan kube.SetEvent { return nil }
@@ -53,11 +54,11 @@ func setEdit(t testing.TB, m App, change func(string) string) App {
 	t.Helper()
 	m = pressE(t, m)
 	text := m.set.edit.Text
-	return drive(t, m, editorFinishedMsg{original: text, text: change(text)})
+	return drive(t, m, effect.EditorFinished{Original: text, Text: change(text)})
 }
 
 // pressE presses e on the set; the $EDITOR it starts is the test's to
-// answer (editorFinishedMsg), so its command is not run.
+// answer (effect.EditorFinished), so its command is not run.
 func pressE(t testing.TB, m App) App {
 	t.Helper()
 	next, cmd := m.Update(keyMsg("e"))
@@ -167,7 +168,7 @@ func TestSetJSONEditSaveConflictResolved(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "left out of the JSON file, its text in another format: configmaps/c (edited in YAML); enter edits it") {
 		t.Errorf("the status does not say c was left out:\n%s", s)
 	}
-	m = drive(t, m, editorFinishedMsg{original: e.Text, text: strings.ReplaceAll(e.Text, `"foo": "1"`, `"foo": "mine"`)})
+	m = drive(t, m, effect.EditorFinished{Original: e.Text, Text: strings.ReplaceAll(e.Text, `"foo": "1"`, `"foo": "mine"`)})
 	// $EDITOR hid the status bar: what was left out is said again.
 	if s := plain(m); !strings.Contains(s, "2 drafts edited (configmaps/a, configmaps/b); left out of the JSON file, its text in another format: configmaps/c") {
 		t.Errorf("back from $EDITOR, the status does not say c was left out:\n%s", s)
@@ -216,14 +217,14 @@ func TestSetEditLeftOutSaidAfterEditor(t *testing.T) {
 	m.set.model.Session(1).SetFormat(model.FormatYAML)
 	m = pressE(t, m)
 	text := m.set.edit.Text
-	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: text})
 	if s := plain(m); !strings.Contains(s, "no change; left out of the JSON file, its text in another format: configmaps/b (edited in YAML); enter edits it") {
 		t.Errorf("the status:\n%s", s)
 	}
 	m.set.model.Session(1).SetFormat(model.FormatJSON)
 	m = pressE(t, m)
 	text = m.set.edit.Text
-	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: text})
 	if s := plain(m); !strings.Contains(s, "no change") || strings.Contains(s, "left out") {
 		t.Errorf("the words of an edit are said with that edit only:\n%s", s)
 	}
@@ -378,7 +379,7 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 	flux := live.Object.DeepCopy()
 	flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
 	flux.SetResourceVersion("11")
-	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
+	m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
 	r := runnerOf(c, "a")
 	r.server = flux.DeepCopy()
 	m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })
@@ -424,12 +425,12 @@ func TestSetAsksBeforeSavingGitOpsObjects(t *testing.T) {
 func TestSetWatchReachesEachObject(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
-	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
 	if !strings.Contains(plain(m), "connected") {
 		t.Errorf("the header:\n%s", plain(m))
 	}
 	live, _ := m.set.model.Session(1).Live()
-	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 1, Event: kube.WatchEvent{Type: kube.ObjectDeleted, Object: live.Object}}})
+	m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: 1, Event: kube.WatchEvent{Type: kube.ObjectDeleted, Object: live.Object}}})
 	if rowOf(t, m, "b").Status.State != model.MemberDeleted {
 		t.Errorf("b: %+v", rowOf(t, m, "b"))
 	}
@@ -439,7 +440,7 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 	o := theirs.Object.DeepCopy()
 	_ = unstructured.SetNestedField(o.Object, "theirs", "data", "bar")
 	o.SetResourceVersion("12")
-	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: o, ResourceVersion: "12"}}})
+	m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: 0, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: o, ResourceVersion: "12"}}})
 	if s := plain(m); !strings.Contains(s, "changed on server: rv 10 -> 12") || !strings.Contains(s, "connected") {
 		t.Errorf("the object shown:\n%s", s)
 	}
@@ -459,8 +460,8 @@ func TestSetWatchReachesEachObject(t *testing.T) {
 func TestSetWatchStoppedIsSaid(t *testing.T) {
 	c := newFakeCluster(t)
 	m := setApp(t, c, 160, 30, "a", "b")
-	m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
-	m = drive(t, m, setWatchClosedMsg{})
+	m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: -1, Event: kube.WatchEvent{Type: kube.ConnectionChanged, Connection: kube.Connection{State: kube.Connected}}}})
+	m = drive(t, m, effect.SetWatchClosed{})
 	if s := plain(m); !strings.Contains(s, "watch stopped") || strings.Contains(s, "refused") {
 		t.Errorf("the set's header once its watch ended:\n%s", s)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/say"
 	"github.com/kedit/kedit/ui/objectset"
 )
@@ -224,14 +225,14 @@ func (m App) answerSetRecover(a common.AnswerMsg) (App, tea.Cmd) {
 		switch {
 		case errors.As(err, &stale):
 			st.inflight++
-			cmds = append(cmds, cmd, keepAsideCmd(st.id, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
+			cmds = append(cmds, cmd, effect.KeepAside(st.id, st.drafts, d.Path, "the stored draft cannot be recovered: "+common.ErrorText(err)))
 		case err != nil:
 			m.noteMember(i, notice{common.ErrorText(err), noticeFailure})
 			cmds = append(cmds, cmd)
 		default:
 			recovered++
 			st.inflight++
-			cmds = append(cmds, tea.Sequence(adoptCmd(st.id, st.drafts, d.Path), cmd))
+			cmds = append(cmds, tea.Sequence(effect.Adopt(st.id, st.drafts, d.Path), cmd))
 		}
 	}
 	m.status.Info(escape.Textf("%s recovered; other stored drafts stay on disk (kedit drafts lists them)", words.Count(recovered, "draft")))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // lineOf is the 1-based line of text holding sub, 0 for none.
@@ -76,7 +77,7 @@ func TestSetListFileDiagnostics(t *testing.T) {
 	if named == 0 || named != lineOf(file, "baz: typed") {
 		t.Fatalf("the head %q names line %d; baz is on line %d of\n%s", head, named, lineOf(file, "baz: typed"), file)
 	}
-	m = drive(t, m, editorFinishedMsg{original: e.Text, text: e.Text})
+	m = drive(t, m, effect.EditorFinished{Original: e.Text, Text: e.Text})
 	m = drive(t, m, keys("s")...)
 	if runnerOf(c, "a").saves != 1 || runnerOf(c, "b").saves != 1 {
 		t.Fatalf("s again did not send both drafts (%d, %d saves):\n%s", runnerOf(c, "a").saves, runnerOf(c, "b").saves, plain(m))

@@ -13,6 +13,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/internal/editfile"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // The edit of several objects in one $EDITOR file: the file in the set's
@@ -65,7 +66,7 @@ func (m *App) editSet(members []int) tea.Cmd {
 		return nil
 	}
 	s.edit, m.life.editorOpen = e, true
-	return editCmd(editfile.Head{Refused: m.setRefusedHead(e)}, e.Text, false, e.Format)
+	return effect.Edit(editfile.Head{Refused: m.setRefusedHead(e)}, e.Text, false, e.Format)
 }
 
 // apartText says which objects an edit left out for their format, and
@@ -95,19 +96,19 @@ func (m App) apartText(e *model.SetEdit) escape.Text {
 
 // setEditorFinished splits what $EDITOR left back into the objects'
 // drafts.
-func (m App) setEditorFinished(msg editorFinishedMsg) (App, tea.Cmd) {
+func (m App) setEditorFinished(msg effect.EditorFinished) (App, tea.Cmd) {
 	s := m.set
 	e, left := s.edit, s.editLeft
 	s.edit, s.editLeft = nil, ""
 	switch {
-	case msg.err != nil:
-		m.status.Error("editor: " + common.ErrorText(msg.err) + " (every draft is unchanged)")
+	case msg.Err != nil:
+		m.status.Error("editor: " + common.ErrorText(msg.Err) + " (every draft is unchanged)")
 		return m, nil
-	case msg.text == msg.original && !s.model.Edited():
+	case msg.Text == msg.Original && !s.model.Edited():
 		m.status.Info(withLeft("no change", left))
 		return m, nil
 	}
-	effects, rep, err := s.model.TakeEdit(e, msg.text)
+	effects, rep, err := s.model.TakeEdit(e, msg.Text)
 	cmd := m.runSetEffects(effects)
 	var te *model.SetTextError
 	var added *model.AddedError

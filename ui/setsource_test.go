@@ -8,6 +8,7 @@ import (
 
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // g at a set's GitOps question writes the drafts of its GitOps objects to
@@ -48,7 +49,7 @@ func TestSetGitOpsQuestionWritesTheSource(t *testing.T) {
 				flux := live.Object.DeepCopy()
 				flux.SetLabels(map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"})
 				flux.SetResourceVersion("11")
-				m = drive(t, m, setWatchedMsg{ev: kube.SetEvent{Member: i, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
+				m = drive(t, m, effect.SetWatched{Event: kube.SetEvent{Member: i, Event: kube.WatchEvent{Type: kube.ObjectModified, Object: flux, ResourceVersion: "11"}}})
 				runnerOf(c, n).server = flux.DeepCopy()
 			}
 			m = setEdit(t, m, func(s string) string { return strings.ReplaceAll(s, `foo: "1"`, `foo: mine`) })

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/sourceplan"
 )
 
@@ -14,8 +15,8 @@ import (
 func TestSourceAlreadyHoldingTheDraftIsSaid(t *testing.T) {
 	m := newApp(t, 120, 30, &fakeRunner{})
 	held := fmt.Errorf("%w (.data.foo): nothing to write", source.ErrAlreadyHeld)
-	got, _ := m.Update(sourcePlannedMsg{of: []objectID{m.id}, back: screenObject,
-		failed: []sourceplan.Failure{{Ref: "v1/ConfigMap rb/testmap", Err: held}}})
+	got, _ := m.Update(effect.SourcePlanned{Of: []effect.ID{m.id},
+		Failed: []sourceplan.Failure{{Ref: "v1/ConfigMap rb/testmap", Err: held}}})
 	a := got.(App)
 	status := string(a.status.Text())
 	if !strings.Contains(status, "the source already holds it (.data.foo): nothing to write") || strings.Contains(status, "not written") || strings.Contains(status, "uncommitted") {

@@ -9,6 +9,7 @@ import (
 	"github.com/kedit/kedit/internal/words"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/source"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/sourceplan"
 	"github.com/kedit/kedit/ui/sourcediff"
 )
@@ -27,24 +28,6 @@ type writeBack struct {
 	back  screen
 }
 
-// sourcePlannedMsg is the planned edits of the drafts of objects in their
-// sources, one for each object whose edit could be planned, and why the
-// others' could not; back is the screen the source diff goes back to.
-type sourcePlannedMsg struct {
-	// of are the objects whose drafts they are.
-	of     []objectID
-	back   screen
-	plans  []sourceplan.Plan
-	failed []sourceplan.Failure
-}
-
-// sourceWrittenMsg says the files were written (and committed on branch).
-type sourceWrittenMsg struct {
-	files  int
-	branch string
-	err    error
-}
-
 // planSource plans, in a command, the edits of the drafts of objects sts
 // (the object shown, or a set's GitOps objects) in their sources: each
 // found under Config.SourceDir (else the git work tree of the current
@@ -54,7 +37,7 @@ type sourceWrittenMsg struct {
 // source diff goes back to.
 func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
 	var drafts []sourceplan.Draft
-	var ids []objectID
+	var ids []effect.ID
 	for _, st := range sts {
 		d := st.sess.Draft()
 		if d == nil || d.Object == nil || st.sess.Base().Object == nil {
@@ -73,40 +56,39 @@ func (m App) planSource(back screen, sts ...*objectState) (App, tea.Cmd) {
 	if back == screenObject {
 		m.status.Info("finding the object's source ...")
 	}
-	dir, ctx := m.cfg.SourceDir, m.ctx
-	return m, func() tea.Msg {
-		plans, failed := sourceplan.PlanAll(ctx, dir, drafts)
-		return sourcePlannedMsg{of: ids, back: back, plans: plans, failed: failed}
-	}
+	return m, effect.PlanSource(m.ctx, m.cfg.SourceDir, drafts, ids, back == screenSet)
 }
 
 // sourcePlanned shows the planned edits in the source diff, or says why
 // none could be planned: of the object shown, unless it was left
 // meanwhile (its draft is kept), or of the set's objects.
-func (m App) sourcePlanned(msg sourcePlannedMsg) App {
+func (m App) sourcePlanned(msg effect.SourcePlanned) App {
 	switch {
-	case msg.back == screenSet && m.set == nil:
+	case msg.Set && m.set == nil:
 		return m
-	case msg.back != screenSet:
-		if _, shown := m.whose(msg.of[0]); !shown {
+	case !msg.Set:
+		if _, shown := m.whose(msg.Of[0]); !shown {
 			return m
 		}
 	}
-	if len(msg.plans) == 0 && msg.back != screenSet && len(msg.failed) == 1 && errors.Is(msg.failed[0].Err, source.ErrAlreadyHeld) {
-		m.status.Info(escape.Safe(msg.failed[0].Err.Error()))
+	if len(msg.Plans) == 0 && !msg.Set && len(msg.Failed) == 1 && errors.Is(msg.Failed[0].Err, source.ErrAlreadyHeld) {
+		m.status.Info(escape.Safe(msg.Failed[0].Err.Error()))
 		return m
 	}
-	if len(msg.plans) == 0 {
-		m.status.Error("not written to the source: " + escape.Safe(sourceplan.FailuresText(msg.failed, msg.back == screenSet)))
+	if len(msg.Plans) == 0 {
+		m.status.Error("not written to the source: " + escape.Safe(sourceplan.FailuresText(msg.Failed, msg.Set)))
 		return m
 	}
-	w := &writeBack{back: msg.back}
-	for _, p := range msg.plans {
+	w := &writeBack{back: screenObject}
+	if msg.Set {
+		w.back = screenSet
+	}
+	for _, p := range msg.Plans {
 		w.edits, w.refs = append(w.edits, p.Edit), append(w.refs, p.Src.Ref)
 	}
-	c := sourceplan.SetContent(msg.plans, msg.failed)
-	if msg.back != screenSet {
-		c = sourceplan.OneContent(msg.plans[0])
+	c := sourceplan.SetContent(msg.Plans, msg.Failed)
+	if !msg.Set {
+		c = sourceplan.OneContent(msg.Plans[0])
 	}
 	m.writeBack = w
 	m.sourceView.SetContent(c)
@@ -138,34 +120,15 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		m.status.Info("writing the files ...")
-		return m, func() tea.Msg {
-			var out sourceWrittenMsg
-			// A set's edits, planned one on another, are written as one:
-			// every file is checked before any is written. c commits
-			// them on a new branch instead, the checkout left as it is.
-			all, err := source.Combine(w.edits)
-			switch {
-			case err != nil:
-			case msg.Commit:
-				out.branch, err = source.CommitAll(w.edits, w.refs)
-			default:
-				err = all.Write()
-			}
-			if err != nil {
-				out.err = err
-				return out
-			}
-			out.files = len(all.Files)
-			return out
-		}, true
-	case sourcePlannedMsg:
+		return m, effect.WriteSource(w.edits, w.refs, msg.Commit), true
+	case effect.SourcePlanned:
 		return m.sourcePlanned(msg), nil, true
-	case sourceFoundMsg:
+	case effect.SourceFound:
 		m.sourceFound(msg)
 		return m, nil, true
-	case sourceWrittenMsg:
-		if msg.err != nil {
-			m.status.Error("not written: " + escape.Safe(msg.err.Error()))
+	case effect.SourceWritten:
+		if msg.Err != nil {
+			m.status.Error("not written: " + escape.Safe(msg.Err.Error()))
 			return m, nil, true
 		}
 		back := screenObject
@@ -174,9 +137,9 @@ func (m App) sourceIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 		}
 		m.writeBack = nil
 		m.goTo(back)
-		said := "wrote " + words.Count(msg.files, "file") + " of the source"
-		if msg.branch != "" {
-			said = "committed " + words.Count(msg.files, "file") + " of the source on branch " + msg.branch + " (not pushed; your checkout is as it was)"
+		said := "wrote " + words.Count(msg.Files, "file") + " of the source"
+		if msg.Branch != "" {
+			said = "committed " + words.Count(msg.Files, "file") + " of the source on branch " + msg.Branch + " (not pushed; your checkout is as it was)"
 		}
 		if back == screenObject && m.sess.Draft() != nil {
 			said += "; the live object is not saved, the draft is kept"
@@ -209,13 +172,6 @@ type sourceLineState struct {
 	line  escape.Text
 }
 
-// sourceFoundMsg is the object view's line of the object's source; ""
-// says nothing.
-type sourceFoundMsg struct {
-	of   objectID
-	line escape.Text
-}
-
 // findSourceOnce finds the shown object's source once, off the UI
 // goroutine.
 func (m *App) findSourceOnce() tea.Cmd {
@@ -238,15 +194,13 @@ func (m *App) findSourceOnce() tea.Cmd {
 		readPath = m.opened.GitOpsPath
 	}
 	ctx, id, obj := m.ctx, m.id, base.DeepCopy()
-	return func() tea.Msg {
-		return sourceFoundMsg{of: id, line: sourceplan.Line(ctx, dir, obj, readPath)}
-	}
+	return effect.FindSource(id, func() escape.Text { return sourceplan.Line(ctx, dir, obj, readPath) })
 }
 
 // sourceFound gives the object its source's line.
-func (m *App) sourceFound(msg sourceFoundMsg) {
-	if st, _ := m.whose(msg.of); st != nil {
-		st.srcLine.line = msg.line
+func (m *App) sourceFound(msg effect.SourceFound) {
+	if st, _ := m.whose(msg.Of); st != nil {
+		st.srcLine.line = msg.Line
 	}
 	m.refresh()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kedit/kedit/internal/testseed"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/effect"
 )
 
 // A status line describes the state it was made for and goes when that
@@ -88,12 +89,12 @@ func TestStatusNoChangeGoesAfterAHandResolvedMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: merged})
+	m = drive(t, m, effect.EditorFinished{Merged: true, Original: merged, Text: merged})
 	if got := m.status.Text(); got != "no change" {
 		t.Fatalf("$EDITOR left without a change says %q", got)
 	}
 	resolved := strings.Replace(mustRender(t, m.Session().Rebase().Theirs.Object), "foo: theirs", "foo: both", 1)
-	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: resolved})
+	m = drive(t, m, effect.EditorFinished{Merged: true, Original: merged, Text: resolved})
 	if m.Session().Rebase() != nil {
 		t.Fatal("the merge resolved by hand was not taken")
 	}
@@ -263,7 +264,7 @@ func (w *statusWalker) step() {
 				// Resolved by hand: theirs with a value of mine's.
 				text = strings.Replace(mustRender(w.t, s.Rebase().Theirs.Object), "foo: ", "foo: hand-", 1)
 			}
-			w.send("e(merged "+what+")", editorFinishedMsg{merged: true, original: merged, text: text})
+			w.send("e(merged "+what+")", effect.EditorFinished{Merged: true, Original: merged, Text: text})
 		default:
 			w.send(k, keyMsg(k))
 		}
@@ -275,7 +276,7 @@ func (w *statusWalker) step() {
 				w.t.Fatal(err)
 			}
 			what, edited := w.editorText(text)
-			w.send("e("+what+")", editorFinishedMsg{original: text, text: edited})
+			w.send("e("+what+")", effect.EditorFinished{Original: text, Text: edited})
 		default:
 			w.send(k, keyMsg(k))
 		}

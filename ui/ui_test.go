@@ -23,6 +23,7 @@ import (
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/browser"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/uitest"
 )
 
@@ -195,8 +196,8 @@ func drive(t testing.TB, m App, msgs ...tea.Msg) App {
 type shownWatchEvent kube.WatchEvent
 
 // shownWatched is ev as the watch of the object m shows brings it.
-func shownWatched(m App, ev kube.WatchEvent) watchedMsg {
-	return watchedMsg{of: m.id, ch: m.events, ev: ev}
+func shownWatched(m App, ev kube.WatchEvent) effect.Watched {
+	return effect.Watched{Of: m.id, Ch: m.events, Event: ev}
 }
 
 // send hands msg to Update and starts the command it returns.
@@ -221,7 +222,7 @@ func (d *driver) send(msg tea.Msg) {
 	if t := reflect.TypeOf(msg); strings.HasSuffix(t.PkgPath(), "bubbles/cursor") {
 		return // the editor's cursor blinks for ever
 	} else if strings.HasSuffix(t.PkgPath(), "charmbracelet/bubbletea") && t.Name() == "execMsg" {
-		d.t.Fatal("the driver cannot run an external program: send editorFinishedMsg instead")
+		d.t.Fatal("the driver cannot run an external program: send effect.EditorFinished instead")
 	}
 	if d.quit {
 		return // the program has ended
@@ -402,7 +403,7 @@ func edit(t testing.TB, m App, old, new string) App {
 	if !strings.Contains(text, old) {
 		t.Fatalf("no %q in the draft:\n%s", old, text)
 	}
-	return drive(t, m, editorFinishedMsg{original: text, text: strings.Replace(text, old, new, 1)})
+	return drive(t, m, effect.EditorFinished{Original: text, Text: strings.Replace(text, old, new, 1)})
 }
 
 // theirsWrite changes testmap on the server as kubectl patch would, and

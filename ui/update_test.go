@@ -17,6 +17,7 @@ import (
 	"github.com/kedit/kedit/model"
 	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/conflict"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/statusbar"
 )
 
@@ -180,18 +181,18 @@ func TestDiscardAsks(t *testing.T) {
 func TestEditorResults(t *testing.T) {
 	m := newApp(t, 80, 24, nil)
 	text, _ := m.Session().DraftText()
-	m = drive(t, m, editorFinishedMsg{original: text, text: text})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: text})
 	if m.Session().Draft() != nil || m.status.Text() != "no change" {
 		t.Errorf("an unchanged file made a draft, or says %q", m.status.Text())
 	}
-	m = drive(t, m, editorFinishedMsg{original: text, text: "data: [unclosed\n"})
+	m = drive(t, m, effect.EditorFinished{Original: text, Text: "data: [unclosed\n"})
 	if d := m.Session().Draft(); d == nil || d.Text != "data: [unclosed\n" {
 		t.Fatal("invalid YAML was not kept as the draft")
 	}
 	if got := m.status.Text(); !strings.Contains(got, "cannot be saved") {
 		t.Errorf("invalid YAML says %q", got)
 	}
-	m = drive(t, m, editorFinishedMsg{original: text, err: errString("exit status 1")})
+	m = drive(t, m, effect.EditorFinished{Original: text, Err: errString("exit status 1")})
 	if m.Session().Draft().Text != "data: [unclosed\n" || !strings.Contains(m.status.Text(), "editor: exit status 1") {
 		t.Errorf("a failed editor changed the draft or says %q", m.status.Text())
 	}
@@ -245,7 +246,7 @@ func TestWatchEvents(t *testing.T) {
 		t.Errorf("live is rv %s after the event", live.ResourceVersion)
 	}
 	close(ch)
-	next, _ = m.Update(watchCmd(m.id, ch)())
+	next, _ = m.Update(effect.Watch(m.id, ch)())
 	m = next.(App)
 	if !strings.Contains(plain(m), "watch stopped") {
 		t.Error("a closed watch is not shown")
@@ -260,7 +261,7 @@ func TestServerTextIsEscaped(t *testing.T) {
 	}
 	m := drive(t, New(Config{Object: &Object{Session: sess}}), tea.WindowSizeMsg{Width: 120, Height: 40})
 	// The draft is the user's text, but it holds the server's values.
-	m = drive(t, m, editorFinishedMsg{original: "", text: "data:\n  evil: \"\x1b[2J\"\nraw: \x1b]52;c;x\x07\n"})
+	m = drive(t, m, effect.EditorFinished{Original: "", Text: "data:\n  evil: \"\x1b[2J\"\nraw: \x1b]52;c;x\x07\n"})
 	for _, k := range []string{"", "d", "f"} {
 		if k != "" {
 			m = drive(t, m, keys(k)...)
@@ -343,7 +344,7 @@ func TestMergedEditedWithBlockLeft(t *testing.T) {
 		t.Fatalf("merged text %q, %v: want a conflict block", merged, err)
 	}
 	edited := merged + "# looked at it\n"
-	m = drive(t, m, editorFinishedMsg{merged: true, original: merged, text: edited})
+	m = drive(t, m, effect.EditorFinished{Merged: true, Original: merged, Text: edited})
 	if got := m.status.Text(); !strings.Contains(got, ".data.foo") || !strings.Contains(got, "resolutions are kept") {
 		t.Errorf("status %q does not name the field of the block left in", got)
 	}
@@ -487,11 +488,11 @@ func mustRender(t *testing.T, obj *unstructured.Unstructured) string {
 
 func TestSecretDraftInMemoryIsInformationNotError(t *testing.T) {
 	m := newApp(t, 120, 40, &fakeRunner{})
-	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 1}, err: &drafts.SecretError{Target: "secrets/db"}})
+	m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 1}, Err: &drafts.SecretError{Target: "secrets/db"}})
 	if m.status.Kind() != statusbar.KindInfo || !strings.Contains(m.status.Text(), "kept in memory only") {
 		t.Errorf("status %v %q, want information that the draft stays in memory", m.status.Kind(), m.status.Text())
 	}
-	m = drive(t, m, performedMsg{of: m.id, effect: model.WriteDraft{Seq: 2}, err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
+	m = drive(t, m, effect.Performed{Of: m.id, Effect: model.WriteDraft{Seq: 2}, Err: &drafts.WriteError{Path: "/x.yaml", Err: errors.New("disk full")}})
 	if m.status.Kind() != statusbar.KindError {
 		t.Errorf("a failed draft write is shown as %v, want an error", m.status.Kind())
 	}

@@ -6,9 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/statusbar"
 )
 
@@ -168,15 +167,6 @@ func (m App) statusState() statusbar.State {
 	return st
 }
 
-// baseRenderedMsg is base's text, rendered in the background for the
-// object of in its session's format.
-type baseRenderedMsg struct {
-	of     objectID
-	obj    *unstructured.Unstructured
-	format model.Format
-	text   string
-}
-
 // warmDraftText renders the shown object's text in the background while
 // there is no draft, so that e and i open at once instead of rendering
 // it first (tens of milliseconds for a mebibyte). One render at a time.
@@ -189,21 +179,14 @@ func (m *App) warmDraftText() tea.Cmd {
 		return nil
 	}
 	m.life.warming = true
-	id, format := m.id, m.sess.Format()
-	return func() tea.Msg {
-		text, err := format.Render(obj)
-		if err != nil {
-			return baseRenderedMsg{of: id} // DraftText says why, when asked
-		}
-		return baseRenderedMsg{of: id, obj: obj, format: format, text: text}
-	}
+	return effect.Render(m.id, m.sess.Format(), obj)
 }
 
 // baseRendered hands a background render to its session.
-func (m App) baseRendered(msg baseRenderedMsg) (App, tea.Cmd) {
+func (m App) baseRendered(msg effect.BaseRendered) (App, tea.Cmd) {
 	m.life.warming = false
-	if _, shown := m.whose(msg.of); shown && m.sess != nil && msg.obj != nil {
-		m.sess.SetBaseText(msg.obj, msg.format, msg.text)
+	if _, shown := m.whose(msg.Of); shown && m.sess != nil && msg.Obj != nil {
+		m.sess.SetBaseText(msg.Obj, msg.Format, msg.Text)
 	}
 	return m, nil
 }
