@@ -63,7 +63,7 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	}
 	s.round, s.declined, s.roundSaid = round.Queued, round.Skipped, false
 	s.merges, s.cleanMerges = round.Merges, round.Clean
-	text := roundText(round)
+	text := say.Round(round)
 	if len(round.Skipped) > 0 {
 		text += "; not " + m.setNames(round.Skipped) + " (declined)"
 	}
@@ -73,29 +73,6 @@ func (m *App) saveSet(confirmed bool, declined []int) tea.Cmd {
 	m.status.Info(text)
 	m.refreshSet()
 	return tea.Batch(cmd, m.status.SetBusy("saving"))
-}
-
-// roundText says what a save round sends: how many drafts it saves and
-// how many merges it resubmits (those with no conflict open), each with
-// its own resourceVersion.
-func roundText(round model.SaveRound) escape.Text {
-	var parts []escape.Text
-	if d := len(round.Queued) - len(round.Merges); d > 0 {
-		parts = append(parts, escape.Textf("saving %s", words.Count(d, "draft")))
-	}
-	if r := len(round.Merges); r > 0 {
-		parts = append(parts, "resubmitting "+mergesText(r, round.Clean))
-	}
-	return escape.Join(parts, " and ") + ", each with its own resourceVersion"
-}
-
-// mergesText counts n merges a save round resubmits: clean ones, or
-// merges with no conflict open when the user resolved some.
-func mergesText(n int, clean bool) escape.Text {
-	if clean {
-		return escape.Safe(words.Count(n, "clean merge"))
-	}
-	return escape.Safe(words.Count(n, "merge") + " with no conflict open")
 }
 
 // gitOpsOwner names the GitOps tool that reconciles object i, for its
@@ -156,7 +133,7 @@ func (m *App) roundDone() {
 	}
 	text := escape.Textf("saved %d of %s", counts[model.MemberSaved], words.Count(len(s.round), "draft"))
 	if r := len(s.merges); r > 0 {
-		text += " (" + mergesText(r, s.cleanMerges) + " resubmitted)"
+		text += " (" + say.Merges(r, s.cleanMerges) + " resubmitted)"
 	}
 	// Conflicts left open before the round wait as well as its own.
 	if c := s.model.Conflicts(); c > 0 {

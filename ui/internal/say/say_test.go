@@ -45,3 +45,20 @@ func TestSavedTextNeverSaysASecretsValue(t *testing.T) {
 		t.Errorf("saved text for a ConfigMap does not say the value: %q", text)
 	}
 }
+
+// TestRoundCountsDraftsAndMerges: a set's save round says how many drafts
+// it saves and how many merges it resubmits, never a merge as a draft.
+func TestRoundCountsDraftsAndMerges(t *testing.T) {
+	for _, c := range []struct {
+		round model.SaveRound
+		want  string
+	}{
+		{model.SaveRound{Queued: []int{0, 1}}, "saving 2 drafts, each with its own resourceVersion"},
+		{model.SaveRound{Queued: []int{0, 1, 2}, Merges: []int{2}, Clean: true}, "saving 2 drafts and resubmitting 1 clean merge, each with its own resourceVersion"},
+		{model.SaveRound{Queued: []int{3}, Merges: []int{3}}, "resubmitting 1 merge with no conflict open, each with its own resourceVersion"},
+	} {
+		if got := string(Round(c.round)); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.round, got, c.want)
+		}
+	}
+}
