@@ -18,13 +18,27 @@ func (s *Session) draftEdited(ev DraftEdited) ([]Effect, error) {
 	if s.lastLanded != nil && ev.From != "" && ev.From == s.lastLanded.text {
 		rv = s.lastLanded.rv
 	}
-	return s.takeDraft(ev.Text, ev.Parsed, true, rv)
+	opened := ""
+	if s.draft == nil && ev.From != "" {
+		// A text that cannot be read cannot name its version: the text
+		// the editor was opened on does.
+		if obj, err := s.format.parse(ev.From); err == nil {
+			opened = obj.GetResourceVersion()
+		}
+	}
+	return s.takeDraft(ev.Text, ev.Parsed, true, rv, opened)
 }
 
 // takeDraft takes text as the draft; ofText bases a new draft on the
 // version the text was made from (madeFrom, or when that is "" the one
-// the text names) rather than on base as it is now.
-func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool, madeFrom string) ([]Effect, error) {
+// the text names) rather than on base as it is now. A new draft whose
+// text cannot be read (or names another object) is based on opened, the
+// version the editor was opened on: fixed later, the text holds that
+// version's values, and saved over a base that moved on meanwhile it
+// would silently undo what changed, the lost update kedit exists to
+// prevent. Unread, it cannot be said to hold those changes, so the save
+// that follows is a conflict.
+func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool, madeFrom, opened string) ([]Effect, error) {
 	fresh := ofText && s.draft == nil
 	obj, err := s.parse(text, parsed)
 	s.gen++
@@ -49,11 +63,17 @@ func (s *Session) takeDraft(text string, parsed *ParsedDraft, ofText bool, madeF
 			s.rebase = &rb
 		}
 	default:
-		if fresh && obj != nil {
+		switch {
+		case fresh && obj != nil:
 			if madeFrom == "" {
 				madeFrom = obj.GetResourceVersion()
 			}
 			s.baseOfText(madeFrom, obj)
+		case fresh:
+			if madeFrom == "" {
+				madeFrom = opened
+			}
+			s.baseOfText(madeFrom, nil)
 		}
 		if err == nil && sameContent(obj, s.base.Object) {
 			// No change, as kubectl edit says: nothing to save or keep.
@@ -108,7 +128,8 @@ func (p *ParsedDraft) Err(ref ObjectRef) error {
 // the timeline still holds that version unless its bound dropped it: the
 // draft is based on it, so the banner says what changed meanwhile and the
 // save is a conflict. A text naming no older version of this object keeps
-// base. rv is the version the text was made from.
+// base. rv is the version the text was made from; obj is the text's
+// object, nil when it cannot be read.
 func (s *Session) baseOfText(rv string, obj *unstructured.Unstructured) {
 	if rv == "" || !newerRV(s.base.ResourceVersion, rv) {
 		return
@@ -124,7 +145,7 @@ func (s *Session) baseOfText(rv string, obj *unstructured.Unstructured) {
 		}
 		// A text that holds every change from its version to base
 		// already loses nothing on base, and is no conflict either.
-		if old, ok := s.timeline.Object(e.ID); ok && !s.holds(obj, old, s.base.Object) {
+		if old, ok := s.timeline.Object(e.ID); ok && (obj == nil || !s.holds(obj, old, s.base.Object)) {
 			s.base = NewVersion(old, e.Observed)
 		}
 		return

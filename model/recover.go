@@ -27,7 +27,7 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 		// is another object's, and a merge from it would be meaningless.
 		// The text is taken as it stands, over the object as it is now;
 		// the UI warned before asking.
-		return s.takeDraft(sd.Text, nil, false, "")
+		return s.takeDraft(sd.Text, nil, false, "", "")
 	}
 	rv := sd.BaseResourceVersion
 	if sd.Base != nil && sd.Base.GetResourceVersion() != "" {
@@ -44,5 +44,5 @@ func (s *Session) recover(sd StoredDraft) ([]Effect, error) {
 		return nil, &StaleDraftError{DraftBase: sd.BaseResourceVersion, Current: s.base.ResourceVersion}
 	}
 	// The store's base, not the text's: the store kept the draft's base.
-	return s.takeDraft(sd.Text, nil, false, "")
+	return s.takeDraft(sd.Text, nil, false, "", "")
 }
