@@ -219,6 +219,13 @@ func TestSetErrors(t *testing.T) {
 			}
 		})
 	}
+	// A usage error is said as cobra says it, with status 2
+	// (docs/commands.md).
+	for _, tc := range []struct{ args []string }{{[]string{"set"}}, {append([]string{"set", "--no-such-flag", "configmap/testmap", "/data/foo=2"}, flags...)}} {
+		if _, stderr, code := runKedit(t, tc.args...); code != 2 || !strings.Contains(stderr, "kedit: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the message", tc.args, code, stderr)
+		}
+	}
 	if data, after := getData(t, ns, "testmap"); data["foo"] != "1" || after != before {
 		t.Errorf("a failed set changed the object: foo=%q rv %s -> %s", data["foo"], before, after)
 	}
