@@ -12,6 +12,11 @@ type ServerChange struct {
 	Manager string
 	// Changes are the fields that differ from FromRV to ToRV.
 	Changes []FieldChange
+	// By names the writer of each of Changes when several wrote them
+	// (FieldWriters); nil when Manager wrote them all. Several: more
+	// writers than one, too many changes to tell one by one.
+	By      []string
+	Several bool
 	// Deleted is true when the object was deleted.
 	Deleted bool
 	// Recreated is true when live is another object of this name than the
@@ -56,5 +61,6 @@ func (s *Session) updateChange() {
 	}
 	ch, err := Changes(from.Object, s.live.Object, s.opts...)
 	w := WriterSince(from.Object, s.live.Object, ch)
-	s.change = &ServerChange{FromRV: from.ResourceVersion, ToRV: s.live.ResourceVersion, Manager: w.Manager, Changes: ch, Err: err}
+	by, several := FieldWriters(from.Object, s.live.Object, ch)
+	s.change = &ServerChange{FromRV: from.ResourceVersion, ToRV: s.live.ResourceVersion, Manager: w.Manager, Changes: ch, By: by, Several: several, Err: err}
 }

@@ -51,8 +51,10 @@ func Writer(obj *unstructured.Unstructured, changed []FieldChange) WriterInfo {
 // WriterSince picks the field manager that wrote cur since prev, an
 // earlier version of the same object (nil: not known, as Writer). A writer
 // is known only by a managedFields entry that changed: one that is new
-// since prev or whose time moved on. The latest of those wrote it
-// (Writer's rule among them). When none changed, the write came within
+// since prev or whose time moved on. Of those, the latest that owns a
+// changed field wrote it (a scale through the subresource, whose entry
+// has no time, is not credited to the later writer of another field),
+// else the latest (Writer's rule among them). When none changed, the write came within
 // the second of an entry's time: the latest entry that owns a field
 // changed (or one inside it) made it. When none owns one either, the
 // writer left no entry (a JSON patch that only removes, by a manager that
@@ -77,6 +79,12 @@ func WriterSince(prev, cur *unstructured.Unstructured, changed []FieldChange) Wr
 		}
 	}
 	if len(moved) > 0 {
+		// Who owns a changed field now wrote it last: an update takes
+		// the fields it changes from their owners. Without one (a field
+		// removed is owned by no one), the latest entry that moved.
+		if w := latestWriter(moved, changed, 2); w.Manager != "" {
+			return w
+		}
 		return latestWriter(moved, changed, 0)
 	}
 	return latestWriter(cur.GetManagedFields(), changed, 2)

@@ -62,6 +62,17 @@ func BannerText(ch model.ServerChange) escape.Text {
 	for _, c := range ch.Changes {
 		paths = append(paths, c.Path)
 	}
+	switch {
+	case len(ch.By) == len(ch.Changes) && len(ch.By) > 0:
+		// Several writers: each field with its own.
+		parts := make([]escape.Text, len(paths))
+		for i, p := range paths {
+			parts[i] = escape.Safe(p) + " by " + WriterText(ch.By[i])
+		}
+		return escape.Textf("changed on server: rv %s -> %s: ", ch.FromRV, ch.ToRV) + escape.Join(parts, ", ")
+	case ch.Several:
+		return escape.Textf("changed on server: rv %s -> %s by several writers (t says who wrote what): ", ch.FromRV, ch.ToRV) + SafeList(paths, ", ")
+	}
 	text := escape.Textf("changed on server: rv %s -> %s by %s", ch.FromRV, ch.ToRV, WriterText(ch.Manager))
 	if len(paths) > 0 {
 		text += ": " + SafeList(paths, ", ")
