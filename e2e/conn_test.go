@@ -303,3 +303,21 @@ func TestE2ELeftObjectsSaveIsTriedAgain(t *testing.T) {
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")
 }
+
+// TestE2EBrowserPollsWhenNotAllowedToWatch: the browser of a user who may
+// list configmaps but not watch them shows the list, says why it polls in
+// the object view's words (never "refused": the rows are there), and a
+// configmap another writer creates appears within a few polls.
+func TestE2EBrowserPollsWhenNotAllowedToWatch(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "first", "--from-literal=foo=1")
+	env := viewerWith(t, ns, "get,list", editorScript(t, `true`))
+	term := env.run(t, 200, 30, "-n", ns, "configmaps")
+	screen := term.waitFor(screenWait, "not allowed to watch configmaps in "+ns+": polling every 2 s", "first")
+	if strings.Contains(screen, "refused") {
+		t.Errorf("the browser says refused while it lists:\n%s", screen)
+	}
+	kubetest.MustKubectl(t, "-n", ns, "create", "configmap", "second", "--from-literal=foo=1")
+	term.waitFor(screenWait, "second")
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -87,6 +88,9 @@ func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			wi, err := ri.Watch(ctx, opts)
+			if apierrors.IsForbidden(err) {
+				return b.pollInstead(ctx, ri, opts, err)
+			}
 			if err == nil && isEmptyWatch(wi) {
 				// A cut connection, which client-go answers with an empty
 				// watch and no error: not connected (as for Watch).
@@ -98,7 +102,7 @@ func NewBrowse(mc metadata.Interface, c *Collection) *Browse {
 		},
 	}
 	b.informer = cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, cache.SharedIndexInformerOptions{
-		ResyncPeriod:      0, // no polling: the watch alone keeps the list current
+		ResyncPeriod:      0, // no resync: the watch (or, when it is refused, the poll) keeps the list current
 		ObjectDescription: c.Resource() + " " + c.Where(),
 	})
 	// Keep only what a row shows: an object's annotations alone (say a

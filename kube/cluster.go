@@ -257,6 +257,20 @@ type ForbiddenListError struct {
 	Err        error
 }
 
+// Short says what is refused, for a header: not allowed to watch
+// configmaps in rb.
+func (e *ForbiddenListError) Short() string {
+	msg := "not allowed to " + e.Verb + " " + e.Collection.Resource()
+	switch c := e.Collection; {
+	case !c.Namespaced():
+	case c.AllNamespaces:
+		msg += " in all namespaces"
+	default:
+		msg += " in " + c.Namespace // as ForbiddenError.Short says an object's
+	}
+	return msg
+}
+
 func (e *ForbiddenListError) Error() string {
 	msg := fmt.Sprintf("not allowed to %s %s", e.Verb, e.Collection.Resource())
 	if where := e.Collection.Where(); where != "" {

@@ -19,8 +19,12 @@ func Connection(c kube.Connection) escape.Text {
 		return escape.Textf("reconnecting since %s", c.Since.Local().Format("15:04:05"))
 	case kube.Polling:
 		what := "not allowed to watch"
-		if errors.As(c.Err, &forbidden) {
+		var forbiddenList *kube.ForbiddenListError
+		switch {
+		case errors.As(c.Err, &forbidden):
 			what = forbidden.Short()
+		case errors.As(c.Err, &forbiddenList):
+			what = forbiddenList.Short()
 		}
 		return escape.Textf("%s: polling every %d s", what, int(kube.PollInterval/time.Second))
 	case kube.Refused:
