@@ -197,6 +197,13 @@ func TestEveryKeyIsInItsViewsHelp(t *testing.T) {
 		}
 	}
 	k := DefaultKeyMap()
+	// ctrl+l, which every view answers, is in every view's help.
+	redraw := k.Screen.Redraw.Help()
+	for view, keys := range listed {
+		if !keys[redraw.Key+" "+redraw.Desc] {
+			t.Errorf("the %s's help does not list %s", view, redraw.Key)
+		}
+	}
 	for view, keys := range map[string]any{"object view": k.Object, "conflict view": k.Conflict, "in-app editor": k.Editor,
 		"timeline": k.Timeline, "lost updates": k.Lost, "preview": k.Preview, "browser": k.Browser, "set view": k.Set,
 		"request pane": k.Requests} {

@@ -99,16 +99,19 @@ func (m App) helpSource() helpSource {
 	}
 	k := m.keys
 	if m.requestsOpen {
-		return src("request pane", m.requests, k.Requests.Help)
+		s := src("request pane", m.requests, k.Requests.Help)
+		s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{k.Screen.Redraw})
+		return s
 	}
 	s := m.viewHelpSource(src)
 	// The request pane opens over every view: its key is in each one's
-	// help (alt+l in the in-app editor's, where L is typed).
+	// help (alt+l in the in-app editor's, where L is typed), as is the
+	// redraw every view answers.
 	open := k.Requests.Open
 	if m.screen == screenEditor {
 		open = k.Requests.OpenInEditor
 	}
-	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open})
+	s.full = append(s.full[:len(s.full):len(s.full)], []key.Binding{open, k.Screen.Redraw})
 	if m.cfg.Tour && m.tour.Step() < len(tour.Steps) {
 		// kedit demo --tour's skip key, over every view, first: a
 		// footer too narrow for every key keeps it.
