@@ -234,7 +234,12 @@ func TestE2EBrowserSecretDraftInMemory(t *testing.T) {
 		t.Errorf("db's row: %q\n%s", row, screen)
 	}
 	term.send("q")
-	term.waitFor(screenWait, "the draft of secrets/db exists only in memory and will be lost: quit anyway? (y/n)")
+	screen = term.waitFor(screenWait, "the draft of secrets/db exists only in memory and will be lost: quit anyway? (y/n)")
+	// While the question waits the footer names its answers, not the
+	// browser's keys, which wait too.
+	if footer := screen[strings.LastIndex(strings.TrimRight(screen, "\n "), "\n")+1:]; !strings.Contains(footer, "y yes • n no") || strings.Contains(footer, "filter") {
+		t.Errorf("the footer under the question: %q", footer)
+	}
 	term.send("y")
 	term.waitFor(screenWait, "EXIT=0")
 	if files, _ := filepath.Glob(filepath.Join(env.state, "kedit", "drafts", "*", ns, "secrets", "*")); len(files) != 0 {

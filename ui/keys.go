@@ -137,6 +137,11 @@ func (m App) helpView() string {
 	if m.help.Shown() {
 		return common.FooterLine(m.styles, m.help.ShortHelp(), key.Binding{}, m.frame.width, common.FooterRows(m.frame.height))
 	}
+	if m.confirm.kind != confirmNone {
+		// A question takes every key until it is answered: the footer
+		// names its answers, not the view's keys, which wait.
+		return common.FooterLine(m.styles, m.prompt.ShortHelp(), key.Binding{}, m.frame.width, common.FooterRows(m.frame.height))
+	}
 	src := m.helpSource()
 	return common.FooterLine(m.styles, src.short, src.help, m.frame.width, common.FooterRows(m.frame.height))
 }

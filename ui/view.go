@@ -44,6 +44,9 @@ type footerFor struct {
 	// editorMode is what else the editor's footer changes with: which
 	// prompt is open, whether text is selected.
 	editorMode int
+	// asking is the question on the bottom line, whose answers the
+	// footer names.
+	asking confirmation
 }
 
 // relayout gives each part of the screen its height, and renders the footer
@@ -58,7 +61,7 @@ func (m *App) relayout() {
 	}
 	// The editor's footer changes only with its prompt (and the size and
 	// f1): typing and pasting reuse it.
-	if key := (footerFor{m.screen, f.width, m.help.Shown(), m.editor.Prompting(), m.editor.HelpMode()}); m.screen != screenEditor || key != f.helpFor {
+	if key := (footerFor{m.screen, f.width, m.help.Shown(), m.editor.Prompting(), m.editor.HelpMode(), m.confirm.kind}); m.screen != screenEditor || key != f.helpFor {
 		f.helpLine, f.helpFor = m.helpView(), key
 	}
 	f.bottom = m.bottomLine()

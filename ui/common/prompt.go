@@ -93,8 +93,8 @@ func (m Prompt) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// ShortHelp is the answers; the question names them, so the footer goes
-// on showing the view's keys.
+// ShortHelp is the answers, which the footer names while the question
+// waits: it takes every key until it is answered.
 func (m Prompt) ShortHelp() []key.Binding {
 	if m.picks > 0 {
 		return []key.Binding{m.keys.Yes, m.keys.No, m.keys.Pick, m.keys.ForceQuit}
