@@ -144,7 +144,17 @@ on w unless --demo-interval is given.`,
 				return fail(err)
 			}
 			opts.started = func(ctx context.Context, client dynamic.Interface, target *kube.Target) (func(), ui.DemoWriter, error) {
-				w := demo.NewWriter(client, target, interval).WithEditor(editor)
+				// The race's ten patches go at once, none held back by
+				// the client's rate limit; through kedit's request log.
+				rc, err := flags.ToRESTConfig()
+				if err != nil {
+					return nil, nil, err
+				}
+				racer, err := demo.RaceClient(rc)
+				if err != nil {
+					return nil, nil, err
+				}
+				w := demo.NewWriter(client, target, interval).WithEditor(editor).WithRacer(racer)
 				w.Start(ctx)
 				return w.Stop, w, nil
 			}

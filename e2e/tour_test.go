@@ -284,7 +284,8 @@ func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
 // pressed before e spends the write the step prepared (bar) early; e, w
 // and s then meet a conflict on foo, and the tour says that the session
 // left the step's path and the ways back (alt+n, or finish and redo),
-// at 80×24, with alt+n in the footer while a draft is open.
+// at 80×24, with alt+n in the footer while a draft is open (and q quit
+// and ? help kept at its end).
 func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
 	env, _ := demoEnv(t)
 	term := env.run(t, 80, 24, "demo", "--tour")
@@ -298,6 +299,11 @@ func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
 	term.editAndWait("foo: mine")
 	if !strings.Contains(term.screen(), "alt+n tour: skip the step") {
 		t.Errorf("with a draft open, the footer does not name alt+n:\n%s", term.screen())
+	}
+	// More keys than two rows of 80 hold: the footer keeps q and ?, which
+	// names the rest.
+	if lines := strings.Split(strings.TrimRight(term.screen(), "\n"), "\n"); !strings.HasSuffix(strings.TrimSpace(lines[len(lines)-1]), "q quit • ? help") {
+		t.Errorf("at 80×24 with a draft in the tour, the footer does not keep q quit and ? help:\n%s", term.screen())
 	}
 	term.send("w")
 	term.waitUntil(screenWait, "changed on server", func(s string) bool { return strings.Contains(flatWords(s), "changed on server") })

@@ -64,6 +64,11 @@ func TestRequestLogConflictAndWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.Eventually(t, 10*time.Second, "the watch synced", w.HasSynced)
+	// managedFields' times are to the second: within the creation's
+	// second, the watch's first event could not tell its writer from the
+	// creator (it then names none).
+	created := base.GetCreationTimestamp().Time
+	testwait.Eventually(t, 5*time.Second, "a second after the creation's", func() bool { return time.Now().Truncate(time.Second).After(created) })
 	kubetest.MustKubectl(t, "-n", ns, "patch", "configmap", "logged", "--field-manager=demo-writer", "-p", `{"data":{"foo":"2"}}`)
 	theirsRV := strings.TrimSpace(kubetest.MustKubectl(t, "-n", ns, "get", "configmap", "logged", "-o", "jsonpath={.metadata.resourceVersion}"))
 	testwait.Eventually(t, 10*time.Second, "the watch's event in the log", func() bool {

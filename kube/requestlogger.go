@@ -143,6 +143,12 @@ type watchTee struct {
 	path   string
 	secret bool
 	line   []byte
+	// writers are each object's managedFields entries (their fields
+	// left out) at its last event in this stream, keyed by namespace and
+	// name: an event's writer is the entry that moved since
+	// (model.WriterSince), which managedFields alone cannot tell when two
+	// writers wrote within the same second.
+	writers map[string][]metav1.ManagedFieldsEntry
 }
 
 // watchLineMax bounds the bytes an event may take before the tee gives up
@@ -196,9 +202,36 @@ func (w *watchTee) event(line []byte) {
 		}
 	}
 	if len(md.ManagedFields) > 0 {
-		u := &unstructured.Unstructured{Object: map[string]any{}}
-		u.SetManagedFields(md.ManagedFields)
-		row.Manager = model.Writer(u, nil).Manager
+		row.Manager = w.writer(md.Namespace+"/"+md.Name, md.ManagedFields, ev.Type == "DELETED")
 	}
 	w.log.add(row)
+}
+
+// writer is the field manager that wrote the version of object key whose
+// managedFields are mfs: since its last event in this stream when there
+// was one (model.WriterSince), else as its managedFields tell
+// (model.Writer); "" when they cannot tell. A deletion forgets the object.
+func (w *watchTee) writer(key string, mfs []metav1.ManagedFieldsEntry, deleted bool) string {
+	cur := &unstructured.Unstructured{Object: map[string]any{}}
+	cur.SetManagedFields(mfs)
+	var prev *unstructured.Unstructured
+	if before, ok := w.writers[key]; ok {
+		prev = &unstructured.Unstructured{Object: map[string]any{}}
+		prev.SetManagedFields(before)
+	}
+	manager := model.WriterSince(prev, cur, nil).Manager
+	if deleted {
+		delete(w.writers, key)
+		return manager
+	}
+	kept := make([]metav1.ManagedFieldsEntry, len(mfs))
+	for i, e := range mfs {
+		e.FieldsV1 = nil
+		kept[i] = e
+	}
+	if w.writers == nil {
+		w.writers = map[string][]metav1.ManagedFieldsEntry{}
+	}
+	w.writers[key] = kept
+	return manager
 }

@@ -98,11 +98,13 @@ func writerKey(e metav1.ManagedFieldsEntry) string {
 
 // latestWriter is the entry of mfs with the latest time, preferring among
 // entries of that time one that owns a changed field; only entries whose
-// ownership of changed scores at least minOwns count.
+// ownership of changed scores at least minOwns count. Two managers of the
+// latest second that nothing tells apart leave the writer unknown (the
+// zero WriterInfo): naming either could name the wrong one.
 func latestWriter(mfs []metav1.ManagedFieldsEntry, changed []FieldChange, minOwns int) WriterInfo {
 	var best *metav1.ManagedFieldsEntry
 	var bestTime time.Time
-	bestOwns := 0
+	bestOwns, tied := 0, false
 	for i := range mfs {
 		e := &mfs[i]
 		o := ownership(e, changed)
@@ -115,14 +117,16 @@ func latestWriter(mfs []metav1.ManagedFieldsEntry, changed []FieldChange, minOwn
 		}
 		switch {
 		case best == nil || t.After(bestTime):
-			best, bestTime, bestOwns = e, t, o
+			best, bestTime, bestOwns, tied = e, t, o, false
 		case t.Equal(bestTime) && o > bestOwns:
 			// Times are to the second: prefer who owns the changed field
 			// itself over who owns only the map holding it.
-			best, bestOwns = e, o
+			best, bestOwns, tied = e, o, false
+		case t.Equal(bestTime) && o == bestOwns && e.Manager != best.Manager:
+			tied = true
 		}
 	}
-	if best == nil {
+	if best == nil || tied {
 		return WriterInfo{}
 	}
 	return WriterInfo{Manager: best.Manager, Operation: string(best.Operation), Subresource: best.Subresource, Time: bestTime}

@@ -212,7 +212,16 @@ func (s *Session) Base() Version { return s.base }
 
 // Live returns the latest version the informer delivered, and whether the
 // object has since been deleted (Live is then its last state).
-func (s *Session) Live() (Version, bool) { return s.live, s.liveDeleted }
+func (s *Session) Live() (Version, bool) {
+	v := s.live
+	// Its writer as the timeline found it, against the version before
+	// it (WriterSince): managedFields alone cannot tell two writers of
+	// the same second apart.
+	if e, ok := s.timeline.writerOf(v.ResourceVersion, s.liveDeleted); ok {
+		v.Manager, v.Operation = e.Manager, e.Operation
+	}
+	return v, s.liveDeleted
+}
 
 // Draft returns mine, or nil when there is no draft.
 func (s *Session) Draft() *Draft {

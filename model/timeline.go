@@ -120,6 +120,17 @@ func (t *Timeline) Index(id int) (int, bool) {
 	return 0, false
 }
 
+// writerOf is the writer the timeline found for version rv (deleted: of
+// the deletion), newest first; false when it holds no such entry.
+func (t *Timeline) writerOf(rv string, deleted bool) (Entry, bool) {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if e := t.entries[i]; e.ResourceVersion == rv && e.Deleted == deleted {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
 // Object rebuilds the object of the entry with id, as it was observed. The
 // object is the caller's own.
 func (t *Timeline) Object(id int) (*unstructured.Unstructured, bool) {

@@ -44,9 +44,20 @@ func TestWriter(t *testing.T) {
 			[]FieldChange{{Path: ".data.foo", Kind: diff.Modified}}, "kubectl-patch",
 		},
 		{
-			"same second, no owner of the change: the first",
+			// Either may have written it: naming one could name the wrong one.
+			"same second, no owner of the change: unknown",
 			[]mf{{"a", "Update", 5, `{"f:data":{"f:foo":{}}}`}, {"b", "Update", 5, `{"f:data":{"f:bar":{}}}`}},
-			[]FieldChange{{Path: ".spec.x", Kind: diff.Modified}}, "a",
+			[]FieldChange{{Path: ".spec.x", Kind: diff.Modified}}, "",
+		},
+		{
+			"same second, nothing changed known: unknown",
+			[]mf{{"demo-writer", "Update", 5, `{"f:data":{"f:bar":{}}}`}, {"kedit", "Update", 5, `{"f:data":{"f:foo":{}}}`}},
+			nil, "",
+		},
+		{
+			"same second, one manager's two entries: that manager",
+			[]mf{{"a", "Update", 5, `{"f:data":{"f:foo":{}}}`}, {"a", "Apply", 5, `{"f:data":{"f:bar":{}}}`}},
+			nil, "a",
 		},
 		{
 			"a prefix of a key is not its parent",

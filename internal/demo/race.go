@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
@@ -34,6 +36,24 @@ const (
 	RaceFrom = "1"
 	RaceTo   = "2"
 )
+
+// RaceClient is a client for Race made from c (kedit's own REST config,
+// its request log included) without client-go's client-side rate limit:
+// with the limit (5 requests a second after a burst of 10, shared with
+// every other request of the client) the last racers would wait their
+// turn and be sent after the winner was stored, never in the race.
+func RaceClient(c *rest.Config) (dynamic.Interface, error) {
+	c = rest.CopyConfig(c)
+	c.RateLimiter = flowcontrol.NewFakeAlwaysRateLimiter()
+	return dynamic.NewForConfig(c)
+}
+
+// WithRacer gives the writer the race's client (RaceClient); without
+// one, the race goes through the demo writer's. Call it before Start.
+func (w *Writer) WithRacer(dc dynamic.Interface) *Writer {
+	w.racer = dc
+	return w
+}
 
 // RaceEntry is one racer's outcome: the status the server answered
 // (0: no answer, Err says why) and, for a winner, the version it stored.
@@ -187,7 +207,11 @@ func (w *Writer) runRace(ctx context.Context) Write {
 		return Write{Err: errNoPlainKey}
 	}
 	report := Write{Path: ".data." + key}
-	if report.Race, err = Race(ctx, w.client, w.target, key, RaceRacers); err != nil {
+	racer := w.racer
+	if racer == nil {
+		racer = w.client
+	}
+	if report.Race, err = Race(ctx, racer, w.target, key, RaceRacers); err != nil {
 		return Write{Path: report.Path, Err: err}
 	}
 	for _, e := range report.Race {

@@ -137,3 +137,60 @@ func TestRaceNeedsAPlainKey(t *testing.T) {
 		t.Errorf("testmap's key: %q, want foo", k)
 	}
 }
+
+// TestRaceSendsAllTenAtOnce: through kedit's client as the demo makes it
+// (client-go's default rate limit of 5 requests a second after a burst of
+// 10, partly spent by the writes before), the race's client still sends
+// its ten patches at once: by the request log's times, every one of them
+// left before the server answered the first.
+func TestRaceSendsAllTenAtOnce(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	log := kube.NewRequestLog(nil)
+	cfg := kube.LogRequests(kubetest.RESTConfig(t), log)
+	cfg.QPS, cfg.Burst = 0, 0 // client-go's defaults, as kedit's client has them
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := CreateObjects(ctx, dc, ns); err != nil {
+		t.Fatal(err)
+	}
+	racer, err := RaceClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWriter(dc, configMapTarget("", ns, "testmap"), 0).WithRacer(racer)
+	w.Start(ctx)
+	defer w.Stop()
+	for range 3 {
+		w.WriteNow()
+		nextWrite(t, w)
+	}
+	w.Race()
+	if r := nextWrite(t, w); len(r.Race) != RaceRacers {
+		t.Fatalf("race: %+v", r)
+	}
+	var patches []kube.RequestRow
+	for _, row := range log.Rows() {
+		if row.Method == http.MethodPatch {
+			patches = append(patches, row)
+		}
+	}
+	if len(patches) != RaceRacers {
+		t.Fatalf("%d PATCHes in the log, want %d", len(patches), RaceRacers)
+	}
+	first := patches[0].Time.Add(patches[0].Latency)
+	for _, p := range patches {
+		if a := p.Time.Add(p.Latency); a.Before(first) {
+			first = a
+		}
+	}
+	for _, p := range patches {
+		if !p.Time.Before(first) {
+			t.Errorf("a PATCH sent at %s, %s after the first answer came (at %s): not in the race",
+				p.Time.Format("15:04:05.000"), p.Time.Sub(first), first.Format("15:04:05.000"))
+		}
+	}
+}

@@ -98,6 +98,8 @@ type Writer struct {
 	// editor is the kubectl edit's client (WithEditor); nil: the demo
 	// writer's own.
 	editor dynamic.Interface
+	// racer is the race's client (WithRacer); nil: the demo writer's own.
+	racer dynamic.Interface
 
 	mu      sync.Mutex
 	started bool

@@ -53,21 +53,30 @@ func FooterRows(height int) int {
 	return 1
 }
 
+// QuitFooterKey is the key a shortened footer keeps beside help: the
+// views' quit.
+const QuitFooterKey = "q"
+
 // FooterTallMin is the height from which the footer may take two rows.
 const FooterTallMin = 20
 
 // FooterLine renders bindings on at most rows lines of width cells: "key
 // desc" items joined by " • ", an item never split between two lines. The
 // help binding, when among them, goes last and stays: when the items do
-// not fit, as many as do are followed by "…  ? help".
+// not fit, as many as do are followed by "…", on a footer of two rows or
+// more the quit key (q, when among them: the way out is never the one
+// cut), and "? help", whose page names every key cut.
 func FooterLine(st *Styles, bindings []key.Binding, help key.Binding, width, rows int) string {
 	var items []string
-	helpItem := ""
+	helpItem, quitItem, quitAt := "", "", -1
 	for _, b := range HelpEntries(bindings) {
 		text := st.HelpKey.Render(b.Help().Key) + " " + st.Muted.Render(b.Help().Desc)
 		if b.Help().Key == help.Help().Key && b.Help().Key != "" {
 			helpItem = text
 			continue
+		}
+		if b.Help().Key == QuitFooterKey && quitAt < 0 && rows > 1 {
+			quitItem, quitAt = text, len(items)
 		}
 		items = append(items, text)
 	}
@@ -79,9 +88,16 @@ func FooterLine(st *Styles, bindings []key.Binding, help key.Binding, width, row
 	} else if lines, ok := FooterFill(items, sep, "", width, rows); ok {
 		return strings.Join(lines, "\n")
 	}
-	// Shortened: the first items that fit before the mark of the cut.
+	// Shortened: the first items that fit before the mark of the cut,
+	// then the quit key and help.
 	tail := st.Muted.Render(" …")
-	if helpItem != "" {
+	if quitAt >= 0 {
+		items = append(items[:quitAt:quitAt], items[quitAt+1:]...)
+		tail += "  " + quitItem
+		if helpItem != "" {
+			tail += sep + helpItem
+		}
+	} else if helpItem != "" {
 		tail += "  " + helpItem
 	}
 	for n := len(items); n > 0; n-- {

@@ -7,6 +7,7 @@ package tour
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -149,6 +150,10 @@ type Request struct {
 	// request's path.
 	Read Read
 	Path escape.Text
+	// Sent is when kedit sent it and Latency how long its answer took,
+	// as the request log timed them.
+	Sent    time.Time
+	Latency time.Duration
 }
 
 // Read is why kedit read something for the object: its schema, to check

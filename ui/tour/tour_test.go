@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -117,11 +118,14 @@ func TestStepsMoveOnByTheSessionsState(t *testing.T) {
 }
 
 // race is the requests of the demo's race from seq: n PATCHes without a
-// resourceVersion, the first taken, the others refused with 422.
+// resourceVersion, sent within a millisecond and each answered 5ms
+// later, the first taken, the others refused with 422.
 func race(seq uint64, n int) []Request {
 	out := make([]Request, n)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i := range out {
-		out[i] = Request{Seq: seq + uint64(i), Who: "kedit", Method: "PATCH", Status: "422 Unprocessable Entity"}
+		out[i] = Request{Seq: seq + uint64(i), Who: "kedit", Method: "PATCH", Status: "422 Unprocessable Entity",
+			Sent: at.Add(time.Duration(i) * 50 * time.Microsecond), Latency: 5 * time.Millisecond}
 	}
 	out[0].Status, out[0].ReturnedRV = "200", "230"
 	return out
@@ -240,5 +244,22 @@ func TestOffThePathIsSaid(t *testing.T) {
 	m.Skip(Content{Facts: Facts{LiveFoo: "1"}})
 	if strings.Contains(m.View(), "off the step's path") {
 		t.Errorf("the next step still says the last one's path was left:\n%s", m.View())
+	}
+}
+
+// TestARunIsAtOnceOnlyWhenTheTimesSaySo: the race's line says its
+// requests went "at once" only when every one was sent before the first
+// answer came back; requests a rate limit held back (two of ten sent 200
+// and 400ms later, after the winner was stored) are said as they went.
+func TestARunIsAtOnceOnlyWhenTheTimesSaySo(t *testing.T) {
+	reqs := race(1, 10)
+	if got := explainRun(reqs); !strings.Contains(got, "10 PATCH requests with rv none at once: 1 × 200") {
+		t.Errorf("ten sent together: %q", got)
+	}
+	reqs[8].Sent = reqs[0].Sent.Add(200 * time.Millisecond)
+	reqs[9].Sent = reqs[0].Sent.Add(400 * time.Millisecond)
+	got := explainRun(reqs)
+	if want := "kedit sent 10 PATCH requests with rv none over 400ms, 2 of them after the first answer: 1 × 200"; !strings.HasPrefix(got, want) || strings.Contains(got, "at once") {
+		t.Errorf("two held back: %q, want it to start %q", got, want)
 	}
 }

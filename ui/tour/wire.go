@@ -3,6 +3,7 @@ package tour
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/internal/words"
@@ -120,7 +121,9 @@ func run(reqs []Request) int {
 
 // explainRun says a run of the same request by answer: `kedit sent 10 PATCH
 // requests with rv none at once: 1 × 200 (stored as rv 215), 9 × 422
-// Unprocessable Entity: nothing was written`.
+// Unprocessable Entity: nothing was written`. "At once" only when the log's
+// times say so (every one sent before the first answer came); otherwise
+// over how long, and how many left after the first answer.
 func explainRun(reqs []Request) string {
 	counts := map[escape.Text]int{}
 	var order []escape.Text
@@ -144,7 +147,36 @@ func explainRun(reqs []Request) string {
 		}
 		parts = append(parts, p)
 	}
-	return fmt.Sprintf("%s sent %s with rv %s at once: %s", reqs[0].Who, words.Count(len(reqs), string(reqs[0].Method)+" request"), orNone(reqs[0].SentRV), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s sent %s with rv %s %s: %s", reqs[0].Who, words.Count(len(reqs), string(reqs[0].Method)+" request"), orNone(reqs[0].SentRV), sentWhen(reqs), strings.Join(parts, ", "))
+}
+
+// sentWhen says when a run of requests was sent, by the log's times: "at
+// once" when every one left before the first answer came back, else
+// "over 600ms, 3 of them after the first answer".
+func sentWhen(reqs []Request) string {
+	first := reqs[0].Sent.Add(reqs[0].Latency)
+	from, to := reqs[0].Sent, reqs[0].Sent
+	for _, r := range reqs {
+		if a := r.Sent.Add(r.Latency); a.Before(first) {
+			first = a
+		}
+		if r.Sent.Before(from) {
+			from = r.Sent
+		}
+		if r.Sent.After(to) {
+			to = r.Sent
+		}
+	}
+	late := 0
+	for _, r := range reqs {
+		if r.Sent.After(first) {
+			late++
+		}
+	}
+	if late == 0 {
+		return "at once"
+	}
+	return fmt.Sprintf("over %s, %d of them after the first answer", to.Sub(from).Round(time.Millisecond), late)
 }
 
 func orNone(t escape.Text) string {

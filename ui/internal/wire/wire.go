@@ -146,7 +146,7 @@ func TourRequests(log *kube.RequestLog, target *kube.Target) []tour.Request {
 		}
 		out = append(out, tour.Request{Seq: r.Seq, Who: escape.Safe(who), Method: escape.Safe(r.Method),
 			SentRV: escape.Safe(r.SentRV), ServerRV: escape.Safe(r.ServerRV), ReturnedRV: escape.Safe(r.ReturnedRV),
-			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict})
+			Status: escape.Safe(r.StatusText()), Conflict: r.Status == http.StatusConflict, Sent: r.Time, Latency: r.Latency})
 	}
 	return out
 }
