@@ -170,7 +170,9 @@ func TestE2EBrowserAllNamespaces(t *testing.T) {
 	// esc and q sent together would read as alt+q.
 	term.send("Escape")
 	term.waitUntil(screenWait, "the filter cleared", func(s string) bool {
-		return !strings.Contains(s, "/allns-") && !strings.Contains(s, "filter: ")
+		// The filter being typed is the bottom line's "/allns-"; the
+		// strip under the rows says a cut row's namespace/name.
+		return !strings.Contains(s, "\n/allns-") && !strings.Contains(s, "filter: ")
 	})
 	term.send("q")
 	term.waitFor(screenWait, "EXIT=0")

@@ -125,8 +125,9 @@ func (m *Model) move(n int) {
 
 // tableHeight is the number of rows the table shows.
 func (m Model) tableHeight() int {
-	// The header, the column titles and the bottom line take three lines.
-	return max(1, m.height-3)
+	// The header, the column titles and the bottom line take three lines,
+	// and the strip under the rows its own.
+	return max(1, m.height-3-m.stripHeight())
 }
 
 // scroll keeps the selected row on the screen.

@@ -23,11 +23,12 @@ func (m Model) View() string {
 	} else {
 		lines = append(lines, m.table()...)
 	}
-	h := max(m.height-1, 1)
+	strip := m.strip()
+	h := max(m.height-1-len(strip), 1)
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:h], m.bottomLine())
+	lines = append(append(lines[:h], strip...), m.bottomLine())
 	return strings.Join(lines, "\n")
 }
 
@@ -74,9 +75,10 @@ func (m Model) connText() escape.Text {
 // columns lays the table out for the width. NAME, NAMESPACE and BY want
 // their longest value; when that does not fit they give up width in
 // turns, so that at 80 columns a name, its namespace and who changed it
-// all stay readable: BY first (a manager's first 12 characters say who),
-// then NAME down to 24, NAMESPACE down to 10, NAME down to 16, and then
-// whatever is left.
+// all stay readable: NAME down to 24 first (most names are shorter; a
+// manager cut, kubectl-clie…, could be any of kubectl's), then BY down to
+// 13, NAMESPACE down to 10, NAME down to 16, and then whatever is left. A
+// row cut is said whole in the strip under the rows (strip.go).
 func (m Model) columns() []common.Column {
 	const gap = 2
 	age := common.Column{Title: "AGE", Width: 6, Right: true}
@@ -103,7 +105,7 @@ func (m Model) columns() []common.Column {
 	for _, step := range []struct {
 		c     *common.Column
 		floor int
-	}{{&by, 13}, {&name, 24}, {&ns, 10}, {&name, 16}, {&by, 8}, {&ns, 6}, {&name, 4}} {
+	}{{&name, 24}, {&by, 13}, {&ns, 10}, {&name, 16}, {&by, 8}, {&ns, 6}, {&name, 4}} {
 		if !withNS && step.c == &ns {
 			continue
 		}
