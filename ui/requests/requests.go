@@ -121,9 +121,14 @@ func (m *Model) SetRows(rows []Row) {
 	case m.follow || len(rows) == 0:
 		m.cur.Selected = max(0, len(rows)-1)
 	default:
+		// The row selected stays selected, wherever new rows came in.
 		m.cur.Selected = 0
 		for i, r := range rows {
-			if r.Seq <= seq {
+			if r.Seq == seq {
+				m.cur.Selected = i
+				break
+			}
+			if r.Seq < seq {
 				m.cur.Selected = i
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/kedit/kedit/internal/demo"
@@ -46,6 +47,10 @@ func Rows(log *kube.RequestLog) []requests.Row {
 		row.Said, row.By = escape.Safe(r.Said()), escape.Safe(r.By)
 		out[i] = row
 	}
+	// In the order they were sent (a watch event when it came), which is
+	// the time the rows show: the log keeps them as their answers come,
+	// and a PUT's answer can come after the watch event its write made.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out
 }
 
