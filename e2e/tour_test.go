@@ -153,6 +153,8 @@ func follow(t *testing.T, term *terminal, value, do string) {
 func followThen(t *testing.T, term *terminal, value, do string, after func(part string)) {
 	t.Helper()
 	do = strings.ReplaceAll(do, "save and quit your editor", "save-and-quit")
+	// "first X; then DO": what a skipped step left to do, then the step.
+	do = strings.TrimPrefix(do, "first ")
 	parts := regexp.MustCompile(`, then |; then |, |; `).Split(do, -1)
 	for i, part := range parts {
 		if i > 0 && strings.HasPrefix(part, "change foo to ") && strings.HasPrefix(parts[i-1], "press ") {
@@ -276,7 +278,10 @@ func TestE2ETourOnAKeptDemoStartsFromItsOwnState(t *testing.T) {
 	if strings.Contains(again.waitFor(screenWait, "tour done"), "alt+n") {
 		t.Error("the footer names alt+n after the tour")
 	}
+	// The draft skipping the first step made is on disk: q asks.
 	again.send("q")
+	again.waitFor(screenWait, "quit with an unsaved draft?")
+	again.send("y")
 	again.waitFor(time.Minute, "EXIT=0", "kept "+keep)
 }
 
@@ -306,7 +311,9 @@ func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
 		t.Errorf("at 80×24 with a draft in the tour, the footer does not keep q quit and ? help:\n%s", term.screen())
 	}
 	term.send("w")
-	term.waitUntil(screenWait, "changed on server", func(s string) bool { return strings.Contains(flatWords(s), "changed on server") })
+	// The draft skipping step 1 made is older than bar's write: the
+	// banner shows already, so the wait is for foo's.
+	term.waitUntil(screenWait, "foo's write", func(s string) bool { return strings.Contains(flatWords(s), "demo-writer set .data.foo = ") })
 	term.send("s")
 	screen, _ := term.waitUntil(screenWait, "the tour's word", func(s string) bool {
 		return strings.Contains(flatWords(s), "off the step's path: a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes; alt+n skips to the next step, prepared")
@@ -319,4 +326,53 @@ func TestE2ETourSaysWhenAStepLeavesItsPath(t *testing.T) {
 	term.waitUntil(screenWait, "step 5", func(s string) bool {
 		return strings.HasPrefix(s, "tour 5/8: ") && !strings.Contains(flatWords(s), "off the step's path")
 	})
+}
+
+// TestE2ETourSkipPreparesTheNextStep: alt+n at the draft's step makes
+// the draft it would have made (foo: mine, said on the wire), and the
+// conflict's step is then done by its own words; alt+n at the conflict's
+// step too leaves no conflict to resolve, and the resolution's line says
+// to make one first: done by its words, it moves on.
+func TestE2ETourSkipPreparesTheNextStep(t *testing.T) {
+	env, _ := demoEnv(t)
+	value := filepath.Join(t.TempDir(), "value")
+	env.editor = editorScript(t, `sed -i "s/^  foo: .*/  foo: $(cat `+value+`)/" "$1"`)
+	for _, skips := range []int{1, 2} {
+		term := env.run(t, 80, 24, "demo", "--tour")
+		term.waitFor(2*time.Minute, "ConfigMap/testmap", `foo: "1"`, "tour 1/")
+		for step := 2; step <= skips+1; step++ {
+			term.send("M-n")
+			term.waitUntil(screenWait, "step "+itoa(step), func(s string) bool {
+				top, _, _ := tourLines(s)
+				return strings.HasPrefix(top, "tour "+itoa(step)+"/8: ")
+			})
+		}
+		screen := term.screen()
+		if skips == 1 && (!strings.Contains(wireLine(screen), "step 1 skipped: the tour made its draft, foo changed to mine; nothing was sent") ||
+			!strings.Contains(underTour(screen), "unsaved draft") || !strings.Contains(underTour(screen), "foo: mine")) {
+			t.Errorf("after alt+n at the draft's step, no draft of foo: mine said and shown:\n%s", screen)
+		}
+		top, _, _ := tourLines(screen)
+		m := tourLineRE.FindStringSubmatch(top)
+		if m == nil {
+			t.Fatalf("after %d skips: %q", skips, top)
+		}
+		if skips == 2 && !strings.HasPrefix(m[3], `first press w, wait for "changed on server", press s, wait for "1 conflict"; then press m, then press s`) {
+			t.Errorf("the resolution's step with no conflict: %q", m[3])
+		}
+		follow(t, term, value, m[3])
+		next := itoa(skips + 2)
+		term.waitUntil(screenWait, "step "+next, func(s string) bool {
+			top, _, _ := tourLines(s)
+			return strings.HasPrefix(top, "tour "+next+"/8: ")
+		})
+		t.Logf("after %d skips, %q done:\n%s", skips, m[3], term.screen())
+		// Run 1 ends on a conflict, whose draft q asks about.
+		term.send("q")
+		if skips == 1 {
+			term.waitFor(screenWait, "quit with an unsaved draft?")
+			term.send("y")
+		}
+		term.waitFor(time.Minute, "EXIT=")
+	}
 }

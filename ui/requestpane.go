@@ -8,6 +8,7 @@ import (
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/kube"
 	"github.com/kedit/kedit/model"
+	"github.com/kedit/kedit/ui/common"
 	"github.com/kedit/kedit/ui/internal/effect"
 	"github.com/kedit/kedit/ui/internal/wire"
 	"github.com/kedit/kedit/ui/requests"
@@ -147,7 +148,7 @@ func (m *App) tourPrepare() {
 		// write: one would only say it found foo so already.
 		w.Reset()
 	}
-	switch tour.Steps[i].Writes {
+	switch m.tour.Writes() {
 	case tour.WritesMine:
 		w.NextWrites(true)
 	case tour.WritesOther:
@@ -164,7 +165,9 @@ func (m *App) tourFacts() tour.Facts {
 		Blame: m.screen == screenObject && m.object.Blaming(), Lost: m.screen == screenLost, LiveFoo: dataFoo(live.Object), Races: m.tourRaces}
 	if d := s.Draft(); d != nil {
 		f.Draft, f.DraftFoo = true, dataFoo(d.Object)
+		f.Stale = live.ResourceVersion != "" && live.ResourceVersion != base.ResourceVersion
 	}
+	f.Object = m.screen == screenObject && !m.requestsOpen && !m.help.Shown()
 	if r := s.Rebase(); r != nil && r.Merge != nil {
 		f.Rebasing = true
 		f.Conflicts, f.OpenConflicts, f.Merged = len(r.Merge.Conflicts), s.OpenConflicts(), len(r.Merge.Changes)
@@ -191,10 +194,55 @@ func (m App) tourIntent(msg tea.Msg) (App, tea.Cmd, bool) {
 	if _, ok := msg.(tour.SkipMsg); !ok {
 		return m, nil, false
 	}
-	if m.cfg.Tour && m.sess != nil && m.tour.Skip(m.tourContent()) {
-		m.tourPrepare()
+	if !m.cfg.Tour || m.sess == nil {
+		return m, nil, true
 	}
-	return m, nil, true
+	skipped := m.tour.Step()
+	if !m.tour.Skip(m.tourContent()) {
+		return m, nil, true
+	}
+	var cmd tea.Cmd
+	if foo := tour.Steps[skipped].SkipDraftFoo; foo != "" {
+		cmd = m.tourDraft(foo)
+	}
+	m.tourPrepare()
+	// The next step's first words read the state the skip left.
+	m.tourUpdate()
+	return m, cmd, true
+}
+
+// tourDraft makes the draft a skipped step would have made, foo changed
+// to foo, as the timeline's y makes one (the session's DraftEdited,
+// stored on disk, shown in the object view); nothing is sent. A draft
+// that changes foo already, or a rebase, is left as it is.
+func (m *App) tourDraft(foo string) tea.Cmd {
+	if m.sess.Rebase() != nil {
+		return nil
+	}
+	obj := m.sess.Base().Object
+	if d := m.sess.Draft(); d != nil {
+		if d.Object == nil || dataFoo(d.Object) != dataFoo(obj) {
+			return nil
+		}
+		obj = d.Object
+	}
+	if obj == nil {
+		return nil
+	}
+	obj = obj.DeepCopy()
+	if err := unstructured.SetNestedField(obj.Object, foo, "data", "foo"); err != nil {
+		return nil
+	}
+	text, err := m.sess.DraftTextOf(obj)
+	if err != nil {
+		m.status.Error(common.ErrorText(err))
+		return nil
+	}
+	cmd := m.draftFromTimeline(text)
+	if d := m.sess.Draft(); d != nil && dataFoo(d.Object) == foo {
+		m.tour.SkippedWithDraft(m.tourContent())
+	}
+	return cmd
 }
 
 // tourTakes says whether key is the tour's, which it takes over every

@@ -68,14 +68,20 @@ func TestTourSkipKeyPreparesEachStep(t *testing.T) {
 		}
 	}
 	resets, next, _ := fake.counts()
-	if resets != 0 || len(next) != 2 || !next[0] || next[1] {
-		t.Errorf("the steps' preparations: %d resets, next writes %v; want none (foo is \"1\") and [true false]", resets, next)
+	// The resolution's step, skipped to with no conflict, says to make
+	// one first: w must write foo.
+	if resets != 0 || len(next) != 3 || !next[0] || !next[1] || next[2] {
+		t.Errorf("the steps' preparations: %d resets, next writes %v; want none (foo is \"1\") and [true true false]", resets, next)
 	}
 	out := plain(d.m)
 	if !strings.Contains(out, "step 7 skipped") || !strings.Contains(out, "tour 8/8: press A") {
 		t.Errorf("after skipping to the race:\n%s", out)
 	}
-	d.send(keyMsg("esc")) // the timeline's close
+	// Skipping step 1 made its draft and showed it, as y does, from the
+	// timeline.
+	if d.m.screen != screenObject {
+		t.Errorf("after skipping the draft's step from the timeline: screen %v", d.m.screen)
+	}
 	d.send(keyMsg("A"))
 	if _, _, races := fake.counts(); races != 1 {
 		t.Errorf("A asked %d races", races)
@@ -87,4 +93,12 @@ func TestTourSkipKeyPreparesEachStep(t *testing.T) {
 	}
 	close(fake.writes)
 	d.settle()
+
+	// Each step skipped in turn (and those before it), the next one is
+	// done by the keys its line says; and the resolution skipped with its
+	// conflict open.
+	for i := 0; i+1 < len(tour.Steps); i++ {
+		skipEachStepThenFollow(t, i)
+	}
+	skipHalfDoneStep3(t)
 }

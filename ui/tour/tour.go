@@ -43,6 +43,15 @@ type Step struct {
 	// off says how the session left the step's path (keys pressed out
 	// of its order spent what it prepared), "" while it is on it.
 	off func(now Facts) string
+	// first says what to do before Do when the session is not where the
+	// step starts (a step before it was skipped, or left half done), in
+	// the same words as Do; "" when it is. firstWrites is then what the
+	// writer writes next, as first's w needs it.
+	first       func(now Facts) string
+	firstWrites Writes
+	// SkipDraftFoo, when set, is the draft a skip of the step makes, as
+	// the step's own keys would have: foo changed to it.
+	SkipDraftFoo string
 }
 
 // offText is how the tour says that the session left a step's path, and
@@ -54,51 +63,6 @@ const offText = "off the step's path: %s; alt+n skips to the next step, prepared
 type seen struct {
 	clean, timeline, lost bool
 	lostSaved             string
-}
-
-// Steps are the tour's steps in order; README's tutorial lists each
-// Title and Do (TestREADMETutorialIsTheTour).
-var Steps = []Step{
-	{Title: "Make a draft.", Do: "press e, change foo to mine, save and quit your editor", Reset: true,
-		done: func(_, now Facts, _ seen) bool { return now.Draft && now.DraftFoo != now.BaseFoo }},
-	{Title: "Make a same-field conflict.", Do: "press w, wait for \"changed on server\", then press s", Writes: WritesMine,
-		done: func(_, now Facts, _ seen) bool { return now.OpenConflicts > 0 },
-		off: func(now Facts) string {
-			return when(now.clean(), "a clean rebase opened, not a conflict: demo-writer wrote another field than your draft changes")
-		}},
-	{Title: "Resolve it.", Do: "press m, then press s",
-		done: func(start, now Facts, _ seen) bool { return saved(start.SavedRV, now) }},
-	{Title: "Make a clean rebase.", Do: "press e, change foo to mine2, save and quit your editor; then press w, wait for \"changed on server\", press s, wait for \"clean rebase\", press s", Writes: WritesOther,
-		done: func(start, now Facts, s seen) bool { return s.clean && saved(start.SavedRV, now) },
-		off: func(now Facts) string {
-			return when(now.Rebasing && now.Conflicts > 0, "a conflict opened, not a clean rebase: demo-writer wrote foo, which your draft changes")
-		}},
-	{Title: "Read the timeline.", Do: "press t, then press esc", quiet: "nothing was sent: the timeline shows the versions the watch brought",
-		done: func(_, now Facts, s seen) bool { return s.timeline && !now.Timeline }},
-	{Title: "Read the blame.", Do: "press b", Reset: true,
-		quiet: "nothing more was sent: blame reads the managedFields of the version the watch brought",
-		done:  func(_, now Facts, _ seen) bool { return now.Blame }},
-	{Title: "Lose an update, find it, undo it.", Do: "press e, change foo to mine, save and quit your editor; then press W, wait for \"writes it back in 5 s\", press s, wait for \"a lost update\", press t, wait for \"LOST\", press enter, press u, press s", Reset: true,
-		done: func(_, now Facts, s seen) bool { return s.lost && saved(s.lostSaved, now) },
-		off: func(now Facts) string {
-			return when(now.Rebasing, "a rebase opened: the object changed before your save, so alice's write cannot lose it")
-		}},
-	{Title: "Set foo to 2 only if foo is 1.", Do: "press A, wait for \"1 won\"", Reset: true,
-		done: func(start, now Facts, _ seen) bool { return now.Races > start.Races }},
-}
-
-// when is text when cond holds, else "".
-func when(cond bool, text string) string {
-	if cond {
-		return text
-	}
-	return ""
-}
-
-// saved: a save the server took since the one before (before, "" for
-// none), nothing left to save or resolve.
-func saved(before string, now Facts) bool {
-	return now.SavedRV != "" && now.SavedRV != before && !now.Draft && !now.Rebasing
 }
 
 // ResetFoo is what a step that resets starts from: the demo's first
@@ -127,7 +91,14 @@ type Facts struct {
 	LiveFoo string
 	// Races counts the demo's races answered.
 	Races int
+	// Object: the object view shows (not the conflict view, the
+	// timeline, a page over it). Stale: there is a draft, and the live
+	// object is a newer version than its base.
+	Object, Stale bool
 }
+
+// draftsFoo: the draft changes foo, as the first step makes it.
+func (f Facts) draftsFoo() bool { return f.Draft && f.DraftFoo != f.BaseFoo }
 
 // reset: foo is as a step that resets starts from it, or the object has
 // no foo to reset (another object than testmap).
@@ -218,6 +189,11 @@ type Model struct {
 	// off is how the session left the step under way's path, "" while
 	// it has not.
 	off string
+	// now are the facts of the last event; firstDone: the step under way
+	// has had nothing to do first since it started (Step.first), which
+	// from then on is the step's own path, and Step.off's to judge.
+	now       Facts
+	firstDone bool
 }
 
 // New is the tour at its first step.
@@ -252,6 +228,7 @@ func (m Model) Takes(msg tea.KeyMsg) bool { return key.Matches(msg, m.keys.Skip)
 // the step under way is done. It returns whether a step started (the app
 // then prepares its writer: Steps[Step()]'s Writes and Reset).
 func (m *Model) SetContent(c Content) bool {
+	m.now = c.Facts
 	if !m.started {
 		m.started = true
 		m.begin(c)
@@ -264,6 +241,7 @@ func (m *Model) SetContent(c Content) bool {
 				break
 			}
 			m.ready, m.start = true, c.Facts
+			m.checkFirst()
 		}
 		m.seen.clean = m.seen.clean || c.Facts.clean()
 		m.seen.timeline = m.seen.timeline || c.Facts.Timeline
@@ -271,7 +249,8 @@ func (m *Model) SetContent(c Content) bool {
 			m.seen.lost, m.seen.lostSaved = true, c.Facts.SavedRV
 		}
 		if !Steps[m.step].done(m.start, c.Facts, m.seen) {
-			if f := Steps[m.step].off; f != nil && m.off == "" {
+			m.checkFirst()
+			if f := Steps[m.step].off; f != nil && m.off == "" && m.first() == "" {
 				m.off = f(c.Facts)
 			}
 			break
@@ -291,16 +270,53 @@ func (m *Model) Skip(c Content) bool {
 		return false
 	}
 	m.explained = fmt.Sprintf("step %d skipped", m.step+1)
+	m.now = c.Facts
 	m.step++
 	m.begin(c)
 	return m.step < len(Steps)
 }
 
+// SkippedWithDraft says that the skip made the skipped step's draft
+// (SkipDraftFoo), as c shows it.
+func (m *Model) SkippedWithDraft(c Content) {
+	m.explained = fmt.Sprintf("step %d skipped: the tour made its draft, foo changed to %s; nothing was sent: the draft is on your disk, based on rv %s",
+		m.step, c.Facts.DraftFoo, c.Facts.BaseRV)
+}
+
+// first is what to do before the step under way's Do, "" for nothing.
+func (m Model) first() string {
+	if m.step >= len(Steps) || !m.ready || m.firstDone || Steps[m.step].first == nil {
+		return ""
+	}
+	return Steps[m.step].first(m.now)
+}
+
+// checkFirst notes when the step under way, ready, has nothing left to
+// do first.
+func (m *Model) checkFirst() {
+	if m.ready && m.first() == "" {
+		m.firstDone = true
+	}
+}
+
+// Writes is what the writer writes next for the step under way: the
+// step's, or what its first needs.
+func (m Model) Writes() Writes {
+	if m.step >= len(Steps) {
+		return WritesAny
+	}
+	if w := Steps[m.step].firstWrites; w != WritesAny && m.first() != "" {
+		return w
+	}
+	return Steps[m.step].Writes
+}
+
 // begin starts the step under way on c: at once, or once its reset
 // shows.
 func (m *Model) begin(c Content) {
-	m.start, m.seen, m.off = c.Facts, seen{}, ""
+	m.start, m.seen, m.off, m.now, m.firstDone = c.Facts, seen{}, "", c.Facts, false
 	m.ready = m.step >= len(Steps) || !Steps[m.step].Reset || c.Facts.reset()
+	m.checkFirst()
 	if n := len(c.Requests); n > 0 {
 		m.lastSeq = c.Requests[n-1].Seq
 	}
@@ -313,6 +329,8 @@ func (m Model) View() string {
 		switch {
 		case !m.ready:
 			do = fmt.Sprintf("tour %d/%d (getting ready: demo-writer sets foo back to %q)", m.step+1, len(Steps), ResetFoo)
+		case m.first() != "":
+			do = fmt.Sprintf("tour %d/%d: first %s; then %s", m.step+1, len(Steps), m.first(), Steps[m.step].Do)
 		default:
 			do = fmt.Sprintf("tour %d/%d: %s", m.step+1, len(Steps), Steps[m.step].Do)
 		}

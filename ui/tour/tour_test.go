@@ -227,7 +227,7 @@ func TestOffThePathIsSaid(t *testing.T) {
 	m := newTour(t)
 	m.SetSize(80, 2)
 	for m.Step() < 3 {
-		m.Skip(Content{Facts: Facts{LiveFoo: "1"}})
+		m.Skip(Content{Facts: Facts{LiveFoo: "1", Object: true}})
 	}
 	m.SetContent(Content{Facts: Facts{LiveFoo: "2", Draft: true, Rebasing: true, Conflicts: 1, OpenConflicts: 1}})
 	out := ansi.Strip(m.View())
