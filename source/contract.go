@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -49,7 +50,7 @@ func (p *planner) check(cs []diff.Change, before, after []built) error {
 		}
 	}
 	if !sameObject(want, got) {
-		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change other fields of the object too"}
+		return &PlaceError{Field: fieldsOf(cs), Why: "the edit would change " + otherField(want, got) + " too"}
 	}
 	for _, b := range before {
 		if sameRef(b, p.src.Ref) {
@@ -81,27 +82,35 @@ func fieldsOf(cs []diff.Change) string {
 }
 
 // sameObject says whether two versions of an object hold the same fields,
-// a list of named items compared by name: an item a strategic-merge patch
-// adds may come first in the build where the edit put it last.
+// a list of named items compared by name (an item a strategic-merge patch
+// adds may come first in the build where the edit put it last) but for
+// the lists whose order the object keeps and acts on (orderKept).
 func sameObject(a, b map[string]any) bool {
-	return reflect.DeepEqual(byName(normal(a)), byName(normal(b)))
+	return reflect.DeepEqual(byName(normal(a), ""), byName(normal(b), ""))
 }
 
+// orderKept are the lists of named items whose order is part of what the
+// object says: a container's env (a value may refer to the variables
+// before it, and another order is another pod template, which rolls the
+// pods) and the init containers, which run in their order.
+var orderKept = map[string]bool{"env": true, "initContainers": true}
+
 // byName returns v with each list whose items are all maps with a name
-// (containers, env, ports, volumes ...) sorted by name.
-func byName(v any) any {
+// (containers, ports, volumes ...) sorted by name, but for the lists of
+// orderKept; field is the name of v's field.
+func byName(v any, field string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = byName(e)
+			m[k] = byName(e, k)
 		}
 		return m
 	case []any:
 		l := make([]any, len(x))
-		named := len(x) > 0
+		named := len(x) > 0 && !orderKept[field]
 		for i, e := range x {
-			l[i] = byName(e)
+			l[i] = byName(e, "")
 			if m, ok := e.(map[string]any); !ok || m["name"] == nil {
 				named = false
 			}
@@ -114,4 +123,73 @@ func byName(v any) any {
 		return l
 	}
 	return v
+}
+
+// otherField names where two versions of an object differ, as the
+// contract compares them: the first field by name, or the order of a
+// list of orderKept.
+func otherField(a, b map[string]any) string {
+	if f := firstDifference(byName(normal(a), ""), byName(normal(b), ""), ""); f != "" {
+		return f
+	}
+	return "other fields of the object"
+}
+
+func firstDifference(a, b any, at string) string {
+	if reflect.DeepEqual(a, b) {
+		return ""
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return at
+		}
+		keys := slices.Sorted(maps.Keys(x))
+		for k := range y {
+			if _, had := x[k]; !had {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range keys {
+			if f := firstDifference(x[k], y[k], at+"."+k); f != "" {
+				return f
+			}
+		}
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return at
+		}
+		for i := range x {
+			if f := firstDifference(x[i], y[i], fmt.Sprintf("%s[%s]", at, itemName(x[i], i))); f != "" {
+				if sameItems(x, y) {
+					return "the order of " + at + "'s items"
+				}
+				return f
+			}
+		}
+	}
+	return at
+}
+
+// itemName is a list item as a path names it: name="..." or its index.
+func itemName(v any, i int) string {
+	if m, ok := v.(map[string]any); ok && m["name"] != nil {
+		return fmt.Sprintf("name=%q", fmt.Sprint(m["name"]))
+	}
+	return fmt.Sprint(i)
+}
+
+// sameItems: two lists of the same items in another order.
+func sameItems(a, b []any) bool {
+	key := func(l []any) []string {
+		var out []string
+		for _, v := range l {
+			out = append(out, fmt.Sprint(v))
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(key(a), key(b))
 }

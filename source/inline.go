@@ -88,3 +88,32 @@ func (ps patchSource) written(p *planner, f *yamlFile, field, how string) error 
 	p.placed = append(p.placed, Placement{Field: field, File: ps.rel, How: how})
 	return nil
 }
+
+// dropped removes the patch's entry from its kustomization's patches:,
+// the last op of a JSON 6902 patch removed (a patch of no op does not
+// build), and records the placement. A file stays as it is, named by no
+// kustomization.
+func (ps patchSource) dropped(p *planner, field string) error {
+	kf, err := p.yaml(ps.k.file)
+	if err != nil {
+		return &PlaceError{Field: field, Why: err.Error()}
+	}
+	seq := at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches"))
+	if seq == nil || seq.Kind != kyaml.SequenceNode {
+		return &PlaceError{Field: field, Why: ps.name + " is named by no entry of patches: in " + ps.k.file}
+	}
+	i := ps.item
+	if i < 0 {
+		for j, item := range seq.Content {
+			if pn := at(item, fieldpath.MakePathOrDie("path")); pn != nil && ps.k.rel(pn.Value) == ps.rel {
+				i = j
+			}
+		}
+	}
+	if i < 0 || i >= len(seq.Content) {
+		return &PlaceError{Field: field, Why: ps.name + " is named by no entry of patches: in " + ps.k.file}
+	}
+	seq.Content = slices.Delete(seq.Content, i, i+1)
+	p.placed = append(p.placed, Placement{Field: field, File: ps.k.file, How: "json6902 patch removed, its last op gone"})
+	return nil
+}

@@ -90,15 +90,19 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			continue
 		}
 		if len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
-			i, ok := p.json6902Op(f.nodes[0], c)
+			i, in, ok := p.json6902Op(f.nodes[0], c)
 			if !ok {
 				continue
 			}
 			if dry {
 				return true, nil
 			}
-			if err := p.changeOp(ps.name, f.nodes[0], i, c); err != nil {
+			if err := p.changeOp(ps.name, f.nodes[0], i, in, c); err != nil {
 				return false, err
+			}
+			if len(f.nodes[0].YNode().Content) == 0 {
+				// A patch of no op does not build: its entry goes.
+				return true, ps.dropped(p, field)
 			}
 			return true, ps.written(p, f, field, "json6902 patch")
 		}
@@ -112,6 +116,7 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			if err := setAt(doc.YNode(), c.Path, p.patchValue(c)); err != nil {
 				return false, &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
 			}
+			p.keepOrder(doc.YNode(), c.Path)
 			return true, ps.written(p, f, field, "patch")
 		}
 	}
@@ -125,27 +130,78 @@ func (p *planner) patchValue(c diff.Change) diff.FieldValue {
 }
 
 // json6902Op is the index of the last op of a JSON 6902 patch that adds
-// or replaces the field.
-func (p *planner) json6902Op(ops *kyaml.RNode, c diff.Change) (int, bool) {
-	ptr, ok := pointer(p.obj, c.Path)
+// or replaces the field or a value holding it, and the field's path
+// inside the op's value (empty for the value itself). An op that appends
+// to a list (a path ending in /-) holds the item of that list whose keys
+// its value has.
+func (p *planner) json6902Op(ops *kyaml.RNode, c diff.Change) (int, fieldpath.Path, bool) {
+	prefixes, ok := pointers(p.obj, c.Path)
 	if !ok {
-		return 0, false
+		return 0, nil, false
 	}
 	for i, op := range slices.Backward(ops.YNode().Content) {
 		opName, path := at(op, fieldpath.MakePathOrDie("op")), at(op, fieldpath.MakePathOrDie("path"))
-		if opName != nil && path != nil && path.Value == ptr && (opName.Value == "add" || opName.Value == "replace") {
-			return i, true
+		if opName == nil || path == nil || opName.Value != "add" && opName.Value != "replace" {
+			continue
+		}
+		for n, ptr := range prefixes {
+			if n > 0 && (path.Value == ptr.at || ptr.appended != "" && path.Value == ptr.appended && opValueIs(op, c.Path[n-1])) {
+				return i, c.Path[n:], true
+			}
 		}
 	}
-	return 0, false
+	return 0, nil, false
 }
 
-// changeOp writes c into the op i of a JSON 6902 patch: its value, or
-// for a removal the op dropped (an add) or a refusal (a replace, which
-// would bring back the value under it).
-func (p *planner) changeOp(name string, ops *kyaml.RNode, i int, c diff.Change) error {
+// opValueIs says whether an op's value is the list item pe names.
+func opValueIs(op *kyaml.Node, pe fieldpath.PathElement) bool {
+	v := at(op, fieldpath.MakePathOrDie("value"))
+	if v == nil {
+		return false
+	}
+	var item any
+	if err := v.Decode(&item); err != nil {
+		return false
+	}
+	return matchItem(item, pe)
+}
+
+// opPointer is the JSON pointer of a prefix of a field's path: at, and
+// for a list item, appended: its list's with /- (the pointer of an add op
+// that appends it).
+type opPointer struct{ at, appended string }
+
+// pointers are the JSON pointers of p's prefixes in obj (list items by
+// index), by their length: the first is the object's, the last p's.
+func pointers(obj map[string]any, p fieldpath.Path) ([]opPointer, bool) {
+	out := []opPointer{{}}
+	for n := range p {
+		ptr, ok := pointer(obj, p[:n+1])
+		if !ok {
+			return nil, false
+		}
+		o := opPointer{at: ptr}
+		if p[n].FieldName == nil {
+			o.appended = out[n].at + "/-"
+		}
+		out = append(out, o)
+	}
+	return out, true
+}
+
+// changeOp writes c into the op i of a JSON 6902 patch, at the path in
+// inside its value: the value, or for a removal of the whole value the op
+// dropped (an add) or a refusal (a replace, which would bring back the
+// value under it).
+func (p *planner) changeOp(name string, ops *kyaml.RNode, i int, in fieldpath.Path, c diff.Change) error {
 	field := c.Path.String()
 	op := ops.YNode().Content[i]
+	if len(in) > 0 {
+		if err := setAt(op, append(fieldpath.MakePathOrDie("value"), in...), p.buildValue(c)); err != nil {
+			return &PlaceError{Field: field, Why: name + ": " + err.Error()}
+		}
+		return nil
+	}
 	if !c.Value.Present {
 		if at(op, fieldpath.MakePathOrDie("op")).Value == "replace" {
 			return &PlaceError{Field: field, Why: name + " replaces it, and removing that op would bring back the value under it"}
@@ -239,6 +295,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 				if err := setAt(doc.YNode(), path, v); err != nil {
 					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
 				}
+				p.keepOrder(doc.YNode(), path)
 				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how, Why: why})
 				return nil
 			}
@@ -273,6 +330,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 	if err := setAt(f.nodes[0].YNode(), path, v); err != nil {
 		return &PlaceError{Field: field, Why: err.Error()}
 	}
+	p.keepOrder(f.nodes[0].YNode(), path)
 	kf, err := p.yaml(root.file)
 	if err != nil {
 		return &PlaceError{Field: field, Why: err.Error()}

@@ -118,6 +118,10 @@ type planner struct {
 	// obj is the object as the build made it before the edit.
 	obj    map[string]any
 	placed []Placement
+	// cs are the changes planned, and want the object as the edit must
+	// build it (wanted).
+	cs   []diff.Change
+	want map[string]any
 	// chain is the kustomizations from the root down to the object's,
 	// read once: the plan's changes to them are made on these.
 	chain []*kustomization
@@ -132,7 +136,7 @@ func Plan(src *Source, base, mine *unstructured.Unstructured) (*Edit, error) {
 
 // planOn plans the changes cs of base on the tree t.
 func planOn(t *tree, src *Source, cs []diff.Change, base *unstructured.Unstructured) (*Edit, error) {
-	p := &planner{t: t, src: src, over: map[string][]byte{}, files: map[string]*yamlFile{}, secret: diff.IsSecret(base)}
+	p := &planner{t: t, src: src, over: map[string][]byte{}, files: map[string]*yamlFile{}, secret: diff.IsSecret(base), cs: cs}
 	if src.Kustomization == "" && src.File != "" {
 		return p.plain(cs)
 	}
