@@ -288,3 +288,26 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 		t.Errorf("the shared base changed:\n%s", base)
 	}
 }
+
+// TestE2ESourceDiffRowsWrapAt80Columns: at 80x24 the source diff's rows
+// above the diff (its title, the file each field goes into) wrap at words
+// instead of being cut at the terminal's edge.
+func TestE2ESourceDiffRowsWrapAt80Columns(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := gitOpsRepo(t, ns)
+	term := newKeditEnv(t, editorScript(t, `sed -i 's/image: nginx:1.26/image: nginx:1.27/' "$1"`)).run(t, 80, 24, "-n", ns, "--source", dir, "deployment/web")
+	term.waitFor(screenWait, "managed by Flux")
+	term.editAndWait()
+	term.send("s")
+	term.waitFor(screenWait, "g writes it to the source")
+	term.send("g")
+	screen := term.waitFor(screenWait, `.spec.template.spec.containers[name="app"].image -> overlays/prod/image.yaml`, "\n  (patch)",
+		"+        image: nginx:1.27 # pinned")
+	for i, l := range strings.Split(screen, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("row %d is %d wide: %q", i+1, w, l)
+		}
+	}
+	term.send("esc")
+}
