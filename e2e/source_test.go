@@ -275,7 +275,7 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 	term.send("s")
 	term.waitFor(screenWait, "b does both)")
 	term.send("g")
-	term.waitFor(screenWait, "-> overlays/prod/deployment-web-patch.yaml (new patch, $patch: delete): base is shared with overlays/staging", "+        - name: MODE", "+          $patch: delete")
+	term.waitFor(screenWait, "-> overlays/prod/deployment-web-patch.yaml (new patch, $patch: delete): base/deploy.yaml sets it, and base is shared with overlays/staging", "+        - name: MODE", "+          $patch: delete")
 	term.send("y")
 	term.waitFor(screenWait, "wrote 2 files of the source")
 	for overlay, want := range map[string]bool{"prod": false, "staging": true} {

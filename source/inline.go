@@ -3,6 +3,7 @@ package source
 import (
 	"slices"
 
+	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -16,11 +17,24 @@ type patchSource struct {
 	rel  string // the patch file, or the kustomization's
 	item int
 	name string // as a refusal names it
+	// target selects the objects the patch applies to; nil: the object
+	// its document names.
+	target *types.Selector
+}
+
+// applies says whether the patch applies to the object: its target
+// selects it, or with none, its document doc names it.
+func (ps patchSource) applies(p *planner, doc *kyaml.RNode) bool {
+	if ps.target != nil {
+		return p.selects(ps.target)
+	}
+	return doc == nil || p.targets(doc)
 }
 
 // patchesOf are k's patches, the last first: its patches: entries, files
 // and inline, and the files of the older fields kustomize folds into
-// them.
+// them (patchesJson6902:, patchesStrategicMerge:), which it applies
+// after them.
 func (p *planner) patchesOf(k *kustomization) []patchSource {
 	var out []patchSource
 	seen := map[string]bool{}
@@ -30,17 +44,17 @@ func (p *planner) patchesOf(k *kustomization) []patchSource {
 				if pn := at(item, fieldpath.MakePathOrDie("path")); pn != nil {
 					rel := k.rel(pn.Value)
 					seen[rel] = true
-					out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+					out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel, target: targetOf(item)})
 				} else if at(item, fieldpath.MakePathOrDie("patch")) != nil {
-					out = append(out, patchSource{k: k, rel: k.file, item: i, name: "the inline patch in " + k.file})
+					out = append(out, patchSource{k: k, rel: k.file, item: i, name: "the inline patch in " + k.file, target: targetOf(item)})
 				}
 			}
 		}
 	}
-	for _, pt := range k.k.Patches {
+	for _, pt := range p.t.allPatches(k) {
 		if rel := k.rel(pt.Path); pt.Path != "" && !seen[rel] {
 			seen[rel] = true
-			out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+			out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel, target: pt.Target})
 		}
 	}
 	slices.Reverse(out)

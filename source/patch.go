@@ -45,14 +45,32 @@ func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, d
 }
 
 // patchFiles are a kustomization's patches that are files, last first.
-func patchFiles(k *kustomization) []types.Patch {
+func (t *tree) patchFiles(k *kustomization) []types.Patch {
 	var out []types.Patch
-	for _, pt := range k.k.Patches {
+	for _, pt := range t.allPatches(k) {
 		if pt.Path != "" {
 			out = append(out, pt)
 		}
 	}
 	slices.Reverse(out)
+	return out
+}
+
+// allPatches are k's patches in the order the build applies them: its
+// patches:, then those of the older fields, patchesJson6902: and
+// patchesStrategicMerge:, as kustomize folds them into patches:
+// (types.Kustomization.FixKustomizationPreMarshalling): an entry of
+// patchesStrategicMerge: is a file where the tree has one of that name,
+// else the text of a patch.
+func (t *tree) allPatches(k *kustomization) []types.Patch {
+	out := slices.Concat(k.k.Patches, k.k.PatchesJson6902)
+	for _, sm := range k.k.PatchesStrategicMerge {
+		if _, ok := t.files[k.rel(string(sm))]; ok {
+			out = append(out, types.Patch{Path: string(sm)})
+		} else {
+			out = append(out, types.Patch{Patch: string(sm)})
+		}
+	}
 	return out
 }
 
@@ -90,6 +108,9 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			continue
 		}
 		if len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
+			if !ps.applies(p, nil) {
+				continue
+			}
 			i, in, ok := p.json6902Op(f.nodes[0], c)
 			if !ok {
 				continue
@@ -107,7 +128,7 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			return true, ps.written(p, f, field, "json6902 patch")
 		}
 		for _, doc := range slices.Backward(f.nodes) {
-			if !p.targets(doc) || at(doc.YNode(), c.Path) == nil {
+			if !ps.applies(p, doc) || at(doc.YNode(), c.Path) == nil {
 				continue
 			}
 			if dry {
@@ -284,7 +305,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 			v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
 		}
 	}
-	for _, pt := range patchFiles(root) {
+	for _, pt := range p.t.patchFiles(root) {
 		rel := root.rel(pt.Path)
 		f, err := p.yaml(rel)
 		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
@@ -304,15 +325,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 	// A patch names the object as its resource file does: the root's
 	// namespace and name prefixes come after the patches.
 	u := unstructuredOf(p.obj)
-	objName, ns := hashSuffix.ReplaceAllString(u.GetName(), ""), ""
-	if b, ok := p.t.files[p.src.File]; ok {
-		if f, err := readYAMLFile(p.src.File, b); err == nil {
-			if d := f.doc(p.src.Ref); d != nil {
-				m, _ := d.Map()
-				objName, ns = unstructuredOf(m).GetName(), unstructuredOf(m).GetNamespace()
-			}
-		}
-	}
+	objName, ns := p.orgName()
 	name := strings.ToLower(p.src.Ref.Kind) + "-" + objName + "-patch.yaml"
 	rel := root.rel(name)
 	if _, exists := p.read(rel); exists {

@@ -194,6 +194,20 @@ func TestPlanWritesWhereTheShopSetsTheField(t *testing.T) {
 				envNamed(containerOf(u), "STAGING")["value"] = "no"
 			},
 			want: map[string]string{"overlays/staging/kustomization.yaml": "          value: \"no\"   # staging only\n"}},
+		{name: "an env value the shared base sets: a new patch naming the items before it, the env in its order",
+			files: shopLayout, root: "overlays/staging", kind: "Deployment", named: "shop-stg",
+			edit: func(u *unstructured.Unstructured) {
+				envNamed(containerOf(u), "TIMEOUT")["value"] = "60"
+			},
+			want: map[string]string{"overlays/staging/deployment-shop-patch.yaml": "        env:\n        - name: MODE\n        - name: TIMEOUT\n          value: \"60\"\n",
+				"overlays/staging/kustomization.yaml": "  - path: deployment-shop-patch.yaml\n"},
+			why: "base/deployment.yaml sets it, and base is shared with overlays/production"},
+		{name: "a value a patch under patchesStrategicMerge: sets: that patch",
+			files: shopLayout, root: "overlays/production", kind: "Deployment", named: "prod-shop",
+			edit: func(u *unstructured.Unstructured) {
+				envNamed(containerOf(u), "MODE")["value"] = "prod2"
+			},
+			want: map[string]string{"overlays/production/deployment-patch.yaml": "          value: prod2  # set by prod overlay\n"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -249,5 +263,109 @@ func TestAPlanThatReordersTheEnvIsRefused(t *testing.T) {
 	var pe *PlaceError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Why, `the order of .spec.template.spec.containers[name="web"].env's items`) {
 		t.Fatalf("got %v, want a refusal naming the env's order", err)
+	}
+}
+
+// fleetLayout has the shape of a Flux fleet repository: a base two
+// environments share, and a component only staging uses, whose inline
+// patch selects every Deployment by its target (its document names
+// "any") and sets an annotation and an env item.
+var fleetLayout = map[string]string{
+	"apps/base/podinfo/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n",
+	"apps/base/podinfo/deployment.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: podinfo
+spec:
+  selector:
+    matchLabels:
+      app: podinfo
+  template:
+    metadata:
+      labels:
+        app: podinfo
+    spec:
+      containers:
+        - name: podinfod
+          image: ghcr.io/stefanprodan/podinfo:6.5.0
+          env:
+            - name: PODINFO_UI_COLOR
+              value: "#34577c"
+`,
+	"apps/staging/kustomization.yaml":    "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: podinfo-staging\nresources:\n  - ../base/podinfo\ncomponents:\n  - ../../components/debug\n",
+	"apps/production/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: podinfo-production\nresources:\n  - ../base/podinfo\n",
+	"components/debug/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1alpha1
+kind: Component
+patches:
+  - target:
+      kind: Deployment
+    patch: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: any
+        annotations:
+          debug: "on"   # staging debugs
+      spec:
+        template:
+          spec:
+            containers:
+            - name: podinfod
+              env:
+              - name: DEBUG
+                value: "1"
+`,
+}
+
+func TestPlanWritesWhereAComponentsTargetedPatchSetsTheField(t *testing.T) {
+	t.Parallel()
+	checkWriteBack(t, writeBackCase{name: "a component's patch with a target",
+		files: fleetLayout, root: "apps/staging", kind: "Deployment", named: "podinfo",
+		edit: func(u *unstructured.Unstructured) {
+			u.SetAnnotations(map[string]string{"debug": "off"})
+			envNamed(containerOf(u), "DEBUG")["value"] = "0"
+		},
+		want: map[string]string{"components/debug/kustomization.yaml": "          debug: \"off\"   # staging debugs\n"},
+		why:  "the component sets it, and no other build uses it"})
+}
+
+// TestAPlainFileBesideAKustomizationIsSearched: a YAML file beside a
+// kustomization.yaml that no kustomization names (applied with kubectl
+// apply -f) is a plain file of the search; the resource file beside it
+// is not, as the kustomization builds on it.
+func TestAPlainFileBesideAKustomizationIsSearched(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"kustomization.yaml":         "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- guestbook-ui-svc.yaml\n",
+		"guestbook-ui-svc.yaml":      "apiVersion: v1\nkind: Service\nmetadata:\n  name: guestbook-ui\nspec:\n  ports:\n  - port: 80\n    targetPort: 80\n  selector:\n    app: guestbook-ui\n",
+		"extra.yaml":                 "# applied by hand\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: guestbook-extra\n  namespace: default\ndata:\n  greeting: hello # the greeting",
+		"guestbook-ui-svc-copy.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n  namespace: default\ndata:\n  a: b\n",
+	}
+	dir := writeLayout(t, files)
+	ref := Ref{Kind: "ConfigMap", Namespace: "default", Name: "guestbook-extra"}
+	src, err := Find(dir, ref, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.File != "extra.yaml" || src.Kustomization != "" {
+		t.Fatalf("found %+v, want the plain file extra.yaml", src)
+	}
+	f, err := readYAMLFile("extra.yaml", []byte(files["extra.yaml"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, _ := jsonObject(docMaps(f)[0])
+	base := &unstructured.Unstructured{Object: obj}
+	mine := base.DeepCopy()
+	mine.Object["data"].(map[string]any)["greeting"] = "hi"
+	e, err := Plan(src, base, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Files) != 1 || string(e.Files[0].New) != strings.Replace(files["extra.yaml"], "hello", "hi", 1) {
+		t.Fatalf("the edit: %+v", e.Files)
+	}
+	if _, err := Find(dir, Ref{Kind: "Service", Namespace: "default", Name: "guestbook-ui"}, Hints{}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -297,10 +297,27 @@ func (p *planner) place(c diff.Change) error {
 		return p.placeInResource(c)
 	}
 	why := "no file of this build alone sets it"
-	if len(shared) > 0 {
-		why = fmt.Sprintf("%s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
+	switch {
+	case len(shared) > 0 && p.resourceSets(c):
+		why = fmt.Sprintf("%s sets it, and %s is shared with %s", p.src.File, displayDir(leafDir), strings.Join(shared, ", "))
+	case len(shared) > 0:
+		why = fmt.Sprintf("no resource file, patch, images: or replicas: entry of this build sets it (kedit reads no other transformer), and %s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
 	}
 	return p.placeInNewPatch(p.nearest(chain, len(chain)-2), c, why)
+}
+
+// resourceSets says whether the object's resource file sets c's field.
+func (p *planner) resourceSets(c diff.Change) bool {
+	b, ok := p.read(p.src.File)
+	if !ok {
+		return false
+	}
+	f, err := readYAMLFile(p.src.File, b)
+	if err != nil {
+		return false
+	}
+	doc := f.doc(p.src.Ref)
+	return doc != nil && at(doc.YNode(), c.Path) != nil
 }
 
 // nearest is the kustomization of chain nearest the object, at most at
