@@ -193,3 +193,45 @@ func sameItems(a, b []any) bool {
 	}
 	return slices.Equal(key(a), key(b))
 }
+
+// unreproduced checks that the changes cs give the draft's lists of
+// items: base with cs holds the same items, by their keys, in each list
+// a change names an item of as mine does. A list whose items are keyed
+// by a field the server defaults (a port's protocol) can make a changed
+// key read as two removals; written, that would build neither item.
+func unreproduced(base, mine map[string]any, cs []diff.Change) error {
+	want := base
+	for _, c := range cs {
+		if w, ok := diff.WithValueAt(want, c.Path, c.Value); ok {
+			want = w
+		}
+	}
+	for _, c := range cs {
+		n := len(c.Path)
+		if n < 2 || c.Path[n-1].Key == nil {
+			continue
+		}
+		var fields []string
+		for _, f := range *c.Path[n-1].Key {
+			fields = append(fields, f.Name)
+		}
+		list := c.Path[:n-1]
+		w, _ := diff.ValueAt(want, list).Value.([]any)
+		m, _ := diff.ValueAt(mine, list).Value.([]any)
+		if !slices.Equal(itemKeys(w, fields), itemKeys(m, fields)) {
+			return &PlaceError{Field: c.Path.String(), Why: fmt.Sprintf("kedit's diff of the draft does not give %s's items as the draft has them (they are keyed by a field the server defaults, as a port's protocol): edit the files by hand", list)}
+		}
+	}
+	return nil
+}
+
+// itemKeys are a list's items by their key fields, sorted.
+func itemKeys(l []any, fields []string) []string {
+	var out []string
+	for _, e := range l {
+		m, _ := e.(map[string]any)
+		out = append(out, keyOf(m, fields))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -58,7 +58,7 @@ spec:
             - name: TIMEOUT
               value: "30"   # seconds
 `,
-	"base/service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: shop\nspec:\n  selector:\n    app: shop\n  ports:\n    - name: http\n      port: 80\n      targetPort: http\n",
+	"base/service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: shop\nspec:\n  selector:\n    app: shop\n  ports:\n    - port: 80\n      targetPort: http\n",
 	"overlays/staging/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 namespace: shop-staging
@@ -367,5 +367,43 @@ func TestAPlainFileBesideAKustomizationIsSearched(t *testing.T) {
 	}
 	if _, err := Find(dir, Ref{Kind: "Service", Namespace: "default", Name: "guestbook-ui"}, Hints{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestARefusalNamesTheFieldItWouldChange: a Service port added where the
+// base is shared goes into a new strategic-merge patch, which puts the
+// port first (the build's order is not the draft's); the refusal names
+// the list. A port changed, which kedit's diff reads as two removals
+// (a port is keyed by its port and the protocol the server defaults), is
+// refused: written, neither port would be built.
+func TestARefusalNamesTheFieldItWouldChange(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, shopLayout)
+	ref := findRef(t, dir, "overlays/production", "Service", "prod-shop")
+	src, err := Find(dir, ref, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := live(t, dir, "overlays/production", ref)
+	for _, c := range []struct {
+		edit func(ports []any) []any
+		want string
+	}{
+		{func(ports []any) []any {
+			return append(ports, map[string]any{"name": "metrics", "port": int64(9090), "protocol": "TCP", "targetPort": int64(9090)})
+		}, "the edit would change the order of .spec.ports's items too"},
+		{func(ports []any) []any {
+			ports[0].(map[string]any)["port"] = int64(8081)
+			return ports
+		}, "kedit's diff of the draft does not give .spec.ports's items as the draft has them"},
+	} {
+		mine := base.DeepCopy()
+		spec := mine.Object["spec"].(map[string]any)
+		spec["ports"] = c.edit(spec["ports"].([]any))
+		_, err := Plan(src, base, mine)
+		var pe *PlaceError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Why, c.want) {
+			t.Errorf("got %v, want a refusal saying %q", err, c.want)
+		}
 	}
 }
