@@ -46,7 +46,11 @@ func (p *planner) check(cs []diff.Change, before, after []built) error {
 	for _, c := range cs {
 		g, w := diff.ValueAt(got, c.Path), diff.ValueAt(want, c.Path)
 		if g.Present != w.Present || !reflect.DeepEqual(normal(g.Value), normal(w.Value)) {
-			return &PlaceError{Field: c.Path.String(), Why: "after the edit the build still gives it another value (a later patch or generator may set it)"}
+			why := "after the edit the build still gives it another value (a later patch or generator may set it)"
+			if by := p.labelledBy(c); by != "" {
+				why = "after the edit the build still gives it another value: " + by + " sets it, a transformer kedit does not write; change it there"
+			}
+			return &PlaceError{Field: c.Path.String(), Why: why}
 		}
 	}
 	if !sameObject(want, got) {
@@ -234,4 +238,33 @@ func itemKeys(l []any, fields []string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// labelledBy names the labels:, commonLabels: or commonAnnotations: of
+// the object's kustomizations that set c's label or annotation, or "".
+func (p *planner) labelledBy(c diff.Change) string {
+	n := len(c.Path)
+	if n < 2 || c.Path[n-1].FieldName == nil || c.Path[n-2].FieldName == nil {
+		return ""
+	}
+	key, what := *c.Path[n-1].FieldName, *c.Path[n-2].FieldName
+	for _, w := range p.t.lastWord(p.chain) {
+		k := w.k.k
+		switch what {
+		case "labels", "matchLabels", "selector":
+			for _, l := range k.Labels {
+				if _, ok := l.Pairs[key]; ok {
+					return "the labels: of " + w.k.file
+				}
+			}
+			if _, ok := k.CommonLabels[key]; ok {
+				return "the commonLabels: of " + w.k.file
+			}
+		case "annotations":
+			if _, ok := k.CommonAnnotations[key]; ok {
+				return "the commonAnnotations: of " + w.k.file
+			}
+		}
+	}
+	return ""
 }

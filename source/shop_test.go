@@ -407,3 +407,25 @@ func TestARefusalNamesTheFieldItWouldChange(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusedLabelNamesItsTransformer: a label the overlay's labels:
+// sets is refused, naming that transformer.
+func TestARefusedLabelNamesItsTransformer(t *testing.T) {
+	t.Parallel()
+	dir := writeLayout(t, shopLayout)
+	ref := findRef(t, dir, "overlays/staging", "Deployment", "shop-stg")
+	src, err := Find(dir, ref, Hints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := live(t, dir, "overlays/staging", ref)
+	mine := base.DeepCopy()
+	l := mine.GetLabels()
+	l["env"] = "stage"
+	mine.SetLabels(l)
+	_, err = Plan(src, base, mine)
+	var pe *PlaceError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Why, "the labels: of overlays/staging/kustomization.yaml sets it") {
+		t.Fatalf("got %v, want a refusal naming the labels: transformer", err)
+	}
+}
