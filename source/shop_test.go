@@ -429,3 +429,29 @@ func TestARefusedLabelNamesItsTransformer(t *testing.T) {
 		t.Fatalf("got %v, want a refusal naming the labels: transformer", err)
 	}
 }
+
+// TestTheLiveObjectPicksTheOverlayWhoseFieldsItHas: two overlays build
+// an object of one identity; the live object, which holds the fields the
+// server defaults in each container beside the build's, has the replicas
+// and the label only one of them gives, and that one is its source.
+func TestTheLiveObjectPicksTheOverlayWhoseFieldsItHas(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"base/kustomization.yaml":             "resources:\n- all.yaml\n",
+		"base/all.yaml":                       "\n# the base\n--- # the deployment\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: \"nginx:1.25\"\n        args: [\"-g\", \"daemon off;\"]",
+		"overlays/dev/kustomization.yaml":     "namespace: platform-dev\nnamePrefix: dev-\nnameSuffix: -v1\nlabels:\n- pairs:\n    env: dev\nresources:\n- ../../base\nreplicas:\n- name: web\n  count: 2\n",
+		"overlays/dev-alt/kustomization.yaml": "# not applied\nnamespace: platform-dev\nnamePrefix: dev-\nnameSuffix: -v1\nresources:\n- ../../base\nreplicas:\n- name: web\n  count: 7\n",
+	}
+	dir := writeLayout(t, files)
+	ref := findRef(t, dir, "overlays/dev", "Deployment", "dev-web-v1")
+	liveObj := live(t, dir, "overlays/dev", ref)
+	c := containerOf(liveObj)
+	c["imagePullPolicy"], c["terminationMessagePath"], c["resources"] = "IfNotPresent", "/dev/termination-log", map[string]any{}
+	src, err := Find(dir, ref, Hints{Live: liveObj.Object})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Kustomization != "overlays/dev" {
+		t.Errorf("found %+v, want overlays/dev", src)
+	}
+}
