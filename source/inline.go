@@ -70,6 +70,27 @@ func (ps patchSource) inlineNode(p *planner) *kyaml.Node {
 	return at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches", ps.item, "patch"))
 }
 
+// onlyThis says whether the patch applies to no other object of root's
+// build than the object: one without a target names its object, one
+// with a target may select several (a component's patch of every
+// Deployment), and a field added there would change them all.
+func (ps patchSource) onlyThis(p *planner, root *kustomization) bool {
+	if ps.target == nil {
+		return true
+	}
+	objs, err := p.t.build(root.dir, nil)
+	if err != nil {
+		return false
+	}
+	n := 0
+	for _, b := range objs {
+		if p.selectsObject(ps.target, b.obj, "", "") {
+			n++
+		}
+	}
+	return n <= 1
+}
+
 // read returns the patch's documents: the file's, or the inline text's.
 func (ps patchSource) read(p *planner) (*yamlFile, error) {
 	if ps.item < 0 {

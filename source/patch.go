@@ -44,18 +44,6 @@ func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, d
 	return c.Path, p.buildValue(c)
 }
 
-// patchFiles are a kustomization's patches that are files, last first.
-func (t *tree) patchFiles(k *kustomization) []types.Patch {
-	var out []types.Patch
-	for _, pt := range t.allPatches(k) {
-		if pt.Path != "" {
-			out = append(out, pt)
-		}
-	}
-	slices.Reverse(out)
-	return out
-}
-
 // allPatches are k's patches in the order the build applies them: its
 // patches:, then those of the older fields, patchesJson6902: and
 // patchesStrategicMerge:, as kustomize folds them into patches:
@@ -284,8 +272,9 @@ func matchItem(item any, pe fieldpath.PathElement) bool {
 }
 
 // placeInNewPatch adds the field to the root kustomization's patch for
-// the object, making that patch when there is none: the base, which
-// other kustomizations share, stays as it is.
+// the object (a file or inline, one that applies to it alone), making
+// that patch when there is none: the base, which other kustomizations
+// share, stays as it is.
 func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string) error {
 	field := c.Path.String()
 	v := p.patchValue(c)
@@ -305,19 +294,21 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 			v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
 		}
 	}
-	for _, pt := range p.t.patchFiles(root) {
-		rel := root.rel(pt.Path)
-		f, err := p.yaml(rel)
-		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
+	for _, ps := range p.patchesOf(root) {
+		f, err := ps.read(p)
+		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode || !ps.onlyThis(p, root) {
 			continue
 		}
 		for _, doc := range f.nodes {
-			if p.targets(doc) {
+			if ps.applies(p, doc) {
 				if err := setAt(doc.YNode(), path, v); err != nil {
-					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+					return &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
 				}
 				p.keepOrder(doc.YNode(), path)
-				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how, Why: why})
+				if err := ps.written(p, f, field, how); err != nil {
+					return err
+				}
+				p.placed[len(p.placed)-1].Why = why
 				return nil
 			}
 		}

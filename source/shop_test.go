@@ -161,10 +161,15 @@ func checkWriteBack(t *testing.T, c writeBackCase) *Edit {
 			assertCommentsKept(t, string(f.Old), string(f.New))
 		}
 	}
+	said := false
 	for _, p := range e.Placed {
-		if c.why != "" && !strings.Contains(p.Why, c.why) || c.why == "" && p.Why != "" {
+		if c.why != "" && p.Why != "" && !strings.Contains(p.Why, c.why) || c.why == "" && p.Why != "" {
 			t.Errorf("placed: %s, want a why naming %q", p, c.why)
 		}
+		said = said || c.why != "" && strings.Contains(p.Why, c.why)
+	}
+	if c.why != "" && !said {
+		t.Errorf("placed: %v, none says why naming %q", e.Placed, c.why)
 	}
 	if err := e.Write(); err != nil {
 		t.Fatal(err)
@@ -269,9 +274,29 @@ func TestAPlanThatReordersTheEnvIsRefused(t *testing.T) {
 // fleetLayout has the shape of a Flux fleet repository: a base two
 // environments share, and a component only staging uses, whose inline
 // patch selects every Deployment by its target (its document names
-// "any") and sets an annotation and an env item.
+// "any") and sets an annotation and an env item; staging's inline patch
+// of the HPA, selected by its kind alone, sets its minReplicas.
 var fleetLayout = map[string]string{
-	"apps/base/podinfo/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n",
+	"apps/base/podinfo/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n  - hpa.yaml\n",
+	"apps/base/podinfo/hpa.yaml": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: podinfo
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: podinfo
+  minReplicas: 2
+  maxReplicas: 4
+  metrics:
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: 99
+`,
 	"apps/base/podinfo/deployment.yaml": `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -292,7 +317,24 @@ spec:
             - name: PODINFO_UI_COLOR
               value: "#34577c"
 `,
-	"apps/staging/kustomization.yaml":    "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: podinfo-staging\nresources:\n  - ../base/podinfo\ncomponents:\n  - ../../components/debug\n",
+	"apps/staging/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: podinfo-staging
+resources:
+  - ../base/podinfo
+components:
+  - ../../components/debug
+patches:
+  - patch: |
+      apiVersion: autoscaling/v2
+      kind: HorizontalPodAutoscaler
+      metadata:
+        name: podinfo
+      spec:
+        minReplicas: 1   # staging is small
+    target:
+      kind: HorizontalPodAutoscaler
+`,
 	"apps/production/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: podinfo-production\nresources:\n  - ../base/podinfo\n",
 	"components/debug/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1alpha1
 kind: Component
@@ -454,4 +496,21 @@ func TestTheLiveObjectPicksTheOverlayWhoseFieldsItHas(t *testing.T) {
 	if src.Kustomization != "overlays/dev" {
 		t.Errorf("found %+v, want overlays/dev", src)
 	}
+}
+
+// TestPlanExtendsTheOverlaysInlinePatch: fields of an HPA the shared
+// base sets go into the overlay's inline patch that selects the HPA (by
+// its kind: the build has one), beside the minReplicas it sets, not into
+// a new patch file.
+func TestPlanExtendsTheOverlaysInlinePatch(t *testing.T) {
+	t.Parallel()
+	checkWriteBack(t, writeBackCase{name: "an inline patch of the overlay",
+		files: fleetLayout, root: "apps/staging", kind: "HorizontalPodAutoscaler", named: "podinfo",
+		edit: func(u *unstructured.Unstructured) {
+			spec := u.Object["spec"].(map[string]any)
+			spec["minReplicas"], spec["maxReplicas"] = int64(2), int64(6)
+			spec["metrics"].([]any)[0].(map[string]any)["resource"].(map[string]any)["target"].(map[string]any)["averageUtilization"] = int64(80)
+		},
+		want: map[string]string{"apps/staging/kustomization.yaml": "        minReplicas: 2   # staging is small\n        maxReplicas: 6\n"},
+		why:  "apps/base/podinfo/hpa.yaml sets it, and apps/base/podinfo is shared with apps/production"})
 }

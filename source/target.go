@@ -19,12 +19,22 @@ import (
 
 // selects says whether the target sel selects the object.
 func (p *planner) selects(sel *types.Selector) bool {
+	orgName, orgNS := p.orgName()
+	return p.selectsObject(sel, p.obj, orgName, orgNS)
+}
+
+// selectsObject says whether the target sel selects the object obj of a
+// build, named orgName in orgNS in its file ("" where not known: the
+// build's name stands for it).
+func (p *planner) selectsObject(sel *types.Selector, obj map[string]any, orgName, orgNS string) bool {
 	sr, err := types.NewSelectorRegex(sel)
 	if err != nil {
 		return false
 	}
-	u := unstructuredOf(p.obj)
-	orgName, orgNS := p.orgName()
+	u := unstructuredOf(obj)
+	if orgName == "" {
+		orgName, orgNS = u.GetName(), u.GetNamespace()
+	}
 	curNS := u.GetNamespace()
 	if orgNS == "" {
 		orgNS = "default"
