@@ -99,6 +99,21 @@ func sameObject(a, b map[string]any) bool {
 // pods) and the init containers, which run in their order.
 var orderKept = map[string]bool{"env": true, "initContainers": true}
 
+// inOrder says whether the contract compares the items of the list
+// field in their order: all but a list whose items all have a name,
+// which is not of orderKept.
+func inOrder(field string, items []any) bool {
+	if len(items) == 0 || orderKept[field] {
+		return true
+	}
+	for _, e := range items {
+		if m, ok := e.(map[string]any); !ok || m["name"] == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // byName returns v with each list whose items are all maps with a name
 // (containers, ports, volumes ...) sorted by name, but for the lists of
 // orderKept; field is the name of v's field.
@@ -112,14 +127,10 @@ func byName(v any, field string) any {
 		return m
 	case []any:
 		l := make([]any, len(x))
-		named := len(x) > 0 && !orderKept[field]
 		for i, e := range x {
 			l[i] = byName(e, "")
-			if m, ok := e.(map[string]any); !ok || m["name"] == nil {
-				named = false
-			}
 		}
-		if named {
+		if !inOrder(field, x) {
 			slices.SortStableFunc(l, func(a, b any) int {
 				return strings.Compare(fmt.Sprint(a.(map[string]any)["name"]), fmt.Sprint(b.(map[string]any)["name"]))
 			})

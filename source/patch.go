@@ -276,6 +276,9 @@ func matchItem(item any, pe fieldpath.PathElement) bool {
 // that patch when there is none: the base, which other kustomizations
 // share, stays as it is.
 func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string) error {
+	if p.appendsByOp(c) {
+		return p.placeAsOp(root, c, why)
+	}
 	field := c.Path.String()
 	v := p.patchValue(c)
 	path, how := c.Path, "patch"
