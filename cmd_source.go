@@ -240,14 +240,14 @@ func runSource(cmd *cobra.Command, flags *kube.ConnFlags, args []string, o sourc
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
-	_, err = fmt.Fprint(stdout, escape.String(sourceText(rep, diff.IsSecret(live))))
+	_, err = fmt.Fprint(stdout, sourceText(rep, diff.IsSecret(live)))
 	return err
 }
 
 // sourceText is kedit source's text: where the object comes from, then
 // the change to the files.
 func sourceText(rep sourceReport, secret bool) string {
-	var b strings.Builder
+	var b escapedText
 	s := rep.Source
 	fmt.Fprintf(&b, "%s comes from %s (found by %s)\n", s.Ref, s.Dir, s.Via)
 	if s.Kustomization != "" {
@@ -280,7 +280,7 @@ func sourceText(rep sourceReport, secret bool) string {
 			fmt.Fprintf(&b, "%s: changed (a Secret's values are not shown)\n", f.Path)
 			continue
 		}
-		b.WriteString(f.Diff)
+		writeDiff(&b, f.Diff)
 	}
 	switch {
 	case rep.Branch != "" && rep.Written:
@@ -293,6 +293,29 @@ func sourceText(rep sourceReport, secret bool) string {
 		b.WriteString("\nnothing written: --write writes it, --commit commits it on a new branch\n")
 	}
 	return b.String()
+}
+
+// escapedText is text for the terminal, each piece escaped (escape.String)
+// as it is written.
+type escapedText struct{ strings.Builder }
+
+func (t *escapedText) WriteString(s string) (int, error) {
+	return t.Builder.WriteString(escape.String(s))
+}
+
+func (t *escapedText) Write(p []byte) (int, error) { return t.WriteString(string(p)) }
+
+// writeDiff writes a unified diff escaped line by line, but for diff's
+// own "\ No newline at end of file", which stays as git writes it: the
+// printed diff is a patch git apply takes.
+func writeDiff(b *escapedText, d string) {
+	for _, l := range strings.SplitAfter(d, "\n") {
+		if strings.TrimSuffix(l, "\n") == source.NoNewline {
+			b.Builder.WriteString(l)
+			continue
+		}
+		b.WriteString(l)
+	}
 }
 
 func dotDir(d string) string {

@@ -304,3 +304,32 @@ func TestSourceFollowsTheArgoApplicationsPath(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestSourcePrintsADiffGitApplies: the diff kedit source prints of a
+// plain file with no newline at its end is a patch git apply takes: diff's own "\ No newline at end of file" line
+// is printed as git writes it.
+func TestSourcePrintsADiffGitApplies(t *testing.T) {
+	ns, flags := setEnv(t)
+	text := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: " + ns + "\ndata:\n  greeting: hello"
+	dir := testgit.Commit(t, map[string]string{"kustomization.yaml": "resources: []\n", "extra.yaml": text})
+	kubetest.MustKubectlStdin(t, text, "apply", "-f", "-")
+	draft := filepath.Join(t.TempDir(), "extra.yaml")
+	if err := os.WriteFile(draft, []byte(strings.Replace(liveYAML(t, ns, "cm/extra"), "greeting: hello", "greeting: hi", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runKedit(t, append([]string{"source", "cm/extra", "--source", dir, "-f", draft}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	patch := stdout[strings.Index(stdout, "--- a/"):strings.Index(stdout, "\nnothing written")]
+	if !strings.Contains(patch, "\n\\ No newline at end of file\n") {
+		t.Errorf("the diff:\n%s", patch)
+	}
+	p := filepath.Join(t.TempDir(), "extra.patch")
+	if err := os.WriteFile(p, []byte(patch), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := testgit.Run(t, dir, "apply", "--check", p); code != 0 {
+		t.Errorf("git apply --check: exit %d %s\n%s", code, errOut, patch)
+	}
+}

@@ -275,7 +275,7 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 	term.send("s")
 	term.waitFor(screenWait, "b does both)")
 	term.send("g")
-	term.waitFor(screenWait, "-> overlays/prod/deployment-web-patch.yaml (new patch, $patch: delete): base is shared with overlays/staging", "+        - name: MODE", "+          $patch: delete")
+	term.waitFor(screenWait, "-> overlays/prod/deployment-web-patch.yaml (new patch, $patch: delete): base/deploy.yaml sets it, and base is shared with overlays/staging", "+        - name: MODE", "+          $patch: delete")
 	term.send("y")
 	term.waitFor(screenWait, "wrote 2 files of the source")
 	for overlay, want := range map[string]bool{"prod": false, "staging": true} {
@@ -287,4 +287,27 @@ func TestE2ERemovedListItemOfASharedBaseIsDeletedInTheOverlay(t *testing.T) {
 	if base, _ := os.ReadFile(filepath.Join(dir, "base/deploy.yaml")); string(base) != files["base/deploy.yaml"] {
 		t.Errorf("the shared base changed:\n%s", base)
 	}
+}
+
+// TestE2ESourceDiffRowsWrapAt80Columns: at 80x24 the source diff's rows
+// above the diff (its title, the file each field goes into) wrap at words
+// instead of being cut at the terminal's edge.
+func TestE2ESourceDiffRowsWrapAt80Columns(t *testing.T) {
+	t.Parallel()
+	ns := kubetest.Namespace(t)
+	dir := gitOpsRepo(t, ns)
+	term := newKeditEnv(t, editorScript(t, `sed -i 's/image: nginx:1.26/image: nginx:1.27/' "$1"`)).run(t, 80, 24, "-n", ns, "--source", dir, "deployment/web")
+	term.waitFor(screenWait, "managed by Flux")
+	term.editAndWait()
+	term.send("s")
+	term.waitFor(screenWait, "g writes it to the source")
+	term.send("g")
+	screen := term.waitFor(screenWait, `.spec.template.spec.containers[name="app"].image -> overlays/prod/image.yaml`, "\n  (patch)",
+		"+        image: nginx:1.27 # pinned")
+	for i, l := range strings.Split(screen, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("row %d is %d wide: %q", i+1, w, l)
+		}
+	}
+	term.send("esc")
 }

@@ -257,6 +257,10 @@ func (e *Edit) Message(r Ref) string {
 	return b.String()
 }
 
+// NoNewline is the line a unified diff has after one with no newline at
+// its end, as git writes it.
+const NoNewline = `\ No newline at end of file`
+
 // Unified is the file's change as `git diff` shows it: ---/+++ headers
 // (/dev/null for a new file) and hunks with three lines of context.
 func (f FileEdit) Unified() string {
@@ -279,7 +283,7 @@ func (f FileEdit) Unified() string {
 			for _, l := range e.Lines {
 				b.WriteString(mark + l)
 				if !strings.HasSuffix(l, "\n") {
-					b.WriteString("\n\\ No newline at end of file\n")
+					b.WriteString("\n" + NoNewline + "\n")
 				}
 			}
 		}

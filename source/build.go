@@ -65,6 +65,8 @@ type tree struct {
 	remotes map[string][]string
 	// builds are the builds of the tree's own files, by root.
 	builds map[string]buildResult
+	// namedFiles are the files the kustomizations name (named).
+	namedFiles map[string]bool
 }
 
 // readTree reads every regular file under dir but those of hidden

@@ -274,7 +274,7 @@ func (t *tree) find(ref Ref, h Hints) (*candidate, error) {
 		for _, c := range cands {
 			names = append(names, firstNonEmpty(c.src.Kustomization, c.src.File))
 		}
-		return nil, notFound("%s all build it, and kedit writes one source: pass the one the cluster uses with --source", strings.Join(names, ", "))
+		return nil, notFound("%s all build it, the live object's fields do not tell which the cluster applies, and kedit writes one source: pass --source a directory that holds the one the cluster uses and what it builds on, and not the others", strings.Join(names, ", "))
 	case len(buildErrs) > 0:
 		return nil, notFound("no build holds it, and %s", errors.Join(buildErrs...))
 	case h.Path != "":
@@ -302,9 +302,22 @@ func (t *tree) topmost(cands []candidate) []candidate {
 	return out
 }
 
-// subset says whether every field of part has the same value in whole
-// (list items compared whole).
+// subset says whether every field of part has the same value in whole,
+// a list's items one by one in their order: the live object holds the
+// fields the server defaults (in a container too) beside the build's.
 func subset(part, whole any) bool {
+	if pl, ok := part.([]any); ok {
+		wl, ok := whole.([]any)
+		if !ok || len(pl) != len(wl) {
+			return false
+		}
+		for i := range pl {
+			if !subset(pl[i], wl[i]) {
+				return false
+			}
+		}
+		return true
+	}
 	pm, ok := part.(map[string]any)
 	if !ok {
 		return reflect.DeepEqual(normal(part), normal(whole))

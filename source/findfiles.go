@@ -2,15 +2,17 @@ package source
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
 // plainFiles are the candidates of YAML files under dir that no
-// kustomization builds on: a document of the object's identity, applied
-// as it is.
+// kustomization builds on, beside a kustomization or not: a document of
+// the object's identity, applied as it is.
 func (t *tree) plainFiles(ref Ref, under, via string) []candidate {
 	var out []candidate
 	for p, b := range t.files {
@@ -18,7 +20,7 @@ func (t *tree) plainFiles(ref Ref, under, via string) []candidate {
 		if under != "" && d != under && !strings.HasPrefix(d, under+"/") {
 			continue
 		}
-		if !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) || t.kustomizationFile(d) != "" || t.inChart(d) {
+		if !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) || t.named()[p] || t.inChart(d) {
 			continue
 		}
 		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
@@ -88,4 +90,54 @@ func (t *tree) resourceFile(root string, ref Ref) string {
 		return ""
 	}
 	return walk(root)
+}
+
+// named are the files the tree's kustomizations are or name: resources,
+// components, CRDs, patches, generators' files and env files,
+// replacements, transformer and generator configurations; a YAML file
+// none names is applied as it is, if at all.
+func (t *tree) named() map[string]bool {
+	if t.namedFiles != nil {
+		return t.namedFiles
+	}
+	t.namedFiles = map[string]bool{}
+	for _, d := range t.kustomizations() {
+		k, err := t.readKustomization(d, nil)
+		if err != nil || k == nil {
+			continue
+		}
+		t.namedFiles[k.file] = true
+		paths := slices.Concat(k.k.Resources, k.k.Components, k.k.Crds, k.k.Configurations, k.k.Generators, k.k.Transformers, k.k.Validators)
+		for _, pt := range t.allPatches(k) {
+			paths = append(paths, pt.Path)
+		}
+		for _, r := range k.k.Replacements {
+			paths = append(paths, r.Path)
+		}
+		for _, g := range k.k.ConfigMapGenerator {
+			paths = append(paths, generatorFiles(g.GeneratorArgs)...)
+		}
+		for _, g := range k.k.SecretGenerator {
+			paths = append(paths, generatorFiles(g.GeneratorArgs)...)
+		}
+		for _, p := range paths {
+			if p != "" && !isRemote(p) {
+				t.namedFiles[k.rel(p)] = true
+			}
+		}
+	}
+	return t.namedFiles
+}
+
+// generatorFiles are the files a generator reads: its files ([key=]path)
+// and env files.
+func generatorFiles(g types.GeneratorArgs) []string {
+	var out []string
+	for _, f := range g.FileSources {
+		if _, p, ok := strings.Cut(f, "="); ok {
+			f = p
+		}
+		out = append(out, f)
+	}
+	return append(out, g.EnvSources...)
 }

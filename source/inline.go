@@ -3,6 +3,7 @@ package source
 import (
 	"slices"
 
+	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -16,11 +17,24 @@ type patchSource struct {
 	rel  string // the patch file, or the kustomization's
 	item int
 	name string // as a refusal names it
+	// target selects the objects the patch applies to; nil: the object
+	// its document names.
+	target *types.Selector
+}
+
+// applies says whether the patch applies to the object: its target
+// selects it, or with none, its document doc names it.
+func (ps patchSource) applies(p *planner, doc *kyaml.RNode) bool {
+	if ps.target != nil {
+		return p.selects(ps.target)
+	}
+	return doc == nil || p.targets(doc)
 }
 
 // patchesOf are k's patches, the last first: its patches: entries, files
 // and inline, and the files of the older fields kustomize folds into
-// them.
+// them (patchesJson6902:, patchesStrategicMerge:), which it applies
+// after them.
 func (p *planner) patchesOf(k *kustomization) []patchSource {
 	var out []patchSource
 	seen := map[string]bool{}
@@ -30,17 +44,17 @@ func (p *planner) patchesOf(k *kustomization) []patchSource {
 				if pn := at(item, fieldpath.MakePathOrDie("path")); pn != nil {
 					rel := k.rel(pn.Value)
 					seen[rel] = true
-					out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+					out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel, target: targetOf(item)})
 				} else if at(item, fieldpath.MakePathOrDie("patch")) != nil {
-					out = append(out, patchSource{k: k, rel: k.file, item: i, name: "the inline patch in " + k.file})
+					out = append(out, patchSource{k: k, rel: k.file, item: i, name: "the inline patch in " + k.file, target: targetOf(item)})
 				}
 			}
 		}
 	}
-	for _, pt := range k.k.Patches {
+	for _, pt := range p.t.allPatches(k) {
 		if rel := k.rel(pt.Path); pt.Path != "" && !seen[rel] {
 			seen[rel] = true
-			out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel})
+			out = append(out, patchSource{k: k, rel: rel, item: -1, name: rel, target: pt.Target})
 		}
 	}
 	slices.Reverse(out)
@@ -54,6 +68,27 @@ func (ps patchSource) inlineNode(p *planner) *kyaml.Node {
 		return nil
 	}
 	return at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches", ps.item, "patch"))
+}
+
+// onlyThis says whether the patch applies to no other object of root's
+// build than the object: one without a target names its object, one
+// with a target may select several (a component's patch of every
+// Deployment), and a field added there would change them all.
+func (ps patchSource) onlyThis(p *planner, root *kustomization) bool {
+	if ps.target == nil {
+		return true
+	}
+	objs, err := p.t.build(root.dir, nil)
+	if err != nil {
+		return false
+	}
+	n := 0
+	for _, b := range objs {
+		if p.selectsObject(ps.target, b.obj, "", "") {
+			n++
+		}
+	}
+	return n <= 1
 }
 
 // read returns the patch's documents: the file's, or the inline text's.
@@ -86,5 +121,34 @@ func (ps patchSource) written(p *planner, f *yamlFile, field, how string) error 
 		how = "inline " + how
 	}
 	p.placed = append(p.placed, Placement{Field: field, File: ps.rel, How: how})
+	return nil
+}
+
+// dropped removes the patch's entry from its kustomization's patches:,
+// the last op of a JSON 6902 patch removed (a patch of no op does not
+// build), and records the placement. A file stays as it is, named by no
+// kustomization.
+func (ps patchSource) dropped(p *planner, field string) error {
+	kf, err := p.yaml(ps.k.file)
+	if err != nil {
+		return &PlaceError{Field: field, Why: err.Error()}
+	}
+	seq := at(kf.nodes[0].YNode(), fieldpath.MakePathOrDie("patches"))
+	if seq == nil || seq.Kind != kyaml.SequenceNode {
+		return &PlaceError{Field: field, Why: ps.name + " is named by no entry of patches: in " + ps.k.file}
+	}
+	i := ps.item
+	if i < 0 {
+		for j, item := range seq.Content {
+			if pn := at(item, fieldpath.MakePathOrDie("path")); pn != nil && ps.k.rel(pn.Value) == ps.rel {
+				i = j
+			}
+		}
+	}
+	if i < 0 || i >= len(seq.Content) {
+		return &PlaceError{Field: field, Why: ps.name + " is named by no entry of patches: in " + ps.k.file}
+	}
+	seq.Content = slices.Delete(seq.Content, i, i+1)
+	p.placed = append(p.placed, Placement{Field: field, File: ps.k.file, How: "json6902 patch removed, its last op gone"})
 	return nil
 }

@@ -11,7 +11,8 @@ import (
 // second overlay (and one with a remote base) may share, under a root
 // kustomization maybe; patches that may set the image, the replicas and
 // an env value (files, JSON 6902 ops, a component's inline ones, which a
-// second overlay may use too); images: and replicas: transformers; a
+// second overlay may use too) or append an env item (a JSON 6902 add op
+// on env/-, in either overlay); images: and replicas: transformers; a
 // name prefix and suffix; a generator in the base or the overlay with
 // literals and maybe an env file and a file, merged into by the second
 // overlay maybe; and a plain file; with the shapes of real
@@ -116,11 +117,16 @@ spec:
 		files["overlays/prod/patch.yaml"] = "# prod's patch\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n" + strings.Join(patch, "\n") + "\n"
 		pl = append(pl, fmt.Sprintf("%s- path: patch.yaml # the patch\n", ind))
 	}
-	if rng.IntN(2) == 0 {
+	switch rng.IntN(4) {
+	case 0, 1:
 		// A list at the top of a file is written flush left: the YAML
 		// encoder indents no other way there.
 		files["overlays/prod/ops.yaml"] = "# ops\n- op: replace\n  path: /spec/template/spec/containers/0/env/1/value\n  value: bb # prod's b\n"
 		pl = append(pl, fmt.Sprintf("%s- path: ops.yaml\n%s  target:\n%s    kind: Deployment\n%s    name: web\n", ind, ind, ind, ind))
+	case 2:
+		// An inline op that appends an env item (add .../env/-): the
+		// item is the op's value.
+		pl = append(pl, fmt.Sprintf("%s- target:\n%s    kind: Deployment\n%s  patch: |-\n%s    - op: add\n%s      path: /spec/template/spec/containers/0/env/-\n%s      value:\n%s        name: P\n%s        value: %s # prod's p\n", ind, ind, ind, ind, ind, ind, ind, ind, q("p")))
 	}
 	if len(pl) > 0 {
 		prod += "patches:\n" + strings.Join(pl, "")
@@ -165,6 +171,9 @@ spec:
 		dev := fmt.Sprintf("# dev\nnamespace: dev\nresources:\n%s- ../../base\n", ind)
 		if component && rng.IntN(2) == 0 {
 			dev += fmt.Sprintf("components:\n%s- ../../components/team\n", ind)
+		}
+		if rng.IntN(3) == 0 {
+			dev += fmt.Sprintf("patches:\n%s- target:\n%s    kind: Deployment\n%s  patch: |-\n%s    - op: add\n%s      path: /spec/template/spec/containers/0/env/-\n%s      value: {name: D, value: d} # dev's d\n", ind, ind, ind, ind, ind, ind)
 		}
 		if genInBase && rng.IntN(2) == 0 {
 			dev += fmt.Sprintf("configMapGenerator:\n%s- name: settings\n%s  behavior: merge\n%s  literals:\n%s  %s- extra=1 # dev's\n", ind, ind, ind, ind, ind)

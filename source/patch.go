@@ -44,15 +44,21 @@ func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, d
 	return c.Path, p.buildValue(c)
 }
 
-// patchFiles are a kustomization's patches that are files, last first.
-func patchFiles(k *kustomization) []types.Patch {
-	var out []types.Patch
-	for _, pt := range k.k.Patches {
-		if pt.Path != "" {
-			out = append(out, pt)
+// allPatches are k's patches in the order the build applies them: its
+// patches:, then those of the older fields, patchesJson6902: and
+// patchesStrategicMerge:, as kustomize folds them into patches:
+// (types.Kustomization.FixKustomizationPreMarshalling): an entry of
+// patchesStrategicMerge: is a file where the tree has one of that name,
+// else the text of a patch.
+func (t *tree) allPatches(k *kustomization) []types.Patch {
+	out := slices.Concat(k.k.Patches, k.k.PatchesJson6902)
+	for _, sm := range k.k.PatchesStrategicMerge {
+		if _, ok := t.files[k.rel(string(sm))]; ok {
+			out = append(out, types.Patch{Path: string(sm)})
+		} else {
+			out = append(out, types.Patch{Patch: string(sm)})
 		}
 	}
-	slices.Reverse(out)
 	return out
 }
 
@@ -90,20 +96,27 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			continue
 		}
 		if len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
-			i, ok := p.json6902Op(f.nodes[0], c)
+			if !ps.applies(p, nil) {
+				continue
+			}
+			i, in, ok := p.json6902Op(f.nodes[0], c)
 			if !ok {
 				continue
 			}
 			if dry {
 				return true, nil
 			}
-			if err := p.changeOp(ps.name, f.nodes[0], i, c); err != nil {
+			if err := p.changeOp(ps.name, f.nodes[0], i, in, c); err != nil {
 				return false, err
+			}
+			if len(f.nodes[0].YNode().Content) == 0 {
+				// A patch of no op does not build: its entry goes.
+				return true, ps.dropped(p, field)
 			}
 			return true, ps.written(p, f, field, "json6902 patch")
 		}
 		for _, doc := range slices.Backward(f.nodes) {
-			if !p.targets(doc) || at(doc.YNode(), c.Path) == nil {
+			if !ps.applies(p, doc) || at(doc.YNode(), c.Path) == nil {
 				continue
 			}
 			if dry {
@@ -112,6 +125,7 @@ func (p *planner) placeInPatch(k *kustomization, c diff.Change, dry bool) (bool,
 			if err := setAt(doc.YNode(), c.Path, p.patchValue(c)); err != nil {
 				return false, &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
 			}
+			p.keepOrder(doc.YNode(), c.Path)
 			return true, ps.written(p, f, field, "patch")
 		}
 	}
@@ -125,27 +139,78 @@ func (p *planner) patchValue(c diff.Change) diff.FieldValue {
 }
 
 // json6902Op is the index of the last op of a JSON 6902 patch that adds
-// or replaces the field.
-func (p *planner) json6902Op(ops *kyaml.RNode, c diff.Change) (int, bool) {
-	ptr, ok := pointer(p.obj, c.Path)
+// or replaces the field or a value holding it, and the field's path
+// inside the op's value (empty for the value itself). An op that appends
+// to a list (a path ending in /-) holds the item of that list whose keys
+// its value has.
+func (p *planner) json6902Op(ops *kyaml.RNode, c diff.Change) (int, fieldpath.Path, bool) {
+	prefixes, ok := pointers(p.obj, c.Path)
 	if !ok {
-		return 0, false
+		return 0, nil, false
 	}
 	for i, op := range slices.Backward(ops.YNode().Content) {
 		opName, path := at(op, fieldpath.MakePathOrDie("op")), at(op, fieldpath.MakePathOrDie("path"))
-		if opName != nil && path != nil && path.Value == ptr && (opName.Value == "add" || opName.Value == "replace") {
-			return i, true
+		if opName == nil || path == nil || opName.Value != "add" && opName.Value != "replace" {
+			continue
+		}
+		for n, ptr := range prefixes {
+			if n > 0 && (path.Value == ptr.at || ptr.appended != "" && path.Value == ptr.appended && opValueIs(op, c.Path[n-1])) {
+				return i, c.Path[n:], true
+			}
 		}
 	}
-	return 0, false
+	return 0, nil, false
 }
 
-// changeOp writes c into the op i of a JSON 6902 patch: its value, or
-// for a removal the op dropped (an add) or a refusal (a replace, which
-// would bring back the value under it).
-func (p *planner) changeOp(name string, ops *kyaml.RNode, i int, c diff.Change) error {
+// opValueIs says whether an op's value is the list item pe names.
+func opValueIs(op *kyaml.Node, pe fieldpath.PathElement) bool {
+	v := at(op, fieldpath.MakePathOrDie("value"))
+	if v == nil {
+		return false
+	}
+	var item any
+	if err := v.Decode(&item); err != nil {
+		return false
+	}
+	return matchItem(item, pe)
+}
+
+// opPointer is the JSON pointer of a prefix of a field's path: at, and
+// for a list item, appended: its list's with /- (the pointer of an add op
+// that appends it).
+type opPointer struct{ at, appended string }
+
+// pointers are the JSON pointers of p's prefixes in obj (list items by
+// index), by their length: the first is the object's, the last p's.
+func pointers(obj map[string]any, p fieldpath.Path) ([]opPointer, bool) {
+	out := []opPointer{{}}
+	for n := range p {
+		ptr, ok := pointer(obj, p[:n+1])
+		if !ok {
+			return nil, false
+		}
+		o := opPointer{at: ptr}
+		if p[n].FieldName == nil {
+			o.appended = out[n].at + "/-"
+		}
+		out = append(out, o)
+	}
+	return out, true
+}
+
+// changeOp writes c into the op i of a JSON 6902 patch, at the path in
+// inside its value: the value, or for a removal of the whole value the op
+// dropped (an add) or a refusal (a replace, which would bring back the
+// value under it).
+func (p *planner) changeOp(name string, ops *kyaml.RNode, i int, in fieldpath.Path, c diff.Change) error {
 	field := c.Path.String()
 	op := ops.YNode().Content[i]
+	if len(in) > 0 {
+		if err := setAt(op, append(fieldpath.MakePathOrDie("value"), in...), p.buildValue(c)); err != nil {
+			return &PlaceError{Field: field, Why: name + ": " + err.Error()}
+		}
+		return nil
+	}
 	if !c.Value.Present {
 		if at(op, fieldpath.MakePathOrDie("op")).Value == "replace" {
 			return &PlaceError{Field: field, Why: name + " replaces it, and removing that op would bring back the value under it"}
@@ -207,9 +272,13 @@ func matchItem(item any, pe fieldpath.PathElement) bool {
 }
 
 // placeInNewPatch adds the field to the root kustomization's patch for
-// the object, making that patch when there is none: the base, which
-// other kustomizations share, stays as it is.
+// the object (a file or inline, one that applies to it alone), making
+// that patch when there is none: the base, which other kustomizations
+// share, stays as it is.
 func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string) error {
+	if p.appendsByOp(c) {
+		return p.placeAsOp(root, c, why)
+	}
 	field := c.Path.String()
 	v := p.patchValue(c)
 	path, how := c.Path, "patch"
@@ -228,18 +297,21 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 			v = diff.FieldValue{Present: true, Value: nil} // null removes it in a strategic merge
 		}
 	}
-	for _, pt := range patchFiles(root) {
-		rel := root.rel(pt.Path)
-		f, err := p.yaml(rel)
-		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode {
+	for _, ps := range p.patchesOf(root) {
+		f, err := ps.read(p)
+		if err != nil || len(f.nodes) == 1 && f.nodes[0].YNode().Kind == kyaml.SequenceNode || !ps.onlyThis(p, root) {
 			continue
 		}
 		for _, doc := range f.nodes {
-			if p.targets(doc) {
+			if ps.applies(p, doc) {
 				if err := setAt(doc.YNode(), path, v); err != nil {
-					return &PlaceError{Field: field, Why: rel + ": " + err.Error()}
+					return &PlaceError{Field: field, Why: ps.name + ": " + err.Error()}
 				}
-				p.placed = append(p.placed, Placement{Field: field, File: rel, How: how, Why: why})
+				p.keepOrder(doc.YNode(), path)
+				if err := ps.written(p, f, field, how); err != nil {
+					return err
+				}
+				p.placed[len(p.placed)-1].Why = why
 				return nil
 			}
 		}
@@ -247,15 +319,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 	// A patch names the object as its resource file does: the root's
 	// namespace and name prefixes come after the patches.
 	u := unstructuredOf(p.obj)
-	objName, ns := hashSuffix.ReplaceAllString(u.GetName(), ""), ""
-	if b, ok := p.t.files[p.src.File]; ok {
-		if f, err := readYAMLFile(p.src.File, b); err == nil {
-			if d := f.doc(p.src.Ref); d != nil {
-				m, _ := d.Map()
-				objName, ns = unstructuredOf(m).GetName(), unstructuredOf(m).GetNamespace()
-			}
-		}
-	}
+	objName, ns := p.orgName()
 	name := strings.ToLower(p.src.Ref.Kind) + "-" + objName + "-patch.yaml"
 	rel := root.rel(name)
 	if _, exists := p.read(rel); exists {
@@ -273,6 +337,7 @@ func (p *planner) placeInNewPatch(root *kustomization, c diff.Change, why string
 	if err := setAt(f.nodes[0].YNode(), path, v); err != nil {
 		return &PlaceError{Field: field, Why: err.Error()}
 	}
+	p.keepOrder(f.nodes[0].YNode(), path)
 	kf, err := p.yaml(root.file)
 	if err != nil {
 		return &PlaceError{Field: field, Why: err.Error()}

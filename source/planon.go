@@ -26,6 +26,9 @@ func PlanOn(before []*Edit, src *Source, base, mine *unstructured.Unstructured) 
 	if err != nil {
 		return nil, err
 	}
+	if err := unreproduced(base.Object, mine.Object, cs); err != nil {
+		return nil, err
+	}
 	t, err := readTree(src.Dir)
 	if err != nil {
 		return nil, err

@@ -31,11 +31,19 @@ func allowedRefusal(err error) bool {
 
 // indexedOpRefusal: a JSON 6902 op names an env item by its index, and
 // an edit that adds or removes an env item moves what it names; the
-// contract's check refuses that edit, naming the field.
+// contract's check refuses that edit, naming the field. An op that
+// appends an env item puts it after the items the files before it set:
+// a new item added before it in the draft, or in a file before it, would
+// build the env in another order, which the check refuses, naming the
+// order.
 func indexedOpRefusal(err error, files map[string]string) bool {
 	var pe *PlaceError
 	_, ops := files["overlays/prod/ops.yaml"]
-	return ops && errors.As(err, &pe) && strings.Contains(pe.Field, ".env")
+	if ops && errors.As(err, &pe) && strings.Contains(pe.Field, ".env") {
+		return true
+	}
+	appends := strings.Contains(files["overlays/prod/kustomization.yaml"], "env/-") || strings.Contains(files["overlays/dev/kustomization.yaml"], "env/-")
+	return appends && errors.As(err, &pe) && strings.Contains(pe.Why, "the order of") && strings.Contains(pe.Why, ".env's items")
 }
 
 func TestWriteBackOfRandomEditsKeepsTheContract(t *testing.T) {

@@ -50,7 +50,7 @@ func (t *tree) mayBuild(dir string, ref Ref) bool {
 				text = append(text, b)
 			}
 		}
-		for _, p := range k.k.Patches {
+		for _, p := range t.allPatches(k) {
 			if b, ok := t.files[k.rel(p.Path)]; ok && p.Path != "" {
 				text = append(text, b)
 			}

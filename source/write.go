@@ -118,6 +118,10 @@ type planner struct {
 	// obj is the object as the build made it before the edit.
 	obj    map[string]any
 	placed []Placement
+	// cs are the changes planned, and want the object as the edit must
+	// build it (wanted).
+	cs   []diff.Change
+	want map[string]any
 	// chain is the kustomizations from the root down to the object's,
 	// read once: the plan's changes to them are made on these.
 	chain []*kustomization
@@ -132,7 +136,7 @@ func Plan(src *Source, base, mine *unstructured.Unstructured) (*Edit, error) {
 
 // planOn plans the changes cs of base on the tree t.
 func planOn(t *tree, src *Source, cs []diff.Change, base *unstructured.Unstructured) (*Edit, error) {
-	p := &planner{t: t, src: src, over: map[string][]byte{}, files: map[string]*yamlFile{}, secret: diff.IsSecret(base)}
+	p := &planner{t: t, src: src, over: map[string][]byte{}, files: map[string]*yamlFile{}, secret: diff.IsSecret(base), cs: cs}
 	if src.Kustomization == "" && src.File != "" {
 		return p.plain(cs)
 	}
@@ -293,10 +297,27 @@ func (p *planner) place(c diff.Change) error {
 		return p.placeInResource(c)
 	}
 	why := "no file of this build alone sets it"
-	if len(shared) > 0 {
-		why = fmt.Sprintf("%s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
+	switch {
+	case len(shared) > 0 && p.resourceSets(c):
+		why = fmt.Sprintf("%s sets it, and %s is shared with %s", p.src.File, displayDir(leafDir), strings.Join(shared, ", "))
+	case len(shared) > 0:
+		why = fmt.Sprintf("no resource file, patch, images: or replicas: entry of this build sets it (kedit reads no other transformer), and %s is shared with %s", displayDir(leafDir), strings.Join(shared, ", "))
 	}
 	return p.placeInNewPatch(p.nearest(chain, len(chain)-2), c, why)
+}
+
+// resourceSets says whether the object's resource file sets c's field.
+func (p *planner) resourceSets(c diff.Change) bool {
+	b, ok := p.read(p.src.File)
+	if !ok {
+		return false
+	}
+	f, err := readYAMLFile(p.src.File, b)
+	if err != nil {
+		return false
+	}
+	doc := f.doc(p.src.Ref)
+	return doc != nil && at(doc.YNode(), c.Path) != nil
 }
 
 // nearest is the kustomization of chain nearest the object, at most at

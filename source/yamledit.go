@@ -249,7 +249,11 @@ func valueNode(old *kyaml.Node, v any) (*kyaml.Node, error) {
 	}
 	if s, ok := v.(string); ok && old.Kind == kyaml.ScalarNode {
 		switch {
-		case strings.Contains(s, "\n") && (old.Style == kyaml.LiteralStyle || old.Style == kyaml.FoldedStyle):
+		case strings.Contains(s, "\n") && old.Style == kyaml.LiteralStyle:
+			nn.Style = old.Style
+		case old.Style == kyaml.FoldedStyle && !strings.HasPrefix(s, " ") && s != "":
+			// A folded scalar folds its lines into one: a value of one
+			// line is what it usually holds.
 			nn.Style = old.Style
 		case !strings.Contains(s, "\n") && (old.Style == kyaml.DoubleQuotedStyle || old.Style == kyaml.SingleQuotedStyle):
 			nn.Style = old.Style

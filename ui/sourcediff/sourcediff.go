@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kedit/kedit/internal/escape"
 	"github.com/kedit/kedit/ui/common"
@@ -19,7 +18,7 @@ type Content struct {
 	Object  escape.Text
 	Several bool
 	// Where are the lines saying where it comes from and the file each
-	// field goes into.
+	// field goes into, drawn at the top of the body.
 	Where []escape.Text
 	// Notes are what the edit says beside the diff, drawn above it: the
 	// fields it left out, the build's warnings (what kustomize printed
@@ -45,24 +44,44 @@ func New(keys KeyMap, styles *common.Styles) Model {
 	return Model{keys: keys, styles: styles, body: pager.New(keys.pager())}
 }
 
-// SetSize sets the view's size.
+// SetSize sets the view's size; the rows that wrap are wrapped again at
+// the new width.
 func (m *Model) SetSize(width, height int) {
+	resized := width != m.width
 	m.width, m.height = width, height
 	m.layout()
+	if resized {
+		m.fill()
+	}
 }
 
 // SetContent shows c from its top.
 func (m *Model) SetContent(c Content) {
 	m.c = c
 	m.layout()
+	m.fill()
+	m.body.GotoTop()
+}
+
+// fill sets the body: where each field goes and the notes, wrapped at
+// words so that every row can be read at any width (a continuation
+// indented), then the diff.
+func (m *Model) fill() {
 	var b strings.Builder
-	for _, l := range c.Notes {
-		b.WriteString(m.styles.Changed.Render(string(l)) + "\n")
+	for _, l := range m.c.Where {
+		for _, w := range m.wrap(string(l)) {
+			b.WriteString(w + "\n")
+		}
 	}
-	if len(c.Notes) > 0 && len(c.Diff) > 0 {
+	for _, l := range m.c.Notes {
+		for _, w := range m.wrap(string(l)) {
+			b.WriteString(m.styles.Changed.Render(w) + "\n")
+		}
+	}
+	if len(m.c.Where)+len(m.c.Notes) > 0 && len(m.c.Diff) > 0 {
 		b.WriteString("\n")
 	}
-	for i, l := range c.Diff {
+	for i, l := range m.c.Diff {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -79,21 +98,33 @@ func (m *Model) SetContent(c Content) {
 		}
 		b.WriteString(st.Render(string(l)))
 	}
-	m.body.SetContent(b.String())
-	m.body.GotoTop()
+	m.body.SetContent(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// wrap is a row of text wrapped at the view's width, its continuations
+// indented by two.
+func (m Model) wrap(text string) []string {
+	if m.width <= 4 {
+		return []string{text}
+	}
+	out := common.WrapWords(text, m.width-2)
+	for i := 1; i < len(out); i++ {
+		out[i] = "  " + out[i]
+	}
+	return out
 }
 
 func (m *Model) layout() { m.body.SetSize(m.width, m.height, len(m.header())) }
 
-// header is the title and where the fields go.
+// header is the title, wrapped.
 func (m Model) header() []string {
 	to := " to its source"
 	if m.c.Several {
 		to = " to their sources"
 	}
-	out := []string{m.styles.Title.Render(ansi.Truncate("write "+string(m.c.Object)+to+" (nothing written yet)", m.width, "…"))}
-	for _, l := range m.c.Where {
-		out = append(out, ansi.Truncate(string(l), m.width, "…"))
+	var out []string
+	for _, l := range m.wrap("write " + string(m.c.Object) + to + " (nothing written yet)") {
+		out = append(out, m.styles.Title.Render(l))
 	}
 	return out
 }
