@@ -268,6 +268,7 @@ func (p *planner) labelledBy(c diff.Change) string {
 					return "the labels: of " + w.k.file
 				}
 			}
+			//lint:ignore SA1019 layouts in use still set commonLabels:, which kustomize still applies
 			if _, ok := k.CommonLabels[key]; ok {
 				return "the commonLabels: of " + w.k.file
 			}

@@ -51,7 +51,9 @@ func (p *planner) secretField(doc *kyaml.Node, c diff.Change) (fieldpath.Path, d
 // patchesStrategicMerge: is a file where the tree has one of that name,
 // else the text of a patch.
 func (t *tree) allPatches(k *kustomization) []types.Patch {
+	//lint:ignore SA1019 layouts in use still list patches under the deprecated fields, which kustomize still applies
 	out := slices.Concat(k.k.Patches, k.k.PatchesJson6902)
+	//lint:ignore SA1019 as above
 	for _, sm := range k.k.PatchesStrategicMerge {
 		if _, ok := t.files[k.rel(string(sm))]; ok {
 			out = append(out, types.Patch{Path: string(sm)})
