@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,66 +39,21 @@ func (b *Browse) pollInstead(ctx context.Context, ri metadata.ResourceInterface,
 			last[m.Namespace+"/"+m.Name] = m
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	p := &listPoll{result: make(chan watch.Event), cancel: cancel}
-	p.wg.Go(func() { p.run(ctx, b, ri, opts, reason, last, timeout) })
-	return p, nil
-}
-
-// listPoll is the watch.Interface of a Browse's poll: an event for each
-// change a list finds, until Stop, the end of the reflector's context or
-// the timeout the reflector asked for.
-type listPoll struct {
-	result chan watch.Event
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-}
-
-// ResultChan implements watch.Interface.
-func (p *listPoll) ResultChan() <-chan watch.Event { return p.result }
-
-// Stop implements watch.Interface: it returns once the poll has ended.
-func (p *listPoll) Stop() {
-	p.cancel()
-	p.wg.Wait()
-}
-
-func (p *listPoll) run(ctx context.Context, b *Browse, ri metadata.ResourceInterface, opts metav1.ListOptions, reason error, last map[string]*metav1.PartialObjectMetadata, timeout time.Duration) {
-	defer close(p.result)
-	var end <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		end = t.C
-	}
-	tick := time.NewTicker(PollInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-end:
-			return
-		case <-tick.C:
-		}
-		list, err := ri.List(ctx, metav1.ListOptions{LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector})
+	return startPoll(ctx, timeout, func(ctx context.Context) []watch.Event {
+		get, cancel := context.WithTimeout(ctx, pollTimeout)
+		list, err := ri.List(get, metav1.ListOptions{LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector})
+		cancel()
 		if err != nil {
 			// A refusal of the list itself (Refused), or no answer
 			// (Reconnecting), unless stopping.
 			b.observe(ctx, "list", err)
-			continue
+			return nil
 		}
 		b.setConnection(Polling, reason)
 		var events []watch.Event
 		events, last = listedChanges(last, list.Items)
-		for _, ev := range events {
-			select {
-			case p.result <- ev:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}
+		return events
+	}), nil
 }
 
 // listedChanges are the watch events that take a list from last to now:

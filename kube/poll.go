@@ -52,10 +52,11 @@ func (w *Watch) pollInstead(ctx context.Context, opts metav1.ListOptions, refuse
 		// meanwhile end the polling.
 		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	p := &pollWatch{result: make(chan watch.Event), cancel: cancel}
-	p.wg.Go(func() { p.run(ctx, w, last, timeout) })
-	return p, nil
+	return startPoll(ctx, timeout, func(ctx context.Context) []watch.Event {
+		var events []watch.Event
+		events, last = w.pollOnce(ctx, last)
+		return events
+	}), nil
 }
 
 // mayWatch ends the polling: a watch request succeeded.
@@ -86,13 +87,22 @@ func (w *Watch) listByGet(ctx context.Context, refused error) (*unstructured.Uns
 	return list, nil
 }
 
-// pollWatch is the watch.Interface of a poll: an event for each change a
-// GET finds, until Stop, the end of the reflector's context or the
-// timeout the reflector asked for.
+// pollWatch is the watch.Interface of a poll, a Watch's of its object or
+// a Browse's of its list (browsepoll.go): every PollInterval, an event for
+// each change once finds, until Stop, the end of the reflector's context
+// or the timeout the reflector asked for.
 type pollWatch struct {
 	result chan watch.Event
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+}
+
+// startPoll starts a poll that asks once every PollInterval.
+func startPoll(ctx context.Context, timeout time.Duration, once func(context.Context) []watch.Event) *pollWatch {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pollWatch{result: make(chan watch.Event), cancel: cancel}
+	p.wg.Go(func() { p.run(ctx, timeout, once) })
+	return p
 }
 
 // ResultChan implements watch.Interface.
@@ -104,7 +114,7 @@ func (p *pollWatch) Stop() {
 	p.wg.Wait()
 }
 
-func (p *pollWatch) run(ctx context.Context, w *Watch, last *unstructured.Unstructured, timeout time.Duration) {
+func (p *pollWatch) run(ctx context.Context, timeout time.Duration, once func(context.Context) []watch.Event) {
 	defer close(p.result)
 	var end <-chan time.Time
 	if timeout > 0 {
@@ -122,9 +132,7 @@ func (p *pollWatch) run(ctx context.Context, w *Watch, last *unstructured.Unstru
 			return
 		case <-tick.C:
 		}
-		var events []watch.Event
-		events, last = w.pollOnce(ctx, last)
-		for _, ev := range events {
+		for _, ev := range once(ctx) {
 			select {
 			case p.result <- ev:
 			case <-ctx.Done():
